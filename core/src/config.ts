@@ -1,0 +1,100 @@
+/** @module config — reads and validates the service's configuration once, from the environment and SST links. */
+
+/** Shape of the service API key: `kaizen_` + 32 random bytes as 64 lowercase hex characters (API.md 2.1). */
+export const API_KEY_PATTERN = /^kaizen_[0-9a-f]{64}$/;
+
+/** Names of the SST resources the functions are linked to (infra/ creates exactly these). */
+export const LINKED = {
+  table: "Table",
+  serviceApiKey: "ServiceApiKey",
+  codehostWebhookSecret: "CodehostWebhookSecret",
+  errortrackerClientSecret: "ErrortrackerClientSecret",
+  analyticsWebhookSecret: "AnalyticsWebhookSecret",
+} as const;
+
+export interface Config {
+  /** Undefined means "not configured": `/api/*` then fails closed with 500. */
+  serviceApiKey: string | undefined;
+  tableName: string;
+  /** Set to talk to DynamoDB Local or another endpoint instead of AWS. */
+  dynamodbEndpoint: string | undefined;
+  region: string;
+  webhookSecrets: {
+    codehost: string | undefined;
+    errortracker: string | undefined;
+    analytics: string | undefined;
+  };
+  publicBaseUrl: string | undefined;
+  port: number;
+}
+
+/** A configuration value that cannot be used; the process must not start with it. */
+export class InvalidConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidConfigError";
+  }
+}
+
+type Env = Record<string, string | undefined>;
+type Linked = Record<string, unknown>;
+
+/**
+ * Reads the configuration: environment variables (API.md 4) first, then values of linked SST
+ * resources. Throws {@link InvalidConfigError} with a message naming the variable for a value
+ * that is present but unusable (a malformed API key, a bad port or URL).
+ * @example const config = loadConfig({ env: process.env });
+ */
+export function loadConfig({ env, linked = {} }: { env: Env; linked?: Linked }): Config {
+  const serviceApiKey = nonEmpty(env.SERVICE_API_KEY) ?? linkedValue(linked, LINKED.serviceApiKey, "value");
+  if (serviceApiKey !== undefined && !API_KEY_PATTERN.test(serviceApiKey)) {
+    throw new InvalidConfigError(
+      "SERVICE_API_KEY is malformed: expected kaizen_ followed by 64 lowercase hex characters (run `npm run keygen` for a fresh one)",
+    );
+  }
+  return {
+    serviceApiKey,
+    tableName: nonEmpty(env.TABLE_NAME) ?? linkedValue(linked, LINKED.table, "name") ?? "kaizen",
+    dynamodbEndpoint: optionalUrl(env, "DYNAMODB_ENDPOINT"),
+    region: nonEmpty(env.AWS_REGION) ?? nonEmpty(env.AWS_DEFAULT_REGION) ?? "us-east-1",
+    webhookSecrets: {
+      codehost: nonEmpty(env.CODEHOST_WEBHOOK_SECRET) ?? linkedValue(linked, LINKED.codehostWebhookSecret, "value"),
+      errortracker:
+        nonEmpty(env.ERRORTRACKER_CLIENT_SECRET) ?? linkedValue(linked, LINKED.errortrackerClientSecret, "value"),
+      analytics: nonEmpty(env.ANALYTICS_WEBHOOK_SECRET) ?? linkedValue(linked, LINKED.analyticsWebhookSecret, "value"),
+    },
+    publicBaseUrl: optionalUrl(env, "PUBLIC_BASE_URL"),
+    port: port(env.PORT),
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value;
+}
+
+function linkedValue(linked: Linked, name: string, field: string): string | undefined {
+  // `in` first: SST's Resource proxy throws on reads of names that are not linked.
+  if (!(name in linked)) return undefined;
+  const resource = linked[name];
+  if (typeof resource !== "object" || resource === null) return undefined;
+  const value = (resource as Record<string, unknown>)[field];
+  return typeof value === "string" ? nonEmpty(value) : undefined;
+}
+
+function optionalUrl(env: Env, name: string): string | undefined {
+  const value = nonEmpty(env[name]);
+  if (value === undefined) return undefined;
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+    throw new InvalidConfigError(`${name} must be an http(s) URL, got "${value}"`);
+  }
+  return value.replace(/\/+$/, "");
+}
+
+function port(value: string | undefined): number {
+  if (nonEmpty(value) === undefined) return 4242;
+  const parsed = Number(value);
+  if (!/^\d+$/.test(String(value)) || parsed < 1 || parsed > 65535) {
+    throw new InvalidConfigError(`PORT must be an integer between 1 and 65535, got "${value}"`);
+  }
+  return parsed;
+}

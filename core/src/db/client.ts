@@ -1,0 +1,282 @@
+/**
+ * @module db/client — the one DynamoDB client: every call goes through it so calls and consumed
+ * capacity are counted, and SDK failures become the service's errors.
+ */
+
+import type { ConsumedCapacity } from "@aws-sdk/client-dynamodb";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import type {
+  GetCommandInput,
+  PutCommandInput,
+  QueryCommandInput,
+  QueryCommandOutput,
+  TransactWriteCommandInput,
+  UpdateCommandInput,
+} from "@aws-sdk/lib-dynamodb";
+import {
+  BatchGetCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
+import { ConflictError, UnavailableError } from "../errors.js";
+
+export type Item = Record<string, unknown>;
+export type Key = { pk: string; sk: string };
+type SdkTransactItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
+/** One transaction item without `TableName`: the client adds its own. */
+export type TransactItem = { [K in keyof SdkTransactItem]?: Omit<NonNullable<SdkTransactItem[K]>, "TableName"> };
+
+/** Calls made and capacity consumed, as DynamoDB reports it (`ReturnConsumedCapacity: TOTAL`). */
+export interface DbUsage {
+  calls: number;
+  readCapacity: number;
+  writeCapacity: number;
+}
+
+/** A conditional write (or one condition of a transaction) did not hold. */
+export class ConditionFailedError extends ConflictError {
+  /** Per transaction item: the cancellation code (`ConditionalCheckFailed`, `None`, …). */
+  readonly reasons: (string | undefined)[];
+  constructor(reasons: (string | undefined)[], existing: unknown, cause: unknown) {
+    super("Condition failed", { cause, existing });
+    this.reasons = reasons;
+  }
+}
+
+/** Two transactions touched the same item at once; the caller may retry. */
+export class TransactionConflictError extends ConflictError {
+  constructor(cause: unknown) {
+    super("Transaction conflict", { cause });
+  }
+}
+
+const UNAVAILABLE_ERRORS = new Set([
+  "ProvisionedThroughputExceededException",
+  "ThrottlingException",
+  "RequestLimitExceeded",
+  "InternalServerError",
+  "ServiceUnavailable",
+  "ResourceNotFoundException",
+  "TimeoutError",
+  "AbortError",
+]);
+const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE"]);
+
+/** Connection settings for {@link createDb}. */
+export interface DbOptions {
+  tableName: string;
+  region: string;
+  endpoint?: string | undefined;
+}
+
+/**
+ * Table-bound data access with usage metering. Only stores under `core/src/<domain>/` use it.
+ * @example const db = createDb({ tableName: "kaizen", region: "us-east-1" });
+ */
+export class Db {
+  readonly tableName: string;
+  readonly client: DynamoDBClient;
+  private readonly doc: DynamoDBDocumentClient;
+  private readonly totals: DbUsage = { calls: 0, readCapacity: 0, writeCapacity: 0 };
+
+  constructor(client: DynamoDBClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+    this.doc = DynamoDBDocumentClient.from(client, {
+      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+    });
+  }
+
+  /** Usage since this client was made; diff two readings to cost one request. */
+  usage(): DbUsage {
+    return { ...this.totals };
+  }
+
+  async get(key: Key, options: { consistent?: boolean; projection?: string[] } = {}): Promise<Item | undefined> {
+    const input: GetCommandInput = { TableName: this.tableName, Key: key, ConsistentRead: options.consistent ?? false };
+    if (options.projection) Object.assign(input, projectionOf(options.projection));
+    const out = await this.send(() => this.doc.send(new GetCommand({ ...input, ReturnConsumedCapacity: "TOTAL" })));
+    this.record(out.ConsumedCapacity);
+    return out.Item;
+  }
+
+  async put(input: Omit<PutCommandInput, "TableName">): Promise<void> {
+    const out = await this.send(() =>
+      this.doc.send(
+        new PutCommand({
+          ...input,
+          TableName: this.tableName,
+          ReturnConsumedCapacity: "TOTAL",
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+        }),
+      ),
+    );
+    this.record(out.ConsumedCapacity);
+  }
+
+  async update(input: Omit<UpdateCommandInput, "TableName">): Promise<Item | undefined> {
+    const out = await this.send(() =>
+      this.doc.send(
+        new UpdateCommand({
+          ...input,
+          TableName: this.tableName,
+          ReturnConsumedCapacity: "TOTAL",
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+        }),
+      ),
+    );
+    this.record(out.ConsumedCapacity);
+    return out.Attributes;
+  }
+
+  async query(input: Omit<QueryCommandInput, "TableName">): Promise<QueryCommandOutput> {
+    const out = await this.send(() =>
+      this.doc.send(new QueryCommand({ ...input, TableName: this.tableName, ReturnConsumedCapacity: "TOTAL" })),
+    );
+    this.record(out.ConsumedCapacity);
+    return out;
+  }
+
+  /**
+   * Reads up to 100 items by key in one call (more are split), retrying unprocessed keys, and
+   * returns them in the order of `keys` (missing ones are skipped).
+   */
+  async batchGet(keys: Key[], options: { consistent?: boolean } = {}): Promise<Item[]> {
+    const found = new Map<string, Item>();
+    for (let start = 0; start < keys.length; start += 100) {
+      let pending: Key[] = keys.slice(start, start + 100);
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 0) await sleep(Math.min(1000, 20 * 2 ** attempt));
+        const requested = pending;
+        const out = await this.send(() =>
+          this.doc.send(
+            new BatchGetCommand({
+              RequestItems: { [this.tableName]: { Keys: requested, ConsistentRead: options.consistent ?? false } },
+              ReturnConsumedCapacity: "TOTAL",
+            }),
+          ),
+        );
+        this.record(out.ConsumedCapacity);
+        for (const item of out.Responses?.[this.tableName] ?? []) found.set(keyString(item), item);
+        pending = (out.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as Key[];
+        if (attempt > 8 && pending.length > 0) throw new UnavailableError("Database is throttling reads");
+      }
+    }
+    return keys.flatMap((key) => {
+      const item = found.get(keyString(key));
+      return item ? [item] : [];
+    });
+  }
+
+  /** All-or-nothing write of up to 100 items; failed conditions raise {@link ConditionFailedError}. */
+  async transactWrite(items: TransactItem[]): Promise<void> {
+    const withTable = items.map((item) => withTableName(item, this.tableName));
+    const out = await this.send(() =>
+      this.doc.send(new TransactWriteCommand({ TransactItems: withTable, ReturnConsumedCapacity: "TOTAL" })),
+    );
+    this.record(out.ConsumedCapacity);
+  }
+
+  private record(consumed: ConsumedCapacity | ConsumedCapacity[] | undefined): void {
+    this.totals.calls += 1;
+    for (const entry of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
+      const read = entry.ReadCapacityUnits ?? 0;
+      const write = entry.WriteCapacityUnits ?? 0;
+      // DynamoDB sometimes reports only the total; attribute it by the kind of call then.
+      if (read === 0 && write === 0 && entry.CapacityUnits) {
+        this.totals.readCapacity += entry.CapacityUnits;
+      } else {
+        this.totals.readCapacity += read;
+        this.totals.writeCapacity += write;
+      }
+    }
+  }
+
+  private async send<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw translate(error, () => {
+        this.totals.calls += 1;
+      });
+    }
+  }
+}
+
+/** Builds the client from connection settings; made once per process at module scope by callers. */
+export function createDb(options: DbOptions): Db {
+  const client = new DynamoDBClient({
+    region: options.region,
+    maxAttempts: 3,
+    requestHandler: { connectionTimeout: 2000, requestTimeout: 5000 },
+    ...(options.endpoint
+      ? {
+          endpoint: options.endpoint,
+          // DynamoDB Local accepts any credentials; real ones are used when the environment has them.
+          ...(process.env.AWS_ACCESS_KEY_ID ? {} : { credentials: { accessKeyId: "local", secretAccessKey: "local" } }),
+        }
+      : {}),
+  });
+  return new Db(client, options.tableName);
+}
+
+function translate(error: unknown, countFailedCall: () => void): unknown {
+  const name = (error as { name?: string })?.name ?? "";
+  const code = (error as { code?: string })?.code ?? "";
+  if (name === "ConditionalCheckFailedException") {
+    countFailedCall();
+    return new ConditionFailedError(["ConditionalCheckFailed"], (error as { Item?: unknown }).Item, error);
+  }
+  if (name === "TransactionCanceledException") {
+    countFailedCall();
+    const reasons = ((error as { CancellationReasons?: { Code?: string; Item?: unknown }[] }).CancellationReasons ??
+      []) as { Code?: string; Item?: unknown }[];
+    const codes = reasons.map((reason) => reason.Code);
+    if (codes.includes("ConditionalCheckFailed")) {
+      return new ConditionFailedError(
+        codes,
+        reasons.map((reason) => reason.Item),
+        error,
+      );
+    }
+    if (codes.some((c) => c === "ThrottlingError" || c === "ProvisionedThroughputExceeded")) {
+      return new UnavailableError("Database is throttling", { cause: error });
+    }
+    return new TransactionConflictError(error);
+  }
+  if (name === "TransactionConflictException") return new TransactionConflictError(error);
+  if (UNAVAILABLE_ERRORS.has(name) || UNAVAILABLE_CODES.has(code) || isNetworkError(error)) {
+    return new UnavailableError("Database unavailable", { cause: error });
+  }
+  return error;
+}
+
+function isNetworkError(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } })?.cause;
+  return typeof cause?.code === "string" && UNAVAILABLE_CODES.has(cause.code);
+}
+
+function keyString(item: Item | Key): string {
+  return `${String(item.pk)}\u0000${String(item.sk)}`;
+}
+
+function projectionOf(
+  attributes: string[],
+): Pick<GetCommandInput, "ProjectionExpression" | "ExpressionAttributeNames"> {
+  const names = Object.fromEntries(attributes.map((attribute, i) => [`#p${i}`, attribute]));
+  return { ProjectionExpression: Object.keys(names).join(", "), ExpressionAttributeNames: names };
+}
+
+function withTableName(item: TransactItem, tableName: string): SdkTransactItem {
+  const [kind, body] = Object.entries(item)[0] ?? [];
+  if (!kind || !body) throw new Error("Empty transaction item");
+  return { [kind]: { ...body, TableName: tableName } } as SdkTransactItem;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,72 @@
+/**
+ * @module db/table — the single-table definition: keys, indexes and TTL attribute. infra/, the local
+ * bootstrap and the tests all create the table from this one description.
+ */
+import type { CreateTableCommandInput, GlobalSecondaryIndex } from "@aws-sdk/client-dynamodb";
+
+/** Attribute types of every key attribute, in SST's `fields` vocabulary. */
+export type KeyType = "string" | "number";
+
+export interface IndexDefinition {
+  hashKey: string;
+  rangeKey: string;
+  projection: "all" | "keys-only";
+}
+
+/**
+ * The table. Generic key attributes (`pk/sk`, `gsi1pk/gsi1sk`) carry entity-specific values
+ * built by each domain's `keys.ts`.
+ *
+ * Indexes:
+ * - `gsi1`: alternate lookups that return the whole item (issue by `number`, for `KZN-<n>`).
+ */
+export const TABLE_DEFINITION = {
+  fields: {
+    pk: "string",
+    sk: "string",
+    gsi1pk: "string",
+    gsi1sk: "string",
+  } satisfies Record<string, KeyType>,
+  primaryIndex: { hashKey: "pk", rangeKey: "sk" },
+  globalIndexes: {
+    gsi1: { hashKey: "gsi1pk", rangeKey: "gsi1sk", projection: "all" },
+  } satisfies Record<string, IndexDefinition>,
+  /** Items with this epoch-seconds attribute expire (idempotency keys, leases' leftovers). */
+  ttl: "expiresAt",
+} as const;
+
+const SDK_TYPE: Record<KeyType, "S" | "N"> = { string: "S", number: "N" };
+
+/** The GSI description DynamoDB's CreateTable/UpdateTable expect for one index. */
+export function globalIndexInput(name: keyof typeof TABLE_DEFINITION.globalIndexes): GlobalSecondaryIndex {
+  const index: IndexDefinition = TABLE_DEFINITION.globalIndexes[name];
+  return {
+    IndexName: name,
+    KeySchema: [
+      { AttributeName: index.hashKey, KeyType: "HASH" },
+      { AttributeName: index.rangeKey, KeyType: "RANGE" },
+    ],
+    Projection: { ProjectionType: index.projection === "all" ? "ALL" : "KEYS_ONLY" },
+  };
+}
+
+/** CreateTable input for the table under `tableName` (on-demand billing, as deployed). */
+export function createTableInput(tableName: string): CreateTableCommandInput {
+  return {
+    TableName: tableName,
+    BillingMode: "PAY_PER_REQUEST",
+    AttributeDefinitions: Object.entries(TABLE_DEFINITION.fields).map(([name, type]) => ({
+      AttributeName: name,
+      AttributeType: SDK_TYPE[type],
+    })),
+    KeySchema: [
+      { AttributeName: TABLE_DEFINITION.primaryIndex.hashKey, KeyType: "HASH" },
+      { AttributeName: TABLE_DEFINITION.primaryIndex.rangeKey, KeyType: "RANGE" },
+    ],
+    GlobalSecondaryIndexes: indexNames().map(globalIndexInput),
+  };
+}
+
+export function indexNames(): (keyof typeof TABLE_DEFINITION.globalIndexes)[] {
+  return Object.keys(TABLE_DEFINITION.globalIndexes) as (keyof typeof TABLE_DEFINITION.globalIndexes)[];
+}

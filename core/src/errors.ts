@@ -1,0 +1,114 @@
+/** @module errors — the one error hierarchy: every failure a client can see is an AppError with its HTTP status. */
+
+/** One problem with one field of a request. */
+export interface FieldProblem {
+  /** Dotted path of the field (`title`, `hypothesis.confidence`, `limit`). */
+  path: string;
+  message: string;
+}
+
+/**
+ * Base of every error the API answers with; knows its status and JSON body.
+ * @example throw new NotFoundError("Issue not found");
+ */
+export class AppError extends Error {
+  readonly status: number;
+  readonly details: FieldProblem[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    message: string,
+    options: { cause?: unknown; details?: FieldProblem[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = new.target.name;
+    this.status = status;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+
+  /** The error envelope of API.md 1.2: `error` always, `details` when there are field problems. */
+  toJSON(): { error: string; details?: FieldProblem[] } {
+    return this.details ? { error: this.message, details: this.details } : { error: this.message };
+  }
+}
+
+/** 400: the request is malformed or a value is out of range. */
+export class ValidationError extends AppError {
+  constructor(message: string, details?: FieldProblem[]) {
+    super(400, message, { details });
+  }
+}
+
+/** 401: credentials missing or wrong. */
+export class UnauthorizedError extends AppError {
+  constructor(message: string) {
+    super(401, message);
+  }
+}
+
+/** 404: no such resource or route. */
+export class NotFoundError extends AppError {
+  constructor(message = "Not found") {
+    super(404, message);
+  }
+}
+
+/** 405: the path exists, the method does not; carries the `Allow` header. */
+export class MethodNotAllowedError extends AppError {
+  constructor(allowed: string[]) {
+    super(405, "Method not allowed", { headers: { Allow: allowed.join(", ") } });
+  }
+}
+
+/** 409: the change conflicts with the resource's state; may carry the item that won. */
+export class ConflictError extends AppError {
+  readonly existing: unknown;
+  constructor(message: string, options: { cause?: unknown; existing?: unknown } = {}) {
+    super(409, message, { cause: options.cause });
+    this.existing = options.existing;
+  }
+}
+
+/** 412: `If-Match` did not match the current `ETag`. */
+export class PreconditionFailedError extends AppError {
+  constructor(message = "Resource has changed (ETag mismatch)") {
+    super(412, message);
+  }
+}
+
+/** 413: the body is larger than the limit. */
+export class PayloadTooLargeError extends AppError {
+  constructor(limitBytes: number) {
+    super(413, `Request body exceeds the ${formatBytes(limitBytes)} limit`);
+  }
+}
+
+/** 415: the body is not of a media type this endpoint takes. */
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(expected: string) {
+    super(415, `Content-Type must be ${expected}`);
+  }
+}
+
+/** 500 with a message safe to show: configuration the operator must fix. */
+export class ConfigurationError extends AppError {
+  constructor(message: string) {
+    super(500, message);
+  }
+}
+
+/** 503: the database cannot be reached or is throttling; the client should retry. */
+export class UnavailableError extends AppError {
+  constructor(
+    message = "Service temporarily unavailable",
+    options: { cause?: unknown; retryAfterSeconds?: number } = {},
+  ) {
+    super(503, message, { cause: options.cause, headers: { "Retry-After": String(options.retryAfterSeconds ?? 1) } });
+  }
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}

@@ -1,0 +1,104 @@
+/**
+ * @module http/app — the app factory every family and the local server use: request ids, access
+ * logs, the error envelope, 404/405 from the route table, bearer auth and body limits per route.
+ */
+import { type Context, type Handler, Hono, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { requestId } from "hono/request-id";
+import { TrieRouter } from "hono/router/trie-router";
+import type { Config } from "../config.js";
+import type { Db } from "../db/client.js";
+import { AppError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError } from "../errors.js";
+import { API_BODY_LIMIT_BYTES, allRoutes, type Family, ROUTE_TABLE, type RouteKey } from "../routes.js";
+import { bearerAuth } from "./auth.js";
+import { defaultLogger, type Logger } from "./logger.js";
+import { errorResponse, JSON_CONTENT_TYPE } from "./respond.js";
+
+/** What handlers can reach through the context. */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  logger?: Logger;
+}
+
+export type AppEnv = { Variables: { requestId: string } };
+
+/** A family's handlers, exactly one per route of the route table, built once from the deps. */
+export type FamilyHandlers<F extends Family> = Record<RouteKey<F>, Handler<AppEnv>>;
+export type FamilyModule<F extends Family> = (deps: AppDeps) => FamilyHandlers<F>;
+export type FamilyModules = { [F in Family]?: FamilyModule<F> };
+
+/**
+ * Builds one Hono app serving the given families' routes on the shared middleware.
+ * @example const app = createApp({ issues: issueFamily }, { config, db });
+ */
+export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> {
+  const logger = deps.logger ?? defaultLogger;
+  const app = new Hono<AppEnv>();
+
+  app.use(requestId());
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    logger.info("request", {
+      requestId: c.get("requestId"),
+      method: c.req.method,
+      path: c.req.path,
+      route: c.req.routePath,
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+    });
+  });
+
+  const limit = bodyLimit({
+    maxSize: API_BODY_LIMIT_BYTES,
+    onError: () => {
+      throw new PayloadTooLargeError(API_BODY_LIMIT_BYTES);
+    },
+  });
+  const auth = bearerAuth({ apiKey: deps.config.serviceApiKey });
+
+  for (const family of Object.keys(families) as Family[]) {
+    const handlers = (families[family] as FamilyModule<Family>)(deps) as Record<string, Handler<AppEnv>>;
+    for (const route of ROUTE_TABLE[family]) {
+      const handler = handlers[`${route.method} ${route.path}`];
+      if (!handler) throw new Error(`Family ${family} has no handler for ${route.method} ${route.path}`);
+      const middleware: MiddlewareHandler<AppEnv>[] = [
+        ...(route.auth === "bearer" ? [auth] : []),
+        ...(route.method === "GET" ? [] : [limit]),
+      ];
+      app.on(route.method, route.path, ...(middleware as [MiddlewareHandler<AppEnv>]), handler);
+    }
+  }
+
+  app.notFound((c) => errorResponse(c, routeMiss(c)));
+  app.onError((error, c) => {
+    const requestIdValue = c.get("requestId");
+    if (error instanceof AppError) {
+      if (error.status >= 500) logger.error("request failed", { requestId: requestIdValue, error });
+      return errorResponse(c, error);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      return c.json({ error: error.message || "Bad request" }, error.status, { "Content-Type": JSON_CONTENT_TYPE });
+    }
+    logger.error("unhandled error", { requestId: requestIdValue, error });
+    return c.json({ error: "Internal server error" }, 500, { "Content-Type": JSON_CONTENT_TYPE });
+  });
+  return app;
+}
+
+let methodsByPath: TrieRouter<string[]> | undefined;
+
+/** 405 with `Allow` when another method of the route table serves the path, else 404. */
+function routeMiss(c: Context): AppError {
+  if (!methodsByPath) {
+    const grouped = new Map<string, string[]>();
+    for (const route of allRoutes()) grouped.set(route.path, [...(grouped.get(route.path) ?? []), route.method]);
+    methodsByPath = new TrieRouter<string[]>();
+    for (const [path, methods] of grouped) methodsByPath.add("ALL", path, methods);
+  }
+  const allowed = new Set(methodsByPath.match("ALL", c.req.path)[0].flatMap(([methods]) => methods));
+  if (allowed.size > 0 && !allowed.has(c.req.method)) return new MethodNotAllowedError([...allowed].sort());
+  return new NotFoundError(`No route for ${c.req.method} ${c.req.path}`);
+}

@@ -1,0 +1,28 @@
+/** @module http/validation — runs zod schemas over request input and turns failures into 400s that name each field. */
+import * as z from "zod/mini";
+import { type FieldProblem, ValidationError } from "../errors.js";
+
+z.config(z.locales.en());
+
+/**
+ * Parses `input` with `schema`, or throws a {@link ValidationError} whose message names the first
+ * problem and whose `details` list them all.
+ * @example const body = parseWith(createIssueBody, json, "body");
+ */
+export function parseWith<T extends z.ZodMiniType>(schema: T, input: unknown, where: "body" | "query"): z.output<T> {
+  const result = z.safeParse(schema, input);
+  if (result.success) return result.data;
+  const details = result.error.issues.map(toProblem);
+  const first = details[0];
+  const message = first ? `${first.path ? `${first.path}: ` : ""}${first.message}` : `Invalid ${where}`;
+  throw new ValidationError(message, details);
+}
+
+function toProblem(issue: z.core.$ZodIssue): FieldProblem {
+  const path = issue.path.map(String).join(".");
+  if (issue.code === "unrecognized_keys") {
+    const keys = issue.keys.join(", ");
+    return { path, message: `unknown field${issue.keys.length > 1 ? "s" : ""}: ${keys}` };
+  }
+  return { path, message: issue.message };
+}

@@ -1,0 +1,9 @@
+/** @module core — public surface of the shared core package. */
+export { API_KEY_PATTERN, type Config, InvalidConfigError, loadConfig } from "./config.js";
+export { ensureTable, waitForDatabase } from "./db/bootstrap.js";
+export { createDb, Db, type DbUsage } from "./db/client.js";
+export { createTableInput, TABLE_DEFINITION } from "./db/table.js";
+export { ALL_FAMILIES } from "./families.js";
+export { type AppDeps, createApp, type FamilyModules } from "./http/app.js";
+export { generateApiKey } from "./http/auth.js";
+export { allRoutes, DEFAULT_ROUTE_FAMILY, FAMILIES, type Family, ROUTE_TABLE } from "./routes.js";

@@ -1,0 +1,107 @@
+/** @module issues/schemas — what an issue is and what clients may send (API.md 3.2). */
+import * as z from "zod/mini";
+import { paginationQuery } from "../http/pagination.js";
+
+export const ISSUE_TYPES = ["signal", "hypothesis", "plan", "task", "monitor"] as const;
+export const ISSUE_STATUSES = ["triage", "backlog", "todo", "in_progress", "done", "canceled"] as const;
+export const ISSUE_SORTS = ["-createdAt", "createdAt"] as const;
+/** Statuses an issue may be created in: `in_progress` is reached only through a dispatch claim. */
+export const CREATABLE_STATUSES = ["triage", "backlog", "todo", "done", "canceled"] as const;
+/** Labels per issue: each label is a listing of its own, written in the issue's transaction. */
+export const MAX_LABELS_PER_ISSUE = 20;
+
+export type IssueType = (typeof ISSUE_TYPES)[number];
+export type IssueStatus = (typeof ISSUE_STATUSES)[number];
+export type IssueSort = (typeof ISSUE_SORTS)[number];
+
+const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
+const timestamp = z.iso.datetime({ offset: true });
+const priority = z.int().check(z.gte(0, "must be between 0 and 4"), z.lte(4, "must be between 0 and 4"));
+const shortList = <T extends z.ZodMiniType>(item: T) => z.array(item).check(z.maxLength(100, "at most 100 entries"));
+
+const hypothesis = z.strictObject({
+  statement: text(5_000).check(z.minLength(1, "must not be empty")),
+  confidence: z.number().check(z.gte(0, "must be between 0 and 1"), z.lte(1, "must be between 0 and 1")),
+  evidence: shortList(text(5_000)),
+  validationCriteria: text(5_000),
+  prediction: z.optional(z.nullable(text(5_000))),
+});
+
+const commit = z.strictObject({
+  sha: z.string().check(z.regex(/^[0-9a-f]{7,64}$/i, "must be a hex commit sha")),
+  message: text(10_000),
+  url: z.optional(z.nullable(z.url())),
+  author: z.optional(z.nullable(text(200))),
+  timestamp: z.optional(z.nullable(timestamp)),
+});
+
+const pullRequest = z.strictObject({
+  number: z.int().check(z.gte(1, "must be a positive integer")),
+  title: text(500),
+  url: z.optional(z.nullable(z.url())),
+  state: z.optional(z.nullable(text(50))),
+  mergedAt: z.optional(z.nullable(timestamp)),
+});
+
+/** `POST /api/issues` body: fields of API.md 3.2 that stand without other resources. */
+export const createIssueBody = z.strictObject({
+  title: z.string().check(z.minLength(1, "must be 1..500 characters"), z.maxLength(500, "must be 1..500 characters")),
+  type: z.enum(ISSUE_TYPES),
+  description: z.optional(z.nullable(text(50_000))),
+  status: z.optional(z.enum(CREATABLE_STATUSES)),
+  priority: z.optional(priority),
+  hypothesis: z.optional(z.nullable(hypothesis)),
+  agentSummary: z.optional(z.nullable(text(50_000))),
+  commits: z.optional(shortList(commit)),
+  pullRequests: z.optional(shortList(pullRequest)),
+});
+export type CreateIssueBody = z.output<typeof createIssueBody>;
+
+const single = <T extends z.ZodMiniType>(schema: T) => z.optional(schema);
+
+/** `GET /api/issues` query. Unknown parameters are refused so typos surface. */
+export const listIssuesQuery = z.strictObject({
+  ...paginationQuery,
+  status: single(z.enum(ISSUE_STATUSES)),
+  type: single(z.enum(ISSUE_TYPES)),
+  priority: single(
+    z.pipe(z.string().check(z.regex(/^[0-4]$/, "must be an integer between 0 and 4")), z.transform(Number)),
+  ),
+  projectId: single(z.string().check(z.regex(/^prj_[0-9A-Z]{26}$/, "must be a project id (prj_…)"))),
+  label: single(
+    z.string().check(z.minLength(1, "must not be empty"), z.maxLength(50, "must be at most 50 characters")),
+  ),
+  sort: z._default(z.enum(ISSUE_SORTS), "-createdAt"),
+});
+export type ListIssuesQuery = z.output<typeof listIssuesQuery>;
+
+export type Hypothesis = z.output<typeof hypothesis>;
+export type Commit = z.output<typeof commit>;
+export type PullRequest = z.output<typeof pullRequest>;
+
+/** An issue as the API shows it; absent optional values are `null`. */
+export interface Issue {
+  id: string;
+  number: number;
+  identifier: string;
+  title: string;
+  description: string | null;
+  type: IssueType;
+  status: IssueStatus;
+  priority: number;
+  parentId: string | null;
+  projectId: string | null;
+  labels: string[];
+  fingerprint: string | null;
+  signalSource: string | null;
+  signalCount: number;
+  lastSignalAt: string | null;
+  hypothesis: Hypothesis | null;
+  agentSummary: string | null;
+  commits: Commit[];
+  pullRequests: PullRequest[];
+  blockedBy: string[];
+  completedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -1,0 +1,19 @@
+/**
+ * @module lambda — turns one family into an AWS Lambda handler: configuration from the environment
+ * and SST links is read once at init (a malformed key stops the function from starting), the
+ * DynamoDB client is made once, and requests go through `hono/aws-lambda`.
+ */
+import { handle } from "hono/aws-lambda";
+import { Resource } from "sst/resource";
+import { loadConfig } from "./config.js";
+import { createDb } from "./db/client.js";
+import { createApp, type FamilyModules } from "./http/app.js";
+
+/**
+ * @example export const handler = lambdaHandler({ issues: issueFamily });
+ */
+export function lambdaHandler(families: FamilyModules) {
+  const config = loadConfig({ env: process.env, linked: Resource as unknown as Record<string, unknown> });
+  const db = createDb({ tableName: config.tableName, region: config.region, endpoint: config.dynamodbEndpoint });
+  return handle(createApp(families, { config, db }));
+}

@@ -1,0 +1,57 @@
+/**
+ * @module routes — the route table: which family (Lambda function) serves which method and path,
+ * and how each route is guarded. infra/ registers exactly these routes, the local server mounts
+ * exactly these, and every family app implements exactly its own.
+ */
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+
+/** `bearer`: API key (API.md 2.1); `none`: public. */
+export type RouteAuth = "bearer" | "none";
+
+export interface RouteSpec {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly auth: RouteAuth;
+}
+
+/** Largest JSON body accepted under `/api/` (API.md 5). */
+export const API_BODY_LIMIT_BYTES = 1024 * 1024;
+
+export const ROUTE_TABLE = {
+  service: [
+    { method: "GET", path: "/", auth: "none" },
+    { method: "GET", path: "/health", auth: "none" },
+  ],
+  issues: [
+    { method: "GET", path: "/api/issues", auth: "bearer" },
+    { method: "POST", path: "/api/issues", auth: "bearer" },
+    { method: "GET", path: "/api/issues/:id", auth: "bearer" },
+  ],
+} as const satisfies Record<string, readonly RouteSpec[]>;
+
+export type Family = keyof typeof ROUTE_TABLE;
+
+/** `"GET /api/issues"`-style key of one route of a family. */
+export type RouteKey<F extends Family> = (typeof ROUTE_TABLE)[F][number] extends infer R
+  ? R extends RouteSpec
+    ? `${R["method"]} ${R["path"]}`
+    : never
+  : never;
+
+export const FAMILIES = Object.keys(ROUTE_TABLE) as Family[];
+
+/**
+ * The family whose Lambda function also takes API Gateway's `$default` route, so unknown paths and
+ * wrong methods get the service's own 404/405 envelope in the cloud too.
+ */
+export const DEFAULT_ROUTE_FAMILY: Family = "service";
+
+export function routeKey(route: RouteSpec): string {
+  return `${route.method} ${route.path}`;
+}
+
+/** Every route of every family, with its family. */
+export function allRoutes(): (RouteSpec & { family: Family })[] {
+  return FAMILIES.flatMap((family) => ROUTE_TABLE[family].map((route) => ({ ...route, family })));
+}

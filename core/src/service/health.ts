@@ -1,0 +1,41 @@
+/** @module service/health — the database check behind `GET /health`, cached so probes stay cheap. */
+import type { Db } from "../db/client.js";
+
+export type CheckStatus = "ok" | "unreachable";
+
+/** Sentinel key read by the check; it never holds an item. */
+const HEALTH_KEY = { pk: "$kaizen#health_1", sk: "$kaizen#health_1" };
+
+/**
+ * Reads one key with a deadline and remembers the outcome for `ttlMs`.
+ * @example const check = databaseCheck(db); await check(); // "ok"
+ */
+export function databaseCheck(db: Db, { ttlMs = 5_000, timeoutMs = 2_000 } = {}): () => Promise<CheckStatus> {
+  let cached: { status: CheckStatus; at: number } | undefined;
+  let inFlight: Promise<CheckStatus> | undefined;
+  return async () => {
+    if (cached && Date.now() - cached.at < ttlMs) return cached.status;
+    inFlight ??= probe(db, timeoutMs).then((status) => {
+      cached = { status, at: Date.now() };
+      inFlight = undefined;
+      return status;
+    });
+    return inFlight;
+  };
+}
+
+async function probe(db: Db, timeoutMs: number): Promise<CheckStatus> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<CheckStatus>((resolve) => {
+    timer = setTimeout(() => resolve("unreachable"), timeoutMs);
+  });
+  const read = db.get(HEALTH_KEY).then(
+    (): CheckStatus => "ok",
+    (): CheckStatus => "unreachable",
+  );
+  try {
+    return await Promise.race([read, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * @module scripts/build — bundles every `functions/<family>.ts` into `dist/functions/<family>.mjs`
+ * (ESM, minified, node20, source maps, AWS SDK included and tree-shaken).
+ */
+import { readdirSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type BuildOptions, build } from "esbuild";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const FUNCTIONS_DIR = join(ROOT, "functions");
+export const BUNDLE_DIR = join(ROOT, "dist", "functions");
+
+/** esbuild settings shared by the function bundles and the bench's reference bundle. */
+export const LAMBDA_BUILD_OPTIONS: BuildOptions = {
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  minify: true,
+  sourcemap: true,
+  outExtension: { ".js": ".mjs" },
+  mainFields: ["module", "main"],
+  // Some dependencies are CommonJS and call require(); give ESM bundles one.
+  banner: {
+    js: "import{createRequire as __kzCreateRequire}from'node:module';const require=__kzCreateRequire(import.meta.url);",
+  },
+  logLevel: "warning",
+  legalComments: "none",
+};
+
+/** The family names that have a handler file. */
+export function functionNames(): string[] {
+  return readdirSync(FUNCTIONS_DIR)
+    .filter((file) => file.endsWith(".ts"))
+    .map((file) => basename(file, ".ts"))
+    .sort();
+}
+
+/** Bundles every function; returns the bundle paths by family. */
+export async function buildFunctions(outdir = BUNDLE_DIR): Promise<Record<string, string>> {
+  const names = functionNames();
+  await build({ ...LAMBDA_BUILD_OPTIONS, entryPoints: names.map((name) => join(FUNCTIONS_DIR, `${name}.ts`)), outdir });
+  return Object.fromEntries(names.map((name) => [name, join(outdir, `${name}.mjs`)]));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const bundles = await buildFunctions();
+  for (const [name, file] of Object.entries(bundles)) console.log(`${name}: ${file.slice(ROOT.length + 1)}`);
+}

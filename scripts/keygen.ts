@@ -1,0 +1,4 @@
+/** @module scripts/keygen — prints a fresh service API key (`npm run keygen`). */
+import { generateApiKey } from "../core/src/index.js";
+
+console.log(generateApiKey());
