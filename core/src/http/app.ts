@@ -23,6 +23,7 @@ export interface AppDeps {
 }
 
 export type AppEnv = { Variables: { requestId: string } };
+type LambdaEnv = { requestContext?: { requestId?: string } };
 
 /** A family's handlers, exactly one per route of the route table, built once from the deps. */
 export type FamilyHandlers<F extends Family> = Record<RouteKey<F>, Handler<AppEnv>>;
@@ -37,7 +38,12 @@ export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> 
   const logger = deps.logger ?? defaultLogger;
   const app = new Hono<AppEnv>();
 
-  app.use(requestId());
+  app.use(
+    requestId({
+      // Behind API Gateway, reuse its request id so gateway and function logs correlate.
+      generator: (c) => (c.env as LambdaEnv | undefined)?.requestContext?.requestId ?? crypto.randomUUID(),
+    }),
+  );
   app.use(async (c, next) => {
     const started = performance.now();
     await next();

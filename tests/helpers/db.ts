@@ -1,0 +1,26 @@
+/** Test tables on the run's DynamoDB Local: one fresh table per call, through the real SDK. */
+import { randomBytes } from "node:crypto";
+import { inject } from "vitest";
+import { type Config, type Db, createDb, ensureTable, loadConfig, waitForDatabase } from "../../core/src/index.js";
+
+export const TEST_API_KEY = `kaizen_${"ab".repeat(32)}`;
+
+/** A new, empty table under a unique name, and a client bound to it. */
+export async function freshTable(): Promise<{ db: Db; tableName: string; endpoint: string }> {
+  const endpoint = inject("dynamodbEndpoint");
+  const tableName = `kaizen_test_${randomBytes(6).toString("hex")}`;
+  const db = createDb({ tableName, region: "us-east-1", endpoint });
+  await waitForDatabase(db);
+  await ensureTable(db);
+  return { db, tableName, endpoint };
+}
+
+/** Configuration as the service would read it, for a test table. */
+export function testConfig(overrides: Partial<Config> & { tableName: string; endpoint: string }): Config {
+  const { endpoint, ...rest } = overrides;
+  return {
+    ...loadConfig({ env: { TABLE_NAME: overrides.tableName, DYNAMODB_ENDPOINT: endpoint } }),
+    serviceApiKey: TEST_API_KEY,
+    ...rest,
+  };
+}
