@@ -6,6 +6,6 @@ export default defineConfig({
     globalSetup: ["tests/helpers/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    env: { POWERTOOLS_LOG_LEVEL: "SILENT", AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: "1" },
+    env: { POWERTOOLS_LOG_LEVEL: "SILENT", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
   },
 });

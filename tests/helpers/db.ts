@@ -1,7 +1,7 @@
 /** Test tables on the run's DynamoDB Local: one fresh table per call, through the real SDK. */
 import { randomBytes } from "node:crypto";
 import { inject } from "vitest";
-import { type Config, type Db, createDb, ensureTable, loadConfig, waitForDatabase } from "../../core/src/index.js";
+import { type Config, createDb, type Db, ensureTable, loadConfig, waitForDatabase } from "../../core/src/index.js";
 
 export const TEST_API_KEY = `kaizen_${"ab".repeat(32)}`;
 

@@ -1,0 +1,44 @@
+/** An in-process app on a fresh test table, and small request helpers. */
+import type { Hono } from "hono";
+import type { AppEnv } from "../../core/src/http/app.js";
+import { ALL_FAMILIES, type AppDeps, createApp, type Db } from "../../core/src/index.js";
+import { freshTable, TEST_API_KEY, testConfig } from "./db.js";
+
+export interface TestApp {
+  app: Hono<AppEnv>;
+  db: Db;
+  tableName: string;
+  endpoint: string;
+}
+
+/** Every family on one app over a new, empty table, authenticated by TEST_API_KEY. */
+export async function testApp(overrides: Partial<AppDeps> = {}): Promise<TestApp> {
+  const { db, tableName, endpoint } = await freshTable();
+  const app = createApp(ALL_FAMILIES, { config: testConfig({ tableName, endpoint }), db, ...overrides });
+  return { app, db, tableName, endpoint };
+}
+
+export const AUTH = { Authorization: `Bearer ${TEST_API_KEY}` };
+
+export function jsonPost(body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return {
+    method: "POST",
+    headers: { ...AUTH, "Content-Type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  };
+}
+
+/** Creates issues one after another through the API and returns their bodies. */
+export async function createIssues(
+  app: Hono<AppEnv>,
+  count: number,
+  fields: (i: number) => Record<string, unknown> = (i) => ({ title: `Issue ${i}`, type: "task" }),
+): Promise<Record<string, unknown>[]> {
+  const created: Record<string, unknown>[] = [];
+  for (let i = 1; i <= count; i++) {
+    const response = await app.request("/api/issues", jsonPost(fields(i)));
+    if (response.status !== 201) throw new Error(`create ${i} answered ${response.status}: ${await response.text()}`);
+    created.push(((await response.json()) as { data: Record<string, unknown> }).data);
+  }
+  return created;
+}

@@ -1,0 +1,108 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { DbUsage } from "../../core/src/index.js";
+import { IssueStore, type NewIssue } from "../../core/src/issues/store.js";
+import { AUTH, type TestApp, testApp } from "../helpers/app.js";
+
+const COUNT = 260;
+
+const fields = (i: number): NewIssue => ({
+  title: `Issue ${i}`,
+  description: null,
+  type: i % 2 === 0 ? "task" : "signal",
+  status: i % 4 === 0 ? "todo" : "triage",
+  priority: i % 5,
+  parentId: null,
+  projectId: null,
+  labels: [],
+  fingerprint: null,
+  signalSource: null,
+  signalCount: 0,
+  lastSignalAt: null,
+  hypothesis: null,
+  agentSummary: null,
+  commits: [],
+  pullRequests: [],
+  blockedBy: [],
+  completedAt: null,
+});
+
+describe(`issue listing costs over ${COUNT} issues (three count buckets)`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await testApp();
+    const store = new IssueStore(t.db);
+    for (let i = 1; i <= COUNT; i++) await store.create(fields(i));
+  }, 180_000);
+
+  async function measured(
+    query: string,
+  ): Promise<{ usage: DbUsage; body: { data: { number: number }[]; total: number } }> {
+    const before = t.db.usage();
+    const response = await t.app.request(`/api/issues${query}`, { headers: AUTH });
+    const after = t.db.usage();
+    expect(response.status).toBe(200);
+    return {
+      usage: {
+        calls: after.calls - before.calls,
+        readCapacity: after.readCapacity - before.readCapacity,
+        writeCapacity: after.writeCapacity - before.writeCapacity,
+      },
+      body: (await response.json()) as { data: { number: number }[]; total: number },
+    };
+  }
+
+  it("pages in both orders across buckets with no gap or repeat", async () => {
+    for (const [sort, expected] of [
+      ["createdAt", Array.from({ length: COUNT }, (_, i) => i + 1)],
+      ["-createdAt", Array.from({ length: COUNT }, (_, i) => COUNT - i)],
+    ] as const) {
+      const seen: number[] = [];
+      for (let page = 1; page <= Math.ceil(COUNT / 30); page++) {
+        seen.push(...(await measured(`?sort=${sort}&limit=30&page=${page}`)).body.data.map((issue) => issue.number));
+      }
+      expect(seen).toEqual(expected);
+    }
+    const todo: number[] = [];
+    for (let page = 1; page <= 7; page++) {
+      todo.push(
+        ...(await measured(`?status=todo&limit=10&page=${page}&sort=createdAt`)).body.data.map((i) => i.number),
+      );
+    }
+    expect(todo).toEqual(Array.from({ length: COUNT / 4 }, (_, i) => 4 * (i + 1)));
+  });
+
+  it("costs three calls per page, the first page or the last", async () => {
+    for (const query of ["?page=1", "?page=13", "?page=13&sort=createdAt", "?status=todo&page=7&limit=10"]) {
+      const { usage, body } = await measured(query);
+      expect(body.data.length).toBeGreaterThan(0);
+      expect(usage.calls).toBe(3);
+    }
+  });
+
+  it("answers past the end from the counts alone (one call)", async () => {
+    const { usage, body } = await measured("?page=14");
+    expect(body).toEqual({ data: [], total: COUNT });
+    expect(usage.calls).toBe(1);
+  });
+
+  it("does not read the items it skips: the last page costs about what the first does", async () => {
+    const first = await measured("?page=1");
+    const last = await measured("?page=13");
+    expect(first.usage.readCapacity).toBeGreaterThan(0);
+    // Reading the 240 skipped issues would cost over ten times the first page.
+    expect(last.usage.readCapacity / first.usage.readCapacity).toBeLessThanOrEqual(1.5);
+  });
+
+  it("costs one call for an issue by id", async () => {
+    const { body } = await measured("?limit=1");
+    const before = t.db.usage();
+    const response = await t.app.request(`/api/issues/KZN-${body.data[0]?.number}`, { headers: AUTH });
+    expect(response.status).toBe(200);
+    const id = ((await response.json()) as { data: { id: string } }).data.id;
+    const middle = t.db.usage();
+    expect((await t.app.request(`/api/issues/${id}`, { headers: AUTH })).status).toBe(200);
+    const after = t.db.usage();
+    expect(middle.calls - before.calls).toBe(1);
+    expect(after.calls - middle.calls).toBe(1);
+  });
+});

@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import { InvalidConfigError, loadConfig } from "../../core/src/config.js";
+
+const KEY = `kaizen_${"0123456789abcdef".repeat(4)}`;
+
+describe("loadConfig", () => {
+  it("applies the documented defaults to an empty environment", () => {
+    const config = loadConfig({ env: {} });
+    expect(config).toEqual({
+      serviceApiKey: undefined,
+      tableName: "kaizen",
+      dynamodbEndpoint: undefined,
+      region: "us-east-1",
+      webhookSecrets: { codehost: undefined, errortracker: undefined, analytics: undefined },
+      publicBaseUrl: undefined,
+      port: 4242,
+    });
+  });
+
+  it("reads every variable of API.md section 4", () => {
+    const config = loadConfig({
+      env: {
+        SERVICE_API_KEY: KEY,
+        TABLE_NAME: "kz",
+        DYNAMODB_ENDPOINT: "http://127.0.0.1:8000/",
+        AWS_REGION: "eu-west-1",
+        CODEHOST_WEBHOOK_SECRET: "c",
+        ERRORTRACKER_CLIENT_SECRET: "e",
+        ANALYTICS_WEBHOOK_SECRET: "a",
+        PUBLIC_BASE_URL: "https://kaizen.example.com/",
+        PORT: "8080",
+      },
+    });
+    expect(config).toEqual({
+      serviceApiKey: KEY,
+      tableName: "kz",
+      dynamodbEndpoint: "http://127.0.0.1:8000",
+      region: "eu-west-1",
+      webhookSecrets: { codehost: "c", errortracker: "e", analytics: "a" },
+      publicBaseUrl: "https://kaizen.example.com",
+      port: 8080,
+    });
+  });
+
+  it("falls back to linked SST resources, and the environment wins over them", () => {
+    const linked = {
+      Table: { name: "kaizen-prod-TableAbc" },
+      ServiceApiKey: { value: KEY },
+      CodehostWebhookSecret: { value: "linked-codehost" },
+      ErrortrackerClientSecret: { value: "" },
+    };
+    const fromLinks = loadConfig({ env: {}, linked });
+    expect(fromLinks.tableName).toBe("kaizen-prod-TableAbc");
+    expect(fromLinks.serviceApiKey).toBe(KEY);
+    expect(fromLinks.webhookSecrets).toEqual({
+      codehost: "linked-codehost",
+      errortracker: undefined,
+      analytics: undefined,
+    });
+    expect(loadConfig({ env: { TABLE_NAME: "override" }, linked }).tableName).toBe("override");
+  });
+
+  it("does not read linked names that are absent (SST's proxy throws on them)", () => {
+    const throwing = new Proxy(
+      {},
+      {
+        get: (_target, name) => {
+          throw new Error(`${String(name)} is not linked`);
+        },
+        has: () => false,
+      },
+    );
+    expect(() => loadConfig({ env: {}, linked: throwing })).not.toThrow();
+  });
+
+  it("treats blank values as not configured", () => {
+    expect(loadConfig({ env: { SERVICE_API_KEY: "  ", CODEHOST_WEBHOOK_SECRET: "" } })).toMatchObject({
+      serviceApiKey: undefined,
+      webhookSecrets: { codehost: undefined },
+    });
+  });
+
+  it.each([
+    ["uppercase hex", `kaizen_${"0123456789ABCDEF".repeat(4)}`],
+    ["too short", `kaizen_${"a".repeat(63)}`],
+    ["too long", `kaizen_${"a".repeat(65)}`],
+    ["wrong prefix", `kaizan_${"a".repeat(64)}`],
+    ["trailing newline", `${KEY}\n`],
+  ])("refuses a malformed SERVICE_API_KEY (%s) with a message naming it", (_case, key) => {
+    expect(() => loadConfig({ env: { SERVICE_API_KEY: key } })).toThrow(InvalidConfigError);
+    expect(() => loadConfig({ env: { SERVICE_API_KEY: key } })).toThrow(/^SERVICE_API_KEY is malformed/);
+  });
+
+  it("refuses a malformed key that comes from a link as well", () => {
+    expect(() => loadConfig({ env: {}, linked: { ServiceApiKey: { value: "secret" } } })).toThrow(
+      /SERVICE_API_KEY is malformed/,
+    );
+  });
+
+  it.each(["0", "65536", "80a", "-1", "1.5"])("refuses PORT=%s", (port) => {
+    expect(() => loadConfig({ env: { PORT: port } })).toThrow(/^PORT must be an integer between 1 and 65535/);
+  });
+
+  it.each([
+    ["DYNAMODB_ENDPOINT", "localhost:8000"],
+    ["PUBLIC_BASE_URL", "ftp://example.com"],
+  ])("refuses %s that is not an http(s) URL", (name, value) => {
+    expect(() => loadConfig({ env: { [name]: value } })).toThrow(new RegExp(`^${name} must be an http\\(s\\) URL`));
+  });
+});
