@@ -1,0 +1,52 @@
+/**
+ * @module infra/api — one Lambda function per route family and the HTTP API that routes core's
+ * route table to them; anything else goes to the default family for the service's own 404/405.
+ */
+import { allRoutes, DEFAULT_ROUTE_FAMILY, FAMILIES, type Family } from "../core/src/routes.js";
+import { secrets } from "./secrets.js";
+import { table } from "./table.js";
+
+/**
+ * API Gateway's form of a Hono path: `:name` segments become `{name}`. Hono-only syntax (regex,
+ * optional and wildcard segments) has no API Gateway equivalent and is refused.
+ * @example gatewayPath("/api/issues/:id") // "/api/issues/{id}"
+ */
+export function gatewayPath(honoPath: string): string {
+  return honoPath
+    .split("/")
+    .map((segment) => {
+      if (/^[\w.~-]*$/.test(segment)) return segment;
+      const param = /^:(\w+)$/.exec(segment);
+      if (!param) throw new Error(`Route segment "${segment}" of ${honoPath} has no API Gateway equivalent`);
+      return `{${param[1]}}`;
+    })
+    .join("/");
+}
+
+export const functions = Object.fromEntries(
+  FAMILIES.map((family) => [
+    family,
+    new sst.aws.Function(`${family[0]?.toUpperCase()}${family.slice(1)}Function`, {
+      handler: `functions/${family}.handler`,
+      runtime: "nodejs20.x",
+      architecture: "arm64",
+      memory: "512 MB",
+      timeout: "10 seconds",
+      link: [table, ...secrets],
+      nodejs: { format: "esm", minify: true, sourcemap: true },
+    }),
+  ]),
+) as Record<Family, sst.aws.Function>;
+
+export const api = new sst.aws.ApiGatewayV2("Api", {
+  accessLog: { retention: "1 month" },
+  transform: {
+    // Rate limiting is the gateway's job (API.md 5): every route, per stage.
+    stage: { defaultRouteSettings: { throttlingBurstLimit: 200, throttlingRateLimit: 100 } },
+  },
+});
+
+for (const route of allRoutes()) {
+  api.route(`${route.method} ${gatewayPath(route.path)}`, functions[route.family].arn);
+}
+api.route("$default", functions[DEFAULT_ROUTE_FAMILY].arn);

@@ -1,0 +1,22 @@
+/// <reference path="./.sst/platform/config.d.ts" />
+
+/** Stages whose data must survive `sst remove` and accidental deletion. */
+const PRODUCTION_STAGES = ["prod", "production"];
+
+export default $config({
+  app(input) {
+    const production = PRODUCTION_STAGES.includes(input?.stage ?? "");
+    return {
+      name: "kaizen",
+      home: "aws",
+      removal: production ? "retain" : "remove",
+      protect: production,
+    };
+  },
+  async run() {
+    await import("./infra/table");
+    await import("./infra/secrets");
+    const { api } = await import("./infra/api");
+    return { api: api.url };
+  },
+});

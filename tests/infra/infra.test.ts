@@ -1,0 +1,361 @@
+/**
+ * @module tests/infra/infra — evaluates infra/*.ts and sst.config.ts against the SST recorder and
+ * checks what would be deployed against core's route table, table definition and link names.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { LINKED, loadConfig } from "../../core/src/config.js";
+import { TABLE_DEFINITION } from "../../core/src/db/table.js";
+import { allRoutes, DEFAULT_ROUTE_FAMILY, FAMILIES, type Family } from "../../core/src/routes.js";
+import {
+  applyTransform,
+  installSstRecorder,
+  type RecordedComponent,
+  type RecordedRoute,
+  type Recording,
+  uninstallSstRecorder,
+} from "./sst-recorder.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const SERVICE_API_KEY = `kaizen_${"ab".repeat(32)}`;
+const SECRET_NAMES = [
+  LINKED.serviceApiKey,
+  LINKED.codehostWebhookSecret,
+  LINKED.errortrackerClientSecret,
+  LINKED.analyticsWebhookSecret,
+];
+
+interface RoutableApi {
+  url: unknown;
+  route(rawRoute: string, handler: unknown): void;
+}
+interface FunctionInstance {
+  arn: unknown;
+}
+interface ApiModule {
+  api: RoutableApi;
+  functions: Record<Family, FunctionInstance>;
+  gatewayPath(honoPath: string): string;
+}
+interface FunctionArgs {
+  handler: string;
+  runtime: string;
+  architecture: string;
+  memory: string;
+  timeout: string;
+  link: unknown[];
+  nodejs?: { format?: string; minify?: boolean };
+}
+interface ApiArgs {
+  transform?: { stage?: unknown };
+}
+interface SstConfig {
+  app(input?: { stage?: string }): Record<string, unknown>;
+  run(): Promise<Record<string, unknown>>;
+}
+
+/** Imports a repo file with a fresh module registry, so its top level runs against the current recorder. */
+async function importFresh<T>(relativePath: string): Promise<T> {
+  vi.resetModules();
+  return (await import(/* @vite-ignore */ join(ROOT, relativePath))) as T;
+}
+
+interface EvaluatedInfra extends ApiModule {
+  recording: Recording;
+}
+
+async function evaluateInfra(
+  secrets: Record<string, string> = { [LINKED.serviceApiKey]: SERVICE_API_KEY },
+): Promise<EvaluatedInfra> {
+  const recording = installSstRecorder({ secrets });
+  vi.resetModules();
+  // In sst.config.ts's order, each imported on its own: a module only api.ts happened to import
+  // would otherwise vanish from the recording the moment api.ts stopped using it.
+  for (const module of ["infra/table.ts", "infra/secrets.ts"]) await import(/* @vite-ignore */ join(ROOT, module));
+  const module = (await import(/* @vite-ignore */ join(ROOT, "infra/api.ts"))) as ApiModule;
+  return { recording, ...module };
+}
+
+/**
+ * What is wrong with these registrations against the route table (every route once, to its own
+ * family's function, plus `$default` to the default family); empty when they agree.
+ */
+function routeProblems(
+  routes: RecordedRoute[],
+  arnOf: Record<Family, unknown>,
+  toGatewayPath: (honoPath: string) => string,
+): string[] {
+  const expected = new Map<string, unknown>([
+    ...allRoutes().map((route) => [`${route.method} ${toGatewayPath(route.path)}`, arnOf[route.family]] as const),
+    ["$default", arnOf[DEFAULT_ROUTE_FAMILY]],
+  ]);
+  const problems: string[] = [];
+  for (const [key, handler] of expected) {
+    const registered = routes.filter((route) => route.rawRoute === key);
+    if (registered.length === 0) problems.push(`${key} is not registered`);
+    if (registered.length > 1) problems.push(`${key} is registered ${registered.length} times`);
+    for (const route of registered) {
+      if (route.handler !== handler) problems.push(`${key} goes to ${String(route.handler)}, not ${String(handler)}`);
+    }
+  }
+  for (const route of routes) {
+    if (!expected.has(route.rawRoute)) problems.push(`${route.rawRoute} is not in the route table`);
+  }
+  return problems;
+}
+
+function only(components: RecordedComponent[]): RecordedComponent {
+  expect(components).toHaveLength(1);
+  return components[0] as RecordedComponent;
+}
+
+afterEach(() => {
+  uninstallSstRecorder();
+});
+
+describe("infra/*.ts evaluated against the SST recorder", () => {
+  let infra: EvaluatedInfra;
+  beforeEach(async () => {
+    infra = await evaluateInfra();
+  });
+
+  it("creates exactly one table, the four secrets, one function per family and one API", () => {
+    const { recording } = infra;
+    expect(recording.ofKind("sst.aws.Dynamo")).toHaveLength(1);
+    expect(recording.ofKind("sst.Secret")).toHaveLength(4);
+    expect(recording.ofKind("sst.aws.Function")).toHaveLength(FAMILIES.length);
+    expect(recording.ofKind("sst.aws.ApiGatewayV2")).toHaveLength(1);
+    expect(recording.components).toHaveLength(1 + 4 + FAMILIES.length + 1);
+  });
+
+  describe("table", () => {
+    it("is named as core reads it and built from TABLE_DEFINITION alone", () => {
+      const table = only(infra.recording.ofKind("sst.aws.Dynamo"));
+      expect(table.name).toBe(LINKED.table);
+      expect(table.args).toStrictEqual({
+        fields: TABLE_DEFINITION.fields,
+        primaryIndex: TABLE_DEFINITION.primaryIndex,
+        globalIndexes: TABLE_DEFINITION.globalIndexes,
+        ttl: TABLE_DEFINITION.ttl,
+      });
+    });
+
+    it("only indexes declared fields, with projections SST accepts", () => {
+      const { fields, primaryIndex, globalIndexes } = only(infra.recording.ofKind("sst.aws.Dynamo")).args as {
+        fields: Record<string, string>;
+        primaryIndex: { hashKey: string; rangeKey: string };
+        globalIndexes: Record<string, { hashKey: string; rangeKey: string; projection: unknown }>;
+      };
+      const keys = [primaryIndex, ...Object.values(globalIndexes)].flatMap((index) => [index.hashKey, index.rangeKey]);
+      for (const key of keys) expect(Object.keys(fields)).toContain(key);
+      for (const type of Object.values(fields)) expect(["string", "number", "binary"]).toContain(type);
+      for (const index of Object.values(globalIndexes)) {
+        expect(index.projection === "all" || index.projection === "keys-only" || Array.isArray(index.projection)).toBe(
+          true,
+        );
+      }
+    });
+  });
+
+  describe("secrets", () => {
+    it("are exactly the four secrets core reads, by their LINKED names", () => {
+      const names = infra.recording.ofKind("sst.Secret").map((secret) => secret.name);
+      expect(names.sort()).toEqual([...SECRET_NAMES].sort());
+    });
+
+    it("leave ServiceApiKey without a placeholder and default the webhook secrets to empty", () => {
+      const placeholders = Object.fromEntries(
+        infra.recording
+          .ofKind("sst.Secret")
+          .map((secret) => [secret.name, (secret.args as { placeholder?: string }).placeholder]),
+      );
+      expect(placeholders).toEqual({
+        [LINKED.serviceApiKey]: undefined,
+        [LINKED.codehostWebhookSecret]: "",
+        [LINKED.errortrackerClientSecret]: "",
+        [LINKED.analyticsWebhookSecret]: "",
+      });
+    });
+
+    it("refuse to deploy a stage whose ServiceApiKey is not set", async () => {
+      await expect(evaluateInfra({})).rejects.toThrow(`sst secret set ${LINKED.serviceApiKey}`);
+    });
+
+    it("deploy unset webhook secrets as values core reads as not configured", () => {
+      const linked = Object.fromEntries(
+        infra.recording.ofKind("sst.Secret").map((secret) => [secret.name, secret.instance as { value: string }]),
+      );
+      const config = loadConfig({ env: {}, linked });
+      expect(config.serviceApiKey).toBe(SERVICE_API_KEY);
+      expect(config.webhookSecrets).toEqual({ codehost: undefined, errortracker: undefined, analytics: undefined });
+    });
+  });
+
+  describe("functions", () => {
+    it("are exactly one per family, each from its own handler file", () => {
+      for (const family of FAMILIES) {
+        const recorded = infra.recording.byInstance(infra.functions[family]);
+        expect(recorded.kind).toBe("sst.aws.Function");
+        expect((recorded.args as FunctionArgs).handler).toBe(`functions/${family}.handler`);
+        expect(existsSync(join(ROOT, "functions", `${family}.ts`))).toBe(true);
+      }
+      const handlers = infra.recording.ofKind("sst.aws.Function").map((fn) => (fn.args as FunctionArgs).handler);
+      expect(new Set(handlers).size).toBe(FAMILIES.length);
+    });
+
+    it("cover every handler file in functions/", () => {
+      const files = readdirSync(join(ROOT, "functions")).filter((file) => file.endsWith(".ts"));
+      const handlerFiles = infra.recording
+        .ofKind("sst.aws.Function")
+        .map((fn) => `${(fn.args as FunctionArgs).handler.replace(/^functions\//, "").replace(/\.handler$/, "")}.ts`);
+      expect(handlerFiles.sort()).toEqual(files.sort());
+    });
+
+    it("link the table and all four secrets, and nothing else", () => {
+      for (const fn of infra.recording.ofKind("sst.aws.Function")) {
+        const linked = (fn.args as FunctionArgs).link.map((item) => infra.recording.byInstance(item).name);
+        expect(linked.sort(), fn.name).toEqual([LINKED.table, ...SECRET_NAMES].sort());
+      }
+    });
+
+    it("run ESM on Node 20 / arm64 and finish inside API Gateway's 30 s integration limit", () => {
+      for (const fn of infra.recording.ofKind("sst.aws.Function")) {
+        const args = fn.args as FunctionArgs;
+        expect(args.runtime).toBe("nodejs20.x");
+        expect(args.architecture).toBe("arm64");
+        expect(args.nodejs?.format).toBe("esm");
+        const timeout = /^(\d+) seconds?$/.exec(args.timeout);
+        expect(timeout, args.timeout).not.toBeNull();
+        expect(Number(timeout?.[1])).toBeLessThanOrEqual(30);
+        expect(args.memory).toMatch(/^\d+ MB$/);
+      }
+    });
+  });
+
+  describe("API", () => {
+    it("registers every route of the table once, to its own family's function, and $default to the default family", () => {
+      const arnOf = Object.fromEntries(FAMILIES.map((family) => [family, infra.functions[family].arn])) as Record<
+        Family,
+        unknown
+      >;
+      expect(routeProblems(infra.recording.routes, arnOf, infra.gatewayPath)).toEqual([]);
+      expect(infra.recording.routes).toHaveLength(allRoutes().length + 1);
+      const api = only(infra.recording.ofKind("sst.aws.ApiGatewayV2"));
+      for (const route of infra.recording.routes) expect(route.api).toBe(api.name);
+    });
+
+    it("leaves no function without a route", () => {
+      for (const family of FAMILIES) {
+        const served = infra.recording.routes.filter((route) => route.handler === infra.functions[family].arn);
+        expect(served.length, family).toBeGreaterThan(0);
+      }
+    });
+
+    it("throttles every route through the stage's default route settings", () => {
+      const api = only(infra.recording.ofKind("sst.aws.ApiGatewayV2"));
+      // What SST's ApiGatewayV2 passes to the stage before applying `transform.stage`.
+      const sstStage = { apiId: "api-id", autoDeploy: true, name: "$default" };
+      const stage = applyTransform((api.args as ApiArgs).transform?.stage, sstStage) as typeof sstStage & {
+        defaultRouteSettings?: { throttlingBurstLimit?: number; throttlingRateLimit?: number };
+      };
+      expect(stage).toMatchObject(sstStage);
+      const { throttlingBurstLimit, throttlingRateLimit } = stage.defaultRouteSettings ?? {};
+      expect(throttlingBurstLimit).toBeGreaterThan(0);
+      expect(throttlingRateLimit).toBeGreaterThan(0);
+      expect(throttlingBurstLimit).toBeGreaterThanOrEqual(throttlingRateLimit ?? Number.POSITIVE_INFINITY);
+    });
+  });
+
+  describe("the route check and the recorder catch mistakes", () => {
+    const arnOf = (): Record<Family, unknown> =>
+      Object.fromEntries(FAMILIES.map((family) => [family, infra.functions[family].arn])) as Record<Family, unknown>;
+    /** The registrations the route table asks for, independent of what infra/api.ts did. */
+    const tableRoutes = (): RecordedRoute[] => [
+      ...allRoutes().map((route) => ({
+        api: "Api",
+        rawRoute: `${route.method} ${infra.gatewayPath(route.path)}`,
+        handler: arnOf()[route.family],
+        args: {},
+      })),
+      { api: "Api", rawRoute: "$default", handler: arnOf()[DEFAULT_ROUTE_FAMILY], args: {} },
+    ];
+    const check = (routes: RecordedRoute[]) => routeProblems(routes, arnOf(), infra.gatewayPath);
+
+    it("reports a missing, an extra, a duplicated and a misdirected route", () => {
+      const routes = tableRoutes();
+      expect(check(routes)).toEqual([]);
+      const [first] = routes as [RecordedRoute];
+      expect(check(routes.slice(1))).toEqual([`${first.rawRoute} is not registered`]);
+      expect(check([...routes, { ...first, rawRoute: "GET /api/nowhere" }])).toEqual([
+        "GET /api/nowhere is not in the route table",
+      ]);
+      expect(check([...routes, first])).toEqual([`${first.rawRoute} is registered 2 times`]);
+
+      const defaultArn = arnOf()[DEFAULT_ROUTE_FAMILY];
+      const other = routes.find((route) => route.handler !== defaultArn);
+      if (!other) throw new Error("the route table has a single family; nothing to misdirect");
+      const misdirected = routes.map((route) => (route === other ? { ...route, handler: defaultArn } : route));
+      expect(check(misdirected)).toEqual([
+        `${other.rawRoute} goes to ${String(defaultArn)}, not ${String(other.handler)}`,
+      ]);
+    });
+
+    it("refuses Hono path syntax and duplicate route keys, as API Gateway would", () => {
+      const arn = infra.functions[DEFAULT_ROUTE_FAMILY].arn;
+      expect(() => infra.api.route("GET /api/issues/:id", arn)).toThrow(/segment ":id"/);
+      const [first] = infra.recording.routes as [RecordedRoute];
+      expect(() => infra.api.route(first.rawRoute, arn)).toThrow(/registered twice/);
+    });
+  });
+});
+
+describe("gatewayPath", () => {
+  let gatewayPath: ApiModule["gatewayPath"];
+  beforeEach(async () => {
+    ({ gatewayPath } = await evaluateInfra());
+  });
+
+  it("turns Hono parameters into API Gateway parameters and leaves literals alone", () => {
+    expect(gatewayPath("/")).toBe("/");
+    expect(gatewayPath("/health")).toBe("/health");
+    expect(gatewayPath("/api/openapi.json")).toBe("/api/openapi.json");
+    expect(gatewayPath("/api/issues/:id")).toBe("/api/issues/{id}");
+    expect(gatewayPath("/api/issues/:id/comments/:commentId")).toBe("/api/issues/{id}/comments/{commentId}");
+  });
+
+  it("refuses Hono-only syntax API Gateway cannot express", () => {
+    expect(() => gatewayPath("/api/issues/:id{[0-9]+}")).toThrow(/no API Gateway equivalent/);
+    expect(() => gatewayPath("/api/issues/:id?")).toThrow(/no API Gateway equivalent/);
+    expect(() => gatewayPath("/api/*")).toThrow(/no API Gateway equivalent/);
+  });
+});
+
+describe("sst.config.ts", () => {
+  async function loadSstConfig(): Promise<{ config: SstConfig; recording: Recording }> {
+    const recording = installSstRecorder({ secrets: { [LINKED.serviceApiKey]: SERVICE_API_KEY } });
+    const { default: config } = await importFresh<{ default: SstConfig }>("sst.config.ts");
+    return { config, recording };
+  }
+
+  it("retains and protects production (prod or production), and removes every other stage", async () => {
+    const { config } = await loadSstConfig();
+    for (const stage of ["prod", "production"]) {
+      expect(config.app({ stage })).toEqual({ name: "kaizen", home: "aws", removal: "retain", protect: true });
+    }
+    for (const input of [{ stage: "dev" }, { stage: "pr-42" }, { stage: "producti" }, undefined]) {
+      expect(config.app(input)).toEqual({ name: "kaizen", home: "aws", removal: "remove", protect: false });
+    }
+  });
+
+  it("creates nothing until run(), which creates the whole stack and outputs the API url", async () => {
+    const { config, recording } = await loadSstConfig();
+    expect(recording.components).toHaveLength(0);
+    const outputs = await config.run();
+    const api = only(recording.ofKind("sst.aws.ApiGatewayV2"));
+    expect(outputs).toEqual({ api: (api.instance as RoutableApi).url });
+    expect(recording.components).toHaveLength(1 + 4 + FAMILIES.length + 1);
+    expect(recording.routes).toHaveLength(allRoutes().length + 1);
+  });
+});

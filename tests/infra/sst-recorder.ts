@@ -1,0 +1,183 @@
+/**
+ * @module tests/infra/sst-recorder — a recording stand-in for SST's `sst` and `$config` globals:
+ * evaluating `infra/*.ts` against it records every component and route instead of deploying them.
+ * Where SST or API Gateway would refuse the program (a secret with no value, two components with one
+ * name, a route key twice or in a form API Gateway rejects, a link to something that cannot be
+ * linked, a route handler that is neither a handler path nor a function ARN), the stand-in throws too.
+ */
+
+/** A value that only exists once deployed (an ARN, a URL), standing in for a Pulumi `Output`. */
+export class RecordedOutput {
+  constructor(
+    readonly component: string,
+    readonly property: string,
+  ) {}
+
+  toString(): string {
+    return `${this.component}.${this.property}`;
+  }
+}
+
+export type ComponentKind = "sst.aws.Dynamo" | "sst.aws.Function" | "sst.aws.ApiGatewayV2" | "sst.Secret";
+
+/** One `new sst.…(name, args)`: `instance` is what the infra code got back. */
+export interface RecordedComponent {
+  kind: ComponentKind;
+  name: string;
+  args: unknown;
+  instance: object;
+}
+
+/** One `api.route(rawRoute, handler, args)`. */
+export interface RecordedRoute {
+  api: string;
+  rawRoute: string;
+  handler: unknown;
+  args: unknown;
+}
+
+export class Recording {
+  readonly components: RecordedComponent[] = [];
+  readonly routes: RecordedRoute[] = [];
+
+  ofKind(kind: ComponentKind): RecordedComponent[] {
+    return this.components.filter((component) => component.kind === kind);
+  }
+
+  /** The component the infra code holds as `instance`; throws for anything the recorder did not make. */
+  byInstance(instance: unknown): RecordedComponent {
+    const found = this.components.find((component) => component.instance === instance);
+    if (!found) throw new Error(`${String(instance)} is not a recorded SST component`);
+    return found;
+  }
+
+  add(kind: ComponentKind, name: string, args: unknown, instance: object): void {
+    if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name)) {
+      throw new Error(`Component name "${name}" is not usable as a link name (Resource.${name})`);
+    }
+    const clash = this.components.find((component) => component.name === name);
+    if (clash) throw new Error(`Two components are named "${name}" (${clash.kind} and ${kind})`);
+    this.components.push({ kind, name, args, instance });
+  }
+}
+
+export interface RecorderOptions {
+  /** Secret values as `sst secret set` would have stored them for the stage. */
+  secrets?: Record<string, string>;
+}
+
+const LAMBDA_ROUTE_METHODS = ["ANY", "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+
+/** API Gateway HTTP API route keys: `$default`, or `METHOD /literal/{param}/{greedy+}`. */
+function assertRouteKey(rawRoute: string): void {
+  if (rawRoute === "$default") return;
+  const [method, path, ...rest] = rawRoute.split(" ");
+  if (rest.length > 0 || !method || !LAMBDA_ROUTE_METHODS.includes(method) || !path?.startsWith("/")) {
+    throw new Error(`"${rawRoute}" is not an API Gateway route key ("METHOD /path" or "$default")`);
+  }
+  const segments = path === "/" ? [] : path.slice(1).split("/");
+  segments.forEach((segment, index) => {
+    const last = index === segments.length - 1;
+    const valid = /^[\w.~-]+$/.test(segment) || /^\{\w+\}$/.test(segment) || (last && /^\{\w+\+\}$/.test(segment));
+    if (!valid) throw new Error(`Route "${rawRoute}": segment "${segment}" is not valid in API Gateway`);
+  });
+}
+
+/**
+ * Sets `globalThis.sst` and `globalThis.$config` to recording stand-ins and returns the recording.
+ * @example const recording = installSstRecorder({ secrets: { ServiceApiKey: key } });
+ */
+export function installSstRecorder(options: RecorderOptions = {}): Recording {
+  const recording = new Recording();
+  const setSecrets = options.secrets ?? {};
+
+  const assertLinkable = (owner: string, link: unknown): void => {
+    if (link === undefined) return;
+    if (!Array.isArray(link)) throw new Error(`${owner}: link must be a list of components`);
+    for (const item of link) recording.byInstance(item);
+  };
+
+  class Dynamo {
+    readonly arn: RecordedOutput;
+    readonly name: RecordedOutput;
+    constructor(name: string, args: unknown) {
+      this.arn = new RecordedOutput(name, "arn");
+      this.name = new RecordedOutput(name, "name");
+      recording.add("sst.aws.Dynamo", name, args, this);
+    }
+  }
+
+  class LambdaFunction {
+    readonly arn: RecordedOutput;
+    readonly name: RecordedOutput;
+    constructor(name: string, args: { handler?: unknown; link?: unknown }) {
+      if (typeof args?.handler !== "string") throw new Error(`Function ${name}: handler must be a string`);
+      assertLinkable(`Function ${name}`, args.link);
+      this.arn = new RecordedOutput(name, "arn");
+      this.name = new RecordedOutput(name, "name");
+      recording.add("sst.aws.Function", name, args, this);
+    }
+  }
+
+  class ApiGatewayV2 {
+    readonly url: RecordedOutput;
+    readonly #name: string;
+    constructor(name: string, args: { link?: unknown } = {}) {
+      assertLinkable(`ApiGatewayV2 ${name}`, args.link);
+      this.#name = name;
+      this.url = new RecordedOutput(name, "url");
+      recording.add("sst.aws.ApiGatewayV2", name, args, this);
+    }
+
+    route(rawRoute: string, handler: unknown, args: unknown = {}): void {
+      assertRouteKey(rawRoute);
+      if (recording.routes.some((route) => route.api === this.#name && route.rawRoute === rawRoute)) {
+        throw new Error(`Route "${rawRoute}" is registered twice on ${this.#name}`);
+      }
+      const isFunctionArn =
+        handler instanceof RecordedOutput &&
+        handler.property === "arn" &&
+        recording.components.some((c) => c.kind === "sst.aws.Function" && c.name === handler.component);
+      if (typeof handler !== "string" && !isFunctionArn) {
+        throw new Error(`Route "${rawRoute}": handler must be a handler path or a function's ARN`);
+      }
+      recording.routes.push({ api: this.#name, rawRoute, handler, args });
+    }
+  }
+
+  class Secret {
+    readonly name: RecordedOutput;
+    readonly value: string;
+    constructor(name: string, placeholder?: string) {
+      // SST's own rule: the stage's value, else the placeholder, else the program stops.
+      const value = setSecrets[name] ?? placeholder;
+      if (typeof value !== "string") throw new Error(`Set a value for ${name} with \`sst secret set ${name} <value>\``);
+      this.name = new RecordedOutput(name, "name");
+      this.value = value;
+      recording.add("sst.Secret", name, { placeholder }, this);
+    }
+  }
+
+  const globals = globalThis as Record<string, unknown>;
+  globals.sst = { aws: { Dynamo, Function: LambdaFunction, ApiGatewayV2 }, Secret };
+  globals.$config = <T>(config: T): T => config;
+  return recording;
+}
+
+export function uninstallSstRecorder(): void {
+  const globals = globalThis as Record<string, unknown>;
+  delete globals.sst;
+  delete globals.$config;
+}
+
+/**
+ * SST's `transform` semantics for a sub-resource: a callback edits the args in place, an object is
+ * merged over them (shallowly).
+ */
+export function applyTransform<T extends object>(transform: unknown, args: T): T {
+  if (typeof transform === "function") {
+    transform(args, {}, "recorded");
+    return args;
+  }
+  return { ...args, ...(transform as Partial<T> | undefined) };
+}
