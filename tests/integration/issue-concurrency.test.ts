@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { IssueStore, type NewIssue } from "../../core/src/issues/store.js";
+import { newIssue } from "../../core/src/issues/service.js";
+import { IssueStore } from "../../core/src/issues/store.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 
 type Created = { data: { id: string; number: number; createdAt: string } };
@@ -39,26 +40,7 @@ describe("creation clock", () => {
   it("never gives an issue a createdAt before the previous issue's, even when the clock steps back", async () => {
     const t: TestApp = await testApp();
     const store = new IssueStore(t.db);
-    const fields: NewIssue = {
-      title: "clock",
-      description: null,
-      type: "task",
-      status: "triage",
-      priority: 0,
-      parentId: null,
-      projectId: null,
-      labels: [],
-      fingerprint: null,
-      signalSource: null,
-      signalCount: 0,
-      lastSignalAt: null,
-      hypothesis: null,
-      agentSummary: null,
-      commits: [],
-      pullRequests: [],
-      blockedBy: [],
-      completedAt: null,
-    };
+    const fields = newIssue({ title: "clock", type: "task" });
     const ahead = await store.create(fields, () => new Date("2030-01-01T00:00:00.000Z"));
     const behind = await store.create(fields, () => new Date("2020-01-01T00:00:00.000Z"));
     const later = await store.create(fields, () => new Date("2031-01-01T00:00:00.000Z"));

@@ -1,30 +1,18 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DbUsage } from "../../core/src/index.js";
-import { IssueStore, type NewIssue } from "../../core/src/issues/store.js";
+import { newIssue } from "../../core/src/issues/service.js";
+import { IssueStore } from "../../core/src/issues/store.js";
 import { AUTH, type TestApp, testApp } from "../helpers/app.js";
 
 const COUNT = 260;
 
-const fields = (i: number): NewIssue => ({
-  title: `Issue ${i}`,
-  description: null,
-  type: i % 2 === 0 ? "task" : "signal",
-  status: i % 4 === 0 ? "todo" : "triage",
-  priority: i % 5,
-  parentId: null,
-  projectId: null,
-  labels: [],
-  fingerprint: null,
-  signalSource: null,
-  signalCount: 0,
-  lastSignalAt: null,
-  hypothesis: null,
-  agentSummary: null,
-  commits: [],
-  pullRequests: [],
-  blockedBy: [],
-  completedAt: null,
-});
+const fields = (i: number) =>
+  newIssue({
+    title: `Issue ${i}`,
+    type: i % 2 === 0 ? "task" : "signal",
+    status: i % 4 === 0 ? "todo" : "triage",
+    priority: i % 5,
+  });
 
 describe(`issue listing costs over ${COUNT} issues (three count buckets)`, () => {
   let t: TestApp;

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { newIssue } from "../../core/src/issues/service.js";
 import { IssueStore } from "../../core/src/issues/store.js";
 import { AUTH, createIssues, type TestApp, testApp } from "../helpers/app.js";
 
@@ -132,31 +133,16 @@ describe("project and label listings", () => {
     const t = await testApp();
     const store = new IssueStore(t.db);
     const project = "prj_01JD0000000000000000000000";
-    const base = {
-      description: null,
-      type: "task" as const,
-      status: "todo" as const,
-      priority: 3,
-      parentId: null,
-      fingerprint: null,
-      signalSource: null,
-      signalCount: 0,
-      lastSignalAt: null,
-      hypothesis: null,
-      agentSummary: null,
-      commits: [],
-      pullRequests: [],
-      blockedBy: [],
-      completedAt: null,
-    };
     for (let i = 1; i <= 12; i++) {
-      await store.create({
-        ...base,
-        title: `Issue ${i}`,
-        status: i % 2 === 0 ? "todo" : "backlog",
-        projectId: i <= 6 ? project : null,
-        labels: [i % 3 === 0 ? "bug" : "feature", ...(i === 12 ? ["urgent"] : [])],
-      });
+      await store.create(
+        newIssue({
+          title: `Issue ${i}`,
+          type: "task",
+          status: i % 2 === 0 ? "todo" : "backlog",
+          projectId: i <= 6 ? project : null,
+          labels: [i % 3 === 0 ? "bug" : "feature", ...(i === 12 ? ["urgent"] : [])],
+        }),
+      );
     }
     const byProject = await list(t, `?projectId=${project}&sort=createdAt`);
     expect(byProject.body.data.map((issue) => issue.number)).toEqual([1, 2, 3, 4, 5, 6]);

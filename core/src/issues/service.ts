@@ -3,7 +3,7 @@ import { NotFoundError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
 import { type Listing, parseIssueRef } from "./keys.js";
 import type { CreateIssueBody, ListIssuesQuery } from "./schemas.js";
-import type { IssueStore, StoredIssue } from "./store.js";
+import type { IssueStore, NewIssue, StoredIssue } from "./store.js";
 
 const ISSUE_ID = /^iss_[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -12,27 +12,12 @@ export class IssueService {
 
   /** Creates an issue in `triage` (or the given status); `completedAt` is set for finished ones. */
   async createIssue(input: CreateIssueBody): Promise<StoredIssue> {
-    const status = input.status ?? "triage";
-    return this.store.create({
-      title: input.title,
-      description: input.description ?? null,
-      type: input.type,
-      status,
-      priority: input.priority ?? 0,
-      parentId: null,
-      projectId: null,
-      labels: [],
-      fingerprint: null,
-      signalSource: null,
-      signalCount: 0,
-      lastSignalAt: null,
-      hypothesis: input.hypothesis ? { ...input.hypothesis, prediction: input.hypothesis.prediction ?? null } : null,
-      agentSummary: input.agentSummary ?? null,
-      commits: input.commits ?? [],
-      pullRequests: input.pullRequests ?? [],
-      blockedBy: [],
-      completedAt: status === "done" || status === "canceled" ? new Date().toISOString() : null,
-    });
+    return this.store.create(
+      newIssue({
+        ...input,
+        hypothesis: input.hypothesis ? { ...input.hypothesis, prediction: input.hypothesis.prediction ?? null } : null,
+      }),
+    );
   }
 
   /** By `iss_…` id or `KZN-<number>`; 404 for anything else or nothing found. */
@@ -62,4 +47,38 @@ export class IssueService {
       limit: query.limit,
     });
   }
+}
+
+/**
+ * A complete set of new-issue fields: the given ones over the defaults of API.md 3.2 (status
+ * `triage`, priority 0, empty lists, nulls), with `completedAt` set for a finished status.
+ * @example newIssue({ title: "Checkout fails", type: "signal" })
+ */
+export function newIssue(fields: Partial<NewIssue> & Pick<NewIssue, "title" | "type">): NewIssue {
+  const status = fields.status ?? "triage";
+  return {
+    description: null,
+    priority: 0,
+    parentId: null,
+    projectId: null,
+    labels: [],
+    fingerprint: null,
+    signalSource: null,
+    signalCount: 0,
+    lastSignalAt: null,
+    hypothesis: null,
+    agentSummary: null,
+    commits: [],
+    pullRequests: [],
+    blockedBy: [],
+    completedAt: status === "done" || status === "canceled" ? new Date().toISOString() : null,
+    ...withoutUndefined(fields),
+    title: fields.title,
+    type: fields.type,
+    status,
+  };
+}
+
+function withoutUndefined<T extends object>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
