@@ -93,4 +93,13 @@ describe(`issue listing costs over ${COUNT} issues (three count buckets)`, () =>
     expect(middle.calls - before.calls).toBe(1);
     expect(after.calls - middle.calls).toBe(1);
   });
+
+  it("costs two calls to create (counter read, one transaction), booked as one read and the writes", async () => {
+    const before = t.db.usage();
+    await new IssueStore(t.db).create(fields(COUNT + 1));
+    const after = t.db.usage();
+    expect(after.calls - before.calls).toBe(2);
+    expect(after.readCapacity - before.readCapacity).toBe(1);
+    expect(after.writeCapacity - before.writeCapacity).toBeGreaterThan(1);
+  });
 });

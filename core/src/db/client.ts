@@ -100,7 +100,7 @@ export class Db {
     const input: GetCommandInput = { TableName: this.tableName, Key: key, ConsistentRead: options.consistent ?? false };
     if (options.projection) Object.assign(input, projectionOf(options.projection));
     const out = await this.send(() => this.doc.send(new GetCommand({ ...input, ReturnConsumedCapacity: "TOTAL" })));
-    this.record(out.ConsumedCapacity);
+    this.record("read", out.ConsumedCapacity);
     return out.Item;
   }
 
@@ -115,7 +115,7 @@ export class Db {
         }),
       ),
     );
-    this.record(out.ConsumedCapacity);
+    this.record("write", out.ConsumedCapacity);
   }
 
   async update(input: Omit<UpdateCommandInput, "TableName">): Promise<Item | undefined> {
@@ -129,7 +129,7 @@ export class Db {
         }),
       ),
     );
-    this.record(out.ConsumedCapacity);
+    this.record("write", out.ConsumedCapacity);
     return out.Attributes;
   }
 
@@ -137,7 +137,7 @@ export class Db {
     const out = await this.send(() =>
       this.doc.send(new QueryCommand({ ...input, TableName: this.tableName, ReturnConsumedCapacity: "TOTAL" })),
     );
-    this.record(out.ConsumedCapacity);
+    this.record("read", out.ConsumedCapacity);
     return out;
   }
 
@@ -160,7 +160,7 @@ export class Db {
             }),
           ),
         );
-        this.record(out.ConsumedCapacity);
+        this.record("read", out.ConsumedCapacity);
         for (const item of out.Responses?.[this.tableName] ?? []) found.set(keyString(item), item);
         pending = (out.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as Key[];
         if (attempt > 8 && pending.length > 0) throw new UnavailableError("Database is throttling reads");
@@ -178,17 +178,18 @@ export class Db {
     const out = await this.send(() =>
       this.doc.send(new TransactWriteCommand({ TransactItems: withTable, ReturnConsumedCapacity: "TOTAL" })),
     );
-    this.record(out.ConsumedCapacity);
+    this.record("write", out.ConsumedCapacity);
   }
 
-  private record(consumed: ConsumedCapacity | ConsumedCapacity[] | undefined): void {
+  private record(kind: "read" | "write", consumed: ConsumedCapacity | ConsumedCapacity[] | undefined): void {
     this.totals.calls += 1;
     for (const entry of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
       const read = entry.ReadCapacityUnits ?? 0;
       const write = entry.WriteCapacityUnits ?? 0;
-      // DynamoDB sometimes reports only the total; attribute it by the kind of call then.
+      // DynamoDB often reports only the total; it is then all of the call's own kind.
       if (read === 0 && write === 0 && entry.CapacityUnits) {
-        this.totals.readCapacity += entry.CapacityUnits;
+        if (kind === "read") this.totals.readCapacity += entry.CapacityUnits;
+        else this.totals.writeCapacity += entry.CapacityUnits;
       } else {
         this.totals.readCapacity += read;
         this.totals.writeCapacity += write;

@@ -1,8 +1,10 @@
 /** @module http/validation — runs zod schemas over request input and turns failures into 400s that name each field. */
+import en from "zod/v4/locales/en.js";
 import * as z from "zod/mini";
 import { type FieldProblem, ValidationError } from "../errors.js";
 
-z.config(z.locales.en());
+// English messages only: `z.locales` would pull every language pack into each bundle.
+z.config(en());
 
 /**
  * Parses `input` with `schema`, or throws a {@link ValidationError} whose message names the first

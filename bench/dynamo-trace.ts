@@ -1,0 +1,109 @@
+/**
+ * @module bench/dynamo-trace — watches every DynamoDB call a client makes (through the client's
+ * middleware stack, which the document client shares): its command, wall time, the capacity
+ * DynamoDB reported and how many items it read. Used to break a request's cost down per call and
+ * to time the database's share inside the server.
+ */
+import type { ConsumedCapacity, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+
+export interface TracedCall {
+  command: string;
+  /** Reads and writes are billed in different units; the response's `CapacityUnits` does not say which. */
+  kind: "read" | "write";
+  ms: number;
+  /** Undefined when the response carried no ConsumedCapacity at all. */
+  capacity: number | undefined;
+  /** Items returned (Query: Count; BatchGet: items in Responses; Get: 0 or 1). */
+  returned: number | undefined;
+  /** Items the query evaluated before its filter (Query only). */
+  scanned: number | undefined;
+  /** Items a transaction wrote or a batch asked for. */
+  requested: number | undefined;
+}
+
+const WRITE_COMMANDS = new Set(["PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"]);
+
+interface TracedInput {
+  TransactItems?: unknown[];
+  RequestItems?: Record<string, { Keys?: unknown[] } | unknown[]>;
+}
+
+export interface DynamoTrace {
+  /** Calls since the last `take()` (or since tracing began), and forgets them. */
+  take(): TracedCall[];
+  /** Totals since tracing began, kept even when calls are not. */
+  totals(): { calls: number; ms: number };
+}
+
+interface TracedOutput {
+  ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[];
+  Count?: number;
+  ScannedCount?: number;
+  Item?: unknown;
+  Responses?: Record<string, unknown[]>;
+}
+
+/**
+ * Adds the tracing middleware to `client`. With `keepCalls: false` only the totals are kept
+ * (for a server under load).
+ * @example const trace = traceDynamo(db.client); await app.request(url); trace.take();
+ */
+export function traceDynamo(client: DynamoDBClient, { keepCalls = true } = {}): DynamoTrace {
+  let calls: TracedCall[] = [];
+  const totals = { calls: 0, ms: 0 };
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const started = performance.now();
+      const result = await next(args);
+      const elapsed = performance.now() - started;
+      totals.calls += 1;
+      totals.ms += elapsed;
+      if (keepCalls) {
+        const output = result.output as TracedOutput;
+        const command = String(context.commandName ?? "?").replace(/Command$/, "");
+        calls.push({
+          command,
+          kind: WRITE_COMMANDS.has(command) ? "write" : "read",
+          ms: elapsed,
+          capacity: capacityOf(output.ConsumedCapacity),
+          returned: returnedOf(output),
+          scanned: output.ScannedCount,
+          requested: requestedOf(args.input as TracedInput),
+        });
+      }
+      return result;
+    },
+    { step: "initialize", priority: "high", name: "benchDynamoTrace" },
+  );
+  return {
+    take() {
+      const taken = calls;
+      calls = [];
+      return taken;
+    },
+    totals: () => ({ ...totals }),
+  };
+}
+
+function capacityOf(consumed: ConsumedCapacity | ConsumedCapacity[] | undefined): number | undefined {
+  if (consumed === undefined) return undefined;
+  const entries = Array.isArray(consumed) ? consumed : [consumed];
+  if (entries.length === 0) return undefined;
+  return entries.reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
+}
+
+function returnedOf(output: TracedOutput): number | undefined {
+  if (output.Count !== undefined) return output.Count;
+  if (output.Responses) return Object.values(output.Responses).reduce((sum, items) => sum + items.length, 0);
+  if ("Item" in output) return output.Item ? 1 : 0;
+  return undefined;
+}
+
+function requestedOf(input: TracedInput): number | undefined {
+  if (input.TransactItems) return input.TransactItems.length;
+  if (!input.RequestItems) return undefined;
+  return Object.values(input.RequestItems).reduce<number>(
+    (sum, request) => sum + (Array.isArray(request) ? request.length : (request.Keys?.length ?? 0)),
+    0,
+  );
+}

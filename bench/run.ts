@@ -1,0 +1,372 @@
+/**
+ * @module bench/run — `npm run bench`: measures every budget of ARCHITECTURE.md ("Budgets") against
+ * a reference built in the same run, and prints a report. It always exits 0 when it could measure:
+ * figures over budget are reported, not failed.
+ *
+ * Environment: BENCH_ISSUES (default 10000), BENCH_INIT_RUNS (default 21, at least 10),
+ * BENCH_LOAD_SECONDS (default 10).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { Logger } from "@aws-lambda-powertools/logger";
+import {
+  ALL_FAMILIES,
+  createApp,
+  createDb,
+  ensureTable,
+  generateApiKey,
+  loadConfig,
+  waitForDatabase,
+} from "../core/src/index.js";
+import { IssueStore } from "../core/src/issues/store.js";
+import { freePort, type RunningDynamoDb, startDynamoDbLocal } from "../infra/local/dynamodb.js";
+import { ROOT } from "../scripts/build.js";
+import { BudgetReport } from "./budgets.js";
+import { type BundleReport, growthOverReference, measureBundles } from "./bundles.js";
+import { breakdown, type CostRow, costCases, measureCosts, meterAgrees } from "./costs.js";
+import { traceDynamo } from "./dynamo-trace.js";
+import { heading, kb, ms, num, percent, quantile, table, times } from "./format.js";
+import { type SeedSummary, seedIssues } from "./seed.js";
+import { type BenchServer, measureThroughput, startBenchServer, type ThroughputRow } from "./throughput.js";
+
+// The SDK's Node-version notice; older SDKs read the first name, the installed one reads the second.
+process.env.AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING ??= "1";
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
+const BUDGET_ISSUES = 10_000;
+const TABLE_NAME = "kaizen_bench";
+/** The key `GET /health` reads (core/src/service/health.ts); it never holds an item. */
+const HEALTH_KEY = { pk: "$kaizen#health_1", sk: "$kaizen#health_1" };
+
+function intEnv(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return value;
+}
+
+const log = (line = "") => console.log(line);
+
+/** Other work on the machine skews timings; say how busy it was. */
+function loadNote(): string {
+  return `load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ")}`;
+}
+
+function bundleSection(report: BundleReport, budgets: BudgetReport): void {
+  const { reference, functions } = report;
+  const runs = reference.initSamples.length;
+  log(heading(`1. Bundle size and module init (fresh node, median of ${runs}, interleaved)`));
+  const row = (name: string, bytes: number, init: number[], median: number) => [
+    name,
+    kb(bytes),
+    times(bytes / reference.bytes),
+    ms(median),
+    times(median / reference.initMedianMs),
+    `${ms(quantile(init, 0.25))} – ${ms(quantile(init, 0.75))}`,
+  ];
+  log(
+    table(
+      ["bundle", "size", "× ref", "init (median)", "× ref", "init p25 – p75"],
+      [
+        row("reference (Hono + DynamoDBClient)", reference.bytes, reference.initSamples, reference.initMedianMs),
+        ...functions.map((f) => row(`function ${f.name}`, f.bytes, f.initSamples, f.initMedianMs)),
+      ],
+    ),
+  );
+  for (const f of functions) {
+    const growth = growthOverReference(f, reference)
+      .slice(0, 6)
+      .map(([name, extra]) => `${name} ${extra >= 0 ? "+" : ""}${kb(extra)}`);
+    log(`  ${f.name} vs reference: ${kb(f.bytes - reference.bytes)} more; largest: ${growth.join(", ")}`);
+  }
+  for (const f of functions) {
+    budgets.atMost(`bundle size, ${f.name}`, f.bytes / reference.bytes, 2, times, `${kb(f.bytes)}`);
+    budgets.atMost(`module init, ${f.name}`, f.initMedianMs / reference.initMedianMs, 1.5, times, ms(f.initMedianMs));
+  }
+}
+
+function seedSection(seed: SeedSummary): void {
+  const rate = seed.count / (seed.durationMs / 1000);
+  log(
+    `seeded ${seed.count} issues in ${(seed.durationMs / 1000).toFixed(1)} s (${rate.toFixed(0)} issues/s, ` +
+      `${ms(seed.durationMs / seed.count)} per create)`,
+  );
+  const fmt = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .sort((a, b) => a[0].localeCompare(b[0]))
+      .map(([key, value]) => `${key} ${value}`)
+      .join(", ");
+  log(`  status: ${fmt(seed.byStatus)}`);
+  log(`  labels: ${fmt(seed.byLabel)}`);
+  log(`  with a projectId: ${Object.values(seed.byProject).reduce((a, b) => a + b, 0)} across 5 projects`);
+}
+
+function costSection(rows: CostRow[], issues: number, budgets: BudgetReport): void {
+  const reported = rows.some((row) => row.capacityReported);
+  const unreported = rows.filter((row) => !row.capacityReported);
+  const capacity = (row: CostRow, value: number) => (row.capacityReported ? num(value) : "n/r");
+  log(
+    table(
+      [
+        "request",
+        "status",
+        "calls",
+        "read CU",
+        "write CU",
+        "items/total",
+        "per call: capacity [items returned/evaluated]",
+      ],
+      rows.map((row) => [
+        row.label,
+        String(row.status),
+        String(row.calls),
+        capacity(row, row.readCapacity),
+        capacity(row, row.writeCapacity),
+        row.returned === undefined ? "" : `${row.returned}/${row.total ?? "?"}`,
+        breakdown(row.traced),
+      ]),
+    ),
+  );
+  log("  CU = capacity units as DynamoDB Local reported them (ReturnConsumedCapacity: TOTAL); n/r = not reported.");
+  if (!reported) {
+    log("  !! DynamoDB Local reported no ConsumedCapacity at all: capacity figures are NOT measured.");
+  } else if (unreported.length > 0) {
+    log(`  !! No ConsumedCapacity on some calls of: ${unreported.map((row) => row.label).join("; ")}`);
+  }
+  for (const row of rows.filter((r) => r.problem)) log(`  !! ${row.label}: ${row.problem}`);
+  for (const row of rows.filter((r) => !meterAgrees(r))) {
+    log(
+      `  !! Db.usage() booked ${row.label} as ${row.usage.calls} calls, ${num(row.usage.readCapacity)} read / ` +
+        `${num(row.usage.writeCapacity)} write CU; its calls reported ${row.traced.length} calls, ` +
+        `${num(row.readCapacity)} read / ${num(row.writeCapacity)} write CU (table above).`,
+    );
+  }
+  for (const row of rows) {
+    for (const call of row.traced.filter((c) => c.scanned !== undefined && c.returned !== undefined)) {
+      const discarded = (call.scanned ?? 0) - (call.returned ?? 0);
+      if (discarded <= 0) continue;
+      log(
+        `  note: ${row.label}: one Query evaluated ${call.scanned} listing entries and its filter dropped ` +
+          `${discarded} (${num(call.capacity ?? Number.NaN)} CU): a combined filter walks its whole driving listing, ` +
+          "so its cost grows with that listing, not with the page.",
+      );
+    }
+    for (const call of row.traced.filter((c) => c.command === "TransactWriteItems" && c.requested !== undefined)) {
+      log(
+        `  note: ${row.label}: DynamoDB Local reported ${num(call.capacity ?? Number.NaN)} CU for a ${call.requested}-item ` +
+          `TransactWriteItems; DynamoDB bills transactional writes at 2 WCU per item-KB, so ≥ ${2 * (call.requested ?? 0)} WCU on AWS.`,
+      );
+    }
+  }
+
+  const byKey = new Map(rows.map((row) => [row.key, row]));
+  const scale = issues === BUDGET_ISSUES ? "" : `at ${issues} issues, budget is set at ${BUDGET_ISSUES}`;
+  const ratio = (farKey: string, firstKey: string) => {
+    const far = byKey.get(farKey);
+    const first = byKey.get(firstKey);
+    if (!far || !first || !far.capacityReported || !first.capacityReported || first.readCapacity === 0) {
+      return { value: Number.NaN, note: "capacity not reported" };
+    }
+    return {
+      value: far.readCapacity / first.readCapacity,
+      note: `${num(far.readCapacity)} vs ${num(first.readCapacity)} read CU${scale ? `; ${scale}` : ""}`,
+    };
+  };
+  const farPage = byKey.get("all.far")?.label.replace(/^list, /, "") ?? "page 500";
+  log("");
+  for (const [what, farKey, firstKey] of [
+    [`list ${farPage} / page 1, default sort`, "all.far", "all.p1"],
+    [`list ${farPage} / page 1, sort=createdAt`, "asc.far", "asc.p1"],
+    ["status=todo last page / page 1", "todo.last", "todo.p1"],
+    ["label last page / page 1", "label.last", "label.p1"],
+    ["status+type last page / page 1", "combined.last", "combined.p1"],
+  ] as const) {
+    const { value, note } = ratio(farKey, firstKey);
+    log(`  capacity ratio, ${what}: ${times(value)} (${note})`);
+    if (farKey === "all.far" || farKey === "asc.far") budgets.atMost(`capacity ratio, ${what}`, value, 5, times, note);
+  }
+  for (const row of rows) {
+    if (row.kind === "list") budgets.atMost(`calls, ${row.label}`, row.calls, 3, String);
+    if (row.kind === "get") budgets.atMost(`calls, ${row.label}`, row.calls, 1, String);
+    if (row.kind === "create") {
+      budgets.reported(
+        `calls, ${row.label}`,
+        `${row.calls} calls, ${capacity(row, row.writeCapacity)} write CU`,
+        "no budget for issue create",
+      );
+    }
+  }
+}
+
+function throughputSection(rows: ThroughputRow[], budgets: BudgetReport): void {
+  log(
+    table(
+      ["endpoint", "req/s", "p50", "p99", "mean", "requests", "errors", "non-2xx"],
+      rows.map((row) => [
+        `GET ${row.path}`,
+        num(row.requestsPerSecond, 0),
+        ms(row.p50Ms, 0),
+        ms(row.p99Ms, 0),
+        ms(row.meanMs),
+        String(row.requests),
+        String(row.errors),
+        String(row.non2xx),
+      ]),
+    ),
+  );
+  log("  p50/p99: autocannon (1 ms resolution, 2xx only); mean = connections ÷ req/s (Little's law).");
+  log("");
+  log("DynamoDB Local share of request latency");
+  log(
+    table(
+      [
+        "endpoint",
+        "mean latency",
+        "in handler",
+        "DDB calls/req",
+        "DDB ms/req (in server)",
+        "share",
+        "direct, 1 loop",
+        "share",
+        "direct, 10 loops",
+        "share",
+      ],
+      rows.map((row) => {
+        const s = row.server;
+        const callsPerRequest = s.requests > 0 ? s.dynamoCalls / s.requests : Number.NaN;
+        const inServer = s.requests > 0 ? s.dynamoMs / s.requests : Number.NaN;
+        const cells = [
+          `GET ${row.path}`,
+          ms(row.meanMs),
+          ms(s.handlerMs / s.requests, 2),
+          num(callsPerRequest, 3),
+          ms(inServer, 2),
+          percent(inServer / row.meanMs),
+        ];
+        for (const direct of row.direct) {
+          // Scale the direct sequence to the calls a request actually made (GET /health caches its check).
+          const perRequest = direct.meanMs * (callsPerRequest / direct.callsPerOp);
+          cells.push(`${ms(perRequest, 2)} (${num(direct.opsPerSecond, 0)}/s)`, percent(perRequest / row.meanMs));
+        }
+        return cells;
+      }),
+    ),
+  );
+  log(
+    "  in server: wall time inside DynamoDB client calls, per request, during the run; direct: the same data-layer\n" +
+      "  calls made from the bench process in 1 or 10 concurrent loops (no HTTP, no Hono), per request's worth of calls.",
+  );
+  for (const row of rows) {
+    const s = row.server;
+    budgets.reported(
+      `throughput, GET ${row.path}`,
+      `${num(row.requestsPerSecond, 0)} req/s, p50 ${ms(row.p50Ms, 0)}, p99 ${ms(row.p99Ms, 0)}`,
+      `DDB Local share ${percent(s.dynamoMs / s.requests / row.meanMs)} (in server)`,
+    );
+  }
+  budgets.reported("throughput, receivers", "not measured", "no webhook receiver family exists yet");
+}
+
+async function main(): Promise<void> {
+  const issues = intEnv("BENCH_ISSUES", BUDGET_ISSUES, 1);
+  const initRuns = intEnv("BENCH_INIT_RUNS", 21, 10);
+  const loadSeconds = intEnv("BENCH_LOAD_SECONDS", 10, 1);
+  const budgets = new BudgetReport();
+  const cpu = cpus();
+  log(`Kaizen bench — node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? "cpu"}, ${new Date().toISOString()}`);
+  log(`issues: ${issues}, init runs: ${initRuns}, load: ${loadSeconds} s per endpoint; ${loadNote()}`);
+
+  const tmp = mkdtempSync(join(tmpdir(), "kaizen-bench-"));
+  let dynamo: RunningDynamoDb | undefined;
+  let server: BenchServer | undefined;
+  try {
+    log(`\nbuilding the reference and the function bundles… (${loadNote()})`);
+    bundleSection(await measureBundles(tmp, initRuns, log), budgets);
+
+    log(heading(`2. Data-layer costs at ${issues} issues (in-process app.request, DynamoDB Local in memory)`));
+    dynamo = await startDynamoDbLocal();
+    const connection = { tableName: TABLE_NAME, region: "us-east-1", endpoint: dynamo.endpoint };
+    const seedDb = createDb(connection);
+    await waitForDatabase(seedDb);
+    await ensureTable(seedDb);
+    log(`DynamoDB Local at ${dynamo.endpoint}, table ${TABLE_NAME}; seeding…`);
+    const seed = await seedIssues(new IssueStore(seedDb), issues, (done, elapsed) => {
+      const rate = done / (elapsed / 1000);
+      log(`  ${done}/${issues} (${rate.toFixed(0)}/s, ${((issues - done) / rate).toFixed(0)} s left)`);
+    });
+    seedSection(seed);
+
+    const apiKey = generateApiKey();
+    const config = {
+      ...loadConfig({ env: { TABLE_NAME, DYNAMODB_ENDPOINT: dynamo.endpoint } }),
+      serviceApiKey: apiKey,
+    };
+    const db = createDb(connection);
+    const trace = traceDynamo(db.client);
+    const logger = new Logger({ serviceName: "kaizen-bench", logLevel: "SILENT" });
+    const app = createApp(ALL_FAMILIES, { config, db, logger });
+    log("");
+    costSection(await measureCosts(app, db, trace, apiKey, costCases(seed)), issues, budgets);
+
+    log(
+      heading(`3. Local server throughput (autocannon, 10 connections, ${loadSeconds} s, 127.0.0.1, ${issues} issues)`),
+    );
+    server = await startBenchServer({
+      root: ROOT,
+      port: await freePort(),
+      endpoint: dynamo.endpoint,
+      tableName: TABLE_NAME,
+      apiKey,
+    });
+    const directDb = createDb(connection);
+    const directStore = new IssueStore(directDb);
+    const rows: ThroughputRow[] = [];
+    for (const target of [
+      {
+        label: "list",
+        path: "/api/issues?page=1&limit=20",
+        direct: () => directStore.list({ listings: [], order: "desc", offset: 0, limit: 20 }),
+      },
+      { label: "health", path: "/health", direct: () => directDb.get(HEALTH_KEY) },
+    ]) {
+      log(`  loading GET ${target.path}… (${loadNote()})`);
+      rows.push(
+        await measureThroughput({
+          server,
+          db: directDb,
+          apiKey,
+          target,
+          connections: 10,
+          durationS: loadSeconds,
+          directDurationMs: Math.max(2_000, (loadSeconds * 1000) / 2),
+        }),
+      );
+    }
+    throughputSection(rows, budgets);
+
+    log(heading("4. Budgets"));
+    log(budgets.render());
+    const over = budgets.over;
+    log(
+      over.length === 0
+        ? "\nAll measured figures are within budget."
+        : `\nOVER BUDGET (${over.length}): ${over.map((line) => `${line.what} = ${line.figure}`).join("; ")}`,
+    );
+  } finally {
+    await server?.stop();
+    await dynamo?.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);
