@@ -1,5 +1,5 @@
 /** The embedded local default: `npm start`'s program, run as a user would. */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -148,5 +148,16 @@ describe("npm start", () => {
     const program = startProgram(["--memroy"], {});
     expect(await program.exited).toBe(1);
     expect(program.output().stderr).toContain("Unknown option --memroy");
+  });
+});
+
+describe("npm run keygen", () => {
+  it("prints one fresh key of the documented format per run", () => {
+    const run = () =>
+      spawnSync(process.execPath, ["--import", "tsx", "scripts/keygen.ts"], { encoding: "utf8" }).stdout.trim();
+    const [first, second] = [run(), run()];
+    expect(first).toMatch(API_KEY_PATTERN);
+    expect(second).toMatch(API_KEY_PATTERN);
+    expect(first).not.toBe(second);
   });
 });
