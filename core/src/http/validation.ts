@@ -1,6 +1,7 @@
 /** @module http/validation — runs zod schemas over request input and turns failures into 400s that name each field. */
-import en from "zod/v4/locales/en.js";
+
 import * as z from "zod/mini";
+import en from "zod/v4/locales/en.js";
 import { type FieldProblem, ValidationError } from "../errors.js";
 
 // English messages only: `z.locales` would pull every language pack into each bundle.
