@@ -6,22 +6,18 @@
  * - issue by number ........ Query     gsi1pk=$kaizen#issue_1#number    gsi1sk=<number, padded>
  *                            (fallback: GetItem on the `all` listing entry, which is strongly consistent)
  * - next number ............ GetItem   pk=$kaizen#counter_1#issue       sk=$kaizen#counter_1
- * - list, one listing ...... Query     pk=$kaizen#issuelist_1#<listing> sk=<number, padded>
- *                            narrow entries (id + filterable fields), one per issue per listing
- * - page offsets, totals ... Query     pk=$kaizen#issuecount_1#<listing> sk=<bucket, padded>
- *                            a live-entry count per bucket of BUCKET_SIZE numbers
+ * - lists .................. listings of db/listing.ts, entity `issue`, sort key = padded number,
+ *                            buckets of BUCKET_SIZE numbers
  *
  * A listing is `all`, or one value of a filterable field: `status=todo`, `type=task`,
- * `priority=2`, `project=prj_…`, `label=bug`. Entries sort by `number`; `createdAt` is
- * non-decreasing in `number` (the create transaction guarantees it), so number order is
- * creation order.
+ * `priority=2`, `project=prj_…`, `label=bug`. `createdAt` is non-decreasing in `number` (the
+ * create transaction guarantees it), so number order is creation order.
  */
 import type { Key } from "../db/client.js";
+import { type ListingScheme, listingEntryKey } from "../db/listing.js";
 
 export const ISSUE_ENTITY = "$kaizen#issue_1";
 const COUNTER_ENTITY = "$kaizen#counter_1";
-const LISTING_ENTITY = "$kaizen#issuelist_1";
-const COUNT_ENTITY = "$kaizen#issuecount_1";
 
 /** Issue numbers per count bucket: the most entries a page walk reads before its page. */
 export const BUCKET_SIZE = 100;
@@ -39,6 +35,14 @@ export function issueCounterKey(): Key {
   return { pk: `${COUNTER_ENTITY}#issue`, sk: COUNTER_ENTITY };
 }
 
+/** Issue listings sort by number and count per bucket of BUCKET_SIZE numbers. */
+export const ISSUE_LISTINGS: ListingScheme = {
+  entity: "issue",
+  bucketOf: (sk) => padBucket(Math.floor(Number(sk) / BUCKET_SIZE)),
+  bucketStart: (bucket) => padNumber(Number(bucket) * BUCKET_SIZE),
+  bucketEnd: (bucket) => padNumber((Number(bucket) + 1) * BUCKET_SIZE),
+};
+
 export type Listing =
   | { field: "all" }
   | { field: "status" | "type" | "priority" | "project" | "label"; value: string | number };
@@ -47,29 +51,9 @@ export function listingName(listing: Listing): string {
   return listing.field === "all" ? "all" : `${listing.field}=${listing.value}`;
 }
 
-export function listingPk(listing: Listing): string {
-  return `${LISTING_ENTITY}#${listingName(listing)}`;
-}
-
-export function listingEntryKey(listing: Listing, number: number): Key {
-  return { pk: listingPk(listing), sk: padNumber(number) };
-}
-
-export function countPk(listing: Listing): string {
-  return `${COUNT_ENTITY}#${listingName(listing)}`;
-}
-
-export function bucketOf(number: number): number {
-  return Math.floor(number / BUCKET_SIZE);
-}
-
-export function countKey(listing: Listing, bucket: number): Key {
-  return { pk: countPk(listing), sk: padBucket(bucket) };
-}
-
-/** Sort key of the first number in `bucket` (inclusive lower bound of its entries). */
-export function bucketStartSk(bucket: number): string {
-  return padNumber(bucket * BUCKET_SIZE);
+/** The `all` listing entry of an issue number (holds the issue's id). */
+export function numberEntryKey(number: number): Key {
+  return listingEntryKey(ISSUE_LISTINGS.entity, "all", padNumber(number));
 }
 
 /** Every listing an issue with these fields appears in. */

@@ -5,20 +5,19 @@
  */
 import { ulid } from "ulid";
 import { ConditionFailedError, type Db, type Item, type TransactItem, TransactionConflictError } from "../db/client.js";
+import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import { UnavailableError } from "../errors.js";
 import {
-  bucketOf,
-  bucketStartSk,
-  countKey,
-  countPk,
+  ISSUE_LISTINGS,
   issueCounterKey,
   issueKey,
   issueNumberIndexKey,
   issueRef,
   type Listing,
-  listingEntryKey,
-  listingPk,
+  listingName,
   listingsOf,
+  numberEntryKey,
+  padNumber,
 } from "./keys.js";
 import type { Issue } from "./schemas.js";
 
@@ -53,7 +52,11 @@ const counterAbsent = "attribute_not_exists(#lastNumber)";
 const itemAbsent = "attribute_not_exists(pk)";
 
 export class IssueStore {
-  constructor(private readonly db: Db) {}
+  private readonly listings: ListingIndex;
+
+  constructor(private readonly db: Db) {
+    this.listings = new ListingIndex(db, ISSUE_LISTINGS);
+  }
 
   /**
    * Writes a new issue with the next `number` in one transaction with its listing entries and
@@ -77,7 +80,7 @@ export class IssueStore {
         await this.db.transactWrite([
           counterAdvance(lastNumber, createdAt),
           { Put: { Item: issueItem(issue, 1), ConditionExpression: itemAbsent } },
-          ...listingWrites(issue),
+          ...this.listings.additions(listingsOf(issue).map(listingName), padNumber(issue.number), entryFields(issue)),
         ]);
         return fromItem(issueItem(issue, 1));
       } catch (error) {
@@ -107,101 +110,26 @@ export class IssueStore {
     });
     const indexed = out.Items?.[0];
     if (indexed) return fromItem(indexed);
-    const entry = await this.db.get(listingEntryKey({ field: "all" }, number), { consistent: true });
+    const entry = await this.db.get(numberEntryKey(number), { consistent: true });
     return typeof entry?.id === "string" ? this.get(entry.id) : undefined;
   }
 
   /**
-   * One page of issues in `number` order and the count of all matches. With at most one listing,
-   * the offset is located from the listing's bucket counts and only the entries of one bucket are
-   * walked before the page (3 calls whatever the page); combined listings walk the narrow entries
-   * of the most selective one and check the rest on the entries.
+   * One page of issues in `number` order and the count of all matches. With at most one listing
+   * the page is located from the listing's counts (3 calls whatever the page); combined listings
+   * walk the narrow entries of the most selective one and check the rest on the entries.
    */
-  async list(request: ListRequest): Promise<{ issues: StoredIssue[]; total: number }> {
-    const [first, ...others] = request.listings;
-    const { ids, total } =
+  async list({ listings, order, offset, limit }: ListRequest): Promise<{ issues: StoredIssue[]; total: number }> {
+    const [driving = { field: "all" }, ...others] = [...listings].sort((a, b) => selectivity(a) - selectivity(b));
+    const { entries, total } =
       others.length === 0
-        ? await this.pageFromCounts(first ?? { field: "all" }, request)
-        : await this.pageFromWalk(request);
-    const items = await this.db.batchGet(ids.map(issueKey), { consistent: true });
+        ? await this.listings.page(listingName(driving), { order, offset, limit })
+        : await this.listings.walk(listingName(driving), others.map(entryFilter), { order, offset, limit });
+    const items = await this.db.batchGet(
+      entries.map((entry) => issueKey(String(entry.id))),
+      { consistent: true },
+    );
     return { issues: items.map(fromItem), total };
-  }
-
-  private async pageFromCounts(listing: Listing, { order, offset, limit }: ListRequest) {
-    const buckets = (await this.queryAll({ pk: countPk(listing), projection: ["sk", "count"] })).map((item) => ({
-      bucket: Number(item.sk),
-      count: Number(item.count ?? 0),
-    }));
-    const total = buckets.reduce((sum, { count }) => sum + count, 0);
-    if (offset >= total) return { ids: [], total };
-    if (order === "desc") buckets.reverse();
-    let skip = offset;
-    let start = buckets[0]?.bucket ?? 0;
-    for (const { bucket, count } of buckets) {
-      start = bucket;
-      if (skip < count) break;
-      skip -= count;
-    }
-    const out = await this.queryAll({
-      pk: listingPk(listing),
-      range: order === "asc" ? { op: ">=", sk: bucketStartSk(start) } : { op: "<", sk: bucketStartSk(start + 1) },
-      forward: order === "asc",
-      stopAfter: skip + limit,
-      projection: ["id"],
-    });
-    return { ids: out.slice(skip, skip + limit).map((entry) => String(entry.id)), total };
-  }
-
-  private async pageFromWalk({ listings, order, offset, limit }: ListRequest) {
-    const driving = [...listings].sort((a, b) => selectivity(a) - selectivity(b))[0] ?? { field: "all" };
-    const filter = listingFilter(listings.filter((listing) => listing !== driving));
-    const matches = await this.queryAll({
-      pk: listingPk(driving),
-      forward: order === "asc",
-      projection: ["id"],
-      filter,
-    });
-    return { ids: matches.slice(offset, offset + limit).map((entry) => String(entry.id)), total: matches.length };
-  }
-
-  /** Queries one partition, following pages until done or `stopAfter` items are in hand. */
-  private async queryAll(options: {
-    pk: string;
-    range?: { op: ">=" | "<"; sk: string };
-    forward?: boolean;
-    stopAfter?: number;
-    projection: string[];
-    filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
-  }): Promise<Item[]> {
-    const names: Record<string, string> = { ...options.filter?.names };
-    options.projection.forEach((attribute, i) => {
-      names[`#p${i}`] = attribute;
-    });
-    const values: Record<string, unknown> = { ":pk": options.pk, ...options.filter?.values };
-    let keyCondition = "pk = :pk";
-    if (options.range) {
-      keyCondition += ` AND sk ${options.range.op} :sk`;
-      values[":sk"] = options.range.sk;
-    }
-    const items: Item[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const remaining = options.stopAfter === undefined ? undefined : options.stopAfter - items.length;
-      const out = await this.db.query({
-        KeyConditionExpression: keyCondition,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ProjectionExpression: options.projection.map((_, i) => `#p${i}`).join(", "),
-        ScanIndexForward: options.forward ?? true,
-        ConsistentRead: true,
-        ...(options.filter ? { FilterExpression: options.filter.expression } : {}),
-        ...(remaining !== undefined ? { Limit: remaining } : {}),
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      });
-      items.push(...(out.Items ?? []));
-      startKey = out.LastEvaluatedKey;
-    } while (startKey && (options.stopAfter === undefined || items.length < options.stopAfter));
-    return items;
   }
 }
 
@@ -222,20 +150,9 @@ function counterAdvance(lastNumber: number, createdAt: string): TransactItem {
   };
 }
 
-/** A listing entry and a count increment for every listing the issue is in. */
-function listingWrites(issue: Issue): TransactItem[] {
-  const entryFields = Object.fromEntries(ENTRY_FIELDS.map((field) => [field, issue[field]]));
-  return listingsOf(issue).flatMap((listing): TransactItem[] => [
-    { Put: { Item: { ...listingEntryKey(listing, issue.number), id: issue.id, ...entryFields } } },
-    {
-      Update: {
-        Key: countKey(listing, bucketOf(issue.number)),
-        UpdateExpression: "ADD #count :one",
-        ExpressionAttributeNames: { "#count": "count" },
-        ExpressionAttributeValues: { ":one": 1 },
-      },
-    },
-  ]);
+/** What a listing entry keeps of an issue: its id and the fields combined filters check. */
+function entryFields(issue: Issue): Item {
+  return { id: issue.id, ...Object.fromEntries(ENTRY_FIELDS.map((field) => [field, issue[field]])) };
 }
 
 function issueItem(issue: Issue, version: number): Item {
@@ -276,22 +193,15 @@ function selectivity(listing: Listing): number {
   return ["label", "project", "status", "priority", "type", "all"].indexOf(listing.field);
 }
 
-/** A FilterExpression over listing entries requiring every one of `listings`. */
-function listingFilter(listings: Listing[]) {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const clauses = listings.flatMap((listing, i) => {
-    if (listing.field === "all") return [];
-    values[`:f${i}`] = listing.value;
-    if (listing.field === "label") {
-      names["#labels"] = "labels";
-      return [`contains(#labels, :f${i})`];
-    }
-    const attribute = listing.field === "project" ? "projectId" : listing.field;
-    names[`#f${i}`] = attribute;
-    return [`#f${i} = :f${i}`];
-  });
-  return clauses.length === 0 ? undefined : { expression: clauses.join(" AND "), names, values };
+/** The check a combined filter makes on listing entries for one more listing. */
+function entryFilter(listing: Listing): EntryFilter {
+  if (listing.field === "all") throw new Error("`all` is never a filter");
+  if (listing.field === "label") return { attribute: "labels", value: listing.value, match: "contains" };
+  return {
+    attribute: listing.field === "project" ? "projectId" : listing.field,
+    value: listing.value,
+    match: "equals",
+  };
 }
 
 async function backoff(attempt: number): Promise<void> {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { listingCountKey, listingEntryKey } from "../../../core/src/db/listing.js";
 import {
   BUCKET_SIZE,
-  bucketOf,
-  bucketStartSk,
-  countKey,
+  ISSUE_LISTINGS,
   issueKey,
   issueRef,
-  listingEntryKey,
+  listingName,
   listingsOf,
+  numberEntryKey,
   padNumber,
   parseIssueRef,
 } from "../../../core/src/issues/keys.js";
@@ -15,11 +15,15 @@ import {
 describe("issue keys", () => {
   it("puts entity and version in every key", () => {
     expect(issueKey("iss_1")).toEqual({ pk: "$kaizen#issue_1#iss_1", sk: "$kaizen#issue_1" });
-    expect(listingEntryKey({ field: "status", value: "todo" }, 42)).toEqual({
+    expect(listingEntryKey("issue", listingName({ field: "status", value: "todo" }), padNumber(42))).toEqual({
       pk: "$kaizen#issuelist_1#status=todo",
       sk: "000000000042",
     });
-    expect(countKey({ field: "all" }, 3)).toEqual({ pk: "$kaizen#issuecount_1#all", sk: "0000000003" });
+    expect(numberEntryKey(7)).toEqual({ pk: "$kaizen#issuelist_1#all", sk: "000000000007" });
+    expect(listingCountKey("issue", "all", ISSUE_LISTINGS.bucketOf(padNumber(312)))).toEqual({
+      pk: "$kaizen#issuecount_1#all",
+      sk: "0000000003",
+    });
   });
 
   it("pads numbers so string order is number order", () => {
@@ -28,14 +32,17 @@ describe("issue keys", () => {
     expect(sorted).toEqual(numbers.map(padNumber));
   });
 
-  it("groups numbers into buckets whose start keys bound their entries", () => {
-    expect(bucketOf(1)).toBe(0);
-    expect(bucketOf(BUCKET_SIZE - 1)).toBe(0);
-    expect(bucketOf(BUCKET_SIZE)).toBe(1);
-    for (const n of [1, 99, 100, 101, 250, 9999]) {
-      const bucket = bucketOf(n);
-      expect(padNumber(n) >= bucketStartSk(bucket)).toBe(true);
-      expect(padNumber(n) < bucketStartSk(bucket + 1)).toBe(true);
+  it("groups numbers into ordered buckets whose bounds enclose their entries", () => {
+    const { bucketOf, bucketStart, bucketEnd } = ISSUE_LISTINGS;
+    expect(bucketOf(padNumber(1))).toBe("0000000000");
+    expect(bucketOf(padNumber(BUCKET_SIZE - 1))).toBe("0000000000");
+    expect(bucketOf(padNumber(BUCKET_SIZE))).toBe("0000000001");
+    for (const n of [1, 99, 100, 101, 250, 9999, 123456]) {
+      const sk = padNumber(n);
+      const bucket = bucketOf(sk);
+      expect(sk >= bucketStart(bucket)).toBe(true);
+      expect(sk < bucketEnd(bucket)).toBe(true);
+      expect(bucketEnd(bucket)).toBe(bucketStart(bucketOf(padNumber(n + BUCKET_SIZE))));
     }
   });
 

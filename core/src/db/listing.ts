@@ -1,0 +1,203 @@
+/**
+ * @module db/listing — paginated listings with maintained counts, shared by every listable entity.
+ *
+ * A listing is a named subset of an entity (`all`, `status=todo`, `source=codehost`, …). Each
+ * member has a narrow entry item in the listing's partition, sorted by a sort key the entity
+ * chooses (issue number, signal ULID), carrying the fields that combined filters check. Each
+ * listing also keeps a live count per bucket of sort keys. A page is found by summing bucket
+ * counts (which also answers `total`), walking at most one bucket's entries to the offset, and
+ * handing back the page's entries: the cost does not grow with the page number.
+ *
+ * Keys: entry `pk=$kaizen#<entity>list_1#<listing>`, `sk=<entity sort key>`;
+ *       count `pk=$kaizen#<entity>count_1#<listing>`, `sk=<bucket>`, attribute `count`.
+ */
+import type { Db, Item, Key, TransactItem } from "./client.js";
+
+/** How an entity's sort keys fall into buckets; buckets order as their sort keys do. */
+export interface ListingScheme {
+  /** Entity name used in the keys (`issue` → `$kaizen#issuelist_1#…`). */
+  entity: string;
+  bucketOf(sk: string): string;
+  /** Inclusive lower bound of the bucket's sort keys. */
+  bucketStart(bucket: string): string;
+  /** Exclusive upper bound of the bucket's sort keys. */
+  bucketEnd(bucket: string): string;
+}
+
+/** A condition a combined filter checks on the entries of the listing it walks. */
+export interface EntryFilter {
+  attribute: string;
+  value: string | number;
+  /** `contains` for list attributes (labels). */
+  match: "equals" | "contains";
+}
+
+export interface PageRequest {
+  order: "asc" | "desc";
+  offset: number;
+  limit: number;
+}
+
+export interface EntryPage {
+  entries: Item[];
+  total: number;
+}
+
+export class ListingIndex {
+  constructor(
+    private readonly db: Db,
+    private readonly scheme: ListingScheme,
+  ) {}
+
+  entryKey(listing: string, sk: string): Key {
+    return listingEntryKey(this.scheme.entity, listing, sk);
+  }
+
+  /** Writes that add one member to each of `listings`: its entry and a count increment. */
+  additions(listings: string[], sk: string, fields: Item): TransactItem[] {
+    return listings.flatMap((listing) => [this.putEntry(listing, sk, fields), this.countChange(listing, sk, 1)]);
+  }
+
+  /**
+   * Writes that take a member from the listings `before` to the listings `after`: entries of
+   * dropped listings are deleted and counted out, new ones added and counted in, and entries it
+   * keeps are rewritten when `fieldsChanged` (their filter fields follow the member).
+   */
+  changes(before: string[], after: string[], sk: string, fields: Item, fieldsChanged: boolean): TransactItem[] {
+    const dropped = before.filter((listing) => !after.includes(listing));
+    const added = after.filter((listing) => !before.includes(listing));
+    const kept = after.filter((listing) => before.includes(listing));
+    return [
+      ...dropped.flatMap((listing) => [
+        { Delete: { Key: this.entryKey(listing, sk) } },
+        this.countChange(listing, sk, -1),
+      ]),
+      ...this.additions(added, sk, fields),
+      ...(fieldsChanged ? kept.map((listing) => this.putEntry(listing, sk, fields)) : []),
+    ];
+  }
+
+  /** One page of `listing`'s entries located from its bucket counts: three reads at most. */
+  async page(listing: string, { order, offset, limit }: PageRequest): Promise<EntryPage> {
+    const buckets = (await this.queryAll({ pk: this.countPk(listing), projection: ["sk", "count"] })).map((item) => ({
+      bucket: String(item.sk),
+      count: Number(item.count ?? 0),
+    }));
+    const total = buckets.reduce((sum, { count }) => sum + count, 0);
+    if (offset >= total || limit === 0) return { entries: [], total };
+    if (order === "desc") buckets.reverse();
+    let skip = offset;
+    let bucket = buckets[0]?.bucket ?? "";
+    for (const entry of buckets) {
+      bucket = entry.bucket;
+      if (skip < entry.count) break;
+      skip -= entry.count;
+    }
+    const entries = await this.queryAll({
+      pk: this.entryPk(listing),
+      range:
+        order === "asc"
+          ? { op: ">=", sk: this.scheme.bucketStart(bucket) }
+          : { op: "<", sk: this.scheme.bucketEnd(bucket) },
+      forward: order === "asc",
+      stopAfter: skip + limit,
+    });
+    return { entries: entries.slice(skip, skip + limit), total };
+  }
+
+  /**
+   * A page of the entries of `listing` that also pass every filter, and their exact count: the
+   * listing's narrow entries are read in full (its cost grows with the listing, not the page).
+   * `from` restricts to sort keys at or after it.
+   */
+  async walk(listing: string, filters: EntryFilter[], request: PageRequest & { from?: string }): Promise<EntryPage> {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const clauses = filters.map((filter, i) => {
+      names[`#f${i}`] = filter.attribute;
+      values[`:f${i}`] = filter.value;
+      return filter.match === "contains" ? `contains(#f${i}, :f${i})` : `#f${i} = :f${i}`;
+    });
+    const matches = await this.queryAll({
+      pk: this.entryPk(listing),
+      forward: request.order === "asc",
+      ...(request.from !== undefined ? { range: { op: ">=", sk: request.from } } : {}),
+      ...(clauses.length > 0 ? { filter: { expression: clauses.join(" AND "), names, values } } : {}),
+    });
+    return { entries: matches.slice(request.offset, request.offset + request.limit), total: matches.length };
+  }
+
+  private entryPk(listing: string): string {
+    return this.entryKey(listing, "").pk;
+  }
+
+  private countPk(listing: string): string {
+    return listingCountKey(this.scheme.entity, listing, "").pk;
+  }
+
+  private putEntry(listing: string, sk: string, fields: Item): TransactItem {
+    return { Put: { Item: { ...fields, ...this.entryKey(listing, sk) } } };
+  }
+
+  private countChange(listing: string, sk: string, delta: 1 | -1): TransactItem {
+    return {
+      Update: {
+        Key: listingCountKey(this.scheme.entity, listing, this.scheme.bucketOf(sk)),
+        UpdateExpression: "ADD #count :delta",
+        ExpressionAttributeNames: { "#count": "count" },
+        ExpressionAttributeValues: { ":delta": delta },
+      },
+    };
+  }
+
+  /** Queries one partition, following pages until done or `stopAfter` items are in hand. */
+  private async queryAll(options: {
+    pk: string;
+    range?: { op: ">=" | "<"; sk: string };
+    forward?: boolean;
+    stopAfter?: number;
+    projection?: string[];
+    filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> };
+  }): Promise<Item[]> {
+    const names: Record<string, string> = { ...options.filter?.names };
+    const projection = options.projection?.map((attribute, i) => {
+      names[`#p${i}`] = attribute;
+      return `#p${i}`;
+    });
+    const values: Record<string, unknown> = { ":pk": options.pk, ...options.filter?.values };
+    let keyCondition = "pk = :pk";
+    if (options.range) {
+      keyCondition += ` AND sk ${options.range.op} :sk`;
+      values[":sk"] = options.range.sk;
+    }
+    const items: Item[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const remaining = options.stopAfter === undefined ? undefined : options.stopAfter - items.length;
+      const out = await this.db.query({
+        KeyConditionExpression: keyCondition,
+        ExpressionAttributeValues: values,
+        ScanIndexForward: options.forward ?? true,
+        ConsistentRead: true,
+        ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+        ...(projection ? { ProjectionExpression: projection.join(", ") } : {}),
+        ...(options.filter ? { FilterExpression: options.filter.expression } : {}),
+        ...(remaining !== undefined ? { Limit: remaining } : {}),
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      });
+      items.push(...(out.Items ?? []));
+      startKey = out.LastEvaluatedKey;
+    } while (startKey && (options.stopAfter === undefined || items.length < options.stopAfter));
+    return items;
+  }
+}
+
+/** Key of a member's entry in a listing. */
+export function listingEntryKey(entity: string, listing: string, sk: string): Key {
+  return { pk: `$kaizen#${entity}list_1#${listing}`, sk };
+}
+
+/** Key of a listing's count for one bucket. */
+export function listingCountKey(entity: string, listing: string, bucket: string): Key {
+  return { pk: `$kaizen#${entity}count_1#${listing}`, sk: bucket };
+}
