@@ -4,9 +4,9 @@
  * Keys and access patterns: ./keys.ts.
  */
 import { ulid } from "ulid";
-import { ConditionFailedError, type Db, type Item, type TransactItem, TransactionConflictError } from "../db/client.js";
+import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
-import { UnavailableError } from "../errors.js";
+import { retryRaces } from "../db/retry.js";
 import {
   ISSUE_LISTINGS,
   issueCounterKey,
@@ -38,8 +38,6 @@ export interface ListRequest {
   limit: number;
 }
 
-const MAX_CREATE_ATTEMPTS = 80;
-
 /** Fields copied onto listing entries so combined filters are checked without reading issues. */
 const ENTRY_FIELDS = ["status", "type", "priority", "projectId", "labels"] as const;
 
@@ -50,6 +48,8 @@ const counterUnchanged = "#lastNumber = :expectedNumber";
 const counterAbsent = "attribute_not_exists(#lastNumber)";
 /** The issue id is new. */
 const itemAbsent = "attribute_not_exists(pk)";
+/** The issue is as it was read. */
+const versionUnchanged = "#version = :expectedVersion";
 
 export class IssueStore {
   private readonly listings: ListingIndex;
@@ -60,38 +60,70 @@ export class IssueStore {
 
   /**
    * Writes a new issue with the next `number` in one transaction with its listing entries and
-   * counts. The number is taken from the counter read just before, under the condition that the
-   * counter has not moved, so numbers are unique and gap-free whatever the concurrency;
-   * `createdAt` never precedes the previous issue's.
+   * counts; see {@link IssueStore.prepareCreate}. Retries while other creates win the counter.
    */
   async create(fields: NewIssue, now: () => Date = () => new Date()): Promise<StoredIssue> {
-    const id = `iss_${ulid()}`;
-    for (let attempt = 1; attempt <= MAX_CREATE_ATTEMPTS; attempt++) {
+    const id = newIssueId();
+    return retryRaces(async () => {
       const counter = await this.db.get(issueCounterKey(), { consistent: true });
-      const lastNumber = typeof counter?.lastNumber === "number" ? counter.lastNumber : 0;
-      const lastCreatedAt = typeof counter?.lastCreatedAt === "string" ? counter.lastCreatedAt : "";
-      const clock = now().toISOString();
-      // ISO strings of one format order as the instants they name; Math.max does not take strings.
-      // biome-ignore lint/complexity/useMathMinMax: string comparison
-      const createdAt = clock > lastCreatedAt ? clock : lastCreatedAt;
-      const number = lastNumber + 1;
-      const issue: Issue = { ...fields, id, number, identifier: issueRef(number), createdAt, updatedAt: createdAt };
-      try {
-        await this.db.transactWrite([
-          counterAdvance(lastNumber, createdAt),
-          { Put: { Item: issueItem(issue, 1), ConditionExpression: itemAbsent } },
-          ...this.listings.additions(listingsOf(issue).map(listingName), padNumber(issue.number), entryFields(issue)),
-        ]);
-        return fromItem(issueItem(issue, 1));
-      } catch (error) {
-        const lostRace =
-          error instanceof TransactionConflictError ||
-          (error instanceof ConditionFailedError && error.reasons[0] === "ConditionalCheckFailed");
-        if (!lostRace) throw error;
-        await backoff(attempt);
-      }
-    }
-    throw new UnavailableError("Too many concurrent issue creations; retry shortly");
+      const { stored, writes } = this.prepareCreate(fields, counter, now(), id);
+      await this.db.transactWrite(writes);
+      return stored;
+    });
+  }
+
+  /**
+   * The writes that create an issue numbered after `counter` (the counter item as just read):
+   * the counter advance under the condition that it has not moved, so numbers are unique and
+   * gap-free whatever the concurrency; the issue (its `createdAt` never before the previous
+   * issue's); its listing entries and counts. Callers add them to a transaction of their own.
+   */
+  prepareCreate(fields: NewIssue, counter: Item | undefined, now: Date, id = newIssueId()) {
+    const lastNumber = typeof counter?.lastNumber === "number" ? counter.lastNumber : 0;
+    const lastCreatedAt = typeof counter?.lastCreatedAt === "string" ? counter.lastCreatedAt : "";
+    const clock = now.toISOString();
+    // ISO strings of one format order as the instants they name; Math.max does not take strings.
+    // biome-ignore lint/complexity/useMathMinMax: string comparison
+    const createdAt = clock > lastCreatedAt ? clock : lastCreatedAt;
+    const number = lastNumber + 1;
+    const issue: Issue = { ...fields, id, number, identifier: issueRef(number), createdAt, updatedAt: createdAt };
+    const item = issueItem(issue, 1);
+    const writes: TransactItem[] = [
+      counterAdvance(lastNumber, createdAt),
+      { Put: { Item: item, ConditionExpression: itemAbsent } },
+      ...this.listings.additions(listingsOf(issue).map(listingName), padNumber(number), entryFields(issue)),
+    ];
+    return { stored: fromItem(item), writes };
+  }
+
+  /**
+   * The writes that change `current` by `changes`, under the condition that nobody changed it
+   * since it was read (its version), with its listing entries following its fields.
+   */
+  prepareUpdate(current: StoredIssue, changes: Partial<NewIssue>, now: Date) {
+    const updated: Issue = { ...current.issue, ...changes, updatedAt: now.toISOString() };
+    const version = current.version + 1;
+    const item = issueItem(updated, version);
+    const before = entryFields(current.issue);
+    const after = entryFields(updated);
+    const writes: TransactItem[] = [
+      {
+        Put: {
+          Item: item,
+          ConditionExpression: versionUnchanged,
+          ExpressionAttributeNames: { "#version": "version" },
+          ExpressionAttributeValues: { ":expectedVersion": current.version },
+        },
+      },
+      ...this.listings.changes(
+        listingsOf(current.issue).map(listingName),
+        listingsOf(updated).map(listingName),
+        padNumber(updated.number),
+        after,
+        JSON.stringify(before) !== JSON.stringify(after),
+      ),
+    ];
+    return { stored: fromItem(item), writes };
   }
 
   async get(id: string): Promise<StoredIssue | undefined> {
@@ -159,7 +191,8 @@ function issueItem(issue: Issue, version: number): Item {
   return { ...issueKey(issue.id), ...issueNumberIndexKey(issue.number), entity: "issue", version, ...issue };
 }
 
-function fromItem(item: Item): StoredIssue {
+/** The stored issue an item holds. */
+export function fromItem(item: Item): StoredIssue {
   const issue: Issue = {
     id: String(item.id),
     number: Number(item.number),
@@ -204,7 +237,6 @@ function entryFilter(listing: Listing): EntryFilter {
   };
 }
 
-async function backoff(attempt: number): Promise<void> {
-  const ceiling = Math.min(200, 5 * 2 ** Math.min(attempt, 6));
-  await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
+export function newIssueId(): string {
+  return `iss_${ulid()}`;
 }
