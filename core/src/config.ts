@@ -12,6 +12,13 @@ export const LINKED = {
   analyticsWebhookSecret: "AnalyticsWebhookSecret",
 } as const;
 
+/** Environment variable of each webhook provider's secret (named in the 500 when it is missing). */
+export const WEBHOOK_SECRET_VARIABLES = {
+  codehost: "CODEHOST_WEBHOOK_SECRET",
+  errortracker: "ERRORTRACKER_CLIENT_SECRET",
+  analytics: "ANALYTICS_WEBHOOK_SECRET",
+} as const;
+
 export interface Config {
   /** Undefined means "not configured": `/api/*` then fails closed with 500. */
   serviceApiKey: string | undefined;

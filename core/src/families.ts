@@ -2,8 +2,12 @@
 import type { FamilyModules } from "./http/app.js";
 import { issueFamily } from "./issues/routes.js";
 import { serviceFamily } from "./service/routes.js";
+import { signalFamily } from "./signals/routes.js";
+import { webhookFamily } from "./webhooks/routes.js";
 
 export const ALL_FAMILIES = {
   service: serviceFamily,
   issues: issueFamily,
+  webhooks: webhookFamily,
+  signals: signalFamily,
 } satisfies Required<FamilyModules>;

@@ -6,17 +6,26 @@
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
-/** `bearer`: API key (API.md 2.1); `none`: public. */
-export type RouteAuth = "bearer" | "none";
+/** `bearer`: API key (API.md 2.1); `none`: public; `webhook`: the provider's signature (API.md 2.2). */
+export type RouteAuth = "bearer" | "none" | "webhook";
+
+/** The webhook providers, each with its own receiver and secret. */
+export type WebhookProvider = "codehost" | "errortracker" | "analytics";
 
 export interface RouteSpec {
   readonly method: HttpMethod;
   readonly path: string;
   readonly auth: RouteAuth;
+  /** For `webhook` routes: whose signature the receiver checks. */
+  readonly provider?: WebhookProvider;
+  /** Largest body accepted; API_BODY_LIMIT_BYTES when unset. */
+  readonly bodyLimit?: number;
 }
 
 /** Largest JSON body accepted under `/api/` (API.md 5). */
 export const API_BODY_LIMIT_BYTES = 1024 * 1024;
+/** Largest body a webhook receiver accepts (API.md 5). */
+export const WEBHOOK_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
 export const ROUTE_TABLE = {
   service: [
@@ -27,6 +36,35 @@ export const ROUTE_TABLE = {
     { method: "GET", path: "/api/issues", auth: "bearer" },
     { method: "POST", path: "/api/issues", auth: "bearer" },
     { method: "GET", path: "/api/issues/:id", auth: "bearer" },
+  ],
+  webhooks: [
+    {
+      method: "POST",
+      path: "/api/signals/codehost",
+      auth: "webhook",
+      provider: "codehost",
+      bodyLimit: WEBHOOK_BODY_LIMIT_BYTES,
+    },
+    {
+      method: "POST",
+      path: "/api/signals/errortracker",
+      auth: "webhook",
+      provider: "errortracker",
+      bodyLimit: WEBHOOK_BODY_LIMIT_BYTES,
+    },
+    {
+      method: "POST",
+      path: "/api/signals/analytics",
+      auth: "webhook",
+      provider: "analytics",
+      bodyLimit: WEBHOOK_BODY_LIMIT_BYTES,
+    },
+  ],
+  signals: [
+    { method: "GET", path: "/api/signals", auth: "bearer" },
+    { method: "POST", path: "/api/signals", auth: "bearer" },
+    { method: "GET", path: "/api/signals/:id", auth: "bearer" },
+    { method: "GET", path: "/api/issues/:id/signals", auth: "bearer" },
   ],
 } as const satisfies Record<string, readonly RouteSpec[]>;
 

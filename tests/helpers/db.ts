@@ -5,6 +5,13 @@ import { type Config, createDb, type Db, ensureTable, loadConfig, waitForDatabas
 
 export const TEST_API_KEY = `kaizen_${"ab".repeat(32)}`;
 
+/** Webhook secrets every test app is configured with. */
+export const TEST_WEBHOOK_SECRETS = {
+  codehost: "codehost-test-secret",
+  errortracker: "errortracker-test-secret",
+  analytics: "analytics-test-secret",
+};
+
 /** A new, empty table under a unique name, and a client bound to it. */
 export async function freshTable(): Promise<{ db: Db; tableName: string; endpoint: string }> {
   const endpoint = inject("dynamodbEndpoint");
@@ -21,6 +28,7 @@ export function testConfig(overrides: Partial<Config> & { tableName: string; end
   return {
     ...loadConfig({ env: { TABLE_NAME: overrides.tableName, DYNAMODB_ENDPOINT: endpoint } }),
     serviceApiKey: TEST_API_KEY,
+    webhookSecrets: { ...TEST_WEBHOOK_SECRETS },
     ...rest,
   };
 }

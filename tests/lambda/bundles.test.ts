@@ -4,8 +4,9 @@ import { readdirSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from "aws-lambda";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { signCodehost, signErrortracker } from "../../core/src/webhooks/verify.js";
 import { apiGatewayEvent } from "../helpers/apigw.js";
-import { freshTable, TEST_API_KEY } from "../helpers/db.js";
+import { freshTable, TEST_API_KEY, TEST_WEBHOOK_SECRETS } from "../helpers/db.js";
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
 type Result = { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded: boolean };
@@ -231,5 +232,129 @@ describe("Lambda bundles", () => {
     );
     expect(result.statusCode).toBe(200);
     expect(result.json.total).toBeGreaterThan(0);
+  });
+
+  describe("webhooks", () => {
+    const secrets = {
+      CODEHOST_WEBHOOK_SECRET: TEST_WEBHOOK_SECRETS.codehost,
+      ERRORTRACKER_CLIENT_SECRET: TEST_WEBHOOK_SECRETS.errortracker,
+      ANALYTICS_WEBHOOK_SECRET: TEST_WEBHOOK_SECRETS.analytics,
+    };
+    const issueBody = JSON.stringify({
+      action: "opened",
+      issue: { number: 31, title: "Paiement échoué 💳 支付失败" },
+      repository: { full_name: "octo-org/shop" },
+    });
+    const codehostEvent = (
+      body: string,
+      base64: boolean,
+      delivery: string,
+      signature = signCodehost(body, TEST_WEBHOOK_SECRETS.codehost),
+    ) =>
+      apiGatewayEvent({
+        method: "POST",
+        path: "/api/signals/codehost",
+        headers: {
+          "content-type": "application/json",
+          "x-codehost-event": "issues",
+          "x-codehost-delivery": delivery,
+          "x-codehost-signature-256": signature,
+        },
+        body,
+        base64,
+      });
+
+    it("verify and store deliveries whose body the gateway base64-encoded, multi-byte text included", async () => {
+      const handler = await loadHandler("webhooks", { ...env, ...secrets });
+      const created = await invoke(handler, codehostEvent(issueBody, true, "lambda-1"));
+      expect(created.statusCode).toBe(201);
+      expect(created.json.data).toMatchObject({
+        duplicate: false,
+        signal: { title: "Paiement échoué 💳 支付失败", action: "opened" },
+        issue: { title: "Paiement échoué 💳 支付失败" },
+      });
+      const again = await invoke(handler, codehostEvent(issueBody, false, "lambda-1"));
+      expect(again.statusCode).toBe(200);
+      expect(again.json.data).toMatchObject({ duplicate: true });
+      const tampered = await invoke(
+        handler,
+        codehostEvent(
+          issueBody.replace("31", "32"),
+          true,
+          "lambda-2",
+          signCodehost(issueBody, TEST_WEBHOOK_SECRETS.codehost),
+        ),
+      );
+      expect(tampered.statusCode).toBe(401);
+      expect(tampered.json).toEqual({ error: "Invalid webhook signature" });
+    });
+
+    it("verify the error tracker's re-serialised JSON and the analytics secret", async () => {
+      const handler = await loadHandler("webhooks", { ...env, ...secrets });
+      const text =
+        '{ "action": "created", "data": { "issue": { "id": "4711", "title": "ZeroDivisionError", "level": "error" } } }';
+      const tracker = await invoke(
+        handler,
+        apiGatewayEvent({
+          method: "POST",
+          path: "/api/signals/errortracker",
+          headers: {
+            "content-type": "application/json",
+            "x-errortracker-hook-resource": "issue",
+            "request-id": "tracker-lambda-1",
+            "x-errortracker-hook-signature": signErrortracker(
+              JSON.stringify(JSON.parse(text)),
+              TEST_WEBHOOK_SECRETS.errortracker,
+            ),
+          },
+          body: text,
+          base64: true,
+        }),
+      );
+      expect(tracker.statusCode).toBe(201);
+      expect(tracker.json.data).toMatchObject({ signal: { fingerprint: "errortracker:issue:4711", severity: "high" } });
+      const analytics = await invoke(
+        handler,
+        apiGatewayEvent({
+          method: "POST",
+          path: "/api/signals/analytics",
+          headers: { "content-type": "application/json", "x-analytics-secret": TEST_WEBHOOK_SECRETS.analytics },
+          body: JSON.stringify({
+            event: { uuid: "u-1", event: "checkout_failed", properties: { change_percent: -60 } },
+          }),
+        }),
+      );
+      expect(analytics.statusCode).toBe(201);
+      expect(analytics.json.data).toMatchObject({ signal: { type: "checkout_failed", severity: "critical" } });
+    });
+
+    it("answer 500 naming the missing secret", async () => {
+      const handler = await loadHandler("webhooks", env);
+      const result = await invoke(handler, codehostEvent(issueBody, true, "lambda-3"));
+      expect(result.statusCode).toBe(500);
+      expect(result.json).toEqual({ error: "CODEHOST_WEBHOOK_SECRET is not configured" });
+    });
+  });
+
+  it("signals: reads what the receivers stored", async () => {
+    const handler = await loadHandler("signals", env);
+    const auth = { authorization: `Bearer ${TEST_API_KEY}` };
+    const listed = await invoke(
+      handler,
+      apiGatewayEvent({ method: "GET", path: "/api/signals", query: "source=codehost", headers: auth }),
+    );
+    expect(listed.statusCode).toBe(200);
+    const [first] = listed.json.data as { id: string; issueId: string }[];
+    expect(first).toBeDefined();
+    const one = await invoke(
+      handler,
+      apiGatewayEvent({ method: "GET", path: `/api/signals/${first?.id}`, headers: auth }),
+    );
+    expect(one.json.data).toMatchObject({ payload: { issue: { number: 31 } } });
+    const ofIssue = await invoke(
+      handler,
+      apiGatewayEvent({ method: "GET", path: `/api/issues/${first?.issueId}/signals`, headers: auth }),
+    );
+    expect(ofIssue.json.total).toBe(1);
   });
 });

@@ -15,6 +15,7 @@ import type {
 } from "@aws-sdk/lib-dynamodb";
 import {
   BatchGetCommand,
+  DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -131,6 +132,13 @@ export class Db {
     );
     this.record("write", out.ConsumedCapacity);
     return out.Attributes;
+  }
+
+  async delete(key: Key): Promise<void> {
+    const out = await this.send(() =>
+      this.doc.send(new DeleteCommand({ TableName: this.tableName, Key: key, ReturnConsumedCapacity: "TOTAL" })),
+    );
+    this.record("write", out.ConsumedCapacity);
   }
 
   async query(input: Omit<QueryCommandInput, "TableName">): Promise<QueryCommandOutput> {

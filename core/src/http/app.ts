@@ -7,10 +7,18 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { TrieRouter } from "hono/router/trie-router";
-import type { Config } from "../config.js";
+import { type Config, WEBHOOK_SECRET_VARIABLES } from "../config.js";
 import type { Db } from "../db/client.js";
-import { AppError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError } from "../errors.js";
-import { API_BODY_LIMIT_BYTES, allRoutes, type Family, ROUTE_TABLE, type RouteKey } from "../routes.js";
+import { AppError, ConfigurationError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError } from "../errors.js";
+import {
+  API_BODY_LIMIT_BYTES,
+  allRoutes,
+  type Family,
+  ROUTE_TABLE,
+  type RouteKey,
+  type RouteSpec,
+  type WebhookProvider,
+} from "../routes.js";
 import { bearerAuth } from "./auth.js";
 import { defaultLogger, type Logger } from "./logger.js";
 import { errorResponse, JSON_CONTENT_TYPE } from "./respond.js";
@@ -57,12 +65,6 @@ export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> 
     });
   });
 
-  const limit = bodyLimit({
-    maxSize: API_BODY_LIMIT_BYTES,
-    onError: () => {
-      throw new PayloadTooLargeError(API_BODY_LIMIT_BYTES);
-    },
-  });
   const auth = bearerAuth({ apiKey: deps.config.serviceApiKey });
 
   for (const family of Object.keys(families) as Family[]) {
@@ -70,9 +72,11 @@ export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> 
     for (const route of ROUTE_TABLE[family]) {
       const handler = handlers[`${route.method} ${route.path}`];
       if (!handler) throw new Error(`Family ${family} has no handler for ${route.method} ${route.path}`);
+      const spec: RouteSpec = route;
       const middleware: MiddlewareHandler<AppEnv>[] = [
-        ...(route.auth === "bearer" ? [auth] : []),
-        ...(route.method === "GET" ? [] : [limit]),
+        ...(spec.auth === "bearer" ? [auth] : []),
+        ...(spec.auth === "webhook" && spec.provider ? [requireWebhookSecret(spec.provider, deps.config)] : []),
+        ...(spec.method === "GET" ? [] : [limitBody(spec.bodyLimit ?? API_BODY_LIMIT_BYTES)]),
       ];
       app.on(route.method, route.path, ...(middleware as [MiddlewareHandler<AppEnv>]), handler);
     }
@@ -92,6 +96,26 @@ export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> 
     return c.json({ error: "Internal server error" }, 500, { "Content-Type": JSON_CONTENT_TYPE });
   });
   return app;
+}
+
+/** 413 for bodies over `maxSize` bytes, by declared length or as they stream in. */
+function limitBody(maxSize: number): MiddlewareHandler<AppEnv> {
+  return bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new PayloadTooLargeError(maxSize);
+    },
+  });
+}
+
+/** A receiver whose secret is not configured answers 500 before it reads the body (API.md 2.2). */
+function requireWebhookSecret(provider: WebhookProvider, config: Config): MiddlewareHandler<AppEnv> {
+  return async (_c, next) => {
+    if (!config.webhookSecrets[provider]) {
+      throw new ConfigurationError(`${WEBHOOK_SECRET_VARIABLES[provider]} is not configured`);
+    }
+    await next();
+  };
 }
 
 let methodsByPath: TrieRouter<string[]> | undefined;

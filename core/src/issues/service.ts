@@ -5,7 +5,8 @@ import { type Listing, parseIssueRef } from "./keys.js";
 import type { CreateIssueBody, ListIssuesQuery } from "./schemas.js";
 import type { IssueStore, NewIssue, StoredIssue } from "./store.js";
 
-const ISSUE_ID = /^iss_[0-9A-HJKMNP-TV-Z]{26}$/;
+/** Shape of an issue id (`iss_` + ULID). */
+export const ISSUE_ID = /^iss_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export class IssueService {
   constructor(private readonly store: IssueStore) {}

@@ -1,0 +1,91 @@
+/**
+ * @module signals/keys — items and keys of signals, deliveries and fingerprints (pure).
+ *
+ * Access patterns:
+ * - signal by id ............. GetItem  pk=$kaizen#signal_1#<id>  sk=$kaizen#signal_1
+ * - its payload chunks ....... Query    pk=$kaizen#signal_1#<id>  sk begins_with $kaizen#signalpayload_1#
+ *                              (a payload that fits one chunk stays inline on the signal item)
+ * - delivery seen? ........... GetItem  pk=$kaizen#delivery_1#<source>#<delivery id>  (signal and issue ids)
+ * - open issue of a fingerprint GetItem pk=$kaizen#fingerprint_1#<fingerprint>  (the issue it last opened)
+ * - lists .................... listings of db/listing.ts, entity `signal`, sort key = the id's ULID,
+ *                              buckets of one hour; listings `all`, `source=`, `type=`, `severity=`,
+ *                              `action=`, `issue=`
+ */
+import { createHash } from "node:crypto";
+import { decodeTime, encodeTime, ulid } from "ulid";
+import type { Key } from "../db/client.js";
+import { type ListingScheme, listingEntryKey } from "../db/listing.js";
+
+const SIGNAL_ENTITY = "$kaizen#signal_1";
+const PAYLOAD_ENTITY = "$kaizen#signalpayload_1";
+const DELIVERY_ENTITY = "$kaizen#delivery_1";
+const FINGERPRINT_ENTITY = "$kaizen#fingerprint_1";
+const HOUR_MS = 3_600_000;
+
+/** A new signal id, and the instant it names (its `receivedAt`). */
+export function newSignalId(now = Date.now()): { id: string; receivedAt: string } {
+  return { id: `sig_${ulid(now)}`, receivedAt: new Date(now).toISOString() };
+}
+
+export function signalKey(id: string): Key {
+  return { pk: `${SIGNAL_ENTITY}#${id}`, sk: SIGNAL_ENTITY };
+}
+
+export function payloadChunkKey(signalId: string, index: number): Key {
+  return { pk: signalKey(signalId).pk, sk: `${PAYLOAD_ENTITY}#${String(index).padStart(4, "0")}` };
+}
+
+export const PAYLOAD_CHUNK_PREFIX = `${PAYLOAD_ENTITY}#`;
+
+export function deliveryKey(source: string, deliveryId: string): Key {
+  return { pk: `${DELIVERY_ENTITY}#${source}#${boundedKeyPart(deliveryId)}`, sk: DELIVERY_ENTITY };
+}
+
+export function fingerprintKey(fingerprint: string): Key {
+  return { pk: `${FINGERPRINT_ENTITY}#${boundedKeyPart(fingerprint)}`, sk: FINGERPRINT_ENTITY };
+}
+
+/** Signal listings sort by id (time) and count per hour. */
+export const SIGNAL_LISTINGS: ListingScheme = {
+  entity: "signal",
+  bucketOf: (sk) => String(Math.floor(decodeTime(sk) / HOUR_MS)).padStart(8, "0"),
+  bucketStart: (bucket) => timeFloor(Number(bucket) * HOUR_MS),
+  bucketEnd: (bucket) => timeFloor((Number(bucket) + 1) * HOUR_MS),
+};
+
+/** Sort key of a signal in its listings: the ULID of its id. */
+export function signalSortKey(id: string): string {
+  return id.slice("sig_".length);
+}
+
+/** Lowest sort key at or after an instant (for `since`). */
+export function timeFloor(ms: number): string {
+  return `${encodeTime(ms, 10)}${"0".repeat(16)}`;
+}
+
+export function signalEntryKey(listing: string, id: string): Key {
+  return listingEntryKey(SIGNAL_LISTINGS.entity, listing, signalSortKey(id));
+}
+
+/** Every listing a signal appears in. */
+export function signalListings(signal: {
+  source: string;
+  type: string;
+  severity: string;
+  action: string;
+  issueId: string | null;
+}): string[] {
+  return [
+    "all",
+    `source=${signal.source}`,
+    `type=${signal.type}`,
+    `severity=${signal.severity}`,
+    `action=${signal.action}`,
+    ...(signal.issueId ? [`issue=${signal.issueId}`] : []),
+  ];
+}
+
+/** Key parts stay far below DynamoDB's 2 KB key limit: long values are replaced by their hash. */
+function boundedKeyPart(value: string): string {
+  return Buffer.byteLength(value, "utf8") <= 512 ? value : `sha256:${createHash("sha256").update(value).digest("hex")}`;
+}

@@ -1,0 +1,87 @@
+/**
+ * @module signals/routing — what a signal does to the issues (API.md 3.1.3), as a pure decision
+ * over the signal and the issue its fingerprint last opened.
+ */
+import type { IssueStatus } from "../issues/schemas.js";
+import { newIssue } from "../issues/service.js";
+import type { NewIssue } from "../issues/store.js";
+import { lifecycleEffect, priorityForSeverity, type Severity, severityAtLeast } from "./rules.js";
+
+export interface RoutedSignal {
+  source: string;
+  type: string;
+  severity: Severity;
+  title: string;
+  fingerprint: string;
+  /** Sent through `POST /api/signals` rather than a webhook receiver. */
+  manual: boolean;
+  projectId?: string | null;
+}
+
+/** The issue the signal's fingerprint points at, as far as routing needs it. */
+export interface KnownIssue {
+  status: IssueStatus;
+  priority: number;
+}
+
+export type Routing =
+  | { action: "grouped"; changes: Partial<NewIssue> & { signalCount: number; lastSignalAt: string } }
+  | { action: "opened"; issue: NewIssue }
+  | { action: "recorded" };
+
+const FINISHED: readonly IssueStatus[] = ["done", "canceled"];
+
+/**
+ * Grouped when the fingerprint's issue is open (or a reopen event finds it done); opened when
+ * the signal matters (severity ≥ medium, or manual), no open issue has its fingerprint and it
+ * is not a close event; recorded otherwise.
+ * @example routeSignal(signal, null, "2026-01-01T00:00:00.000Z") // { action: "opened", issue: … }
+ */
+export function routeSignal(
+  signal: RoutedSignal,
+  existing: (KnownIssue & { signalCount: number }) | null,
+  receivedAt: string,
+): Routing {
+  const effect = lifecycleEffect(signal.source, signal.type);
+  const open = existing !== null && !FINISHED.includes(existing.status);
+  const reopening = existing !== null && existing.status === "done" && effect === "reopen";
+  if (existing && (open || reopening)) {
+    const changes: Partial<NewIssue> & { signalCount: number; lastSignalAt: string } = {
+      signalCount: existing.signalCount + 1,
+      lastSignalAt: receivedAt,
+    };
+    const priority = risenPriority(existing.priority, priorityForSeverity(signal.severity));
+    if (priority !== existing.priority) changes.priority = priority;
+    if (reopening) {
+      changes.status = "triage";
+      changes.completedAt = null;
+    } else if (effect === "close" && (existing.status === "triage" || existing.status === "backlog")) {
+      changes.status = "done";
+      changes.completedAt = receivedAt;
+    }
+    return { action: "grouped", changes };
+  }
+  // A close event with nothing open to close is news of something already finished.
+  if (effect !== "close" && (signal.manual || severityAtLeast(signal.severity, "medium"))) {
+    return {
+      action: "opened",
+      issue: newIssue({
+        title: signal.title,
+        type: "signal",
+        priority: priorityForSeverity(signal.severity),
+        projectId: signal.projectId ?? null,
+        fingerprint: signal.fingerprint,
+        signalSource: signal.source,
+        signalCount: 1,
+        lastSignalAt: receivedAt,
+      }),
+    };
+  }
+  return { action: "recorded" };
+}
+
+/** Priority only rises: 1 is the most urgent, 0 means none (below every other). */
+export function risenPriority(current: number, incoming: number): number {
+  if (current === 0) return incoming;
+  return Math.min(current, incoming);
+}

@@ -1,0 +1,251 @@
+/**
+ * @module signals/rules/codehost — event names, fingerprints, severities and titles of code-host
+ * deliveries (API.md 3.1.1–3.1.2), and the merged pull requests that close the loop (3.1.3 rule 1).
+ */
+import {
+  type ClassifiedSignal,
+  type Delivery,
+  field,
+  headerValue,
+  idText,
+  presentHeaders,
+  type Severity,
+  signalTitle,
+  text,
+  UNKNOWN,
+} from "./index.js";
+
+/** The code-host headers a signal keeps, under their canonical names. */
+export const CODEHOST_HEADERS = ["X-Codehost-Event", "X-Codehost-Delivery", "X-Codehost-Hook-ID"] as const;
+
+/** Events whose alert is a security finding in a repository: critical whatever their action. */
+export const CODEHOST_SECURITY_EVENTS: ReadonlySet<string> = new Set([
+  "code_scanning_alert",
+  "secret_scanning_alert",
+  "dependabot_alert",
+  "security_advisory",
+  "repository_vulnerability_alert",
+]);
+
+const CI_EVENTS: ReadonlySet<string> = new Set(["check_run", "check_suite", "workflow_run"]);
+const CI_FAILURES: ReadonlySet<string> = new Set(["failure", "timed_out"]);
+
+/** A fingerprint, severity and (when the payload has a better one than the fallback) title. */
+interface Verdict {
+  fingerprint: string;
+  severity: Severity;
+  title?: string | undefined;
+}
+
+/**
+ * Classifies a verified code-host delivery: `X-Codehost-Event` (+ `.action`), `X-Codehost-Delivery`,
+ * and the fingerprint and severity of the API.md 3.1.2 table.
+ * @example classifyCodehost(delivery).fingerprint // "codehost:issue:octo/hello#12"
+ */
+export function classifyCodehost(delivery: Delivery): ClassifiedSignal {
+  const event = headerValue(delivery, "X-Codehost-Event");
+  const action = text(field(delivery.body, "action"));
+  const type = event === undefined ? UNKNOWN : action === undefined ? event : `${event}.${action}`;
+  const repo = repositoryName(delivery.body);
+  const verdict = codehostVerdict(event ?? UNKNOWN, action, delivery.body, repo);
+  return {
+    type,
+    deliveryId: headerValue(delivery, "X-Codehost-Delivery") ?? null,
+    fingerprint: verdict.fingerprint,
+    severity: verdict.severity,
+    title: signalTitle(verdict.title, `${type} on ${repo}`),
+    headers: presentHeaders(delivery, CODEHOST_HEADERS),
+  };
+}
+
+/**
+ * The repository a delivery is about: `repository.full_name`, else the organization's login (an
+ * organization-wide hook), else `unknown`.
+ * @example repositoryName(body) // "octo/hello"
+ */
+export function repositoryName(body: unknown): string {
+  return text(field(body, "repository", "full_name")) ?? text(field(body, "organization", "login")) ?? UNKNOWN;
+}
+
+/** The first row of the 3.1.2 table that matches, in the table's order. */
+function codehostVerdict(event: string, action: string | undefined, body: unknown, repo: string): Verdict {
+  return (
+    ciFailureVerdict(event, action, body, repo) ??
+    securityVerdict(event, body, repo) ??
+    issueVerdict(event, body, repo) ??
+    pullRequestVerdict(event, body, repo) ??
+    otherEventVerdict(event, action, body, repo)
+  );
+}
+
+/** A failed or timed-out CI run, grouped per workflow (or check) and head branch. */
+function ciFailureVerdict(event: string, action: string | undefined, body: unknown, repo: string): Verdict | null {
+  const run = ciRun(event, body);
+  if (run === null || action !== "completed" || !CI_FAILURES.has(run.conclusion ?? "")) return null;
+  return {
+    fingerprint: `codehost:ci:${repo}:${run.name}:${run.headBranch}`,
+    severity: "high",
+    title: `CI failed: ${run.name} on ${run.headBranch}`,
+  };
+}
+
+interface CiRun {
+  name: string;
+  headBranch: string;
+  conclusion: string | undefined;
+  status: string | undefined;
+}
+
+/** The name, head branch and outcome of a CI event, each where that event's payload keeps it. */
+function ciRun(event: string, body: unknown): CiRun | null {
+  if (!CI_EVENTS.has(event)) return null;
+  const run = field(body, event);
+  const name = event === "check_suite" ? field(run, "app", "name") : field(run, "name"); // a suite is named by its app
+  const headBranch = event === "check_run" ? field(run, "check_suite", "head_branch") : field(run, "head_branch");
+  return {
+    name: text(name) ?? UNKNOWN,
+    headBranch: text(headBranch) ?? UNKNOWN,
+    conclusion: text(field(run, "conclusion")),
+    status: text(field(run, "status")),
+  };
+}
+
+function securityVerdict(event: string, body: unknown, repo: string): Verdict | null {
+  if (!CODEHOST_SECURITY_EVENTS.has(event)) return null;
+  const alertId =
+    idText(field(body, "alert", "number")) ??
+    idText(field(body, "alert", "id")) ??
+    text(field(body, "security_advisory", "ghsa_id")) ??
+    UNKNOWN;
+  return {
+    fingerprint: `codehost:security:${repo}:${alertId}`,
+    severity: "critical",
+    title: securityTitle(event, body),
+  };
+}
+
+/** What the finding is, in the words of the tool that found it. */
+function securityTitle(event: string, body: unknown): string | undefined {
+  const alert = field(body, "alert");
+  const summary =
+    text(field(alert, "rule", "description")) ??
+    text(field(alert, "security_advisory", "summary")) ??
+    text(field(body, "security_advisory", "summary"));
+  const secretType = text(field(alert, "secret_type_display_name")) ?? text(field(alert, "secret_type"));
+  const dependency = text(field(alert, "affected_package_name"));
+  switch (event) {
+    case "code_scanning_alert":
+      return summary && `Code scanning alert: ${summary}`;
+    case "dependabot_alert":
+      return summary && `Dependabot alert: ${summary}`;
+    case "security_advisory":
+      return summary && `Security advisory: ${summary}`;
+    case "secret_scanning_alert":
+      return secretType && `Secret scanning alert: ${secretType}`;
+    default:
+      return dependency && `Vulnerable dependency: ${dependency}`;
+  }
+}
+
+function issueVerdict(event: string, body: unknown, repo: string): Verdict | null {
+  if (event !== "issues") return null;
+  const number = idText(field(body, "issue", "number")) ?? UNKNOWN;
+  return {
+    fingerprint: `codehost:issue:${repo}#${number}`,
+    severity: "medium",
+    title: text(field(body, "issue", "title")),
+  };
+}
+
+function pullRequestVerdict(event: string, body: unknown, repo: string): Verdict | null {
+  if (event !== "pull_request") return null;
+  const number = idText(field(body, "pull_request", "number")) ?? idText(field(body, "number")) ?? UNKNOWN;
+  return {
+    fingerprint: `codehost:pr:${repo}#${number}`,
+    severity: "low",
+    title: text(field(body, "pull_request", "title")),
+  };
+}
+
+/** Everything else (push, ping, star, CI that did not fail, …): noise worth recording, grouped per repository. */
+function otherEventVerdict(event: string, action: string | undefined, body: unknown, repo: string): Verdict {
+  return { fingerprint: `codehost:${event}:${repo}`, severity: "low", title: otherEventTitle(event, action, body) };
+}
+
+function otherEventTitle(event: string, action: string | undefined, body: unknown): string | undefined {
+  const run = ciRun(event, body);
+  if (run !== null) {
+    const outcome = run.conclusion ?? run.status ?? action ?? "event";
+    return `CI ${outcome}: ${run.name} on ${run.headBranch}`;
+  }
+  if (event === "push") {
+    const ref = text(field(body, "ref"));
+    const commits = field(body, "commits");
+    const count = Array.isArray(commits) ? commits.length : 0;
+    return ref && `Push to ${ref} (${count} ${count === 1 ? "commit" : "commits"})`;
+  }
+  return undefined;
+}
+
+/** A merged pull request as the loop records it on the issues it names. */
+export interface MergedPullRequest {
+  number: number;
+  title: string;
+  url: string | null;
+  mergedAt: string | null;
+  headBranch: string | null;
+  /** The Kaizen issue numbers it names (issueReferences). */
+  references: number[];
+}
+
+/**
+ * The pull request facts a code-host `pull_request.closed` delivery carries, or null when it is not
+ * one, or the pull request was closed without being merged.
+ * @example mergedPullRequest(signal, payload)?.references // [12]
+ */
+export function mergedPullRequest(signal: { source: string; type: string }, body: unknown): MergedPullRequest | null {
+  if (signal.source !== "codehost" || signal.type !== "pull_request.closed") return null;
+  const pr = field(body, "pull_request");
+  const number = field(pr, "number") ?? field(body, "number");
+  if (field(pr, "merged") !== true || typeof number !== "number" || !Number.isSafeInteger(number)) return null;
+  const title = text(field(pr, "title")) ?? `Pull request #${number}`;
+  const description = text(field(pr, "body")) ?? null;
+  const headBranch = text(field(pr, "head", "ref")) ?? null;
+  return {
+    number,
+    title,
+    url: text(field(pr, "html_url")) ?? null,
+    mergedAt: text(field(pr, "merged_at")) ?? null,
+    headBranch,
+    references: issueReferences({ title, body: description, headBranch }),
+  };
+}
+
+const ISSUE_MENTION = /KZN-(\d+)/gi;
+// `kaizen/12`, `kaizen/12-fix-login`, `kaizen/12/retry`; not `kaizen/123abc`'s 12, not `kaizen/x12`.
+const ISSUE_BRANCH = /^(?:refs\/heads\/)?kaizen\/(\d+)(?:\D.*)?$/is;
+
+/**
+ * Kaizen issue numbers a pull request names: `KZN-<n>` anywhere in its title or body (any case), or
+ * a head branch `kaizen/<n>` optionally followed by a non-digit and anything. Unique, ascending.
+ * @example issueReferences({ title: "Fix login (KZN-12)", headBranch: "kaizen/7-retry" }) // [7, 12]
+ */
+export function issueReferences(pr: {
+  title?: string | null;
+  body?: string | null;
+  headBranch?: string | null;
+}): number[] {
+  const found = new Set<number>();
+  for (const source of [pr.title, pr.body]) {
+    for (const match of (source ?? "").matchAll(ISSUE_MENTION)) addIssueNumber(found, match[1]);
+  }
+  addIssueNumber(found, ISSUE_BRANCH.exec(pr.headBranch ?? "")?.[1]);
+  return [...found].sort((a, b) => a - b);
+}
+
+/** Issue numbers start at 1; a number too large to be exact names nothing. */
+function addIssueNumber(found: Set<number>, digits: string | undefined): void {
+  if (digits === undefined) return;
+  const number = Number(digits);
+  if (Number.isSafeInteger(number) && number >= 1) found.add(number);
+}

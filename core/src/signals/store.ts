@@ -1,0 +1,230 @@
+/**
+ * @module signals/store — every DynamoDB expression about signals: the items a new signal
+ * writes (in its caller's transaction), the one read that routing decides on, reads by id with
+ * the whole payload, and listing pages. Keys and access patterns: ./keys.ts.
+ */
+import type { Db, Item, Key, TransactItem } from "../db/client.js";
+import { type EntryFilter, ListingIndex } from "../db/listing.js";
+import { issueCounterKey } from "../issues/keys.js";
+import {
+  deliveryKey,
+  fingerprintKey,
+  PAYLOAD_CHUNK_PREFIX,
+  payloadChunkKey,
+  SIGNAL_LISTINGS,
+  signalKey,
+  signalListings,
+  signalSortKey,
+  timeFloor,
+} from "./keys.js";
+import { decodePayload, type EncodedPayload } from "./payload.js";
+import type { Signal, SignalAction } from "./schemas.js";
+
+/** A signal's fields without its payload. */
+export type SignalHead = Omit<Signal, "payload">;
+
+/** What a stored delivery remembers: the signal it made and the issue it went to. */
+export interface SeenDelivery {
+  signalId: string;
+  issueId: string | null;
+}
+
+export interface IngestContext {
+  delivery: SeenDelivery | null;
+  /** The issue the fingerprint last opened, if any. */
+  pointer: string | null;
+  /** The issue number counter as read (for opening an issue in the same transaction). */
+  counter: Item | undefined;
+}
+
+export interface SignalListRequest {
+  filters: { source?: string; type?: string; severity?: string; action?: string; issueId?: string };
+  since?: string;
+  order: "asc" | "desc";
+  offset: number;
+  limit: number;
+}
+
+/** Compressed payload bytes a signal may put into its own transaction (DynamoDB allows 4 MB in all). */
+const PAYLOAD_IN_TRANSACTION_BYTES = 3_000_000;
+const ENTRY_FIELDS = ["id", "source", "type", "severity", "action", "issueId"] as const;
+
+// Named condition fragments.
+/** This delivery has not been stored before. */
+const deliveryUnseen = "attribute_not_exists(pk)";
+/** Nobody pointed the fingerprint elsewhere since it was read. */
+const pointerUnchanged = "#issueId = :expectedIssueId";
+const pointerAbsent = "attribute_not_exists(pk)";
+
+export class SignalStore {
+  private readonly listings: ListingIndex;
+
+  constructor(private readonly db: Db) {
+    this.listings = new ListingIndex(db, SIGNAL_LISTINGS);
+  }
+
+  /** Delivery, fingerprint pointer and issue counter in one strongly consistent read. */
+  async readIngestContext(source: string, deliveryId: string | null, fingerprint: string): Promise<IngestContext> {
+    const keys: Key[] = [fingerprintKey(fingerprint), issueCounterKey()];
+    if (deliveryId !== null) keys.push(deliveryKey(source, deliveryId));
+    const items = await this.db.batchGet(keys, { consistent: true });
+    const find = (key: Key) => items.find((item) => item.pk === key.pk && item.sk === key.sk);
+    const delivery = deliveryId === null ? undefined : find(deliveryKey(source, deliveryId));
+    const pointer = find(fingerprintKey(fingerprint));
+    return {
+      delivery: delivery ? seenDelivery(delivery) : null,
+      pointer: typeof pointer?.issueId === "string" ? pointer.issueId : null,
+      counter: find(issueCounterKey()),
+    };
+  }
+
+  /** Whether the payload must be written before the transaction (it would not fit inside). */
+  payloadTooBigForTransaction(payload: EncodedPayload): boolean {
+    return payload.chunks.reduce((sum, chunk) => sum + chunk.length, 0) > PAYLOAD_IN_TRANSACTION_BYTES;
+  }
+
+  /** Writes payload chunks on their own, for payloads too big for the signal's transaction. */
+  async writePayloadChunks(signalId: string, payload: EncodedPayload): Promise<void> {
+    for (const [index, chunk] of payload.chunks.entries()) {
+      await this.db.put({ Item: { ...payloadChunkKey(signalId, index), data: chunk } });
+    }
+  }
+
+  /** Removes chunks written ahead of a transaction that then did not happen. */
+  async deletePayloadChunks(signalId: string, payload: EncodedPayload): Promise<void> {
+    for (const index of payload.chunks.keys()) await this.db.delete(payloadChunkKey(signalId, index));
+  }
+
+  /**
+   * The writes of a new signal: the delivery (only if unseen: it comes first, so a failed
+   * condition at index 0 means a duplicate), the signal, its payload chunks unless written
+   * ahead, and its listing entries and counts.
+   */
+  prepareCreate(signal: SignalHead, payload: EncodedPayload, chunksWrittenAhead: boolean): TransactItem[] {
+    const writes: TransactItem[] = [];
+    if (signal.deliveryId !== null) {
+      writes.push({
+        Put: {
+          Item: { ...deliveryKey(signal.source, signal.deliveryId), signalId: signal.id, issueId: signal.issueId },
+          ConditionExpression: deliveryUnseen,
+        },
+      });
+    }
+    writes.push({
+      Put: { Item: { ...signalKey(signal.id), entity: "signal", ...signal, payloadChunks: payload.chunks.length } },
+    });
+    if (!chunksWrittenAhead) {
+      for (const [index, chunk] of payload.chunks.entries()) {
+        writes.push({ Put: { Item: { ...payloadChunkKey(signal.id, index), data: chunk } } });
+      }
+    }
+    const fields = Object.fromEntries(ENTRY_FIELDS.map((field) => [field, signal[field]]));
+    writes.push(...this.listings.additions(signalListings(signal), signalSortKey(signal.id), fields));
+    return writes;
+  }
+
+  /** Points the fingerprint at a newly opened issue, only if it still points where it did. */
+  pointFingerprint(fingerprint: string, issueId: string, expected: string | null): TransactItem {
+    return {
+      Put: {
+        Item: { ...fingerprintKey(fingerprint), fingerprint, issueId },
+        ConditionExpression: expected === null ? pointerAbsent : pointerUnchanged,
+        ...(expected === null
+          ? {}
+          : {
+              ExpressionAttributeNames: { "#issueId": "issueId" },
+              ExpressionAttributeValues: { ":expectedIssueId": expected },
+            }),
+      },
+    };
+  }
+
+  async seenDelivery(source: string, deliveryId: string): Promise<SeenDelivery | null> {
+    const item = await this.db.get(deliveryKey(source, deliveryId), { consistent: true });
+    return item ? seenDelivery(item) : null;
+  }
+
+  /** A signal with its whole payload: the signal and its chunks share a partition (one query). */
+  async get(id: string): Promise<Signal | undefined> {
+    const items: Item[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.query({
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": signalKey(id).pk },
+        ConsistentRead: true,
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      });
+      items.push(...(out.Items ?? []));
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+    const head = items.find((item) => item.sk === signalKey(id).sk);
+    if (!head) return undefined;
+    const chunks = items
+      .filter((item) => String(item.sk).startsWith(PAYLOAD_CHUNK_PREFIX))
+      .sort((a, b) => String(a.sk).localeCompare(String(b.sk)))
+      .map((item) => item.data as Uint8Array);
+    return { ...toHead(head), payload: JSON.parse(decodePayload(chunks)) };
+  }
+
+  /** Signal heads (no payload) by id, in the order asked, in one call. */
+  async heads(ids: string[]): Promise<SignalHead[]> {
+    const items = await this.db.batchGet(ids.map(signalKey), { consistent: true });
+    return items.map(toHead);
+  }
+
+  /**
+   * A page of signals, newest first unless asked otherwise. One filter (or none) is paged from
+   * the listing's counts; several, or `since`, walk the narrow entries of one listing.
+   */
+  async list({
+    filters,
+    since,
+    order,
+    offset,
+    limit,
+  }: SignalListRequest): Promise<{ signals: SignalHead[]; total: number }> {
+    const listings: { name: string; filter: EntryFilter }[] = [];
+    const add = (attribute: string, prefix: string, value: string | undefined) => {
+      if (value !== undefined)
+        listings.push({ name: `${prefix}=${value}`, filter: { attribute, value, match: "equals" } });
+    };
+    add("issueId", "issue", filters.issueId);
+    add("type", "type", filters.type);
+    add("source", "source", filters.source);
+    add("action", "action", filters.action);
+    add("severity", "severity", filters.severity);
+    const [driving, ...others] = listings;
+    const page = { order, offset, limit };
+    const { entries, total } =
+      others.length === 0 && since === undefined
+        ? await this.listings.page(driving?.name ?? "all", page)
+        : await this.listings.walk(
+            driving?.name ?? "all",
+            others.map((listing) => listing.filter),
+            since === undefined ? page : { ...page, from: timeFloor(Date.parse(since)) },
+          );
+    return { signals: await this.heads(entries.map((entry) => String(entry.id))), total };
+  }
+}
+
+function seenDelivery(item: Item): SeenDelivery {
+  return { signalId: String(item.signalId), issueId: typeof item.issueId === "string" ? item.issueId : null };
+}
+
+function toHead(item: Item): SignalHead {
+  return {
+    id: String(item.id),
+    source: String(item.source),
+    type: String(item.type),
+    deliveryId: typeof item.deliveryId === "string" ? item.deliveryId : null,
+    fingerprint: String(item.fingerprint),
+    severity: String(item.severity),
+    title: String(item.title),
+    action: item.action as SignalAction,
+    issueId: typeof item.issueId === "string" ? item.issueId : null,
+    payloadBytes: Number(item.payloadBytes ?? 0),
+    headers: (item.headers as Record<string, string> | undefined) ?? {},
+    receivedAt: String(item.receivedAt),
+  };
+}

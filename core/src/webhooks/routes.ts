@@ -1,0 +1,89 @@
+/**
+ * @module webhooks/routes — the `webhooks` family: the three verified receivers (API.md 2.2, 3.1.1).
+ * Order: secret configured (the app factory, before the body is read) → body size → signature
+ * over the raw bytes → media type → JSON → classify → ingest.
+ */
+import type { Context } from "hono";
+import { UnauthorizedError, UnsupportedMediaTypeError, ValidationError } from "../errors.js";
+import type { AppEnv, FamilyModule } from "../http/app.js";
+import type { WebhookProvider } from "../routes.js";
+import { ingestResponse } from "../signals/routes.js";
+import { classifyDelivery } from "../signals/rules.js";
+import { SignalService } from "../signals/service.js";
+import { verifyAnalyticsSecret, verifyCodehostSignature, verifyErrortrackerSignature } from "./verify.js";
+
+/** The one 401 body for a missing or wrong signature or secret. */
+export const WEBHOOK_FAILURE_MESSAGE = "Invalid webhook signature";
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
+
+/** Checks a delivery's signature or secret against the raw body, as each provider signs. */
+const VERIFIERS: Record<WebhookProvider, (raw: Uint8Array, c: Context<AppEnv>, secret: string) => boolean> = {
+  codehost: (raw, c, secret) => verifyCodehostSignature(raw, c.req.header("X-Codehost-Signature-256"), secret),
+  errortracker: (raw, c, secret) =>
+    verifyErrortrackerSignature(raw, c.req.header("X-Errortracker-Hook-Signature"), secret),
+  analytics: (_raw, c, secret) => verifyAnalyticsSecret(c.req.header("X-Analytics-Secret"), secret),
+};
+
+export const webhookFamily: FamilyModule<"webhooks"> = ({ db, config }) => {
+  const signals = new SignalService(db);
+
+  const receiver = (provider: WebhookProvider) => async (c: Context<AppEnv>) => {
+    const secret = config.webhookSecrets[provider] ?? "";
+    const raw = new Uint8Array(await c.req.arrayBuffer());
+    if (!VERIFIERS[provider](raw, c, secret)) throw new UnauthorizedError(WEBHOOK_FAILURE_MESSAGE);
+    const payloadText = payloadTextOf(provider, c.req.header("Content-Type") ?? "", raw);
+    const body = parseJsonObject(payloadText);
+    const classified = classifyDelivery({
+      source: provider,
+      header: (name) => c.req.header(name),
+      body,
+      rawBody: raw,
+    });
+    const result = await signals.ingest({ ...classified, source: provider, manual: false, payloadText });
+    return ingestResponse(c, result);
+  };
+
+  return {
+    "POST /api/signals/codehost": receiver("codehost"),
+    "POST /api/signals/errortracker": receiver("errortracker"),
+    "POST /api/signals/analytics": receiver("analytics"),
+  };
+};
+
+/** The payload's JSON text: the body itself, or a form-encoded code-host delivery's `payload` field. */
+function payloadTextOf(provider: WebhookProvider, contentType: string, raw: Uint8Array): string {
+  const text = decode(raw);
+  if (JSON_TYPE.test(contentType)) return text;
+  if (provider === "codehost" && FORM_TYPE.test(contentType)) {
+    const payload = new URLSearchParams(text).get("payload");
+    if (payload === null) throw new ValidationError("Form-encoded delivery has no payload field");
+    return payload;
+  }
+  throw new UnsupportedMediaTypeError(
+    provider === "codehost" ? "application/json or application/x-www-form-urlencoded" : "application/json",
+  );
+}
+
+function decode(raw: Uint8Array): string {
+  try {
+    return UTF8.decode(raw);
+  } catch {
+    throw new ValidationError("Webhook body is not UTF-8 text");
+  }
+}
+
+function parseJsonObject(text: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ValidationError("Malformed JSON body");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new ValidationError("Webhook body must be a JSON object");
+  }
+  return parsed as Record<string, unknown>;
+}

@@ -1,0 +1,70 @@
+/** @module tests/helpers/fixtures — real provider payloads: code-host examples from @octokit/webhooks-examples, and the JSON files under tests/fixtures/. */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { WebhookDefinition } from "@octokit/webhooks-examples";
+import type { Delivery, ProviderSource } from "../../core/src/signals/rules.js";
+
+/** One example delivery of a code-host event. */
+export interface CodehostExample {
+  /** The `X-Codehost-Event` header value, e.g. `issues`. */
+  event: string;
+  /** The body's `action`, or null for events without one (`push`, `ping`). */
+  action: string | null;
+  body: Record<string, unknown>;
+  /** A unique, readable test name: `issues.opened #15`. */
+  name: string;
+}
+
+// The package's main is a 4 MB JSON file; require parses it natively and caches it once per worker.
+const require = createRequire(import.meta.url);
+const definitions = require("@octokit/webhooks-examples") as WebhookDefinition[];
+
+/**
+ * Every example the package holds for each of `events`, in the package's order. Throws for an event
+ * without examples, so a renamed event cannot make a test silently check nothing.
+ * @example for (const { name, body } of codehostExamples(["issues"])) it(name, () => …)
+ */
+export function codehostExamples(events: string[]): CodehostExample[] {
+  return events.flatMap((event) => {
+    const definition = definitions.find((candidate) => candidate.name === event);
+    if (!definition || definition.examples.length === 0) throw new Error(`No code-host examples for ${event}`);
+    return definition.examples.map((example, index) => {
+      const body = example as unknown as Record<string, unknown>;
+      const action = typeof body.action === "string" && body.action !== "" ? body.action : null;
+      return { event, action, body, name: `${event}${action ? `.${action}` : ""} #${index}` };
+    });
+  });
+}
+
+const FIXTURES = new URL("../fixtures/", import.meta.url);
+
+/**
+ * A JSON file under tests/fixtures/, parsed.
+ * @example const body = loadFixture("errortracker/issue.created.json");
+ */
+export function loadFixture(path: string): unknown {
+  return JSON.parse(readFileSync(new URL(path, FIXTURES), "utf8"));
+}
+
+/**
+ * A file under tests/fixtures/ as raw bytes, as a receiver gets it.
+ * @example verifyCodehostSignature(fixtureBytes("analytics/custom.conversion_drop.json"), header, secret)
+ */
+export function fixtureBytes(path: string): Uint8Array {
+  return new Uint8Array(readFileSync(new URL(path, FIXTURES)));
+}
+
+/**
+ * A verified delivery as the receivers hand it to classifyDelivery: headers looked up in any case;
+ * the raw body is the JSON text of `body` unless given.
+ * @example classifyDelivery(deliveryOf("codehost", { "X-Codehost-Event": "push" }, body))
+ */
+export function deliveryOf(
+  source: ProviderSource,
+  headers: Record<string, string>,
+  body: unknown,
+  rawBody: Uint8Array = new TextEncoder().encode(JSON.stringify(body)),
+): Delivery {
+  const byName = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+  return { source, header: (name) => byName.get(name.toLowerCase()), body, rawBody };
+}
