@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import type { IssueStatus } from "../../../core/src/issues/schemas.js";
+import { type RoutedSignal, risenPriority, routeSignal } from "../../../core/src/signals/routing.js";
+
+const AT = "2026-03-04T05:06:07.000Z";
+const signal = (overrides: Partial<RoutedSignal> = {}): RoutedSignal => ({
+  source: "codehost",
+  type: "issues.edited",
+  severity: "medium",
+  title: "Checkout crashes",
+  fingerprint: "codehost:issue:o/r#1",
+  manual: false,
+  ...overrides,
+});
+const existing = (status: IssueStatus, priority = 3, signalCount = 1) => ({ status, priority, signalCount });
+
+describe("routeSignal", () => {
+  it("opens a triage signal issue for severity ≥ medium with no issue, from the signal's facts", () => {
+    for (const severity of ["medium", "high", "critical"] as const) {
+      const routing = routeSignal(signal({ severity }), null, AT);
+      expect(routing.action).toBe("opened");
+      if (routing.action !== "opened") continue;
+      expect(routing.issue).toMatchObject({
+        title: "Checkout crashes",
+        type: "signal",
+        status: "triage",
+        priority: { medium: 3, high: 2, critical: 1 }[severity],
+        fingerprint: "codehost:issue:o/r#1",
+        signalSource: "codehost",
+        signalCount: 1,
+        lastSignalAt: AT,
+        completedAt: null,
+      });
+    }
+  });
+
+  it("records low severity with no open issue, and opens for any manual signal", () => {
+    expect(routeSignal(signal({ severity: "low", type: "push" }), null, AT)).toEqual({ action: "recorded" });
+    const manual = routeSignal(signal({ severity: "low", manual: true, source: "ops", projectId: "prj_X" }), null, AT);
+    expect(manual).toMatchObject({ action: "opened", issue: { priority: 4, projectId: "prj_X", signalSource: "ops" } });
+  });
+
+  it("groups into an open issue of any status but done and canceled", () => {
+    for (const status of ["triage", "backlog", "todo", "in_progress"] as const) {
+      expect(routeSignal(signal({ severity: "low" }), existing(status, 3, 4), AT)).toEqual({
+        action: "grouped",
+        changes: { signalCount: 5, lastSignalAt: AT },
+      });
+    }
+  });
+
+  it("raises priority, never lowers it", () => {
+    expect(routeSignal(signal({ severity: "critical" }), existing("todo", 3), AT)).toMatchObject({
+      changes: { priority: 1 },
+    });
+    const milder = routeSignal(signal({ severity: "low" }), existing("todo", 2), AT);
+    expect(milder.action === "grouped" && "priority" in milder.changes).toBe(false);
+    expect(routeSignal(signal({ severity: "low" }), existing("todo", 0), AT)).toMatchObject({
+      changes: { priority: 4 },
+    });
+  });
+
+  it("closes a grouped triage or backlog issue on a close event, and nothing further along", () => {
+    const close = signal({ type: "issues.closed" });
+    for (const status of ["triage", "backlog"] as const) {
+      expect(routeSignal(close, existing(status), AT)).toMatchObject({
+        action: "grouped",
+        changes: { status: "done", completedAt: AT },
+      });
+    }
+    for (const status of ["todo", "in_progress"] as const) {
+      const routing = routeSignal(close, existing(status), AT);
+      expect(routing.action === "grouped" && "status" in routing.changes).toBe(false);
+    }
+    const resolved = signal({ source: "errortracker", type: "issue.resolved", severity: "high" });
+    expect(routeSignal(resolved, existing("triage"), AT)).toMatchObject({ changes: { status: "done" } });
+  });
+
+  it("reopens a done issue on a reopen event, and not a canceled one", () => {
+    const reopen = signal({ type: "issues.reopened" });
+    expect(routeSignal(reopen, existing("done", 3, 2), AT)).toEqual({
+      action: "grouped",
+      changes: { signalCount: 3, lastSignalAt: AT, status: "triage", completedAt: null },
+    });
+    expect(routeSignal(reopen, existing("canceled"), AT).action).toBe("opened");
+  });
+
+  it("opens a new issue when the fingerprint's issue is finished and the event does not reopen it", () => {
+    expect(routeSignal(signal({ severity: "high" }), existing("done"), AT).action).toBe("opened");
+    expect(routeSignal(signal({ severity: "low" }), existing("canceled"), AT).action).toBe("recorded");
+  });
+
+  it("records a close event with nothing open to close instead of opening an issue", () => {
+    expect(routeSignal(signal({ type: "issues.closed" }), null, AT)).toEqual({ action: "recorded" });
+    expect(routeSignal(signal({ type: "issues.closed" }), existing("done"), AT)).toEqual({ action: "recorded" });
+    const resolved = signal({ source: "errortracker", type: "metric_alert.resolved", severity: "low" });
+    expect(routeSignal(resolved, null, AT)).toEqual({ action: "recorded" });
+  });
+});
+
+describe("risenPriority", () => {
+  it.each([
+    [0, 4, 4],
+    [0, 1, 1],
+    [3, 1, 1],
+    [1, 3, 1],
+    [2, 2, 2],
+    [4, 3, 3],
+  ])("from %i with %i gives %i", (current, incoming, expected) => {
+    expect(risenPriority(current, incoming)).toBe(expected);
+  });
+});
