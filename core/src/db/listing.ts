@@ -105,6 +105,23 @@ export class ListingIndex {
     return { entries: entries.slice(skip, skip + limit), total };
   }
 
+  /** How many members `listing` has, from its counts alone. */
+  async count(listing: string): Promise<number> {
+    const buckets = await this.queryAll({ pk: this.countPk(listing), projection: ["count"] });
+    return buckets.reduce((sum, item) => sum + Number(item.count ?? 0), 0);
+  }
+
+  /** Members of `listing` per value of one entry attribute (reads the listing's narrow entries). */
+  async countBy(listing: string, attribute: string): Promise<Record<string, number>> {
+    const entries = await this.queryAll({ pk: this.entryPk(listing), projection: [attribute] });
+    const counts: Record<string, number> = {};
+    for (const entry of entries) {
+      const value = String(entry[attribute]);
+      counts[value] = (counts[value] ?? 0) + 1;
+    }
+    return counts;
+  }
+
   /**
    * A page of the entries of `listing` that also pass every filter, and their exact count: the
    * listing's narrow entries are read in full (its cost grows with the listing, not the page).

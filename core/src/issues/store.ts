@@ -146,6 +146,16 @@ export class IssueStore {
     return typeof entry?.id === "string" ? this.get(entry.id) : undefined;
   }
 
+  /** How many live issues carry the label (from the label listing's counts). */
+  async countWithLabel(name: string): Promise<number> {
+    return this.listings.count(listingName({ field: "label", value: name }));
+  }
+
+  /** Live issues of a project per status (reads the project listing's narrow entries). */
+  async statusCountsOfProject(projectId: string): Promise<Record<string, number>> {
+    return this.listings.countBy(listingName({ field: "project", value: projectId }), "status");
+  }
+
   /**
    * One page of issues in `number` order and the count of all matches. With at most one listing
    * the page is located from the listing's counts (3 calls whatever the page); combined listings
