@@ -1,0 +1,22 @@
+/** @module http/conditional — `If-Match` against an item's version (API.md 1.6). */
+import type { Context } from "hono";
+import { PreconditionFailedError } from "../errors.js";
+
+/**
+ * The version `If-Match` requires, `undefined` when the header is absent or `*` (any version).
+ * A value that names no version of ours (weak or malformed tags) can never match: 412.
+ * @example const expected = expectedVersion(c); // then write under `version = expected`
+ */
+export function expectedVersion(c: Context): number | undefined {
+  const header = c.req.header("If-Match")?.trim();
+  if (header === undefined || header === "" || header === "*") return undefined;
+  const versions = header.split(",").map((tag) => /^"([1-9][0-9]{0,15})"$/.exec(tag.trim())?.[1]);
+  const [only, ...rest] = versions;
+  if (only === undefined || rest.length > 0) throw new PreconditionFailedError();
+  return Number(only);
+}
+
+/** Throws 412 when `If-Match` named a version other than `current`. */
+export function checkVersion(expected: number | undefined, current: number): void {
+  if (expected !== undefined && expected !== current) throw new PreconditionFailedError();
+}
