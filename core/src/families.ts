@@ -1,4 +1,5 @@
 /** @module families — every family's module, for the local server that mounts them all. */
+import { catalogFamily } from "./catalog/routes.js";
 import type { FamilyModules } from "./http/app.js";
 import { issueFamily } from "./issues/routes.js";
 import { serviceFamily } from "./service/routes.js";
@@ -8,6 +9,7 @@ import { webhookFamily } from "./webhooks/routes.js";
 export const ALL_FAMILIES = {
   service: serviceFamily,
   issues: issueFamily,
+  catalog: catalogFamily,
   webhooks: webhookFamily,
   signals: signalFamily,
 } satisfies Required<FamilyModules>;

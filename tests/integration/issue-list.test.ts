@@ -115,8 +115,9 @@ describe("GET /api/issues over 45 issues", () => {
   });
 
   it.each([
-    ["status=open", "status: Invalid option"],
-    ["type=bug", "type: Invalid option"],
+    ["status=open", "status: must be a comma-separated list of: triage, backlog, todo, in_progress, done, canceled"],
+    ["status=todo,,done", "status: must be a comma-separated list of"],
+    ["type=bug", "type: must be a comma-separated list of: signal, hypothesis, plan, task, monitor"],
     ["priority=5", "priority: must be an integer between 0 and 4"],
     ["projectId=nope", "projectId: must be a project id (prj_…)"],
     ["sort=title", "sort: Invalid option"],

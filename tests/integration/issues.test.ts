@@ -63,7 +63,7 @@ describe("POST /api/issues and GET /api/issues/:id", () => {
     const fetched = await t.app.request(`/api/issues/${created.data.id}`, { headers: AUTH });
     expect(fetched.status).toBe(200);
     const { data } = (await fetched.json()) as Body;
-    expect(data).toEqual(created.data);
+    expect(data).toEqual({ ...created.data, parent: null, children: [], signals: [] });
     expect(data).toMatchObject({
       ...input,
       hypothesis: { ...input.hypothesis, prediction: null },
@@ -116,7 +116,7 @@ describe("POST /api/issues and GET /api/issues/:id", () => {
       'status: Invalid option: expected one of "triage"|"backlog"|"todo"|"done"|"canceled"',
     ],
     [{ title: "x", type: "task", titel: "typo" }, "unknown field: titel"],
-    [{ title: "x", type: "task", labels: ["a"], foo: 1 }, "unknown fields: labels, foo"],
+    [{ title: "x", type: "task", label: ["a"], foo: 1 }, "unknown fields: label, foo"],
     [
       {
         title: "x",

@@ -25,12 +25,14 @@ export interface ListingScheme {
 }
 
 /** A condition a combined filter checks on the entries of the listing it walks. */
-export interface EntryFilter {
-  attribute: string;
-  value: string | number;
-  /** `contains` for list attributes (labels). */
-  match: "equals" | "contains";
-}
+export type EntryFilter =
+  | {
+      attribute: string;
+      value: string | number;
+      /** `contains`: a list attribute holds the value, or a string attribute has it as a substring. */
+      match: "equals" | "contains";
+    }
+  | { attribute: string; values: (string | number)[]; match: "in" };
 
 export interface PageRequest {
   order: "asc" | "desc";
@@ -68,13 +70,34 @@ export class ListingIndex {
     const added = after.filter((listing) => !before.includes(listing));
     const kept = after.filter((listing) => before.includes(listing));
     return [
-      ...dropped.flatMap((listing) => [
-        { Delete: { Key: this.entryKey(listing, sk) } },
-        this.countChange(listing, sk, -1),
-      ]),
+      ...this.removals(dropped, sk),
       ...this.additions(added, sk, fields),
       ...(fieldsChanged ? kept.map((listing) => this.putEntry(listing, sk, fields)) : []),
     ];
+  }
+
+  /**
+   * Writes that move a member within `listing` from sort key `fromSk` to `toSk` (its order
+   * changed), counting it out of the old bucket and into the new one.
+   */
+  moves(listing: string, fromSk: string, toSk: string, fields: Item): TransactItem[] {
+    if (fromSk === toSk) return [this.putEntry(listing, toSk, fields)];
+    const writes: TransactItem[] = [
+      { Delete: { Key: this.entryKey(listing, fromSk) } },
+      this.putEntry(listing, toSk, fields),
+    ];
+    if (this.scheme.bucketOf(fromSk) !== this.scheme.bucketOf(toSk)) {
+      writes.push(this.countChange(listing, fromSk, -1), this.countChange(listing, toSk, 1));
+    }
+    return writes;
+  }
+
+  /** Writes that take a member out of `listings` (entry deleted, counted out). */
+  removals(listings: string[], sk: string): TransactItem[] {
+    return listings.flatMap((listing) => [
+      { Delete: { Key: this.entryKey(listing, sk) } },
+      this.countChange(listing, sk, -1),
+    ]);
   }
 
   /** One page of `listing`'s entries located from its bucket counts: three reads at most. */
@@ -125,13 +148,24 @@ export class ListingIndex {
   /**
    * A page of the entries of `listing` that also pass every filter, and their exact count: the
    * listing's narrow entries are read in full (its cost grows with the listing, not the page).
-   * `from` restricts to sort keys at or after it.
+   * `from` restricts to sort keys at or after it; `sort` reorders the matches before paging.
    */
-  async walk(listing: string, filters: EntryFilter[], request: PageRequest & { from?: string }): Promise<EntryPage> {
+  async walk(
+    listing: string,
+    filters: EntryFilter[],
+    request: PageRequest & { from?: string; sort?: (a: Item, b: Item) => number },
+  ): Promise<EntryPage> {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
     const clauses = filters.map((filter, i) => {
       names[`#f${i}`] = filter.attribute;
+      if (filter.match === "in") {
+        const placeholders = filter.values.map((value, j) => {
+          values[`:f${i}_${j}`] = value;
+          return `:f${i}_${j}`;
+        });
+        return `#f${i} IN (${placeholders.join(", ")})`;
+      }
       values[`:f${i}`] = filter.value;
       return filter.match === "contains" ? `contains(#f${i}, :f${i})` : `#f${i} = :f${i}`;
     });
@@ -141,6 +175,7 @@ export class ListingIndex {
       ...(request.from !== undefined ? { range: { op: ">=", sk: request.from } } : {}),
       ...(clauses.length > 0 ? { filter: { expression: clauses.join(" AND "), names, values } } : {}),
     });
+    if (request.sort) matches.sort(request.sort);
     return { entries: matches.slice(request.offset, request.offset + request.limit), total: matches.length };
   }
 

@@ -1,6 +1,7 @@
 /**
  * @module http/app — the app factory every family and the local server use: request ids, access
- * logs, the error envelope, 404/405 from the route table, bearer auth and body limits per route.
+ * logs, the error envelope, 404/405 from the route table, bearer auth, body limits and
+ * Idempotency-Key per route.
  */
 import { type Context, type Handler, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -20,6 +21,7 @@ import {
   type WebhookProvider,
 } from "../routes.js";
 import { bearerAuth } from "./auth.js";
+import { idempotency, takesIdempotencyKey } from "./idempotency.js";
 import { defaultLogger, type Logger } from "./logger.js";
 import { errorResponse, JSON_CONTENT_TYPE } from "./respond.js";
 
@@ -66,6 +68,7 @@ export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> 
   });
 
   const auth = bearerAuth({ apiKey: deps.config.serviceApiKey });
+  const idempotent = idempotency({ db: deps.db, logger });
 
   for (const family of Object.keys(families) as Family[]) {
     const handlers = (families[family] as FamilyModule<Family>)(deps) as Record<string, Handler<AppEnv>>;
@@ -77,6 +80,7 @@ export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> 
         ...(spec.auth === "bearer" ? [auth] : []),
         ...(spec.auth === "webhook" && spec.provider ? [requireWebhookSecret(spec.provider, deps.config)] : []),
         ...(spec.method === "GET" ? [] : [limitBody(spec.bodyLimit ?? API_BODY_LIMIT_BYTES)]),
+        ...(takesIdempotencyKey(spec) ? [idempotent] : []),
       ];
       app.on(route.method, route.path, ...(middleware as [MiddlewareHandler<AppEnv>]), handler);
     }

@@ -15,7 +15,10 @@ z.config(en());
 export function parseWith<T extends z.ZodMiniType>(schema: T, input: unknown, where: "body" | "query"): z.output<T> {
   const result = z.safeParse(schema, input);
   if (result.success) return result.data;
-  const details = result.error.issues.map(toProblem);
+  // A query parameter is one name: a list inside it (`status=a,b`) is still that parameter.
+  const details = result.error.issues
+    .map(toProblem)
+    .map((problem) => (where === "query" ? { ...problem, path: problem.path.split(".")[0] ?? "" } : problem));
   const first = details[0];
   const message = first ? `${first.path ? `${first.path}: ` : ""}${first.message}` : `Invalid ${where}`;
   throw new ValidationError(message, details);

@@ -6,12 +6,16 @@
  * - issue by number ........ Query     gsi1pk=$kaizen#issue_1#number    gsi1sk=<number, padded>
  *                            (fallback: GetItem on the `all` listing entry, which is strongly consistent)
  * - next number ............ GetItem   pk=$kaizen#counter_1#issue       sk=$kaizen#counter_1
- * - lists .................. listings of db/listing.ts, entity `issue`, sort key = padded number,
+ * - lists by number ........ listings of db/listing.ts, entity `issue`, sort key = padded number,
  *                            buckets of BUCKET_SIZE numbers
+ * - list by priority ....... listing `all` of entity `issuepriority`, sort key = priority rank#number
+ * - list by -updatedAt ..... listing `all` of entity `issueupdated`, sort key = updatedAt#number,
+ *                            hour buckets
  *
- * A listing is `all`, or one value of a filterable field: `status=todo`, `type=task`,
- * `priority=2`, `project=prj_…`, `label=bug`. `createdAt` is non-decreasing in `number` (the
- * create transaction guarantees it), so number order is creation order.
+ * A number listing is `all`, or one value of a filterable field: `status=todo`, `type=task`,
+ * `priority=2`, `project=prj_…`, `label=bug`, `parent=iss_…`, `fingerprint=…`. `createdAt` is
+ * non-decreasing in `number` (the create transaction guarantees it), so number order is creation
+ * order. Deleted issues are in no listing.
  */
 import type { Key } from "../db/client.js";
 import { type ListingScheme, listingEntryKey } from "../db/listing.js";
@@ -43,9 +47,41 @@ export const ISSUE_LISTINGS: ListingScheme = {
   bucketEnd: (bucket) => padNumber((Number(bucket) + 1) * BUCKET_SIZE),
 };
 
+/**
+ * Issues by priority, most urgent first: ranks 1..4 for priorities 1..4, 5 for 0 (none), then
+ * by number within a rank.
+ */
+export const ISSUE_PRIORITY_LISTINGS: ListingScheme = {
+  entity: "issuepriority",
+  bucketOf: (sk) => `${sk.slice(0, 1)}#${padBucket(Math.floor(Number(sk.slice(2)) / BUCKET_SIZE))}`,
+  bucketStart: (bucket) => `${bucket.slice(0, 1)}#${padNumber(Number(bucket.slice(2)) * BUCKET_SIZE)}`,
+  bucketEnd: (bucket) => `${bucket.slice(0, 1)}#${padNumber((Number(bucket.slice(2)) + 1) * BUCKET_SIZE)}`,
+};
+
+export function prioritySortKey(priority: number, number: number): string {
+  return `${priority === 0 ? 5 : priority}#${padNumber(number)}`;
+}
+
+const HOUR_MS = 3_600_000;
+
+/** Issues by last update; sort keys are `<epoch ms, padded>#<number>`, counted per hour. */
+export const ISSUE_UPDATED_LISTINGS: ListingScheme = {
+  entity: "issueupdated",
+  bucketOf: (sk) => String(Math.floor(Number(sk.slice(0, 15)) / HOUR_MS)).padStart(10, "0"),
+  bucketStart: (bucket) => String(Number(bucket) * HOUR_MS).padStart(15, "0"),
+  bucketEnd: (bucket) => String((Number(bucket) + 1) * HOUR_MS).padStart(15, "0"),
+};
+
+export function updatedSortKey(updatedAt: string, number: number): string {
+  return `${String(Date.parse(updatedAt)).padStart(15, "0")}#${padNumber(number)}`;
+}
+
 export type Listing =
   | { field: "all" }
-  | { field: "status" | "type" | "priority" | "project" | "label"; value: string | number };
+  | {
+      field: "status" | "type" | "priority" | "project" | "label" | "parent" | "fingerprint";
+      value: string | number;
+    };
 
 export function listingName(listing: Listing): string {
   return listing.field === "all" ? "all" : `${listing.field}=${listing.value}`;
@@ -63,6 +99,8 @@ export function listingsOf(issue: {
   priority: number;
   projectId: string | null;
   labels: string[];
+  parentId?: string | null;
+  fingerprint?: string | null;
 }): Listing[] {
   return [
     { field: "all" },
@@ -71,6 +109,8 @@ export function listingsOf(issue: {
     { field: "priority", value: issue.priority },
     ...(issue.projectId ? [{ field: "project" as const, value: issue.projectId }] : []),
     ...issue.labels.map((label) => ({ field: "label" as const, value: label })),
+    ...(issue.parentId ? [{ field: "parent" as const, value: issue.parentId }] : []),
+    ...(issue.fingerprint ? [{ field: "fingerprint" as const, value: issue.fingerprint }] : []),
   ];
 }
 

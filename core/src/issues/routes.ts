@@ -1,14 +1,24 @@
 /** @module issues/routes — the `issues` family's handlers: validate, call the service, shape the response. */
+import { CatalogService } from "../catalog/service.js";
+import { commentHandlers } from "../comments/handlers.js";
 import type { FamilyModule } from "../http/app.js";
 import { readJsonBody } from "../http/body.js";
+import { expectedVersion } from "../http/conditional.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
-import { createIssueBody, listIssuesQuery } from "./schemas.js";
-import { IssueService } from "./service.js";
+import { SignalStore } from "../signals/store.js";
+import { createIssueBody, listIssuesQuery, updateIssueBody } from "./schemas.js";
+import { IssueService, summaryOf } from "./service.js";
 import { IssueStore } from "./store.js";
 
-export const issueFamily: FamilyModule<"issues"> = ({ db }) => {
-  const issues = new IssueService(new IssueStore(db));
+/** Signals shown on an issue's detail, newest first. */
+const DETAIL_SIGNALS = 10;
+
+export const issueFamily: FamilyModule<"issues"> = (deps) => {
+  const { db } = deps;
+  const store = new IssueStore(db);
+  const issues = new IssueService(store, new CatalogService(db));
+  const signals = new SignalStore(db);
   return {
     "GET /api/issues": async (c) => {
       const query = parseWith(listIssuesQuery, c.req.query(), "query");
@@ -28,7 +38,27 @@ export const issueFamily: FamilyModule<"issues"> = ({ db }) => {
     },
     "GET /api/issues/:id": async (c) => {
       const { issue, version } = await issues.getIssue(c.req.param("id") ?? "");
+      const [parent, children, recent] = await Promise.all([
+        issue.parentId ? store.get(issue.parentId) : undefined,
+        issues.childrenOf(issue.id),
+        signals.list({ filters: { issueId: issue.id }, order: "desc", offset: 0, limit: DETAIL_SIGNALS }),
+      ]);
+      return itemResponse(
+        c,
+        { ...issue, parent: parent ? summaryOf(parent.issue) : null, children, signals: recent.signals },
+        { etag: etagOf(version) },
+      );
+    },
+    "PATCH /api/issues/:id": async (c) => {
+      const expected = expectedVersion(c);
+      const patch = parseWith(updateIssueBody, await readJsonBody(c), "body");
+      const { issue, version } = await issues.updateIssue(c.req.param("id") ?? "", patch, expected);
       return itemResponse(c, issue, { etag: etagOf(version) });
     },
+    "DELETE /api/issues/:id": async (c) => {
+      await issues.deleteIssue(c.req.param("id") ?? "", expectedVersion(c));
+      return c.body(null, 204);
+    },
+    ...commentHandlers(deps, (ref) => issues.getIssue(ref).then(({ issue }) => issue)),
   };
 };

@@ -4,7 +4,7 @@ import { paginationQuery } from "../http/pagination.js";
 
 export const ISSUE_TYPES = ["signal", "hypothesis", "plan", "task", "monitor"] as const;
 export const ISSUE_STATUSES = ["triage", "backlog", "todo", "in_progress", "done", "canceled"] as const;
-export const ISSUE_SORTS = ["-createdAt", "createdAt"] as const;
+export const ISSUE_SORTS = ["-createdAt", "createdAt", "priority", "-updatedAt", "number"] as const;
 /** Statuses an issue may be created in: `in_progress` is reached only through a dispatch claim. */
 export const CREATABLE_STATUSES = ["triage", "backlog", "todo", "done", "canceled"] as const;
 /** Labels per issue: each label is a listing of its own, written in the issue's transaction. */
@@ -43,33 +43,85 @@ const pullRequest = z.strictObject({
   mergedAt: z.optional(z.nullable(timestamp)),
 });
 
-/** `POST /api/issues` body: fields of API.md 3.2 that stand without other resources. */
-export const createIssueBody = z.strictObject({
-  title: z.string().check(z.minLength(1, "must be 1..500 characters"), z.maxLength(500, "must be 1..500 characters")),
-  type: z.enum(ISSUE_TYPES),
+/** An issue as a reference in a body: its id or `KZN-<number>`. */
+const issueRefField = z
+  .string()
+  .check(
+    z.regex(/^(iss_[0-9A-HJKMNP-TV-Z]{26}|KZN-[1-9][0-9]{0,11})$/i, "must be an issue id (iss_…) or KZN-<number>"),
+  );
+const projectIdField = z.string().check(z.regex(/^prj_[0-9A-HJKMNP-TV-Z]{26}$/, "must be a project id (prj_…)"));
+const labelName = z
+  .string()
+  .check(z.minLength(1, "must not be empty"), z.maxLength(50, "must be at most 50 characters"));
+const labelList = z.array(labelName).check(
+  z.maxLength(MAX_LABELS_PER_ISSUE, `at most ${MAX_LABELS_PER_ISSUE} labels`),
+  z.refine(
+    (names) => new Set(names.map((name) => name.toLowerCase())).size === names.length,
+    "must not repeat a label",
+  ),
+);
+
+/** Fields an issue body may set, on create (with `title` and `type` required) and on PATCH. */
+const issueFields = {
   description: z.optional(z.nullable(text(50_000))),
-  status: z.optional(z.enum(CREATABLE_STATUSES)),
   priority: z.optional(priority),
+  parentId: z.optional(z.nullable(issueRefField)),
+  projectId: z.optional(z.nullable(projectIdField)),
+  labels: z.optional(labelList),
   hypothesis: z.optional(z.nullable(hypothesis)),
   agentSummary: z.optional(z.nullable(text(50_000))),
   commits: z.optional(shortList(commit)),
   pullRequests: z.optional(shortList(pullRequest)),
+};
+
+/** `POST /api/issues` body. */
+export const createIssueBody = z.strictObject({
+  ...issueFields,
+  title: z.string().check(z.minLength(1, "must be 1..500 characters"), z.maxLength(500, "must be 1..500 characters")),
+  type: z.enum(ISSUE_TYPES),
+  status: z.optional(z.enum(CREATABLE_STATUSES)),
 });
 export type CreateIssueBody = z.output<typeof createIssueBody>;
 
-const single = <T extends z.ZodMiniType>(schema: T) => z.optional(schema);
+/** `PATCH /api/issues/:id` body: any subset of the issue's fields. */
+export const updateIssueBody = z.strictObject({
+  ...issueFields,
+  title: z.optional(
+    z.string().check(z.minLength(1, "must be 1..500 characters"), z.maxLength(500, "must be 1..500 characters")),
+  ),
+  type: z.optional(z.enum(ISSUE_TYPES)),
+  status: z.optional(z.enum(ISSUE_STATUSES)),
+});
+export type UpdateIssueBody = z.output<typeof updateIssueBody>;
+
+/** A comma-separated list of enum values (`status=todo,backlog`). */
+function commaList<const T extends readonly [string, ...string[]]>(values: T) {
+  const message = `must be a comma-separated list of: ${values.join(", ")}`;
+  return z.pipe(
+    z.string(),
+    z.pipe(
+      z.transform((text: string) => text.split(",").map((part) => part.trim())),
+      z.array(z.enum(values, message)).check(z.minLength(1, message)),
+    ),
+  );
+}
 
 /** `GET /api/issues` query. Unknown parameters are refused so typos surface. */
 export const listIssuesQuery = z.strictObject({
   ...paginationQuery,
-  status: single(z.enum(ISSUE_STATUSES)),
-  type: single(z.enum(ISSUE_TYPES)),
-  priority: single(
+  status: z.optional(commaList(ISSUE_STATUSES)),
+  type: z.optional(commaList(ISSUE_TYPES)),
+  priority: z.optional(
     z.pipe(z.string().check(z.regex(/^[0-4]$/, "must be an integer between 0 and 4")), z.transform(Number)),
   ),
-  projectId: single(z.string().check(z.regex(/^prj_[0-9A-Z]{26}$/, "must be a project id (prj_…)"))),
-  label: single(
-    z.string().check(z.minLength(1, "must not be empty"), z.maxLength(50, "must be at most 50 characters")),
+  projectId: z.optional(projectIdField),
+  parentId: z.optional(issueRefField),
+  label: z.optional(labelName),
+  fingerprint: z.optional(
+    z.string().check(z.minLength(1, "must not be empty"), z.maxLength(500, "must be at most 500 characters")),
+  ),
+  q: z.optional(
+    z.string().check(z.minLength(1, "must not be empty"), z.maxLength(200, "must be at most 200 characters")),
   ),
   sort: z._default(z.enum(ISSUE_SORTS), "-createdAt"),
 });

@@ -1,27 +1,58 @@
 /** @module issues/service — issue rules: defaults on create, lookups by id or `KZN-<n>`, list filters to listings. */
-import { NotFoundError } from "../errors.js";
+import { ConditionFailedError, type TransactItem } from "../db/client.js";
+import { retryRaces } from "../db/retry.js";
+import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from "../errors.js";
+import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
 import { type Listing, parseIssueRef } from "./keys.js";
-import type { CreateIssueBody, ListIssuesQuery } from "./schemas.js";
+import type { CreateIssueBody, Issue, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
 import type { IssueStore, NewIssue, StoredIssue } from "./store.js";
+import { completedAtAfter, transitionRefusal } from "./transitions.js";
 
 /** Shape of an issue id (`iss_` + ULID). */
 export const ISSUE_ID = /^iss_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-export class IssueService {
-  constructor(private readonly store: IssueStore) {}
+/** What the issue rules need to know of the catalog (labels and projects). */
+export interface IssueReferences {
+  /** Canonical names of the labels that exist, and the names that do not. */
+  resolveLabels(names: string[]): Promise<{ found: string[]; missing: string[] }>;
+  projectExists(id: string): Promise<boolean>;
+}
 
-  /** Creates an issue in `triage` (or the given status); `completedAt` is set for finished ones. */
+/** An issue as other items show it. */
+export interface IssueSummary {
+  id: string;
+  number: number;
+  identifier: string;
+  title: string;
+  type: string;
+  status: string;
+  priority: number;
+}
+
+export class IssueService {
+  constructor(
+    private readonly store: IssueStore,
+    private readonly references?: IssueReferences,
+  ) {}
+
+  /** Creates an issue in `triage` (or the given status) after checking every reference. */
   async createIssue(input: CreateIssueBody): Promise<StoredIssue> {
+    const parentId = input.parentId ? (await this.parentFor(null, input.parentId)).issue.id : null;
+    const projectId = input.projectId ? await this.checkedProject(input.projectId) : null;
+    const labels = input.labels ? await this.checkedLabels(input.labels) : [];
     return this.store.create(
       newIssue({
         ...input,
+        parentId,
+        projectId,
+        labels,
         hypothesis: input.hypothesis ? { ...input.hypothesis, prediction: input.hypothesis.prediction ?? null } : null,
       }),
     );
   }
 
-  /** By `iss_…` id or `KZN-<number>`; 404 for anything else or nothing found. */
+  /** By `iss_…` id or `KZN-<number>`; 404 for anything else or nothing found (deleted included). */
   async getIssue(ref: string): Promise<StoredIssue> {
     const number = parseIssueRef(ref);
     const found =
@@ -34,20 +65,162 @@ export class IssueService {
     return found;
   }
 
+  /**
+   * Applies a partial update under the state machine and the hierarchy rules. With `If-Match`
+   * the write happens only at that version (else 412); without, a concurrent change makes it
+   * read again and reapply, so no write is lost.
+   */
+  async updateIssue(ref: string, patch: UpdateIssueBody, expected: number | undefined): Promise<StoredIssue> {
+    return retryRaces(async () => {
+      const current = await this.getIssue(ref);
+      checkVersion(expected, current.version);
+      const changes = await this.changesFor(current, patch);
+      if (Object.keys(changes).length === 0) return current;
+      const { stored, writes } = this.store.prepareUpdate(current, changes, new Date());
+      await this.writeAt(writes, expected);
+      return stored;
+    });
+  }
+
+  /** Soft-deletes: 204 once, 404 after; an issue with children is kept (409) until they move. */
+  async deleteIssue(ref: string, expected: number | undefined): Promise<void> {
+    await retryRaces(async () => {
+      const current = await this.getIssue(ref);
+      checkVersion(expected, current.version);
+      const children = await this.store.countChildren(current.issue.id);
+      if (children > 0) {
+        throw new ConflictError(
+          `Issue ${current.issue.identifier} has ${children} child issues; move or delete them first`,
+        );
+      }
+      await this.writeAt(this.store.prepareDelete(current, new Date()).writes, expected);
+    });
+  }
+
   async listIssues(query: ListIssuesQuery) {
-    const listings: Listing[] = [];
-    if (query.status !== undefined) listings.push({ field: "status", value: query.status });
-    if (query.type !== undefined) listings.push({ field: "type", value: query.type });
-    if (query.priority !== undefined) listings.push({ field: "priority", value: query.priority });
-    if (query.projectId !== undefined) listings.push({ field: "project", value: query.projectId });
-    if (query.label !== undefined) listings.push({ field: "label", value: query.label });
+    let parentId: string | undefined;
+    if (query.parentId !== undefined) {
+      const parent = await this.getIssue(query.parentId).catch((error: unknown) => {
+        if (error instanceof NotFoundError) return undefined;
+        throw error;
+      });
+      if (!parent) return { issues: [], total: 0 };
+      parentId = parent.issue.id;
+    }
     return this.store.list({
-      listings,
-      order: query.sort === "createdAt" ? "asc" : "desc",
+      statuses: query.status,
+      types: query.type,
+      priority: query.priority,
+      projectId: query.projectId,
+      parentId,
+      label: query.label,
+      fingerprint: query.fingerprint,
+      q: query.q,
+      sort: query.sort,
       offset: pageOffset(query),
       limit: query.limit,
     });
   }
+
+  /** The children of an issue, oldest first (at most 100). */
+  async childrenOf(id: string): Promise<IssueSummary[]> {
+    const { issues } = await this.store.list({ parentId: id, sort: "number", offset: 0, limit: 100 });
+    return issues.map(({ issue }) => summaryOf(issue));
+  }
+
+  private async changesFor(current: StoredIssue, patch: UpdateIssueBody): Promise<Partial<NewIssue>> {
+    const { issue } = current;
+    const changes: Partial<NewIssue> = {};
+    for (const field of [
+      "title",
+      "description",
+      "type",
+      "priority",
+      "agentSummary",
+      "commits",
+      "pullRequests",
+    ] as const) {
+      if (patch[field] !== undefined && JSON.stringify(patch[field]) !== JSON.stringify(issue[field])) {
+        Object.assign(changes, { [field]: patch[field] });
+      }
+    }
+    if (patch.hypothesis !== undefined) {
+      const hypothesis = patch.hypothesis
+        ? { ...patch.hypothesis, prediction: patch.hypothesis.prediction ?? null }
+        : null;
+      if (JSON.stringify(hypothesis) !== JSON.stringify(issue.hypothesis)) changes.hypothesis = hypothesis;
+    }
+    if (patch.status !== undefined && patch.status !== issue.status) {
+      const refusal = transitionRefusal(issue.status, patch.status, "patch");
+      if (refusal) throw new ConflictError(refusal);
+      changes.status = patch.status;
+      changes.completedAt = completedAtAfter(issue.status, patch.status, issue.completedAt, new Date().toISOString());
+    }
+    if (patch.parentId !== undefined) {
+      const parentId = patch.parentId === null ? null : (await this.parentFor(current, patch.parentId)).issue.id;
+      if (parentId !== issue.parentId) changes.parentId = parentId;
+    }
+    if (patch.projectId !== undefined) {
+      const projectId = patch.projectId === null ? null : await this.checkedProject(patch.projectId);
+      if (projectId !== issue.projectId) changes.projectId = projectId;
+    }
+    if (patch.labels !== undefined) {
+      const labels = await this.checkedLabels(patch.labels);
+      if (JSON.stringify(labels) !== JSON.stringify(issue.labels)) changes.labels = labels;
+    }
+    return changes;
+  }
+
+  /** The parent `ref` names for `child` (null when creating), under the one-level rule. */
+  private async parentFor(child: StoredIssue | null, ref: string): Promise<StoredIssue> {
+    const parent = await this.getIssue(ref).catch((error: unknown) => {
+      if (error instanceof NotFoundError) throw new ValidationError(`parentId: issue ${ref} does not exist`);
+      throw error;
+    });
+    if (child && parent.issue.id === child.issue.id) {
+      throw new ValidationError("parentId: an issue cannot be its own parent");
+    }
+    if (parent.issue.parentId !== null) {
+      throw new ValidationError(`parentId: ${parent.issue.identifier} is itself a child; issues nest one level deep`);
+    }
+    if (child && (await this.store.countChildren(child.issue.id)) > 0) {
+      throw new ValidationError(`parentId: ${child.issue.identifier} has children, so it cannot become a child`);
+    }
+    return parent;
+  }
+
+  private async checkedProject(id: string): Promise<string> {
+    if (!this.references) throw new Error("IssueService needs the catalog to check projects");
+    if (!(await this.references.projectExists(id)))
+      throw new ValidationError(`projectId: project ${id} does not exist`);
+    return id;
+  }
+
+  /** The labels under their canonical names; 400 naming any that do not exist. */
+  private async checkedLabels(names: string[]): Promise<string[]> {
+    if (names.length === 0) return [];
+    if (!this.references) throw new Error("IssueService needs the catalog to check labels");
+    const { found, missing } = await this.references.resolveLabels(names);
+    if (missing.length > 0)
+      throw new ValidationError(`labels: unknown label${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
+    return found;
+  }
+
+  /** Writes under the version read; with If-Match a lost race is a 412, not a retry. */
+  private async writeAt(writes: TransactItem[], expected: number | undefined): Promise<void> {
+    try {
+      await this.store.transact(writes);
+    } catch (error) {
+      if (expected !== undefined && error instanceof ConditionFailedError) throw new PreconditionFailedError();
+      throw error;
+    }
+  }
+}
+
+/** How other items show an issue. */
+export function summaryOf(issue: Issue): IssueSummary {
+  const { id, number, identifier, title, type, status, priority } = issue;
+  return { id, number, identifier, title, type, status, priority };
 }
 
 /**

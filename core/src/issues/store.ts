@@ -9,6 +9,8 @@ import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import { retryRaces } from "../db/retry.js";
 import {
   ISSUE_LISTINGS,
+  ISSUE_PRIORITY_LISTINGS,
+  ISSUE_UPDATED_LISTINGS,
   issueCounterKey,
   issueKey,
   issueNumberIndexKey,
@@ -18,6 +20,8 @@ import {
   listingsOf,
   numberEntryKey,
   padNumber,
+  prioritySortKey,
+  updatedSortKey,
 } from "./keys.js";
 import type { Issue } from "./schemas.js";
 
@@ -30,16 +34,33 @@ export interface StoredIssue {
 /** Fields a caller chooses when creating an issue; the store assigns id, number and times. */
 export type NewIssue = Omit<Issue, "id" | "number" | "identifier" | "createdAt" | "updatedAt">;
 
-export interface ListRequest {
-  /** Zero or more listings the issues must all be in (`all` is implied). */
-  listings: Listing[];
-  order: "asc" | "desc";
+/** What a list asks: conditions all issues must meet, an order and a page. */
+export interface IssueQuery {
+  statuses?: string[];
+  types?: string[];
+  priority?: number;
+  projectId?: string;
+  parentId?: string;
+  label?: string;
+  fingerprint?: string;
+  /** Case-insensitive substring of the title. */
+  q?: string;
+  sort: "-createdAt" | "createdAt" | "number" | "priority" | "-updatedAt";
   offset: number;
   limit: number;
 }
 
-/** Fields copied onto listing entries so combined filters are checked without reading issues. */
-const ENTRY_FIELDS = ["status", "type", "priority", "projectId", "labels"] as const;
+/** Fields copied onto listing entries so filters are checked without reading issues. */
+const ENTRY_FIELDS = [
+  "number",
+  "status",
+  "type",
+  "priority",
+  "projectId",
+  "labels",
+  "parentId",
+  "fingerprint",
+] as const;
 
 // Named condition fragments.
 /** The counter still holds the number we read: nobody created an issue in between. */
@@ -52,10 +73,17 @@ const itemAbsent = "attribute_not_exists(pk)";
 const versionUnchanged = "#version = :expectedVersion";
 
 export class IssueStore {
-  private readonly listings: ListingIndex;
+  /** Issues by number, per filterable value. */
+  private readonly byNumber: ListingIndex;
+  /** All issues by priority rank, then number. */
+  private readonly byPriority: ListingIndex;
+  /** All issues by last update. */
+  private readonly byUpdate: ListingIndex;
 
   constructor(private readonly db: Db) {
-    this.listings = new ListingIndex(db, ISSUE_LISTINGS);
+    this.byNumber = new ListingIndex(db, ISSUE_LISTINGS);
+    this.byPriority = new ListingIndex(db, ISSUE_PRIORITY_LISTINGS);
+    this.byUpdate = new ListingIndex(db, ISSUE_UPDATED_LISTINGS);
   }
 
   /**
@@ -88,24 +116,32 @@ export class IssueStore {
     const number = lastNumber + 1;
     const issue: Issue = { ...fields, id, number, identifier: issueRef(number), createdAt, updatedAt: createdAt };
     const item = issueItem(issue, 1);
+    const entry = entryFields(issue);
     const writes: TransactItem[] = [
       counterAdvance(lastNumber, createdAt),
       { Put: { Item: item, ConditionExpression: itemAbsent } },
-      ...this.listings.additions(listingsOf(issue).map(listingName), padNumber(number), entryFields(issue)),
+      ...this.byNumber.additions(listingsOf(issue).map(listingName), padNumber(number), entry),
+      ...this.byPriority.additions(["all"], prioritySortKey(issue.priority, number), entry),
+      ...this.byUpdate.additions(["all"], updatedSortKey(issue.updatedAt, number), entry),
     ];
     return { stored: fromItem(item), writes };
   }
 
   /**
    * The writes that change `current` by `changes`, under the condition that nobody changed it
-   * since it was read (its version), with its listing entries following its fields.
+   * since it was read (its version), with its listing entries following its fields and order.
    */
   prepareUpdate(current: StoredIssue, changes: Partial<NewIssue>, now: Date) {
-    const updated: Issue = { ...current.issue, ...changes, updatedAt: now.toISOString() };
+    const updated: Issue = {
+      ...current.issue,
+      ...changes,
+      updatedAt: laterOf(now.toISOString(), current.issue.updatedAt),
+    };
     const version = current.version + 1;
     const item = issueItem(updated, version);
     const before = entryFields(current.issue);
     const after = entryFields(updated);
+    const number = updated.number;
     const writes: TransactItem[] = [
       {
         Put: {
@@ -115,20 +151,67 @@ export class IssueStore {
           ExpressionAttributeValues: { ":expectedVersion": current.version },
         },
       },
-      ...this.listings.changes(
+      ...this.byNumber.changes(
         listingsOf(current.issue).map(listingName),
         listingsOf(updated).map(listingName),
-        padNumber(updated.number),
+        padNumber(number),
         after,
         JSON.stringify(before) !== JSON.stringify(after),
+      ),
+      ...this.byPriority.moves(
+        "all",
+        prioritySortKey(current.issue.priority, number),
+        prioritySortKey(updated.priority, number),
+        after,
+      ),
+      ...this.byUpdate.moves(
+        "all",
+        updatedSortKey(current.issue.updatedAt, number),
+        updatedSortKey(updated.updatedAt, number),
+        after,
       ),
     ];
     return { stored: fromItem(item), writes };
   }
 
+  /**
+   * The writes that soft-delete `current`: it is marked deleted (under its version) and leaves
+   * every listing, so no list or count sees it again.
+   */
+  prepareDelete(current: StoredIssue, now: Date) {
+    const { issue } = current;
+    const item = { ...issueItem(issue, current.version + 1), deletedAt: now.toISOString() };
+    const writes: TransactItem[] = [
+      {
+        Put: {
+          Item: item,
+          ConditionExpression: versionUnchanged,
+          ExpressionAttributeNames: { "#version": "version" },
+          ExpressionAttributeValues: { ":expectedVersion": current.version },
+        },
+      },
+      ...this.byNumber.removals(listingsOf(issue).map(listingName), padNumber(issue.number)),
+      ...this.byPriority.removals(["all"], prioritySortKey(issue.priority, issue.number)),
+      ...this.byUpdate.removals(["all"], updatedSortKey(issue.updatedAt, issue.number)),
+    ];
+    return { writes };
+  }
+
+  /** Runs writes prepared by this store (and others) as one transaction. */
+  async transact(writes: TransactItem[]): Promise<void> {
+    await this.db.transactWrite(writes);
+  }
+
+  /** A live issue by id (deleted ones read as absent). */
   async get(id: string): Promise<StoredIssue | undefined> {
     const item = await this.db.get(issueKey(id), { consistent: true });
-    return item ? fromItem(item) : undefined;
+    return item && !item.deletedAt ? fromItem(item) : undefined;
+  }
+
+  /** Live issues by id, in the order asked, in one call per hundred. */
+  async getMany(ids: string[]): Promise<StoredIssue[]> {
+    const items = await this.db.batchGet(ids.map(issueKey), { consistent: true });
+    return items.filter((item) => !item.deletedAt).map(fromItem);
   }
 
   /** By `number`: one index query, or the strongly consistent listing entry while the index lags. */
@@ -141,37 +224,69 @@ export class IssueStore {
       Limit: 1,
     });
     const indexed = out.Items?.[0];
-    if (indexed) return fromItem(indexed);
+    if (indexed) return indexed.deletedAt ? undefined : fromItem(indexed);
     const entry = await this.db.get(numberEntryKey(number), { consistent: true });
     return typeof entry?.id === "string" ? this.get(entry.id) : undefined;
   }
 
   /** How many live issues carry the label (from the label listing's counts). */
   async countWithLabel(name: string): Promise<number> {
-    return this.listings.count(listingName({ field: "label", value: name }));
+    return this.byNumber.count(listingName({ field: "label", value: name }));
+  }
+
+  /** How many live children an issue has. */
+  async countChildren(id: string): Promise<number> {
+    return this.byNumber.count(listingName({ field: "parent", value: id }));
   }
 
   /** Live issues of a project per status (reads the project listing's narrow entries). */
   async statusCountsOfProject(projectId: string): Promise<Record<string, number>> {
-    return this.listings.countBy(listingName({ field: "project", value: projectId }), "status");
+    return this.byNumber.countBy(listingName({ field: "project", value: projectId }), "status");
   }
 
   /**
-   * One page of issues in `number` order and the count of all matches. With at most one listing
-   * the page is located from the listing's counts (3 calls whatever the page); combined listings
-   * walk the narrow entries of the most selective one and check the rest on the entries.
+   * One page of issues and the count of all matches. Served from counts (three calls whatever
+   * the page) when at most one single-valued condition applies and the order has an index of its
+   * own; otherwise the narrow entries of the most selective listing are walked, filtered on the
+   * entries, and ordered before paging.
    */
-  async list({ listings, order, offset, limit }: ListRequest): Promise<{ issues: StoredIssue[]; total: number }> {
-    const [driving = { field: "all" }, ...others] = [...listings].sort((a, b) => selectivity(a) - selectivity(b));
-    const { entries, total } =
-      others.length === 0
-        ? await this.listings.page(listingName(driving), { order, offset, limit })
-        : await this.listings.walk(listingName(driving), others.map(entryFilter), { order, offset, limit });
-    const items = await this.db.batchGet(
-      entries.map((entry) => issueKey(String(entry.id))),
-      { consistent: true },
+  async list(query: IssueQuery): Promise<{ issues: StoredIssue[]; total: number }> {
+    const { entries, total } = await this.listEntries(query);
+    const issues = await this.getMany(entries.map((entry) => String(entry.id)));
+    return { issues, total };
+  }
+
+  private async listEntries(query: IssueQuery) {
+    const page = { offset: query.offset, limit: query.limit };
+    const listings = singleValuedListings(query);
+    const filters = multiValuedFilters(query);
+    const plain = filters.length === 0 && listings.length === 0;
+    if (query.sort === "priority") {
+      if (plain) return this.byPriority.page("all", { ...page, order: "asc" });
+      return this.walk(listings, filters, { ...page, order: "asc", sort: byPriorityThenNumber });
+    }
+    if (query.sort === "-updatedAt") {
+      const everyCondition = [...listings.map(entryFilter), ...filters];
+      if (everyCondition.length === 0) return this.byUpdate.page("all", { ...page, order: "desc" });
+      return this.byUpdate.walk("all", everyCondition, { ...page, order: "desc" });
+    }
+    const order = query.sort === "-createdAt" ? "desc" : "asc";
+    const [only, ...more] = listings;
+    if (filters.length === 0 && more.length === 0) {
+      return this.byNumber.page(listingName(only ?? { field: "all" }), { ...page, order });
+    }
+    return this.walk(listings, filters, { ...page, order });
+  }
+
+  private walk(
+    listings: Listing[],
+    filters: EntryFilter[],
+    request: { offset: number; limit: number; order: "asc" | "desc"; sort?: (a: Item, b: Item) => number },
+  ) {
+    const [driving = { field: "all" as const }, ...others] = [...listings].sort(
+      (a, b) => selectivity(a) - selectivity(b),
     );
-    return { issues: items.map(fromItem), total };
+    return this.byNumber.walk(listingName(driving), [...others.map(entryFilter), ...filters], request);
   }
 }
 
@@ -194,7 +309,11 @@ function counterAdvance(lastNumber: number, createdAt: string): TransactItem {
 
 /** What a listing entry keeps of an issue: its id and the fields combined filters check. */
 function entryFields(issue: Issue): Item {
-  return { id: issue.id, ...Object.fromEntries(ENTRY_FIELDS.map((field) => [field, issue[field]])) };
+  return {
+    id: issue.id,
+    ...Object.fromEntries(ENTRY_FIELDS.map((field) => [field, issue[field]])),
+    titleLower: issue.title.toLowerCase(),
+  };
 }
 
 function issueItem(issue: Issue, version: number): Item {
@@ -233,18 +352,50 @@ export function fromItem(item: Item): StoredIssue {
 
 /** Rough size order of a listing, smallest first: the driving listing of a combined filter. */
 function selectivity(listing: Listing): number {
-  return ["label", "project", "status", "priority", "type", "all"].indexOf(listing.field);
+  return ["fingerprint", "parent", "label", "project", "status", "priority", "type", "all"].indexOf(listing.field);
 }
 
 /** The check a combined filter makes on listing entries for one more listing. */
 function entryFilter(listing: Listing): EntryFilter {
   if (listing.field === "all") throw new Error("`all` is never a filter");
   if (listing.field === "label") return { attribute: "labels", value: listing.value, match: "contains" };
-  return {
-    attribute: listing.field === "project" ? "projectId" : listing.field,
-    value: listing.value,
-    match: "equals",
-  };
+  const attribute = { project: "projectId", parent: "parentId" }[listing.field as string] ?? listing.field;
+  return { attribute, value: listing.value, match: "equals" };
+}
+
+/** Conditions that one listing answers exactly (one value of one field). */
+function singleValuedListings(query: IssueQuery): Listing[] {
+  const listings: Listing[] = [];
+  if (query.statuses?.length === 1 && query.statuses[0]) listings.push({ field: "status", value: query.statuses[0] });
+  if (query.types?.length === 1 && query.types[0]) listings.push({ field: "type", value: query.types[0] });
+  if (query.priority !== undefined) listings.push({ field: "priority", value: query.priority });
+  if (query.projectId !== undefined) listings.push({ field: "project", value: query.projectId });
+  if (query.parentId !== undefined) listings.push({ field: "parent", value: query.parentId });
+  if (query.label !== undefined) listings.push({ field: "label", value: query.label });
+  if (query.fingerprint !== undefined) listings.push({ field: "fingerprint", value: query.fingerprint });
+  return listings;
+}
+
+/** Conditions no single listing answers: several values of a field, and the title search. */
+function multiValuedFilters(query: IssueQuery): EntryFilter[] {
+  const filters: EntryFilter[] = [];
+  if (query.statuses && query.statuses.length > 1)
+    filters.push({ attribute: "status", values: query.statuses, match: "in" });
+  if (query.types && query.types.length > 1) filters.push({ attribute: "type", values: query.types, match: "in" });
+  if (query.q !== undefined) filters.push({ attribute: "titleLower", value: query.q.toLowerCase(), match: "contains" });
+  return filters;
+}
+
+/** Most urgent first (1..4, then 0 for none), then by number. */
+function byPriorityThenNumber(a: Item, b: Item): number {
+  const rank = (entry: Item) => (Number(entry.priority) === 0 ? 5 : Number(entry.priority));
+  return rank(a) - rank(b) || Number(a.number) - Number(b.number);
+}
+
+/** The later of two ISO timestamps (an update never moves `updatedAt` back). */
+function laterOf(a: string, b: string): string {
+  // biome-ignore lint/complexity/useMathMinMax: string comparison
+  return a > b ? a : b;
 }
 
 export function newIssueId(): string {

@@ -1,0 +1,114 @@
+/**
+ * @module catalog/keys — items and keys of projects, goals and labels (pure functions, no I/O).
+ *
+ * Access patterns:
+ * - project by id .......... GetItem   pk=$kaizen#project_1#<id>     sk=$kaizen#project_1
+ * - goal by id ............. GetItem   pk=$kaizen#goal_1#<id>        sk=$kaizen#goal_1
+ * - label by id ............ GetItem   pk=$kaizen#label_1#<id>       sk=$kaizen#label_1
+ * - label by name .......... GetItem / BatchGetItem  pk=$kaizen#labelname_1#<folded name>
+ *                            (the name claim: written only if absent, in the label's transaction,
+ *                            so two labels never share a name whatever the concurrency)
+ * - lists .................. listings of db/listing.ts, entities `project`, `goal`, `label`, sort
+ *                            key = the id's ULID (creation order), buckets of one day; listings
+ *                            `all`, `status=` (projects, goals), `project=` (goals)
+ *
+ * Pointers: a project's `goalId` and a goal's `projectId` are counted on the item they point
+ * at (`refCount`), in the same transaction that sets or clears them, so a delete conditioned on
+ * that count being zero never leaves a pointer dangling.
+ */
+import { decodeTime, encodeTime, monotonicFactory } from "ulid";
+import type { Key } from "../db/client.js";
+import type { ListingScheme } from "../db/listing.js";
+
+const PROJECT_ENTITY = "$kaizen#project_1";
+const GOAL_ENTITY = "$kaizen#goal_1";
+const LABEL_ENTITY = "$kaizen#label_1";
+const LABEL_NAME_ENTITY = "$kaizen#labelname_1";
+const DAY_MS = 86_400_000;
+
+/** Shape of each catalog id: type prefix + ULID. */
+export const PROJECT_ID = /^prj_[0-9A-HJKMNP-TV-Z]{26}$/;
+export const GOAL_ID = /^gol_[0-9A-HJKMNP-TV-Z]{26}$/;
+export const LABEL_ID = /^lbl_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+// Monotonic within a process, so records made in the same millisecond still list in creation order.
+const nextUlid = monotonicFactory();
+
+export type CatalogPrefix = "prj" | "gol" | "lbl";
+
+/**
+ * A new id of the given kind, and the instant it names (its `createdAt`): `now`, or the instant
+ * of the previous id when the clock stepped back, so ids and times never go backwards together.
+ */
+export function newCatalogId(prefix: CatalogPrefix, now = Date.now()): { id: string; createdAt: string } {
+  const value = nextUlid(now);
+  return { id: `${prefix}_${value}`, createdAt: new Date(decodeTime(value)).toISOString() };
+}
+
+export function projectKey(id: string): Key {
+  return { pk: `${PROJECT_ENTITY}#${id}`, sk: PROJECT_ENTITY };
+}
+
+export function goalKey(id: string): Key {
+  return { pk: `${GOAL_ENTITY}#${id}`, sk: GOAL_ENTITY };
+}
+
+export function labelKey(id: string): Key {
+  return { pk: `${LABEL_ENTITY}#${id}`, sk: LABEL_ENTITY };
+}
+
+/** The claim on a label name; names compare case-insensitively, so the key holds the folded name. */
+export function labelNameKey(name: string): Key {
+  return { pk: `${LABEL_NAME_ENTITY}#${foldLabelName(name)}`, sk: LABEL_NAME_ENTITY };
+}
+
+/** The form two label names share when they are "the same name": `Bug` and `bug` fold alike. */
+export function foldLabelName(name: string): string {
+  return name.normalize("NFC").toLowerCase();
+}
+
+/** Sort key of a catalog record in its listings: the ULID of its id. */
+export function catalogSortKey(id: string): string {
+  return id.slice(id.indexOf("_") + 1);
+}
+
+/** A listing scheme sorted by the ULID of the id and counted per day of creation. */
+function dailyUlidScheme(entity: string): ListingScheme {
+  return {
+    entity,
+    bucketOf: (sk) => String(Math.floor(decodeTime(sk) / DAY_MS)).padStart(6, "0"),
+    bucketStart: (bucket) => ulidFloor(Number(bucket) * DAY_MS),
+    bucketEnd: (bucket) => ulidFloor((Number(bucket) + 1) * DAY_MS),
+  };
+}
+
+/** Catalog records are few and made by people: a day per count bucket keeps few count items. */
+export const PROJECT_LISTINGS = dailyUlidScheme("project");
+export const GOAL_LISTINGS = dailyUlidScheme("goal");
+export const LABEL_LISTINGS = dailyUlidScheme("label");
+
+/** Lowest ULID at or after an instant. */
+export function ulidFloor(ms: number): string {
+  return `${encodeTime(ms, 10)}${"0".repeat(16)}`;
+}
+
+/** Name of the listing of records whose `field` has `value`; `all` lists every record. */
+export function listingName(field: "status" | "project", value: string): string {
+  return `${field}=${value}`;
+}
+
+export function projectListings(project: { status: string }): string[] {
+  return ["all", listingName("status", project.status)];
+}
+
+export function goalListings(goal: { status: string; projectId: string | null }): string[] {
+  return [
+    "all",
+    listingName("status", goal.status),
+    ...(goal.projectId ? [listingName("project", goal.projectId)] : []),
+  ];
+}
+
+export function labelListings(): string[] {
+  return ["all"];
+}

@@ -1,0 +1,140 @@
+/** @module catalog/schemas — what projects, goals and labels are and what clients may send (API.md 3.3). */
+import * as z from "zod/mini";
+import { paginationQuery } from "../http/pagination.js";
+import type { IssueStatus } from "../issues/schemas.js";
+import { GOAL_ID, PROJECT_ID } from "./keys.js";
+
+export const PROJECT_STATUSES = ["backlog", "planned", "active", "paused", "completed", "canceled"] as const;
+export const PROJECT_HEALTHS = ["on_track", "at_risk", "off_track"] as const;
+export const GOAL_STATUSES = ["active", "achieved", "abandoned"] as const;
+
+export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
+export type ProjectHealth = (typeof PROJECT_HEALTHS)[number];
+export type GoalStatus = (typeof GOAL_STATUSES)[number];
+
+const sized = (min: number, max: number) =>
+  z
+    .string()
+    .check(
+      z.minLength(min, `must be ${min}..${max} characters`),
+      z.maxLength(max, `must be ${min}..${max} characters`),
+    );
+const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
+const projectId = z.string().check(z.regex(PROJECT_ID, "must be a project id (prj_…)"));
+const goalId = z.string().check(z.regex(GOAL_ID, "must be a goal id (gol_…)"));
+/** `#rrggbb` in either case; stored lowercase so equal colours compare equal. */
+const color = z.pipe(
+  z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/, "must be a colour #rrggbb")),
+  z.transform((value) => value.toLowerCase()),
+);
+
+const projectFields = {
+  name: sized(1, 200),
+  description: z.nullable(text(10_000)),
+  status: z.enum(PROJECT_STATUSES),
+  health: z.enum(PROJECT_HEALTHS),
+  goalId: z.nullable(goalId),
+};
+
+/** `POST /api/projects` body. */
+export const createProjectBody = z.strictObject({
+  name: projectFields.name,
+  description: z.optional(projectFields.description),
+  status: z.optional(projectFields.status),
+  health: z.optional(projectFields.health),
+  goalId: z.optional(projectFields.goalId),
+});
+export type CreateProjectBody = z.output<typeof createProjectBody>;
+
+/** `PATCH /api/projects/:id` body: any subset of the fields; `null` clears an optional one. */
+export const patchProjectBody = z.partial(z.strictObject(projectFields));
+export type PatchProjectBody = z.output<typeof patchProjectBody>;
+
+const goalFields = {
+  title: sized(1, 200),
+  description: z.nullable(text(10_000)),
+  metric: z.nullable(text(200)),
+  targetValue: z.nullable(z.number()),
+  currentValue: z.nullable(z.number()),
+  unit: z.nullable(text(50)),
+  status: z.enum(GOAL_STATUSES),
+  projectId: z.nullable(projectId),
+};
+
+/** `POST /api/goals` body. */
+export const createGoalBody = z.strictObject({
+  title: goalFields.title,
+  description: z.optional(goalFields.description),
+  metric: z.optional(goalFields.metric),
+  targetValue: z.optional(goalFields.targetValue),
+  currentValue: z.optional(goalFields.currentValue),
+  unit: z.optional(goalFields.unit),
+  status: z.optional(goalFields.status),
+  projectId: z.optional(goalFields.projectId),
+});
+export type CreateGoalBody = z.output<typeof createGoalBody>;
+
+/** `PATCH /api/goals/:id` body. */
+export const patchGoalBody = z.partial(z.strictObject(goalFields));
+export type PatchGoalBody = z.output<typeof patchGoalBody>;
+
+/** `POST /api/labels` body. */
+export const createLabelBody = z.strictObject({ name: sized(1, 50), color });
+export type CreateLabelBody = z.output<typeof createLabelBody>;
+
+/** `GET /api/projects` query. Unknown parameters are refused so typos surface. */
+export const listProjectsQuery = z.strictObject({
+  ...paginationQuery,
+  status: z.optional(z.enum(PROJECT_STATUSES)),
+});
+export type ListProjectsQuery = z.output<typeof listProjectsQuery>;
+
+/** `GET /api/goals` query. */
+export const listGoalsQuery = z.strictObject({
+  ...paginationQuery,
+  status: z.optional(z.enum(GOAL_STATUSES)),
+  projectId: z.optional(projectId),
+});
+export type ListGoalsQuery = z.output<typeof listGoalsQuery>;
+
+/** `GET /api/labels` query. */
+export const listLabelsQuery = z.strictObject({ ...paginationQuery });
+export type ListLabelsQuery = z.output<typeof listLabelsQuery>;
+
+/** A project as the API shows it; absent optional values are `null`. */
+export interface Project {
+  id: string;
+  name: string;
+  description: string | null;
+  status: ProjectStatus;
+  health: ProjectHealth;
+  goalId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `GET /api/projects/:id`: the project and its live issues per status, zeros included. */
+export interface ProjectDetail extends Project {
+  issueCounts: Record<IssueStatus, number>;
+}
+
+export interface Goal {
+  id: string;
+  title: string;
+  description: string | null;
+  metric: string | null;
+  targetValue: number | null;
+  currentValue: number | null;
+  unit: string | null;
+  status: GoalStatus;
+  projectId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Label {
+  id: string;
+  name: string;
+  color: string;
+  createdAt: string;
+}

@@ -1,0 +1,257 @@
+/**
+ * @module catalog/service — rules of projects, goals and labels: defaults, lookups, partial
+ * updates under optimistic concurrency, deletes refused while something still uses the record,
+ * and the label and project checks the issue service validates issue bodies with.
+ */
+import type { ConditionFailedError, Db } from "../db/client.js";
+import type { EntryFilter } from "../db/listing.js";
+import { retryRaces } from "../db/retry.js";
+import { ConflictError, NotFoundError } from "../errors.js";
+import { checkVersion } from "../http/conditional.js";
+import { pageOffset } from "../http/pagination.js";
+import { ISSUE_STATUSES } from "../issues/schemas.js";
+import { IssueStore } from "../issues/store.js";
+import { foldLabelName, GOAL_ID, LABEL_ID, listingName, newCatalogId, PROJECT_ID } from "./keys.js";
+import { RecordStore, type Stored } from "./records.js";
+import type {
+  CreateGoalBody,
+  CreateLabelBody,
+  CreateProjectBody,
+  Goal,
+  Label,
+  ListGoalsQuery,
+  ListLabelsQuery,
+  ListProjectsQuery,
+  PatchGoalBody,
+  PatchProjectBody,
+  Project,
+  ProjectDetail,
+} from "./schemas.js";
+import { GOAL_KIND, LabelStore, PROJECT_KIND } from "./store.js";
+
+/** Label names split into those a label holds (as the label spells them) and those none does. */
+export interface ResolvedLabels {
+  /** Canonical stored names, in the order given, each once. */
+  found: string[];
+  /** Given names no label holds, in the order given, each once. */
+  missing: string[];
+}
+
+/** Only a failed condition on the record itself is a lost race; others are answers. */
+const lostRace = (error: ConditionFailedError) => error.reasons[0] === "ConditionalCheckFailed";
+
+/**
+ * @example const catalog = new CatalogService(db); const { missing } = await catalog.resolveLabels(["bug"]);
+ */
+export class CatalogService {
+  private readonly projects: RecordStore<Project>;
+  private readonly goals: RecordStore<Goal>;
+  private readonly labels: LabelStore;
+  private readonly issues: IssueStore;
+
+  constructor(
+    db: Db,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.projects = new RecordStore(db, PROJECT_KIND);
+    this.goals = new RecordStore(db, GOAL_KIND);
+    this.labels = new LabelStore(db);
+    this.issues = new IssueStore(db);
+  }
+
+  async createProject(input: CreateProjectBody): Promise<Stored<Project>> {
+    const { id, createdAt } = newCatalogId("prj", this.now().getTime());
+    const project: Project = {
+      id,
+      name: input.name,
+      description: input.description ?? null,
+      status: input.status ?? "backlog",
+      health: input.health ?? "on_track",
+      goalId: input.goalId ?? null,
+      createdAt,
+      updatedAt: createdAt,
+    };
+    return retryRaces(() => this.projects.create(project), { isRace: lostRace });
+  }
+
+  async getProject(id: string): Promise<Stored<Project>> {
+    return found(PROJECT_ID.test(id) ? await this.projects.get(id) : undefined, `Project ${id}`);
+  }
+
+  /** The project with its live issues per status (every status, zeros included). */
+  async projectDetail(id: string): Promise<{ project: ProjectDetail; version: number }> {
+    if (!PROJECT_ID.test(id)) throw new NotFoundError(`Project ${id} not found`);
+    const [stored, counts] = await Promise.all([this.getProject(id), this.issues.statusCountsOfProject(id)]);
+    const issueCounts = Object.fromEntries(ISSUE_STATUSES.map((status) => [status, counts[status] ?? 0]));
+    return {
+      project: { ...stored.record, issueCounts: issueCounts as ProjectDetail["issueCounts"] },
+      version: stored.version,
+    };
+  }
+
+  async listProjects(query: ListProjectsQuery) {
+    const listing = query.status ? listingName("status", query.status) : "all";
+    return this.projects.list(listing, [], { offset: pageOffset(query), limit: query.limit });
+  }
+
+  async updateProject(id: string, changes: PatchProjectBody, expected?: number): Promise<Stored<Project>> {
+    return this.patch(this.projects, () => this.getProject(id), changes, expected);
+  }
+
+  /** 409 while goals point at the project or issues are in it (no cascade: clear them first). */
+  async deleteProject(id: string, expected?: number): Promise<void> {
+    await retryRaces(
+      async () => {
+        const current = await this.getProject(id);
+        checkVersion(expected, current.version);
+        const issues = Object.values(await this.issues.statusCountsOfProject(id)).reduce((a, b) => a + b, 0);
+        if (issues > 0) throw new ConflictError(`Project ${id} has ${count(issues, "issue")}`);
+        if (current.refCount > 0) throw new ConflictError(`Project ${id} has ${count(current.refCount, "goal")}`);
+        await this.projects.delete(current);
+      },
+      { isRace: lostRace },
+    );
+  }
+
+  async createGoal(input: CreateGoalBody): Promise<Stored<Goal>> {
+    const { id, createdAt } = newCatalogId("gol", this.now().getTime());
+    const goal: Goal = {
+      id,
+      title: input.title,
+      description: input.description ?? null,
+      metric: input.metric ?? null,
+      targetValue: input.targetValue ?? null,
+      currentValue: input.currentValue ?? null,
+      unit: input.unit ?? null,
+      status: input.status ?? "active",
+      projectId: input.projectId ?? null,
+      createdAt,
+      updatedAt: createdAt,
+    };
+    return retryRaces(() => this.goals.create(goal), { isRace: lostRace });
+  }
+
+  async getGoal(id: string): Promise<Stored<Goal>> {
+    return found(GOAL_ID.test(id) ? await this.goals.get(id) : undefined, `Goal ${id}`);
+  }
+
+  /** Newest first; `projectId` with `status` walks the project's goals checking their status. */
+  async listGoals(query: ListGoalsQuery) {
+    const page = { offset: pageOffset(query), limit: query.limit };
+    if (query.projectId) {
+      const filters: EntryFilter[] = query.status
+        ? [{ attribute: "status", value: query.status, match: "equals" }]
+        : [];
+      return this.goals.list(listingName("project", query.projectId), filters, page);
+    }
+    return this.goals.list(query.status ? listingName("status", query.status) : "all", [], page);
+  }
+
+  async updateGoal(id: string, changes: PatchGoalBody, expected?: number): Promise<Stored<Goal>> {
+    return this.patch(this.goals, () => this.getGoal(id), changes, expected);
+  }
+
+  /** 409 while projects point at the goal (no cascade). */
+  async deleteGoal(id: string, expected?: number): Promise<void> {
+    await retryRaces(
+      async () => {
+        const current = await this.getGoal(id);
+        checkVersion(expected, current.version);
+        if (current.refCount > 0)
+          throw new ConflictError(`Goal ${id} is used by ${count(current.refCount, "project")}`);
+        await this.goals.delete(current);
+      },
+      { isRace: lostRace },
+    );
+  }
+
+  /** 409 `Label "<name>" already exists` when a label holds the name in any case. */
+  async createLabel(input: CreateLabelBody): Promise<Stored<Label>> {
+    const { id, createdAt } = newCatalogId("lbl", this.now().getTime());
+    const label: Label = { id, name: input.name, color: input.color, createdAt };
+    return retryRaces(() => this.labels.createLabel(label), { isRace: lostRace });
+  }
+
+  async listLabels(query: ListLabelsQuery) {
+    return this.labels.list("all", [], { offset: pageOffset(query), limit: query.limit });
+  }
+
+  /** 409 while issues carry the label: deleting does not strip it from them. */
+  async deleteLabel(id: string, expected?: number): Promise<void> {
+    await retryRaces(
+      async () => {
+        const current = found(LABEL_ID.test(id) ? await this.labels.get(id) : undefined, `Label ${id}`);
+        checkVersion(expected, current.version);
+        const issues = await this.issues.countWithLabel(current.record.name);
+        if (issues > 0) throw new ConflictError(`Label "${current.record.name}" is used by ${count(issues, "issue")}`);
+        await this.labels.deleteLabel(current);
+      },
+      { isRace: lostRace },
+    );
+  }
+
+  /**
+   * Which of `names` are labels (matched case-insensitively, answered with the label's own
+   * spelling) and which are not: one strongly consistent BatchGet of the name claims.
+   * @example await catalog.resolveLabels(["BUG", "nope"]) // { found: ["bug"], missing: ["nope"] }
+   */
+  async resolveLabels(names: string[]): Promise<ResolvedLabels> {
+    if (names.length === 0) return { found: [], missing: [] };
+    const held = await this.labels.namesHeld(names);
+    const canonical = new Set<string>();
+    const missing = new Set<string>();
+    for (const name of names) {
+      const stored = held.get(foldLabelName(name));
+      if (stored === undefined) missing.add(name);
+      else canonical.add(stored);
+    }
+    return { found: [...canonical], missing: [...missing] };
+  }
+
+  /** The given names no label holds (case-insensitive match). */
+  async missingLabels(names: string[]): Promise<string[]> {
+    return (await this.resolveLabels(names)).missing;
+  }
+
+  async projectExists(id: string): Promise<boolean> {
+    return PROJECT_ID.test(id) && (await this.projects.get(id)) !== undefined;
+  }
+
+  /**
+   * A partial update: read, refuse on an `If-Match` mismatch, write the merged fields under the
+   * version read, and on a lost race read again, so concurrent changes of different fields all
+   * survive and of several writers holding the same `If-Match` exactly one wins. A change that
+   * changes nothing writes nothing.
+   */
+  private async patch<T extends { id: string; updatedAt: string }>(
+    store: RecordStore<T>,
+    read: () => Promise<Stored<T>>,
+    changes: Partial<T>,
+    expected: number | undefined,
+  ): Promise<Stored<T>> {
+    return retryRaces(
+      async () => {
+        const current = await read();
+        checkVersion(expected, current.version);
+        const given = Object.entries(changes).filter(([, value]) => value !== undefined);
+        if (given.every(([field, value]) => current.record[field as keyof T] === value)) return current;
+        return store.update(current, {
+          ...current.record,
+          ...Object.fromEntries(given),
+          updatedAt: this.now().toISOString(),
+        });
+      },
+      { isRace: lostRace },
+    );
+  }
+}
+
+function found<T>(stored: T | undefined, what: string): T {
+  if (stored === undefined) throw new NotFoundError(`${what} not found`);
+  return stored;
+}
+
+/** `1 issue`, `3 issues`. */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}

@@ -1,0 +1,132 @@
+/**
+ * @module catalog/store — the catalog's kinds of record (projects, goals, labels) and every
+ * DynamoDB expression about label names: the claim written with a label, so a name belongs to one
+ * label whatever the concurrency, and the lookups and checks the issue service uses.
+ * Keys and access patterns: ./keys.ts; the record writes: ./records.ts.
+ */
+import type { Db, TransactItem } from "../db/client.js";
+import { ConditionFailedError } from "../db/client.js";
+import { ConflictError } from "../errors.js";
+import {
+  foldLabelName,
+  GOAL_LISTINGS,
+  goalKey,
+  goalListings,
+  LABEL_LISTINGS,
+  labelKey,
+  labelListings,
+  labelNameKey,
+  PROJECT_LISTINGS,
+  projectKey,
+  projectListings,
+} from "./keys.js";
+import { failedAt, type RecordKind, RecordStore, type Stored, targetExists } from "./records.js";
+import type { Goal, Label, Project } from "./schemas.js";
+
+export const PROJECT_KIND: RecordKind<Project> = {
+  entity: "project",
+  key: projectKey,
+  scheme: PROJECT_LISTINGS,
+  listingsOf: projectListings,
+  entryOf: (project) => ({ id: project.id, status: project.status }),
+  fields: ["id", "name", "description", "status", "health", "goalId", "createdAt", "updatedAt"],
+  pointer: { field: "goalId", noun: "goal", targetKey: goalKey },
+};
+
+export const GOAL_KIND: RecordKind<Goal> = {
+  entity: "goal",
+  key: goalKey,
+  scheme: GOAL_LISTINGS,
+  listingsOf: goalListings,
+  entryOf: (goal) => ({ id: goal.id, status: goal.status, projectId: goal.projectId }),
+  fields: [
+    "id",
+    "title",
+    "description",
+    "metric",
+    "targetValue",
+    "currentValue",
+    "unit",
+    "status",
+    "projectId",
+    "createdAt",
+    "updatedAt",
+  ],
+  pointer: { field: "projectId", noun: "project", targetKey: projectKey },
+};
+
+export const LABEL_KIND: RecordKind<Label> = {
+  entity: "label",
+  key: labelKey,
+  scheme: LABEL_LISTINGS,
+  listingsOf: labelListings,
+  entryOf: (label) => ({ id: label.id }),
+  fields: ["id", "name", "color", "createdAt"],
+};
+
+// Named condition fragments.
+/** Nobody holds the label name. */
+const nameUnclaimed = "attribute_not_exists(pk)";
+/** The name claim belongs to the label being deleted. */
+const claimHeldBy = "#labelId = :labelId";
+
+/**
+ * Labels: records of {@link LABEL_KIND} whose names are claimed in the same transaction, so a
+ * name (compared case-insensitively) belongs to one label whatever the concurrency.
+ */
+export class LabelStore extends RecordStore<Label> {
+  constructor(db: Db) {
+    super(db, LABEL_KIND);
+  }
+
+  /** Creates the label, or 409 when another label holds its name. */
+  async createLabel(label: Label): Promise<Stored<Label>> {
+    const claim: TransactItem = {
+      Put: {
+        Item: { ...labelNameKey(label.name), entity: "labelname", labelId: label.id, name: label.name },
+        ConditionExpression: nameUnclaimed,
+      },
+    };
+    try {
+      return await this.create(label, [claim]);
+    } catch (error) {
+      if (error instanceof ConditionFailedError && failedAt(error, error.reasons.length - 1)) {
+        throw new ConflictError(`Label "${label.name}" already exists`);
+      }
+      throw error;
+    }
+  }
+
+  /** Deletes the label and releases its name. */
+  async deleteLabel(current: Stored<Label>): Promise<void> {
+    const release: TransactItem = {
+      Delete: {
+        Key: labelNameKey(current.record.name),
+        ConditionExpression: claimHeldBy,
+        ExpressionAttributeNames: { "#labelId": "labelId" },
+        ExpressionAttributeValues: { ":labelId": current.record.id },
+      },
+    };
+    await this.delete(current, [release]);
+  }
+
+  /** The stored (canonical) name of each given name that a label holds, by folded name: one BatchGet. */
+  async namesHeld(names: string[]): Promise<Map<string, string>> {
+    const keys = new Map(names.map((name) => [foldLabelName(name), labelNameKey(name)]));
+    const claims = await this.db.batchGet([...keys.values()], { consistent: true });
+    return new Map(claims.map((claim) => [foldLabelName(String(claim.name)), String(claim.name)]));
+  }
+}
+
+/**
+ * A transaction item that holds only while the project exists: issue writes that set
+ * `projectId` add it to their own transaction, so no issue lands in a project deleted meanwhile.
+ */
+export function projectExistsCheck(id: string): TransactItem {
+  return { ConditionCheck: { Key: projectKey(id), ConditionExpression: targetExists } };
+}
+
+/** A transaction item that holds only while a label holds this name (any case). */
+export function labelExistsCheck(name: string): TransactItem {
+  return { ConditionCheck: { Key: labelNameKey(name), ConditionExpression: targetExists } };
+}

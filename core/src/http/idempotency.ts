@@ -1,0 +1,128 @@
+/**
+ * @module http/idempotency — the `Idempotency-Key` middleware of API.md 1.6: the first request
+ * with a key runs and its response is kept 24 h; the same request again gets that response back.
+ */
+import { createHash } from "node:crypto";
+import type { Context, MiddlewareHandler } from "hono";
+import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
+import type { Db } from "../db/client.js";
+import { ConflictError, ValidationError } from "../errors.js";
+import type { RouteSpec } from "../routes.js";
+import { IdempotencyStore, type StoredResponse } from "./idempotency-store.js";
+import { defaultLogger, type Logger } from "./logger.js";
+
+export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
+export const IDEMPOTENT_REPLAYED_HEADER = "Idempotent-Replayed";
+
+/** Headers of the first response that a replay repeats; the rest (request id, …) are the replay's own. */
+const REPLAYED_HEADERS = ["Content-Type", "Location", "ETag"];
+/** Statuses whose responses carry no body (a `Response` with one would not construct). */
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export const DIFFERENT_REQUEST_MESSAGE = "Idempotency-Key was used with a different request";
+export const IN_PROGRESS_MESSAGE = "A request with this Idempotency-Key is still in progress";
+
+export interface IdempotencyOptions {
+  db: Db;
+  /** The clock: claims expire 24 h after it reads. */
+  now?: () => Date;
+  /** Where failures to store or release a record are reported (the response still goes out). */
+  logger?: Logger;
+}
+
+/** Routes that honour the header: bearer-authenticated `POST`s under `/api/`, not the webhook receivers. */
+export function takesIdempotencyKey(route: RouteSpec): boolean {
+  return route.method === "POST" && route.auth === "bearer" && route.path.startsWith("/api/");
+}
+
+/**
+ * The key a request carries: undefined without the header, 400 unless it is 1..255 visible ASCII characters.
+ * @example parseIdempotencyKey(c.req.header("Idempotency-Key")) // "order-7" | undefined
+ */
+export function parseIdempotencyKey(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (!VALID_KEY.test(header)) {
+    throw new ValidationError(`${IDEMPOTENCY_KEY_HEADER} must be 1 to 255 visible ASCII characters`);
+  }
+  return header;
+}
+
+/**
+ * What makes two requests "the same request": SHA-256 (hex) over method, path and the raw body
+ * bytes exactly as received (a reformatted JSON body is a different request).
+ * @example requestFingerprint("POST", "/api/issues", new TextEncoder().encode('{"title":"x"}'))
+ */
+export function requestFingerprint(method: string, path: string, body: Uint8Array): string {
+  // Neither an upper-case method nor a URL path contains a space or a newline: the prefix is unambiguous.
+  return createHash("sha256").update(`${method.toUpperCase()} ${path}\n`, "utf8").update(body).digest("hex");
+}
+
+/**
+ * Honours `Idempotency-Key` on the routes it guards; requests without the header pass through.
+ * Runs after auth and the body limit. 2xx and 4xx responses are kept and replayed; a 5xx or a
+ * thrown error releases the key so the client can retry. Keys are not scoped by route: one key
+ * space for the whole API (see ./idempotency-store.ts).
+ * @example app.post("/api/issues", auth, limit, idempotency({ db }), handler)
+ */
+export function idempotency({
+  db,
+  now = () => new Date(),
+  logger = defaultLogger,
+}: IdempotencyOptions): MiddlewareHandler {
+  const store = new IdempotencyStore(db);
+  return async (c, next) => {
+    const key = parseIdempotencyKey(c.req.header(IDEMPOTENCY_KEY_HEADER));
+    if (key === undefined) return next();
+
+    // Hono keeps the bytes, so the handler reads the same body afterwards.
+    const body = new Uint8Array(await c.req.arrayBuffer());
+    const requestHash = requestFingerprint(c.req.method, c.req.path, body);
+    const claim = await store.claim(key, requestHash, now());
+    if (!claim.claimed) {
+      if (claim.record.requestHash !== requestHash) throw new ConflictError(DIFFERENT_REQUEST_MESSAGE);
+      if (claim.record.state !== "completed" || !claim.record.response) throw new ConflictError(IN_PROGRESS_MESSAGE);
+      return replay(c, claim.record.response);
+    }
+
+    const release = async () => {
+      try {
+        await store.release(key, claim.token);
+      } catch (error) {
+        // The claim's lease runs out on its own; the client still gets the real answer now.
+        logger.error("idempotency key release failed", { error });
+      }
+    };
+    try {
+      await next();
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    if (c.res.status >= 500 || c.res.status < 200) {
+      await release();
+      return;
+    }
+    try {
+      await store.complete(key, claim.token, await captured(c.res));
+    } catch (error) {
+      // The request did its work: answer it. A retry after the lease may run it again.
+      logger.error("idempotency response not stored", { error });
+    }
+  };
+}
+
+async function captured(response: Response): Promise<StoredResponse> {
+  const headers: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = response.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  return { status: response.status, body: await response.clone().text(), headers };
+}
+
+function replay(c: Context, response: StoredResponse): Response {
+  const headers = { ...response.headers, [IDEMPOTENT_REPLAYED_HEADER]: "true" };
+  if (NULL_BODY_STATUSES.has(response.status)) return c.body(null, response.status as StatusCode, headers);
+  return c.body(response.body, response.status as ContentfulStatusCode, headers);
+}

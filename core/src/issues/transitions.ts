@@ -1,0 +1,45 @@
+/** @module issues/transitions — the issue state machine of API.md 3.2.1, in one place. */
+import type { IssueStatus } from "./schemas.js";
+
+/** Who moves the issue: a client's PATCH, or the dispatch flow (claim, complete, release, expiry). */
+export type TransitionActor = "patch" | "dispatch";
+
+const ALLOWED: Record<IssueStatus, readonly IssueStatus[]> = {
+  triage: ["backlog", "todo", "canceled", "done"],
+  backlog: ["todo", "triage", "canceled"],
+  todo: ["backlog", "canceled", "in_progress"],
+  in_progress: ["done", "canceled", "todo"],
+  done: ["triage", "todo"],
+  canceled: ["triage", "backlog"],
+};
+
+const FINISHED: readonly IssueStatus[] = ["done", "canceled"];
+
+/**
+ * Why `from → to` is refused for `actor`, or null when it is allowed. Staying put is no move.
+ * `in_progress` is entered only by a dispatch claim; leaving it by PATCH is allowed (the PATCH
+ * ends the dispatch).
+ * @example transitionRefusal("done", "backlog", "patch") // "Cannot move issue from done to backlog"
+ */
+export function transitionRefusal(from: IssueStatus, to: IssueStatus, actor: TransitionActor): string | null {
+  if (from === to) return null;
+  const allowed = ALLOWED[from].includes(to) && (to !== "in_progress" || actor === "dispatch");
+  return allowed ? null : `Cannot move issue from ${from} to ${to}`;
+}
+
+/** `completedAt` after a move: set on entering done/canceled, cleared on leaving them. */
+export function completedAtAfter(
+  from: IssueStatus,
+  to: IssueStatus,
+  current: string | null,
+  now: string,
+): string | null {
+  if (from === to) return current;
+  if (FINISHED.includes(to)) return now;
+  return null;
+}
+
+/** Whether an issue in this status still waits to be worked on or is being worked on. */
+export function isOpen(status: IssueStatus): boolean {
+  return !FINISHED.includes(status);
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { ISSUE_STATUSES, type IssueStatus } from "../../../core/src/issues/schemas.js";
+import { completedAtAfter, isOpen, transitionRefusal } from "../../../core/src/issues/transitions.js";
+
+/** API.md 3.2.1, written out: for each from, the statuses a PATCH may move to. */
+const PATCH_ALLOWED: Record<IssueStatus, IssueStatus[]> = {
+  triage: ["backlog", "todo", "canceled", "done"],
+  backlog: ["todo", "triage", "canceled"],
+  todo: ["backlog", "canceled"],
+  in_progress: ["done", "canceled", "todo"],
+  done: ["triage", "todo"],
+  canceled: ["triage", "backlog"],
+};
+
+const PAIRS = ISSUE_STATUSES.flatMap((from) => ISSUE_STATUSES.map((to) => [from, to] as const));
+
+describe("issue transitions", () => {
+  it("cover all 36 from/to pairs", () => {
+    expect(PAIRS).toHaveLength(36);
+  });
+
+  it.each(PAIRS)("PATCH %s → %s", (from, to) => {
+    const refusal = transitionRefusal(from, to, "patch");
+    if (from === to || PATCH_ALLOWED[from].includes(to)) expect(refusal).toBeNull();
+    else expect(refusal).toBe(`Cannot move issue from ${from} to ${to}`);
+  });
+
+  it.each(PAIRS)("dispatch %s → %s", (from, to) => {
+    const allowed = from === to || PATCH_ALLOWED[from].includes(to) || (from === "todo" && to === "in_progress");
+    expect(transitionRefusal(from, to, "dispatch") === null).toBe(allowed);
+  });
+
+  it("sets completedAt on entering done or canceled and clears it on leaving", () => {
+    const now = "2026-01-02T03:04:05.000Z";
+    expect(completedAtAfter("triage", "done", null, now)).toBe(now);
+    expect(completedAtAfter("in_progress", "canceled", null, now)).toBe(now);
+    expect(completedAtAfter("done", "triage", "2025-01-01T00:00:00.000Z", now)).toBeNull();
+    expect(completedAtAfter("canceled", "backlog", "2025-01-01T00:00:00.000Z", now)).toBeNull();
+    expect(completedAtAfter("done", "done", "2025-01-01T00:00:00.000Z", now)).toBe("2025-01-01T00:00:00.000Z");
+    expect(completedAtAfter("triage", "todo", null, now)).toBeNull();
+  });
+
+  it("calls done and canceled finished, everything else open", () => {
+    expect(ISSUE_STATUSES.filter(isOpen)).toEqual(["triage", "backlog", "todo", "in_progress"]);
+  });
+});
