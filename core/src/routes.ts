@@ -40,6 +40,8 @@ export const ROUTE_TABLE = {
     { method: "DELETE", path: "/api/issues/:id", auth: "bearer" },
     { method: "GET", path: "/api/issues/:id/comments", auth: "bearer" },
     { method: "POST", path: "/api/issues/:id/comments", auth: "bearer" },
+    { method: "POST", path: "/api/issues/:id/relations", auth: "bearer" },
+    { method: "DELETE", path: "/api/relations/:id", auth: "bearer" },
   ],
   catalog: [
     { method: "GET", path: "/api/projects", auth: "bearer" },

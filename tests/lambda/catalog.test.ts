@@ -28,7 +28,7 @@ async function loadHandler(family: string, env: Record<string, string | undefine
 async function invoke(handler: Handler, event: APIGatewayProxyEventV2) {
   const result = (await handler(event, lambdaContext)) as Result;
   const body = result.isBase64Encoded ? Buffer.from(result.body, "base64").toString("utf8") : result.body;
-  return { ...result, text: body, json: body === "" ? undefined : (JSON.parse(body) as Record<string, unknown>) };
+  return { ...result, text: body, json: (body === "" ? {} : JSON.parse(body)) as Record<string, unknown> };
 }
 
 const authorized = { Authorization: `Bearer ${TEST_API_KEY}`, "Content-Type": "application/json" };
@@ -61,7 +61,7 @@ describe("catalog Lambda bundle", () => {
       }),
     );
     expect(created.statusCode).toBe(201);
-    const project = created.json?.data as { id: string; name: string };
+    const project = created.json.data as { id: string; name: string };
     expect(project.name).toBe("Caisse 🚀 収納");
     expect(created.headers.location).toBe(`/api/projects/${project.id}`);
     expect(created.headers.etag).toBe('"1"');
@@ -69,7 +69,7 @@ describe("catalog Lambda bundle", () => {
     const path = `/api/projects/${project.id}`;
     const fetched = await invoke(handler, event("GET /api/projects/{id}", { path }));
     expect(fetched.statusCode).toBe(200);
-    expect(fetched.json?.data).toMatchObject({ ...project, issueCounts: { triage: 0, done: 0 } });
+    expect(fetched.json.data).toMatchObject({ ...project, issueCounts: { triage: 0, done: 0 } });
 
     const stale = await invoke(
       handler,
@@ -120,7 +120,7 @@ describe("catalog Lambda bundle", () => {
       event("POST /api/labels", { path: "/api/labels", body: JSON.stringify({ name: "Bug", color: "#FF0000" }) }),
     );
     expect(label.statusCode).toBe(201);
-    expect(label.json?.data).toMatchObject({ name: "Bug", color: "#ff0000" });
+    expect(label.json.data).toMatchObject({ name: "Bug", color: "#ff0000" });
     const duplicate = await invoke(
       handler,
       event("POST /api/labels", { path: "/api/labels", body: JSON.stringify({ name: "bug", color: "#00ff00" }) }),
@@ -129,7 +129,7 @@ describe("catalog Lambda bundle", () => {
     expect(duplicate.json).toEqual({ error: 'Label "bug" already exists' });
     const labels = await invoke(handler, event("GET /api/labels", { path: "/api/labels" }));
     expect(labels.json).toMatchObject({ total: 1 });
-    const id = (label.json?.data as { id: string }).id;
+    const id = (label.json.data as { id: string }).id;
     const removed = await invoke(handler, event("DELETE /api/labels/{id}", { path: `/api/labels/${id}` }));
     expect(removed.statusCode).toBe(204);
   });

@@ -7,6 +7,7 @@ import type { Db, Item, Key, TransactItem } from "../db/client.js";
 import { ConditionFailedError } from "../db/client.js";
 import { type EntryFilter, ListingIndex, type ListingScheme } from "../db/listing.js";
 import { ValidationError } from "../errors.js";
+import { fenceHeld, removeFence, setFence, targetExists } from "./fence.js";
 import { catalogSortKey } from "./keys.js";
 
 /** A record as stored: its fields, its version (the `ETag`) and how many pointers name it. */
@@ -37,8 +38,6 @@ const itemAbsent = "attribute_not_exists(pk)";
 const versionUnchanged = "#version = :expectedVersion";
 /** No pointer names the record. */
 const unreferenced = "(attribute_not_exists(#refCount) OR #refCount = :zero)";
-/** The record a pointer names exists (any item: records, label name claims). */
-export const targetExists = "attribute_exists(pk)";
 
 /**
  * Versioned records of one kind. Every write is conditioned on the version read (or on the id
@@ -134,22 +133,52 @@ export class RecordStore<T extends { id: string }> {
     return { record: updated, version: current.version + 1, refCount: current.refCount };
   }
 
-  /** Deletes `current` if unchanged and unreferenced, with its entries, counts and its pointer's count. */
-  async delete(current: Stored<T>, extra: TransactItem[] = []): Promise<void> {
+  /**
+   * Deletes `current` if unchanged and unreferenced, with its entries, counts and its pointer's
+   * count; with `fencedAt` (the time now), only while the fence this delete set still holds.
+   */
+  async delete(current: Stored<T>, options: { fencedAt?: string; extra?: TransactItem[] } = {}): Promise<void> {
     const target = this.pointerOf(current.record);
+    const fenced = options.fencedAt !== undefined;
     await this.commit([
       {
         Delete: {
           Key: this.kind.key(current.record.id),
-          ConditionExpression: `${versionUnchanged} AND ${unreferenced}`,
-          ExpressionAttributeNames: { "#version": "version", "#refCount": "refCount" },
-          ExpressionAttributeValues: { ":expectedVersion": current.version, ":zero": 0 },
+          ConditionExpression: [versionUnchanged, unreferenced, ...(fenced ? [fenceHeld] : [])].join(" AND "),
+          ExpressionAttributeNames: {
+            "#version": "version",
+            "#refCount": "refCount",
+            ...(fenced ? { "#deletingUntil": "deletingUntil" } : {}),
+          },
+          ExpressionAttributeValues: {
+            ":expectedVersion": current.version,
+            ":zero": 0,
+            ...(fenced ? { ":now": options.fencedAt } : {}),
+          },
         },
       },
       ...(target ? [pointerCount(this.pointerKey(target), -1)] : []),
       ...this.listings.changes(this.kind.listingsOf(current.record), [], catalogSortKey(current.record.id), {}, false),
-      ...extra,
+      ...(options.extra ?? []),
     ]);
+  }
+
+  /**
+   * Fences `current` against new references until `until`, if unchanged: writers that reference
+   * it check {@link unfenced} in their transaction, so once the fence is up, counting the
+   * references already made is final. Leaves the version (and `ETag`) alone.
+   */
+  async fence(current: Stored<T>, until: string): Promise<void> {
+    await setFence(this.db, this.kind.key(current.record.id), until, {
+      expression: versionUnchanged,
+      names: { "#version": "version" },
+      values: { ":expectedVersion": current.version },
+    });
+  }
+
+  /** Lifts the fence of a delete that was refused. */
+  async unfence(id: string): Promise<void> {
+    await removeFence(this.db, this.kind.key(id));
   }
 
   /**

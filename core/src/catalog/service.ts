@@ -3,7 +3,7 @@
  * updates under optimistic concurrency, deletes refused while something still uses the record,
  * and the label and project checks the issue service validates issue bodies with.
  */
-import type { ConditionFailedError, Db } from "../db/client.js";
+import type { Db } from "../db/client.js";
 import type { EntryFilter } from "../db/listing.js";
 import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError } from "../errors.js";
@@ -11,7 +11,9 @@ import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
 import { ISSUE_STATUSES } from "../issues/schemas.js";
 import { IssueStore } from "../issues/store.js";
+import { FENCE_MS } from "./fence.js";
 import { foldLabelName, GOAL_ID, LABEL_ID, listingName, newCatalogId, PROJECT_ID } from "./keys.js";
+import { lostRace, patchRecord } from "./patch.js";
 import { RecordStore, type Stored } from "./records.js";
 import type {
   CreateGoalBody,
@@ -36,9 +38,6 @@ export interface ResolvedLabels {
   /** Given names no label holds, in the order given, each once. */
   missing: string[];
 }
-
-/** Only a failed condition on the record itself is a lost race; others are answers. */
-const lostRace = (error: ConditionFailedError) => error.reasons[0] === "ConditionalCheckFailed";
 
 /**
  * @example const catalog = new CatalogService(db); const { missing } = await catalog.resolveLabels(["bug"]);
@@ -95,19 +94,28 @@ export class CatalogService {
   }
 
   async updateProject(id: string, changes: PatchProjectBody, expected?: number): Promise<Stored<Project>> {
-    return this.patch(this.projects, () => this.getProject(id), changes, expected);
+    return patchRecord(this.projects, () => this.getProject(id), changes, expected, this.now);
   }
 
-  /** 409 while goals point at the project or issues are in it (no cascade: clear them first). */
+  /**
+   * 409 while goals point at the project or issues are in it (no cascade: clear them first).
+   * The issues are counted behind a fence that issue writes check (`projectExistsCheck`), so an
+   * issue added meanwhile either is counted or fails; the goals are counted on the project itself.
+   */
   async deleteProject(id: string, expected?: number): Promise<void> {
     await retryRaces(
       async () => {
         const current = await this.getProject(id);
         checkVersion(expected, current.version);
-        const issues = Object.values(await this.issues.statusCountsOfProject(id)).reduce((a, b) => a + b, 0);
-        if (issues > 0) throw new ConflictError(`Project ${id} has ${count(issues, "issue")}`);
         if (current.refCount > 0) throw new ConflictError(`Project ${id} has ${count(current.refCount, "goal")}`);
-        await this.projects.delete(current);
+        await this.projects.fence(current, this.fenceUntil());
+        const counts = await this.issues.statusCountsOfProject(id);
+        const issues = Object.values(counts).reduce((sum, n) => sum + n, 0);
+        if (issues > 0) {
+          await this.projects.unfence(id);
+          throw new ConflictError(`Project ${id} has ${count(issues, "issue")}`);
+        }
+        await this.projects.delete(current, { fencedAt: this.now().toISOString() });
       },
       { isRace: lostRace },
     );
@@ -148,7 +156,7 @@ export class CatalogService {
   }
 
   async updateGoal(id: string, changes: PatchGoalBody, expected?: number): Promise<Stored<Goal>> {
-    return this.patch(this.goals, () => this.getGoal(id), changes, expected);
+    return patchRecord(this.goals, () => this.getGoal(id), changes, expected, this.now);
   }
 
   /** 409 while projects point at the goal (no cascade). */
@@ -176,18 +184,23 @@ export class CatalogService {
     return this.labels.list("all", [], { offset: pageOffset(query), limit: query.limit });
   }
 
-  /** 409 while issues carry the label: deleting does not strip it from them. */
+  /**
+   * 409 while issues carry the label. Decision: no cascade — deleting a label never strips it
+   * from issues; remove it from them first. Counted behind a fence, as for projects.
+   */
   async deleteLabel(id: string, expected?: number): Promise<void> {
-    await retryRaces(
-      async () => {
-        const current = found(LABEL_ID.test(id) ? await this.labels.get(id) : undefined, `Label ${id}`);
-        checkVersion(expected, current.version);
-        const issues = await this.issues.countWithLabel(current.record.name);
-        if (issues > 0) throw new ConflictError(`Label "${current.record.name}" is used by ${count(issues, "issue")}`);
-        await this.labels.deleteLabel(current);
-      },
-      { isRace: lostRace },
-    );
+    // Any failed condition is a lost race here: the label changed, or its fence lapsed.
+    await retryRaces(async () => {
+      const current = found(LABEL_ID.test(id) ? await this.labels.get(id) : undefined, `Label ${id}`);
+      checkVersion(expected, current.version);
+      await this.labels.fenceName(current, this.fenceUntil());
+      const issues = await this.issues.countWithLabel(current.record.name);
+      if (issues > 0) {
+        await this.labels.unfenceName(current);
+        throw new ConflictError(`Label "${current.record.name}" is used by ${count(issues, "issue")}`);
+      }
+      await this.labels.deleteLabel(current, this.now().toISOString());
+    });
   }
 
   /**
@@ -217,32 +230,8 @@ export class CatalogService {
     return PROJECT_ID.test(id) && (await this.projects.get(id)) !== undefined;
   }
 
-  /**
-   * A partial update: read, refuse on an `If-Match` mismatch, write the merged fields under the
-   * version read, and on a lost race read again, so concurrent changes of different fields all
-   * survive and of several writers holding the same `If-Match` exactly one wins. A change that
-   * changes nothing writes nothing.
-   */
-  private async patch<T extends { id: string; updatedAt: string }>(
-    store: RecordStore<T>,
-    read: () => Promise<Stored<T>>,
-    changes: Partial<T>,
-    expected: number | undefined,
-  ): Promise<Stored<T>> {
-    return retryRaces(
-      async () => {
-        const current = await read();
-        checkVersion(expected, current.version);
-        const given = Object.entries(changes).filter(([, value]) => value !== undefined);
-        if (given.every(([field, value]) => current.record[field as keyof T] === value)) return current;
-        return store.update(current, {
-          ...current.record,
-          ...Object.fromEntries(given),
-          updatedAt: this.now().toISOString(),
-        });
-      },
-      { isRace: lostRace },
-    );
+  private fenceUntil(): string {
+    return new Date(this.now().getTime() + FENCE_MS).toISOString();
   }
 }
 

@@ -4,9 +4,10 @@
  * label whatever the concurrency, and the lookups and checks the issue service uses.
  * Keys and access patterns: ./keys.ts; the record writes: ./records.ts.
  */
-import type { Db, TransactItem } from "../db/client.js";
+import type { Db, Key, TransactItem } from "../db/client.js";
 import { ConditionFailedError } from "../db/client.js";
 import { ConflictError } from "../errors.js";
+import { fenceHeld, removeFence, setFence, targetExists, unfenced } from "./fence.js";
 import {
   foldLabelName,
   GOAL_LISTINGS,
@@ -20,7 +21,7 @@ import {
   projectKey,
   projectListings,
 } from "./keys.js";
-import { failedAt, type RecordKind, RecordStore, type Stored, targetExists } from "./records.js";
+import { failedAt, type RecordKind, RecordStore, type Stored } from "./records.js";
 import type { Goal, Label, Project } from "./schemas.js";
 
 export const PROJECT_KIND: RecordKind<Project> = {
@@ -97,17 +98,33 @@ export class LabelStore extends RecordStore<Label> {
     }
   }
 
-  /** Deletes the label and releases its name. */
-  async deleteLabel(current: Stored<Label>): Promise<void> {
+  /**
+   * Fences the label's name against new uses until `until` (see {@link RecordStore.fence}):
+   * issue writes check the name claim, so that is what carries the fence.
+   */
+  async fenceName(current: Stored<Label>, until: string): Promise<void> {
+    await setFence(this.db, labelNameKey(current.record.name), until, {
+      expression: claimHeldBy,
+      names: { "#labelId": "labelId" },
+      values: { ":labelId": current.record.id },
+    });
+  }
+
+  async unfenceName(current: Stored<Label>): Promise<void> {
+    await removeFence(this.db, labelNameKey(current.record.name));
+  }
+
+  /** Deletes the label and releases its name, while the fence set at `fencedAt`'s delete holds. */
+  async deleteLabel(current: Stored<Label>, fencedAt: string): Promise<void> {
     const release: TransactItem = {
       Delete: {
         Key: labelNameKey(current.record.name),
-        ConditionExpression: claimHeldBy,
-        ExpressionAttributeNames: { "#labelId": "labelId" },
-        ExpressionAttributeValues: { ":labelId": current.record.id },
+        ConditionExpression: `${claimHeldBy} AND ${fenceHeld}`,
+        ExpressionAttributeNames: { "#labelId": "labelId", "#deletingUntil": "deletingUntil" },
+        ExpressionAttributeValues: { ":labelId": current.record.id, ":now": fencedAt },
       },
     };
-    await this.delete(current, [release]);
+    await this.delete(current, { extra: [release] });
   }
 
   /** The stored (canonical) name of each given name that a label holds, by folded name: one BatchGet. */
@@ -119,14 +136,27 @@ export class LabelStore extends RecordStore<Label> {
 }
 
 /**
- * A transaction item that holds only while the project exists: issue writes that set
- * `projectId` add it to their own transaction, so no issue lands in a project deleted meanwhile.
+ * A transaction item that holds only while the project exists and no delete of it is under
+ * way: issue writes that set `projectId` add it to their own transaction, so no issue lands in
+ * a project that a concurrent delete has already counted as empty.
+ * @example await db.transactWrite([...issueWrites, projectExistsCheck(projectId)]);
  */
-export function projectExistsCheck(id: string): TransactItem {
-  return { ConditionCheck: { Key: projectKey(id), ConditionExpression: targetExists } };
+export function projectExistsCheck(id: string, now: Date = new Date()): TransactItem {
+  return referenceCheck(projectKey(id), now);
 }
 
-/** A transaction item that holds only while a label holds this name (any case). */
-export function labelExistsCheck(name: string): TransactItem {
-  return { ConditionCheck: { Key: labelNameKey(name), ConditionExpression: targetExists } };
+/** Likewise for a label name (any case): issue writes that add a label include it. */
+export function labelExistsCheck(name: string, now: Date = new Date()): TransactItem {
+  return referenceCheck(labelNameKey(name), now);
+}
+
+function referenceCheck(key: Key, now: Date): TransactItem {
+  return {
+    ConditionCheck: {
+      Key: key,
+      ConditionExpression: `${targetExists} AND ${unfenced}`,
+      ExpressionAttributeNames: { "#deletingUntil": "deletingUntil" },
+      ExpressionAttributeValues: { ":now": now.toISOString() },
+    },
+  };
 }

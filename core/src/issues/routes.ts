@@ -6,6 +6,9 @@ import { readJsonBody } from "../http/body.js";
 import { expectedVersion } from "../http/conditional.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
+import { createRelationBody } from "../relations/schemas.js";
+import { RelationService } from "../relations/service.js";
+import { RelationStore } from "../relations/store.js";
 import { SignalStore } from "../signals/store.js";
 import { createIssueBody, listIssuesQuery, updateIssueBody } from "./schemas.js";
 import { IssueService, summaryOf } from "./service.js";
@@ -19,6 +22,7 @@ export const issueFamily: FamilyModule<"issues"> = (deps) => {
   const store = new IssueStore(db);
   const issues = new IssueService(store, new CatalogService(db));
   const signals = new SignalStore(db);
+  const relations = new RelationService(new RelationStore(db), issues, store);
   return {
     "GET /api/issues": async (c) => {
       const query = parseWith(listIssuesQuery, c.req.query(), "query");
@@ -38,14 +42,21 @@ export const issueFamily: FamilyModule<"issues"> = (deps) => {
     },
     "GET /api/issues/:id": async (c) => {
       const { issue, version } = await issues.getIssue(c.req.param("id") ?? "");
-      const [parent, children, recent] = await Promise.all([
+      const [parent, children, related, recent] = await Promise.all([
         issue.parentId ? store.get(issue.parentId) : undefined,
         issues.childrenOf(issue.id),
+        relations.ofIssue(issue.id),
         signals.list({ filters: { issueId: issue.id }, order: "desc", offset: 0, limit: DETAIL_SIGNALS }),
       ]);
       return itemResponse(
         c,
-        { ...issue, parent: parent ? summaryOf(parent.issue) : null, children, signals: recent.signals },
+        {
+          ...issue,
+          parent: parent ? summaryOf(parent.issue) : null,
+          children,
+          relations: related,
+          signals: recent.signals,
+        },
         { etag: etagOf(version) },
       );
     },
@@ -57,6 +68,15 @@ export const issueFamily: FamilyModule<"issues"> = (deps) => {
     },
     "DELETE /api/issues/:id": async (c) => {
       await issues.deleteIssue(c.req.param("id") ?? "", expectedVersion(c));
+      return c.body(null, 204);
+    },
+    "POST /api/issues/:id/relations": async (c) => {
+      const input = parseWith(createRelationBody, await readJsonBody(c), "body");
+      const relation = await relations.relate(c.req.param("id") ?? "", input);
+      return itemResponse(c, relation, { status: 201 });
+    },
+    "DELETE /api/relations/:id": async (c) => {
+      await relations.unrelate(c.req.param("id") ?? "");
       return c.body(null, 204);
     },
     ...commentHandlers(deps, (ref) => issues.getIssue(ref).then(({ issue }) => issue)),

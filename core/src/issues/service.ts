@@ -7,7 +7,7 @@ import { pageOffset } from "../http/pagination.js";
 import { type Listing, parseIssueRef } from "./keys.js";
 import type { CreateIssueBody, Issue, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
 import type { IssueStore, NewIssue, StoredIssue } from "./store.js";
-import { completedAtAfter, transitionRefusal } from "./transitions.js";
+import { completedAtAfter, isOpen, transitionRefusal } from "./transitions.js";
 
 /** Shape of an issue id (`iss_` + ULID). */
 export const ISSUE_ID = /^iss_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -77,7 +77,7 @@ export class IssueService {
       const changes = await this.changesFor(current, patch);
       if (Object.keys(changes).length === 0) return current;
       const { stored, writes } = this.store.prepareUpdate(current, changes, new Date());
-      await this.writeAt(writes, expected);
+      await this.writeAt([...writes, ...(await this.statusEffects(current, stored))], expected);
       return stored;
     });
   }
@@ -93,7 +93,8 @@ export class IssueService {
           `Issue ${current.issue.identifier} has ${children} child issues; move or delete them first`,
         );
       }
-      await this.writeAt(this.store.prepareDelete(current, new Date()).writes, expected);
+      const unblocking = isOpen(current.issue.status) ? await this.store.blockerEffects(current, false) : [];
+      await this.writeAt([...this.store.prepareDelete(current, new Date()).writes, ...unblocking], expected);
     });
   }
 
@@ -120,6 +121,16 @@ export class IssueService {
       offset: pageOffset(query),
       limit: query.limit,
     });
+  }
+
+  /**
+   * Writes that keep the `blockedBy` of the issues `before` blocks right when it moves between
+   * open and finished (none when it stays on one side).
+   */
+  async statusEffects(before: StoredIssue, after: StoredIssue): Promise<TransactItem[]> {
+    const wasOpen = isOpen(before.issue.status);
+    const nowOpen = isOpen(after.issue.status);
+    return wasOpen === nowOpen ? [] : this.store.blockerEffects(after, nowOpen);
   }
 
   /** The children of an issue, oldest first (at most 100). */

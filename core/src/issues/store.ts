@@ -29,6 +29,8 @@ import type { Issue } from "./schemas.js";
 export interface StoredIssue {
   issue: Issue;
   version: number;
+  /** Ids of the issues this one blocks (kept with the issue so its moves can update theirs). */
+  blocking: string[];
 }
 
 /** Fields a caller chooses when creating an issue; the store assigns id, number and times. */
@@ -115,7 +117,7 @@ export class IssueStore {
     const createdAt = clock > lastCreatedAt ? clock : lastCreatedAt;
     const number = lastNumber + 1;
     const issue: Issue = { ...fields, id, number, identifier: issueRef(number), createdAt, updatedAt: createdAt };
-    const item = issueItem(issue, 1);
+    const item = issueItem(issue, 1, []);
     const entry = entryFields(issue);
     const writes: TransactItem[] = [
       counterAdvance(lastNumber, createdAt),
@@ -138,7 +140,7 @@ export class IssueStore {
       updatedAt: laterOf(now.toISOString(), current.issue.updatedAt),
     };
     const version = current.version + 1;
-    const item = issueItem(updated, version);
+    const item = issueItem(updated, version, current.blocking);
     const before = entryFields(current.issue);
     const after = entryFields(updated);
     const number = updated.number;
@@ -180,7 +182,7 @@ export class IssueStore {
    */
   prepareDelete(current: StoredIssue, now: Date) {
     const { issue } = current;
-    const item = { ...issueItem(issue, current.version + 1), deletedAt: now.toISOString() };
+    const item = { ...issueItem(issue, current.version + 1, current.blocking), deletedAt: now.toISOString() };
     const writes: TransactItem[] = [
       {
         Put: {
@@ -200,6 +202,55 @@ export class IssueStore {
   /** Runs writes prepared by this store (and others) as one transaction. */
   async transact(writes: TransactItem[]): Promise<void> {
     await this.db.transactWrite(writes);
+  }
+
+  /**
+   * Writes that set what blocks an issue and what it blocks, at the version read, without
+   * touching its fields, `updatedAt` or listings (these are derived from relations).
+   */
+  prepareRelationChange(
+    current: StoredIssue,
+    change: { blockedBy?: string[]; blocking?: string[] },
+  ): { stored: StoredIssue; writes: TransactItem[] } {
+    const issue = { ...current.issue, blockedBy: change.blockedBy ?? current.issue.blockedBy };
+    const blocking = change.blocking ?? current.blocking;
+    const stored = { issue, version: current.version + 1, blocking };
+    return {
+      stored,
+      writes: [
+        {
+          Update: {
+            Key: issueKey(issue.id),
+            UpdateExpression: "SET #blockedBy = :blockedBy, #blocking = :blocking, #version = :nextVersion",
+            ConditionExpression: `attribute_not_exists(deletedAt) AND ${versionUnchanged}`,
+            ExpressionAttributeNames: { "#blockedBy": "blockedBy", "#blocking": "blocking", "#version": "version" },
+            ExpressionAttributeValues: {
+              ":blockedBy": issue.blockedBy,
+              ":blocking": blocking,
+              ":nextVersion": stored.version,
+              ":expectedVersion": current.version,
+            },
+          },
+        },
+      ],
+    };
+  }
+
+  /**
+   * When a blocker stops or starts being open (or is deleted), the issues it blocks gain or lose
+   * it in their `blockedBy`: the writes for each of them, at the versions read now.
+   */
+  async blockerEffects(blocker: StoredIssue, open: boolean): Promise<TransactItem[]> {
+    if (blocker.blocking.length === 0) return [];
+    const dependents = await this.getMany(blocker.blocking);
+    return dependents.flatMap((dependent) => {
+      const has = dependent.issue.blockedBy.includes(blocker.issue.id);
+      if (has === open) return [];
+      const blockedBy = open
+        ? [...dependent.issue.blockedBy, blocker.issue.id]
+        : dependent.issue.blockedBy.filter((id) => id !== blocker.issue.id);
+      return this.prepareRelationChange(dependent, { blockedBy }).writes;
+    });
   }
 
   /** A live issue by id (deleted ones read as absent). */
@@ -316,8 +367,8 @@ function entryFields(issue: Issue): Item {
   };
 }
 
-function issueItem(issue: Issue, version: number): Item {
-  return { ...issueKey(issue.id), ...issueNumberIndexKey(issue.number), entity: "issue", version, ...issue };
+function issueItem(issue: Issue, version: number, blocking: string[]): Item {
+  return { ...issueKey(issue.id), ...issueNumberIndexKey(issue.number), entity: "issue", version, blocking, ...issue };
 }
 
 /** The stored issue an item holds. */
@@ -347,7 +398,11 @@ export function fromItem(item: Item): StoredIssue {
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };
-  return { issue, version: Number(item.version ?? 1) };
+  return {
+    issue,
+    version: Number(item.version ?? 1),
+    blocking: Array.isArray(item.blocking) ? item.blocking.map(String) : [],
+  };
 }
 
 /** Rough size order of a listing, smallest first: the driving listing of a combined filter. */

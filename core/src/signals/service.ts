@@ -74,7 +74,7 @@ export class SignalService {
     if (routing.action === "grouped" && current) {
       const { stored, writes } = this.issues.prepareUpdate(current, routing.changes, now);
       issue = stored;
-      issueWrites.push(...writes);
+      issueWrites.push(...writes, ...(await this.issueService.statusEffects(current, stored)));
     } else if (routing.action === "opened") {
       const { stored, writes } = this.issues.prepareCreate(routing.issue, context.counter, now);
       issue = stored;

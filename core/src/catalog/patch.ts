@@ -1,0 +1,34 @@
+/** @module catalog/patch — partial updates of catalog records under optimistic concurrency (API.md 1.6). */
+import type { ConditionFailedError } from "../db/client.js";
+import { retryRaces } from "../db/retry.js";
+import { checkVersion } from "../http/conditional.js";
+import type { RecordStore, Stored } from "./records.js";
+
+/** Only a failed condition on the record itself (the first write) is a lost race; others are answers. */
+export const lostRace = (error: ConditionFailedError) => error.reasons[0] === "ConditionalCheckFailed";
+
+/**
+ * Reads, refuses on an `If-Match` mismatch (`expected`), writes the merged fields under the
+ * version read, and on a lost race reads again: concurrent changes of different fields all
+ * survive, and of several writers holding the same `If-Match` exactly one wins (the others
+ * read the winner's version and get 412). A change that changes nothing writes nothing.
+ * @example await patchRecord(projects, () => getProject(id), { name: "New" }, expectedVersion(c), () => new Date());
+ */
+export async function patchRecord<T extends { id: string; updatedAt: string }>(
+  store: RecordStore<T>,
+  read: () => Promise<Stored<T>>,
+  changes: Partial<T>,
+  expected: number | undefined,
+  now: () => Date,
+): Promise<Stored<T>> {
+  return retryRaces(
+    async () => {
+      const current = await read();
+      checkVersion(expected, current.version);
+      const given = Object.entries(changes).filter(([, value]) => value !== undefined);
+      if (given.every(([field, value]) => current.record[field as keyof T] === value)) return current;
+      return store.update(current, { ...current.record, ...Object.fromEntries(given), updatedAt: now().toISOString() });
+    },
+    { isRace: lostRace },
+  );
+}

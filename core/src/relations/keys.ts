@@ -1,0 +1,34 @@
+/**
+ * @module relations/keys — relations between issues as one fact with two ends (pure).
+ *
+ * Access patterns:
+ * - relation by id ........ GetItem pk=$kaizen#relation_1#<id>
+ * - relations of an issue . Query   pk=$kaizen#issuerel_1#<issue id>   (one edge per relation end)
+ * - one fact per pair ..... GetItem pk=$kaizen#relpair_1#<type>#<a>#<b> (written under condition)
+ */
+import type { Key } from "../db/client.js";
+
+const RELATION_ENTITY = "$kaizen#relation_1";
+const EDGE_ENTITY = "$kaizen#issuerel_1";
+const PAIR_ENTITY = "$kaizen#relpair_1";
+
+/** How a relation is stored: `blocks` from the blocker; `related` and `duplicate` as given. */
+export type StoredRelationType = "blocks" | "related" | "duplicate";
+
+export function relationKey(id: string): Key {
+  return { pk: `${RELATION_ENTITY}#${id}`, sk: RELATION_ENTITY };
+}
+
+export function edgeKey(issueId: string, relationId: string): Key {
+  return { pk: edgePartition(issueId), sk: relationId };
+}
+
+export function edgePartition(issueId: string): string {
+  return `${EDGE_ENTITY}#${issueId}`;
+}
+
+/** The claim that makes a fact unique: `blocks` is directed, the others are not. */
+export function pairKey(type: StoredRelationType, issueId: string, relatedIssueId: string): Key {
+  const [a, b] = type === "blocks" ? [issueId, relatedIssueId] : [issueId, relatedIssueId].sort();
+  return { pk: `${PAIR_ENTITY}#${type}#${a}#${b}`, sk: PAIR_ENTITY };
+}

@@ -1,0 +1,95 @@
+/** @module relations/store — every DynamoDB expression about relations; keys in ./keys.ts. */
+import type { Db, Item, TransactItem } from "../db/client.js";
+import { edgeKey, edgePartition, pairKey, relationKey, type StoredRelationType } from "./keys.js";
+import type { Relation } from "./schemas.js";
+
+/** A relation as stored: `blocks` runs from `issueId` (the blocker) to `relatedIssueId`. */
+export interface RelationFact {
+  id: string;
+  type: StoredRelationType;
+  issueId: string;
+  relatedIssueId: string;
+  createdAt: string;
+}
+
+// Named condition fragments.
+/** Nothing is stored under this key yet. */
+const absent = "attribute_not_exists(pk)";
+/** The relation still exists. */
+const present = "attribute_exists(pk)";
+
+/** Index of the pair claim in {@link RelationStore.prepareCreate}'s writes: its failure means "already related". */
+export const PAIR_CLAIM_INDEX = 1;
+
+export class RelationStore {
+  constructor(private readonly db: Db) {}
+
+  async get(id: string): Promise<RelationFact | undefined> {
+    const item = await this.db.get(relationKey(id), { consistent: true });
+    return item ? factOf(item) : undefined;
+  }
+
+  /** The relations of one issue, seen from it, oldest first (one query). */
+  async ofIssue(issueId: string): Promise<Relation[]> {
+    const items: Item[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.query({
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": edgePartition(issueId) },
+        ConsistentRead: true,
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      });
+      items.push(...(out.Items ?? []));
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+    return items.map((item) => viewFrom(factOf(item), issueId));
+  }
+
+  /** The relation, the pair claim (second: see PAIR_CLAIM_INDEX) and an edge at each end. */
+  prepareCreate(fact: RelationFact): TransactItem[] {
+    return [
+      { Put: { Item: { ...relationKey(fact.id), ...fact }, ConditionExpression: absent } },
+      {
+        Put: {
+          Item: { ...pairKey(fact.type, fact.issueId, fact.relatedIssueId), relationId: fact.id },
+          ConditionExpression: absent,
+        },
+      },
+      { Put: { Item: { ...edgeKey(fact.issueId, fact.id), ...fact } } },
+      { Put: { Item: { ...edgeKey(fact.relatedIssueId, fact.id), ...fact } } },
+    ];
+  }
+
+  prepareDelete(fact: RelationFact): TransactItem[] {
+    return [
+      { Delete: { Key: relationKey(fact.id), ConditionExpression: present } },
+      { Delete: { Key: pairKey(fact.type, fact.issueId, fact.relatedIssueId) } },
+      { Delete: { Key: edgeKey(fact.issueId, fact.id) } },
+      { Delete: { Key: edgeKey(fact.relatedIssueId, fact.id) } },
+    ];
+  }
+}
+
+/** The fact as seen from `issueId`, one of its two ends. */
+export function viewFrom(fact: RelationFact, issueId: string): Relation {
+  const near = fact.issueId === issueId;
+  const type = fact.type === "blocks" && !near ? "blocked_by" : fact.type;
+  return {
+    id: fact.id,
+    type,
+    issueId,
+    relatedIssueId: near ? fact.relatedIssueId : fact.issueId,
+    createdAt: fact.createdAt,
+  };
+}
+
+function factOf(item: Item): RelationFact {
+  return {
+    id: String(item.id),
+    type: item.type as StoredRelationType,
+    issueId: String(item.issueId),
+    relatedIssueId: String(item.relatedIssueId),
+    createdAt: String(item.createdAt),
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Deletes that count references kept elsewhere (issues in a project, issues carrying a label)
+ * fence the item first; issue writes that carry `projectExistsCheck`/`labelExistsCheck` in their
+ * transaction then either are counted or fail, so no issue is left pointing at a deleted record.
+ */
+import { describe, expect, it } from "vitest";
+import { CatalogService } from "../../core/src/catalog/service.js";
+import { labelExistsCheck, projectExistsCheck } from "../../core/src/catalog/store.js";
+import type { TransactItem } from "../../core/src/db/client.js";
+import { ConditionFailedError } from "../../core/src/db/client.js";
+import { retryRaces } from "../../core/src/db/retry.js";
+import { issueCounterKey } from "../../core/src/issues/keys.js";
+import { newIssue } from "../../core/src/issues/service.js";
+import { IssueStore, type NewIssue } from "../../core/src/issues/store.js";
+import { AUTH, type TestApp, testApp } from "../helpers/app.js";
+
+/** Creates an issue as a careful issue service would: its writes plus the catalog's checks, in one transaction. */
+async function createCheckedIssue(t: TestApp, fields: NewIssue, checks: TransactItem[]): Promise<boolean> {
+  const store = new IssueStore(t.db);
+  try {
+    await retryRaces(
+      async () => {
+        const counter = await t.db.get(issueCounterKey(), { consistent: true });
+        const { writes } = store.prepareCreate(fields, counter, new Date());
+        await t.db.transactWrite([...writes, ...checks]);
+      },
+      // A failed catalog check is an answer, not a race.
+      { isRace: (error) => error.reasons.slice(-checks.length).every((reason) => reason !== "ConditionalCheckFailed") },
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailedError) return false;
+    throw error;
+  }
+}
+
+const remove = (t: TestApp, path: string) => t.app.request(path, { method: "DELETE", headers: AUTH });
+
+describe("deletion fences", () => {
+  it("the reference checks pass for live records and fail for missing ones", async () => {
+    const t = await testApp();
+    const catalog = new CatalogService(t.db);
+    const project = (await catalog.createProject({ name: "p" })).record;
+    await catalog.createLabel({ name: "Bug", color: "#ff0000" });
+    const issue = (projectId: string | null, labels: string[]) =>
+      newIssue({ title: "checked", type: "task", projectId, labels });
+    expect(
+      await createCheckedIssue(t, issue(project.id, ["Bug"]), [
+        projectExistsCheck(project.id),
+        labelExistsCheck("bug"),
+      ]),
+    ).toBe(true);
+    const missingProject = "prj_01ARZ3NDEKTSV4RRFFQ69G5FAV";
+    expect(await createCheckedIssue(t, issue(missingProject, []), [projectExistsCheck(missingProject)])).toBe(false);
+    expect(await createCheckedIssue(t, issue(null, ["nope"]), [labelExistsCheck("nope")])).toBe(false);
+  });
+
+  it("a refused delete lifts its fence at once", async () => {
+    const t = await testApp();
+    const catalog = new CatalogService(t.db);
+    const project = (await catalog.createProject({ name: "p" })).record;
+    const label = (await catalog.createLabel({ name: "bug", color: "#ff0000" })).record;
+    await new IssueStore(t.db).create(newIssue({ title: "x", type: "task", projectId: project.id, labels: ["bug"] }));
+    expect((await remove(t, `/api/projects/${project.id}`)).status).toBe(409);
+    expect((await remove(t, `/api/labels/${label.id}`)).status).toBe(409);
+    const checks = [projectExistsCheck(project.id), labelExistsCheck("bug")];
+    expect(
+      await createCheckedIssue(
+        t,
+        newIssue({ title: "y", type: "task", projectId: project.id, labels: ["bug"] }),
+        checks,
+      ),
+    ).toBe(true);
+    const read = await t.app.request(`/api/projects/${project.id}`, { headers: AUTH });
+    expect(((await read.json()) as { data: { issueCounts: { triage: number } } }).data.issueCounts.triage).toBe(2);
+  });
+
+  it("a project deleted while issues are being added to it never ends up with issues", async () => {
+    const t = await testApp();
+    const catalog = new CatalogService(t.db);
+    const issues = new IssueStore(t.db);
+    for (let round = 0; round < 8; round++) {
+      const project = (await catalog.createProject({ name: `p${round}` })).record;
+      const fields = newIssue({ title: `i${round}`, type: "task", projectId: project.id });
+      const [deleted, ...created] = await Promise.all([
+        remove(t, `/api/projects/${project.id}`),
+        createCheckedIssue(t, fields, [projectExistsCheck(project.id)]),
+        createCheckedIssue(t, fields, [projectExistsCheck(project.id)]),
+      ]);
+      const inProject = Object.values(await issues.statusCountsOfProject(project.id)).reduce((a, b) => a + b, 0);
+      expect(inProject).toBe(created.filter(Boolean).length);
+      if (deleted.status === 204) expect(inProject).toBe(0);
+      else expect(deleted.status).toBe(409);
+    }
+  });
+
+  it("a label deleted while issues are being labelled with it never ends up in use", async () => {
+    const t = await testApp();
+    const catalog = new CatalogService(t.db);
+    const issues = new IssueStore(t.db);
+    for (let round = 0; round < 8; round++) {
+      const name = `race-${round}`;
+      const label = (await catalog.createLabel({ name, color: "#000000" })).record;
+      const fields = newIssue({ title: name, type: "task", labels: [name] });
+      const [deleted, created] = await Promise.all([
+        remove(t, `/api/labels/${label.id}`),
+        createCheckedIssue(t, fields, [labelExistsCheck(name)]),
+      ]);
+      const used = await issues.countWithLabel(name);
+      expect(used).toBe(created ? 1 : 0);
+      if (deleted.status === 204) expect(used).toBe(0);
+      else expect(deleted.status).toBe(409);
+    }
+  });
+});
