@@ -182,7 +182,8 @@ describe("ETag and If-Match", () => {
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 412)).toHaveLength(19);
-    const winner = ((await responses[statuses.indexOf(200)]?.json()) as { data: Issue }).data;
+    const winning = responses[statuses.indexOf(200)];
+    const winner = ((await winning?.json()) as { data: Issue } | undefined)?.data;
     const stored = await read(t, issue.id);
     expect(stored.item).toEqual(winner);
     expect(stored.etag).toBe('"2"');

@@ -4,7 +4,7 @@ import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
-import { type Listing, parseIssueRef } from "./keys.js";
+import { parseIssueRef } from "./keys.js";
 import type { CreateIssueBody, Issue, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
 import type { IssueStore, NewIssue, StoredIssue } from "./store.js";
 import { completedAtAfter, isOpen, transitionRefusal } from "./transitions.js";

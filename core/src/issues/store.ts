@@ -111,10 +111,7 @@ export class IssueStore {
   prepareCreate(fields: NewIssue, counter: Item | undefined, now: Date, id = newIssueId()) {
     const lastNumber = typeof counter?.lastNumber === "number" ? counter.lastNumber : 0;
     const lastCreatedAt = typeof counter?.lastCreatedAt === "string" ? counter.lastCreatedAt : "";
-    const clock = now.toISOString();
-    // ISO strings of one format order as the instants they name; Math.max does not take strings.
-    // biome-ignore lint/complexity/useMathMinMax: string comparison
-    const createdAt = clock > lastCreatedAt ? clock : lastCreatedAt;
+    const createdAt = laterOf(now.toISOString(), lastCreatedAt);
     const number = lastNumber + 1;
     const issue: Issue = { ...fields, id, number, identifier: issueRef(number), createdAt, updatedAt: createdAt };
     const item = issueItem(issue, 1, []);
@@ -449,7 +446,7 @@ function byPriorityThenNumber(a: Item, b: Item): number {
 
 /** The later of two ISO timestamps (an update never moves `updatedAt` back). */
 function laterOf(a: string, b: string): string {
-  // biome-ignore lint/complexity/useMathMinMax: string comparison
+  // ISO strings of one format order as the instants they name.
   return a > b ? a : b;
 }
 
