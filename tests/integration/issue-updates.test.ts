@@ -22,7 +22,7 @@ async function read(
 ): Promise<{ status: number; etag: string | null; data: Issue; item: Issue }> {
   const response = await t.app.request(`/api/issues/${ref}`, { headers: AUTH });
   const data = ((await response.json()) as { data: Issue }).data;
-  const { parent: _parent, children: _children, signals: _signals, ...item } = data ?? {};
+  const { parent: _parent, children: _children, relations: _relations, signals: _signals, ...item } = data ?? {};
   return { status: response.status, etag: response.headers.get("etag"), data, item: item as Issue };
 }
 

@@ -63,7 +63,7 @@ describe("POST /api/issues and GET /api/issues/:id", () => {
     const fetched = await t.app.request(`/api/issues/${created.data.id}`, { headers: AUTH });
     expect(fetched.status).toBe(200);
     const { data } = (await fetched.json()) as Body;
-    expect(data).toEqual({ ...created.data, parent: null, children: [], signals: [] });
+    expect(data).toEqual({ ...created.data, parent: null, children: [], relations: [], signals: [] });
     expect(data).toMatchObject({
       ...input,
       hypothesis: { ...input.hypothesis, prediction: null },
