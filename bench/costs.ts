@@ -1,17 +1,29 @@
 /**
- * @module bench/costs — DynamoDB calls and consumed capacity of single API requests, served
- * in-process by `app.request()` so the client's usage counters diff exactly around each one.
+ * @module bench/costs — DynamoDB calls and consumed capacity of single API requests (and webhook
+ * deliveries), served in-process by `app.request()` so the client's usage counters diff exactly
+ * around each one.
  */
 import type { Hono } from "hono";
 import type { AppEnv } from "../core/src/http/app.js";
 import type { Db, DbUsage } from "../core/src/index.js";
+import type { Delivery } from "./deliveries.js";
 import type { DynamoTrace, TracedCall } from "./dynamo-trace.js";
 import { num } from "./format.js";
 import type { SeedSummary } from "./seed.js";
 
 export const PAGE_LIMIT = 20;
 
-export type CostKind = "list" | "get" | "create";
+/** Which budget a row is held to: list page ≤ 3, get ≤ 1, receiver ≤ 3 calls; create has none. */
+export type CostKind = "list" | "get" | "create" | "receiver";
+
+/** The parsed JSON a request answered. */
+export interface ResponseBody {
+  data?: unknown;
+  total?: number;
+}
+
+/** Why a response is not the one the case asked for (wrong status, wrong first item), if it is not. */
+export type ResponseCheck = (status: number, body: ResponseBody) => string | undefined;
 
 export interface CostRow {
   key: string;
@@ -32,17 +44,31 @@ export interface CostRow {
   total: number | undefined;
   /** Why a response looks wrong (empty page, wrong first number), if it does. */
   problem: string | undefined;
+  /** Why the row is only reported, not held to its kind's budget, if it is. */
+  exempt: string | undefined;
+  body: ResponseBody;
 }
 
-interface Case {
+export interface CostCase {
   key: string;
   label: string;
   kind: CostKind;
   method?: "GET" | "POST";
   path: string;
+  /** A JSON body, sent with the API key like every other API request. */
   body?: unknown;
-  /** Issue number the first entry of a list page must have. */
-  firstNumber?: number;
+  /** A webhook delivery: sent exactly as given (its signature stands in for the API key). */
+  delivery?: Delivery;
+  check?: ResponseCheck;
+  exempt?: string;
+}
+
+/** The first entry of a list page must be issue `number`. */
+function firstNumberIs(number: number): ResponseCheck {
+  return (_status, body) => {
+    const first = (Array.isArray(body.data) ? (body.data[0] as { number?: number } | undefined) : undefined)?.number;
+    return first === number ? undefined : `first issue is #${first}, expected #${number}`;
+  };
 }
 
 function topKey(counts: Record<string, number>): [string, number] {
@@ -55,35 +81,35 @@ function lastPage(total: number): number {
 }
 
 /** The requests to cost, chosen from what was seeded. */
-export function costCases(seed: SeedSummary): Case[] {
+export function costCases(seed: SeedSummary): CostCase[] {
   const n = seed.count;
   const far = Math.min(500, lastPage(n));
   const todo = seed.byStatus.todo ?? 0;
   const [label, labelCount] = topKey(seed.byLabel);
   const [project, projectCount] = topKey(seed.byProject);
   const list = (query: string) => `/api/issues?${query}`;
-  const cases: Case[] = [
-    { key: "all.p1", label: "list, page 1", kind: "list", path: list("page=1&limit=20"), firstNumber: n },
+  const cases: CostCase[] = [
+    { key: "all.p1", label: "list, page 1", kind: "list", path: list("page=1&limit=20"), check: firstNumberIs(n) },
     {
       key: "all.far",
       label: `list, page ${far}`,
       kind: "list",
       path: list(`page=${far}&limit=20`),
-      firstNumber: n - (far - 1) * PAGE_LIMIT,
+      check: firstNumberIs(n - (far - 1) * PAGE_LIMIT),
     },
     {
       key: "asc.p1",
       label: "list sort=createdAt, page 1",
       kind: "list",
       path: list("page=1&limit=20&sort=createdAt"),
-      firstNumber: 1,
+      check: firstNumberIs(1),
     },
     {
       key: "asc.far",
       label: `list sort=createdAt, page ${far}`,
       kind: "list",
       path: list(`page=${far}&limit=20&sort=createdAt`),
-      firstNumber: (far - 1) * PAGE_LIMIT + 1,
+      check: firstNumberIs((far - 1) * PAGE_LIMIT + 1),
     },
     { key: "todo.p1", label: `status=todo (${todo}), page 1`, kind: "list", path: list("status=todo&page=1&limit=20") },
     {
@@ -162,51 +188,64 @@ export async function measureCosts(
   db: Db,
   trace: DynamoTrace,
   apiKey: string,
-  cases: Case[],
+  cases: CostCase[],
 ): Promise<CostRow[]> {
   const rows: CostRow[] = [];
-  for (const item of cases) {
-    const headers: Record<string, string> = { Authorization: `Bearer ${apiKey}` };
-    if (item.body !== undefined) headers["Content-Type"] = "application/json";
-    trace.take();
-    const before = db.usage();
-    const response = await app.request(`http://localhost${item.path}`, {
-      method: item.method ?? "GET",
-      headers,
-      ...(item.body !== undefined ? { body: JSON.stringify(item.body) } : {}),
-    });
-    const body = (await response.json()) as { data?: unknown; total?: number };
-    const after = db.usage();
-    const traced = trace.take();
-    const data = Array.isArray(body.data) ? (body.data as { number?: number }[]) : undefined;
-    let problem: string | undefined;
-    if (response.status >= 300) problem = `answered ${response.status}: ${JSON.stringify(body).slice(0, 200)}`;
-    else if (data && data.length === 0) problem = "empty page";
-    else if (item.firstNumber !== undefined && data?.[0]?.number !== item.firstNumber) {
-      problem = `first issue is #${data?.[0]?.number}, expected #${item.firstNumber}`;
-    }
-    rows.push({
-      key: item.key,
-      label: item.label,
-      kind: item.kind,
-      request: `${item.method ?? "GET"} ${item.path}`,
-      status: response.status,
-      calls: after.calls - before.calls,
-      readCapacity: sumCapacity(traced, "read"),
-      writeCapacity: sumCapacity(traced, "write"),
-      usage: {
-        calls: after.calls - before.calls,
-        readCapacity: after.readCapacity - before.readCapacity,
-        writeCapacity: after.writeCapacity - before.writeCapacity,
-      },
-      capacityReported: traced.length > 0 && traced.every((call) => call.capacity !== undefined),
-      traced,
-      returned: data?.length,
-      total: body.total,
-      problem,
-    });
-  }
+  for (const item of cases) rows.push(await measureCost(app, db, trace, apiKey, item));
   return rows;
+}
+
+/** Serves one case and diffs the usage counters and the trace around it. */
+export async function measureCost(
+  app: Hono<AppEnv>,
+  db: Db,
+  trace: DynamoTrace,
+  apiKey: string,
+  item: CostCase,
+): Promise<CostRow> {
+  const method = item.method ?? (item.delivery ? "POST" : "GET");
+  trace.take();
+  const before = db.usage();
+  const response = await app.request(`http://localhost${item.path}`, { method, ...requestInit(item, apiKey) });
+  const body = (await response.json()) as ResponseBody;
+  const after = db.usage();
+  const traced = trace.take();
+  const data = Array.isArray(body.data) ? body.data : undefined;
+  let problem: string | undefined;
+  if (response.status >= 300) problem = `answered ${response.status}: ${JSON.stringify(body).slice(0, 200)}`;
+  else if (data && data.length === 0) problem = "empty page";
+  else problem = item.check?.(response.status, body);
+  return {
+    key: item.key,
+    label: item.label,
+    kind: item.kind,
+    request: `${method} ${item.path}`,
+    status: response.status,
+    calls: after.calls - before.calls,
+    readCapacity: sumCapacity(traced, "read"),
+    writeCapacity: sumCapacity(traced, "write"),
+    usage: {
+      calls: after.calls - before.calls,
+      readCapacity: after.readCapacity - before.readCapacity,
+      writeCapacity: after.writeCapacity - before.writeCapacity,
+    },
+    capacityReported: traced.length > 0 && traced.every((call) => call.capacity !== undefined),
+    traced,
+    returned: data?.length,
+    total: body.total,
+    problem,
+    exempt: item.exempt,
+    body,
+  };
+}
+
+/** Headers and body of a case: a delivery as it is, anything else with the API key. */
+function requestInit(item: CostCase, apiKey: string): { headers: Record<string, string>; body?: string } {
+  if (item.delivery) return { headers: item.delivery.headers, body: item.delivery.body };
+  const headers: Record<string, string> = { Authorization: `Bearer ${apiKey}` };
+  if (item.body === undefined) return { headers };
+  headers["Content-Type"] = "application/json";
+  return { headers, body: JSON.stringify(item.body) };
 }
 
 function sumCapacity(calls: TracedCall[], kind: TracedCall["kind"]): number {
@@ -223,10 +262,11 @@ export function meterAgrees(row: CostRow): boolean {
   );
 }
 
-/** `Query 2 (100/100) · BatchGetItem 20 (20)`: each call's capacity and items returned/evaluated. */
+/** `Query 2 [100] · BatchGetItem 20 [20]`: each call's capacity and items returned/evaluated, or how it failed. */
 export function breakdown(calls: TracedCall[]): string {
   return calls
     .map((call) => {
+      if (call.error !== undefined) return `${call.command} failed: ${call.error}`;
       const capacity = call.capacity === undefined ? "n/r" : num(call.capacity);
       const items =
         call.returned === undefined

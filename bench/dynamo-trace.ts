@@ -1,8 +1,8 @@
 /**
  * @module bench/dynamo-trace — watches every DynamoDB call a client makes (through the client's
  * middleware stack, which the document client shares): its command, wall time, the capacity
- * DynamoDB reported and how many items it read. Used to break a request's cost down per call and
- * to time the database's share inside the server.
+ * DynamoDB reported and how many items it read, or the error it failed with. Used to break a
+ * request's cost down per call and to time the database's share inside the server.
  */
 import type { ConsumedCapacity, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 
@@ -19,6 +19,21 @@ export interface TracedCall {
   scanned: number | undefined;
   /** Items a transaction wrote or a batch asked for. */
   requested: number | undefined;
+  /** How the call failed, if it did: the error's name, and a cancelled transaction's reasons. */
+  error: string | undefined;
+}
+
+/** Calls of one command since tracing began, and its failures by how they failed. */
+export interface CommandTotals {
+  calls: number;
+  failures: Record<string, number>;
+}
+
+export interface TraceTotals {
+  /** Every call, including those that threw (counted and timed like the rest, as Db.usage() counts failed writes). */
+  calls: number;
+  ms: number;
+  byCommand: Record<string, CommandTotals>;
 }
 
 const WRITE_COMMANDS = new Set(["PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"]);
@@ -32,7 +47,7 @@ export interface DynamoTrace {
   /** Calls since the last `take()` (or since tracing began), and forgets them. */
   take(): TracedCall[];
   /** Totals since tracing began, kept even when calls are not. */
-  totals(): { calls: number; ms: number };
+  totals(): TraceTotals;
 }
 
 interface TracedOutput {
@@ -50,28 +65,41 @@ interface TracedOutput {
  */
 export function traceDynamo(client: DynamoDBClient, { keepCalls = true } = {}): DynamoTrace {
   let calls: TracedCall[] = [];
-  const totals = { calls: 0, ms: 0 };
+  const totals: TraceTotals = { calls: 0, ms: 0, byCommand: {} };
+  const record = (call: TracedCall) => {
+    const perCommand = totals.byCommand[call.command] ?? { calls: 0, failures: {} };
+    totals.byCommand[call.command] = perCommand;
+    totals.calls += 1;
+    totals.ms += call.ms;
+    perCommand.calls += 1;
+    if (call.error !== undefined) perCommand.failures[call.error] = (perCommand.failures[call.error] ?? 0) + 1;
+    if (keepCalls) calls.push(call);
+  };
   client.middlewareStack.add(
     (next, context) => async (args) => {
+      const command = String(context.commandName ?? "?").replace(/Command$/, "");
       const started = performance.now();
-      const result = await next(args);
-      const elapsed = performance.now() - started;
-      totals.calls += 1;
-      totals.ms += elapsed;
-      if (keepCalls) {
-        const output = result.output as TracedOutput;
-        const command = String(context.commandName ?? "?").replace(/Command$/, "");
-        calls.push({
+      let output: TracedOutput | undefined;
+      let error: string | undefined;
+      try {
+        const result = await next(args);
+        output = result.output as TracedOutput;
+        return result;
+      } catch (thrown) {
+        error = failureOf(thrown);
+        throw thrown;
+      } finally {
+        record({
           command,
           kind: WRITE_COMMANDS.has(command) ? "write" : "read",
-          ms: elapsed,
-          capacity: capacityOf(output.ConsumedCapacity),
-          returned: returnedOf(output),
-          scanned: output.ScannedCount,
+          ms: performance.now() - started,
+          capacity: capacityOf(output?.ConsumedCapacity),
+          returned: output ? returnedOf(output) : undefined,
+          scanned: output?.ScannedCount,
           requested: requestedOf(args.input as TracedInput),
+          error,
         });
       }
-      return result;
     },
     { step: "initialize", priority: "high", name: "benchDynamoTrace" },
   );
@@ -81,8 +109,30 @@ export function traceDynamo(client: DynamoDBClient, { keepCalls = true } = {}): 
       calls = [];
       return taken;
     },
-    totals: () => ({ ...totals }),
+    totals: () => ({
+      ...totals,
+      byCommand: Object.fromEntries(
+        Object.entries(totals.byCommand).map(([name, counts]) => [
+          name,
+          { calls: counts.calls, failures: { ...counts.failures } },
+        ]),
+      ),
+    }),
   };
+}
+
+/**
+ * `ConditionalCheckFailedException`, or for a cancelled transaction the reasons that were not
+ * `None`: `TransactionCanceled: ConditionalCheckFailed` (a lost optimistic race) or
+ * `TransactionCanceled: TransactionConflict` (another transaction held one of its items).
+ */
+function failureOf(thrown: unknown): string {
+  const error = thrown as { name?: string; CancellationReasons?: { Code?: string }[] };
+  const name = error?.name ?? "Error";
+  if (name !== "TransactionCanceledException") return name;
+  const codes = new Set((error.CancellationReasons ?? []).map((reason) => reason.Code ?? "?"));
+  codes.delete("None");
+  return `TransactionCanceled: ${[...codes].sort().join("+") || "?"}`;
 }
 
 function capacityOf(consumed: ConsumedCapacity | ConsumedCapacity[] | undefined): number | undefined {

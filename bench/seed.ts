@@ -21,7 +21,7 @@ export interface SeedSummary {
 }
 
 /** Mulberry32: a tiny seeded generator, so every run seeds the same issues. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

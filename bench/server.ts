@@ -6,13 +6,15 @@
  */
 import { serve } from "@hono/node-server";
 import { ALL_FAMILIES, createApp, createDb, loadConfig } from "../core/src/index.js";
-import { traceDynamo } from "./dynamo-trace.js";
+import { type CommandTotals, traceDynamo } from "./dynamo-trace.js";
 
 export interface ServerStats {
   requests: number;
   handlerMs: number;
+  /** Every call, failed ones included (a cancelled transaction, a failed condition). */
   dynamoCalls: number;
   dynamoMs: number;
+  byCommand: Record<string, CommandTotals>;
 }
 
 const config = loadConfig({ env: process.env });
@@ -41,7 +43,12 @@ const server = serve(
 process.on("message", (message) => {
   if (message !== "stats") return;
   const dynamo = trace.totals();
-  const stats: ServerStats = { ...served, dynamoCalls: dynamo.calls, dynamoMs: dynamo.ms };
+  const stats: ServerStats = {
+    ...served,
+    dynamoCalls: dynamo.calls,
+    dynamoMs: dynamo.ms,
+    byCommand: dynamo.byCommand,
+  };
   process.send?.({ type: "stats", stats });
 });
 // The parent went away (or is done): stop with it.

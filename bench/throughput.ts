@@ -7,6 +7,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import type { Db } from "../core/src/index.js";
+import type { WebhookProvider } from "../core/src/routes.js";
+import type { Delivery } from "./deliveries.js";
 import type { ServerStats } from "./server.js";
 
 export interface DirectLoop {
@@ -21,6 +23,8 @@ export interface DirectLoop {
 
 export interface ThroughputRow {
   label: string;
+  /** `GET /api/issues?page=1&limit=20`, `POST /api/signals/codehost (unique deliveries)`. */
+  name: string;
   path: string;
   connections: number;
   durationS: number;
@@ -32,6 +36,10 @@ export interface ThroughputRow {
   meanMs: number;
   errors: number;
   non2xx: number;
+  /** Responses by status code. */
+  statuses: Record<string, number>;
+  /** The status every response should have had, when the target says. */
+  expectStatus: number | undefined;
   server: ServerStats;
   direct: DirectLoop[];
 }
@@ -39,8 +47,22 @@ export interface ThroughputRow {
 export interface Target {
   label: string;
   path: string;
+  /** What sets this load apart from others on the same path, shown after it. */
+  variant?: string;
+  /**
+   * For a webhook receiver: the delivery to send next, built afresh for every request (its own
+   * delivery id and signature) in autocannon's `setupRequest`. GET with the API key when unset.
+   */
+  delivery?: () => Delivery;
+  /** The status every response should have (201 new delivery, 200 duplicate). */
+  expectStatus?: number;
   /** The data-layer calls this request makes, made directly (no HTTP, no Hono). */
   direct: () => Promise<unknown>;
+}
+
+/** `GET /health`, `POST /api/signals/codehost (one delivery id, duplicates)`. */
+export function targetName(target: Target): string {
+  return `${target.delivery ? "POST" : "GET"} ${target.path}${target.variant ? ` (${target.variant})` : ""}`;
 }
 
 /** A server child process and a way to read its counters. */
@@ -56,6 +78,7 @@ export async function startBenchServer(options: {
   endpoint: string;
   tableName: string;
   apiKey: string;
+  webhookSecrets: Record<WebhookProvider, string>;
 }): Promise<BenchServer> {
   const child: ChildProcess = spawn(
     process.execPath,
@@ -69,6 +92,9 @@ export async function startBenchServer(options: {
         TABLE_NAME: options.tableName,
         DYNAMODB_ENDPOINT: options.endpoint,
         SERVICE_API_KEY: options.apiKey,
+        CODEHOST_WEBHOOK_SECRET: options.webhookSecrets.codehost,
+        ERRORTRACKER_CLIENT_SECRET: options.webhookSecrets.errortracker,
+        ANALYTICS_WEBHOOK_SECRET: options.webhookSecrets.analytics,
         PORT: String(options.port),
         POWERTOOLS_LOG_LEVEL: "SILENT",
         AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: "1",
@@ -141,11 +167,21 @@ export async function directLoop(
 }
 
 function diff(after: ServerStats, before: ServerStats): ServerStats {
+  const byCommand = Object.fromEntries(
+    Object.entries(after.byCommand).map(([command, counts]) => {
+      const earlier = before.byCommand[command] ?? { calls: 0, failures: {} };
+      const failures = Object.fromEntries(
+        Object.entries(counts.failures).map(([how, n]) => [how, n - (earlier.failures[how] ?? 0)]),
+      );
+      return [command, { calls: counts.calls - earlier.calls, failures }];
+    }),
+  );
   return {
     requests: after.requests - before.requests,
     handlerMs: after.handlerMs - before.handlerMs,
     dynamoCalls: after.dynamoCalls - before.dynamoCalls,
     dynamoMs: after.dynamoMs - before.dynamoMs,
+    byCommand,
   };
 }
 
@@ -167,6 +203,9 @@ export async function measureThroughput(options: {
       duration,
       headers: { Authorization: `Bearer ${options.apiKey}` },
       timeout: 10,
+      ...(target.delivery
+        ? { method: "POST" as const, requests: [{ setupRequest: nextDelivery(target.delivery) }] }
+        : {}),
     });
   await load(2);
   const before = await server.stats();
@@ -181,6 +220,7 @@ export async function measureThroughput(options: {
   const requests = result.requests.total;
   return {
     label: target.label,
+    name: targetName(target),
     path: target.path,
     connections,
     durationS: result.duration,
@@ -191,7 +231,19 @@ export async function measureThroughput(options: {
     meanMs: requests > 0 ? (connections * result.duration * 1000) / requests : Number.NaN,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    statuses: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([status, stat]) => [status, stat.count ?? 0]),
+    ),
+    expectStatus: target.expectStatus,
     server: stats,
     direct,
+  };
+}
+
+/** autocannon's `setupRequest`: the request with the next delivery's headers and body (and nothing else). */
+function nextDelivery(delivery: () => Delivery): (request: autocannon.Request) => autocannon.Request {
+  return (request) => {
+    const next = delivery();
+    return { ...request, method: "POST", path: next.path, headers: next.headers, body: next.body };
   };
 }
