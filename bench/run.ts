@@ -21,6 +21,7 @@ import {
 } from "../core/src/index.js";
 import { IssueStore } from "../core/src/issues/store.js";
 import { SignalService } from "../core/src/signals/service.js";
+import { PAYLOAD_IN_TRANSACTION_BYTES } from "../core/src/signals/store.js";
 import { freePort, type RunningDynamoDb, startDynamoDbLocal } from "../infra/local/dynamodb.js";
 import { ROOT } from "../scripts/build.js";
 import { BudgetReport } from "./budgets.js";
@@ -31,7 +32,7 @@ import { traceDynamo } from "./dynamo-trace.js";
 import { heading, kb, ms, num, percent, quantile, table, times } from "./format.js";
 import { duplicateDeliveryTarget, groupedDeliveriesTarget } from "./receiver-load.js";
 import { type SeedSummary, seedIssues } from "./seed.js";
-import { PAYLOAD_IN_TRANSACTION_BYTES, receiverCases, signalReadCases } from "./signal-costs.js";
+import { receiverCases, signalReadCases } from "./signal-costs.js";
 import { type SignalSeedSummary, seedSignals } from "./signal-seed.js";
 import {
   type BenchServer,

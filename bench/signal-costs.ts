@@ -5,6 +5,7 @@
  * seeded, list pages and reads by id.
  */
 import type { SignalAction } from "../core/src/signals/schemas.js";
+import { PAYLOAD_IN_TRANSACTION_BYTES } from "../core/src/signals/store.js";
 import { type CostCase, type CostRow, PAGE_LIMIT, type ResponseBody, type ResponseCheck } from "./costs.js";
 import {
   analyticsDelivery,
@@ -22,8 +23,6 @@ import {
 /** A code-host issue number no other bench delivery uses, so its first delivery opens an issue. */
 const FRESH_ISSUE_NUMBER = 4242;
 const LARGE_PAYLOAD_BYTES = 4 * 1024 * 1024;
-/** Gzipped payloads above this are written ahead of the signal's transaction (core/src/signals/store.ts). */
-export const PAYLOAD_IN_TRANSACTION_BYTES = 3_000_000;
 
 interface IngestAnswer {
   signal?: { id?: string; action?: SignalAction; payloadBytes?: number };

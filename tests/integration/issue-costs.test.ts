@@ -81,7 +81,7 @@ describe(`issue listing costs over ${COUNT} issues (three count buckets)`, () =>
     expect(last.usage.readCapacity / first.usage.readCapacity).toBeLessThanOrEqual(1.5);
   });
 
-  it("costs one call for an issue by id", async () => {
+  it("reads an issue's whole detail in one call by id, two by KZN-<number> (the number lookup first)", async () => {
     const { body } = await measured("?limit=1");
     const before = t.db.usage();
     const response = await t.app.request(`/api/issues/KZN-${body.data[0]?.number}`, { headers: AUTH });
@@ -90,8 +90,12 @@ describe(`issue listing costs over ${COUNT} issues (three count buckets)`, () =>
     const middle = t.db.usage();
     expect((await t.app.request(`/api/issues/${id}`, { headers: AUTH })).status).toBe(200);
     const after = t.db.usage();
-    expect(middle.calls - before.calls).toBe(1);
+    expect(middle.calls - before.calls).toBe(2);
     expect(after.calls - middle.calls).toBe(1);
+    const detail = (await (await t.app.request(`/api/issues/${id}`, { headers: AUTH })).json()) as {
+      data: Record<string, unknown>;
+    };
+    expect(detail.data).toMatchObject({ parent: null, children: [], relations: [], signals: [] });
   });
 
   it("costs two calls to create (counter read, one transaction), booked as one read and the writes", async () => {

@@ -163,3 +163,52 @@ describe("relations", () => {
     expect((await read(t, a.id)).relations).toHaveLength(1);
   });
 });
+
+describe("issue detail", () => {
+  it("comes from one read of the issue's partition: children, relations and latest signals, kept current", async () => {
+    const t = await testApp();
+    const parent = await create(t, "Parent");
+    const child = await create(t, "Child");
+    await t.app.request(`/api/issues/${child.id}`, { ...jsonPost({ parentId: parent.id }), method: "PATCH" });
+    const other = await create(t, "Other");
+    await relate(t, other.id, "blocks", parent.id);
+    const before = t.db.usage();
+    const detail = (await (await t.app.request(`/api/issues/${parent.id}`, { headers: AUTH })).json()) as {
+      data: { children: { id: string; title: string; status: string }[]; relations: Relation[]; blockedBy: string[] };
+    };
+    expect(t.db.usage().calls - before.calls).toBe(1);
+    expect(detail.data.children).toMatchObject([{ id: child.id, title: "Child", status: "triage" }]);
+    expect(detail.data.relations).toMatchObject([{ type: "blocked_by", relatedIssueId: other.id }]);
+    expect(detail.data.blockedBy).toEqual([other.id]);
+
+    await t.app.request(`/api/issues/${child.id}`, {
+      ...jsonPost({ title: "Child renamed", status: "todo" }),
+      method: "PATCH",
+    });
+    const renamed = (await (await t.app.request(`/api/issues/${parent.id}`, { headers: AUTH })).json()) as {
+      data: { children: { title: string; status: string }[] };
+    };
+    expect(renamed.data.children).toMatchObject([{ title: "Child renamed", status: "todo" }]);
+    await t.app.request(`/api/issues/${child.id}`, { method: "DELETE", headers: AUTH });
+    const emptied = (await (await t.app.request(`/api/issues/${parent.id}`, { headers: AUTH })).json()) as {
+      data: { children: unknown[] };
+    };
+    expect(emptied.data.children).toEqual([]);
+  });
+
+  it("keeps the latest 10 signals, newest first", async () => {
+    const t = await testApp();
+    let issueId = "";
+    for (let i = 0; i < 12; i++) {
+      const delivery = codehostDelivery("issues", issueEvent("edited", 777, `Edit ${i}`));
+      const response = (await (await t.app.request(delivery.path, delivery.init)).json()) as { data: { issue: Issue } };
+      issueId = response.data.issue.id;
+    }
+    const detail = (await (await t.app.request(`/api/issues/${issueId}`, { headers: AUTH })).json()) as {
+      data: { signals: { title: string; issueId: string }[]; signalCount: number };
+    };
+    expect(detail.data.signalCount).toBe(12);
+    expect(detail.data.signals.map((s) => s.title)).toEqual(Array.from({ length: 10 }, (_, i) => `Edit ${11 - i}`));
+    expect(detail.data.signals.every((s) => s.issueId === issueId)).toBe(true);
+  });
+});

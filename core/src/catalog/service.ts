@@ -3,7 +3,7 @@
  * updates under optimistic concurrency, deletes refused while something still uses the record,
  * and the label and project checks the issue service validates issue bodies with.
  */
-import type { Db } from "../db/client.js";
+import type { Db, TransactItem } from "../db/client.js";
 import type { EntryFilter } from "../db/listing.js";
 import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError } from "../errors.js";
@@ -29,7 +29,7 @@ import type {
   Project,
   ProjectDetail,
 } from "./schemas.js";
-import { GOAL_KIND, LabelStore, PROJECT_KIND } from "./store.js";
+import { GOAL_KIND, LabelStore, labelExistsCheck, PROJECT_KIND, projectExistsCheck } from "./store.js";
 
 /** Label names split into those a label holds (as the label spells them) and those none does. */
 export interface ResolvedLabels {
@@ -219,6 +219,17 @@ export class CatalogService {
       else canonical.add(stored);
     }
     return { found: [...canonical], missing: [...missing] };
+  }
+
+  /**
+   * Transaction items an issue write adds when it sets a project or labels: they hold only while
+   * each still exists and is not being deleted.
+   */
+  existenceChecks(references: { projectId?: string | null; labels?: string[] }): TransactItem[] {
+    return [
+      ...(references.projectId ? [projectExistsCheck(references.projectId, this.now())] : []),
+      ...(references.labels ?? []).map((name) => labelExistsCheck(name, this.now())),
+    ];
   }
 
   /** The given names no label holds (case-insensitive match). */

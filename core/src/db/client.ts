@@ -257,7 +257,10 @@ function translate(error: unknown, countFailedCall: () => void): unknown {
     }
     return new TransactionConflictError(error);
   }
-  if (name === "TransactionConflictException") return new TransactionConflictError(error);
+  if (name === "TransactionConflictException") {
+    countFailedCall();
+    return new TransactionConflictError(error);
+  }
   if (UNAVAILABLE_ERRORS.has(name) || UNAVAILABLE_CODES.has(code) || isNetworkError(error)) {
     return new UnavailableError("Database unavailable", { cause: error });
   }

@@ -3,6 +3,9 @@
  *
  * Access patterns:
  * - issue by id ............ GetItem   pk=$kaizen#issue_1#<id>          sk=$kaizen#issue_1
+ * - issue with its children and relations, for its detail: Query pk=$kaizen#issue_1#<id>
+ *                            (child summaries sk=$kaizen#issuechild_1#<number>, relation edges
+ *                            sk=$kaizen#issuerel_1#<relation id>)
  * - issue by number ........ Query     gsi1pk=$kaizen#issue_1#number    gsi1sk=<number, padded>
  *                            (fallback: GetItem on the `all` listing entry, which is strongly consistent)
  * - next number ............ GetItem   pk=$kaizen#counter_1#issue       sk=$kaizen#counter_1
@@ -28,6 +31,16 @@ export const BUCKET_SIZE = 100;
 
 export function issueKey(id: string): Key {
   return { pk: `${ISSUE_ENTITY}#${id}`, sk: ISSUE_ENTITY };
+}
+
+/** Sort-key prefix of the child summaries kept in a parent's partition. */
+export const CHILD_POINTER_PREFIX = "$kaizen#issuechild_1#";
+/** Sort-key prefix of the relation edges kept in each related issue's partition. */
+export const RELATION_EDGE_PREFIX = "$kaizen#issuerel_1#";
+
+/** A child's summary, in its parent's partition (read with the parent in one query). */
+export function childPointerKey(parentId: string, childNumber: number): Key {
+  return { pk: issueKey(parentId).pk, sk: `${CHILD_POINTER_PREFIX}${padNumber(childNumber)}` };
 }
 
 /** gsi1 attributes of an issue item: looked up by number for `KZN-<n>`. */

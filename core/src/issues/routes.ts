@@ -9,19 +9,14 @@ import { parseWith } from "../http/validation.js";
 import { createRelationBody } from "../relations/schemas.js";
 import { RelationService } from "../relations/service.js";
 import { RelationStore } from "../relations/store.js";
-import { SignalStore } from "../signals/store.js";
 import { createIssueBody, listIssuesQuery, updateIssueBody } from "./schemas.js";
-import { IssueService, summaryOf } from "./service.js";
+import { IssueService } from "./service.js";
 import { IssueStore } from "./store.js";
-
-/** Signals shown on an issue's detail, newest first. */
-const DETAIL_SIGNALS = 10;
 
 export const issueFamily: FamilyModule<"issues"> = (deps) => {
   const { db } = deps;
   const store = new IssueStore(db);
   const issues = new IssueService(store, new CatalogService(db));
-  const signals = new SignalStore(db);
   const relations = new RelationService(new RelationStore(db), issues, store);
   return {
     "GET /api/issues": async (c) => {
@@ -41,24 +36,8 @@ export const issueFamily: FamilyModule<"issues"> = (deps) => {
       return itemResponse(c, issue, { status: 201, etag: etagOf(version) });
     },
     "GET /api/issues/:id": async (c) => {
-      const { issue, version } = await issues.getIssue(c.req.param("id") ?? "");
-      const [parent, children, related, recent] = await Promise.all([
-        issue.parentId ? store.get(issue.parentId) : undefined,
-        issues.childrenOf(issue.id),
-        relations.ofIssue(issue.id),
-        signals.list({ filters: { issueId: issue.id }, order: "desc", offset: 0, limit: DETAIL_SIGNALS }),
-      ]);
-      return itemResponse(
-        c,
-        {
-          ...issue,
-          parent: parent ? summaryOf(parent.issue) : null,
-          children,
-          relations: related,
-          signals: recent.signals,
-        },
-        { etag: etagOf(version) },
-      );
+      const { detail, version } = await issues.getIssueDetail(c.req.param("id") ?? "");
+      return itemResponse(c, detail, { etag: etagOf(version) });
     },
     "PATCH /api/issues/:id": async (c) => {
       const expected = expectedVersion(c);

@@ -4,6 +4,7 @@ import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
+import { relationsFromEdges } from "../relations/store.js";
 import { parseIssueRef } from "./keys.js";
 import type { CreateIssueBody, Issue, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
 import type { IssueStore, NewIssue, StoredIssue } from "./store.js";
@@ -17,7 +18,12 @@ export interface IssueReferences {
   /** Canonical names of the labels that exist, and the names that do not. */
   resolveLabels(names: string[]): Promise<{ found: string[]; missing: string[] }>;
   projectExists(id: string): Promise<boolean>;
+  /** Items that make an issue write hold only while its project and labels still exist. */
+  existenceChecks(references: { projectId?: string | null; labels?: string[] }): TransactItem[];
 }
+
+/** The answer when a project or label went away between the check and the write. */
+const REFERENCE_GONE = "A project or label of this issue was just deleted; check it and retry";
 
 /** An issue as other items show it. */
 export interface IssueSummary {
@@ -41,15 +47,20 @@ export class IssueService {
     const parentId = input.parentId ? (await this.parentFor(null, input.parentId)).issue.id : null;
     const projectId = input.projectId ? await this.checkedProject(input.projectId) : null;
     const labels = input.labels ? await this.checkedLabels(input.labels) : [];
-    return this.store.create(
-      newIssue({
-        ...input,
-        parentId,
-        projectId,
-        labels,
-        hypothesis: input.hypothesis ? { ...input.hypothesis, prediction: input.hypothesis.prediction ?? null } : null,
-      }),
-    );
+    const checks = this.references?.existenceChecks({ projectId, labels }) ?? [];
+    const fields = newIssue({
+      ...input,
+      parentId,
+      projectId,
+      labels,
+      hypothesis: input.hypothesis ? { ...input.hypothesis, prediction: input.hypothesis.prediction ?? null } : null,
+    });
+    try {
+      return await this.store.create(fields, () => new Date(), checks);
+    } catch (error) {
+      if (error instanceof ConditionFailedError) throw new ConflictError(REFERENCE_GONE, { cause: error });
+      throw error;
+    }
   }
 
   /** By `iss_…` id or `KZN-<number>`; 404 for anything else or nothing found (deleted included). */
@@ -66,6 +77,29 @@ export class IssueService {
   }
 
   /**
+   * An issue with its parent, children, relations and latest signals: one read for an `iss_…` id
+   * (its partition holds all but the parent), one more for a parent, one more for `KZN-<n>`.
+   */
+  async getIssueDetail(ref: string) {
+    const number = parseIssueRef(ref);
+    const id = number !== undefined ? (await this.getIssue(ref)).issue.id : ISSUE_ID.test(ref) ? ref : undefined;
+    const aggregate = id ? await this.store.getAggregate(id) : undefined;
+    if (!aggregate) throw new NotFoundError(`Issue ${ref} not found`);
+    const { issue } = aggregate.stored;
+    const parent = issue.parentId ? await this.store.get(issue.parentId) : undefined;
+    return {
+      version: aggregate.stored.version,
+      detail: {
+        ...issue,
+        parent: parent ? summaryOf(parent.issue) : null,
+        children: aggregate.children,
+        relations: relationsFromEdges(aggregate.relationEdges, issue.id),
+        signals: aggregate.stored.recentSignals,
+      },
+    };
+  }
+
+  /**
    * Applies a partial update under the state machine and the hierarchy rules. With `If-Match`
    * the write happens only at that version (else 412); without, a concurrent change makes it
    * read again and reapply, so no write is lost.
@@ -77,7 +111,8 @@ export class IssueService {
       const changes = await this.changesFor(current, patch);
       if (Object.keys(changes).length === 0) return current;
       const { stored, writes } = this.store.prepareUpdate(current, changes, new Date());
-      await this.writeAt([...writes, ...(await this.statusEffects(current, stored))], expected);
+      const checks = this.references?.existenceChecks({ projectId: changes.projectId, labels: changes.labels }) ?? [];
+      await this.writeAt([...writes, ...(await this.statusEffects(current, stored))], expected, checks);
       return stored;
     });
   }
@@ -131,12 +166,6 @@ export class IssueService {
     const wasOpen = isOpen(before.issue.status);
     const nowOpen = isOpen(after.issue.status);
     return wasOpen === nowOpen ? [] : this.store.blockerEffects(after, nowOpen);
-  }
-
-  /** The children of an issue, oldest first (at most 100). */
-  async childrenOf(id: string): Promise<IssueSummary[]> {
-    const { issues } = await this.store.list({ parentId: id, sort: "number", offset: 0, limit: 100 });
-    return issues.map(({ issue }) => summaryOf(issue));
   }
 
   private async changesFor(current: StoredIssue, patch: UpdateIssueBody): Promise<Partial<NewIssue>> {
@@ -217,12 +246,23 @@ export class IssueService {
     return found;
   }
 
-  /** Writes under the version read; with If-Match a lost race is a 412, not a retry. */
-  private async writeAt(writes: TransactItem[], expected: number | undefined): Promise<void> {
+  /**
+   * Writes under the version read, with `checks` last; with If-Match a lost race is a 412, not a
+   * retry, and a failed check is a 409 either way.
+   */
+  private async writeAt(
+    writes: TransactItem[],
+    expected: number | undefined,
+    checks: TransactItem[] = [],
+  ): Promise<void> {
     try {
-      await this.store.transact(writes);
+      await this.store.transact([...writes, ...checks]);
     } catch (error) {
-      if (expected !== undefined && error instanceof ConditionFailedError) throw new PreconditionFailedError();
+      if (!(error instanceof ConditionFailedError)) throw error;
+      if (error.reasons.slice(writes.length).includes("ConditionalCheckFailed")) {
+        throw new ConflictError(REFERENCE_GONE, { cause: error });
+      }
+      if (expected !== undefined) throw new PreconditionFailedError();
       throw error;
     }
   }

@@ -8,6 +8,8 @@ import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import { retryRaces } from "../db/retry.js";
 import {
+  CHILD_POINTER_PREFIX,
+  childPointerKey,
   ISSUE_LISTINGS,
   ISSUE_PRIORITY_LISTINGS,
   ISSUE_UPDATED_LISTINGS,
@@ -21,17 +23,35 @@ import {
   numberEntryKey,
   padNumber,
   prioritySortKey,
+  RELATION_EDGE_PREFIX,
   updatedSortKey,
 } from "./keys.js";
 import type { Issue } from "./schemas.js";
 
 /** An issue plus its version (the `ETag`). */
-export interface StoredIssue {
+export interface StoredIssue extends IssueInternals {
   issue: Issue;
   version: number;
+}
+
+/** What an issue item keeps beside its API fields. */
+export interface IssueInternals {
   /** Ids of the issues this one blocks (kept with the issue so its moves can update theirs). */
   blocking: string[];
+  /** The latest signals linked to it, newest first (shown on its detail). */
+  recentSignals: unknown[];
 }
+
+/** An issue with everything its partition holds: its children and relation edges. */
+export interface IssueAggregate {
+  stored: StoredIssue;
+  children: IssueSummaryItem[];
+  /** Relation edge items, as relations/store.ts wrote them. */
+  relationEdges: Item[];
+}
+
+/** What a parent's partition keeps of each child. */
+export type IssueSummaryItem = Pick<Issue, "id" | "number" | "identifier" | "title" | "type" | "status" | "priority">;
 
 /** Fields a caller chooses when creating an issue; the store assigns id, number and times. */
 export type NewIssue = Omit<Issue, "id" | "number" | "identifier" | "createdAt" | "updatedAt">;
@@ -92,14 +112,22 @@ export class IssueStore {
    * Writes a new issue with the next `number` in one transaction with its listing entries and
    * counts; see {@link IssueStore.prepareCreate}. Retries while other creates win the counter.
    */
-  async create(fields: NewIssue, now: () => Date = () => new Date()): Promise<StoredIssue> {
+  async create(
+    fields: NewIssue,
+    now: () => Date = () => new Date(),
+    checks: TransactItem[] = [],
+  ): Promise<StoredIssue> {
     const id = newIssueId();
-    return retryRaces(async () => {
-      const counter = await this.db.get(issueCounterKey(), { consistent: true });
-      const { stored, writes } = this.prepareCreate(fields, counter, now(), id);
-      await this.db.transactWrite(writes);
-      return stored;
-    });
+    return retryRaces(
+      async () => {
+        const counter = await this.db.get(issueCounterKey(), { consistent: true });
+        const { stored, writes } = this.prepareCreate(fields, counter, now(), id);
+        await this.db.transactWrite([...writes, ...checks]);
+        return stored;
+      },
+      // Only the counter (written first) is a race to retry; a failed check is the caller's answer.
+      { isRace: (error) => error.reasons[0] === "ConditionalCheckFailed" },
+    );
   }
 
   /**
@@ -108,13 +136,19 @@ export class IssueStore {
    * gap-free whatever the concurrency; the issue (its `createdAt` never before the previous
    * issue's); its listing entries and counts. Callers add them to a transaction of their own.
    */
-  prepareCreate(fields: NewIssue, counter: Item | undefined, now: Date, id = newIssueId()) {
+  prepareCreate(
+    fields: NewIssue,
+    counter: Item | undefined,
+    now: Date,
+    id = newIssueId(),
+    internals: Partial<IssueInternals> = {},
+  ) {
     const lastNumber = typeof counter?.lastNumber === "number" ? counter.lastNumber : 0;
     const lastCreatedAt = typeof counter?.lastCreatedAt === "string" ? counter.lastCreatedAt : "";
     const createdAt = laterOf(now.toISOString(), lastCreatedAt);
     const number = lastNumber + 1;
     const issue: Issue = { ...fields, id, number, identifier: issueRef(number), createdAt, updatedAt: createdAt };
-    const item = issueItem(issue, 1, []);
+    const item = issueItem(issue, 1, { blocking: [], recentSignals: [], ...internals });
     const entry = entryFields(issue);
     const writes: TransactItem[] = [
       counterAdvance(lastNumber, createdAt),
@@ -122,6 +156,7 @@ export class IssueStore {
       ...this.byNumber.additions(listingsOf(issue).map(listingName), padNumber(number), entry),
       ...this.byPriority.additions(["all"], prioritySortKey(issue.priority, number), entry),
       ...this.byUpdate.additions(["all"], updatedSortKey(issue.updatedAt, number), entry),
+      ...childPointerWrites(null, issue),
     ];
     return { stored: fromItem(item), writes };
   }
@@ -130,14 +165,14 @@ export class IssueStore {
    * The writes that change `current` by `changes`, under the condition that nobody changed it
    * since it was read (its version), with its listing entries following its fields and order.
    */
-  prepareUpdate(current: StoredIssue, changes: Partial<NewIssue>, now: Date) {
+  prepareUpdate(current: StoredIssue, changes: Partial<NewIssue>, now: Date, internals: Partial<IssueInternals> = {}) {
     const updated: Issue = {
       ...current.issue,
       ...changes,
       updatedAt: laterOf(now.toISOString(), current.issue.updatedAt),
     };
     const version = current.version + 1;
-    const item = issueItem(updated, version, current.blocking);
+    const item = issueItem(updated, version, { ...current, ...internals });
     const before = entryFields(current.issue);
     const after = entryFields(updated);
     const number = updated.number;
@@ -169,6 +204,7 @@ export class IssueStore {
         updatedSortKey(updated.updatedAt, number),
         after,
       ),
+      ...childPointerWrites(current.issue, updated),
     ];
     return { stored: fromItem(item), writes };
   }
@@ -179,7 +215,7 @@ export class IssueStore {
    */
   prepareDelete(current: StoredIssue, now: Date) {
     const { issue } = current;
-    const item = { ...issueItem(issue, current.version + 1, current.blocking), deletedAt: now.toISOString() };
+    const item = { ...issueItem(issue, current.version + 1, current), deletedAt: now.toISOString() };
     const writes: TransactItem[] = [
       {
         Put: {
@@ -192,6 +228,7 @@ export class IssueStore {
       ...this.byNumber.removals(listingsOf(issue).map(listingName), padNumber(issue.number)),
       ...this.byPriority.removals(["all"], prioritySortKey(issue.priority, issue.number)),
       ...this.byUpdate.removals(["all"], updatedSortKey(issue.updatedAt, issue.number)),
+      ...childPointerWrites(issue, null),
     ];
     return { writes };
   }
@@ -211,7 +248,7 @@ export class IssueStore {
   ): { stored: StoredIssue; writes: TransactItem[] } {
     const issue = { ...current.issue, blockedBy: change.blockedBy ?? current.issue.blockedBy };
     const blocking = change.blocking ?? current.blocking;
-    const stored = { issue, version: current.version + 1, blocking };
+    const stored = { ...current, issue, version: current.version + 1, blocking };
     return {
       stored,
       writes: [
@@ -254,6 +291,34 @@ export class IssueStore {
   async get(id: string): Promise<StoredIssue | undefined> {
     const item = await this.db.get(issueKey(id), { consistent: true });
     return item && !item.deletedAt ? fromItem(item) : undefined;
+  }
+
+  /**
+   * An issue with its children and relation edges: they share its partition, so this is one
+   * query (more only past 1 MB). Deleted issues read as absent.
+   */
+  async getAggregate(id: string): Promise<IssueAggregate | undefined> {
+    const items: Item[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.query({
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": issueKey(id).pk },
+        ConsistentRead: true,
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      });
+      items.push(...(out.Items ?? []));
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+    const head = items.find((item) => item.sk === issueKey(id).sk);
+    if (!head || head.deletedAt) return undefined;
+    return {
+      stored: fromItem(head),
+      children: items
+        .filter((item) => String(item.sk).startsWith(CHILD_POINTER_PREFIX))
+        .map((item) => summaryItem(item as unknown as Issue)),
+      relationEdges: items.filter((item) => String(item.sk).startsWith(RELATION_EDGE_PREFIX)),
+    };
   }
 
   /** Live issues by id, in the order asked, in one call per hundred. */
@@ -364,8 +429,37 @@ function entryFields(issue: Issue): Item {
   };
 }
 
-function issueItem(issue: Issue, version: number, blocking: string[]): Item {
-  return { ...issueKey(issue.id), ...issueNumberIndexKey(issue.number), entity: "issue", version, blocking, ...issue };
+function issueItem(issue: Issue, version: number, internals: IssueInternals): Item {
+  return {
+    ...issueKey(issue.id),
+    ...issueNumberIndexKey(issue.number),
+    entity: "issue",
+    version,
+    blocking: internals.blocking,
+    recentSignals: internals.recentSignals,
+    ...issue,
+  };
+}
+
+/** The child's summary in its parent's partition follows its parent, fields and deletion. */
+function childPointerWrites(before: Issue | null, after: Issue | null): TransactItem[] {
+  const writes: TransactItem[] = [];
+  const moved = before?.parentId !== after?.parentId;
+  if (before?.parentId && (moved || !after)) {
+    writes.push({ Delete: { Key: childPointerKey(before.parentId, before.number) } });
+  }
+  if (after?.parentId) {
+    const changed = !before || JSON.stringify(summaryItem(before)) !== JSON.stringify(summaryItem(after));
+    if (moved || changed) {
+      writes.push({ Put: { Item: { ...childPointerKey(after.parentId, after.number), ...summaryItem(after) } } });
+    }
+  }
+  return writes;
+}
+
+function summaryItem(issue: Issue): IssueSummaryItem {
+  const { id, number, title, type, status, priority } = issue;
+  return { id, number, identifier: issueRef(number), title, type, status, priority };
 }
 
 /** The stored issue an item holds. */
@@ -399,6 +493,7 @@ export function fromItem(item: Item): StoredIssue {
     issue,
     version: Number(item.version ?? 1),
     blocking: Array.isArray(item.blocking) ? item.blocking.map(String) : [],
+    recentSignals: Array.isArray(item.recentSignals) ? item.recentSignals : [],
   };
 }
 

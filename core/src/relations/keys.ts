@@ -3,13 +3,14 @@
  *
  * Access patterns:
  * - relation by id ........ GetItem pk=$kaizen#relation_1#<id>
- * - relations of an issue . Query   pk=$kaizen#issuerel_1#<issue id>   (one edge per relation end)
+ * - relations of an issue . Query   pk=$kaizen#issue_1#<issue id> sk begins_with $kaizen#issuerel_1#
+ *                           (one edge per relation end, in each issue's own partition)
  * - one fact per pair ..... GetItem pk=$kaizen#relpair_1#<type>#<a>#<b> (written under condition)
  */
 import type { Key } from "../db/client.js";
+import { issueKey, RELATION_EDGE_PREFIX } from "../issues/keys.js";
 
 const RELATION_ENTITY = "$kaizen#relation_1";
-const EDGE_ENTITY = "$kaizen#issuerel_1";
 const PAIR_ENTITY = "$kaizen#relpair_1";
 
 /** How a relation is stored: `blocks` from the blocker; `related` and `duplicate` as given. */
@@ -20,11 +21,7 @@ export function relationKey(id: string): Key {
 }
 
 export function edgeKey(issueId: string, relationId: string): Key {
-  return { pk: edgePartition(issueId), sk: relationId };
-}
-
-export function edgePartition(issueId: string): string {
-  return `${EDGE_ENTITY}#${issueId}`;
+  return { pk: issueKey(issueId).pk, sk: `${RELATION_EDGE_PREFIX}${relationId}` };
 }
 
 /** The claim that makes a fact unique: `blocks` is directed, the others are not. */

@@ -86,11 +86,6 @@ export class RelationService {
     });
   }
 
-  /** The relations of an issue (by id), seen from it. */
-  async ofIssue(issueId: string): Promise<Relation[]> {
-    return this.relations.ofIssue(issueId);
-  }
-
   /** The blocker's `blocking` and the blocked issue's `blockedBy` after adding or removing the fact. */
   private blockWrites(
     blocker: StoredIssue | undefined,

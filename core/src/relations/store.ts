@@ -1,6 +1,6 @@
 /** @module relations/store — every DynamoDB expression about relations; keys in ./keys.ts. */
 import type { Db, Item, TransactItem } from "../db/client.js";
-import { edgeKey, edgePartition, pairKey, relationKey, type StoredRelationType } from "./keys.js";
+import { edgeKey, pairKey, relationKey, type StoredRelationType } from "./keys.js";
 import type { Relation } from "./schemas.js";
 
 /** A relation as stored: `blocks` runs from `issueId` (the blocker) to `relatedIssueId`. */
@@ -29,23 +29,6 @@ export class RelationStore {
     return item ? factOf(item) : undefined;
   }
 
-  /** The relations of one issue, seen from it, oldest first (one query). */
-  async ofIssue(issueId: string): Promise<Relation[]> {
-    const items: Item[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.query({
-        KeyConditionExpression: "pk = :pk",
-        ExpressionAttributeValues: { ":pk": edgePartition(issueId) },
-        ConsistentRead: true,
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      });
-      items.push(...(out.Items ?? []));
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
-    return items.map((item) => viewFrom(factOf(item), issueId));
-  }
-
   /** The relation, the pair claim (second: see PAIR_CLAIM_INDEX) and an edge at each end. */
   prepareCreate(fact: RelationFact): TransactItem[] {
     return [
@@ -69,6 +52,11 @@ export class RelationStore {
       { Delete: { Key: edgeKey(fact.relatedIssueId, fact.id) } },
     ];
   }
+}
+
+/** Relations of an issue from the edge items of its partition, seen from it, oldest first. */
+export function relationsFromEdges(edges: Item[], issueId: string): Relation[] {
+  return edges.map((edge) => viewFrom(factOf(edge), issueId));
 }
 
 /** The fact as seen from `issueId`, one of its two ends. */

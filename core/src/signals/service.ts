@@ -9,7 +9,7 @@ import { NotFoundError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
 import type { Issue } from "../issues/schemas.js";
 import { ISSUE_ID, IssueService } from "../issues/service.js";
-import { IssueStore, type StoredIssue } from "../issues/store.js";
+import { IssueStore, newIssueId, type StoredIssue } from "../issues/store.js";
 import { newSignalId } from "./keys.js";
 import { type EncodedPayload, encodePayload } from "./payload.js";
 import { type RoutedSignal, routeSignal } from "./routing.js";
@@ -23,6 +23,9 @@ export interface SignalDraft extends RoutedSignal {
   /** The payload as JSON text, exactly as it will be returned. */
   payloadText: string;
 }
+
+/** Signals an issue keeps for its detail (API.md 3.2.2: the latest 10). */
+const RECENT_SIGNALS = 10;
 
 export interface IngestResult {
   signal: SignalHead;
@@ -69,17 +72,7 @@ export class SignalService {
     const current = context.pointer ? await this.issues.get(context.pointer) : undefined;
     const routing = routeSignal(draft, current ? current.issue : null, receivedAt);
     const now = new Date(receivedAt);
-    let issue: StoredIssue | null = null;
-    const issueWrites: TransactItem[] = [];
-    if (routing.action === "grouped" && current) {
-      const { stored, writes } = this.issues.prepareUpdate(current, routing.changes, now);
-      issue = stored;
-      issueWrites.push(...writes, ...(await this.issueService.statusEffects(current, stored)));
-    } else if (routing.action === "opened") {
-      const { stored, writes } = this.issues.prepareCreate(routing.issue, context.counter, now);
-      issue = stored;
-      issueWrites.push(...writes, this.signals.pointFingerprint(draft.fingerprint, stored.issue.id, context.pointer));
-    }
+    const openedId = routing.action === "opened" ? newIssueId() : null;
     const signal: SignalHead = {
       id,
       source: draft.source,
@@ -89,11 +82,25 @@ export class SignalService {
       severity: draft.severity,
       title: draft.title,
       action: routing.action,
-      issueId: issue?.issue.id ?? null,
+      issueId: routing.action === "grouped" && current ? current.issue.id : openedId,
       payloadBytes: payload.bytes,
       headers: draft.headers,
       receivedAt,
     };
+    let issue: StoredIssue | null = null;
+    const issueWrites: TransactItem[] = [];
+    if (routing.action === "grouped" && current) {
+      const recentSignals = [signal, ...current.recentSignals].slice(0, RECENT_SIGNALS);
+      const { stored, writes } = this.issues.prepareUpdate(current, routing.changes, now, { recentSignals });
+      issue = stored;
+      issueWrites.push(...writes, ...(await this.issueService.statusEffects(current, stored)));
+    } else if (routing.action === "opened" && openedId) {
+      const { stored, writes } = this.issues.prepareCreate(routing.issue, context.counter, now, openedId, {
+        recentSignals: [signal],
+      });
+      issue = stored;
+      issueWrites.push(...writes, this.signals.pointFingerprint(draft.fingerprint, openedId, context.pointer));
+    }
     try {
       await this.db.transactWrite([...this.signals.prepareCreate(signal, payload, chunksAhead), ...issueWrites]);
     } catch (error) {

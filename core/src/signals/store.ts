@@ -46,7 +46,7 @@ export interface SignalListRequest {
 }
 
 /** Compressed payload bytes a signal may put into its own transaction (DynamoDB allows 4 MB in all). */
-const PAYLOAD_IN_TRANSACTION_BYTES = 3_000_000;
+export const PAYLOAD_IN_TRANSACTION_BYTES = 3_000_000;
 const ENTRY_FIELDS = ["id", "source", "type", "severity", "action", "issueId"] as const;
 
 // Named condition fragments.
