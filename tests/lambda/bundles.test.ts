@@ -31,7 +31,7 @@ async function loadHandler(family: string, env: Record<string, string | undefine
 async function invoke(handler: Handler, event: APIGatewayProxyEventV2) {
   const result = (await handler(event, lambdaContext)) as Result;
   const body = result.isBase64Encoded ? Buffer.from(result.body, "base64").toString("utf8") : result.body;
-  return { ...result, json: JSON.parse(body) as Record<string, unknown> };
+  return { ...result, json: (body ? JSON.parse(body) : {}) as Record<string, unknown> };
 }
 
 describe("Lambda bundles", () => {
@@ -356,5 +356,83 @@ describe("Lambda bundles", () => {
       apiGatewayEvent({ method: "GET", path: `/api/issues/${first?.issueId}/signals`, headers: auth }),
     );
     expect(ofIssue.json.total).toBe(1);
+  });
+
+  it("issues: PATCH with If-Match, relations, comments, Idempotency-Key and DELETE through the bundle", async () => {
+    const handler = await loadHandler("issues", env);
+    const headers = { authorization: `Bearer ${TEST_API_KEY}`, "content-type": "application/json" };
+    const post = (path: string, body: unknown, extra: Record<string, string> = {}) =>
+      invoke(
+        handler,
+        apiGatewayEvent({
+          method: "POST",
+          path,
+          headers: { ...headers, ...extra },
+          body: JSON.stringify(body),
+          base64: true,
+        }),
+      );
+    const keyed = { "idempotency-key": "lambda-key-1" };
+    const first = await post("/api/issues", { title: "Blocker", type: "task" }, keyed);
+    const replay = await post("/api/issues", { title: "Blocker", type: "task" }, keyed);
+    expect(first.statusCode).toBe(201);
+    expect(replay.statusCode).toBe(201);
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    expect(replay.json).toEqual(first.json);
+    const blocker = first.json.data as { id: string };
+    const blocked = (await post("/api/issues", { title: "Blocked", type: "task" })).json.data as { id: string };
+    const relation = await post(`/api/issues/${blocker.id}/relations`, { type: "blocks", relatedIssueId: blocked.id });
+    expect(relation.statusCode).toBe(201);
+    const comment = await post(`/api/issues/${blocked.id}/comments`, {
+      body: "Waiting",
+      authorName: "agent-7",
+      authorType: "agent",
+    });
+    expect(comment.statusCode).toBe(201);
+
+    const stale = await invoke(
+      handler,
+      apiGatewayEvent({
+        method: "PATCH",
+        path: `/api/issues/${blocker.id}`,
+        headers: { ...headers, "if-match": '"9"' },
+        body: '{"status":"done"}',
+      }),
+    );
+    expect(stale.statusCode).toBe(412);
+    const done = await invoke(
+      handler,
+      apiGatewayEvent({
+        method: "PATCH",
+        path: `/api/issues/${blocker.id}`,
+        headers: { ...headers, "if-match": '"2"' },
+        body: '{"status":"done"}',
+      }),
+    );
+    expect(done.statusCode).toBe(200);
+    expect(done.headers.etag).toBe('"3"');
+    const detail = await invoke(
+      handler,
+      apiGatewayEvent({ method: "GET", path: `/api/issues/${blocked.id}`, headers }),
+    );
+    expect(detail.json.data).toMatchObject({
+      blockedBy: [],
+      relations: [{ type: "blocked_by", relatedIssueId: blocker.id }],
+    });
+    const comments = await invoke(
+      handler,
+      apiGatewayEvent({ method: "GET", path: `/api/issues/${blocked.id}/comments`, headers }),
+    );
+    expect(comments.json).toMatchObject({ total: 1, data: [{ body: "Waiting", authorType: "agent" }] });
+    const removed = await invoke(
+      handler,
+      apiGatewayEvent({ method: "DELETE", path: `/api/issues/${blocked.id}`, headers }),
+    );
+    expect(removed.statusCode).toBe(204);
+    const gone = await invoke(
+      handler,
+      apiGatewayEvent({ method: "DELETE", path: `/api/issues/${blocked.id}`, headers }),
+    );
+    expect(gone.statusCode).toBe(404);
   });
 });
