@@ -2,37 +2,11 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from "aws-lambda";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { signCodehost, signErrortracker } from "../../core/src/webhooks/verify.js";
 import { apiGatewayEvent } from "../helpers/apigw.js";
 import { freshTable, TEST_API_KEY, TEST_WEBHOOK_SECRETS } from "../helpers/db.js";
-
-type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
-type Result = { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded: boolean };
-
-const lambdaContext = { functionName: "test", awsRequestId: "aws-req-1" } as Context;
-let loads = 0;
-
-/** Imports a bundle afresh with the given environment, as a cold Lambda start would. */
-async function loadHandler(family: string, env: Record<string, string | undefined>): Promise<Handler> {
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  for (const [name, value] of Object.entries(env)) if (value === undefined) delete process.env[name];
-  try {
-    const url = `${pathToFileURL(inject("bundles")[family] ?? "").href}?load=${++loads}`;
-    return ((await import(url)) as { handler: Handler }).handler;
-  } finally {
-    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
-    Object.assign(process.env, saved);
-  }
-}
-
-async function invoke(handler: Handler, event: APIGatewayProxyEventV2) {
-  const result = (await handler(event, lambdaContext)) as Result;
-  const body = result.isBase64Encoded ? Buffer.from(result.body, "base64").toString("utf8") : result.body;
-  return { ...result, json: (body ? JSON.parse(body) : {}) as Record<string, unknown> };
-}
+import { invoke, loadHandler } from "../helpers/lambda.js";
 
 describe("Lambda bundles", () => {
   let env: Record<string, string>;

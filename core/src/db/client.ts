@@ -149,6 +149,23 @@ export class Db {
     return out;
   }
 
+  /** Every item of one partition, strongly consistent, following DynamoDB's 1 MB pages. */
+  async queryPartition(pk: string): Promise<Item[]> {
+    const items: Item[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.query({
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": pk },
+        ConsistentRead: true,
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      });
+      items.push(...(out.Items ?? []));
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+    return items;
+  }
+
   /**
    * Reads up to 100 items by key in one call (more are split), retrying unprocessed keys, and
    * returns them in the order of `keys` (missing ones are skipped).

@@ -177,14 +177,7 @@ export class IssueStore {
     const after = entryFields(updated);
     const number = updated.number;
     const writes: TransactItem[] = [
-      {
-        Put: {
-          Item: item,
-          ConditionExpression: versionUnchanged,
-          ExpressionAttributeNames: { "#version": "version" },
-          ExpressionAttributeValues: { ":expectedVersion": current.version },
-        },
-      },
+      putAtVersion(item, current.version),
       ...this.byNumber.changes(
         listingsOf(current.issue).map(listingName),
         listingsOf(updated).map(listingName),
@@ -217,14 +210,7 @@ export class IssueStore {
     const { issue } = current;
     const item = { ...issueItem(issue, current.version + 1, current), deletedAt: now.toISOString() };
     const writes: TransactItem[] = [
-      {
-        Put: {
-          Item: item,
-          ConditionExpression: versionUnchanged,
-          ExpressionAttributeNames: { "#version": "version" },
-          ExpressionAttributeValues: { ":expectedVersion": current.version },
-        },
-      },
+      putAtVersion(item, current.version),
       ...this.byNumber.removals(listingsOf(issue).map(listingName), padNumber(issue.number)),
       ...this.byPriority.removals(["all"], prioritySortKey(issue.priority, issue.number)),
       ...this.byUpdate.removals(["all"], updatedSortKey(issue.updatedAt, issue.number)),
@@ -298,18 +284,7 @@ export class IssueStore {
    * query (more only past 1 MB). Deleted issues read as absent.
    */
   async getAggregate(id: string): Promise<IssueAggregate | undefined> {
-    const items: Item[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.query({
-        KeyConditionExpression: "pk = :pk",
-        ExpressionAttributeValues: { ":pk": issueKey(id).pk },
-        ConsistentRead: true,
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      });
-      items.push(...(out.Items ?? []));
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
+    const items = await this.db.queryPartition(issueKey(id).pk);
     const head = items.find((item) => item.sk === issueKey(id).sk);
     if (!head || head.deletedAt) return undefined;
     return {
@@ -438,6 +413,18 @@ function issueItem(issue: Issue, version: number, internals: IssueInternals): It
     blocking: internals.blocking,
     recentSignals: internals.recentSignals,
     ...issue,
+  };
+}
+
+/** Replaces an issue item only if it is still at `version` (nobody wrote it since it was read). */
+function putAtVersion(item: Item, version: number): TransactItem {
+  return {
+    Put: {
+      Item: item,
+      ConditionExpression: versionUnchanged,
+      ExpressionAttributeNames: { "#version": "version" },
+      ExpressionAttributeValues: { ":expectedVersion": version },
+    },
   };
 }
 

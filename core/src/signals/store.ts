@@ -146,18 +146,7 @@ export class SignalStore {
 
   /** A signal with its whole payload: the signal and its chunks share a partition (one query). */
   async get(id: string): Promise<Signal | undefined> {
-    const items: Item[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.query({
-        KeyConditionExpression: "pk = :pk",
-        ExpressionAttributeValues: { ":pk": signalKey(id).pk },
-        ConsistentRead: true,
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      });
-      items.push(...(out.Items ?? []));
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
+    const items = await this.db.queryPartition(signalKey(id).pk);
     const head = items.find((item) => item.sk === signalKey(id).sk);
     if (!head) return undefined;
     const chunks = items

@@ -1,0 +1,31 @@
+/** Built Lambda bundles, loaded and invoked as the Lambda runtime would. */
+import { pathToFileURL } from "node:url";
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from "aws-lambda";
+import { inject } from "vitest";
+
+export type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
+type Result = { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded: boolean };
+
+const lambdaContext = { functionName: "test", awsRequestId: "aws-req-1" } as Context;
+let loads = 0;
+
+/** Imports a family's bundle afresh with the given environment, as a cold start would. */
+export async function loadHandler(family: string, env: Record<string, string | undefined>): Promise<Handler> {
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete process.env[name];
+  try {
+    const url = `${pathToFileURL(inject("bundles")[family] ?? "").href}?load=${++loads}`;
+    return ((await import(url)) as { handler: Handler }).handler;
+  } finally {
+    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+    Object.assign(process.env, saved);
+  }
+}
+
+/** Invokes a handler; the answer with its body as text and parsed (empty bodies parse to {}). */
+export async function invoke(handler: Handler, event: APIGatewayProxyEventV2) {
+  const result = (await handler(event, lambdaContext)) as Result;
+  const text = result.isBase64Encoded ? Buffer.from(result.body, "base64").toString("utf8") : result.body;
+  return { ...result, text, json: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+}
