@@ -17,6 +17,7 @@ async function read(t: TestApp, id: string): Promise<Issue> {
 
 async function relate(t: TestApp, from: string, type: string, to: string) {
   const response = await t.app.request(`/api/issues/${from}/relations`, jsonPost({ type, relatedIssueId: to }));
+  if (response.status === 201) expect(response.headers.get("etag")).toBe('"1"');
   return { status: response.status, body: (await response.json()) as { data: Relation; error?: string } };
 }
 

@@ -124,6 +124,8 @@ describe("signal reads", () => {
     expect((await get(t, "/api/signals?action=grouped")).body.total).toBe(2);
     expect((await get(t, "/api/signals?action=recorded")).body.total).toBe(4);
     expect((await get(t, `/api/signals?issueId=${issueId}`)).body.total).toBe(3);
+    expect((await get(t, "/api/signals?issueId=KZN-1")).body.total).toBe(3);
+    expect((await get(t, "/api/signals?issueId=KZN-999")).body).toEqual({ data: [], total: 0 });
     expect((await get(t, "/api/signals?source=codehost&type=issues.opened")).body.total).toBe(3);
     expect((await get(t, "/api/signals?source=codehost&action=recorded&limit=2")).body).toMatchObject({ total: 4 });
     expect((await get(t, `/api/signals?since=${encodeURIComponent(since)}`)).body.total).toBe(8);
@@ -136,7 +138,7 @@ describe("signal reads", () => {
     ["severity=urgent", "severity: Invalid option"],
     ["action=deleted", "action: Invalid option"],
     ["since=yesterday", "since: must be an ISO-8601 timestamp"],
-    ["issueId=KZN-1", "issueId: must be an issue id (iss_…)"],
+    ["issueId=KZN-0", "issueId: must be an issue id (iss_…) or KZN-<number>"],
     ["source=Bad!", "source: must be 1..40"],
     ["limit=0", "limit: limit must be an integer between 1 and 100"],
     ["colour=red", "unknown field: colour"],

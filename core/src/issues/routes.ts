@@ -52,7 +52,8 @@ export const issueFamily: FamilyModule<"issues"> = (deps) => {
     "POST /api/issues/:id/relations": async (c) => {
       const input = parseWith(createRelationBody, await readJsonBody(c), "body");
       const relation = await relations.relate(c.req.param("id") ?? "", input);
-      return itemResponse(c, relation, { status: 201 });
+      // Relations never change, so every relation is at version 1.
+      return itemResponse(c, relation, { status: 201, etag: etagOf(1) });
     },
     "DELETE /api/relations/:id": async (c) => {
       await relations.unrelate(c.req.param("id") ?? "");

@@ -38,7 +38,13 @@ export const listSignalsQuery = z.strictObject({
     z.string().check(z.minLength(1, "must not be empty"), z.maxLength(200, "must be at most 200 characters")),
   ),
   severity: z.optional(severity),
-  issueId: z.optional(z.string().check(z.regex(/^iss_[0-9A-Z]{26}$/, "must be an issue id (iss_…)"))),
+  issueId: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(/^(iss_[0-9A-HJKMNP-TV-Z]{26}|KZN-[1-9][0-9]{0,11})$/i, "must be an issue id (iss_…) or KZN-<number>"),
+      ),
+  ),
   action: z.optional(z.enum(SIGNAL_ACTIONS)),
   since: z.optional(z.iso.datetime({ offset: true, message: "must be an ISO-8601 timestamp" })),
 });

@@ -131,8 +131,17 @@ export class SignalService {
     return signal;
   }
 
+  /** Signals, newest first; an `issueId` filter may name the issue as `KZN-<n>` (none found: empty). */
   async listSignals(query: ListSignalsQuery) {
     const { page, limit, since, ...filters } = query;
+    if (filters.issueId && !ISSUE_ID.test(filters.issueId)) {
+      const issue = await this.issueService.getIssue(filters.issueId).catch((error: unknown) => {
+        if (error instanceof NotFoundError) return undefined;
+        throw error;
+      });
+      if (!issue) return { signals: [], total: 0 };
+      filters.issueId = issue.issue.id;
+    }
     return this.signals.list({ filters, since, order: "desc", offset: pageOffset({ page, limit }), limit });
   }
 
