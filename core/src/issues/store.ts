@@ -26,6 +26,14 @@ import {
   RELATION_EDGE_PREFIX,
   updatedSortKey,
 } from "./keys.js";
+import {
+  byPriorityThenNumber,
+  entryFilter,
+  type IssueQuery,
+  multiValuedFilters,
+  selectivity,
+  singleValuedListings,
+} from "./list-plan.js";
 import type { Issue } from "./schemas.js";
 
 /** An issue plus its version (the `ETag`). */
@@ -55,22 +63,6 @@ export type IssueSummaryItem = Pick<Issue, "id" | "number" | "identifier" | "tit
 
 /** Fields a caller chooses when creating an issue; the store assigns id, number and times. */
 export type NewIssue = Omit<Issue, "id" | "number" | "identifier" | "createdAt" | "updatedAt">;
-
-/** What a list asks: conditions all issues must meet, an order and a page. */
-export interface IssueQuery {
-  statuses?: string[];
-  types?: string[];
-  priority?: number;
-  projectId?: string;
-  parentId?: string;
-  label?: string;
-  fingerprint?: string;
-  /** Case-insensitive substring of the title. */
-  q?: string;
-  sort: "-createdAt" | "createdAt" | "number" | "priority" | "-updatedAt";
-  offset: number;
-  limit: number;
-}
 
 /** Fields copied onto listing entries so filters are checked without reading issues. */
 const ENTRY_FIELDS = [
@@ -482,48 +474,6 @@ export function fromItem(item: Item): StoredIssue {
     blocking: Array.isArray(item.blocking) ? item.blocking.map(String) : [],
     recentSignals: Array.isArray(item.recentSignals) ? item.recentSignals : [],
   };
-}
-
-/** Rough size order of a listing, smallest first: the driving listing of a combined filter. */
-function selectivity(listing: Listing): number {
-  return ["fingerprint", "parent", "label", "project", "status", "priority", "type", "all"].indexOf(listing.field);
-}
-
-/** The check a combined filter makes on listing entries for one more listing. */
-function entryFilter(listing: Listing): EntryFilter {
-  if (listing.field === "all") throw new Error("`all` is never a filter");
-  if (listing.field === "label") return { attribute: "labels", value: listing.value, match: "contains" };
-  const attribute = { project: "projectId", parent: "parentId" }[listing.field as string] ?? listing.field;
-  return { attribute, value: listing.value, match: "equals" };
-}
-
-/** Conditions that one listing answers exactly (one value of one field). */
-function singleValuedListings(query: IssueQuery): Listing[] {
-  const listings: Listing[] = [];
-  if (query.statuses?.length === 1 && query.statuses[0]) listings.push({ field: "status", value: query.statuses[0] });
-  if (query.types?.length === 1 && query.types[0]) listings.push({ field: "type", value: query.types[0] });
-  if (query.priority !== undefined) listings.push({ field: "priority", value: query.priority });
-  if (query.projectId !== undefined) listings.push({ field: "project", value: query.projectId });
-  if (query.parentId !== undefined) listings.push({ field: "parent", value: query.parentId });
-  if (query.label !== undefined) listings.push({ field: "label", value: query.label });
-  if (query.fingerprint !== undefined) listings.push({ field: "fingerprint", value: query.fingerprint });
-  return listings;
-}
-
-/** Conditions no single listing answers: several values of a field, and the title search. */
-function multiValuedFilters(query: IssueQuery): EntryFilter[] {
-  const filters: EntryFilter[] = [];
-  if (query.statuses && query.statuses.length > 1)
-    filters.push({ attribute: "status", values: query.statuses, match: "in" });
-  if (query.types && query.types.length > 1) filters.push({ attribute: "type", values: query.types, match: "in" });
-  if (query.q !== undefined) filters.push({ attribute: "titleLower", value: query.q.toLowerCase(), match: "contains" });
-  return filters;
-}
-
-/** Most urgent first (1..4, then 0 for none), then by number. */
-function byPriorityThenNumber(a: Item, b: Item): number {
-  const rank = (entry: Item) => (Number(entry.priority) === 0 ? 5 : Number(entry.priority));
-  return rank(a) - rank(b) || Number(a.number) - Number(b.number);
 }
 
 /** The later of two ISO timestamps (an update never moves `updatedAt` back). */
