@@ -145,6 +145,10 @@ describe("hierarchy and references", () => {
     expect(await total(t, `?parentId=${parent.id}`)).toBe(2);
     expect(await total(t, `?parentId=KZN-${parent.number}`)).toBe(2);
     expect(await total(t, "?parentId=KZN-9999")).toBe(0);
+    expect(await total(t, "?parentId=iss_01ARZ3NDEKTSV4RRFFQ69G5FAV")).toBe(0);
+    const before = t.db.usage().calls;
+    await total(t, `?parentId=${parent.id}`);
+    expect(t.db.usage().calls - before).toBe(3);
     const moved = await t.app.request(`/api/issues/${kids[1]?.id}`, patch({ parentId: null }));
     expect(((await moved.json()) as { data: Issue }).data.parentId).toBeNull();
     expect(await total(t, `?parentId=${parent.id}`)).toBe(1);

@@ -134,9 +134,10 @@ export class IssueService {
   }
 
   async listIssues(query: ListIssuesQuery) {
-    let parentId: string | undefined;
-    if (query.parentId !== undefined) {
-      const parent = await this.getIssue(query.parentId).catch((error: unknown) => {
+    // An iss_ id needs no lookup: an unknown parent's listing is simply empty. KZN-<n> does.
+    let parentId = query.parentId;
+    if (parentId !== undefined && !ISSUE_ID.test(parentId)) {
+      const parent = await this.getIssue(parentId).catch((error: unknown) => {
         if (error instanceof NotFoundError) return undefined;
         throw error;
       });
