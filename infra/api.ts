@@ -2,7 +2,7 @@
  * @module infra/api — one Lambda function per route family and the HTTP API that routes core's
  * route table to them; anything else goes to the default family for the service's own 404/405.
  */
-import { allRoutes, DEFAULT_ROUTE_FAMILY, FAMILIES, type Family } from "../core/src/routes.js";
+import { allRoutes, DEFAULT_ROUTE_FAMILY, FAMILIES, type Family, gatewayMethods } from "../core/src/routes.js";
 import { secrets } from "./secrets.js";
 import { table } from "./table.js";
 
@@ -47,6 +47,8 @@ export const api = new sst.aws.ApiGatewayV2("Api", {
 });
 
 for (const route of allRoutes()) {
-  api.route(`${route.method} ${gatewayPath(route.path)}`, functions[route.family].arn);
+  for (const method of gatewayMethods(route)) {
+    api.route(`${method} ${gatewayPath(route.path)}`, functions[route.family].arn);
+  }
 }
 api.route("$default", functions[DEFAULT_ROUTE_FAMILY].arn);

@@ -106,6 +106,14 @@ export const FAMILIES = Object.keys(ROUTE_TABLE) as Family[];
  */
 export const DEFAULT_ROUTE_FAMILY: Family = "service";
 
+/**
+ * The methods the gateway routes for a route: a GET also answers HEAD (as the local server does),
+ * so HEAD does not fall through to `$default` in the cloud.
+ */
+export function gatewayMethods(route: RouteSpec): string[] {
+  return route.method === "GET" ? ["GET", "HEAD"] : [route.method];
+}
+
 export function routeKey(route: RouteSpec): string {
   return `${route.method} ${route.path}`;
 }

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LINKED, loadConfig } from "../../core/src/config.js";
 import { TABLE_DEFINITION } from "../../core/src/db/table.js";
-import { allRoutes, DEFAULT_ROUTE_FAMILY, FAMILIES, type Family } from "../../core/src/routes.js";
+import { allRoutes, DEFAULT_ROUTE_FAMILY, FAMILIES, type Family, gatewayMethods } from "../../core/src/routes.js";
 import {
   applyTransform,
   installSstRecorder,
@@ -82,13 +82,18 @@ async function evaluateInfra(
  * What is wrong with these registrations against the route table (every route once, to its own
  * family's function, plus `$default` to the default family); empty when they agree.
  */
+/** Every route of the table, GETs twice (GET and HEAD): what the gateway must have besides `$default`. */
+const GATEWAY_ROUTE_COUNT = allRoutes().reduce((sum, route) => sum + gatewayMethods(route).length, 0);
+
 function routeProblems(
   routes: RecordedRoute[],
   arnOf: Record<Family, unknown>,
   toGatewayPath: (honoPath: string) => string,
 ): string[] {
   const expected = new Map<string, unknown>([
-    ...allRoutes().map((route) => [`${route.method} ${toGatewayPath(route.path)}`, arnOf[route.family]] as const),
+    ...allRoutes().flatMap((route) =>
+      gatewayMethods(route).map((method) => [`${method} ${toGatewayPath(route.path)}`, arnOf[route.family]] as const),
+    ),
     ["$default", arnOf[DEFAULT_ROUTE_FAMILY]],
   ]);
   const problems: string[] = [];
@@ -241,7 +246,7 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
         unknown
       >;
       expect(routeProblems(infra.recording.routes, arnOf, infra.gatewayPath)).toEqual([]);
-      expect(infra.recording.routes).toHaveLength(allRoutes().length + 1);
+      expect(infra.recording.routes).toHaveLength(GATEWAY_ROUTE_COUNT + 1);
       const api = only(infra.recording.ofKind("sst.aws.ApiGatewayV2"));
       for (const route of infra.recording.routes) expect(route.api).toBe(api.name);
     });
@@ -273,12 +278,14 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
       Object.fromEntries(FAMILIES.map((family) => [family, infra.functions[family].arn])) as Record<Family, unknown>;
     /** The registrations the route table asks for, independent of what infra/api.ts did. */
     const tableRoutes = (): RecordedRoute[] => [
-      ...allRoutes().map((route) => ({
-        api: "Api",
-        rawRoute: `${route.method} ${infra.gatewayPath(route.path)}`,
-        handler: arnOf()[route.family],
-        args: {},
-      })),
+      ...allRoutes().flatMap((route) =>
+        gatewayMethods(route).map((method) => ({
+          api: "Api",
+          rawRoute: `${method} ${infra.gatewayPath(route.path)}`,
+          handler: arnOf()[route.family],
+          args: {},
+        })),
+      ),
       { api: "Api", rawRoute: "$default", handler: arnOf()[DEFAULT_ROUTE_FAMILY], args: {} },
     ];
     const check = (routes: RecordedRoute[]) => routeProblems(routes, arnOf(), infra.gatewayPath);
@@ -356,6 +363,6 @@ describe("sst.config.ts", () => {
     const api = only(recording.ofKind("sst.aws.ApiGatewayV2"));
     expect(outputs).toEqual({ api: (api.instance as RoutableApi).url });
     expect(recording.components).toHaveLength(1 + 4 + FAMILIES.length + 1);
-    expect(recording.routes).toHaveLength(allRoutes().length + 1);
+    expect(recording.routes).toHaveLength(GATEWAY_ROUTE_COUNT + 1);
   });
 });

@@ -32,6 +32,13 @@ describe("error envelope", () => {
     expect(post.headers.get("allow")).toBe("GET");
   });
 
+  it("answers HEAD wherever GET is served (the gateway routes both), with no body", async () => {
+    const head = await t.app.request("/api/issues", { method: "HEAD", headers: AUTH });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+    expect((await t.app.request("/health", { method: "HEAD" })).status).toBe(200);
+  });
+
   it("answers malformed JSON with 400", async () => {
     const response = await t.app.request("/api/issues", jsonPost('{"title": "x",'));
     expect(response.status).toBe(400);
