@@ -1,5 +1,6 @@
 /** @module comments/service — comment rules: the issue must exist, replies stay within their issue, lists in conversation order. */
 import { pageOffset } from "../http/pagination.js";
+import { ISSUE_ID } from "../issues/service.js";
 import type { CreateCommentBody, ListCommentsQuery } from "./schemas.js";
 import type { CommentStore, StoredComment } from "./store.js";
 
@@ -36,13 +37,20 @@ export class CommentService {
    * comment's direct replies. A `parentId` that is not a comment of this issue has no replies
    * here: an empty page, as for any filter that matches nothing.
    */
+  /**
+   * A page of an issue's comments. An `iss_…` id is not looked up first: comments exist only on
+   * existing issues, so the issue is checked (404) only when the page comes back empty.
+   */
   async listComments(issueRef: string, query: ListCommentsQuery) {
-    const issue = await this.findIssue(issueRef);
-    return this.store.list({
-      issueId: issue.id,
+    const byId = ISSUE_ID.test(issueRef);
+    const issueId = byId ? issueRef : (await this.findIssue(issueRef)).id;
+    const page = await this.store.list({
+      issueId,
       parentId: query.parentId,
       offset: pageOffset(query),
       limit: query.limit,
     });
+    if (byId && page.total === 0) await this.findIssue(issueRef);
+    return page;
   }
 }
