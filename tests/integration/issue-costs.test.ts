@@ -67,6 +67,21 @@ describe(`issue listing costs over ${COUNT} issues (three count buckets)`, () =>
     }
   });
 
+  it("reaches a page in the far half of a crowded bucket from the bucket's other end", async () => {
+    // Every issue was updated (created) within moments, so the -updatedAt listing holds them all
+    // in one hour bucket: the last page must not walk the whole bucket to get there.
+    const first = await measured("?sort=-updatedAt&limit=1&page=1");
+    const last = await measured(`?sort=-updatedAt&limit=1&page=${COUNT}`);
+    expect(first.body.data.map((issue) => issue.number)).toEqual([COUNT]);
+    expect(last.body.data.map((issue) => issue.number)).toEqual([1]);
+    expect(last.usage.calls).toBe(3);
+    expect(last.usage.readCapacity / first.usage.readCapacity).toBeLessThanOrEqual(2);
+    const middle = await measured(`?sort=-updatedAt&limit=7&page=30`);
+    expect(middle.body.data.map((issue) => issue.number)).toEqual(
+      Array.from({ length: 7 }, (_, i) => COUNT - 203 - i),
+    );
+  });
+
   it("answers past the end from the counts alone (one call)", async () => {
     const { usage, body } = await measured("?page=14");
     expect(body).toEqual({ data: [], total: COUNT });

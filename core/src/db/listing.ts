@@ -111,17 +111,30 @@ export class ListingIndex {
     if (order === "desc") buckets.reverse();
     let skip = offset;
     let bucket = buckets[0]?.bucket ?? "";
+    let bucketCount = 0;
     for (const entry of buckets) {
       bucket = entry.bucket;
+      bucketCount = entry.count;
       if (skip < entry.count) break;
       skip -= entry.count;
     }
+    const start = { op: ">=" as const, sk: this.scheme.bucketStart(bucket) };
+    const end = { op: "<" as const, sk: this.scheme.bucketEnd(bucket) };
+    // A page that lies in its bucket's far half is reached from the bucket's other end, so no
+    // walk passes more than half a bucket (the counts are exact: they change in the same writes).
+    const fromFarEnd = bucketCount - skip;
+    if (skip + limit <= bucketCount && fromFarEnd < skip + limit) {
+      const reversed = await this.queryAll({
+        pk: this.entryPk(listing),
+        range: order === "asc" ? end : start,
+        forward: order !== "asc",
+        stopAfter: fromFarEnd,
+      });
+      return { entries: reversed.slice(fromFarEnd - limit, fromFarEnd).reverse(), total };
+    }
     const entries = await this.queryAll({
       pk: this.entryPk(listing),
-      range:
-        order === "asc"
-          ? { op: ">=", sk: this.scheme.bucketStart(bucket) }
-          : { op: "<", sk: this.scheme.bucketEnd(bucket) },
+      range: order === "asc" ? start : end,
       forward: order === "asc",
       stopAfter: skip + limit,
     });
