@@ -77,9 +77,7 @@ describe(`issue listing costs over ${COUNT} issues (three count buckets)`, () =>
     expect(last.usage.calls).toBe(3);
     expect(last.usage.readCapacity / first.usage.readCapacity).toBeLessThanOrEqual(2);
     const middle = await measured(`?sort=-updatedAt&limit=7&page=30`);
-    expect(middle.body.data.map((issue) => issue.number)).toEqual(
-      Array.from({ length: 7 }, (_, i) => COUNT - 203 - i),
-    );
+    expect(middle.body.data.map((issue) => issue.number)).toEqual(Array.from({ length: 7 }, (_, i) => COUNT - 203 - i));
   });
 
   it("answers past the end from the counts alone (one call)", async () => {
