@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { ListingIndex } from "../../core/src/db/listing.js";
 import type { DbUsage } from "../../core/src/index.js";
+import { ISSUE_UPDATED_LISTINGS } from "../../core/src/issues/keys.js";
 import { newIssue } from "../../core/src/issues/service.js";
 import { IssueStore } from "../../core/src/issues/store.js";
 import { AUTH, type TestApp, testApp } from "../helpers/app.js";
@@ -76,6 +78,22 @@ describe(`issue listing costs over ${COUNT} issues (three count buckets)`, () =>
     expect(last.body.data.map((issue) => issue.number)).toEqual([1]);
     expect(last.usage.calls).toBe(3);
     expect(last.usage.readCapacity / first.usage.readCapacity).toBeLessThanOrEqual(2);
+    const partial = await measured(`?sort=-updatedAt&limit=50&page=${Math.ceil(COUNT / 50)}`);
+    expect(partial.body.data.map((issue) => issue.number)).toEqual(
+      Array.from({ length: COUNT % 50 }, (_, i) => (COUNT % 50) - i),
+    );
+    expect(partial.usage.calls).toBe(3);
+    // The listing's own reads (no BatchGet): the short last page is read from the far end too.
+    const updated = new ListingIndex(t.db, ISSUE_UPDATED_LISTINGS);
+    const readOf = async (offset: number, limit: number) => {
+      const before = t.db.usage().readCapacity;
+      const page = await updated.page("all", { order: "desc", offset, limit });
+      return { read: t.db.usage().readCapacity - before, size: page.entries.length };
+    };
+    const head = await readOf(0, 50);
+    const tail = await readOf(COUNT - (COUNT % 50), 50);
+    expect(tail.size).toBe(COUNT % 50);
+    expect(tail.read).toBeLessThanOrEqual(head.read);
     const middle = await measured(`?sort=-updatedAt&limit=7&page=30`);
     expect(middle.body.data.map((issue) => issue.number)).toEqual(Array.from({ length: 7 }, (_, i) => COUNT - 203 - i));
   });

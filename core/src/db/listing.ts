@@ -112,9 +112,11 @@ export class ListingIndex {
     let skip = offset;
     let bucket = buckets[0]?.bucket ?? "";
     let bucketCount = 0;
-    for (const entry of buckets) {
+    let lastBucket = false;
+    for (const [index, entry] of buckets.entries()) {
       bucket = entry.bucket;
       bucketCount = entry.count;
+      lastBucket = index === buckets.length - 1;
       if (skip < entry.count) break;
       skip -= entry.count;
     }
@@ -122,15 +124,16 @@ export class ListingIndex {
     const end = { op: "<" as const, sk: this.scheme.bucketEnd(bucket) };
     // A page that lies in its bucket's far half is reached from the bucket's other end, so no
     // walk passes more than half a bucket (the counts are exact: they change in the same writes).
+    // The listing's last page may end early; any other page must end inside its bucket.
     const fromFarEnd = bucketCount - skip;
-    if (skip + limit <= bucketCount && fromFarEnd < skip + limit) {
+    if ((skip + limit <= bucketCount || lastBucket) && fromFarEnd < skip + limit) {
       const reversed = await this.queryAll({
         pk: this.entryPk(listing),
         range: order === "asc" ? end : start,
         forward: order !== "asc",
         stopAfter: fromFarEnd,
       });
-      return { entries: reversed.slice(fromFarEnd - limit, fromFarEnd).reverse(), total };
+      return { entries: reversed.slice(Math.max(0, fromFarEnd - limit), fromFarEnd).reverse(), total };
     }
     const entries = await this.queryAll({
       pk: this.entryPk(listing),
