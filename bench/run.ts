@@ -325,7 +325,7 @@ function signalReadSection(rows: CostRow[], budgets: BudgetReport): void {
     const buckets = far.traced[0]?.returned ?? Number.NaN;
     const note =
       `${num(far.readCapacity)} vs ${num(first.readCapacity)} read CU; signals are counted per hour and these ` +
-      `${far.total} fill ${num(buckets)} hourly bucket(s), so the page walks its bucket's entries up to the offset`;
+      `${far.total} fill ${num(buckets)} hourly bucket(s), and a page walks at most half of its bucket, from the nearer end`;
     log(`\n  capacity ratio, signals ${far.label.replace(/^signals list, /, "")} / page 1: ${times(ratio)} (${note})`);
     budgets.reported(
       `capacity ratio, signals ${far.label.replace(/^signals list, /, "")} / page 1`,
