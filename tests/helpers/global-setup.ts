@@ -11,9 +11,15 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const [dynamo, bundles] = await Promise.all([startDynamoDbLocal(), buildFunctions()]);
+  const dynamo = await startDynamoDbLocal();
+  try {
+    project.provide("bundles", await buildFunctions());
+  } catch (error) {
+    // No teardown runs when setup fails: stop DynamoDB Local here so it does not outlive the run.
+    await dynamo.stop();
+    throw error;
+  }
   project.provide("dynamodbEndpoint", dynamo.endpoint);
-  project.provide("bundles", bundles);
   return async () => {
     await dynamo.stop();
   };
