@@ -37,12 +37,11 @@ const projectFields = {
 };
 
 /** `POST /api/projects` body. */
-export const createProjectBody = z.strictObject({
-  name: projectFields.name,
-  description: z.optional(projectFields.description),
-  status: z.optional(projectFields.status),
-  health: z.optional(projectFields.health),
-  goalId: z.optional(projectFields.goalId),
+export const createProjectBody = z.partial(z.strictObject(projectFields), {
+  description: true,
+  status: true,
+  health: true,
+  goalId: true,
 });
 export type CreateProjectBody = z.output<typeof createProjectBody>;
 
@@ -62,15 +61,14 @@ const goalFields = {
 };
 
 /** `POST /api/goals` body. */
-export const createGoalBody = z.strictObject({
-  title: goalFields.title,
-  description: z.optional(goalFields.description),
-  metric: z.optional(goalFields.metric),
-  targetValue: z.optional(goalFields.targetValue),
-  currentValue: z.optional(goalFields.currentValue),
-  unit: z.optional(goalFields.unit),
-  status: z.optional(goalFields.status),
-  projectId: z.optional(goalFields.projectId),
+export const createGoalBody = z.partial(z.strictObject(goalFields), {
+  description: true,
+  metric: true,
+  targetValue: true,
+  currentValue: true,
+  unit: true,
+  status: true,
+  projectId: true,
 });
 export type CreateGoalBody = z.output<typeof createGoalBody>;
 
