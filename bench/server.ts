@@ -18,7 +18,12 @@ export interface ServerStats {
 }
 
 const config = loadConfig({ env: process.env });
-const db = createDb({ tableName: config.tableName, region: config.region, endpoint: config.dynamodbEndpoint });
+const db = createDb({
+  tableName: config.tableName,
+  region: config.region,
+  endpoint: config.dynamodbEndpoint,
+  emulateConflicts: config.emulateConflicts,
+});
 const trace = traceDynamo(db.client, { keepCalls: false });
 const app = createApp(ALL_FAMILIES, { config, db });
 const served = { requests: 0, handlerMs: 0 };

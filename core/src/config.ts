@@ -25,6 +25,8 @@ export interface Config {
   tableName: string;
   /** Set to talk to DynamoDB Local or another endpoint instead of AWS. */
   dynamodbEndpoint: string | undefined;
+  /** Refuse conflicting transactions as DynamoDB on AWS does (db/conflicts.ts); for DynamoDB Local. */
+  emulateConflicts: boolean;
   region: string;
   webhookSecrets: {
     codehost: string | undefined;
@@ -63,6 +65,7 @@ export function loadConfig({ env, linked = {} }: { env: Env; linked?: Linked }):
     serviceApiKey,
     tableName: nonEmpty(env.TABLE_NAME) ?? linkedValue(linked, LINKED.table, "name") ?? "kaizen",
     dynamodbEndpoint: optionalUrl(env, "DYNAMODB_ENDPOINT"),
+    emulateConflicts: flag(env, "DYNAMODB_EMULATE_CONFLICTS"),
     region: nonEmpty(env.AWS_REGION) ?? nonEmpty(env.AWS_DEFAULT_REGION) ?? "us-east-1",
     webhookSecrets: {
       codehost: nonEmpty(env.CODEHOST_WEBHOOK_SECRET) ?? linkedValue(linked, LINKED.codehostWebhookSecret, "value"),
@@ -95,6 +98,13 @@ function optionalUrl(env: Env, name: string): string | undefined {
     throw new InvalidConfigError(`${name} must be an http(s) URL, got "${value}"`);
   }
   return value.replace(/\/+$/, "");
+}
+
+function flag(env: Env, name: string): boolean {
+  const value = nonEmpty(env[name])?.trim().toLowerCase();
+  if (value === undefined || value === "0" || value === "false" || value === "off") return false;
+  if (value === "1" || value === "true" || value === "on") return true;
+  throw new InvalidConfigError(`${name} must be one of 1, true, on, 0, false, off; got "${env[name]}"`);
 }
 
 function port(value: string | undefined): number {

@@ -14,6 +14,11 @@ import { createApp, type FamilyModules } from "./http/app.js";
  */
 export function lambdaHandler(families: FamilyModules) {
   const config = loadConfig({ env: process.env, linked: Resource as unknown as Record<string, unknown> });
-  const db = createDb({ tableName: config.tableName, region: config.region, endpoint: config.dynamodbEndpoint });
+  const db = createDb({
+    tableName: config.tableName,
+    region: config.region,
+    endpoint: config.dynamodbEndpoint,
+    emulateConflicts: config.emulateConflicts,
+  });
   return handle(createApp(families, { config, db }));
 }

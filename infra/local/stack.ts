@@ -47,7 +47,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     endpoint = dynamo.endpoint;
   }
   try {
-    const db = createDb({ tableName: config.tableName, region: config.region, endpoint });
+    const db = createDb({
+      tableName: config.tableName,
+      region: config.region,
+      endpoint,
+      emulateConflicts: config.emulateConflicts,
+    });
     await waitForDatabase(db);
     await ensureTable(db);
     const { apiKey, source } = resolveApiKey(config, dataDir);

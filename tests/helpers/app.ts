@@ -11,9 +11,15 @@ export interface TestApp {
   endpoint: string;
 }
 
-/** Every family on one app over a new, empty table, authenticated by TEST_API_KEY. */
-export async function testApp(overrides: Partial<AppDeps> = {}): Promise<TestApp> {
-  const { db, tableName, endpoint } = await freshTable();
+/**
+ * Every family on one app over a new, empty table, authenticated by TEST_API_KEY; AWS's
+ * transaction conflicts are emulated unless `emulateConflicts` is false.
+ */
+export async function testApp(
+  overrides: Partial<AppDeps> = {},
+  options: { emulateConflicts?: boolean } = {},
+): Promise<TestApp> {
+  const { db, tableName, endpoint } = await freshTable(options);
   const app = createApp(ALL_FAMILIES, { config: testConfig({ tableName, endpoint }), db, ...overrides });
   return { app, db, tableName, endpoint };
 }

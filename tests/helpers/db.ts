@@ -12,11 +12,16 @@ export const TEST_WEBHOOK_SECRETS = {
   analytics: "analytics-test-secret",
 };
 
-/** A new, empty table under a unique name, and a client bound to it. */
-export async function freshTable(): Promise<{ db: Db; tableName: string; endpoint: string }> {
+/**
+ * A new, empty table under a unique name, and a client bound to it. The client refuses
+ * conflicting transactions as DynamoDB on AWS does unless `emulateConflicts` is false.
+ */
+export async function freshTable(
+  options: { emulateConflicts?: boolean } = {},
+): Promise<{ db: Db; tableName: string; endpoint: string }> {
   const endpoint = inject("dynamodbEndpoint");
   const tableName = `kaizen_test_${randomBytes(6).toString("hex")}`;
-  const db = createDb({ tableName, region: "us-east-1", endpoint });
+  const db = createDb({ tableName, region: "us-east-1", endpoint, emulateConflicts: options.emulateConflicts ?? true });
   await waitForDatabase(db);
   await ensureTable(db);
   return { db, tableName, endpoint };

@@ -9,7 +9,6 @@ import { labelExistsCheck, projectExistsCheck } from "../../core/src/catalog/sto
 import type { TransactItem } from "../../core/src/db/client.js";
 import { ConditionFailedError } from "../../core/src/db/client.js";
 import { retryRaces } from "../../core/src/db/retry.js";
-import { issueCounterKey } from "../../core/src/issues/keys.js";
 import { newIssue } from "../../core/src/issues/service.js";
 import { IssueStore, type NewIssue } from "../../core/src/issues/store.js";
 import { AUTH, type TestApp, testApp } from "../helpers/app.js";
@@ -18,15 +17,9 @@ import { AUTH, type TestApp, testApp } from "../helpers/app.js";
 async function createCheckedIssue(t: TestApp, fields: NewIssue, checks: TransactItem[]): Promise<boolean> {
   const store = new IssueStore(t.db);
   try {
-    await retryRaces(
-      async () => {
-        const counter = await t.db.get(issueCounterKey(), { consistent: true });
-        const { writes } = store.prepareCreate(fields, counter, new Date());
-        await t.db.transactWrite([...writes, ...checks]);
-      },
-      // A failed catalog check is an answer, not a race.
-      { isRace: (error) => error.reasons.slice(-checks.length).every((reason) => reason !== "ConditionalCheckFailed") },
-    );
+    const { writes } = store.prepareCreate(fields, await store.takeNumber(new Date()));
+    // A failed catalog check is an answer, not a race; transaction conflicts are retried.
+    await retryRaces(() => t.db.transactWrite([...writes, ...checks]), { isRace: () => false });
     return true;
   } catch (error) {
     if (error instanceof ConditionFailedError) return false;

@@ -10,6 +10,7 @@ describe("loadConfig", () => {
       serviceApiKey: undefined,
       tableName: "kaizen",
       dynamodbEndpoint: undefined,
+      emulateConflicts: false,
       region: "us-east-1",
       webhookSecrets: { codehost: undefined, errortracker: undefined, analytics: undefined },
       publicBaseUrl: undefined,
@@ -29,17 +30,31 @@ describe("loadConfig", () => {
         ANALYTICS_WEBHOOK_SECRET: "a",
         PUBLIC_BASE_URL: "https://kaizen.example.com/",
         PORT: "8080",
+        DYNAMODB_EMULATE_CONFLICTS: "on",
       },
     });
     expect(config).toEqual({
       serviceApiKey: KEY,
       tableName: "kz",
       dynamodbEndpoint: "http://127.0.0.1:8000",
+      emulateConflicts: true,
       region: "eu-west-1",
       webhookSecrets: { codehost: "c", errortracker: "e", analytics: "a" },
       publicBaseUrl: "https://kaizen.example.com",
       port: 8080,
     });
+  });
+
+  it("reads DYNAMODB_EMULATE_CONFLICTS as a switch and refuses anything else", () => {
+    for (const on of ["1", "true", "ON", " on "]) {
+      expect(loadConfig({ env: { DYNAMODB_EMULATE_CONFLICTS: on } }).emulateConflicts).toBe(true);
+    }
+    for (const off of ["0", "false", "off", ""]) {
+      expect(loadConfig({ env: { DYNAMODB_EMULATE_CONFLICTS: off } }).emulateConflicts).toBe(false);
+    }
+    expect(() => loadConfig({ env: { DYNAMODB_EMULATE_CONFLICTS: "yes please" } })).toThrow(
+      /DYNAMODB_EMULATE_CONFLICTS must be one of/,
+    );
   });
 
   it("falls back to linked SST resources, and the environment wins over them", () => {

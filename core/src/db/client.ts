@@ -24,12 +24,19 @@ import {
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { ConflictError, UnavailableError } from "../errors.js";
+import { conflictEmulatorFor, emulateConflicts } from "./conflicts.js";
+import { ShardChoice, type SpreadAddition } from "./spread.js";
 
 export type Item = Record<string, unknown>;
 export type Key = { pk: string; sk: string };
 type SdkTransactItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
-/** One transaction item without `TableName`: the client adds its own. */
-export type TransactItem = { [K in keyof SdkTransactItem]?: Omit<NonNullable<SdkTransactItem[K]>, "TableName"> };
+/**
+ * One transaction item without `TableName` (the client adds its own), or a `SpreadAdd` to a
+ * spread count (db/spread.ts), for which the client picks the item.
+ */
+export type TransactItem = { [K in keyof SdkTransactItem]?: Omit<NonNullable<SdkTransactItem[K]>, "TableName"> } & {
+  SpreadAdd?: SpreadAddition;
+};
 
 /** Calls made and capacity consumed, as DynamoDB reports it (`ReturnConsumedCapacity: TOTAL`). */
 export interface DbUsage {
@@ -50,10 +57,16 @@ export class ConditionFailedError extends ConflictError {
 
 /** Two transactions touched the same item at once; the caller may retry. */
 export class TransactionConflictError extends ConflictError {
-  constructor(cause: unknown) {
+  /** Per transaction item: `TransactionConflict` where another transaction held it (empty for a single-item write). */
+  readonly reasons: (string | undefined)[];
+  constructor(reasons: (string | undefined)[], cause: unknown) {
     super("Transaction conflict", { cause });
+    this.reasons = reasons;
   }
 }
+
+/** Sends of one transaction whose conflicts all fall on spread counts, before the caller hears of it. */
+const SPREAD_ATTEMPTS = 8;
 
 const UNAVAILABLE_ERRORS = new Set([
   "ProvisionedThroughputExceededException",
@@ -72,6 +85,11 @@ export interface DbOptions {
   tableName: string;
   region: string;
   endpoint?: string | undefined;
+  /**
+   * Refuse writes that touch an item another in-flight transaction of this process holds, as
+   * DynamoDB on AWS does (db/conflicts.ts). For DynamoDB Local, which never refuses them.
+   */
+  emulateConflicts?: boolean | undefined;
 }
 
 /**
@@ -197,11 +215,29 @@ export class Db {
     });
   }
 
-  /** All-or-nothing write of up to 100 items; failed conditions raise {@link ConditionFailedError}. */
+  /**
+   * All-or-nothing write of up to 100 items; failed conditions raise {@link ConditionFailedError},
+   * conflicts with other in-flight transactions {@link TransactionConflictError}. A cancellation
+   * whose conflicts all fall on spread counts is sent again at once on other shards.
+   */
   async transactWrite(items: TransactItem[]): Promise<void> {
-    const withTable = items.map((item) => withTableName(item, this.tableName));
+    const shards = new ShardChoice(items.map((item) => item.SpreadAdd));
+    for (let attempt = 1; ; attempt++) {
+      const keys = shards.keys();
+      const concrete = items.map((item, index) => withTableName(item, this.tableName, keys[index]));
+      try {
+        await this.sendTransaction(concrete);
+        return;
+      } catch (error) {
+        if (!(error instanceof TransactionConflictError)) throw error;
+        if (!shards.retryAfter(error.reasons) || attempt >= SPREAD_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async sendTransaction(items: SdkTransactItem[]): Promise<void> {
     const out = await this.send(() =>
-      this.doc.send(new TransactWriteCommand({ TransactItems: withTable, ReturnConsumedCapacity: "TOTAL" })),
+      this.doc.send(new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: "TOTAL" })),
     );
     this.record("write", out.ConsumedCapacity);
   }
@@ -247,6 +283,7 @@ export function createDb(options: DbOptions): Db {
         }
       : {}),
   });
+  if (options.emulateConflicts) emulateConflicts(client, conflictEmulatorFor(options.endpoint));
   return new Db(client, options.tableName);
 }
 
@@ -272,11 +309,11 @@ function translate(error: unknown, countFailedCall: () => void): unknown {
     if (codes.some((c) => c === "ThrottlingError" || c === "ProvisionedThroughputExceeded")) {
       return new UnavailableError("Database is throttling", { cause: error });
     }
-    return new TransactionConflictError(error);
+    return new TransactionConflictError(codes, error);
   }
   if (name === "TransactionConflictException") {
     countFailedCall();
-    return new TransactionConflictError(error);
+    return new TransactionConflictError([], error);
   }
   if (UNAVAILABLE_ERRORS.has(name) || UNAVAILABLE_CODES.has(code) || isNetworkError(error)) {
     return new UnavailableError("Database unavailable", { cause: error });
@@ -300,7 +337,20 @@ function projectionOf(
   return { ProjectionExpression: Object.keys(names).join(", "), ExpressionAttributeNames: names };
 }
 
-function withTableName(item: TransactItem, tableName: string): SdkTransactItem {
+/** The SDK's form of one item: `TableName` added, a spread addition made an `ADD` on its chosen shard. */
+function withTableName(item: TransactItem, tableName: string, spreadKey: Key | undefined): SdkTransactItem {
+  if (item.SpreadAdd) {
+    const { Key, attribute, delta } = item.SpreadAdd;
+    return {
+      Update: {
+        TableName: tableName,
+        Key: spreadKey ?? Key,
+        UpdateExpression: "ADD #spread :delta",
+        ExpressionAttributeNames: { "#spread": attribute },
+        ExpressionAttributeValues: { ":delta": delta },
+      },
+    };
+  }
   const [kind, body] = Object.entries(item)[0] ?? [];
   if (!kind || !body) throw new Error("Empty transaction item");
   return { [kind]: { ...body, TableName: tableName } } as SdkTransactItem;

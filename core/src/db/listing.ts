@@ -8,10 +8,15 @@
  * counts (which also answers `total`), walking at most one bucket's entries to the offset, and
  * handing back the page's entries: the cost does not grow with the page number.
  *
+ * Counts are spread counts (db/spread.ts): a burst of writers into one bucket adds to several
+ * items, and the page read sums them in the same query.
+ *
  * Keys: entry `pk=$kaizen#<entity>list_1#<listing>`, `sk=<entity sort key>`;
- *       count `pk=$kaizen#<entity>count_1#<listing>`, `sk=<bucket>`, attribute `count`.
+ *       count `pk=$kaizen#<entity>count_1#<listing>`, `sk=<bucket>` (shards `<bucket>~NN`),
+ *       attribute `count`.
  */
 import type { Db, Item, Key, TransactItem } from "./client.js";
+import { sumSpreadCounts } from "./spread.js";
 
 /** How an entity's sort keys fall into buckets; buckets order as their sort keys do. */
 export interface ListingScheme {
@@ -102,10 +107,8 @@ export class ListingIndex {
 
   /** One page of `listing`'s entries located from its bucket counts: three reads at most. */
   async page(listing: string, { order, offset, limit }: PageRequest): Promise<EntryPage> {
-    const buckets = (await this.queryAll({ pk: this.countPk(listing), projection: ["sk", "count"] })).map((item) => ({
-      bucket: String(item.sk),
-      count: Number(item.count ?? 0),
-    }));
+    const counts = await this.queryAll({ pk: this.countPk(listing), projection: ["sk", "count"] });
+    const buckets = sumSpreadCounts(counts, "count").map(({ sk, total }) => ({ bucket: sk, count: total }));
     const total = buckets.reduce((sum, { count }) => sum + count, 0);
     if (offset >= total || limit === 0) return { entries: [], total };
     if (order === "desc") buckets.reverse();
@@ -209,11 +212,10 @@ export class ListingIndex {
 
   private countChange(listing: string, sk: string, delta: 1 | -1): TransactItem {
     return {
-      Update: {
+      SpreadAdd: {
         Key: listingCountKey(this.scheme.entity, listing, this.scheme.bucketOf(sk)),
-        UpdateExpression: "ADD #count :delta",
-        ExpressionAttributeNames: { "#count": "count" },
-        ExpressionAttributeValues: { ":delta": delta },
+        attribute: "count",
+        delta,
       },
     };
   }

@@ -7,7 +7,7 @@ import { pageOffset } from "../http/pagination.js";
 import { relationsFromEdges } from "../relations/store.js";
 import { parseIssueRef } from "./keys.js";
 import type { CreateIssueBody, Issue, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
-import type { IssueStore, NewIssue, StoredIssue } from "./store.js";
+import { type IssueStore, type NewIssue, RECENT_SIGNALS, type RecentSignal, type StoredIssue } from "./store.js";
 import { completedAtAfter, isOpen, transitionRefusal } from "./transitions.js";
 
 /** Shape of an issue id (`iss_` + ULID). */
@@ -94,9 +94,45 @@ export class IssueService {
         parent: parent ? summaryOf(parent.issue) : null,
         children: aggregate.children,
         relations: relationsFromEdges(aggregate.relationEdges, issue.id),
-        signals: aggregate.stored.recentSignals,
+        signals: aggregate.stored.recentSignals.slice(0, RECENT_SIGNALS),
       },
     };
+  }
+
+  /** A live issue by id, or undefined. */
+  findIssue(id: string): Promise<StoredIssue | undefined> {
+    return this.store.get(id);
+  }
+
+  /**
+   * The writes that link a grouped signal to `current` (API.md 3.1.3), for the signal's own
+   * transaction. A plain grouping is a commutative update, so a storm of deliveries into one
+   * issue never loses a race; one that also moves the issue (a close or reopen event, a risen
+   * priority) is written at the version read, with what the move does to the issues it blocks.
+   */
+  async linkSignal(
+    current: StoredIssue,
+    changes: Partial<NewIssue>,
+    signal: RecentSignal,
+  ): Promise<{ stored: StoredIssue; writes: TransactItem[] }> {
+    const moves = Object.keys(changes).some((field) => field !== "signalCount" && field !== "lastSignalAt");
+    const inPlace = moves ? undefined : this.store.prepareGrouping(current, signal);
+    if (inPlace) return inPlace;
+    const recentSignals = [signal, ...current.recentSignals];
+    const { stored, writes } = this.store.prepareUpdate(current, changes, new Date(signal.receivedAt), {
+      recentSignals,
+    });
+    return { stored, writes: [...writes, ...(await this.statusEffects(current, stored))] };
+  }
+
+  /** The writes that open issue `id` for a signal, with the next number, for the signal's own transaction. */
+  async openFromSignal(
+    fields: NewIssue,
+    id: string,
+    signal: RecentSignal,
+  ): Promise<{ stored: StoredIssue; writes: TransactItem[] }> {
+    const taken = await this.store.takeNumber(new Date(signal.receivedAt));
+    return this.store.prepareCreate(fields, taken, id, { recentSignals: [signal] });
   }
 
   /**

@@ -7,6 +7,7 @@ import { ulid } from "ulid";
 import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import { retryRaces } from "../db/retry.js";
+import { type Taken, takeNext } from "../db/sequence.js";
 import {
   CHILD_POINTER_PREFIX,
   childPointerKey,
@@ -40,15 +41,27 @@ import type { Issue } from "./schemas.js";
 export interface StoredIssue extends IssueInternals {
   issue: Issue;
   version: number;
+  /** Its recent signals are a map that deliveries can add to in place (items of older releases kept a list). */
+  recentSignalsInPlace?: boolean;
 }
 
 /** What an issue item keeps beside its API fields. */
 export interface IssueInternals {
   /** Ids of the issues this one blocks (kept with the issue so its moves can update theirs). */
   blocking: string[];
-  /** The latest signals linked to it, newest first (shown on its detail). */
-  recentSignals: unknown[];
+  /** The latest signals linked to it, newest first (the first {@link RECENT_SIGNALS} show on its detail). */
+  recentSignals: RecentSignal[];
 }
+
+/** What an issue keeps of a signal linked to it (the signal without its payload). */
+export interface RecentSignal {
+  id: string;
+  receivedAt: string;
+  [field: string]: unknown;
+}
+
+/** Signals an issue shows on its detail (API.md 3.2.2: the latest 10). */
+export const RECENT_SIGNALS = 10;
 
 /** An issue with everything its partition holds: its children and relation edges. */
 export interface IssueAggregate {
@@ -77,12 +90,12 @@ const ENTRY_FIELDS = [
 ] as const;
 
 // Named condition fragments.
-/** The counter still holds the number we read: nobody created an issue in between. */
-const counterUnchanged = "#lastNumber = :expectedNumber";
-/** No issue has been created yet. */
-const counterAbsent = "attribute_not_exists(#lastNumber)";
 /** The issue id is new. */
 const itemAbsent = "attribute_not_exists(pk)";
+/** The issue has not been deleted. */
+const issueLive = "attribute_not_exists(deletedAt)";
+/** The issue is neither done nor canceled. */
+const issueOpen = "NOT (#status IN (:done, :canceled))";
 /** The issue is as it was read. */
 const versionUnchanged = "#version = :expectedVersion";
 
@@ -101,8 +114,9 @@ export class IssueStore {
   }
 
   /**
-   * Writes a new issue with the next `number` in one transaction with its listing entries and
-   * counts; see {@link IssueStore.prepareCreate}. Retries while other creates win the counter.
+   * Writes a new issue: takes the next `number` (db/sequence.ts), then writes it in one
+   * transaction with its listing entries and counts; see {@link IssueStore.prepareCreate}. A
+   * failed check leaves the number unused.
    */
   async create(
     fields: NewIssue,
@@ -110,40 +124,32 @@ export class IssueStore {
     checks: TransactItem[] = [],
   ): Promise<StoredIssue> {
     const id = newIssueId();
-    return retryRaces(
-      async () => {
-        const counter = await this.db.get(issueCounterKey(), { consistent: true });
-        const { stored, writes } = this.prepareCreate(fields, counter, now(), id);
-        await this.db.transactWrite([...writes, ...checks]);
-        return stored;
-      },
-      // Only the counter (written first) is a race to retry; a failed check is the caller's answer.
-      { isRace: (error) => error.reasons[0] === "ConditionalCheckFailed" },
-    );
+    const taken = await this.takeNumber(now());
+    const { stored, writes } = this.prepareCreate(fields, taken, id);
+    // Only transaction conflicts are retried (the items a create writes are its own); a failed
+    // check is the caller's answer.
+    await retryRaces(() => this.db.transactWrite([...writes, ...checks]), { isRace: () => false });
+    return stored;
   }
 
   /**
-   * The writes that create an issue numbered after `counter` (the counter item as just read):
-   * the counter advance under the condition that it has not moved, so numbers are unique and
-   * gap-free whatever the concurrency; the issue (its `createdAt` never before the previous
-   * issue's); its listing entries and counts. Callers add them to a transaction of their own.
+   * The next issue number and its `createdAt`: never before the previous issue's, so number
+   * order is creation order.
    */
-  prepareCreate(
-    fields: NewIssue,
-    counter: Item | undefined,
-    now: Date,
-    id = newIssueId(),
-    internals: Partial<IssueInternals> = {},
-  ) {
-    const lastNumber = typeof counter?.lastNumber === "number" ? counter.lastNumber : 0;
-    const lastCreatedAt = typeof counter?.lastCreatedAt === "string" ? counter.lastCreatedAt : "";
-    const createdAt = laterOf(now.toISOString(), lastCreatedAt);
-    const number = lastNumber + 1;
+  takeNumber(now: Date): Promise<Taken> {
+    return takeNext(this.db, issueCounterKey(), now.toISOString(), { last: "lastNumber", lastAt: "lastCreatedAt" });
+  }
+
+  /**
+   * The writes that create an issue with the number and `createdAt` of `taken`: the issue, its
+   * listing entries and counts. Callers add them to a transaction of their own.
+   */
+  prepareCreate(fields: NewIssue, taken: Taken, id = newIssueId(), internals: Partial<IssueInternals> = {}) {
+    const { value: number, at: createdAt } = taken;
     const issue: Issue = { ...fields, id, number, identifier: issueRef(number), createdAt, updatedAt: createdAt };
     const item = issueItem(issue, 1, { blocking: [], recentSignals: [], ...internals });
     const entry = entryFields(issue);
     const writes: TransactItem[] = [
-      counterAdvance(lastNumber, createdAt),
       { Put: { Item: item, ConditionExpression: itemAbsent } },
       ...this.byNumber.additions(listingsOf(issue).map(listingName), padNumber(number), entry),
       ...this.byPriority.additions(["all"], prioritySortKey(issue.priority, number), entry),
@@ -195,6 +201,65 @@ export class IssueStore {
   }
 
   /**
+   * The write that links one more signal to `current` without reading it again: commutative
+   * updates (`signalCount` and `version` go up by one, the signal joins the recent ones and those
+   * it pushes out of the latest ten leave), so any number of deliveries grouped into one issue
+   * at once all land, in any order, with no version to lose. It holds while the issue is live and
+   * open. Changes of status or priority are not commutative: they go through
+   * {@link IssueStore.prepareUpdate}. Undefined for an item whose recent signals are not a map.
+   */
+  prepareGrouping(
+    current: StoredIssue,
+    signal: RecentSignal,
+  ): { stored: StoredIssue; writes: TransactItem[] } | undefined {
+    if (!current.recentSignalsInPlace) return undefined;
+    const kept = newestFirst([signal, ...current.recentSignals]).slice(0, RECENT_SIGNALS);
+    const leaving = current.recentSignals.filter((old) => !kept.includes(old));
+    const joins = kept.includes(signal);
+    const names: Record<string, string> = {
+      "#signalCount": "signalCount",
+      "#version": "version",
+      "#status": "status",
+      "#recent": "recentSignals",
+    };
+    const values: Record<string, unknown> = { ":one": 1, ":done": "done", ":canceled": "canceled" };
+    let expression = "ADD #signalCount :one, #version :one";
+    if (joins) {
+      names["#joining"] = signal.id;
+      values[":joining"] = signal;
+      expression += " SET #recent.#joining = :joining";
+    }
+    if (leaving.length > 0) {
+      const paths = leaving.map((old, i) => {
+        names[`#leaving${i}`] = old.id;
+        return `#recent.#leaving${i}`;
+      });
+      expression += ` REMOVE ${paths.join(", ")}`;
+    }
+    const issue: Issue = {
+      ...current.issue,
+      signalCount: current.issue.signalCount + 1,
+      lastSignalAt: current.issue.lastSignalAt
+        ? laterOf(current.issue.lastSignalAt, signal.receivedAt)
+        : signal.receivedAt,
+    };
+    return {
+      stored: { ...current, issue, version: current.version + 1, recentSignals: kept },
+      writes: [
+        {
+          Update: {
+            Key: issueKey(current.issue.id),
+            UpdateExpression: expression,
+            ConditionExpression: `${issueLive} AND ${issueOpen}`,
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+          },
+        },
+      ],
+    };
+  }
+
+  /**
    * The writes that soft-delete `current`: it is marked deleted (under its version) and leaves
    * every listing, so no list or count sees it again.
    */
@@ -234,7 +299,7 @@ export class IssueStore {
           Update: {
             Key: issueKey(issue.id),
             UpdateExpression: "SET #blockedBy = :blockedBy, #blocking = :blocking, #version = :nextVersion",
-            ConditionExpression: `attribute_not_exists(deletedAt) AND ${versionUnchanged}`,
+            ConditionExpression: `${issueLive} AND ${versionUnchanged}`,
             ExpressionAttributeNames: { "#blockedBy": "blockedBy", "#blocking": "blocking", "#version": "version" },
             ExpressionAttributeValues: {
               ":blockedBy": issue.blockedBy,
@@ -370,23 +435,6 @@ export class IssueStore {
   }
 }
 
-/** Moves the counter from `lastNumber` to the next number, only if it still reads `lastNumber`. */
-function counterAdvance(lastNumber: number, createdAt: string): TransactItem {
-  return {
-    Update: {
-      Key: issueCounterKey(),
-      UpdateExpression: "SET #lastNumber = :nextNumber, #lastCreatedAt = :createdAt",
-      ConditionExpression: lastNumber === 0 ? counterAbsent : counterUnchanged,
-      ExpressionAttributeNames: { "#lastNumber": "lastNumber", "#lastCreatedAt": "lastCreatedAt" },
-      ExpressionAttributeValues: {
-        ":nextNumber": lastNumber + 1,
-        ":createdAt": createdAt,
-        ...(lastNumber === 0 ? {} : { ":expectedNumber": lastNumber }),
-      },
-    },
-  };
-}
-
 /** What a listing entry keeps of an issue: its id and the fields combined filters check. */
 function entryFields(issue: Issue): Item {
   return {
@@ -403,9 +451,36 @@ function issueItem(issue: Issue, version: number, internals: IssueInternals): It
     entity: "issue",
     version,
     blocking: internals.blocking,
-    recentSignals: internals.recentSignals,
+    recentSignals: recentSignalsMap(internals.recentSignals),
     ...issue,
   };
+}
+
+/**
+ * The item form of an issue's recent signals: a map by signal id, so that concurrent deliveries
+ * each add their own key and remove the ones they saw fall out of the latest ten.
+ */
+function recentSignalsMap(recent: RecentSignal[]): Record<string, RecentSignal> {
+  return Object.fromEntries(
+    newestFirst(recent)
+      .slice(0, RECENT_SIGNALS)
+      .map((signal) => [signal.id, signal]),
+  );
+}
+
+/** Recent signals as an item holds them (a map, or the list older items kept), newest first. */
+function recentSignalsOf(stored: unknown): RecentSignal[] {
+  const values = Array.isArray(stored)
+    ? stored
+    : typeof stored === "object" && stored !== null
+      ? Object.values(stored)
+      : [];
+  return newestFirst(values.filter((value): value is RecentSignal => typeof value?.id === "string"));
+}
+
+/** Signal ids are `sig_` + ULID, so they order as the instants they were received at. */
+function newestFirst(signals: RecentSignal[]): RecentSignal[] {
+  return [...signals].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
 
 /** Replaces an issue item only if it is still at `version` (nobody wrote it since it was read). */
@@ -443,6 +518,10 @@ function summaryItem(issue: Issue): IssueSummaryItem {
 
 /** The stored issue an item holds. */
 export function fromItem(item: Item): StoredIssue {
+  const recentSignals = recentSignalsOf(item.recentSignals);
+  const storedLastSignalAt = (item.lastSignalAt as string | null | undefined) ?? null;
+  // Deliveries grouped in place do not write lastSignalAt: the newest recent signal says it.
+  const newest = recentSignals[0]?.receivedAt ?? null;
   const issue: Issue = {
     id: String(item.id),
     number: Number(item.number),
@@ -458,7 +537,7 @@ export function fromItem(item: Item): StoredIssue {
     fingerprint: (item.fingerprint as string | null | undefined) ?? null,
     signalSource: (item.signalSource as string | null | undefined) ?? null,
     signalCount: Number(item.signalCount ?? 0),
-    lastSignalAt: (item.lastSignalAt as string | null | undefined) ?? null,
+    lastSignalAt: storedLastSignalAt && newest ? laterOf(storedLastSignalAt, newest) : (storedLastSignalAt ?? newest),
     hypothesis: (item.hypothesis as Issue["hypothesis"] | undefined) ?? null,
     agentSummary: (item.agentSummary as string | null | undefined) ?? null,
     commits: (item.commits as Issue["commits"] | undefined) ?? [],
@@ -472,7 +551,8 @@ export function fromItem(item: Item): StoredIssue {
     issue,
     version: Number(item.version ?? 1),
     blocking: Array.isArray(item.blocking) ? item.blocking.map(String) : [],
-    recentSignals: Array.isArray(item.recentSignals) ? item.recentSignals : [],
+    recentSignals,
+    recentSignalsInPlace: !Array.isArray(item.recentSignals),
   };
 }
 

@@ -1,7 +1,8 @@
 /**
- * @module signals/service — ingesting a signal: one read decides (duplicate, grouped, opened,
- * recorded), one transaction writes the delivery, the signal, its payload, the issue change and
- * every count, and a lost race starts over from the read.
+ * @module signals/service — ingesting a signal, in one line: dedupe (one read of the delivery and
+ * the fingerprint's issue) → route (a pure decision) → the issue side's writes (from the issue
+ * rules) → one transaction with the delivery, the signal, its payload and its listings. A lost
+ * race starts over from the read.
  */
 import { ConditionFailedError, type Db, type TransactItem } from "../db/client.js";
 import { retryRaces } from "../db/retry.js";
@@ -12,7 +13,7 @@ import { ISSUE_ID, IssueService } from "../issues/service.js";
 import { IssueStore, newIssueId, type StoredIssue } from "../issues/store.js";
 import { newSignalId } from "./keys.js";
 import { type EncodedPayload, encodePayload } from "./payload.js";
-import { type RoutedSignal, routeSignal } from "./routing.js";
+import { type RoutedSignal, type Routing, routeSignal } from "./routing.js";
 import type { ListSignalsQuery, Signal } from "./schemas.js";
 import { type SeenDelivery, type SignalHead, SignalStore } from "./store.js";
 
@@ -24,25 +25,29 @@ export interface SignalDraft extends RoutedSignal {
   payloadText: string;
 }
 
-/** Signals an issue keeps for its detail (API.md 3.2.2: the latest 10). */
-const RECENT_SIGNALS = 10;
-
 export interface IngestResult {
   signal: SignalHead;
+  /**
+   * The linked issue as this delivery left it (deliveries grouped into it at the same moment may
+   * have added more signals since).
+   */
   issue: Issue | null;
   duplicate: boolean;
 }
 
+/** A new signal's payload and whether its chunks were written ahead of the transaction. */
+interface PayloadPlan {
+  encoded: EncodedPayload;
+  chunksAhead: boolean;
+}
+
 export class SignalService {
   private readonly signals: SignalStore;
-  private readonly issues: IssueStore;
-
   private readonly issueService: IssueService;
 
   constructor(private readonly db: Db) {
     this.signals = new SignalStore(db);
-    this.issues = new IssueStore(db);
-    this.issueService = new IssueService(this.issues);
+    this.issueService = new IssueService(new IssueStore(db));
   }
 
   /**
@@ -52,11 +57,11 @@ export class SignalService {
    */
   async ingest(draft: SignalDraft): Promise<IngestResult> {
     const { id, receivedAt } = newSignalId();
-    const payload = encodePayload(draft.payloadText);
-    const chunksAhead = this.signals.payloadTooBigForTransaction(payload);
-    if (chunksAhead) await this.signals.writePayloadChunks(id, payload);
-    const result = await retryRaces(() => this.ingestOnce(draft, id, receivedAt, payload, chunksAhead));
-    if (result.duplicate && chunksAhead) await this.signals.deletePayloadChunks(id, payload);
+    const encoded = encodePayload(draft.payloadText);
+    const payload = { encoded, chunksAhead: this.signals.payloadTooBigForTransaction(encoded) };
+    if (payload.chunksAhead) await this.signals.writePayloadChunks(id, encoded);
+    const result = await retryRaces(() => this.ingestOnce(draft, id, receivedAt, payload));
+    if (result.duplicate && payload.chunksAhead) await this.signals.deletePayloadChunks(id, encoded);
     return result;
   }
 
@@ -64,45 +69,48 @@ export class SignalService {
     draft: SignalDraft,
     id: string,
     receivedAt: string,
-    payload: EncodedPayload,
-    chunksAhead: boolean,
+    payload: PayloadPlan,
   ): Promise<IngestResult> {
     const context = await this.signals.readIngestContext(draft.source, draft.deliveryId, draft.fingerprint);
     if (context.delivery) return this.duplicate(context.delivery);
-    const current = context.pointer ? await this.issues.get(context.pointer) : undefined;
+    const current = context.pointer ? await this.issueService.findIssue(context.pointer) : undefined;
     const routing = routeSignal(draft, current ? current.issue : null, receivedAt);
-    const now = new Date(receivedAt);
-    const openedId = routing.action === "opened" ? newIssueId() : null;
-    const signal: SignalHead = {
-      id,
-      source: draft.source,
-      type: draft.type,
-      deliveryId: draft.deliveryId,
-      fingerprint: draft.fingerprint,
-      severity: draft.severity,
-      title: draft.title,
-      action: routing.action,
-      issueId: routing.action === "grouped" && current ? current.issue.id : openedId,
-      payloadBytes: payload.bytes,
-      headers: draft.headers,
-      receivedAt,
-    };
-    let issue: StoredIssue | null = null;
-    const issueWrites: TransactItem[] = [];
+    const signal = signalHead(draft, id, receivedAt, payload.encoded, routing, current);
+    const effect = await this.issueEffect(draft, routing, current, signal, context.pointer);
+    const stored = await this.write(draft, [
+      ...this.signals.prepareCreate(signal, payload.encoded, payload.chunksAhead),
+      ...effect.writes,
+    ]);
+    return stored ?? { signal, issue: effect.issue, duplicate: false };
+  }
+
+  /** What the routing does on the issues' side: writes for the signal's transaction, and the issue as left. */
+  private async issueEffect(
+    draft: SignalDraft,
+    routing: Routing,
+    current: StoredIssue | undefined,
+    signal: SignalHead,
+    pointer: string | null,
+  ): Promise<{ issue: Issue | null; writes: TransactItem[] }> {
     if (routing.action === "grouped" && current) {
-      const recentSignals = [signal, ...current.recentSignals].slice(0, RECENT_SIGNALS);
-      const { stored, writes } = this.issues.prepareUpdate(current, routing.changes, now, { recentSignals });
-      issue = stored;
-      issueWrites.push(...writes, ...(await this.issueService.statusEffects(current, stored)));
-    } else if (routing.action === "opened" && openedId) {
-      const { stored, writes } = this.issues.prepareCreate(routing.issue, context.counter, now, openedId, {
-        recentSignals: [signal],
-      });
-      issue = stored;
-      issueWrites.push(...writes, this.signals.pointFingerprint(draft.fingerprint, openedId, context.pointer));
+      const { stored, writes } = await this.issueService.linkSignal(current, routing.changes, signal);
+      return { issue: stored.issue, writes };
     }
+    if (routing.action === "opened" && signal.issueId) {
+      const { stored, writes } = await this.issueService.openFromSignal(routing.issue, signal.issueId, signal);
+      return {
+        issue: stored.issue,
+        writes: [...writes, this.signals.pointFingerprint(draft.fingerprint, signal.issueId, pointer)],
+      };
+    }
+    return { issue: null, writes: [] };
+  }
+
+  /** Runs the transaction; a delivery id that another delivery took first makes this one a duplicate. */
+  private async write(draft: SignalDraft, writes: TransactItem[]): Promise<IngestResult | undefined> {
     try {
-      await this.db.transactWrite([...this.signals.prepareCreate(signal, payload, chunksAhead), ...issueWrites]);
+      await this.db.transactWrite(writes);
+      return undefined;
     } catch (error) {
       const deliveryTaken =
         draft.deliveryId !== null &&
@@ -113,13 +121,12 @@ export class SignalService {
       if (!seen) throw error;
       return this.duplicate(seen);
     }
-    return { signal, issue: issue?.issue ?? null, duplicate: false };
   }
 
   private async duplicate(seen: SeenDelivery): Promise<IngestResult> {
     const [[signal], issue] = await Promise.all([
       this.signals.heads([seen.signalId]),
-      seen.issueId ? this.issues.get(seen.issueId) : Promise.resolve(undefined),
+      seen.issueId ? this.issueService.findIssue(seen.issueId) : Promise.resolve(undefined),
     ]);
     if (!signal) throw new Error(`Delivery points at missing signal ${seen.signalId}`);
     return { signal, issue: issue?.issue ?? null, duplicate: true };
@@ -161,4 +168,30 @@ export class SignalService {
     if (byId && result.total === 0) await this.issueService.getIssue(ref);
     return result;
   }
+}
+
+/** The signal's own fields, with the action routing chose and the issue it links to. */
+function signalHead(
+  draft: SignalDraft,
+  id: string,
+  receivedAt: string,
+  payload: EncodedPayload,
+  routing: Routing,
+  current: StoredIssue | undefined,
+): SignalHead {
+  return {
+    id,
+    source: draft.source,
+    type: draft.type,
+    deliveryId: draft.deliveryId,
+    fingerprint: draft.fingerprint,
+    severity: draft.severity,
+    title: draft.title,
+    action: routing.action,
+    issueId:
+      routing.action === "grouped" && current ? current.issue.id : routing.action === "opened" ? newIssueId() : null,
+    payloadBytes: payload.bytes,
+    headers: draft.headers,
+    receivedAt,
+  };
 }

@@ -5,7 +5,6 @@
  */
 import type { Db, Item, Key, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
-import { issueCounterKey } from "../issues/keys.js";
 import {
   deliveryKey,
   fingerprintKey,
@@ -33,8 +32,6 @@ export interface IngestContext {
   delivery: SeenDelivery | null;
   /** The issue the fingerprint last opened, if any. */
   pointer: string | null;
-  /** The issue number counter as read (for opening an issue in the same transaction). */
-  counter: Item | undefined;
 }
 
 export interface SignalListRequest {
@@ -63,9 +60,9 @@ export class SignalStore {
     this.listings = new ListingIndex(db, SIGNAL_LISTINGS);
   }
 
-  /** Delivery, fingerprint pointer and issue counter in one strongly consistent read. */
+  /** Delivery and fingerprint pointer in one strongly consistent read. */
   async readIngestContext(source: string, deliveryId: string | null, fingerprint: string): Promise<IngestContext> {
-    const keys: Key[] = [fingerprintKey(fingerprint), issueCounterKey()];
+    const keys: Key[] = [fingerprintKey(fingerprint)];
     if (deliveryId !== null) keys.push(deliveryKey(source, deliveryId));
     const items = await this.db.batchGet(keys, { consistent: true });
     const find = (key: Key) => items.find((item) => item.pk === key.pk && item.sk === key.sk);
@@ -74,7 +71,6 @@ export class SignalStore {
     return {
       delivery: delivery ? seenDelivery(delivery) : null,
       pointer: typeof pointer?.issueId === "string" ? pointer.issueId : null,
-      counter: find(issueCounterKey()),
     };
   }
 
