@@ -4,7 +4,9 @@
  * figures over budget are reported, not failed.
  *
  * Environment: BENCH_ISSUES (default 10000), BENCH_SIGNALS (signals seeded before the signal reads
- * are costed, default 3000), BENCH_INIT_RUNS (default 21, at least 10), BENCH_LOAD_SECONDS (default 10).
+ * are costed, default 3000), BENCH_INIT_RUNS (default 21, at least 10), BENCH_LOAD_SECONDS (default 10),
+ * BENCH_BURST (requests per burst, default 100), BENCH_BURST_ROUNDS (default 3).
+ * `npm run bench -- --bursts` measures the bursts section alone.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -27,6 +29,7 @@ import { freePort, type RunningDynamoDb, startDynamoDbLocal } from "../infra/loc
 import { ROOT } from "../scripts/build.js";
 import { BudgetReport } from "./budgets.js";
 import { type BundleReport, growthOverReference, measureBundles } from "./bundles.js";
+import { type BurstRow, burstCases, measureBurst } from "./bursts.js";
 import {
   breakdown,
   type CostCase,
@@ -446,7 +449,100 @@ function statusCounts(statuses: Record<string, number>): string {
     .join(" ");
 }
 
+function burstSection(rows: BurstRow[], budgets: BudgetReport): void {
+  log(
+    table(
+      [
+        "burst",
+        "AWS conflicts",
+        "one after another",
+        "all at once",
+        "ratio",
+        "budget",
+        "at once p50 / p99",
+        "calls / request (conflicts)",
+        "5xx",
+      ],
+      rows.map((row) => {
+        const runs = row.concurrent;
+        const requests = runs.reduce((sum, r) => sum + r.answers.length, 0);
+        const calls = runs.reduce((sum, r) => sum + r.dynamoCalls, 0) / requests;
+        const conflicts = runs.reduce((sum, r) => sum + r.conflicts, 0) / requests;
+        return [
+          row.name,
+          row.emulation ? "emulated" : "off",
+          ms(row.serialWallMs, 0),
+          ms(row.concurrentWallMs, 0),
+          times(row.ratio),
+          `≤ ${row.emulation ? "1.5" : "1.0"} ×`,
+          `${ms(row.p50Ms, 0)} / ${ms(row.p99Ms, 0)}`,
+          `${num(calls, 2)} (${num(conflicts, 2)})`,
+          String(row.fiveXx),
+        ];
+      }),
+    ),
+  );
+  log(
+    "  Walls are medians over the rounds; a round sends one run each way, in alternating order, each with its own " +
+      "titles, fingerprints and delivery ids. calls / request counts every DynamoDB call the server made during the " +
+      "concurrent runs, failed ones included; conflicts are the calls cancelled by an (emulated) TransactionConflict.",
+  );
+  for (const row of rows) {
+    const mode = row.emulation ? "conflicts emulated" : "conflicts off";
+    for (const problem of row.problems) log(`  !! ${row.name} (${mode}): ${problem}`);
+    if (row.unexpected > 0) log(`  !! ${row.name} (${mode}): ${row.unexpected} answers with an unexpected status`);
+    budgets.atMost(`burst ratio, ${row.name}, ${mode}`, row.ratio, row.emulation ? 1.5 : 1.0, times);
+    budgets.atMost(`burst 5xx, ${row.name}, ${mode}`, row.fiveXx, 0, String);
+  }
+}
+
+/** Every burst case against a fresh table and server per conflict mode (off, then emulated). */
+async function measureBursts(endpoint: string, apiKey: string): Promise<BurstRow[]> {
+  const size = intEnv("BENCH_BURST", 100, 4);
+  const rounds = intEnv("BENCH_BURST_ROUNDS", 3, 1);
+  const rows: BurstRow[] = [];
+  let runNumber = 0;
+  for (const emulation of [false, true]) {
+    const tableName = `${TABLE_NAME}_bursts_${emulation ? "aws" : "local"}`;
+    const setup = createDb({ tableName, region: "us-east-1", endpoint });
+    await waitForDatabase(setup);
+    await ensureTable(setup);
+    setup.client.destroy();
+    const server = await startBenchServer({
+      root: ROOT,
+      port: await freePort(),
+      endpoint,
+      tableName,
+      apiKey,
+      webhookSecrets: BENCH_WEBHOOK_SECRETS,
+      emulateConflicts: emulation,
+    });
+    try {
+      for (const burst of burstCases(apiKey, size)) {
+        log(`  ${burst.name}, conflicts ${emulation ? "emulated" : "off"}… (${loadNote()})`);
+        rows.push(await measureBurst(server, burst, { emulation, rounds, nextRun: () => ++runNumber }));
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+  return rows;
+}
+
+async function burstsOnly(): Promise<void> {
+  const budgets = new BudgetReport();
+  const dynamo = await startDynamoDbLocal();
+  try {
+    log(heading("Bursts: the same requests one after another and all at once (local server, DynamoDB Local)"));
+    burstSection(await measureBursts(dynamo.endpoint, generateApiKey()), budgets);
+    log(budgets.render());
+  } finally {
+    await dynamo.stop();
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes("--bursts")) return burstsOnly();
   const issues = intEnv("BENCH_ISSUES", BUDGET_ISSUES, 1);
   const initRuns = intEnv("BENCH_INIT_RUNS", 21, 10);
   const loadSeconds = intEnv("BENCH_LOAD_SECONDS", 10, 1);

@@ -79,6 +79,8 @@ export async function startBenchServer(options: {
   tableName: string;
   apiKey: string;
   webhookSecrets: Record<WebhookProvider, string>;
+  /** Refuse conflicting transactions as DynamoDB on AWS does (DYNAMODB_EMULATE_CONFLICTS). */
+  emulateConflicts?: boolean;
 }): Promise<BenchServer> {
   const child: ChildProcess = spawn(
     process.execPath,
@@ -96,6 +98,7 @@ export async function startBenchServer(options: {
         ERRORTRACKER_CLIENT_SECRET: options.webhookSecrets.errortracker,
         ANALYTICS_WEBHOOK_SECRET: options.webhookSecrets.analytics,
         PORT: String(options.port),
+        DYNAMODB_EMULATE_CONFLICTS: options.emulateConflicts ? "on" : "off",
         POWERTOOLS_LOG_LEVEL: "SILENT",
         AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: "1",
       },

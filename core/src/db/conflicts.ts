@@ -113,8 +113,9 @@ export function emulateConflicts(client: DynamoDBClient, emulator: ConflictEmula
       }
       return next(args);
     },
-    // After the document client has marshalled the input, before the request is sent.
-    { step: "build", name: "kaizenConflictEmulation" },
+    // Early, so a refused request costs no marshalling or signing; after tracing middleware
+    // (added with a higher priority), so traces see the refusal as a failed call.
+    { step: "initialize", priority: "low", name: "kaizenConflictEmulation" },
   );
 }
 

@@ -27,3 +27,29 @@ export async function retryRaces<T>(
     }
   }
 }
+
+/** How long {@link retryConflicts} keeps sending a write that other transactions hold items of. */
+const CONFLICT_BUDGET_MS = 10_000;
+
+/**
+ * Sends `write` until no other in-flight transaction holds its items: retries transaction
+ * conflicts only, with short jittered waits, for up to ten seconds (then a 503). For writes that
+ * stay valid however the race ends: commutative updates, and items of their own. A failed
+ * condition is not retried here: it means the write was planned on a state that is gone.
+ * @example await retryConflicts(() => db.transactWrite(writes));
+ */
+export async function retryConflicts<T>(write: () => Promise<T>, budgetMs = CONFLICT_BUDGET_MS): Promise<T> {
+  const deadline = Date.now() + budgetMs;
+  for (let n = 1; ; n++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof TransactionConflictError)) throw error;
+      if (Date.now() >= deadline)
+        throw new UnavailableError("Too many concurrent changes; retry shortly", { cause: error });
+      // Whoever holds the item is done within a transaction's time: wait about that long.
+      const ceiling = Math.min(128, 2 ** Math.min(n, 7));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
+    }
+  }
+}

@@ -27,8 +27,11 @@ export interface SequenceAttributes {
 }
 
 /**
- * Takes the next number of the sequence at `key`, recording `at` (an ISO instant) or, when the
- * last recorded instant is later, that one.
+ * Takes the next number of the sequence at `key`, taken at `at` (an ISO instant) or, when a
+ * number before it was taken at a later instant (another writer's clock, or a request that
+ * overtook this one), at that instant. Two calls at most, neither of which can lose a race: the
+ * first records `at` only if it is not before the last instant recorded; if it is, the second
+ * takes the number unconditionally at the recorded instant (recorded instants only grow).
  * @example const { value, at } = await takeNext(db, counterKey, new Date().toISOString());
  */
 export async function takeNext(
@@ -37,34 +40,26 @@ export async function takeNext(
   at: string,
   attributes: SequenceAttributes = { last: "last", lastAt: "lastAt" },
 ): Promise<Taken> {
-  let offered = at;
-  for (;;) {
-    try {
-      const after = await db.update({
-        Key: key,
-        UpdateExpression: "ADD #last :one SET #lastAt = :at",
-        ConditionExpression: notBeforeLast,
-        ExpressionAttributeNames: { "#last": attributes.last, "#lastAt": attributes.lastAt },
-        ExpressionAttributeValues: { ":one": 1, ":at": offered },
-        ReturnValues: "ALL_NEW",
-      });
-      return { value: Number(after?.[attributes.last]), at: offered };
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError)) throw error;
-      // Another writer recorded a later instant: take ours at that instant (the condition then
-      // holds unless yet another writer moves it on).
-      const last = lastInstant(error.existing, attributes.lastAt);
-      if (last === undefined || last <= offered) throw error;
-      offered = last;
-    }
+  const names = { "#last": attributes.last, "#lastAt": attributes.lastAt };
+  try {
+    const after = await db.update({
+      Key: key,
+      UpdateExpression: "ADD #last :one SET #lastAt = :at",
+      ConditionExpression: notBeforeLast,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ":one": 1, ":at": at },
+      ReturnValues: "ALL_NEW",
+    });
+    return { value: Number(after?.[attributes.last]), at };
+  } catch (error) {
+    if (!(error instanceof ConditionFailedError)) throw error;
   }
-}
-
-function lastInstant(existing: unknown, attribute: string): string | undefined {
-  if (typeof existing !== "object" || existing === null) return undefined;
-  const value = (existing as Record<string, unknown>)[attribute];
-  if (typeof value === "string") return value;
-  // An item the SDK left in its wire form.
-  const wire = value as { S?: unknown } | undefined;
-  return typeof wire?.S === "string" ? wire.S : undefined;
+  const after = await db.update({
+    Key: key,
+    UpdateExpression: "ADD #last :one",
+    ExpressionAttributeNames: { "#last": attributes.last },
+    ExpressionAttributeValues: { ":one": 1 },
+    ReturnValues: "ALL_NEW",
+  });
+  return { value: Number(after?.[attributes.last]), at: String(after?.[attributes.lastAt]) };
 }

@@ -6,7 +6,7 @@
 import { ulid } from "ulid";
 import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
-import { retryRaces } from "../db/retry.js";
+import { retryConflicts } from "../db/retry.js";
 import { type Taken, takeNext } from "../db/sequence.js";
 import {
   CHILD_POINTER_PREFIX,
@@ -128,7 +128,7 @@ export class IssueStore {
     const { stored, writes } = this.prepareCreate(fields, taken, id);
     // Only transaction conflicts are retried (the items a create writes are its own); a failed
     // check is the caller's answer.
-    await retryRaces(() => this.db.transactWrite([...writes, ...checks]), { isRace: () => false });
+    await retryConflicts(() => this.db.transactWrite([...writes, ...checks]));
     return stored;
   }
 

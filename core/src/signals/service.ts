@@ -5,7 +5,8 @@
  * race starts over from the read.
  */
 import { ConditionFailedError, type Db, type TransactItem } from "../db/client.js";
-import { retryRaces } from "../db/retry.js";
+import { InFlight } from "../db/in-flight.js";
+import { retryConflicts, retryRaces } from "../db/retry.js";
 import { NotFoundError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
 import type { Issue } from "../issues/schemas.js";
@@ -44,6 +45,10 @@ interface PayloadPlan {
 export class SignalService {
   private readonly signals: SignalStore;
   private readonly issueService: IssueService;
+  /** Deliveries being stored here, by source and delivery id: a redelivery meanwhile waits for the first. */
+  private readonly deliveries = new InFlight();
+  /** Issues being opened here, by fingerprint: other signals of it wait, then group into it. */
+  private readonly openings = new InFlight();
 
   constructor(private readonly db: Db) {
     this.signals = new SignalStore(db);
@@ -56,6 +61,18 @@ export class SignalService {
    * one fingerprint never open two issues (the fingerprint pointer is written under condition).
    */
   async ingest(draft: SignalDraft): Promise<IngestResult> {
+    if (draft.deliveryId === null) return this.ingestNew(draft);
+    const key = `${draft.source}\u0000${draft.deliveryId}`;
+    const first = this.deliveries.pending(key);
+    if (first) {
+      const stored = await (first as Promise<IngestResult>).catch(() => undefined);
+      // The first delivery failed: this one tries on its own (the database still dedupes).
+      if (stored) return { ...stored, duplicate: true };
+    }
+    return this.deliveries.run(key, () => this.ingestNew(draft));
+  }
+
+  private async ingestNew(draft: SignalDraft): Promise<IngestResult> {
     const { id, receivedAt } = newSignalId();
     const encoded = encodePayload(draft.payloadText);
     const payload = { encoded, chunksAhead: this.signals.payloadTooBigForTransaction(encoded) };
@@ -75,8 +92,32 @@ export class SignalService {
     if (context.delivery) return this.duplicate(context.delivery);
     const current = context.pointer ? await this.issueService.findIssue(context.pointer) : undefined;
     const routing = routeSignal(draft, current ? current.issue : null, receivedAt);
+    if (routing.action === "opened") {
+      // Another signal of this fingerprint is opening its issue here: wait, then group into it.
+      const opening = this.openings.pending(draft.fingerprint);
+      if (opening) {
+        await opening.catch(() => undefined);
+        return this.ingestOnce(draft, id, receivedAt, payload);
+      }
+      return this.openings.run(draft.fingerprint, () =>
+        this.routeAndWrite(draft, id, receivedAt, payload, routing, context.pointer, current),
+      );
+    }
+    return this.routeAndWrite(draft, id, receivedAt, payload, routing, context.pointer, current);
+  }
+
+  /** The signal and what its routing does to the issues, written in one transaction. */
+  private async routeAndWrite(
+    draft: SignalDraft,
+    id: string,
+    receivedAt: string,
+    payload: PayloadPlan,
+    routing: Routing,
+    pointer: string | null,
+    current: StoredIssue | undefined,
+  ): Promise<IngestResult> {
     const signal = signalHead(draft, id, receivedAt, payload.encoded, routing, current);
-    const effect = await this.issueEffect(draft, routing, current, signal, context.pointer);
+    const effect = await this.issueEffect(draft, routing, current, signal, pointer);
     const stored = await this.write(draft, [
       ...this.signals.prepareCreate(signal, payload.encoded, payload.chunksAhead),
       ...effect.writes,
@@ -106,10 +147,14 @@ export class SignalService {
     return { issue: null, writes: [] };
   }
 
-  /** Runs the transaction; a delivery id that another delivery took first makes this one a duplicate. */
+  /**
+   * Runs the transaction, again while other transactions hold its items (it stays valid: its
+   * items are its own, its issue change commutes or is conditioned on the version read); a
+   * delivery id that another delivery took first makes this one a duplicate.
+   */
   private async write(draft: SignalDraft, writes: TransactItem[]): Promise<IngestResult | undefined> {
     try {
-      await this.db.transactWrite(writes);
+      await retryConflicts(() => this.db.transactWrite(writes));
       return undefined;
     } catch (error) {
       const deliveryTaken =

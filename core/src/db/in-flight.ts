@@ -1,0 +1,28 @@
+/**
+ * @module db/in-flight — work running in this process, by key, so that requests for the same
+ * thing that arrive together wait for the first instead of racing it through the database (a
+ * provider redelivering while the first delivery is being stored, a storm opening one issue).
+ * Correctness never depends on it: across processes the database's conditions decide.
+ */
+export class InFlight {
+  private readonly running = new Map<string, Promise<unknown>>();
+
+  /** The work now running under `key`, if any: it settles as that work does. */
+  pending(key: string): Promise<unknown> | undefined {
+    return this.running.get(key);
+  }
+
+  /**
+   * Runs `work` registered under `key` until it settles.
+   * @example const result = await deliveries.run(deliveryId, () => store(delivery));
+   */
+  async run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const running = work();
+    this.running.set(key, running);
+    try {
+      return await running;
+    } finally {
+      if (this.running.get(key) === running) this.running.delete(key);
+    }
+  }
+}
