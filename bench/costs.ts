@@ -317,3 +317,19 @@ export function breakdown(calls: TracedCall[]): string {
     })
     .join(" · ");
 }
+
+/**
+ * AWS write units a request would consume at least, from the writes it made: 2 per item of a
+ * TransactWriteItems and 1 per single-item write (DynamoDB bills per KB of item, so items over
+ * 1 KB cost more). Failed calls are left out, as DynamoDB Local reports no capacity for them.
+ */
+export function awsWriteUnits(row: CostRow): number {
+  let units = 0;
+  for (const call of row.traced) {
+    if (call.error !== undefined) continue;
+    if (call.command === "TransactWriteItems") units += 2 * (call.requested ?? 0);
+    else if (call.command === "PutItem" || call.command === "UpdateItem" || call.command === "DeleteItem") units += 1;
+    else if (call.command === "BatchWriteItem") units += call.requested ?? 0;
+  }
+  return units;
+}

@@ -31,6 +31,7 @@ import { BudgetReport } from "./budgets.js";
 import { type BundleReport, growthOverReference, measureBundles } from "./bundles.js";
 import { type BurstRow, burstCases, measureBurst } from "./bursts.js";
 import {
+  awsWriteUnits,
   breakdown,
   type CostCase,
   type CostRow,
@@ -293,6 +294,26 @@ function costSection(rows: CostRow[], pairs: RatioPair[], issues: number, budget
 function itemSection(rows: CostRow[], budgets: BudgetReport): void {
   printCostRows(rows);
   for (const row of rows) budgetCalls(row, budgets);
+}
+
+/** AWS write units of the writes ARCHITECTURE.md names: deliveries (opened, grouped, recorded), create, PATCH. */
+function writeUnitSection(rows: CostRow[], budgets: BudgetReport): void {
+  const named = rows.filter((row) => row.kind === "receiver" || /^(POST issue|PATCH)/.test(row.label));
+  log("\nAWS write units per request, at least: 2 per item of a transaction, 1 per single-item write");
+  log(
+    table(
+      ["request", "write units", "writes"],
+      named.map((row) => [
+        row.label,
+        String(awsWriteUnits(row)),
+        row.traced
+          .filter((call) => call.kind === "write" && call.error === undefined)
+          .map((call) => (call.command === "TransactWriteItems" ? `transaction of ${call.requested}` : call.command))
+          .join(" + "),
+      ]),
+    ),
+  );
+  for (const row of named) budgets.reported(`AWS write units, ${row.label}`, `≥ ${awsWriteUnits(row)}`);
 }
 
 function receiverSection(rows: CostRow[], budgets: BudgetReport): void {
@@ -590,11 +611,13 @@ async function main(): Promise<void> {
       "\nSingle requests on issues, relations, comments and the catalog (budget: get by iss_ id of a root issue, 1 call)",
     );
     const measure = (item: CostCase) => measureCost(app, db, trace, apiKey, item);
-    itemSection(await measureIssueItemCosts(measure, seed), budgets);
+    const itemRows = await measureIssueItemCosts(measure, seed);
+    itemSection(itemRows, budgets);
 
     log("\nWebhook receivers: one signed delivery each (DynamoDB calls per delivery; budget ≤ 3)");
     const receiverRows = await measureCosts(app, db, trace, apiKey, receiverCases());
     receiverSection(receiverRows, budgets);
+    writeUnitSection([...receiverRows, ...itemRows], budgets);
 
     log(`\nseeding ${signals} signals (recorded pushes) through SignalService.ingest…`);
     const signalSeed = await seedSignals(new SignalService(seedDb), signals, progress(signals));
@@ -642,8 +665,13 @@ async function main(): Promise<void> {
       );
     }
     throughputSection(rows, budgets);
+    await server.stop();
+    server = undefined;
 
-    log(heading("4. Budgets"));
+    log(heading("4. Bursts: the same requests one after another and all at once (local server)"));
+    burstSection(await measureBursts(dynamo.endpoint, apiKey), budgets);
+
+    log(heading("5. Budgets"));
     log(budgets.render());
     const over = budgets.over;
     log(

@@ -12,6 +12,12 @@ export const TEST_WEBHOOK_SECRETS = {
   analytics: "analytics-test-secret",
 };
 
+/** Both ways a concurrency test runs: AWS's transaction conflicts emulated, and DynamoDB Local as it is. */
+export const CONFLICT_MODES = [
+  { mode: "AWS conflicts emulated", emulateConflicts: true },
+  { mode: "conflicts not emulated", emulateConflicts: false },
+] as const;
+
 /**
  * A new, empty table under a unique name, and a client bound to it. The client refuses
  * conflicting transactions as DynamoDB on AWS does unless `emulateConflicts` is false.

@@ -12,6 +12,7 @@ import { retryRaces } from "../../core/src/db/retry.js";
 import { newIssue } from "../../core/src/issues/service.js";
 import { IssueStore, type NewIssue } from "../../core/src/issues/store.js";
 import { AUTH, type TestApp, testApp } from "../helpers/app.js";
+import { CONFLICT_MODES } from "../helpers/db.js";
 
 /** Creates an issue as a careful issue service would: its writes plus the catalog's checks, in one transaction. */
 async function createCheckedIssue(t: TestApp, fields: NewIssue, checks: TransactItem[]): Promise<boolean> {
@@ -68,41 +69,43 @@ describe("deletion fences", () => {
     expect(((await read.json()) as { data: { issueCounts: { triage: number } } }).data.issueCounts.triage).toBe(2);
   });
 
-  it("a project deleted while issues are being added to it never ends up with issues", async () => {
-    const t = await testApp();
-    const catalog = new CatalogService(t.db);
-    const issues = new IssueStore(t.db);
-    for (let round = 0; round < 8; round++) {
-      const project = (await catalog.createProject({ name: `p${round}` })).record;
-      const fields = newIssue({ title: `i${round}`, type: "task", projectId: project.id });
-      const [deleted, ...created] = await Promise.all([
-        remove(t, `/api/projects/${project.id}`),
-        createCheckedIssue(t, fields, [projectExistsCheck(project.id)]),
-        createCheckedIssue(t, fields, [projectExistsCheck(project.id)]),
-      ]);
-      const inProject = Object.values(await issues.statusCountsOfProject(project.id)).reduce((a, b) => a + b, 0);
-      expect(inProject).toBe(created.filter(Boolean).length);
-      if (deleted.status === 204) expect(inProject).toBe(0);
-      else expect(deleted.status).toBe(409);
-    }
-  });
+  describe.each(CONFLICT_MODES)("$mode", ({ emulateConflicts }) => {
+    it("a project deleted while issues are being added to it never ends up with issues", async () => {
+      const t = await testApp({}, { emulateConflicts });
+      const catalog = new CatalogService(t.db);
+      const issues = new IssueStore(t.db);
+      for (let round = 0; round < 8; round++) {
+        const project = (await catalog.createProject({ name: `p${round}` })).record;
+        const fields = newIssue({ title: `i${round}`, type: "task", projectId: project.id });
+        const [deleted, ...created] = await Promise.all([
+          remove(t, `/api/projects/${project.id}`),
+          createCheckedIssue(t, fields, [projectExistsCheck(project.id)]),
+          createCheckedIssue(t, fields, [projectExistsCheck(project.id)]),
+        ]);
+        const inProject = Object.values(await issues.statusCountsOfProject(project.id)).reduce((a, b) => a + b, 0);
+        expect(inProject).toBe(created.filter(Boolean).length);
+        if (deleted.status === 204) expect(inProject).toBe(0);
+        else expect(deleted.status).toBe(409);
+      }
+    });
 
-  it("a label deleted while issues are being labelled with it never ends up in use", async () => {
-    const t = await testApp();
-    const catalog = new CatalogService(t.db);
-    const issues = new IssueStore(t.db);
-    for (let round = 0; round < 8; round++) {
-      const name = `race-${round}`;
-      const label = (await catalog.createLabel({ name, color: "#000000" })).record;
-      const fields = newIssue({ title: name, type: "task", labels: [name] });
-      const [deleted, created] = await Promise.all([
-        remove(t, `/api/labels/${label.id}`),
-        createCheckedIssue(t, fields, [labelExistsCheck(name)]),
-      ]);
-      const used = await issues.countWithLabel(name);
-      expect(used).toBe(created ? 1 : 0);
-      if (deleted.status === 204) expect(used).toBe(0);
-      else expect(deleted.status).toBe(409);
-    }
+    it("a label deleted while issues are being labelled with it never ends up in use", async () => {
+      const t = await testApp({}, { emulateConflicts });
+      const catalog = new CatalogService(t.db);
+      const issues = new IssueStore(t.db);
+      for (let round = 0; round < 8; round++) {
+        const name = `race-${round}`;
+        const label = (await catalog.createLabel({ name, color: "#000000" })).record;
+        const fields = newIssue({ title: name, type: "task", labels: [name] });
+        const [deleted, created] = await Promise.all([
+          remove(t, `/api/labels/${label.id}`),
+          createCheckedIssue(t, fields, [labelExistsCheck(name)]),
+        ]);
+        const used = await issues.countWithLabel(name);
+        expect(used).toBe(created ? 1 : 0);
+        if (deleted.status === 204) expect(used).toBe(0);
+        else expect(deleted.status).toBe(409);
+      }
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { CONFLICT_MODES } from "../helpers/db.js";
 
 type Goal = {
   id: string;
@@ -174,23 +175,26 @@ describe("goals: create, read, update, delete", () => {
     expect((await t.app.request(`/api/projects/${project.id}`, send("DELETE"))).status).toBe(204);
   });
 
-  it("never lets a project point at a goal deleted concurrently", async () => {
-    for (let round = 0; round < 5; round++) {
-      const goal = await createGoal(t);
-      const [created, deleted] = await Promise.all([
-        t.app.request("/api/projects", jsonPost({ name: "racer", goalId: goal.id })),
-        t.app.request(`/api/goals/${goal.id}`, send("DELETE")),
-      ]);
-      const goalGone = (await t.app.request(`/api/goals/${goal.id}`, { headers: AUTH })).status === 404;
-      if (created.status === 201) {
-        expect(deleted.status).toBe(409);
-        expect(goalGone).toBe(false);
-      } else {
-        expect(created.status).toBe(400);
-        expect(deleted.status).toBe(204);
-        expect(goalGone).toBe(true);
+  describe.each(CONFLICT_MODES)("$mode", ({ emulateConflicts }) => {
+    it("never lets a project point at a goal deleted concurrently", async () => {
+      const t = await testApp({}, { emulateConflicts });
+      for (let round = 0; round < 5; round++) {
+        const goal = await createGoal(t);
+        const [created, deleted] = await Promise.all([
+          t.app.request("/api/projects", jsonPost({ name: "racer", goalId: goal.id })),
+          t.app.request(`/api/goals/${goal.id}`, send("DELETE")),
+        ]);
+        const goalGone = (await t.app.request(`/api/goals/${goal.id}`, { headers: AUTH })).status === 404;
+        if (created.status === 201) {
+          expect(deleted.status).toBe(409);
+          expect(goalGone).toBe(false);
+        } else {
+          expect(created.status).toBe(400);
+          expect(deleted.status).toBe(204);
+          expect(goalGone).toBe(true);
+        }
       }
-    }
+    });
   });
 });
 

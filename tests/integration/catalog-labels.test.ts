@@ -3,6 +3,7 @@ import { CatalogService } from "../../core/src/catalog/service.js";
 import { newIssue } from "../../core/src/issues/service.js";
 import { IssueStore } from "../../core/src/issues/store.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { CONFLICT_MODES } from "../helpers/db.js";
 
 type Label = { id: string; name: string; color: string; createdAt: string };
 type Body<T> = { data: T };
@@ -113,30 +114,36 @@ describe("labels", () => {
 });
 
 describe("labels under concurrency", () => {
-  it("twenty creates of one name (in varying case) give exactly one 201 and nineteen 409", async () => {
-    const t = await testApp();
-    const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        t.app.request("/api/labels", jsonPost({ name: i % 2 === 0 ? "race" : "RACE", color: "#123456" })),
-      ),
-    );
-    const statuses = responses.map((response) => response.status);
-    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
-    expect(statuses.filter((status) => status === 409)).toHaveLength(19);
-    const listed = (await (await t.app.request("/api/labels", { headers: AUTH })).json()) as ListBody<Label>;
-    expect(listed.total).toBe(1);
-    expect(listed.data).toHaveLength(1);
-  });
+  describe.each(CONFLICT_MODES)("$mode", ({ emulateConflicts }) => {
+    it("twenty creates of one name (in varying case) give exactly one 201 and nineteen 409", async () => {
+      const t = await testApp({}, { emulateConflicts });
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          t.app.request("/api/labels", jsonPost({ name: i % 2 === 0 ? "race" : "RACE", color: "#123456" })),
+        ),
+      );
+      const statuses = responses.map((response) => response.status);
+      expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+      expect(statuses.filter((status) => status === 409)).toHaveLength(19);
+      const listed = (await (await t.app.request("/api/labels", { headers: AUTH })).json()) as ListBody<Label>;
+      expect(listed.total).toBe(1);
+      expect(listed.data).toHaveLength(1);
+    });
 
-  it("twenty creates of different names all succeed and all count", async () => {
-    const t = await testApp();
-    const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => t.app.request("/api/labels", jsonPost({ name: `l${i}`, color: "#123456" }))),
-    );
-    expect(responses.map((response) => response.status)).toEqual(Array(20).fill(201));
-    const listed = (await (await t.app.request("/api/labels?limit=100", { headers: AUTH })).json()) as ListBody<Label>;
-    expect(listed.total).toBe(20);
-    expect(new Set(listed.data.map((label) => label.name)).size).toBe(20);
+    it("twenty creates of different names all succeed and all count", async () => {
+      const t = await testApp({}, { emulateConflicts });
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          t.app.request("/api/labels", jsonPost({ name: `l${i}`, color: "#123456" })),
+        ),
+      );
+      expect(responses.map((response) => response.status)).toEqual(Array(20).fill(201));
+      const listed = (await (
+        await t.app.request("/api/labels?limit=100", { headers: AUTH })
+      ).json()) as ListBody<Label>;
+      expect(listed.total).toBe(20);
+      expect(new Set(listed.data.map((label) => label.name)).size).toBe(20);
+    });
   });
 });
 

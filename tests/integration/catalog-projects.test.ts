@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { newIssue } from "../../core/src/issues/service.js";
 import { IssueStore } from "../../core/src/issues/store.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { CONFLICT_MODES } from "../helpers/db.js";
 
 type Project = {
   id: string;
@@ -235,52 +236,54 @@ describe("projects: create, read, update, delete", () => {
 });
 
 describe("projects: concurrent PATCHes", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await testApp();
-  });
+  describe.each(CONFLICT_MODES)("$mode", ({ emulateConflicts }) => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await testApp({}, { emulateConflicts });
+    });
 
-  it("with the same If-Match: exactly one 200, nineteen 412, and the stored project is the winner's", async () => {
-    const project = await createProject(t);
-    const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        t.app.request(`/api/projects/${project.id}`, send("PATCH", { name: `Writer ${i}` }, { "If-Match": '"1"' })),
-      ),
-    );
-    const statuses = responses.map((response) => response.status);
-    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
-    expect(statuses.filter((status) => status === 412)).toHaveLength(19);
-    const winner = responses.find((response) => response.status === 200);
-    if (!winner) throw new Error("no PATCH won");
-    expect(winner.headers.get("etag")).toBe('"2"');
-    const won = ((await winner.json()) as Body<Project>).data;
-    const { response, body } = await getProject(t, project.id);
-    expect(response.headers.get("etag")).toBe('"2"');
-    const { issueCounts: _, ...stored } = body.data;
-    expect(stored).toEqual(won);
-  });
+    it("with the same If-Match: exactly one 200, nineteen 412, and the stored project is the winner's", async () => {
+      const project = await createProject(t);
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          t.app.request(`/api/projects/${project.id}`, send("PATCH", { name: `Writer ${i}` }, { "If-Match": '"1"' })),
+        ),
+      );
+      const statuses = responses.map((response) => response.status);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+      expect(statuses.filter((status) => status === 412)).toHaveLength(19);
+      const winner = responses.find((response) => response.status === 200);
+      if (!winner) throw new Error("no PATCH won");
+      expect(winner.headers.get("etag")).toBe('"2"');
+      const won = ((await winner.json()) as Body<Project>).data;
+      const { response, body } = await getProject(t, project.id);
+      expect(response.headers.get("etag")).toBe('"2"');
+      const { issueCounts: _, ...stored } = body.data;
+      expect(stored).toEqual(won);
+    });
 
-  it("without If-Match, changes of different fields all survive", async () => {
-    const project = await createProject(t);
-    const changes = [
-      { name: "Renamed" },
-      { description: "Now with a description" },
-      { status: "active" },
-      { health: "off_track" },
-    ];
-    const responses = await Promise.all(
-      [...changes, ...changes].map((change) => t.app.request(`/api/projects/${project.id}`, send("PATCH", change))),
-    );
-    expect(responses.map((response) => response.status)).toEqual(Array(8).fill(200));
-    const { response, body } = await getProject(t, project.id);
-    expect(body.data).toMatchObject(Object.assign({}, ...changes));
-    // Each distinct change wrote once; its repeat found nothing to change.
-    expect(Number(JSON.parse(response.headers.get("etag") ?? "0"))).toBe(1 + changes.length);
-    const listed = (await (
-      await t.app.request("/api/projects?status=active", { headers: AUTH })
-    ).json()) as ListBody<Project>;
-    expect(listed.data.map((p) => p.id)).toEqual([project.id]);
-    expect(listed.total).toBe(1);
+    it("without If-Match, changes of different fields all survive", async () => {
+      const project = await createProject(t);
+      const changes = [
+        { name: "Renamed" },
+        { description: "Now with a description" },
+        { status: "active" },
+        { health: "off_track" },
+      ];
+      const responses = await Promise.all(
+        [...changes, ...changes].map((change) => t.app.request(`/api/projects/${project.id}`, send("PATCH", change))),
+      );
+      expect(responses.map((response) => response.status)).toEqual(Array(8).fill(200));
+      const { response, body } = await getProject(t, project.id);
+      expect(body.data).toMatchObject(Object.assign({}, ...changes));
+      // Each distinct change wrote once; its repeat found nothing to change.
+      expect(Number(JSON.parse(response.headers.get("etag") ?? "0"))).toBe(1 + changes.length);
+      const listed = (await (
+        await t.app.request("/api/projects?status=active", { headers: AUTH })
+      ).json()) as ListBody<Project>;
+      expect(listed.data.map((p) => p.id)).toEqual([project.id]);
+      expect(listed.total).toBe(1);
+    });
   });
 });
 

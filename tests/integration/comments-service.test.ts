@@ -9,7 +9,7 @@ import { NotFoundError, ValidationError } from "../../core/src/errors.js";
 import type { Db, DbUsage } from "../../core/src/index.js";
 import { IssueService } from "../../core/src/issues/service.js";
 import { IssueStore } from "../../core/src/issues/store.js";
-import { freshTable } from "../helpers/db.js";
+import { CONFLICT_MODES, freshTable } from "../helpers/db.js";
 
 const UNKNOWN_ISSUE = "iss_01ARZ3NDEKTSV4RRFFQ69G5FAV";
 const UNKNOWN_COMMENT = "cmt_01ARZ3NDEKTSV4RRFFQ69G5FAV";
@@ -22,8 +22,8 @@ interface Fixture {
   newIssue(): Promise<{ id: string; identifier: string }>;
 }
 
-async function fixture(): Promise<Fixture> {
-  const { db } = await freshTable();
+async function fixture(options: { emulateConflicts?: boolean } = {}): Promise<Fixture> {
+  const { db } = await freshTable(options);
   const issues = new IssueService(new IssueStore(db));
   const store = new CommentStore(db);
   const comments = new CommentService(store, (ref) => issues.getIssue(ref).then(({ issue }) => issue));
@@ -191,14 +191,17 @@ describe("CommentService", () => {
     }
   });
 
-  it("takes concurrent comments on one issue without losing one or miscounting", async () => {
-    const issue = await f.newIssue();
-    const created = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => f.comments.addComment(issue.id, say(`parallel ${i}`))),
-    );
-    const listed = await f.comments.listComments(issue.id, { page: 1, limit: 100 });
-    expect(listed.total).toBe(12);
-    expect(new Set(listed.comments.map((c) => c.id))).toEqual(new Set(created.map(({ comment }) => comment.id)));
+  describe.each(CONFLICT_MODES)("$mode", ({ emulateConflicts }) => {
+    it("takes concurrent comments on one issue without losing one or miscounting", async () => {
+      const f = await fixture({ emulateConflicts });
+      const issue = await f.newIssue();
+      const created = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => f.comments.addComment(issue.id, say(`parallel ${i}`))),
+      );
+      const listed = await f.comments.listComments(issue.id, { page: 1, limit: 100 });
+      expect(listed.total).toBe(12);
+      expect(new Set(listed.comments.map((c) => c.id))).toEqual(new Set(created.map(({ comment }) => comment.id)));
+    });
   });
 });
 

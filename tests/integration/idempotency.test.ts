@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { idempotency, requestFingerprint } from "../../core/src/http/idempotency.js";
 import { IdempotencyStore } from "../../core/src/http/idempotency-store.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
-import { freshTable } from "../helpers/db.js";
+import { CONFLICT_MODES, freshTable } from "../helpers/db.js";
 import { codehostDelivery, issueEvent } from "../helpers/deliveries.js";
 
 const HOUR = 60 * 60 * 1000;
@@ -98,33 +98,37 @@ describe("Idempotency-Key on POST /api/issues", () => {
     expect(await total(t, "/api/signals")).toBe(signals);
   });
 
-  it("runs 5 concurrent identical requests once; the others replay or are told it is in progress", async () => {
-    const before = await total(t, "/api/issues");
-    const key = randomUUID();
-    const body = { title: "Concurrent", type: "task" };
-    const responses = await Promise.all(
-      Array.from({ length: 5 }, () => t.app.request("/api/issues", keyed(body, key))),
-    );
-    const answers = await Promise.all(
-      responses.map(async (response) => ({
-        status: response.status,
-        replayed: response.headers.get("idempotent-replayed") === "true",
-        body: await response.text(),
-      })),
-    );
+  describe.each(CONFLICT_MODES)("$mode", ({ emulateConflicts }) => {
+    it("runs 5 concurrent identical requests once; the others replay or are told it is in progress", async () => {
+      const t = await testApp({}, { emulateConflicts });
+      const before = await total(t, "/api/issues");
+      const key = randomUUID();
+      const body = { title: "Concurrent", type: "task" };
+      const responses = await Promise.all(
+        Array.from({ length: 5 }, () => t.app.request("/api/issues", keyed(body, key))),
+      );
+      const answers = await Promise.all(
+        responses.map(async (response) => ({
+          status: response.status,
+          replayed: response.headers.get("idempotent-replayed") === "true",
+          body: await response.text(),
+        })),
+      );
 
-    const originals = answers.filter((answer) => answer.status === 201 && !answer.replayed);
-    expect(originals).toHaveLength(1);
-    for (const answer of answers) {
-      if (answer.status === 201) expect(answer.body).toBe(originals[0]?.body);
-      else expect({ status: answer.status, body: JSON.parse(answer.body) }).toEqual({ status: 409, body: IN_PROGRESS });
-    }
-    expect(await total(t, "/api/issues")).toBe(before + 1);
+      const originals = answers.filter((answer) => answer.status === 201 && !answer.replayed);
+      expect(originals).toHaveLength(1);
+      for (const answer of answers) {
+        if (answer.status === 201) expect(answer.body).toBe(originals[0]?.body);
+        else
+          expect({ status: answer.status, body: JSON.parse(answer.body) }).toEqual({ status: 409, body: IN_PROGRESS });
+      }
+      expect(await total(t, "/api/issues")).toBe(before + 1);
 
-    // Once the first has finished, everyone gets its response.
-    const later = await t.app.request("/api/issues", keyed(body, key));
-    expect(later.status).toBe(201);
-    expect(await later.text()).toBe(originals[0]?.body);
+      // Once the first has finished, everyone gets its response.
+      const later = await t.app.request("/api/issues", keyed(body, key));
+      expect(later.status).toBe(201);
+      expect(await later.text()).toBe(originals[0]?.body);
+    });
   });
 
   it("keeps the record 24 h (expiresAt, epoch seconds) with the response it replays", async () => {

@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { CatalogService } from "../../core/src/catalog/service.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { CONFLICT_MODES } from "../helpers/db.js";
 
 type Issue = Record<string, unknown> & { id: string; number: number; status: string };
 
@@ -171,58 +172,60 @@ describe("hierarchy and references", () => {
 });
 
 describe("ETag and If-Match", () => {
-  it("20 concurrent PATCHes with the same If-Match: one 200, nineteen 412, the winner stored", async () => {
-    const t = await testApp();
-    const issue = await create(t);
-    const { etag } = await read(t, issue.id);
-    const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        t.app.request(
-          `/api/issues/${issue.id}`,
-          patch({ title: `Writer ${i}`, priority: (i % 4) + 1 }, { "If-Match": etag ?? "" }),
+  describe.each(CONFLICT_MODES)("$mode", ({ emulateConflicts }) => {
+    it("20 concurrent PATCHes with the same If-Match: one 200, nineteen 412, the winner stored", async () => {
+      const t = await testApp({}, { emulateConflicts });
+      const issue = await create(t);
+      const { etag } = await read(t, issue.id);
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          t.app.request(
+            `/api/issues/${issue.id}`,
+            patch({ title: `Writer ${i}`, priority: (i % 4) + 1 }, { "If-Match": etag ?? "" }),
+          ),
         ),
-      ),
-    );
-    const statuses = responses.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 412)).toHaveLength(19);
-    const winning = responses[statuses.indexOf(200)];
-    const winner = ((await winning?.json()) as { data: Issue } | undefined)?.data;
-    const stored = await read(t, issue.id);
-    expect(stored.item).toEqual(winner);
-    expect(stored.etag).toBe('"2"');
-    const loser = responses[statuses.indexOf(412)];
-    expect(await loser?.json()).toEqual({ error: "Resource has changed (ETag mismatch)" });
-  });
-
-  it("without If-Match, concurrent PATCHes of different fields all survive", async () => {
-    const t = await testApp();
-    const issue = await create(t);
-    const bodies = [
-      { title: "New title" },
-      { description: "New description" },
-      { priority: 2 },
-      { agentSummary: "Summary" },
-      { status: "backlog" },
-      { type: "plan" },
-      { commits: [{ sha: "abcdef1", message: "m" }] },
-      { hypothesis: { statement: "s", confidence: 0.5, evidence: [], validationCriteria: "v" } },
-    ];
-    const responses = await Promise.all(bodies.map((body) => t.app.request(`/api/issues/${issue.id}`, patch(body))));
-    expect(responses.map((r) => r.status)).toEqual(Array(bodies.length).fill(200));
-    const stored = await read(t, issue.id);
-    expect(stored.data).toMatchObject({
-      title: "New title",
-      description: "New description",
-      priority: 2,
-      agentSummary: "Summary",
-      status: "backlog",
-      type: "plan",
-      commits: [{ sha: "abcdef1", message: "m" }],
-      hypothesis: { statement: "s", confidence: 0.5, evidence: [], validationCriteria: "v", prediction: null },
+      );
+      const statuses = responses.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 412)).toHaveLength(19);
+      const winning = responses[statuses.indexOf(200)];
+      const winner = ((await winning?.json()) as { data: Issue } | undefined)?.data;
+      const stored = await read(t, issue.id);
+      expect(stored.item).toEqual(winner);
+      expect(stored.etag).toBe('"2"');
+      const loser = responses[statuses.indexOf(412)];
+      expect(await loser?.json()).toEqual({ error: "Resource has changed (ETag mismatch)" });
     });
-    expect(stored.etag).toBe(`"${bodies.length + 1}"`);
-    expect(await total(t, "?status=backlog&type=plan&priority=2")).toBe(1);
+
+    it("without If-Match, concurrent PATCHes of different fields all survive", async () => {
+      const t = await testApp({}, { emulateConflicts });
+      const issue = await create(t);
+      const bodies = [
+        { title: "New title" },
+        { description: "New description" },
+        { priority: 2 },
+        { agentSummary: "Summary" },
+        { status: "backlog" },
+        { type: "plan" },
+        { commits: [{ sha: "abcdef1", message: "m" }] },
+        { hypothesis: { statement: "s", confidence: 0.5, evidence: [], validationCriteria: "v" } },
+      ];
+      const responses = await Promise.all(bodies.map((body) => t.app.request(`/api/issues/${issue.id}`, patch(body))));
+      expect(responses.map((r) => r.status)).toEqual(Array(bodies.length).fill(200));
+      const stored = await read(t, issue.id);
+      expect(stored.data).toMatchObject({
+        title: "New title",
+        description: "New description",
+        priority: 2,
+        agentSummary: "Summary",
+        status: "backlog",
+        type: "plan",
+        commits: [{ sha: "abcdef1", message: "m" }],
+        hypothesis: { statement: "s", confidence: 0.5, evidence: [], validationCriteria: "v", prediction: null },
+      });
+      expect(stored.etag).toBe(`"${bodies.length + 1}"`);
+      expect(await total(t, "?status=backlog&type=plan&priority=2")).toBe(1);
+    });
   });
 
   it("refuses a stale or unusable If-Match with 412 and writes nothing", async () => {

@@ -1,6 +1,7 @@
 /** Relations: one fact from both ends, no blocks cycles, blockedBy = open blockers only. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { CONFLICT_MODES } from "../helpers/db.js";
 import { codehostDelivery, issueEvent } from "../helpers/deliveries.js";
 
 type Issue = { id: string; number: number; identifier: string; blockedBy: string[]; relations: Relation[] };
@@ -155,13 +156,16 @@ describe("relations", () => {
     expect((await relate(t, a.id, "blocks", b.id)).status).toBe(201);
   });
 
-  it("keep one fact when the same relation is made concurrently", async () => {
-    const [a, b] = [await create(t, "A"), await create(t, "B")];
-    const results = await Promise.all(Array.from({ length: 6 }, () => relate(t, a.id, "blocks", b.id)));
-    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
-    expect(results.filter((r) => r.status === 409)).toHaveLength(5);
-    expect((await read(t, b.id)).blockedBy).toEqual([a.id]);
-    expect((await read(t, a.id)).relations).toHaveLength(1);
+  describe.each(CONFLICT_MODES)("$mode", ({ emulateConflicts }) => {
+    it("keep one fact when the same relation is made concurrently", async () => {
+      const t = await testApp({}, { emulateConflicts });
+      const [a, b] = [await create(t, "A"), await create(t, "B")];
+      const results = await Promise.all(Array.from({ length: 6 }, () => relate(t, a.id, "blocks", b.id)));
+      expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+      expect(results.filter((r) => r.status === 409)).toHaveLength(5);
+      expect((await read(t, b.id)).blockedBy).toEqual([a.id]);
+      expect((await read(t, a.id)).relations).toHaveLength(1);
+    });
   });
 });
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { DbUsage } from "../../core/src/index.js";
 import { AUTH, type TestApp, testApp } from "../helpers/app.js";
+import { CONFLICT_MODES } from "../helpers/db.js";
 import {
   analyticsDelivery,
   codehostDelivery,
@@ -172,19 +173,21 @@ describe("redelivery", () => {
     expect(await listTotal(t, "/api/signals")).toBe(1);
   });
 
-  it("keeps one signal when the same delivery arrives 10 times at once", async () => {
-    const t = await testApp();
-    const delivery = errortrackerDelivery("issue", {
-      action: "created",
-      data: { issue: { id: "500", level: "error" } },
+  describe.each(CONFLICT_MODES)("$mode", ({ emulateConflicts }) => {
+    it("keeps one signal when the same delivery arrives 10 times at once", async () => {
+      const t = await testApp({}, { emulateConflicts });
+      const delivery = errortrackerDelivery("issue", {
+        action: "created",
+        data: { issue: { id: "500", level: "error" } },
+      });
+      const results = await Promise.all(Array.from({ length: 10 }, () => send(t, delivery)));
+      expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+      expect(results.filter((r) => !r.body.data.duplicate)).toHaveLength(1);
+      expect(new Set(results.map((r) => r.body.data.signal.id)).size).toBe(1);
+      expect(new Set(results.map((r) => r.body.data.issue?.id)).size).toBe(1);
+      expect(await listTotal(t, "/api/signals")).toBe(1);
+      expect(await listTotal(t, "/api/issues")).toBe(1);
     });
-    const results = await Promise.all(Array.from({ length: 10 }, () => send(t, delivery)));
-    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
-    expect(results.filter((r) => !r.body.data.duplicate)).toHaveLength(1);
-    expect(new Set(results.map((r) => r.body.data.signal.id)).size).toBe(1);
-    expect(new Set(results.map((r) => r.body.data.issue?.id)).size).toBe(1);
-    expect(await listTotal(t, "/api/signals")).toBe(1);
-    expect(await listTotal(t, "/api/issues")).toBe(1);
   });
 
   it("tells deliveries apart by source", async () => {
@@ -207,21 +210,23 @@ describe("redelivery", () => {
 });
 
 describe("concurrent deliveries of one fingerprint", () => {
-  it("never open two issues", async () => {
-    const t = await testApp();
-    const results = await Promise.all(
-      Array.from({ length: 8 }, () => send(t, codehostDelivery("issues", issueEvent("edited", 42, "Same issue")))),
-    );
-    const issueIds = new Set(results.map((r) => r.body.data.signal.issueId));
-    expect(issueIds.size).toBe(1);
-    expect(results.filter((r) => r.body.data.signal.action === "opened")).toHaveLength(1);
-    expect(results.filter((r) => r.body.data.signal.action === "grouped")).toHaveLength(7);
-    expect(await listTotal(t, "/api/issues")).toBe(1);
-    const issue = (await (await t.app.request(`/api/issues/${[...issueIds][0]}`, { headers: AUTH })).json()) as {
-      data: { signalCount: number };
-    };
-    expect(issue.data.signalCount).toBe(8);
-    expect(await listTotal(t, `/api/issues/${[...issueIds][0]}/signals`)).toBe(8);
+  describe.each(CONFLICT_MODES)("$mode", ({ emulateConflicts }) => {
+    it("never open two issues", async () => {
+      const t = await testApp({}, { emulateConflicts });
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () => send(t, codehostDelivery("issues", issueEvent("edited", 42, "Same issue")))),
+      );
+      const issueIds = new Set(results.map((r) => r.body.data.signal.issueId));
+      expect(issueIds.size).toBe(1);
+      expect(results.filter((r) => r.body.data.signal.action === "opened")).toHaveLength(1);
+      expect(results.filter((r) => r.body.data.signal.action === "grouped")).toHaveLength(7);
+      expect(await listTotal(t, "/api/issues")).toBe(1);
+      const issue = (await (await t.app.request(`/api/issues/${[...issueIds][0]}`, { headers: AUTH })).json()) as {
+        data: { signalCount: number };
+      };
+      expect(issue.data.signalCount).toBe(8);
+      expect(await listTotal(t, `/api/issues/${[...issueIds][0]}/signals`)).toBe(8);
+    });
   });
 });
 

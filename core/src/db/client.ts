@@ -223,7 +223,7 @@ export class Db {
   async transactWrite(items: TransactItem[]): Promise<void> {
     const shards = new ShardChoice(items.map((item) => item.SpreadAdd));
     for (let attempt = 1; ; attempt++) {
-      const keys = shards.keys();
+      const { keys, release } = shards.attempt();
       const concrete = items.map((item, index) => withTableName(item, this.tableName, keys[index]));
       try {
         await this.sendTransaction(concrete);
@@ -231,6 +231,8 @@ export class Db {
       } catch (error) {
         if (!(error instanceof TransactionConflictError)) throw error;
         if (!shards.retryAfter(error.reasons) || attempt >= SPREAD_ATTEMPTS) throw error;
+      } finally {
+        release();
       }
     }
   }

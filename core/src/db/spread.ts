@@ -4,7 +4,7 @@
  * A count that every write of a kind touches (a listing's count for the current hour, say) is a
  * hot item: on AWS two transactions that hold it at once conflict, so a burst of writers would
  * take turns. A spread count is one logical count kept in up to {@link SPREAD_SHARDS} items:
- * the base item (`sk` as given) and shards (`sk~01` … `sk~31`), each holding part of the sum.
+ * the base item (`sk` as given) and shards (`sk~01` … `sk~63`), each holding part of the sum.
  * Readers add them up in the same query (the shards sort right after their base item). Writers
  * add to the base item while it is quiet; once a transaction has conflicted on a count, this
  * process writes that count to a random shard for a while, and a transaction cancelled only by
@@ -13,8 +13,8 @@
  */
 import type { Key } from "./client.js";
 
-/** Items one spread count may use: the base item and 31 shards. */
-export const SPREAD_SHARDS = 32;
+/** Items one spread count may use: the base item and 63 shards. */
+export const SPREAD_SHARDS = 64;
 /** Separates a shard number from its count's sort key; sorts after every digit and `#`. */
 const SHARD_MARK = "~";
 /** How long a count that conflicted stays spread in this process. */
@@ -75,9 +75,28 @@ function markHot(key: Key, now: number): void {
   hotUntil.set(countId(key), now + HOT_MS);
 }
 
+/** Shards of each hot count that this process's transactions are writing right now, with how many. */
+const writing = new Map<string, Map<number, number>>();
+
+function beginWriting(id: string, shard: number): void {
+  const shards = writing.get(id) ?? new Map<number, number>();
+  shards.set(shard, (shards.get(shard) ?? 0) + 1);
+  writing.set(id, shards);
+}
+
+function endWriting(id: string, shard: number): void {
+  const shards = writing.get(id);
+  const left = (shards?.get(shard) ?? 1) - 1;
+  if (left > 0) shards?.set(shard, left);
+  else shards?.delete(shard);
+  if (shards?.size === 0) writing.delete(id);
+}
+
 /**
  * The shards one transaction's spread additions use, attempt by attempt: the base item for a
- * quiet count, one random shard (shared by the transaction's hot counts) otherwise.
+ * quiet count; for hot ones, one shard shared by the transaction, chosen at random among those
+ * no other transaction of this process is writing (a process never sends two of its own
+ * transactions at the same shard; across processes, randomness spreads them).
  */
 export class ShardChoice {
   private shard = 0;
@@ -85,23 +104,35 @@ export class ShardChoice {
   constructor(
     private readonly additions: (SpreadAddition | undefined)[],
     private readonly random: () => number = Math.random,
-  ) {
-    if (additions.some((addition) => addition && isHot(addition.Key, Date.now()))) this.pickShard();
-  }
+  ) {}
 
-  /** The item each addition writes in this attempt (undefined where the item is not a spread count). */
-  keys(): (Key | undefined)[] {
+  /**
+   * One attempt: the item each addition writes (undefined where the item is not a spread
+   * count), and `release`, to call once the attempt's answer is in.
+   */
+  attempt(): { keys: (Key | undefined)[]; release: () => void } {
     const now = Date.now();
-    return this.additions.map((addition) => {
-      if (!addition) return undefined;
-      return spreadShardKey(addition.Key, isHot(addition.Key, now) ? this.shard : 0);
-    });
+    const hot = this.additions.map((addition) =>
+      addition && isHot(addition.Key, now) ? countId(addition.Key) : undefined,
+    );
+    const hotIds = [...new Set(hot.filter((id): id is string => id !== undefined))];
+    if (hotIds.length > 0) this.shard = this.freeShard(hotIds);
+    const shard = this.shard;
+    for (const id of hotIds) beginWriting(id, shard);
+    return {
+      keys: this.additions.map((addition, index) =>
+        addition ? spreadShardKey(addition.Key, hot[index] !== undefined ? shard : 0) : undefined,
+      ),
+      release: () => {
+        for (const id of hotIds) endWriting(id, shard);
+      },
+    };
   }
 
   /**
    * After a cancellation with conflicts (`reasons`, per item): marks the spread counts among them
-   * hot and, when the conflicts fell on spread counts only, picks another shard and answers true.
-   * False when another kind of item conflicted too: that is the caller's race to retry.
+   * hot (the next attempt spreads them) and answers whether the conflicts fell on spread counts
+   * only. False when another kind of item conflicted too: that is the caller's race to retry.
    */
   retryAfter(reasons: (string | undefined)[]): boolean {
     const conflicted = reasons.flatMap((reason, index) => (reason === "TransactionConflict" ? [index] : []));
@@ -110,14 +141,15 @@ export class ShardChoice {
       const addition = this.additions[index];
       if (addition) markHot(addition.Key, now);
     }
-    if (conflicted.length === 0 || conflicted.some((index) => !this.additions[index])) return false;
-    this.pickShard();
-    return true;
+    return conflicted.length > 0 && conflicted.every((index) => this.additions[index] !== undefined);
   }
 
-  private pickShard(): void {
-    const previous = this.shard;
-    do this.shard = Math.floor(this.random() * SPREAD_SHARDS);
-    while (this.shard === previous);
+  /** A random shard other than the last one tried, preferring those this process is not writing. */
+  private freeShard(ids: string[]): number {
+    const busy = new Set<number>([this.shard]);
+    for (const id of ids) for (const shard of writing.get(id)?.keys() ?? []) busy.add(shard);
+    const free = Array.from({ length: SPREAD_SHARDS }, (_, shard) => shard).filter((shard) => !busy.has(shard));
+    const pool = free.length > 0 ? free : Array.from({ length: SPREAD_SHARDS }, (_, shard) => shard);
+    return pool[Math.floor(this.random() * pool.length)] ?? 0;
   }
 }

@@ -8,7 +8,8 @@
  *                            sk=$kaizen#issuerel_1#<relation id>)
  * - issue by number ........ Query     gsi1pk=$kaizen#issue_1#number    gsi1sk=<number, padded>
  *                            (fallback: GetItem on the `all` listing entry, which is strongly consistent)
- * - next number ............ GetItem   pk=$kaizen#counter_1#issue       sk=$kaizen#counter_1
+ * - next number ............ UpdateItem ADD lastNumber on pk=$kaizen#counter_1#issue  sk=$kaizen#counter_1
+ *                            (db/sequence.ts; also records lastCreatedAt)
  * - lists by number ........ listings of db/listing.ts, entity `issue`, sort key = padded number,
  *                            buckets of BUCKET_SIZE numbers
  * - list by priority ....... listing `all` of entity `issuepriority`, sort key = priority rank#number

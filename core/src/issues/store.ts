@@ -1,6 +1,7 @@
 /**
- * @module issues/store — every DynamoDB expression about issues: the gap-free create transaction,
- * reads by id and number, and listing pages whose offsets come from maintained bucket counts.
+ * @module issues/store — every DynamoDB expression about issues: numbers from a sequence and the
+ * create transaction, updates at a version and commutative signal grouping, reads by id and
+ * number, and listing pages whose offsets come from maintained (spread) bucket counts.
  * Keys and access patterns: ./keys.ts.
  */
 import { ulid } from "ulid";

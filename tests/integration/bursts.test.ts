@@ -1,0 +1,251 @@
+/**
+ * Bursts: many writes of one kind at once, with AWS's transaction conflicts emulated and not.
+ * After each burst nothing is lost and nothing doubled: issue numbers are unique, a fingerprint
+ * has one open issue, every acknowledged delivery is stored once, `signalCount` equals the
+ * signals linked, and every listing's `total` and pages equal a recount of what was written.
+ */
+import { describe, expect, it } from "vitest";
+import { ALL_FAMILIES, createApp, createDb } from "../../core/src/index.js";
+import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { CONFLICT_MODES, testConfig } from "../helpers/db.js";
+import { codehostDelivery, issueEvent, type SignedDelivery } from "../helpers/deliveries.js";
+
+type Json = Record<string, unknown>;
+interface Answer {
+  status: number;
+  data: Json;
+}
+interface SignalAnswer {
+  signal: { id: string; action: string; issueId: string | null; receivedAt: string };
+  issue: Json | null;
+  duplicate: boolean;
+}
+
+async function request(t: Pick<TestApp, "app">, path: string, init?: RequestInit): Promise<Answer> {
+  const response = await t.app.request(path, init);
+  const body = (await response.json()) as { data: Json };
+  return { status: response.status, data: body.data };
+}
+
+const deliver = (t: Pick<TestApp, "app">, delivery: SignedDelivery) => request(t, delivery.path, delivery.init);
+
+/** Every item of a list, page by page (limit 100), and the `total` each page reported. */
+async function everyItem(t: TestApp, path: string): Promise<{ items: Json[]; totals: number[] }> {
+  const items: Json[] = [];
+  const totals: number[] = [];
+  for (let page = 1; ; page++) {
+    const separator = path.includes("?") ? "&" : "?";
+    const response = await t.app.request(`${path}${separator}limit=100&page=${page}`, { headers: AUTH });
+    const body = (await response.json()) as { data: Json[]; total: number };
+    expect(response.status).toBe(200);
+    totals.push(body.total);
+    if (body.data.length === 0) return { items, totals };
+    items.push(...body.data);
+  }
+}
+
+/** The listing at `path` holds exactly `expected` (ids), in any order, and says so in every `total`. */
+async function expectListing(t: TestApp, path: string, expected: string[]): Promise<void> {
+  const { items, totals } = await everyItem(t, path);
+  expect(items.map((item) => item.id).sort(), path).toEqual([...expected].sort());
+  expect(new Set(totals), path).toEqual(new Set([expected.length]));
+}
+
+const signalOf = (answer: Answer) => answer.data as unknown as SignalAnswer;
+
+/** A second app on the same table, as another function instance would be: no in-process state shared. */
+function anotherInstance(t: TestApp, emulateConflicts: boolean): Pick<TestApp, "app"> {
+  const db = createDb({ tableName: t.tableName, region: "us-east-1", endpoint: t.endpoint, emulateConflicts });
+  return { app: createApp(ALL_FAMILIES, { config: testConfig({ tableName: t.tableName, endpoint: t.endpoint }), db }) };
+}
+
+describe.each(CONFLICT_MODES)("bursts ($mode)", ({ emulateConflicts }) => {
+  it("60 creates at once: 60 unique numbers, every listing and sort equal to a recount", async () => {
+    const t = await testApp({}, { emulateConflicts });
+    const types = ["task", "signal", "plan"];
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        request(t, "/api/issues", jsonPost({ title: `Burst ${i}`, type: types[i % 3], priority: i % 5 })),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
+    const created = answers.map((answer) => answer.data);
+    expect(new Set(created.map((issue) => issue.number)).size).toBe(60);
+    const ids = (filter: (issue: Json) => boolean) => created.filter(filter).map((issue) => String(issue.id));
+    await expectListing(
+      t,
+      "/api/issues",
+      ids(() => true),
+    );
+    for (const type of types)
+      await expectListing(
+        t,
+        `/api/issues?type=${type}`,
+        ids((issue) => issue.type === type),
+      );
+    for (const priority of [0, 1, 2, 3, 4]) {
+      await expectListing(
+        t,
+        `/api/issues?priority=${priority}`,
+        ids((issue) => issue.priority === priority),
+      );
+    }
+    await expectListing(
+      t,
+      "/api/issues?status=triage",
+      ids(() => true),
+    );
+    const rank = (issue: Json) => (issue.priority === 0 ? 5 : Number(issue.priority));
+    const byPriority = [...created].sort((a, b) => rank(a) - rank(b) || Number(a.number) - Number(b.number));
+    const listedByPriority = await everyItem(t, "/api/issues?sort=priority");
+    expect(listedByPriority.items.map((issue) => issue.id)).toEqual(byPriority.map((issue) => issue.id));
+    const byNumber = await everyItem(t, "/api/issues?sort=number");
+    const createdAts = byNumber.items.map((issue) => String(issue.createdAt));
+    expect(createdAts).toEqual([...createdAts].sort());
+    await expectListing(
+      t,
+      "/api/issues?sort=-updatedAt",
+      ids(() => true),
+    );
+  });
+
+  it("40 deliveries of 40 fingerprints at once: one open issue per fingerprint, every signal stored once", async () => {
+    const t = await testApp({}, { emulateConflicts });
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => deliver(t, codehostDelivery("issues", issueEvent("opened", 100 + i)))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
+    const signals = answers.map(signalOf);
+    expect(signals.map((s) => s.signal.action)).toEqual(signals.map(() => "opened"));
+    const issueIds = signals.map((s) => String(s.signal.issueId));
+    expect(new Set(issueIds).size).toBe(40);
+    expect(new Set(signals.map((s) => s.issue?.number)).size).toBe(40);
+    for (const [i, s] of signals.entries()) {
+      const fingerprint = encodeURIComponent(`codehost:issue:octo-org/shop#${100 + i}`);
+      await expectListing(t, `/api/issues?fingerprint=${fingerprint}`, [String(s.signal.issueId)]);
+    }
+    await expectListing(t, "/api/issues", issueIds);
+    const signalIds = signals.map((s) => s.signal.id);
+    await expectListing(t, "/api/signals", signalIds);
+    await expectListing(t, "/api/signals?source=codehost", signalIds);
+    await expectListing(t, "/api/signals?action=opened", signalIds);
+    await expectListing(t, "/api/signals?type=issues.opened", signalIds);
+  });
+
+  it("60 deliveries of one fingerprint at once, through two instances: one issue, signalCount 60, its latest 10", async () => {
+    const t = await testApp({}, { emulateConflicts });
+    const other = anotherInstance(t, emulateConflicts);
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        deliver(i % 2 === 0 ? t : other, codehostDelivery("issues", issueEvent("edited", 7))),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
+    const signals = answers.map(signalOf);
+    const issueIds = new Set(signals.map((s) => s.signal.issueId));
+    expect(issueIds.size).toBe(1);
+    const issueId = String([...issueIds][0]);
+    expect(signals.filter((s) => s.signal.action === "opened")).toHaveLength(1);
+    expect(signals.filter((s) => s.signal.action === "grouped")).toHaveLength(59);
+    const detail = await request(t, `/api/issues/${issueId}`, { headers: AUTH });
+    expect(detail.data.signalCount).toBe(60);
+    const newest = signals.map((s) => s.signal).sort((a, b) => (a.id < b.id ? 1 : -1));
+    expect((detail.data.signals as { id: string }[]).map((s) => s.id)).toEqual(newest.slice(0, 10).map((s) => s.id));
+    expect(detail.data.lastSignalAt).toBe(newest[0]?.receivedAt);
+    const listed = await everyItem(t, "/api/issues");
+    expect(listed.items.map((issue) => [issue.id, issue.signalCount])).toEqual([[issueId, 60]]);
+    await expectListing(
+      t,
+      `/api/issues/${issueId}/signals`,
+      signals.map((s) => s.signal.id),
+    );
+    await expectListing(
+      t,
+      "/api/signals?action=grouped",
+      signals.filter((s) => s.signal.action === "grouped").map((s) => s.signal.id),
+    );
+  });
+
+  it("15 deliveries sent 4 times each at once, through two instances: 15 signals, the rest duplicates of them", async () => {
+    const t = await testApp({}, { emulateConflicts });
+    const other = anotherInstance(t, emulateConflicts);
+    const deliveries = Array.from({ length: 15 }, (_, i) => codehostDelivery("issues", issueEvent("edited", 300 + i)));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => {
+        const delivery = deliveries[i % 15] as SignedDelivery;
+        return deliver(i % 2 === 0 ? t : other, delivery).then((answer) => ({ answer, id: i % 15 }));
+      }),
+    );
+    const created = answers.filter(({ answer }) => answer.status === 201);
+    expect(created).toHaveLength(15);
+    expect(answers.filter(({ answer }) => answer.status === 200)).toHaveLength(45);
+    const stored = new Map(created.map(({ answer, id }) => [id, signalOf(answer)]));
+    expect(stored.size).toBe(15);
+    for (const { answer, id } of answers) {
+      const first = stored.get(id);
+      expect(signalOf(answer).signal.id).toBe(first?.signal.id);
+      expect(signalOf(answer).signal.issueId).toBe(first?.signal.issueId);
+      expect(signalOf(answer).duplicate).toBe(answer.status === 200);
+    }
+    await expectListing(
+      t,
+      "/api/signals",
+      [...stored.values()].map((s) => s.signal.id),
+    );
+    await expectListing(
+      t,
+      "/api/issues",
+      [...stored.values()].map((s) => String(s.signal.issueId)),
+    );
+  });
+
+  it("40 manual signals of one fingerprint at once: one issue counting all 40", async () => {
+    const t = await testApp({}, { emulateConflicts });
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        request(
+          t,
+          "/api/signals",
+          jsonPost({
+            source: "ops",
+            type: "disk.full",
+            title: `Disk full ${i}`,
+            severity: "high",
+            fingerprint: "ops:disk",
+          }),
+        ),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
+    const issueIds = new Set(answers.map((answer) => signalOf(answer).signal.issueId));
+    expect(issueIds.size).toBe(1);
+    const detail = await request(t, `/api/issues/${[...issueIds][0]}`, { headers: AUTH });
+    expect(detail.data.signalCount).toBe(40);
+    await expectListing(
+      t,
+      "/api/signals?source=ops",
+      answers.map((answer) => signalOf(answer).signal.id),
+    );
+  });
+
+  it("20 close events of one open issue at once: it closes once, the rest are recorded", async () => {
+    const t = await testApp({}, { emulateConflicts });
+    const opened = signalOf(await deliver(t, codehostDelivery("issues", issueEvent("opened", 9))));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => deliver(t, codehostDelivery("issues", issueEvent("closed", 9)))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
+    const actions = answers.map((answer) => signalOf(answer).signal.action).sort();
+    expect(actions).toEqual(["grouped", ...Array.from({ length: 19 }, () => "recorded")]);
+    const detail = await request(t, `/api/issues/${opened.signal.issueId}`, { headers: AUTH });
+    expect(detail.data.status).toBe("done");
+    expect(detail.data.signalCount).toBe(2);
+    await expectListing(t, "/api/issues?status=done", [String(opened.signal.issueId)]);
+    await expectListing(t, "/api/issues?status=triage", []);
+    await expectListing(
+      t,
+      "/api/signals?action=recorded",
+      answers.filter((answer) => signalOf(answer).signal.action === "recorded").map((a) => signalOf(a).signal.id),
+    );
+  });
+});
