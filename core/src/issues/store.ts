@@ -217,12 +217,9 @@ export class IssueStore {
     const kept = newestFirst([signal, ...current.recentSignals]).slice(0, RECENT_SIGNALS);
     const leaving = current.recentSignals.filter((old) => !kept.includes(old));
     const joins = kept.includes(signal);
-    const names: Record<string, string> = {
-      "#signalCount": "signalCount",
-      "#version": "version",
-      "#status": "status",
-      "#recent": "recentSignals",
-    };
+    const names: Record<string, string> = { "#signalCount": "signalCount", "#version": "version", "#status": "status" };
+    // A signal older than the ten kept neither joins nor pushes one out: the map is left alone.
+    if (joins || leaving.length > 0) names["#recent"] = "recentSignals";
     const values: Record<string, unknown> = { ":one": 1, ":done": "done", ":canceled": "canceled" };
     let expression = "ADD #signalCount :one, #version :one";
     if (joins) {
