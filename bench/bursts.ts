@@ -2,7 +2,8 @@
  * @module bench/bursts — the same N requests sent one after another and all at once, against the
  * local server, with AWS's transaction conflicts emulated and not (ARCHITECTURE.md, "Budgets": a
  * burst's wall time ≤ 1.0 × the serial wall with emulation off, ≤ 1.5 × with it on, 0 × 5xx).
- * Every run writes things no other run touched (its own titles, fingerprints and delivery ids),
+ * Besides the bursts the budget names, creates that all name one label and one project show the
+ * spread reference checks. Every run writes things no other run touched (its own titles, fingerprints and delivery ids),
  * and rounds alternate which of the two goes first, so neither order is favoured.
  */
 import { randomUUID } from "node:crypto";
@@ -20,6 +21,8 @@ export interface BurstRequest {
 /** What a burst sends, and what each answer must be. */
 export interface BurstCase {
   name: string;
+  /** Requests to send once before the runs (what the burst refers to), in order. */
+  setup?: BurstRequest[];
   /** The requests of one run; `run` is unique per run, for fresh titles, fingerprints and ids. */
   requests(run: number): BurstRequest[];
   /** Statuses a correct answer may have. */
@@ -65,14 +68,35 @@ export function burstCases(apiKey: string, size: number): BurstCase[] {
   const issueDelivery = (action: string, repoIssue: number, deliveryId?: string) =>
     toRequest(codehostDelivery("issues", issueEvent(action, repoIssue), deliveryId));
   const ids = Math.max(1, Math.floor(size / 4));
+  const bearer = { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" };
   return [
     {
       name: `${size} × POST /api/issues`,
       requests: (run) =>
         Array.from({ length: size }, (_, i) => ({
           path: "/api/issues",
-          headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
+          headers: bearer,
           body: JSON.stringify({ title: `Burst ${run} issue ${i}`, type: "task", priority: 3 }),
+        })),
+      expect: [201],
+      verify: (answers) => distinctNumbers(answers, size),
+    },
+    {
+      name: `${size} × POST /api/issues naming one label and one project`,
+      setup: [
+        { path: "/api/labels", headers: bearer, body: JSON.stringify({ name: "incident", color: "#d73a4a" }) },
+        { path: "/api/projects", headers: bearer, body: JSON.stringify({ name: "Checkout" }) },
+      ],
+      requests: (run) =>
+        Array.from({ length: size }, (_, i) => ({
+          path: "/api/issues",
+          headers: bearer,
+          body: JSON.stringify({
+            title: `Burst ${run} alert ${i}`,
+            type: "task",
+            labels: ["incident"],
+            projectId: "$project",
+          }),
         })),
       expect: [201],
       verify: (answers) => distinctNumbers(answers, size),
@@ -184,10 +208,20 @@ export async function measureBurst(
 ): Promise<BurstRow> {
   const serial: BurstRun[] = [];
   const concurrent: BurstRun[] = [];
+  // Ids the setup made, for requests that name them (`"$project"`).
+  const made: Record<string, string> = {};
+  for (const request of burst.setup ?? []) {
+    const answer = await send(server.url, request);
+    const id = (answer.body as { data?: { id?: string } })?.data?.id;
+    if (answer.status >= 300 || !id) throw new Error(`burst setup ${request.path} answered ${answer.status}`);
+    made[request.path.split("/").pop() ?? ""] = id;
+  }
+  const named = (request: BurstRequest): BurstRequest =>
+    made.projects ? { ...request, body: request.body.replace('"$project"', JSON.stringify(made.projects)) } : request;
   for (let round = 0; round < options.rounds; round++) {
     const order = round % 2 === 0 ? [false, true] : [true, false];
     for (const all of order) {
-      const result = await run(server, burst.requests(options.nextRun()), all);
+      const result = await run(server, burst.requests(options.nextRun()).map(named), all);
       (all ? concurrent : serial).push(result);
     }
   }

@@ -109,6 +109,30 @@ describe.each(CONFLICT_MODES)("bursts ($mode)", ({ emulateConflicts }) => {
     );
   });
 
+  it("60 creates naming one label and one project at once: all land, counted, without taking turns on either", async () => {
+    const t = await testApp({}, { emulateConflicts });
+    await request(t, "/api/labels", jsonPost({ name: "incident", color: "#ff0000" }));
+    const project = await request(t, "/api/projects", jsonPost({ name: "Checkout" }));
+    const before = t.db.usage().calls;
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        request(
+          t,
+          "/api/issues",
+          jsonPost({ title: `Alert ${i}`, type: "task", labels: ["incident"], projectId: project.data.id }),
+        ),
+      ),
+    );
+    const calls = t.db.usage().calls - before;
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
+    // Label and project lookups (2), the number (1), the transaction (1), and a few spread
+    // retries: every create checking the one label item would cost tens of calls each.
+    expect(calls / 60).toBeLessThan(6);
+    const ids = answers.map((answer) => String(answer.data.id));
+    await expectListing(t, "/api/issues?label=incident", ids);
+    await expectListing(t, `/api/issues?projectId=${project.data.id}`, ids);
+  });
+
   it("40 deliveries of 40 fingerprints at once: one open issue per fingerprint, every signal stored once", async () => {
     const t = await testApp({}, { emulateConflicts });
     const answers = await Promise.all(

@@ -4,11 +4,14 @@
  * transaction then either are counted or fail, so no issue is left pointing at a deleted record.
  */
 import { describe, expect, it } from "vitest";
+import { referenceCheck } from "../../core/src/catalog/fence.js";
+import { labelNameKey } from "../../core/src/catalog/keys.js";
 import { CatalogService } from "../../core/src/catalog/service.js";
 import { labelExistsCheck, projectExistsCheck } from "../../core/src/catalog/store.js";
 import type { TransactItem } from "../../core/src/db/client.js";
 import { ConditionFailedError } from "../../core/src/db/client.js";
 import { retryRaces } from "../../core/src/db/retry.js";
+import { spreadShardKey } from "../../core/src/db/spread.js";
 import { newIssue } from "../../core/src/issues/service.js";
 import { IssueStore, type NewIssue } from "../../core/src/issues/store.js";
 import { AUTH, type TestApp, testApp } from "../helpers/app.js";
@@ -29,6 +32,53 @@ async function createCheckedIssue(t: TestApp, fields: NewIssue, checks: Transact
 }
 
 const remove = (t: TestApp, path: string) => t.app.request(path, { method: "DELETE", headers: AUTH });
+
+/** Whether the reference check on `name`, made on shard `shard` of its guard, passes now. */
+async function shardCheckPasses(t: TestApp, name: string, shard: number): Promise<boolean> {
+  const check = referenceCheck(labelNameKey(name), new Date()).SpreadCheck;
+  if (!check) throw new Error("a reference check is a spread check");
+  try {
+    await t.db.transactWrite([
+      {
+        ConditionCheck: {
+          Key: spreadShardKey(check.Key, shard),
+          ConditionExpression: check.shard.expression,
+          ExpressionAttributeNames: check.shard.names,
+          ExpressionAttributeValues: check.shard.values,
+        },
+      },
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailedError) return false;
+    throw error;
+  }
+}
+
+describe("deletion fences on spread checks", () => {
+  it("leave every shard of a label's check passing after a refused delete, and tombstoned after a delete until the name is reused", async () => {
+    const t = await testApp();
+    const catalog = new CatalogService(t.db);
+    const label = (await catalog.createLabel({ name: "Bug", color: "#ff0000" })).record;
+    expect(await shardCheckPasses(t, "bug", 7)).toBe(true);
+    await t.app.request("/api/issues", {
+      method: "POST",
+      headers: { ...AUTH, "Content-Type": "application/json" },
+      body: JSON.stringify({ title: "uses it", type: "task", labels: ["bug"] }),
+    });
+    // A refused delete (the label is in use) fences every shard, then lifts the fence.
+    expect((await remove(t, `/api/labels/${label.id}`)).status).toBe(409);
+    expect(await shardCheckPasses(t, "bug", 7)).toBe(true);
+    const stored = await new IssueStore(t.db).list({ sort: "-createdAt", offset: 0, limit: 1 });
+    const issue = stored.issues[0];
+    if (!issue) throw new Error("no issue");
+    await t.app.request(`/api/issues/${issue.issue.id}`, { method: "DELETE", headers: AUTH });
+    expect((await remove(t, `/api/labels/${label.id}`)).status).toBe(204);
+    for (const shard of [1, 7, 63]) expect(await shardCheckPasses(t, "bug", shard)).toBe(false);
+    await catalog.createLabel({ name: "BUG", color: "#00ff00" });
+    for (const shard of [1, 7, 63]) expect(await shardCheckPasses(t, "bug", shard)).toBe(true);
+  });
+});
 
 describe("deletion fences", () => {
   it("the reference checks pass for live records and fail for missing ones", async () => {

@@ -7,7 +7,7 @@ import type { Db, Item, Key, TransactItem } from "../db/client.js";
 import { ConditionFailedError } from "../db/client.js";
 import { type EntryFilter, ListingIndex, type ListingScheme } from "../db/listing.js";
 import { ValidationError } from "../errors.js";
-import { fenceHeld, removeFence, setFence, targetExists } from "./fence.js";
+import { fenceHeld, guardTombstones, removeFence, setFence, targetExists } from "./fence.js";
 import { catalogSortKey } from "./keys.js";
 
 /** A record as stored: its fields, its version (the `ETag`) and how many pointers name it. */
@@ -159,6 +159,8 @@ export class RecordStore<T extends { id: string }> {
       },
       ...(target ? [pointerCount(this.pointerKey(target), -1)] : []),
       ...this.listings.changes(this.kind.listingsOf(current.record), [], catalogSortKey(current.record.id), {}, false),
+      // A fenced delete is of an item issue writes check: no shard of that check may pass after it.
+      ...(fenced ? guardTombstones(this.kind.key(current.record.id)) : []),
       ...(options.extra ?? []),
     ]);
   }

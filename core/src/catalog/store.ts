@@ -7,7 +7,7 @@
 import type { Db, Key, TransactItem } from "../db/client.js";
 import { ConditionFailedError } from "../db/client.js";
 import { ConflictError } from "../errors.js";
-import { fenceHeld, removeFence, setFence, targetExists, unfenced } from "./fence.js";
+import { fenceHeld, guardShardsCleared, guardTombstones, referenceCheck, removeFence, setFence } from "./fence.js";
 import {
   foldLabelName,
   GOAL_LISTINGS,
@@ -89,7 +89,8 @@ export class LabelStore extends RecordStore<Label> {
       },
     };
     try {
-      return await this.create(label, [claim]);
+      // A name claimed before by a deleted label left tombstones on its check's shards.
+      return await this.create(label, [...guardShardsCleared(labelNameKey(label.name)), claim]);
     } catch (error) {
       if (error instanceof ConditionFailedError && failedAt(error, error.reasons.length - 1)) {
         throw new ConflictError(`Label "${label.name}" already exists`);
@@ -124,7 +125,7 @@ export class LabelStore extends RecordStore<Label> {
         ExpressionAttributeValues: { ":labelId": current.record.id, ":now": fencedAt },
       },
     };
-    await this.delete(current, { extra: [release] });
+    await this.delete(current, { extra: [release, ...guardTombstones(labelNameKey(current.record.name))] });
   }
 
   /** The stored (canonical) name of each given name that a label holds, by folded name: one BatchGet. */
@@ -148,15 +149,4 @@ export function projectExistsCheck(id: string, now: Date = new Date()): Transact
 /** Likewise for a label name (any case): issue writes that add a label include it. */
 export function labelExistsCheck(name: string, now: Date = new Date()): TransactItem {
   return referenceCheck(labelNameKey(name), now);
-}
-
-function referenceCheck(key: Key, now: Date): TransactItem {
-  return {
-    ConditionCheck: {
-      Key: key,
-      ConditionExpression: `${targetExists} AND ${unfenced}`,
-      ExpressionAttributeNames: { "#deletingUntil": "deletingUntil" },
-      ExpressionAttributeValues: { ":now": now.toISOString() },
-    },
-  };
 }

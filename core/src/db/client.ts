@@ -25,17 +25,19 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import { ConflictError, UnavailableError } from "../errors.js";
 import { conflictEmulatorFor, emulateConflicts } from "./conflicts.js";
-import { ShardChoice, type SpreadAddition } from "./spread.js";
+import { ShardChoice, type SpreadAddition, type SpreadCheck } from "./spread.js";
 
 export type Item = Record<string, unknown>;
 export type Key = { pk: string; sk: string };
 type SdkTransactItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
 /**
  * One transaction item without `TableName` (the client adds its own), or a `SpreadAdd` to a
- * spread count (db/spread.ts), for which the client picks the item.
+ * spread count or a `SpreadCheck` of a spread guard (db/spread.ts), for which the client picks
+ * the item.
  */
 export type TransactItem = { [K in keyof SdkTransactItem]?: Omit<NonNullable<SdkTransactItem[K]>, "TableName"> } & {
   SpreadAdd?: SpreadAddition;
+  SpreadCheck?: SpreadCheck;
 };
 
 /** Calls made and capacity consumed, as DynamoDB reports it (`ReturnConsumedCapacity: TOTAL`). */
@@ -221,7 +223,7 @@ export class Db {
    * whose conflicts all fall on spread counts is sent again at once on other shards.
    */
   async transactWrite(items: TransactItem[]): Promise<void> {
-    const shards = new ShardChoice(items.map((item) => item.SpreadAdd));
+    const shards = new ShardChoice(items.map((item) => item.SpreadAdd?.Key ?? item.SpreadCheck?.Key));
     for (let attempt = 1; ; attempt++) {
       const { keys, release } = shards.attempt();
       const concrete = items.map((item, index) => withTableName(item, this.tableName, keys[index]));
@@ -339,7 +341,10 @@ function projectionOf(
   return { ProjectionExpression: Object.keys(names).join(", "), ExpressionAttributeNames: names };
 }
 
-/** The SDK's form of one item: `TableName` added, a spread addition made an `ADD` on its chosen shard. */
+/**
+ * The SDK's form of one item: `TableName` added, a spread addition made an `ADD` and a spread
+ * check a `ConditionCheck` on its chosen shard.
+ */
 function withTableName(item: TransactItem, tableName: string, spreadKey: Key | undefined): SdkTransactItem {
   if (item.SpreadAdd) {
     const { Key, attribute, delta } = item.SpreadAdd;
@@ -350,6 +355,20 @@ function withTableName(item: TransactItem, tableName: string, spreadKey: Key | u
         UpdateExpression: "ADD #spread :delta",
         ExpressionAttributeNames: { "#spread": attribute },
         ExpressionAttributeValues: { ":delta": delta },
+      },
+    };
+  }
+  if (item.SpreadCheck) {
+    const { Key, base, shard } = item.SpreadCheck;
+    const onBase = spreadKey === undefined || spreadKey.sk === Key.sk;
+    const condition = onBase ? base : shard;
+    return {
+      ConditionCheck: {
+        TableName: tableName,
+        Key: spreadKey ?? Key,
+        ConditionExpression: condition.expression,
+        ...(condition.names ? { ExpressionAttributeNames: condition.names } : {}),
+        ...(condition.values ? { ExpressionAttributeValues: condition.values } : {}),
       },
     };
   }

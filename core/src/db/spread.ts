@@ -9,7 +9,8 @@
  * add to the base item while it is quiet; once a transaction has conflicted on a count, this
  * process writes that count to a random shard for a while, and a transaction cancelled only by
  * conflicts on spread counts is sent again at once with other shards (see `Db.transactWrite`).
- * So quiet counts stay one item each, and a burst spreads exactly where it lands.
+ * So quiet counts stay one item each, and a burst spreads exactly where it lands. Checks that
+ * every writer of a kind makes on one guard item are spread the same way ({@link SpreadCheck}).
  */
 import type { Key } from "./client.js";
 
@@ -20,6 +21,32 @@ const SHARD_MARK = "~";
 /** How long a count that conflicted stays spread in this process. */
 const HOT_MS = 60_000;
 const MAX_REMEMBERED = 10_000;
+
+/** A condition expression with its names and values. */
+export interface Condition {
+  expression: string;
+  names?: Record<string, string>;
+  values?: Record<string, unknown>;
+}
+
+/**
+ * A check that every writer of a kind makes (a label still exists and no delete is counting its
+ * uses), spread the same way: the guard is kept on the base item and on each shard, and the
+ * client checks one of them. Whoever changes the guard (a delete's fence) writes every shard in
+ * one transaction: {@link spreadShardKeys}.
+ */
+export interface SpreadCheck {
+  Key: Key;
+  /** The condition on the base item. */
+  base: Condition;
+  /** The condition on a shard item (absent until a guard change first writes it). */
+  shard: Condition;
+}
+
+/** Every shard of the spread item at `base` but the base itself. */
+export function spreadShardKeys(base: Key): Key[] {
+  return Array.from({ length: SPREAD_SHARDS - 1 }, (_, i) => spreadShardKey(base, i + 1));
+}
 
 /** Adds `delta` to the spread count at `Key` (a transaction item; the client picks the shard). */
 export interface SpreadAddition {
@@ -93,7 +120,7 @@ function endWriting(id: string, shard: number): void {
 }
 
 /**
- * The shards one transaction's spread additions use, attempt by attempt: the base item for a
+ * The shards one transaction's spread counts and checks use, attempt by attempt: the base item for a
  * quiet count; for hot ones, one shard shared by the transaction, chosen at random among those
  * no other transaction of this process is writing (a process never sends two of its own
  * transactions at the same shard; across processes, randomness spreads them).
@@ -101,27 +128,26 @@ function endWriting(id: string, shard: number): void {
 export class ShardChoice {
   private shard = 0;
 
+  /** `spread`: per transaction item, the base key of its spread count or check, if it is one. */
   constructor(
-    private readonly additions: (SpreadAddition | undefined)[],
+    private readonly spread: (Key | undefined)[],
     private readonly random: () => number = Math.random,
   ) {}
 
   /**
-   * One attempt: the item each addition writes (undefined where the item is not a spread
-   * count), and `release`, to call once the attempt's answer is in.
+   * One attempt: the item each spread count or check uses (undefined where the transaction item
+   * is not spread), and `release`, to call once the attempt's answer is in.
    */
   attempt(): { keys: (Key | undefined)[]; release: () => void } {
     const now = Date.now();
-    const hot = this.additions.map((addition) =>
-      addition && isHot(addition.Key, now) ? countId(addition.Key) : undefined,
-    );
+    const hot = this.spread.map((key) => (key && isHot(key, now) ? countId(key) : undefined));
     const hotIds = [...new Set(hot.filter((id): id is string => id !== undefined))];
     if (hotIds.length > 0) this.shard = this.freeShard(hotIds);
     const shard = this.shard;
     for (const id of hotIds) beginWriting(id, shard);
     return {
-      keys: this.additions.map((addition, index) =>
-        addition ? spreadShardKey(addition.Key, hot[index] !== undefined ? shard : 0) : undefined,
+      keys: this.spread.map((key, index) =>
+        key ? spreadShardKey(key, hot[index] !== undefined ? shard : 0) : undefined,
       ),
       release: () => {
         for (const id of hotIds) endWriting(id, shard);
@@ -138,10 +164,10 @@ export class ShardChoice {
     const conflicted = reasons.flatMap((reason, index) => (reason === "TransactionConflict" ? [index] : []));
     const now = Date.now();
     for (const index of conflicted) {
-      const addition = this.additions[index];
-      if (addition) markHot(addition.Key, now);
+      const key = this.spread[index];
+      if (key) markHot(key, now);
     }
-    return conflicted.length > 0 && conflicted.every((index) => this.additions[index] !== undefined);
+    return conflicted.length > 0 && conflicted.every((index) => this.spread[index] !== undefined);
   }
 
   /** A random shard other than the last one tried, preferring those this process is not writing. */
