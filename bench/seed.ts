@@ -1,6 +1,7 @@
 /**
  * @module bench/seed — fills a table with a reproducible spread of issues through the store's own
- * gap-free create transaction (one at a time, as numbering is serial by design). The projects and
+ * create path (one at a time, so numbers follow the seed's order and parents exist before their
+ * children). The projects and
  * labels the issues name are created first through the catalog, so they exist as they would in use.
  *
  * Parents, fingerprints and title words come from a generator of their own, so the other fields'
