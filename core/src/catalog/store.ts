@@ -4,7 +4,7 @@
  * label whatever the concurrency, and the lookups and checks the issue service uses.
  * Keys and access patterns: ./keys.ts; the record writes: ./records.ts.
  */
-import type { Db, Key, TransactItem } from "../db/client.js";
+import type { Db, TransactItem } from "../db/client.js";
 import { ConditionFailedError } from "../db/client.js";
 import { ConflictError } from "../errors.js";
 import { fenceHeld, guardShardsCleared, guardTombstones, referenceCheck, removeFence, setFence } from "./fence.js";
