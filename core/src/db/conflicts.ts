@@ -54,11 +54,6 @@ export class ConflictEmulator {
       });
     }
   }
-
-  /** How many items are held right now. */
-  get heldCount(): number {
-    return this.held.size;
-  }
 }
 
 const emulators = new Map<string, ConflictEmulator>();

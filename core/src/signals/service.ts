@@ -100,14 +100,14 @@ export class SignalService {
         return this.ingestOnce(draft, id, receivedAt, payload);
       }
       return this.openings.run(draft.fingerprint, () =>
-        this.routeAndWrite(draft, id, receivedAt, payload, routing, context.pointer, current),
+        this.writeRouted(draft, id, receivedAt, payload, routing, context.pointer, current),
       );
     }
-    return this.routeAndWrite(draft, id, receivedAt, payload, routing, context.pointer, current);
+    return this.writeRouted(draft, id, receivedAt, payload, routing, context.pointer, current);
   }
 
   /** The signal and what its routing does to the issues, written in one transaction. */
-  private async routeAndWrite(
+  private async writeRouted(
     draft: SignalDraft,
     id: string,
     receivedAt: string,
