@@ -2,6 +2,7 @@
  * @module infra/api — one Lambda function per route family and the HTTP API that routes core's
  * route table to them; anything else goes to the default family for the service's own 404/405.
  */
+import { LINKED, loadConfig } from "../core/src/config.js";
 import { allRoutes, DEFAULT_ROUTE_FAMILY, FAMILIES, type Family, gatewayMethods } from "../core/src/routes.js";
 import { secrets } from "./secrets.js";
 import { table } from "./table.js";
@@ -23,6 +24,22 @@ export function gatewayPath(honoPath: string): string {
     .join("/");
 }
 
+/**
+ * Linked to every function so prompts name a reachable API (`Resource.Api.url`). Created before the
+ * functions; its routes are added after them, so the functions depend on the API and not back.
+ */
+export const api = new sst.aws.ApiGatewayV2(LINKED.api, {
+  accessLog: { retention: "1 month" },
+  transform: {
+    // Rate limiting is the gateway's job (API.md 5): every route, per stage.
+    stage: { defaultRouteSettings: { throttlingBurstLimit: 200, throttlingRateLimit: 100 } },
+  },
+});
+
+// A custom domain in front of the API, given at deploy time (`PUBLIC_BASE_URL=https://… sst deploy`).
+// Validated by core's own rule, so a malformed value stops the deploy rather than every function's start.
+const { publicBaseUrl } = loadConfig({ env: { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL } });
+
 export const functions = Object.fromEntries(
   FAMILIES.map((family) => [
     family,
@@ -32,19 +49,12 @@ export const functions = Object.fromEntries(
       architecture: "arm64",
       memory: "512 MB",
       timeout: "10 seconds",
-      link: [table, ...secrets],
+      link: [table, ...secrets, api],
+      ...(publicBaseUrl === undefined ? {} : { environment: { PUBLIC_BASE_URL: publicBaseUrl } }),
       nodejs: { format: "esm", minify: true, sourcemap: true },
     }),
   ]),
 ) as Record<Family, sst.aws.Function>;
-
-export const api = new sst.aws.ApiGatewayV2("Api", {
-  accessLog: { retention: "1 month" },
-  transform: {
-    // Rate limiting is the gateway's job (API.md 5): every route, per stage.
-    stage: { defaultRouteSettings: { throttlingBurstLimit: 200, throttlingRateLimit: 100 } },
-  },
-});
 
 for (const route of allRoutes()) {
   for (const method of gatewayMethods(route)) {

@@ -6,6 +6,7 @@ export const API_KEY_PATTERN = /^kaizen_[0-9a-f]{64}$/;
 /** Names of the SST resources the functions are linked to (infra/ creates exactly these). */
 export const LINKED = {
   table: "Table",
+  api: "Api",
   serviceApiKey: "ServiceApiKey",
   codehostWebhookSecret: "CodehostWebhookSecret",
   errortrackerClientSecret: "ErrortrackerClientSecret",
@@ -33,6 +34,10 @@ export interface Config {
     errortracker: string | undefined;
     analytics: string | undefined;
   };
+  /**
+   * Base URL rendered into agent prompts, without a trailing slash: PUBLIC_BASE_URL (a custom
+   * domain) else the linked API's own URL; undefined when neither is known (see {@link apiBaseUrl}).
+   */
   publicBaseUrl: string | undefined;
   port: number;
 }
@@ -73,9 +78,19 @@ export function loadConfig({ env, linked = {} }: { env: Env; linked?: Linked }):
         nonEmpty(env.ERRORTRACKER_CLIENT_SECRET) ?? linkedValue(linked, LINKED.errortrackerClientSecret, "value"),
       analytics: nonEmpty(env.ANALYTICS_WEBHOOK_SECRET) ?? linkedValue(linked, LINKED.analyticsWebhookSecret, "value"),
     },
-    publicBaseUrl: optionalUrl(env, "PUBLIC_BASE_URL"),
+    publicBaseUrl:
+      optionalUrl(env, "PUBLIC_BASE_URL") ?? (linkedValue(linked, LINKED.api, "url")?.replace(/\/+$/, "") || undefined),
     port: port(env.PORT),
   };
+}
+
+/**
+ * The URL the service is reached at: the configured or linked public base URL, else the local
+ * server's own address.
+ * @example apiBaseUrl(loadConfig({ env: {} })) // "http://localhost:4242"
+ */
+export function apiBaseUrl(config: Config): string {
+  return config.publicBaseUrl ?? `http://localhost:${config.port}`;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

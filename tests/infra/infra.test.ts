@@ -6,13 +6,14 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { LINKED, loadConfig } from "../../core/src/config.js";
+import { type Config, LINKED, loadConfig } from "../../core/src/config.js";
 import { TABLE_DEFINITION } from "../../core/src/db/table.js";
 import { allRoutes, DEFAULT_ROUTE_FAMILY, FAMILIES, type Family, gatewayMethods } from "../../core/src/routes.js";
 import {
   applyTransform,
   installSstRecorder,
   type RecordedComponent,
+  RecordedOutput,
   type RecordedRoute,
   type Recording,
   uninstallSstRecorder,
@@ -46,11 +47,13 @@ interface FunctionArgs {
   memory: string;
   timeout: string;
   link: unknown[];
+  environment?: Record<string, unknown>;
   nodejs?: { format?: string; minify?: boolean };
 }
 interface ApiArgs {
   transform?: { stage?: unknown };
 }
+type FunctionConstructor = new (name: string, args: Record<string, unknown>) => FunctionInstance;
 interface SstConfig {
   app(input?: { stage?: string }): Record<string, unknown>;
   run(): Promise<Record<string, unknown>>;
@@ -66,9 +69,23 @@ interface EvaluatedInfra extends ApiModule {
   recording: Recording;
 }
 
-async function evaluateInfra(
-  secrets: Record<string, string> = { [LINKED.serviceApiKey]: SERVICE_API_KEY },
-): Promise<EvaluatedInfra> {
+interface DeployInput {
+  /** Secret values as `sst secret set` stored them for the stage. */
+  secrets?: Record<string, string>;
+  /** PUBLIC_BASE_URL in the environment of `sst deploy`; unset whatever the shell running the tests has. */
+  publicBaseUrl?: string;
+}
+
+/** Sets the deploy-time environment for one case; `vi.unstubAllEnvs()` after each case restores it. */
+function stubDeployEnvironment(publicBaseUrl: string | undefined): void {
+  vi.stubEnv("PUBLIC_BASE_URL", publicBaseUrl);
+}
+
+async function evaluateInfra({
+  secrets = { [LINKED.serviceApiKey]: SERVICE_API_KEY },
+  publicBaseUrl,
+}: DeployInput = {}): Promise<EvaluatedInfra> {
+  stubDeployEnvironment(publicBaseUrl);
   const recording = installSstRecorder({ secrets });
   vi.resetModules();
   // In sst.config.ts's order, each imported on its own: a module only api.ts happened to import
@@ -116,8 +133,33 @@ function only(components: RecordedComponent[]): RecordedComponent {
   return components[0] as RecordedComponent;
 }
 
+/** A made-up deployed value for each output a function reads, as `Resource` would hold it once deployed. */
+const DEPLOYED_OUTPUTS: Record<string, string> = {
+  "Table.name": "kaizen-prod-TableAbc",
+  "Api.url": "https://abc123.execute-api.us-east-1.amazonaws.com",
+};
+
+/** The configuration a recorded function would load once deployed: its links and its environment. */
+function deployedConfig(recording: Recording, fn: RecordedComponent): Config {
+  const deployed = (value: unknown): unknown => {
+    if (!(value instanceof RecordedOutput)) return value;
+    const resolved = DEPLOYED_OUTPUTS[String(value)];
+    if (resolved === undefined) throw new Error(`No deployed value for ${String(value)}`);
+    return resolved;
+  };
+  const linked = Object.fromEntries(
+    Object.entries(recording.linkedResources(fn)).map(([name, properties]) => [
+      name,
+      Object.fromEntries(Object.entries(properties).map(([property, value]) => [property, deployed(value)])),
+    ]),
+  );
+  const env = (fn.args as FunctionArgs).environment ?? {};
+  return loadConfig({ env: env as Record<string, string>, linked });
+}
+
 afterEach(() => {
   uninstallSstRecorder();
+  vi.unstubAllEnvs();
 });
 
 describe("infra/*.ts evaluated against the SST recorder", () => {
@@ -185,7 +227,7 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
     });
 
     it("refuse to deploy a stage whose ServiceApiKey is not set", async () => {
-      await expect(evaluateInfra({})).rejects.toThrow(`sst secret set ${LINKED.serviceApiKey}`);
+      await expect(evaluateInfra({ secrets: {} })).rejects.toThrow(`sst secret set ${LINKED.serviceApiKey}`);
     });
 
     it("deploy unset webhook secrets as values core reads as not configured", () => {
@@ -218,10 +260,23 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
       expect(handlerFiles.sort()).toEqual(files.sort());
     });
 
-    it("link the table and all four secrets, and nothing else", () => {
+    it("link the table, all four secrets and the API, and nothing else", () => {
       for (const fn of infra.recording.ofKind("sst.aws.Function")) {
         const linked = (fn.args as FunctionArgs).link.map((item) => infra.recording.byInstance(item).name);
-        expect(linked.sort(), fn.name).toEqual([LINKED.table, ...SECRET_NAMES].sort());
+        expect(linked.sort(), fn.name).toEqual([LINKED.table, LINKED.api, ...SECRET_NAMES].sort());
+      }
+    });
+
+    it("without PUBLIC_BASE_URL at deploy, set no environment for it and reach the API's own url by the link", () => {
+      const api = only(infra.recording.ofKind("sst.aws.ApiGatewayV2"));
+      const apiUrl = (api.instance as RoutableApi).url;
+      expect(apiUrl).toBeInstanceOf(RecordedOutput);
+      for (const fn of infra.recording.ofKind("sst.aws.Function")) {
+        expect((fn.args as FunctionArgs).environment?.PUBLIC_BASE_URL, fn.name).toBeUndefined();
+        expect(infra.recording.linkedResources(fn)[LINKED.api], fn.name).toEqual({ url: apiUrl });
+        const config = deployedConfig(infra.recording, fn);
+        expect(config.publicBaseUrl, fn.name).toBe(DEPLOYED_OUTPUTS["Api.url"]);
+        expect(config.tableName, fn.name).toBe(DEPLOYED_OUTPUTS["Table.name"]);
       }
     });
 
@@ -237,6 +292,29 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
         expect(args.memory).toMatch(/^\d+ MB$/);
       }
     });
+  });
+
+  describe("PUBLIC_BASE_URL set at deploy time (a custom domain)", () => {
+    it("is passed to every function as exactly that value, and wins over the linked API url", async () => {
+      const { recording } = await evaluateInfra({ publicBaseUrl: "https://kaizen.example.com" });
+      const functions = recording.ofKind("sst.aws.Function");
+      expect(functions).toHaveLength(FAMILIES.length);
+      for (const fn of functions) {
+        expect((fn.args as FunctionArgs).environment, fn.name).toEqual({
+          PUBLIC_BASE_URL: "https://kaizen.example.com",
+        });
+        expect(deployedConfig(recording, fn).publicBaseUrl, fn.name).toBe("https://kaizen.example.com");
+      }
+    });
+
+    it.each(["kaizen.example.com", "ftp://kaizen.example.com", "https//kaizen.example.com"])(
+      "stops the deploy when it is not an http(s) URL (%s)",
+      async (publicBaseUrl) => {
+        await expect(evaluateInfra({ publicBaseUrl })).rejects.toThrow(
+          `PUBLIC_BASE_URL must be an http(s) URL, got "${publicBaseUrl}"`,
+        );
+      },
+    );
   });
 
   describe("API", () => {
@@ -309,6 +387,18 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
       ]);
     });
 
+    it("refuses a link to something that is not a component and an environment Lambda rejects", () => {
+      const { Function: LambdaFunction } = (
+        globalThis as unknown as { sst: { aws: { Function: FunctionConstructor } } }
+      ).sst.aws;
+      const handler = "functions/service.handler";
+      expect(() => new LambdaFunction("Stray", { handler, link: [{ name: "Table" }] })).toThrow(/not a recorded/);
+      expect(() => new LambdaFunction("Reserved", { handler, environment: { AWS_REGION: "eu-west-1" } })).toThrow(
+        /AWS_REGION is reserved by Lambda/,
+      );
+      expect(() => new LambdaFunction("Numeric", { handler, environment: { PORT: 8080 } })).toThrow(/must be a string/);
+    });
+
     it("refuses Hono path syntax and duplicate route keys, as API Gateway would", () => {
       const arn = infra.functions[DEFAULT_ROUTE_FAMILY].arn;
       expect(() => infra.api.route("GET /api/issues/:id", arn)).toThrow(/segment ":id"/);
@@ -341,6 +431,7 @@ describe("gatewayPath", () => {
 
 describe("sst.config.ts", () => {
   async function loadSstConfig(): Promise<{ config: SstConfig; recording: Recording }> {
+    stubDeployEnvironment(undefined);
     const recording = installSstRecorder({ secrets: { [LINKED.serviceApiKey]: SERVICE_API_KEY } });
     const { default: config } = await importFresh<{ default: SstConfig }>("sst.config.ts");
     return { config, recording };

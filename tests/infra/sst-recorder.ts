@@ -1,9 +1,10 @@
 /**
  * @module tests/infra/sst-recorder — a recording stand-in for SST's `sst` and `$config` globals:
  * evaluating `infra/*.ts` against it records every component and route instead of deploying them.
- * Where SST or API Gateway would refuse the program (a secret with no value, two components with one
- * name, a route key twice or in a form API Gateway rejects, a link to something that cannot be
- * linked, a route handler that is neither a handler path nor a function ARN), the stand-in throws too.
+ * Where SST, Lambda or API Gateway would refuse the program (a secret with no value, two components
+ * with one name, a route key twice or in a form API Gateway rejects, a link to something that cannot
+ * be linked, a function environment variable Lambda rejects, a route handler that is neither a
+ * handler path nor a function ARN), the stand-in throws too.
  */
 
 /** A value that only exists once deployed (an ARN, a URL), standing in for a Pulumi `Output`. */
@@ -51,6 +52,22 @@ export class Recording {
     return found;
   }
 
+  /**
+   * What `Resource` holds inside a recorded function: each linked component by name, with the
+   * properties SST links for its kind (outputs stay {@link RecordedOutput}s).
+   */
+  linkedResources(fn: RecordedComponent): Record<string, Record<string, unknown>> {
+    const link = (fn.args as { link?: unknown[] }).link ?? [];
+    return Object.fromEntries(
+      link.map((item) => {
+        const component = this.byInstance(item);
+        const instance = component.instance as Record<string, unknown>;
+        const properties = LINK_PROPERTIES[component.kind].map((property) => [property, instance[property]]);
+        return [component.name, Object.fromEntries(properties)];
+      }),
+    );
+  }
+
   add(kind: ComponentKind, name: string, args: unknown, instance: object): void {
     if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name)) {
       throw new Error(`Component name "${name}" is not usable as a link name (Resource.${name})`);
@@ -64,6 +81,33 @@ export class Recording {
 export interface RecorderOptions {
   /** Secret values as `sst secret set` would have stored them for the stage. */
   secrets?: Record<string, string>;
+}
+
+/** The properties SST puts in `Resource.<Name>` for each kind of component (their `getSSTLink()`). */
+const LINK_PROPERTIES: Record<ComponentKind, string[]> = {
+  "sst.aws.Dynamo": ["name"],
+  "sst.aws.Function": ["name"],
+  "sst.aws.ApiGatewayV2": ["url"],
+  "sst.Secret": ["value"],
+};
+
+/** Lambda sets these itself and refuses a function configuration that names them. */
+const LAMBDA_RESERVED_VARIABLES =
+  /^(_HANDLER|_X_AMZN_TRACE_ID|AWS_REGION|AWS_EXECUTION_ENV|AWS_LAMBDA_\w+|AWS_ACCESS_KEY(_ID)?|AWS_SECRET_ACCESS_KEY|AWS_SESSION_TOKEN|LAMBDA_TASK_ROOT|LAMBDA_RUNTIME_DIR)$/;
+
+/** A function's `environment`: names Lambda accepts, each set to a string or a deployed value. */
+function assertEnvironment(owner: string, environment: unknown): void {
+  if (environment === undefined) return;
+  if (typeof environment !== "object" || environment === null || Array.isArray(environment)) {
+    throw new Error(`${owner}: environment must map variable names to values`);
+  }
+  for (const [name, value] of Object.entries(environment)) {
+    if (!/^[A-Za-z]\w*$/.test(name)) throw new Error(`${owner}: "${name}" is not a valid environment variable name`);
+    if (LAMBDA_RESERVED_VARIABLES.test(name)) throw new Error(`${owner}: ${name} is reserved by Lambda`);
+    if (typeof value !== "string" && !(value instanceof RecordedOutput)) {
+      throw new Error(`${owner}: environment variable ${name} must be a string, got ${typeof value}`);
+    }
+  }
 }
 
 const LAMBDA_ROUTE_METHODS = ["ANY", "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
@@ -110,9 +154,10 @@ export function installSstRecorder(options: RecorderOptions = {}): Recording {
   class LambdaFunction {
     readonly arn: RecordedOutput;
     readonly name: RecordedOutput;
-    constructor(name: string, args: { handler?: unknown; link?: unknown }) {
+    constructor(name: string, args: { handler?: unknown; link?: unknown; environment?: unknown }) {
       if (typeof args?.handler !== "string") throw new Error(`Function ${name}: handler must be a string`);
       assertLinkable(`Function ${name}`, args.link);
+      assertEnvironment(`Function ${name}`, args.environment);
       this.arn = new RecordedOutput(name, "arn");
       this.name = new RecordedOutput(name, "name");
       recording.add("sst.aws.Function", name, args, this);
@@ -120,6 +165,7 @@ export function installSstRecorder(options: RecorderOptions = {}): Recording {
   }
 
   class ApiGatewayV2 {
+    /** Linked as `Resource.<name>.url`. */
     readonly url: RecordedOutput;
     readonly #name: string;
     constructor(name: string, args: { link?: unknown } = {}) {

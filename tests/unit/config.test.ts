@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidConfigError, loadConfig } from "../../core/src/config.js";
+import { apiBaseUrl, InvalidConfigError, LINKED, loadConfig } from "../../core/src/config.js";
 
 const KEY = `kaizen_${"0123456789abcdef".repeat(4)}`;
 
@@ -75,6 +75,41 @@ describe("loadConfig", () => {
     expect(loadConfig({ env: { TABLE_NAME: "override" }, linked }).tableName).toBe("override");
   });
 
+  describe("publicBaseUrl", () => {
+    const API_URL = "https://abc123.execute-api.us-east-1.amazonaws.com";
+
+    it("is the linked API's url when PUBLIC_BASE_URL is not set", () => {
+      expect(loadConfig({ env: {}, linked: { [LINKED.api]: { url: API_URL } } }).publicBaseUrl).toBe(API_URL);
+      expect(loadConfig({ env: { PUBLIC_BASE_URL: " " }, linked: { Api: { url: API_URL } } }).publicBaseUrl).toBe(
+        API_URL,
+      );
+    });
+
+    it("is PUBLIC_BASE_URL over the linked API's url", () => {
+      const config = loadConfig({
+        env: { PUBLIC_BASE_URL: "https://kaizen.example.com" },
+        linked: { Api: { url: API_URL } },
+      });
+      expect(config.publicBaseUrl).toBe("https://kaizen.example.com");
+    });
+
+    it("has no trailing slash, from either source", () => {
+      expect(loadConfig({ env: {}, linked: { Api: { url: `${API_URL}/` } } }).publicBaseUrl).toBe(API_URL);
+      // A custom domain with a base path: SST's url ends in a slash.
+      expect(loadConfig({ env: {}, linked: { Api: { url: "https://api.example.com/v1/" } } }).publicBaseUrl).toBe(
+        "https://api.example.com/v1",
+      );
+      expect(loadConfig({ env: { PUBLIC_BASE_URL: "https://kaizen.example.com//" } }).publicBaseUrl).toBe(
+        "https://kaizen.example.com",
+      );
+    });
+
+    it("is undefined with neither", () => {
+      expect(loadConfig({ env: {}, linked: { Api: { url: "" } } }).publicBaseUrl).toBeUndefined();
+      expect(loadConfig({ env: {} }).publicBaseUrl).toBeUndefined();
+    });
+  });
+
   it("does not read linked names that are absent (SST's proxy throws on them)", () => {
     const throwing = new Proxy(
       {},
@@ -121,5 +156,21 @@ describe("loadConfig", () => {
     ["PUBLIC_BASE_URL", "ftp://example.com"],
   ])("refuses %s that is not an http(s) URL", (name, value) => {
     expect(() => loadConfig({ env: { [name]: value } })).toThrow(new RegExp(`^${name} must be an http\\(s\\) URL`));
+  });
+});
+
+describe("apiBaseUrl", () => {
+  it("is the public base URL when one is known", () => {
+    expect(apiBaseUrl(loadConfig({ env: { PUBLIC_BASE_URL: "https://kaizen.example.com/" } }))).toBe(
+      "https://kaizen.example.com",
+    );
+    expect(apiBaseUrl(loadConfig({ env: {}, linked: { Api: { url: "https://abc.example.com" } } }))).toBe(
+      "https://abc.example.com",
+    );
+  });
+
+  it("falls back to the local server's own address", () => {
+    expect(apiBaseUrl(loadConfig({ env: {} }))).toBe("http://localhost:4242");
+    expect(apiBaseUrl(loadConfig({ env: { PORT: "8080" } }))).toBe("http://localhost:8080");
   });
 });
