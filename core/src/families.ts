@@ -2,8 +2,10 @@
 import { catalogFamily } from "./catalog/routes.js";
 import type { FamilyModules } from "./http/app.js";
 import { issueFamily } from "./issues/routes.js";
+import { promptFamily } from "./prompts/routes.js";
 import { serviceFamily } from "./service/routes.js";
 import { signalFamily } from "./signals/routes.js";
+import { templateFamily } from "./templates/routes.js";
 import { webhookFamily } from "./webhooks/routes.js";
 
 export const ALL_FAMILIES = {
@@ -12,4 +14,6 @@ export const ALL_FAMILIES = {
   catalog: catalogFamily,
   webhooks: webhookFamily,
   signals: signalFamily,
+  templates: templateFamily,
+  prompts: promptFamily,
 } satisfies Required<FamilyModules>;

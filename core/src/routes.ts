@@ -87,6 +87,24 @@ export const ROUTE_TABLE = {
     { method: "GET", path: "/api/signals/:id", auth: "bearer" },
     { method: "GET", path: "/api/issues/:id/signals", auth: "bearer" },
   ],
+  templates: [
+    { method: "GET", path: "/api/templates", auth: "bearer" },
+    { method: "POST", path: "/api/templates", auth: "bearer" },
+    { method: "GET", path: "/api/templates/preview/:issueId", auth: "bearer" },
+    { method: "GET", path: "/api/templates/:id", auth: "bearer" },
+    { method: "PATCH", path: "/api/templates/:id", auth: "bearer" },
+    { method: "DELETE", path: "/api/templates/:id", auth: "bearer" },
+    { method: "GET", path: "/api/templates/:id/versions", auth: "bearer" },
+    { method: "POST", path: "/api/templates/:id/versions", auth: "bearer" },
+    { method: "POST", path: "/api/templates/:id/versions/:versionId/promote", auth: "bearer" },
+    { method: "GET", path: "/api/templates/:id/reviews", auth: "bearer" },
+  ],
+  prompts: [
+    { method: "GET", path: "/api/prompts", auth: "bearer" },
+    { method: "GET", path: "/api/prompts/:id", auth: "bearer" },
+    { method: "GET", path: "/api/prompts/:id/reviews", auth: "bearer" },
+    { method: "POST", path: "/api/prompts/:id/reviews", auth: "bearer" },
+  ],
 } as const satisfies Record<string, readonly RouteSpec[]>;
 
 export type Family = keyof typeof ROUTE_TABLE;

@@ -16,6 +16,7 @@ import {
   InvalidConfigError,
   waitForDatabase,
 } from "../../core/src/index.js";
+import { promptEngine } from "../../core/src/templates/engine.js";
 import { type RunningDynamoDb, startDynamoDbLocal } from "./dynamodb.js";
 
 export interface LocalStackOptions {
@@ -33,6 +34,8 @@ export interface LocalStack {
   apiKey: string;
   apiKeySource: "environment" | "stored" | "generated";
   endpoint: string;
+  /** Default templates this start created (none once they were seeded). */
+  seededTemplates: string[];
   stop(): Promise<void>;
 }
 
@@ -56,13 +59,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await waitForDatabase(db);
     await ensureTable(db);
     const { apiKey, source } = resolveApiKey(config, dataDir);
-    const app = createApp(ALL_FAMILIES, { config: { ...config, serviceApiKey: apiKey }, db });
+    const deps = { config: { ...config, serviceApiKey: apiKey }, db };
+    const seededTemplates = await promptEngine(deps).templates.seedDefaults();
+    const app = createApp(ALL_FAMILIES, deps);
     const server = await listen(app.fetch, config.port, options.hostname);
     return {
       url: `http://localhost:${config.port}`,
       apiKey,
       apiKeySource: source,
       endpoint,
+      seededTemplates,
       async stop() {
         await new Promise<void>((resolve) => server.close(() => resolve()));
         db.client.destroy();

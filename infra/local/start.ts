@@ -25,6 +25,7 @@ async function main(): Promise<void> {
     [
       `Kaizen is listening on ${stack.url} (DynamoDB at ${stack.endpoint}${args.includes("--memory") ? ", in memory" : ", data in .data/"})`,
       `API key (${keyNote}): ${stack.apiKey}`,
+      ...(stack.seededTemplates.length > 0 ? [`Default templates created: ${stack.seededTemplates.join(", ")}`] : []),
       `Try: curl -H "Authorization: Bearer ${stack.apiKey}" ${stack.url}/api/issues`,
       "Press Ctrl-C to stop.",
     ].join("\n"),

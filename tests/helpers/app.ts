@@ -1,7 +1,7 @@
 /** An in-process app on a fresh test table, and small request helpers. */
 import type { Hono } from "hono";
 import type { AppEnv } from "../../core/src/http/app.js";
-import { ALL_FAMILIES, type AppDeps, createApp, type Db } from "../../core/src/index.js";
+import { ALL_FAMILIES, type AppDeps, createApp, createDb, type Db } from "../../core/src/index.js";
 import { freshTable, TEST_API_KEY, testConfig } from "./db.js";
 
 export interface TestApp {
@@ -47,4 +47,10 @@ export async function createIssues(
     created.push(((await response.json()) as { data: Record<string, unknown> }).data);
   }
   return created;
+}
+
+/** A second app on the same table, as another function instance would be: no in-process state shared. */
+export function anotherInstance(t: TestApp, emulateConflicts: boolean): Pick<TestApp, "app"> {
+  const db = createDb({ tableName: t.tableName, region: "us-east-1", endpoint: t.endpoint, emulateConflicts });
+  return { app: createApp(ALL_FAMILIES, { config: testConfig({ tableName: t.tableName, endpoint: t.endpoint }), db }) };
 }

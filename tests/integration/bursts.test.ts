@@ -5,9 +5,8 @@
  * signals linked, and every listing's `total` and pages equal a recount of what was written.
  */
 import { describe, expect, it } from "vitest";
-import { ALL_FAMILIES, createApp, createDb } from "../../core/src/index.js";
-import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
-import { CONFLICT_MODES, testConfig } from "../helpers/db.js";
+import { AUTH, anotherInstance, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { CONFLICT_MODES } from "../helpers/db.js";
 import { codehostDelivery, issueEvent, type SignedDelivery } from "../helpers/deliveries.js";
 
 type Json = Record<string, unknown>;
@@ -52,12 +51,6 @@ async function expectListing(t: TestApp, path: string, expected: string[]): Prom
 }
 
 const signalOf = (answer: Answer) => answer.data as unknown as SignalAnswer;
-
-/** A second app on the same table, as another function instance would be: no in-process state shared. */
-function anotherInstance(t: TestApp, emulateConflicts: boolean): Pick<TestApp, "app"> {
-  const db = createDb({ tableName: t.tableName, region: "us-east-1", endpoint: t.endpoint, emulateConflicts });
-  return { app: createApp(ALL_FAMILIES, { config: testConfig({ tableName: t.tableName, endpoint: t.endpoint }), db }) };
-}
 
 describe.each(CONFLICT_MODES)("bursts ($mode)", ({ emulateConflicts }) => {
   it("60 creates at once: 60 unique numbers, every listing and sort equal to a recount", async () => {

@@ -237,6 +237,20 @@ export class CatalogService {
     return (await this.resolveLabels(names)).missing;
   }
 
+  /** A project by id, or null when there is none (for what shows a project beside something else). */
+  async findProject(id: string): Promise<Project | null> {
+    return PROJECT_ID.test(id) ? ((await this.projects.get(id))?.record ?? null) : null;
+  }
+
+  async findGoal(id: string): Promise<Goal | null> {
+    return GOAL_ID.test(id) ? ((await this.goals.get(id))?.record ?? null) : null;
+  }
+
+  /** The labels of the given names, with their colours (names no label holds are left out). */
+  labelsNamed(names: string[]): Promise<Label[]> {
+    return this.labels.labelsNamed(names);
+  }
+
   async projectExists(id: string): Promise<boolean> {
     return PROJECT_ID.test(id) && (await this.projects.get(id)) !== undefined;
   }

@@ -128,6 +128,25 @@ export class LabelStore extends RecordStore<Label> {
     await this.delete(current, { extra: [release, ...guardTombstones(labelNameKey(current.record.name))] });
   }
 
+  /** The labels holding the given names (any case), in the order given: two reads. */
+  async labelsNamed(names: string[]): Promise<Label[]> {
+    if (names.length === 0) return [];
+    const claims = await this.db.batchGet(
+      names.map((name) => labelNameKey(name)),
+      { consistent: true },
+    );
+    const found = await this.db.batchGet(
+      claims.map((claim) => labelKey(String(claim.labelId))),
+      { consistent: true },
+    );
+    return found.map((item) => ({
+      id: String(item.id),
+      name: String(item.name),
+      color: String(item.color),
+      createdAt: String(item.createdAt),
+    }));
+  }
+
   /** The stored (canonical) name of each given name that a label holds, by folded name: one BatchGet. */
   async namesHeld(names: string[]): Promise<Map<string, string>> {
     const keys = new Map(names.map((name) => [foldLabelName(name), labelNameKey(name)]));

@@ -1,0 +1,62 @@
+/**
+ * @module prompts/keys — items and keys of prompts and their reviews (pure functions, no I/O).
+ *
+ * Access patterns:
+ * - prompt by id ............ GetItem  pk=$kaizen#prompt_1#<id>  sk=$kaizen#prompt_1
+ * - prompt lists ............ listings of db/listing.ts, entity `prompt`, sort key = the id's ULID,
+ *                             buckets of one hour; listings `all`, `template=`, `version=`, `issue=`
+ * - review lists ............ listings, entity `review`, sort key = the id's ULID, buckets of one
+ *                             hour; listings `prompt=`, `template=`. Reviews never change, so each
+ *                             listing entry is the whole review and a page needs no further read.
+ */
+import { decodeTime, encodeTime, monotonicFactory } from "ulid";
+import type { Key } from "../db/client.js";
+import type { ListingScheme } from "../db/listing.js";
+
+const PROMPT_ENTITY = "$kaizen#prompt_1";
+const HOUR_MS = 3_600_000;
+
+export const PROMPT_ID = /^prm_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+const nextUlid = monotonicFactory();
+
+/** A new prompt id and the instant it names (its `createdAt`). */
+export function newPromptId(now = Date.now()): { id: string; createdAt: string } {
+  const value = nextUlid(now);
+  return { id: `prm_${value}`, createdAt: new Date(decodeTime(value)).toISOString() };
+}
+
+export function newReviewId(now = Date.now()): { id: string; createdAt: string } {
+  const value = nextUlid(now);
+  return { id: `rev_${value}`, createdAt: new Date(decodeTime(value)).toISOString() };
+}
+
+export function promptKey(id: string): Key {
+  return { pk: `${PROMPT_ENTITY}#${id}`, sk: PROMPT_ENTITY };
+}
+
+/** Sort key of a prompt or review in its listings: the ULID of its id. */
+export function ulidSortKey(id: string): string {
+  return id.slice(id.indexOf("_") + 1);
+}
+
+function hourlyScheme(entity: string): ListingScheme {
+  return {
+    entity,
+    bucketOf: (sk) => String(Math.floor(decodeTime(sk) / HOUR_MS)).padStart(8, "0"),
+    bucketStart: (bucket) => `${encodeTime(Number(bucket) * HOUR_MS, 10)}${"0".repeat(16)}`,
+    bucketEnd: (bucket) => `${encodeTime((Number(bucket) + 1) * HOUR_MS, 10)}${"0".repeat(16)}`,
+  };
+}
+
+/** Prompts come with claims, reviews with prompts: an hour per count bucket keeps walks short. */
+export const PROMPT_LISTINGS = hourlyScheme("prompt");
+export const REVIEW_LISTINGS = hourlyScheme("review");
+
+export function promptListings(prompt: { templateId: string; versionId: string; issueId: string }): string[] {
+  return ["all", `template=${prompt.templateId}`, `version=${prompt.versionId}`, `issue=${prompt.issueId}`];
+}
+
+export function reviewListings(review: { promptId: string; templateId: string }): string[] {
+  return [`prompt=${review.promptId}`, `template=${review.templateId}`];
+}

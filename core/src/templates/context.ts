@@ -1,0 +1,110 @@
+/**
+ * @module templates/context — what a prompt is rendered from (API.md 3.4): an issue with its
+ * family, project, goal, labels, blockers and latest signals. Never the service's own key.
+ */
+import type { CatalogService } from "../catalog/service.js";
+import type { Db } from "../db/client.js";
+import { NotFoundError } from "../errors.js";
+import type { IssueService, IssueSummary } from "../issues/service.js";
+import { summaryOf } from "../issues/service.js";
+import { IssueStore, type StoredIssue } from "../issues/store.js";
+import { SignalStore } from "../signals/store.js";
+import type { PromptContext } from "./render.js";
+import type { SelectionFacts } from "./selection.js";
+
+/** Signals a prompt shows, with their payloads (API.md 3.4: the latest 5). */
+export const PROMPT_SIGNALS = 5;
+
+/** What only a claim knows: the dispatch, the prompt's own id, the earlier attempts. */
+export interface DispatchContext {
+  dispatch: PromptContext["dispatch"];
+  prompt: PromptContext["prompt"];
+  previousDispatches: PromptContext["previousDispatches"];
+}
+
+export const NO_DISPATCH: DispatchContext = { dispatch: null, prompt: null, previousDispatches: [] };
+
+export class PromptContextBuilder {
+  private readonly store: IssueStore;
+  private readonly signals: SignalStore;
+
+  constructor(
+    db: Db,
+    private readonly issues: IssueService,
+    private readonly catalog: CatalogService,
+    private readonly baseUrl: string,
+  ) {
+    this.store = new IssueStore(db);
+    this.signals = new SignalStore(db);
+  }
+
+  /** The issue (by id or `KZN-<n>`) and everything its prompt may name; reads run side by side. */
+  async build(
+    ref: string,
+    extra: DispatchContext = NO_DISPATCH,
+  ): Promise<{ context: PromptContext; stored: StoredIssue }> {
+    const found = await this.issues.getIssue(ref);
+    const aggregate = await this.store.getAggregate(found.issue.id);
+    if (!aggregate) throw new NotFoundError(`Issue ${ref} not found`);
+    const { stored, children } = aggregate;
+    const { issue } = stored;
+    const [parentAggregate, blocking, blockedBy, project, labels, signals] = await Promise.all([
+      issue.parentId ? this.store.getAggregate(issue.parentId) : undefined,
+      this.summaries(stored.blocking),
+      this.summaries(issue.blockedBy),
+      issue.projectId ? this.catalog.findProject(issue.projectId) : null,
+      this.catalog.labelsNamed(issue.labels),
+      Promise.all(stored.recentSignals.slice(0, PROMPT_SIGNALS).map((signal) => this.signals.get(signal.id))),
+    ]);
+    const goal = project?.goalId ? await this.catalog.findGoal(project.goalId) : null;
+    const context: PromptContext = {
+      issue,
+      parent: parentAggregate ? summaryOf(parentAggregate.stored.issue) : null,
+      children,
+      siblings: (parentAggregate?.children ?? []).filter((sibling) => sibling.id !== issue.id),
+      project,
+      goal,
+      labels: labels.map(({ name, color }) => ({ name, color })),
+      blocking,
+      blockedBy,
+      previousDispatches: extra.previousDispatches,
+      signals: signals.flatMap((signal) =>
+        signal
+          ? [
+              {
+                id: signal.id,
+                source: signal.source,
+                type: signal.type,
+                severity: signal.severity,
+                title: signal.title,
+                receivedAt: signal.receivedAt,
+                payload: signal.payload,
+              },
+            ]
+          : [],
+      ),
+      dispatch: extra.dispatch,
+      prompt: extra.prompt,
+      api: { baseUrl: this.baseUrl },
+    };
+    return { context, stored };
+  }
+
+  private async summaries(ids: string[]): Promise<IssueSummary[]> {
+    if (ids.length === 0) return [];
+    return (await this.store.getMany(ids)).map(({ issue }) => summaryOf(issue));
+  }
+}
+
+/** What template selection checks of an issue. */
+export function selectionFacts(stored: StoredIssue, failedDispatches = 0): SelectionFacts {
+  const { issue } = stored;
+  return {
+    type: issue.type,
+    signalSource: issue.signalSource,
+    labels: issue.labels,
+    projectId: issue.projectId,
+    failedDispatches,
+    hypothesisConfidence: issue.hypothesis?.confidence ?? null,
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * @module templates/keys — items and keys of templates, their versions and slugs (pure functions, no I/O).
+ *
+ * Access patterns:
+ * - template by id ........ GetItem  pk=$kaizen#template_1#<id>  sk=$kaizen#template_1
+ * - version by number ..... GetItem  pk=$kaizen#template_1#<id>  sk=$kaizen#templatever_1#<000042>
+ * - versions, a page ...... Query    pk=$kaizen#template_1#<id>  sk BETWEEN two numbers (numbers have
+ *                           no gaps, so a page's numbers follow from the template's `versionCount`)
+ * - a version's usage ..... spread count at sk=$kaizen#templatever_1#<000042>#usage (sorts right after
+ *                           its version, so one query reads versions and their counts together)
+ * - version by id ......... GetItem  pk=$kaizen#version_1#<ver id>  (the template id and number)
+ * - slug claim ............ GetItem  pk=$kaizen#templateslug_1#<slug>  (written only if absent, in the
+ *                           template's own transaction: two live templates never share a slug)
+ * - default seeded? ....... GetItem  pk=$kaizen#templateseed_1#<slug>  (a default is seeded once)
+ * - lists and selection ... listing `all` of db/listing.ts, entity `template`, sort key = the id's
+ *                           ULID, buckets of one day; entries carry what selection reads, so choosing
+ *                           a template for an issue is one query
+ */
+import { decodeTime, encodeTime, monotonicFactory } from "ulid";
+import type { Key } from "../db/client.js";
+import type { ListingScheme } from "../db/listing.js";
+
+const TEMPLATE_ENTITY = "$kaizen#template_1";
+const VERSION_ENTRY = "$kaizen#templatever_1";
+const VERSION_ENTITY = "$kaizen#version_1";
+const SLUG_ENTITY = "$kaizen#templateslug_1";
+const SEED_ENTITY = "$kaizen#templateseed_1";
+const DAY_MS = 86_400_000;
+
+export const TEMPLATE_ID = /^tpl_[0-9A-HJKMNP-TV-Z]{26}$/;
+export const VERSION_ID = /^ver_[0-9A-HJKMNP-TV-Z]{26}$/;
+export const SLUG = /^[a-z0-9-]{2,64}$/;
+
+// Monotonic within a process, so templates made in the same millisecond still list in creation order.
+const nextUlid = monotonicFactory();
+
+/** A new template id and the instant it names (its `createdAt`). */
+export function newTemplateId(now = Date.now()): { id: string; createdAt: string } {
+  const value = nextUlid(now);
+  return { id: `tpl_${value}`, createdAt: new Date(decodeTime(value)).toISOString() };
+}
+
+export function newVersionId(now = Date.now()): string {
+  return `ver_${nextUlid(now)}`;
+}
+
+export function templateKey(id: string): Key {
+  return { pk: `${TEMPLATE_ENTITY}#${id}`, sk: TEMPLATE_ENTITY };
+}
+
+/** Version numbers in keys: zero-padded so they sort as numbers. */
+export function padVersion(number: number): string {
+  return String(number).padStart(6, "0");
+}
+
+export function versionKey(templateId: string, number: number): Key {
+  return { pk: templateKey(templateId).pk, sk: `${VERSION_ENTRY}#${padVersion(number)}` };
+}
+
+/** Base of the spread count of prompts rendered from one version. */
+export function versionUsageKey(templateId: string, number: number): Key {
+  const key = versionKey(templateId, number);
+  return { pk: key.pk, sk: `${key.sk}#usage` };
+}
+
+/** Whether a sort key of the template partition is a version item (not its usage count). */
+export function isVersionSortKey(sk: string): boolean {
+  return sk.startsWith(`${VERSION_ENTRY}#`) && !sk.includes("#usage");
+}
+
+/** The version number a version or usage sort key belongs to. */
+export function versionNumberOfSortKey(sk: string): number {
+  return Number(sk.slice(VERSION_ENTRY.length + 1, VERSION_ENTRY.length + 7));
+}
+
+/** Where a version id points: its template and number. */
+export function versionPointerKey(versionId: string): Key {
+  return { pk: `${VERSION_ENTITY}#${versionId}`, sk: VERSION_ENTITY };
+}
+
+export function slugKey(slug: string): Key {
+  return { pk: `${SLUG_ENTITY}#${slug}`, sk: SLUG_ENTITY };
+}
+
+export function seedKey(slug: string): Key {
+  return { pk: `${SEED_ENTITY}#${slug}`, sk: SEED_ENTITY };
+}
+
+/** Sort key of a template in its listing: the ULID of its id. */
+export function templateSortKey(id: string): string {
+  return id.slice("tpl_".length);
+}
+
+/** Templates are few and made by people: a day per count bucket keeps few count items. */
+export const TEMPLATE_LISTINGS: ListingScheme = {
+  entity: "template",
+  bucketOf: (sk) => String(Math.floor(decodeTime(sk) / DAY_MS)).padStart(6, "0"),
+  bucketStart: (bucket) => `${encodeTime(Number(bucket) * DAY_MS, 10)}${"0".repeat(16)}`,
+  bucketEnd: (bucket) => `${encodeTime((Number(bucket) + 1) * DAY_MS, 10)}${"0".repeat(16)}`,
+};

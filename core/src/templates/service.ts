@@ -1,0 +1,321 @@
+/**
+ * @module templates/service — template rules: unique slugs, strict conditions, versions numbered
+ * without gaps, promotion that leaves one version active, selection and rendering for an issue,
+ * and the default templates seeded once.
+ */
+import type { CatalogService } from "../catalog/service.js";
+import { projectExistsCheck } from "../catalog/store.js";
+import { ConditionFailedError } from "../db/client.js";
+import { retryConflicts, retryRaces } from "../db/retry.js";
+import { ConflictError, NotFoundError, ValidationError } from "../errors.js";
+import { checkVersion } from "../http/conditional.js";
+import { pageOffset } from "../http/pagination.js";
+import { type DispatchContext, NO_DISPATCH, type PromptContextBuilder, selectionFacts } from "./context.js";
+import { DEFAULT_TEMPLATES } from "./defaults.js";
+import { newTemplateId, newVersionId, SLUG, TEMPLATE_ID, VERSION_ID } from "./keys.js";
+import { checkTemplateSyntax, renderTemplate } from "./render.js";
+import type {
+  CreateTemplateBody,
+  CreateVersionBody,
+  ListTemplatesQuery,
+  PageQuery,
+  PatchTemplateBody,
+  Template,
+  TemplateDetail,
+  TemplateVersion,
+} from "./schemas.js";
+import { selectTemplate } from "./selection.js";
+import { SLUG_CLAIM_INDEX, type StoredTemplate, type TemplateStore } from "./store.js";
+
+/** A prompt as rendered for an issue: the template and version chosen and the text. */
+export interface RenderedPrompt {
+  template: Template;
+  version: TemplateVersion;
+  text: string;
+}
+
+/** Only a failed condition on the template itself (the first write) is a lost race; others are answers. */
+const lostRace = (error: ConditionFailedError) => error.reasons[0] === "ConditionalCheckFailed";
+
+export class TemplateService {
+  private readonly store: TemplateStore;
+
+  constructor(
+    store: TemplateStore,
+    private readonly catalog: CatalogService,
+    private readonly contexts: PromptContextBuilder,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.store = store;
+  }
+
+  /** Creates a template; with `content`, its version 1 is made and active at once. */
+  async createTemplate(input: CreateTemplateBody): Promise<StoredTemplate> {
+    if (input.content !== undefined) checkTemplateSyntax(input.content);
+    await this.checkProjects(input.projectId, input.conditions?.projectId);
+    const { id, createdAt } = newTemplateId(this.now().getTime());
+    const first =
+      input.content !== undefined
+        ? this.newVersion(id, 1, { ...input, content: input.content }, "active", createdAt)
+        : undefined;
+    const template: Template = {
+      id,
+      slug: input.slug,
+      name: input.name,
+      description: input.description ?? null,
+      conditions: input.conditions ?? {},
+      specificity: input.specificity ?? 10,
+      projectId: input.projectId ?? null,
+      activeVersionId: first?.id ?? null,
+      createdAt,
+      updatedAt: createdAt,
+    };
+    const writes = [
+      ...this.store.prepareCreate(template, first),
+      ...(template.projectId ? [projectExistsCheck(template.projectId, this.now())] : []),
+    ];
+    try {
+      await this.store.transact(writes);
+    } catch (error) {
+      if (error instanceof ConditionFailedError) {
+        throw this.refusal(error, template.slug, template.projectId ? writes.length - 1 : -1);
+      }
+      throw error;
+    }
+    return { template, version: 1, versionCount: first ? 1 : 0, activeVersionNumber: first ? 1 : null };
+  }
+
+  /** A live template by `tpl_…` id or by slug; 404 otherwise. */
+  async getTemplate(ref: string): Promise<StoredTemplate> {
+    const id = TEMPLATE_ID.test(ref) ? ref : SLUG.test(ref) ? await this.store.idOfSlug(ref) : undefined;
+    const found = id ? await this.store.get(id) : undefined;
+    if (!found || found.deleted) throw new NotFoundError(`Template ${ref} not found`);
+    return found;
+  }
+
+  async templateDetail(ref: string): Promise<{ detail: TemplateDetail; version: number }> {
+    const stored = await this.getTemplate(ref);
+    const active =
+      stored.activeVersionNumber !== null
+        ? await this.store.getVersion(stored.template.id, stored.activeVersionNumber)
+        : undefined;
+    return { detail: { ...stored.template, activeVersion: active?.version ?? null }, version: stored.version };
+  }
+
+  async listTemplates(query: ListTemplatesQuery) {
+    return this.store.list(
+      { ...(query.projectId ? { projectId: query.projectId } : {}), ...(query.type ? { type: query.type } : {}) },
+      { offset: pageOffset(query), limit: query.limit },
+    );
+  }
+
+  /** Partial update under `If-Match`; concurrent changes of other fields survive (read again, merge, write). */
+  async updateTemplate(ref: string, changes: PatchTemplateBody, expected?: number): Promise<StoredTemplate> {
+    await this.checkProjects(changes.projectId, changes.conditions?.projectId);
+    return retryRaces(
+      async () => {
+        const current = await this.getTemplate(ref);
+        checkVersion(expected, current.version);
+        const given = Object.entries(changes).filter(([, value]) => value !== undefined);
+        const merged = { ...current.template, ...Object.fromEntries(given) } as Template;
+        if (JSON.stringify(merged) === JSON.stringify(current.template)) return current;
+        const updated: Template = { ...merged, updatedAt: this.now().toISOString() };
+        const { stored, writes } = this.store.prepareUpdate(current, updated);
+        const checks =
+          updated.projectId && updated.projectId !== current.template.projectId
+            ? [projectExistsCheck(updated.projectId, this.now())]
+            : [];
+        try {
+          await this.store.transact([...writes, ...checks]);
+        } catch (error) {
+          if (error instanceof ConditionFailedError && !lostRace(error)) {
+            throw this.refusal(error, updated.slug, checks.length > 0 ? writes.length : -1, writes.length - 2);
+          }
+          throw error;
+        }
+        return stored;
+      },
+      { isRace: lostRace },
+    );
+  }
+
+  /** Soft delete: the template stops being listed and chosen, its slug is free again, its versions stay for its prompts. */
+  async deleteTemplate(ref: string, expected?: number): Promise<void> {
+    await retryRaces(
+      async () => {
+        const current = await this.getTemplate(ref);
+        checkVersion(expected, current.version);
+        await this.store.transact(this.store.prepareDelete(current, this.now()));
+      },
+      { isRace: lostRace },
+    );
+  }
+
+  /** A new draft numbered after the last one: concurrent creations take consecutive numbers. */
+  async createVersion(ref: string, input: CreateVersionBody): Promise<TemplateVersion> {
+    checkTemplateSyntax(input.content);
+    const createdAt = this.now().toISOString();
+    const id = newVersionId(this.now().getTime());
+    return retryRaces(
+      async () => {
+        const current = await this.getTemplate(ref);
+        const version = this.newVersion(current.template.id, current.versionCount + 1, input, "draft", createdAt, id);
+        await this.store.transact(this.store.prepareVersion(current, version));
+        return version;
+      },
+      { isRace: lostRace },
+    );
+  }
+
+  /** Versions newest first: the numbers of a page follow from the count (no gaps), so it is two reads. */
+  async listVersions(ref: string, query: PageQuery): Promise<{ versions: TemplateVersion[]; total: number }> {
+    const { template, versionCount } = await this.getTemplate(ref);
+    const newest = versionCount - pageOffset(query);
+    const oldest = Math.max(1, newest - query.limit + 1);
+    const versions = await this.store.versionRange(template.id, oldest, newest, "desc");
+    return { versions: versions.map(({ version }) => version), total: versionCount };
+  }
+
+  /**
+   * Makes the version active and retires the one that was, in one transaction. Promoting the
+   * active version changes nothing; a retired one may come back (a rollback).
+   */
+  async promote(ref: string, versionId: string): Promise<{ template: StoredTemplate; version: TemplateVersion }> {
+    return retryRaces(
+      async () => {
+        const current = await this.getTemplate(ref);
+        const located = VERSION_ID.test(versionId) ? await this.store.locateVersion(versionId) : undefined;
+        if (!located || located.templateId !== current.template.id) {
+          throw new NotFoundError(`Version ${versionId} of template ${ref} not found`);
+        }
+        const target = await this.store.getVersion(current.template.id, located.number);
+        if (!target) throw new NotFoundError(`Version ${versionId} of template ${ref} not found`);
+        if (current.activeVersionNumber === located.number) return { template: current, version: target.version };
+        const writes = this.store.preparePromotion(
+          current,
+          target.version,
+          this.now(),
+          current.activeVersionNumber ?? undefined,
+        );
+        await this.store.transact(writes);
+        const promoted = await this.getTemplate(current.template.id);
+        return { template: promoted, version: { ...target.version, status: "active" } };
+      },
+      { isRace: lostRace },
+    );
+  }
+
+  /**
+   * The template an issue gets and the text rendered from its active version, or null when no
+   * template matches. `extra` carries what only a claim knows (the dispatch, the prompt id).
+   */
+  async renderFor(
+    issueRef: string,
+    extra: DispatchContext = NO_DISPATCH,
+    failedDispatches = 0,
+  ): Promise<{ issueId: string; rendered: RenderedPrompt | null }> {
+    const [{ context, stored }, entries] = await Promise.all([
+      this.contexts.build(issueRef, extra),
+      this.store.selectionEntries(),
+    ]);
+    const chosen = selectTemplate(entries, selectionFacts(stored, failedDispatches));
+    if (!chosen || chosen.activeVersionNumber === null) return { issueId: stored.issue.id, rendered: null };
+    const [template, version] = await Promise.all([
+      this.store.get(chosen.id),
+      this.store.getVersion(chosen.id, chosen.activeVersionNumber),
+    ]);
+    if (!template || template.deleted || !version) return { issueId: stored.issue.id, rendered: null };
+    const text = renderTemplate(version.version.id, version.version.content, context);
+    return { issueId: stored.issue.id, rendered: { template: template.template, version: version.version, text } };
+  }
+
+  /**
+   * Creates each default template (API.md 3.4) that was never seeded: one read when all were.
+   * A default the user changed or deleted is left as it is; a slug a user's template holds is skipped.
+   */
+  async seedDefaults(): Promise<string[]> {
+    const seeded = await this.store.seeded(DEFAULT_TEMPLATES.map(({ slug }) => slug));
+    const created: string[] = [];
+    for (const preset of DEFAULT_TEMPLATES.filter(({ slug }) => !seeded.has(slug))) {
+      const { id, createdAt } = newTemplateId(this.now().getTime());
+      const first = this.newVersion(
+        id,
+        1,
+        { changelog: preset.changelog, authorType: "human", authorName: "kaizen", content: preset.content },
+        "active",
+        createdAt,
+      );
+      const template: Template = {
+        id,
+        slug: preset.slug,
+        name: preset.name,
+        description: preset.description,
+        conditions: preset.conditions,
+        specificity: preset.specificity,
+        projectId: null,
+        activeVersionId: first.id,
+        createdAt,
+        updatedAt: createdAt,
+      };
+      try {
+        const writes = [...this.store.prepareCreate(template, first), this.store.seedMark(preset.slug, id)];
+        await retryConflicts(() => this.store.transact(writes));
+        created.push(preset.slug);
+      } catch (error) {
+        // Seeded meanwhile by another instance, or the slug is a user's: either way there is nothing to do.
+        if (!(error instanceof ConditionFailedError)) throw error;
+      }
+    }
+    return created;
+  }
+
+  private newVersion(
+    templateId: string,
+    number: number,
+    input: Pick<CreateVersionBody, "changelog" | "authorType" | "authorName" | "content">,
+    status: TemplateVersion["status"],
+    createdAt: string,
+    id = newVersionId(Date.parse(createdAt)),
+  ): TemplateVersion {
+    return {
+      id,
+      templateId,
+      version: number,
+      content: input.content,
+      changelog: input.changelog ?? null,
+      authorType: input.authorType ?? "human",
+      authorName: input.authorName ?? null,
+      status,
+      usageCount: 0,
+      reviewCount: 0,
+      reviewScore: null,
+      completionRate: null,
+      createdAt,
+    };
+  }
+
+  /** A project a template names must exist (400 otherwise), as an issue's must. */
+  private async checkProjects(...ids: (string | null | undefined)[]): Promise<void> {
+    for (const [field, id] of [
+      ["projectId", ids[0]],
+      ["conditions.projectId", ids[1]],
+    ] as const) {
+      if (id && !(await this.catalog.projectExists(id))) {
+        throw new ValidationError(`${field}: project ${id} does not exist`, [
+          { path: field, message: `project ${id} does not exist` },
+        ]);
+      }
+    }
+  }
+
+  /** What a failed template write means: a taken slug (409), a project deleted meanwhile (409), else the error. */
+  private refusal(error: ConditionFailedError, slug: string, projectIndex: number, slugIndex = SLUG_CLAIM_INDEX) {
+    if (error.reasons[slugIndex] === "ConditionalCheckFailed") {
+      return new ConflictError(`Template slug "${slug}" already exists`);
+    }
+    if (projectIndex >= 0 && error.reasons[projectIndex] === "ConditionalCheckFailed") {
+      return new ConflictError("The template's project was just deleted; check it and retry");
+    }
+    return error;
+  }
+}

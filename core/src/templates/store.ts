@@ -1,0 +1,449 @@
+/**
+ * @module templates/store — every DynamoDB expression about templates, their versions and slugs:
+ * a template with its slug claim and listing entry, versions numbered without gaps, promotion in
+ * one transaction, usage counts spread for bursts of claims. Keys: ./keys.ts.
+ */
+import type { Db, Item, TransactItem } from "../db/client.js";
+import { ListingIndex } from "../db/listing.js";
+import { sumSpreadCounts } from "../db/spread.js";
+import {
+  isVersionSortKey,
+  seedKey,
+  slugKey,
+  TEMPLATE_LISTINGS,
+  templateKey,
+  templateSortKey,
+  versionKey,
+  versionNumberOfSortKey,
+  versionPointerKey,
+  versionUsageKey,
+} from "./keys.js";
+import type { Template, TemplateVersion } from "./schemas.js";
+
+/** A template as stored: its fields, its `ETag` version, and what it keeps of its versions. */
+export interface StoredTemplate {
+  template: Template;
+  version: number;
+  /** Versions made so far: they are numbered 1..versionCount. */
+  versionCount: number;
+  activeVersionNumber: number | null;
+}
+
+/** A version as stored, with what the API does not show. */
+export interface StoredVersion {
+  version: TemplateVersion;
+  /** The improvement task opened for it, once (API.md 3.5). */
+  improvementIssueId: string | null;
+}
+
+/** What selection and the list read of each live template: its listing entry. */
+export type TemplateEntry = Pick<
+  Template,
+  "id" | "slug" | "conditions" | "specificity" | "projectId" | "activeVersionId" | "createdAt"
+> & { activeVersionNumber: number | null };
+
+const TEMPLATE_FIELDS = [
+  "id",
+  "slug",
+  "name",
+  "description",
+  "conditions",
+  "specificity",
+  "projectId",
+  "activeVersionId",
+  "createdAt",
+  "updatedAt",
+] as const satisfies readonly (keyof Template)[];
+
+const VERSION_FIELDS = [
+  "id",
+  "templateId",
+  "version",
+  "content",
+  "changelog",
+  "authorType",
+  "authorName",
+  "status",
+  "reviewCount",
+  "reviewScore",
+  "completionRate",
+  "createdAt",
+] as const satisfies readonly (keyof TemplateVersion)[];
+
+// Named condition fragments.
+/** The key is new. */
+const itemAbsent = "attribute_not_exists(pk)";
+/** The template exists and is not deleted. */
+const templateLive = "attribute_exists(pk) AND attribute_not_exists(#deletedAt)";
+/** The template is as it was read. */
+const versionUnchanged = "#version = :expectedVersion";
+/** No version was made since the template was read: the next number is still free. */
+const versionCountIs = "#versionCount = :versionCount";
+/** The slug claim belongs to this template. */
+const slugHeldBy = "#templateId = :templateId";
+
+/** Index of the slug claim in a create's transaction, to tell a taken slug from other failures. */
+export const SLUG_CLAIM_INDEX = 1;
+
+export class TemplateStore {
+  private readonly listings: ListingIndex;
+
+  constructor(private readonly db: Db) {
+    this.listings = new ListingIndex(db, TEMPLATE_LISTINGS);
+  }
+
+  /** A template, deleted ones included (callers decide what a deleted one means). */
+  async get(id: string): Promise<(StoredTemplate & { deleted: boolean }) | undefined> {
+    const item = await this.db.get(templateKey(id), { consistent: true });
+    return item ? { ...templateFromItem(item), deleted: item.deletedAt !== undefined } : undefined;
+  }
+
+  /** The id of the live template holding `slug`. */
+  async idOfSlug(slug: string): Promise<string | undefined> {
+    const claim = await this.db.get(slugKey(slug), { consistent: true });
+    return claim ? String(claim.templateId) : undefined;
+  }
+
+  /**
+   * The writes that create `template` (with its slug claim second, see {@link SLUG_CLAIM_INDEX})
+   * and, when given, its first version made active.
+   */
+  prepareCreate(template: Template, first?: TemplateVersion): TransactItem[] {
+    const stored: StoredTemplate = {
+      template,
+      version: 1,
+      versionCount: first ? 1 : 0,
+      activeVersionNumber: first ? 1 : null,
+    };
+    return [
+      { Put: { Item: templateItem(stored), ConditionExpression: itemAbsent } },
+      {
+        Put: {
+          Item: { ...slugKey(template.slug), entity: "templateslug", templateId: template.id, slug: template.slug },
+          ConditionExpression: itemAbsent,
+        },
+      },
+      ...this.listings.additions(["all"], templateSortKey(template.id), entryOf(stored)),
+      ...(first ? versionWrites(first) : []),
+    ];
+  }
+
+  /** The marker that a default template was seeded, so it is seeded once and never again. */
+  seedMark(slug: string, templateId: string): TransactItem {
+    return {
+      Put: {
+        Item: { ...seedKey(slug), entity: "templateseed", templateId },
+        ConditionExpression: itemAbsent,
+      },
+    };
+  }
+
+  /** The slugs of `slugs` that were seeded already: one read. */
+  async seeded(slugs: readonly string[]): Promise<Set<string>> {
+    const marks = await this.db.batchGet(
+      slugs.map((slug) => seedKey(slug)),
+      { consistent: true },
+    );
+    return new Set(marks.map((mark) => String(mark.pk).slice(seedKey("").pk.length)));
+  }
+
+  /**
+   * The writes that replace `current`'s fields by `updated`'s at the version read, moving the
+   * slug claim when the slug changes and keeping the listing entry in step.
+   */
+  prepareUpdate(current: StoredTemplate, updated: Template, activeVersionNumber = current.activeVersionNumber) {
+    const next: StoredTemplate = { ...current, template: updated, version: current.version + 1, activeVersionNumber };
+    const names: Record<string, string> = { "#version": "version", "#deletedAt": "deletedAt" };
+    const values: Record<string, unknown> = {
+      ":expectedVersion": current.version,
+      ":nextVersion": next.version,
+      ":activeVersionNumber": activeVersionNumber,
+    };
+    const sets = TEMPLATE_FIELDS.filter((field) => field !== "id" && field !== "createdAt").map((field, i) => {
+      names[`#f${i}`] = field;
+      values[`:f${i}`] = updated[field];
+      return `#f${i} = :f${i}`;
+    });
+    names["#activeVersionNumber"] = "activeVersionNumber";
+    const writes: TransactItem[] = [
+      {
+        Update: {
+          Key: templateKey(updated.id),
+          UpdateExpression: `SET ${[...sets, "#activeVersionNumber = :activeVersionNumber", "#version = :nextVersion"].join(", ")}`,
+          ConditionExpression: `${templateLive} AND ${versionUnchanged}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      },
+      ...this.listings.changes(["all"], ["all"], templateSortKey(updated.id), entryOf(next), true),
+    ];
+    if (updated.slug !== current.template.slug) {
+      writes.push(
+        {
+          Put: {
+            Item: { ...slugKey(updated.slug), entity: "templateslug", templateId: updated.id, slug: updated.slug },
+            ConditionExpression: itemAbsent,
+          },
+        },
+        releaseSlug(current.template),
+      );
+    }
+    return { stored: next, writes };
+  }
+
+  /** The writes that soft-delete `current`: it leaves the listing and frees its slug; its versions stay for its prompts. */
+  prepareDelete(current: StoredTemplate, now: Date): TransactItem[] {
+    return [
+      {
+        Update: {
+          Key: templateKey(current.template.id),
+          UpdateExpression: "SET #deletedAt = :now, #version = :nextVersion",
+          ConditionExpression: `${templateLive} AND ${versionUnchanged}`,
+          ExpressionAttributeNames: { "#deletedAt": "deletedAt", "#version": "version" },
+          ExpressionAttributeValues: {
+            ":now": now.toISOString(),
+            ":expectedVersion": current.version,
+            ":nextVersion": current.version + 1,
+          },
+        },
+      },
+      ...this.listings.removals(["all"], templateSortKey(current.template.id)),
+      releaseSlug(current.template),
+    ];
+  }
+
+  /**
+   * The writes that add `version` as number `versionCount + 1` of `current`: they hold only if no
+   * other version was made since `current` was read, so numbers never repeat and never skip.
+   */
+  prepareVersion(current: StoredTemplate, version: TemplateVersion): TransactItem[] {
+    return [
+      {
+        Update: {
+          Key: templateKey(current.template.id),
+          UpdateExpression: "SET #versionCount = :next",
+          ConditionExpression: `${templateLive} AND ${versionCountIs}`,
+          ExpressionAttributeNames: { "#versionCount": "versionCount", "#deletedAt": "deletedAt" },
+          ExpressionAttributeValues: { ":versionCount": current.versionCount, ":next": version.version },
+        },
+      },
+      ...versionWrites(version),
+    ];
+  }
+
+  /**
+   * The writes that make version `target` active and retire `previous` (if any), with the
+   * template's `activeVersionId` moved at the version read: of two concurrent promotions one
+   * wins and the other reads again, so exactly one version is ever active.
+   */
+  preparePromotion(current: StoredTemplate, target: TemplateVersion, now: Date, previous?: number): TransactItem[] {
+    const updated: Template = { ...current.template, activeVersionId: target.id, updatedAt: now.toISOString() };
+    const { writes } = this.prepareUpdate(current, updated, target.version);
+    return [
+      ...writes,
+      versionStatus(target.templateId, target.version, "active"),
+      ...(previous !== undefined && previous !== target.version
+        ? [versionStatus(target.templateId, previous, "retired")]
+        : []),
+    ];
+  }
+
+  async transact(writes: TransactItem[]): Promise<void> {
+    await this.db.transactWrite(writes);
+  }
+
+  /** One version with its usage count: one query. */
+  async getVersion(templateId: string, number: number): Promise<StoredVersion | undefined> {
+    const [found] = await this.versionRange(templateId, number, number, "asc");
+    return found;
+  }
+
+  /** Where a version id points. */
+  async locateVersion(versionId: string): Promise<{ templateId: string; number: number } | undefined> {
+    const pointer = await this.db.get(versionPointerKey(versionId), { consistent: true });
+    return pointer ? { templateId: String(pointer.templateId), number: Number(pointer.number) } : undefined;
+  }
+
+  /** Versions `from`..`to` (numbers, inclusive) with their usage counts, in the order asked: one query. */
+  async versionRange(templateId: string, from: number, to: number, order: "asc" | "desc"): Promise<StoredVersion[]> {
+    if (to < from) return [];
+    const items: Item[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.db.query({
+        KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
+        ExpressionAttributeValues: {
+          ":pk": templateKey(templateId).pk,
+          ":from": versionKey(templateId, from).sk,
+          // The last version's usage count and its shards sort after it, before the next number.
+          ":to": `${versionUsageKey(templateId, to).sk}~~`,
+        },
+        ConsistentRead: true,
+        ScanIndexForward: order === "asc",
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      });
+      items.push(...(out.Items ?? []));
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+    const usage = new Map<number, number>();
+    for (const { sk, total } of sumSpreadCounts(
+      items.filter((item) => !isVersionSortKey(String(item.sk))),
+      "count",
+    )) {
+      const number = versionNumberOfSortKey(sk);
+      usage.set(number, (usage.get(number) ?? 0) + total);
+    }
+    return items
+      .filter((item) => isVersionSortKey(String(item.sk)))
+      .map((item) => versionFromItem(item, usage.get(Number(item.version)) ?? 0));
+  }
+
+  /** A prompt rendered from a version counts once toward its `usageCount` (a spread count: claims come in bursts). */
+  usageAddition(templateId: string, number: number): TransactItem {
+    return { SpreadAdd: { Key: versionUsageKey(templateId, number), attribute: "count", delta: 1 } };
+  }
+
+  /** A page of live templates, newest first, and how many there are; filters walk the listing. */
+  async list(filters: { projectId?: string; type?: string }, page: { offset: number; limit: number }) {
+    const request = { order: "desc" as const, ...page };
+    const entryFilters = [
+      ...(filters.projectId ? [{ attribute: "projectId", value: filters.projectId, match: "equals" as const }] : []),
+      ...(filters.type ? [{ attribute: "conditionType", value: filters.type, match: "equals" as const }] : []),
+    ];
+    const { entries, total } =
+      entryFilters.length === 0
+        ? await this.listings.page("all", request)
+        : await this.listings.walk("all", entryFilters, request);
+    const items = await this.db.batchGet(
+      entries.map((entry) => templateKey(String(entry.id))),
+      { consistent: true },
+    );
+    return { templates: items.map(templateFromItem), total };
+  }
+
+  /** Every live template as selection reads it: one query of the listing's narrow entries. */
+  async selectionEntries(): Promise<TemplateEntry[]> {
+    const { entries } = await this.listings.walk("all", [], {
+      order: "asc",
+      offset: 0,
+      limit: Number.MAX_SAFE_INTEGER,
+    });
+    return entries.map((entry) => ({
+      id: String(entry.id),
+      slug: String(entry.slug),
+      conditions: (entry.conditions ?? {}) as Template["conditions"],
+      specificity: Number(entry.specificity),
+      projectId: (entry.projectId as string | null) ?? null,
+      activeVersionId: (entry.activeVersionId as string | null) ?? null,
+      activeVersionNumber:
+        entry.activeVersionNumber === null || entry.activeVersionNumber === undefined
+          ? null
+          : Number(entry.activeVersionNumber),
+      createdAt: String(entry.createdAt),
+    }));
+  }
+}
+
+/** The version item and its id pointer, both new. */
+function versionWrites(version: TemplateVersion): TransactItem[] {
+  const { usageCount: _derived, ...fields } = version;
+  return [
+    {
+      Put: {
+        Item: { ...versionKey(version.templateId, version.version), entity: "templateversion", ...fields },
+        ConditionExpression: itemAbsent,
+      },
+    },
+    {
+      Put: {
+        Item: {
+          ...versionPointerKey(version.id),
+          entity: "versionpointer",
+          templateId: version.templateId,
+          number: version.version,
+        },
+        ConditionExpression: itemAbsent,
+      },
+    },
+  ];
+}
+
+function versionStatus(templateId: string, number: number, status: "active" | "retired"): TransactItem {
+  return {
+    Update: {
+      Key: versionKey(templateId, number),
+      UpdateExpression: "SET #status = :status",
+      ConditionExpression: "attribute_exists(pk)",
+      ExpressionAttributeNames: { "#status": "status" },
+      ExpressionAttributeValues: { ":status": status },
+    },
+  };
+}
+
+function releaseSlug(template: Template): TransactItem {
+  return {
+    Delete: {
+      Key: slugKey(template.slug),
+      ConditionExpression: slugHeldBy,
+      ExpressionAttributeNames: { "#templateId": "templateId" },
+      ExpressionAttributeValues: { ":templateId": template.id },
+    },
+  };
+}
+
+function templateItem(stored: StoredTemplate): Item {
+  return {
+    ...templateKey(stored.template.id),
+    entity: "template",
+    ...stored.template,
+    version: stored.version,
+    versionCount: stored.versionCount,
+    activeVersionNumber: stored.activeVersionNumber,
+  };
+}
+
+/** What the listing entry keeps: what selection and the list filters read. */
+function entryOf({ template, activeVersionNumber }: StoredTemplate): Item {
+  return {
+    id: template.id,
+    slug: template.slug,
+    conditions: template.conditions,
+    conditionType: template.conditions.type ?? "any",
+    specificity: template.specificity,
+    projectId: template.projectId,
+    activeVersionId: template.activeVersionId,
+    activeVersionNumber,
+    createdAt: template.createdAt,
+  };
+}
+
+export function templateFromItem(item: Item): StoredTemplate {
+  // The item was written from a Template by this store; its fields are Template's.
+  const template = Object.fromEntries(
+    TEMPLATE_FIELDS.map((field) => [field, item[field] ?? null]),
+  ) as unknown as Template;
+  template.conditions = (item.conditions ?? {}) as Template["conditions"];
+  return {
+    template,
+    version: Number(item.version ?? 1),
+    versionCount: Number(item.versionCount ?? 0),
+    activeVersionNumber:
+      item.activeVersionNumber === null || item.activeVersionNumber === undefined
+        ? null
+        : Number(item.activeVersionNumber),
+  };
+}
+
+function versionFromItem(item: Item, usageCount: number): StoredVersion {
+  const fields = Object.fromEntries(VERSION_FIELDS.map((field) => [field, item[field] ?? null]));
+  return {
+    version: {
+      ...(fields as unknown as TemplateVersion),
+      version: Number(item.version),
+      reviewCount: Number(item.reviewCount ?? 0),
+      reviewScore: item.reviewScore === null || item.reviewScore === undefined ? null : Number(item.reviewScore),
+      usageCount,
+    },
+    improvementIssueId: (item.improvementIssueId as string | undefined) ?? null,
+  };
+}

@@ -1,0 +1,275 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ISSUE_TYPES, type Issue } from "../../../core/src/issues/schemas.js";
+import { DEFAULT_TEMPLATES } from "../../../core/src/templates/defaults.js";
+import { checkTemplateSyntax, type PromptContext, renderTemplate } from "../../../core/src/templates/render.js";
+
+const BASE_URL = "https://kaizen.example.com";
+const DISPATCH = {
+  id: "dsp_01JD0000000000000000000007",
+  token: "dtk_9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+  leaseExpiresAt: "2026-01-02T04:00:00.000Z",
+};
+const PROMPT = { id: "prm_01JD0000000000000000000003" };
+/** Shaped like a real service key, so a leak could not hide behind an unusual format. */
+const SERVICE_KEY = `kaizen_${"5be1".repeat(16)}`;
+
+const issue: Issue = {
+  id: "iss_01JD0000000000000000000042",
+  number: 42,
+  identifier: "KZN-42",
+  title: "Checkout times out under load",
+  description: "Users see a spinner, then a 504.\nStarted after the last deploy.",
+  type: "task",
+  status: "in_progress",
+  priority: 1,
+  parentId: "iss_01JD0000000000000000000040",
+  projectId: "prj_01JD00000000000000000000AA",
+  labels: ["bug", "checkout"],
+  fingerprint: "errortracker:TimeoutError:pay",
+  signalSource: "errortracker",
+  signalCount: 3,
+  lastSignalAt: "2026-01-02T03:04:05.000Z",
+  hypothesis: {
+    statement: "Lock contention on the orders table slows checkout",
+    confidence: 0.6,
+    evidence: ["p99 rose with the deploy", "lock waits in the database metrics"],
+    validationCriteria: "p99 under 300 ms with the lock removed",
+    prediction: "p99 drops below 300 ms",
+  },
+  agentSummary: null,
+  commits: [],
+  pullRequests: [],
+  blockedBy: ["iss_01JD0000000000000000000007"],
+  completedAt: null,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  updatedAt: "2026-01-02T00:00:00.000Z",
+};
+
+const summary = (number: number, title: string, status = "todo") => ({
+  id: `iss_01JD00000000000000000000${String(number).padStart(2, "0")}`,
+  number,
+  identifier: `KZN-${number}`,
+  title,
+  type: "task",
+  status,
+  priority: 2,
+});
+
+/** Everything a claim puts in a context, as templates/context.ts builds it: no service key. */
+function fullContext(type: Issue["type"]): PromptContext {
+  return {
+    issue: { ...issue, type },
+    parent: summary(40, "Checkout reliability", "in_progress"),
+    children: [summary(43, "Add an index to orders")],
+    siblings: [summary(44, "Retry payment calls")],
+    project: {
+      id: "prj_01JD00000000000000000000AA",
+      name: "Checkout",
+      description: "Fast and reliable",
+      status: "active",
+      health: "at_risk",
+    },
+    goal: {
+      id: "gol_01JD00000000000000000000AA",
+      title: "Fast checkout",
+      description: null,
+      metric: "checkout p99 latency",
+      targetValue: 300,
+      currentValue: 820,
+      unit: "ms",
+      status: "active",
+    },
+    labels: [
+      { name: "bug", color: "#d73a4a" },
+      { name: "checkout", color: "#0e8a16" },
+    ],
+    blocking: [summary(45, "Launch the new cart")],
+    blockedBy: [summary(7, "Upgrade the database driver")],
+    previousDispatches: [
+      {
+        id: "dsp_01JD0000000000000000000006",
+        status: "failed",
+        agent: "agent-a",
+        attempt: 1,
+        summary: "Could not reproduce with 10 users; needs 200",
+        finishedAt: "2026-01-01T12:00:00.000Z",
+      },
+    ],
+    signals: [
+      {
+        id: "sig_01JD0000000000000000000001",
+        source: "errortracker",
+        type: "error",
+        severity: "high",
+        title: "TimeoutError in pay()",
+        receivedAt: "2026-01-02T03:04:05.000Z",
+        payload: { error: { type: "TimeoutError", frames: ["pay", "charge"] } },
+      },
+    ],
+    dispatch: DISPATCH,
+    prompt: PROMPT,
+    api: { baseUrl: BASE_URL },
+  };
+}
+
+function previewContext(type: Issue["type"]): PromptContext {
+  return { ...fullContext(type), dispatch: null, prompt: null, previousDispatches: [] };
+}
+
+const EXPECTED = [
+  ["signal-triage", "signal"],
+  ["hypothesis-planning", "hypothesis"],
+  ["plan-decomposition", "plan"],
+  ["task-execution", "task"],
+  ["monitor-check", "monitor"],
+] as const;
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe("default templates", () => {
+  it("are five, one per issue type, with unique slugs", () => {
+    expect(DEFAULT_TEMPLATES.map(({ slug, conditions }) => [slug, conditions.type])).toEqual(EXPECTED);
+    expect(new Set(DEFAULT_TEMPLATES.map(({ slug }) => slug)).size).toBe(5);
+    expect(DEFAULT_TEMPLATES.map(({ conditions }) => conditions.type).sort()).toEqual([...ISSUE_TYPES].sort());
+  });
+
+  it.each(DEFAULT_TEMPLATES)("$slug: conditions {type} only, specificity 10, a slug the API accepts", (template) => {
+    expect(Object.keys(template.conditions)).toEqual(["type"]);
+    expect(template.specificity).toBe(10);
+    expect(template.slug).toMatch(/^[a-z0-9-]{2,64}$/);
+    expect(template.name.length).toBeGreaterThan(0);
+    expect(template.description.length).toBeGreaterThan(0);
+    expect(template.changelog.length).toBeGreaterThan(0);
+  });
+
+  it.each(DEFAULT_TEMPLATES)("$slug: passes the syntax check and is 40 to 90 lines", (template) => {
+    expect(() => checkTemplateSyntax(template.content)).not.toThrow();
+    const lines = template.content.split("\n").length;
+    expect(lines).toBeGreaterThanOrEqual(40);
+    expect(lines).toBeLessThanOrEqual(90);
+  });
+
+  it.each(DEFAULT_TEMPLATES)("$slug: names the issue and how to report back through the API", (template) => {
+    const text = renderTemplate(
+      `ver_default_${template.slug}`,
+      template.content,
+      fullContext(template.conditions.type),
+    );
+    for (const expected of [
+      "# KZN-42: Checkout times out under load",
+      "priority: urgent",
+      "labels: bug, checkout",
+      "Project: Checkout (active, at_risk)",
+      "Fast checkout",
+      "Part of KZN-40: Checkout reliability",
+      "Child KZN-43: Add an index to orders",
+      "Waiting on KZN-7: Upgrade the database driver",
+      "Blocking KZN-45: Launch the new cart",
+      "Users see a spinner, then a 504.",
+      "TimeoutError in pay()",
+      '```json\n{\n  "error": {\n    "type": "TimeoutError",',
+      "Could not reproduce with 10 users; needs 200",
+      `Authorization: Bearer ${DISPATCH.token}`,
+      `POST "${BASE_URL}/api/dispatch/${DISPATCH.id}/heartbeat"`,
+      `before the lease ends (${DISPATCH.leaseExpiresAt})`,
+      `POST "${BASE_URL}/api/issues/${issue.id}/comments"`,
+      '"authorType": "agent"',
+      `POST "${BASE_URL}/api/dispatch/${DISPATCH.id}/complete"`,
+      '"result": "done"',
+      `POST "${BASE_URL}/api/dispatch/${DISPATCH.id}/release"`,
+      `POST "${BASE_URL}/api/prompts/${PROMPT.id}/reviews"`,
+      '"clarity": 4, "completeness": 4, "relevance": 5',
+    ]) {
+      expect(text).toContain(expected);
+    }
+    expect(text).not.toContain("preview");
+    // Nothing was left for Handlebars to fill: a typo in a path would render empty, not braces.
+    expect(text).not.toMatch(/\{\{|\}\}/);
+  });
+
+  it.each([
+    ["signal-triage", ["Reproduce it", "root cause", "kaizen/42-short-name", "names KZN-42"]],
+    [
+      "hypothesis-planning",
+      ["Lock contention on the orders table", "(confidence 0.6)", "Validated when: p99 under 300 ms"],
+    ],
+    [
+      "plan-decomposition",
+      [`POST "${BASE_URL}/api/issues"`, '"parentId": "iss_01JD0000000000000000000040"', "$KAIZEN_API_KEY"],
+    ],
+    ["task-execution", ["kaizen/42-short-name", "pull request whose title names KZN-42", "tests that fail before it"]],
+    ["monitor-check", ["checkout p99 latency (last recorded 820 ms, target 300 ms)", "Comment with the value"]],
+  ] as const)("%s: says how to work this type of issue", (slug, phrases) => {
+    const template = DEFAULT_TEMPLATES.find((candidate) => candidate.slug === slug);
+    if (!template) throw new Error(`no default ${slug}`);
+    const text = renderTemplate(`ver_default_${slug}`, template.content, fullContext(template.conditions.type));
+    for (const phrase of phrases) expect(text).toContain(phrase);
+  });
+
+  it("plan-decomposition makes the plan the parent when the plan itself has none", () => {
+    const template = DEFAULT_TEMPLATES.find(({ slug }) => slug === "plan-decomposition");
+    if (!template) throw new Error("no plan-decomposition");
+    const text = renderTemplate("ver_default_plan_root", template.content, { ...fullContext("plan"), parent: null });
+    expect(text).toContain(`"parentId": "${issue.id}"`);
+    expect(text).toContain("as a child of this plan");
+  });
+
+  it.each(DEFAULT_TEMPLATES)("$slug: without a dispatch, says the prompt is a preview", (template) => {
+    const text = renderTemplate(
+      `ver_default_${template.slug}`,
+      template.content,
+      previewContext(template.conditions.type),
+    );
+    expect(text).toContain("This prompt is a preview: no dispatch was claimed");
+    expect(text).not.toContain("/api/dispatch/");
+    expect(text).not.toContain(DISPATCH.token);
+    expect(text).not.toContain("/reviews");
+    expect(text).not.toMatch(/\{\{|\}\}/);
+  });
+
+  it.each(DEFAULT_TEMPLATES)("$slug: renders with an issue that has nothing around it", (template) => {
+    const bare: PromptContext = {
+      ...previewContext(template.conditions.type),
+      issue: { ...issue, type: template.conditions.type, description: null, hypothesis: null, labels: [] },
+      parent: null,
+      children: [],
+      blocking: [],
+      blockedBy: [],
+      project: null,
+      goal: null,
+      labels: [],
+      signals: [],
+    };
+    const text = renderTemplate(`ver_default_${template.slug}`, template.content, bare);
+    expect(text).toContain("# KZN-42: Checkout times out under load");
+    expect(text).toContain("No description was given");
+    expect(text).not.toContain("Project:");
+    expect(text).not.toContain("## Signal:");
+  });
+
+  describe("never carry the service's API key", () => {
+    it.each(DEFAULT_TEMPLATES)("$slug: neither its content nor its rendering holds a key", (template) => {
+      vi.stubEnv("SERVICE_API_KEY", SERVICE_KEY);
+      expect(template.content).not.toMatch(/kaizen_[0-9a-f]{64}/);
+      expect(template.content).not.toContain("SERVICE_API_KEY");
+      for (const context of [fullContext(template.conditions.type), previewContext(template.conditions.type)]) {
+        const text = renderTemplate(`ver_default_${template.slug}`, template.content, context);
+        expect(text).not.toContain(SERVICE_KEY);
+        expect(text).not.toMatch(/kaizen_[0-9a-f]{64}/);
+      }
+    });
+
+    it("a template dumping the whole context shows the dispatch token but no service key", () => {
+      vi.stubEnv("SERVICE_API_KEY", SERVICE_KEY);
+      const text = renderTemplate("ver_hostile_dump", "{{json this}}{{json @root}}", fullContext("task"));
+      // The dump is complete: it reaches the dispatch's own secret...
+      expect(text).toContain(DISPATCH.token);
+      expect(text).toContain(JSON.stringify(issue.title));
+      // ...and the service key is nowhere in what a template can reach.
+      expect(text).not.toContain(SERVICE_KEY);
+      expect(text).not.toMatch(/kaizen_[0-9a-f]{64}/);
+    });
+  });
+});
