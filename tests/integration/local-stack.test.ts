@@ -44,6 +44,20 @@ describe("local stack", () => {
       body: JSON.stringify({ title: "Survives restarts", type: "task" }),
     });
     expect(created.status).toBe(201);
+    expect(first.seededTemplates.sort()).toEqual([
+      "hypothesis-planning",
+      "monitor-check",
+      "plan-decomposition",
+      "signal-triage",
+      "task-execution",
+    ]);
+    // A user's edit of a default survives every later start.
+    const edited = await fetch(`${first.url}/api/templates/task-execution`, {
+      method: "PATCH",
+      headers,
+      body: JSON.stringify({ name: "Our way of working tasks" }),
+    });
+    expect(edited.status).toBe(200);
     await first.stop();
     expect(await reachable(first.endpoint)).toBe(false);
 
@@ -53,6 +67,11 @@ describe("local stack", () => {
       expect(second.apiKey).toBe(first.apiKey);
       const listed = await fetch(`${second.url}/api/issues`, { headers });
       expect(await listed.json()).toMatchObject({ total: 1, data: [{ title: "Survives restarts", number: 1 }] });
+      expect(second.seededTemplates).toEqual([]);
+      const templates = await fetch(`${second.url}/api/templates`, { headers });
+      const body = (await templates.json()) as { data: { slug: string; name: string }[]; total: number };
+      expect(body.total).toBe(5);
+      expect(body.data.find(({ slug }) => slug === "task-execution")?.name).toBe("Our way of working tasks");
     } finally {
       await second.stop();
     }
