@@ -383,6 +383,43 @@ describe("selection, rendering and preview", () => {
     expect((await preview({ title: "plan", type: "plan" })).template?.slug).toBe("plan-decomposition");
   });
 
+  it("renders a chosen version (a draft too) with versionId, and changes nothing", async () => {
+    const template = await createTemplate(t.app, {
+      slug: "drafty",
+      name: "D",
+      conditions: { type: "monitor" },
+      specificity: 0,
+      content: "active {{issue.title}}",
+    });
+    const draft = await json<Body<TemplateVersion>>(
+      await t.app.request(`/api/templates/${template.id}/versions`, jsonPost({ content: "draft {{issueRef issue}}" })),
+    );
+    const issue = await createIssue(t, { title: "watch it", type: "monitor" });
+    const response = await t.app.request(`/api/templates/preview/${issue.id}?versionId=${draft.data.id}`, {
+      headers: AUTH,
+    });
+    expect(response.status).toBe(200);
+    const { data } = await json<Body<{ template: Template; version: TemplateVersion; text: string }>>(response);
+    expect(data.template.id).toBe(template.id);
+    expect(data.version).toMatchObject({ id: draft.data.id, status: "draft" });
+    expect(data.text).toBe(`draft KZN-${issue.number}`);
+    const plain = await json<Body<{ template: Template }>>(
+      await t.app.request(`/api/templates/preview/${issue.id}`, { headers: AUTH }),
+    );
+    expect(plain.data.template.slug).toBe("monitor-check");
+    const unknown = await t.app.request(`/api/templates/preview/${issue.id}?versionId=ver_01JD0000000000000000000000`, {
+      headers: AUTH,
+    });
+    expect(unknown.status).toBe(404);
+    expect((await t.app.request(`/api/templates/preview/${issue.id}?versionId=v1`, { headers: AUTH })).status).toBe(
+      400,
+    );
+    const versions = await json<ListBody<TemplateVersion>>(
+      await t.app.request(`/api/templates/${template.id}/versions`, { headers: AUTH }),
+    );
+    expect(versions.data.map(({ status }) => status)).toEqual(["draft", "active"]);
+  });
+
   it("answers null template and text when nothing matches, and 404 for an unknown issue", async () => {
     const fresh = await testApp();
     const defaults = await json<ListBody<Template>>(await fresh.app.request("/api/templates", { headers: AUTH }));

@@ -389,7 +389,8 @@ function exceptionAt(content: string, error: Handlebars.Exception): TemplateSynt
 /** What Handlebars threw while reading `content`, as a located error; anything else is rethrown. */
 function syntaxErrorFrom(content: string, error: unknown): TemplateSyntaxError {
   if (error instanceof Handlebars.Exception) return exceptionAt(content, error);
-  if (error instanceof RangeError) return new TemplateSyntaxError(1, 1, "blocks are nested too deeply");
+  // A backstop: nesting is capped before parsing, but Handlebars' tree walkers recurse.
+  if (error instanceof RangeError) return new TemplateSyntaxError(1, 1, "the template nests too deeply");
   if (error instanceof Error && error.message.startsWith("Parse error")) return parseErrorAt(content, error.message);
   if (error instanceof Error && error.message.startsWith("Lexical error")) return lexicalErrorAt(content);
   throw error;
@@ -403,7 +404,6 @@ interface AstNode {
   loc?: { start: { line: number; column: number } } | null;
   body?: AstNode[];
   path?: AstNode;
-  name?: AstNode;
   params?: AstNode[];
   hash?: { pairs: { value: AstNode }[] } | null;
   program?: AstNode | null;
@@ -433,8 +433,9 @@ function callProblem(node: AstNode): string | null {
   }
   const arity = HELPER_ARITY[name];
   if (arity === undefined) return `${quoted(name)} is reserved by Handlebars`;
-  if (BLOCK_ONLY.has(name) && node.type !== "BlockStatement")
+  if (BLOCK_ONLY.has(name) && node.type !== "BlockStatement") {
     return `${name} must open a block: {{#${name} …}}…{{/${name}}}`;
+  }
   if (params !== arity) return `${name} takes exactly ${arity === 1 ? "one argument" : `${arity} arguments`}`;
   return null;
 }
@@ -489,12 +490,7 @@ export function checkTemplateSyntax(content: string): void {
   } catch (error) {
     throw syntaxErrorFrom(content, error);
   }
-  let problem: ReturnType<typeof firstRenderProblem>;
-  try {
-    problem = firstRenderProblem(tree);
-  } catch (error) {
-    throw syntaxErrorFrom(content, error);
-  }
+  const problem = firstRenderProblem(tree);
   if (problem) {
     const start = problem.node.loc?.start ?? { line: 1, column: 0 };
     throw locatedError(content, start.line, start.column, problem.reason);

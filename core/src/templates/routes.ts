@@ -6,7 +6,14 @@ import { expectedVersion } from "../http/conditional.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
 import { promptEngine } from "./engine.js";
-import { createTemplateBody, createVersionBody, listTemplatesQuery, pageQuery, patchTemplateBody } from "./schemas.js";
+import {
+  createTemplateBody,
+  createVersionBody,
+  listTemplatesQuery,
+  pageQuery,
+  patchTemplateBody,
+  previewQuery,
+} from "./schemas.js";
 
 export const templateFamily: FamilyModule<"templates"> = (deps) => {
   const engine = promptEngine(deps);
@@ -62,7 +69,11 @@ export const templateFamily: FamilyModule<"templates"> = (deps) => {
       return listResponse(c, reviews, total, query);
     },
     "GET /api/templates/preview/:issueId": async (c) => {
-      const { issueId, rendered } = await templates.renderFor(c.req.param("issueId") ?? "");
+      const { versionId } = parseWith(previewQuery, c.req.query(), "query");
+      const issueRef = c.req.param("issueId") ?? "";
+      const { issueId, rendered } = versionId
+        ? await templates.renderVersionFor(issueRef, versionId)
+        : await templates.renderFor(issueRef);
       return itemResponse(c, {
         issueId,
         template: rendered?.template ?? null,

@@ -85,6 +85,11 @@ export const listTemplatesQuery = z.strictObject({
 });
 export type ListTemplatesQuery = z.output<typeof listTemplatesQuery>;
 
+/** `GET /api/templates/preview/:issueId`: `versionId` renders that version (a draft too) instead of the one selection picks. */
+export const previewQuery = z.strictObject({
+  versionId: z.optional(z.string().check(z.regex(/^ver_[0-9A-HJKMNP-TV-Z]{26}$/, "must be a version id (ver_…)"))),
+});
+
 /** Lists that take nothing but a page. */
 export const pageQuery = z.strictObject({ ...paginationQuery });
 export type PageQuery = z.output<typeof pageQuery>;

@@ -13,7 +13,7 @@ import { pageOffset } from "../http/pagination.js";
 import { type DispatchContext, NO_DISPATCH, type PromptContextBuilder, selectionFacts } from "./context.js";
 import { DEFAULT_TEMPLATES } from "./defaults.js";
 import { newTemplateId, newVersionId, SLUG, TEMPLATE_ID, VERSION_ID } from "./keys.js";
-import { checkTemplateSyntax, renderTemplate } from "./render.js";
+import { checkTemplateSyntax, type PromptContext, renderTemplate } from "./render.js";
 import type {
   CreateTemplateBody,
   CreateVersionBody,
@@ -220,13 +220,30 @@ export class TemplateService {
     ]);
     const chosen = selectTemplate(entries, selectionFacts(stored, failedDispatches));
     if (!chosen || chosen.activeVersionNumber === null) return { issueId: stored.issue.id, rendered: null };
+    return {
+      issueId: stored.issue.id,
+      rendered: await this.renderVersion(chosen.id, chosen.activeVersionNumber, context),
+    };
+  }
+
+  /** Any version (a draft included) rendered for an issue, whatever selection would choose: to try a version before promoting it. */
+  async renderVersionFor(issueRef: string, versionId: string): Promise<{ issueId: string; rendered: RenderedPrompt }> {
+    const located = VERSION_ID.test(versionId) ? await this.store.locateVersion(versionId) : undefined;
+    if (!located) throw new NotFoundError(`Version ${versionId} not found`);
+    const { context, stored } = await this.contexts.build(issueRef);
+    const rendered = await this.renderVersion(located.templateId, located.number, context);
+    if (!rendered) throw new NotFoundError(`Version ${versionId} not found`);
+    return { issueId: stored.issue.id, rendered };
+  }
+
+  private async renderVersion(templateId: string, number: number, context: PromptContext) {
     const [template, version] = await Promise.all([
-      this.store.get(chosen.id),
-      this.store.getVersion(chosen.id, chosen.activeVersionNumber),
+      this.store.get(templateId),
+      this.store.getVersion(templateId, number),
     ]);
-    if (!template || template.deleted || !version) return { issueId: stored.issue.id, rendered: null };
+    if (!template || template.deleted || !version) return null;
     const text = renderTemplate(version.version.id, version.version.content, context);
-    return { issueId: stored.issue.id, rendered: { template: template.template, version: version.version, text } };
+    return { template: template.template, version: version.version, text };
   }
 
   /**
