@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Prompt, Review } from "../../core/src/prompts/schemas.js";
 import { scoreAfter } from "../../core/src/prompts/scoring.js";
 import type { TemplateDetail, TemplateVersion } from "../../core/src/templates/schemas.js";
+import { MAX_PROMPT_BYTES } from "../../core/src/templates/service.js";
 import { AUTH, anotherInstance, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";
 import { createTemplate, engineOf, recordPrompt } from "../helpers/templates.js";
@@ -200,6 +201,45 @@ describe("prompts", () => {
       [2, 1],
       [1, 1],
     ]);
+  });
+});
+
+describe("prompt size", () => {
+  it("records a prompt for an issue with a 900 KB signal and a huge rendering: payloads named, text cut", async () => {
+    const t = await testApp();
+    const signal = await t.app.request(
+      "/api/signals",
+      jsonPost({
+        source: "loadtest",
+        type: "dump",
+        title: "Big dump",
+        severity: "high",
+        fingerprint: "big-dump",
+        payload: { blob: "y".repeat(900 * 1024) },
+      }),
+    );
+    expect(signal.status).toBe(201);
+    const { data } = await json<Body<{ signal: { id: string }; issue: Issue }>>(signal);
+    await createTemplate(t.app, {
+      slug: "verbose",
+      name: "Verbose",
+      conditions: { type: "signal" },
+      specificity: 999,
+      content: `{{#each signals}}{{json payload}}{{/each}}\n${"{{issue.description}}".repeat(8)}`,
+    });
+    await t.app.request(`/api/issues/${data.issue.id}`, {
+      method: "PATCH",
+      headers: { ...AUTH, "Content-Type": "application/json" },
+      body: JSON.stringify({ description: "z".repeat(50_000) }),
+    });
+    const engine = engineOf(t);
+    const prompt = await recordPrompt(engine, data.issue.id, t);
+    expect(prompt.text).toContain(`"url": "http://localhost:4242/api/signals/${data.signal.id}"`);
+    expect(prompt.text).not.toContain("y".repeat(1000));
+    expect(Buffer.byteLength(prompt.text)).toBeLessThanOrEqual(MAX_PROMPT_BYTES);
+    expect(prompt.text).toMatch(/z\n\n\[This prompt was cut at 300 KB; [^\]]*\]$/);
+    const stored = await json<Body<Prompt>>(await t.app.request(`/api/prompts/${prompt.id}`, { headers: AUTH }));
+    expect(stored.data.text).toBe(prompt.text);
   });
 });
 

@@ -15,6 +15,19 @@ import type { SelectionFacts } from "./selection.js";
 /** Signals a prompt shows, with their payloads (API.md 3.4: the latest 5). */
 export const PROMPT_SIGNALS = 5;
 
+/**
+ * Largest payload a prompt carries whole (bytes of its JSON). Payloads may be megabytes (API.md
+ * 3.1.4) and a prompt is stored as one item, so a larger one is named instead, with where to read it.
+ */
+export const PROMPT_PAYLOAD_BYTES = 16 * 1024;
+
+/** The payload as a prompt shows it: whole, or a pointer to it when it is larger than {@link PROMPT_PAYLOAD_BYTES}. */
+export function promptPayload(signalId: string, payload: unknown, baseUrl: string): unknown {
+  const bytes = Buffer.byteLength(JSON.stringify(payload) ?? "", "utf8");
+  if (bytes <= PROMPT_PAYLOAD_BYTES) return payload;
+  return { truncated: true, bytes, url: `${baseUrl}/api/signals/${signalId}` };
+}
+
 /** What only a claim knows: the dispatch, the prompt's own id, the earlier attempts. */
 export interface DispatchContext {
   dispatch: PromptContext["dispatch"];
@@ -78,7 +91,7 @@ export class PromptContextBuilder {
                 severity: signal.severity,
                 title: signal.title,
                 receivedAt: signal.receivedAt,
-                payload: signal.payload,
+                payload: promptPayload(signal.id, signal.payload, this.baseUrl),
               },
             ]
           : [],

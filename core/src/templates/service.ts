@@ -34,6 +34,22 @@ export interface RenderedPrompt {
   text: string;
 }
 
+/**
+ * Largest prompt text kept and handed out (UTF-8 bytes): a prompt is one item, and DynamoDB's
+ * items stop at 400 KB. Longer text is cut at a character boundary, with a line saying so.
+ */
+export const MAX_PROMPT_BYTES = 300 * 1024;
+
+/** The text within {@link MAX_PROMPT_BYTES}: whole, or cut with a closing note. */
+export function boundedPromptText(text: string): string {
+  if (Buffer.byteLength(text, "utf8") <= MAX_PROMPT_BYTES) return text;
+  const note = `\n\n[This prompt was cut at ${MAX_PROMPT_BYTES / 1024} KB; read the issue and its signals through the API for the rest.]`;
+  const budget = MAX_PROMPT_BYTES - Buffer.byteLength(note, "utf8");
+  // Cutting the bytes may split a character; the decoder drops the partial one.
+  const cut = new TextDecoder("utf-8").decode(Buffer.from(text, "utf8").subarray(0, budget)).replace(/\uFFFD$/, "");
+  return `${cut}${note}`;
+}
+
 /** Only a failed condition on the template itself (the first write) is a lost race; others are answers. */
 const lostRace = (error: ConditionFailedError) => error.reasons[0] === "ConditionalCheckFailed";
 
@@ -242,7 +258,7 @@ export class TemplateService {
       this.store.getVersion(templateId, number),
     ]);
     if (!template || template.deleted || !version) return null;
-    const text = renderTemplate(version.version.id, version.version.content, context);
+    const text = boundedPromptText(renderTemplate(version.version.id, version.version.content, context));
     return { template: template.template, version: version.version, text };
   }
 
