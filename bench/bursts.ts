@@ -4,7 +4,8 @@
  * burst's wall time ≤ 1.0 × the serial wall with emulation off, ≤ 1.5 × with it on, 0 × 5xx).
  * Besides the bursts the budget names, creates that all name one label and one project show the
  * spread reference checks. Every run writes things no other run touched (its own titles, fingerprints and delivery ids),
- * and rounds alternate which of the two goes first, so neither order is favoured.
+ * and rounds alternate which of the two goes first, so neither order is favoured. The reviews burst
+ * (./review-burst.ts) reviews one version from fresh prompts each run, and checks what each run left.
  */
 import { randomUUID } from "node:crypto";
 import { codehostDelivery, type Delivery, issueEvent } from "./deliveries.js";
@@ -23,12 +24,20 @@ export interface BurstCase {
   name: string;
   /** Requests to send once before the runs (what the burst refers to), in order. */
   setup?: BurstRequest[];
-  /** The requests of one run; `run` is unique per run, for fresh titles, fingerprints and ids. */
-  requests(run: number): BurstRequest[];
+  /**
+   * The requests of one run; `run` is unique per run, for fresh titles, fingerprints and ids.
+   * Built before the run is timed, so it may prepare what they refer to (fresh prompts to review).
+   */
+  requests(run: number): BurstRequest[] | Promise<BurstRequest[]>;
   /** Statuses a correct answer may have. */
   expect: number[];
   /** Whether the answers of one run are right as a whole (e.g. 25 new signals and 75 duplicates). */
   verify?(answers: Answer[]): string | undefined;
+  /**
+   * What the run left behind, read back after it (untimed): a problem found here fails the bench,
+   * as a wrong end state means the timings measured a broken burst.
+   */
+  settled?(answers: Answer[]): Promise<string | undefined>;
 }
 
 export interface Answer {
@@ -221,7 +230,13 @@ export async function measureBurst(
   for (let round = 0; round < options.rounds; round++) {
     const order = round % 2 === 0 ? [false, true] : [true, false];
     for (const all of order) {
-      const result = await run(server, burst.requests(options.nextRun()).map(named), all);
+      const requests = (await burst.requests(options.nextRun())).map(named);
+      const result = await run(server, requests, all);
+      const wrong = await burst.settled?.(result.answers);
+      if (wrong) {
+        const how = `${all ? "all at once" : "one after another"}, conflicts ${options.emulation ? "emulated" : "off"}`;
+        throw new Error(`burst "${burst.name}" (${how}, round ${round + 1}) left a wrong state: ${wrong}`);
+      }
       (all ? concurrent : serial).push(result);
     }
   }

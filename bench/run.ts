@@ -6,7 +6,7 @@
  * Environment: BENCH_ISSUES (default 10000), BENCH_SIGNALS (signals seeded before the signal reads
  * are costed, default 3000), BENCH_INIT_RUNS (default 21, at least 10), BENCH_LOAD_SECONDS (default 10),
  * BENCH_BURST (requests per burst, default 100), BENCH_BURST_ROUNDS (default 3).
- * `npm run bench -- --bursts` measures the bursts section alone.
+ * `npm run bench -- --bursts` measures the bursts section alone, `npm run bench -- --bundles` the bundles.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -25,6 +25,7 @@ import {
 import { IssueStore } from "../core/src/issues/store.js";
 import { SignalService } from "../core/src/signals/service.js";
 import { PAYLOAD_IN_TRANSACTION_BYTES } from "../core/src/signals/store.js";
+import { promptEngine } from "../core/src/templates/engine.js";
 import { freePort, type RunningDynamoDb, startDynamoDbLocal } from "../infra/local/dynamodb.js";
 import { ROOT } from "../scripts/build.js";
 import { BudgetReport } from "./budgets.js";
@@ -49,6 +50,8 @@ import { traceDynamo } from "./dynamo-trace.js";
 import { heading, kb, ms, num, percent, quantile, table, times } from "./format.js";
 import { issueListCases, issueListRatios, measureIssueItemCosts } from "./issue-domain-costs.js";
 import { duplicateDeliveryTarget, groupedDeliveriesTarget } from "./receiver-load.js";
+import { reviewBurst } from "./review-burst.js";
+import { measureReviewCosts } from "./review-costs.js";
 import { SEED_PARENTS, type SeedSummary, seedIssues, TITLE_WORD } from "./seed.js";
 import { receiverCases, signalReadCases } from "./signal-costs.js";
 import { type SignalSeedSummary, seedSignals } from "./signal-seed.js";
@@ -296,9 +299,11 @@ function itemSection(rows: CostRow[], budgets: BudgetReport): void {
   for (const row of rows) budgetCalls(row, budgets);
 }
 
-/** AWS write units of the writes ARCHITECTURE.md names: deliveries (opened, grouped, recorded), create, PATCH. */
+/** AWS write units of the writes ARCHITECTURE.md names: deliveries (opened, grouped, recorded), create, PATCH, review. */
 function writeUnitSection(rows: CostRow[], budgets: BudgetReport): void {
-  const named = rows.filter((row) => row.kind === "receiver" || /^(POST issue|PATCH)/.test(row.label));
+  const named = rows.filter(
+    (row) => row.kind === "receiver" || /^(POST issue|PATCH)/.test(row.label) || row.key.startsWith("review."),
+  );
   log("\nAWS write units per request, at least: 2 per item of a transaction, 1 per single-item write");
   log(
     table(
@@ -313,7 +318,28 @@ function writeUnitSection(rows: CostRow[], budgets: BudgetReport): void {
       ]),
     ),
   );
+  if (named.some((row) => row.key.startsWith("review."))) {
+    log(
+      "  A review's transaction: its version's count and score (conditional on the count read), its prompt's " +
+        "reviewCount, and for each of its two listings (prompt=<id>, template=<id>) an entry and a spread count.\n" +
+        "  The review that opens its version's improvement task (once per version) adds that issue's writes and a " +
+        "check that its label exists;\n  the first such task of a table also creates the label first, in a " +
+        "transaction of its own (its row above, costed apart).",
+    );
+  }
   for (const row of named) budgets.reported(`AWS write units, ${row.label}`, `≥ ${awsWriteUnits(row)}`);
+}
+
+/** A plain task issue made through the API, for a prompt of the default task-execution template. */
+async function createTaskIssue(app: ReturnType<typeof createApp>, apiKey: string): Promise<string> {
+  const response = await app.request("http://localhost/api/issues", {
+    method: "POST",
+    headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ title: "Benchmark task to review a prompt of", type: "task", priority: 3 }),
+  });
+  const id = ((await response.json()) as { data?: { id?: string } }).data?.id;
+  if (response.status !== 201 || !id) throw new Error(`POST /api/issues answered ${response.status}`);
+  return id;
 }
 
 function receiverSection(rows: CostRow[], budgets: BudgetReport): void {
@@ -517,7 +543,10 @@ function burstSection(rows: BurstRow[], budgets: BudgetReport): void {
   }
 }
 
-/** Every burst case against a fresh table and server per conflict mode (off, then emulated). */
+/**
+ * Every burst case against a fresh table and server per conflict mode (off, then emulated): the
+ * creates and deliveries of {@link burstCases}, then the reviews of one version ({@link reviewBurst}).
+ */
 async function measureBursts(endpoint: string, apiKey: string): Promise<BurstRow[]> {
   const size = intEnv("BENCH_BURST", 100, 4);
   const rounds = intEnv("BENCH_BURST_ROUNDS", 3, 1);
@@ -538,12 +567,14 @@ async function measureBursts(endpoint: string, apiKey: string): Promise<BurstRow
       webhookSecrets: BENCH_WEBHOOK_SECRETS,
       emulateConflicts: emulation,
     });
+    const reviews = reviewBurst({ url: server.url, apiKey, size, tableName, endpoint });
     try {
-      for (const burst of burstCases(apiKey, size)) {
+      for (const burst of [...burstCases(apiKey, size), reviews.burst]) {
         log(`  ${burst.name}, conflicts ${emulation ? "emulated" : "off"}… (${loadNote()})`);
         rows.push(await measureBurst(server, burst, { emulation, rounds, nextRun: () => ++runNumber }));
       }
     } finally {
+      reviews.close();
       await server.stop();
     }
   }
@@ -562,8 +593,22 @@ async function burstsOnly(): Promise<void> {
   }
 }
 
+async function bundlesOnly(): Promise<void> {
+  const budgets = new BudgetReport();
+  const initRuns = intEnv("BENCH_INIT_RUNS", 21, 10);
+  const tmp = mkdtempSync(join(tmpdir(), "kaizen-bench-"));
+  try {
+    log(`building the reference and the function bundles… (${loadNote()})`);
+    bundleSection(await measureBundles(tmp, initRuns, log), budgets);
+    log(budgets.render());
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes("--bursts")) return burstsOnly();
+  if (process.argv.includes("--bundles")) return bundlesOnly();
   const issues = intEnv("BENCH_ISSUES", BUDGET_ISSUES, 1);
   const initRuns = intEnv("BENCH_INIT_RUNS", 21, 10);
   const loadSeconds = intEnv("BENCH_LOAD_SECONDS", 10, 1);
@@ -614,10 +659,22 @@ async function main(): Promise<void> {
     const itemRows = await measureIssueItemCosts(measure, seed);
     itemSection(itemRows, budgets);
 
+    log(
+      "\nPrompt reviews: three reviews of one prompt of the default task-execution version (the prompt recorded " +
+        "in-process, as a claim will record it)",
+    );
+    const reviewRows = await measureReviewCosts({
+      measure,
+      createIssue: () => createTaskIssue(app, apiKey),
+      engine: promptEngine({ config, db: seedDb }),
+      db: seedDb,
+    });
+    itemSection(reviewRows, budgets);
+
     log("\nWebhook receivers: one signed delivery each (DynamoDB calls per delivery; budget ≤ 3)");
     const receiverRows = await measureCosts(app, db, trace, apiKey, receiverCases());
     receiverSection(receiverRows, budgets);
-    writeUnitSection([...receiverRows, ...itemRows], budgets);
+    writeUnitSection([...receiverRows, ...itemRows, ...reviewRows], budgets);
 
     log(`\nseeding ${signals} signals (recorded pushes) through SignalService.ingest…`);
     const signalSeed = await seedSignals(new SignalService(seedDb), signals, progress(signals));
