@@ -1,5 +1,5 @@
 /** @module templates/render — prompt text from a version's Handlebars content: checked whole, compiled once per version. */
-import Handlebars from "handlebars";
+import type Handlebars from "handlebars";
 import { ValidationError } from "../errors.js";
 import type { Issue } from "../issues/schemas.js";
 
@@ -136,13 +136,41 @@ const HELPER_ARITY: Record<string, number> = {
 /** Built-in helpers that fail without a block to render (`options.fn`). */
 const BLOCK_ONLY = new Set(["if", "unless", "with", "each"]);
 
-// An environment of our own, so helpers registered here never leak into (or from) other users of
-// the Handlebars singleton.
-const env = Handlebars.create();
-// `{{log this}}` would write the context, dispatch token included, to the function's logs.
-env.unregisterHelper("log");
-for (const [name, helper] of Object.entries(PROMPT_HELPERS)) {
-  env.registerHelper(name, (...args: unknown[]) => helper(argumentOf(args)));
+type HandlebarsApi = typeof Handlebars;
+
+// Handlebars (and the source-map library its compiler brings) is loaded on first use, not when a
+// function starts: most requests of the families that bundle it never render, and a cold start
+// should not pay for it (ARCHITECTURE.md, module init budget).
+let hb: HandlebarsApi;
+let env: ReturnType<HandlebarsApi["create"]> | undefined;
+let parser: JisonParser;
+let loading: Promise<void> | undefined;
+
+/** The prompt environment; throws unless {@link handlebarsReady} has finished (a programming error, not a client's). */
+function loadedEnv(): ReturnType<HandlebarsApi["create"]> {
+  if (env === undefined) throw new Error("Handlebars is not loaded yet: await handlebarsReady() first");
+  return env;
+}
+
+/**
+ * Loads Handlebars once per process and prepares the prompt environment: one of our own, so
+ * helpers registered here never leak into (or from) other users of the Handlebars singleton.
+ * Await it before {@link checkTemplateSyntax} or {@link renderTemplate}.
+ * @example await handlebarsReady(); checkTemplateSyntax(content);
+ */
+export function handlebarsReady(): Promise<void> {
+  loading ??= import("handlebars").then((module) => {
+    hb = ((module as { default?: HandlebarsApi }).default ?? module) as HandlebarsApi;
+    const created = hb.create();
+    env = created;
+    // `{{log this}}` would write the context, dispatch token included, to the function's logs.
+    created.unregisterHelper("log");
+    for (const [name, helper] of Object.entries(PROMPT_HELPERS)) {
+      created.registerHelper(name, (...args: unknown[]) => helper(argumentOf(args)));
+    }
+    parser = (hb as unknown as { Parser: JisonParser }).Parser;
+  });
+  return loading;
 }
 
 /** Prompts are Markdown, not HTML: nothing is escaped; a missing value renders empty (not strict). */
@@ -167,7 +195,6 @@ interface JisonParser {
   lexer: { setInput(input: string): void; lex(): number | string; yytext: string; yylloc: JisonLocation; EOF: number };
   terminals_: Record<number, string>;
 }
-const parser = (Handlebars as unknown as { Parser: JisonParser }).Parser;
 
 interface Token {
   name: string;
@@ -388,7 +415,7 @@ function exceptionAt(content: string, error: Handlebars.Exception): TemplateSynt
 
 /** What Handlebars threw while reading `content`, as a located error; anything else is rethrown. */
 function syntaxErrorFrom(content: string, error: unknown): TemplateSyntaxError {
-  if (error instanceof Handlebars.Exception) return exceptionAt(content, error);
+  if (error instanceof hb.Exception) return exceptionAt(content, error);
   // A backstop: nesting is capped before parsing, but Handlebars' tree walkers recurse.
   if (error instanceof RangeError) return new TemplateSyntaxError(1, 1, "the template nests too deeply");
   if (error instanceof Error && error.message.startsWith("Parse error")) return parseErrorAt(content, error.message);
@@ -427,7 +454,7 @@ function simpleName(path: AstNode | undefined): string | null {
 function callProblem(node: AstNode): string | null {
   const name = simpleName(node.path);
   const params = node.params?.length ?? 0;
-  if (name === null || !Object.hasOwn(env.helpers, name)) {
+  if (name === null || !Object.hasOwn(loadedEnv().helpers, name)) {
     // An unknown name with arguments is a call to a missing helper; without, it reads a value.
     return params > 0 ? `unknown helper ${quoted(String(node.path?.original ?? ""))}` : null;
   }
@@ -472,9 +499,10 @@ function firstRenderProblem(node: AstNode): { node: AstNode; reason: string } | 
  * block mismatches, and what parses but cannot render here (partials, decorators, unknown helpers,
  * `{{#if}}` without its one argument). Compiles eagerly: `Handlebars.compile` alone waits for the
  * first render.
- * @example checkTemplateSyntax("Fix {{issueRef issue}}\n{{#if parent}}") // throws TemplateSyntaxError (line 2, column 1)
+ * @example await handlebarsReady(); checkTemplateSyntax("Fix {{issueRef issue}}\n{{#if parent}}") // throws TemplateSyntaxError (line 2, column 1)
  */
 export function checkTemplateSyntax(content: string): void {
+  loadedEnv();
   const deep = tooDeep(tokensOf(content));
   if (deep) {
     throw locatedError(
@@ -486,7 +514,7 @@ export function checkTemplateSyntax(content: string): void {
   }
   let tree: AstNode;
   try {
-    tree = env.parse(content);
+    tree = loadedEnv().parse(content);
   } catch (error) {
     throw syntaxErrorFrom(content, error);
   }
@@ -496,7 +524,7 @@ export function checkTemplateSyntax(content: string): void {
     throw locatedError(content, start.line, start.column, problem.reason);
   }
   try {
-    env.precompile(content, COMPILE_OPTIONS);
+    loadedEnv().precompile(content, COMPILE_OPTIONS);
   } catch (error) {
     throw syntaxErrorFrom(content, error);
   }
@@ -513,12 +541,13 @@ const compiled = new Map<string, Handlebars.TemplateDelegate<PromptContext>>();
  * @example renderTemplate("ver_01J…", "Work on {{issueRef issue}}: {{issue.title}}", context) // "Work on KZN-7: Checkout times out"
  */
 export function renderTemplate(versionId: string, content: string, context: PromptContext): string {
+  loadedEnv();
   let template = compiled.get(versionId);
   if (template) {
     compiled.delete(versionId);
   } else {
     checkTemplateSyntax(content);
-    template = env.compile<PromptContext>(content, COMPILE_OPTIONS);
+    template = loadedEnv().compile<PromptContext>(content, COMPILE_OPTIONS);
   }
   compiled.set(versionId, template);
   if (compiled.size > CACHE_LIMIT) {

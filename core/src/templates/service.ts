@@ -13,7 +13,7 @@ import { pageOffset } from "../http/pagination.js";
 import { type DispatchContext, NO_DISPATCH, type PromptContextBuilder, selectionFacts } from "./context.js";
 import { DEFAULT_TEMPLATES } from "./defaults.js";
 import { newTemplateId, newVersionId, SLUG, TEMPLATE_ID, VERSION_ID } from "./keys.js";
-import { checkTemplateSyntax, type PromptContext, renderTemplate } from "./render.js";
+import { checkTemplateSyntax, handlebarsReady, type PromptContext, renderTemplate } from "./render.js";
 import type {
   CreateTemplateBody,
   CreateVersionBody,
@@ -50,6 +50,17 @@ export function boundedPromptText(text: string): string {
   return `${cut}${note}`;
 }
 
+/** Refuses content that would not render (400 naming line and column); loads Handlebars first. */
+async function checkedContent(content: string): Promise<void> {
+  await handlebarsReady();
+  checkTemplateSyntax(content);
+}
+
+async function renderedText(versionId: string, content: string, context: PromptContext): Promise<string> {
+  await handlebarsReady();
+  return renderTemplate(versionId, content, context);
+}
+
 /** Only a failed condition on the template itself (the first write) is a lost race; others are answers. */
 const lostRace = (error: ConditionFailedError) => error.reasons[0] === "ConditionalCheckFailed";
 
@@ -67,7 +78,7 @@ export class TemplateService {
 
   /** Creates a template; with `content`, its version 1 is made and active at once. */
   async createTemplate(input: CreateTemplateBody): Promise<StoredTemplate> {
-    if (input.content !== undefined) checkTemplateSyntax(input.content);
+    if (input.content !== undefined) await checkedContent(input.content);
     await this.checkProjects(input.projectId, input.conditions?.projectId);
     const { id, createdAt } = newTemplateId(this.now().getTime());
     const first =
@@ -169,7 +180,7 @@ export class TemplateService {
 
   /** A new draft numbered after the last one: concurrent creations take consecutive numbers. */
   async createVersion(ref: string, input: CreateVersionBody): Promise<TemplateVersion> {
-    checkTemplateSyntax(input.content);
+    await checkedContent(input.content);
     const createdAt = this.now().toISOString();
     const id = newVersionId(this.now().getTime());
     return retryRaces(
@@ -258,7 +269,7 @@ export class TemplateService {
       this.store.getVersion(templateId, number),
     ]);
     if (!template || template.deleted || !version) return null;
-    const text = boundedPromptText(renderTemplate(version.version.id, version.version.content, context));
+    const text = boundedPromptText(await renderedText(version.version.id, version.version.content, context));
     return { template: template.template, version: version.version, text };
   }
 

@@ -1,7 +1,15 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ISSUE_TYPES, type Issue } from "../../../core/src/issues/schemas.js";
 import { DEFAULT_TEMPLATES } from "../../../core/src/templates/defaults.js";
-import { checkTemplateSyntax, type PromptContext, renderTemplate } from "../../../core/src/templates/render.js";
+import {
+  checkTemplateSyntax,
+  handlebarsReady,
+  type PromptContext,
+  renderTemplate,
+} from "../../../core/src/templates/render.js";
+
+// Handlebars loads on first use (not at a cold start); these tests call the renderer directly.
+beforeAll(() => handlebarsReady());
 
 const BASE_URL = "https://kaizen.example.com";
 const DISPATCH = {

@@ -1,14 +1,18 @@
 import Handlebars from "handlebars";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ValidationError } from "../../../core/src/errors.js";
 import type { Issue } from "../../../core/src/issues/schemas.js";
 import {
   checkTemplateSyntax,
   compiledCacheSize,
+  handlebarsReady,
   type PromptContext,
   renderTemplate,
   TemplateSyntaxError,
 } from "../../../core/src/templates/render.js";
+
+// Handlebars loads on first use (not at a cold start); these tests call the renderer directly.
+beforeAll(() => handlebarsReady());
 
 const issue: Issue = {
   id: "iss_01JD0000000000000000000042",
