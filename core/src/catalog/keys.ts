@@ -16,9 +16,9 @@
  * at (`refCount`), in the same transaction that sets or clears them, so a delete conditioned on
  * that count being zero never leaves a pointer dangling.
  */
-import { decodeTime, encodeTime, monotonicFactory } from "ulid";
+import { decodeTime, monotonicFactory } from "ulid";
 import type { Key } from "../db/client.js";
-import type { ListingScheme } from "../db/listing.js";
+import { ulidFloor, ulidListingScheme } from "../db/listing.js";
 
 const PROJECT_ENTITY = "$kaizen#project_1";
 const GOAL_ENTITY = "$kaizen#goal_1";
@@ -72,25 +72,11 @@ export function catalogSortKey(id: string): string {
   return id.slice(id.indexOf("_") + 1);
 }
 
-/** A listing scheme sorted by the ULID of the id and counted per day of creation. */
-function dailyUlidScheme(entity: string): ListingScheme {
-  return {
-    entity,
-    bucketOf: (sk) => String(Math.floor(decodeTime(sk) / DAY_MS)).padStart(6, "0"),
-    bucketStart: (bucket) => ulidFloor(Number(bucket) * DAY_MS),
-    bucketEnd: (bucket) => ulidFloor((Number(bucket) + 1) * DAY_MS),
-  };
-}
+export const PROJECT_LISTINGS = ulidListingScheme("project", DAY_MS, 6);
+export const GOAL_LISTINGS = ulidListingScheme("goal", DAY_MS, 6);
+export const LABEL_LISTINGS = ulidListingScheme("label", DAY_MS, 6);
 
-/** Catalog records are few and made by people: a day per count bucket keeps few count items. */
-export const PROJECT_LISTINGS = dailyUlidScheme("project");
-export const GOAL_LISTINGS = dailyUlidScheme("goal");
-export const LABEL_LISTINGS = dailyUlidScheme("label");
-
-/** Lowest ULID at or after an instant. */
-export function ulidFloor(ms: number): string {
-  return `${encodeTime(ms, 10)}${"0".repeat(16)}`;
-}
+export { ulidFloor };
 
 /** Name of the listing of records whose `field` has `value`; `all` lists every record. */
 export function listingName(field: "status" | "project", value: string): string {

@@ -15,6 +15,7 @@
  *       count `pk=$kaizen#<entity>count_1#<listing>`, `sk=<bucket>` (shards `<bucket>~NN`),
  *       attribute `count`.
  */
+import { decodeTime, encodeTime } from "ulid";
 import type { Db, Item, Key, TransactItem } from "./client.js";
 import { sumSpreadCounts } from "./spread.js";
 
@@ -27,6 +28,25 @@ export interface ListingScheme {
   bucketStart(bucket: string): string;
   /** Exclusive upper bound of the bucket's sort keys. */
   bucketEnd(bucket: string): string;
+}
+
+/** Lowest ULID at or after an instant: where the sort keys of that instant begin. */
+export function ulidFloor(ms: number): string {
+  return `${encodeTime(ms, 10)}${"0".repeat(16)}`;
+}
+
+/**
+ * A scheme for an entity sorted by the ULID of its id (creation order), counted per `bucketMs` of
+ * creation time; bucket names are the bucket's number, zero-padded to `digits` so they sort.
+ * @example const HOURLY = ulidListingScheme("prompt", 3_600_000, 8);
+ */
+export function ulidListingScheme(entity: string, bucketMs: number, digits: number): ListingScheme {
+  return {
+    entity,
+    bucketOf: (sk) => String(Math.floor(decodeTime(sk) / bucketMs)).padStart(digits, "0"),
+    bucketStart: (bucket) => ulidFloor(Number(bucket) * bucketMs),
+    bucketEnd: (bucket) => ulidFloor((Number(bucket) + 1) * bucketMs),
+  };
 }
 
 /** A condition a combined filter checks on the entries of the listing it walks. */

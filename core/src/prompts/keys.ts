@@ -9,9 +9,9 @@
  *                             hour; listings `prompt=`, `template=`. Reviews never change, so each
  *                             listing entry is the whole review and a page needs no further read.
  */
-import { decodeTime, encodeTime, monotonicFactory } from "ulid";
+import { decodeTime, monotonicFactory } from "ulid";
 import type { Key } from "../db/client.js";
-import type { ListingScheme } from "../db/listing.js";
+import { ulidListingScheme } from "../db/listing.js";
 
 const PROMPT_ENTITY = "$kaizen#prompt_1";
 const HOUR_MS = 3_600_000;
@@ -40,18 +40,9 @@ export function ulidSortKey(id: string): string {
   return id.slice(id.indexOf("_") + 1);
 }
 
-function hourlyScheme(entity: string): ListingScheme {
-  return {
-    entity,
-    bucketOf: (sk) => String(Math.floor(decodeTime(sk) / HOUR_MS)).padStart(8, "0"),
-    bucketStart: (bucket) => `${encodeTime(Number(bucket) * HOUR_MS, 10)}${"0".repeat(16)}`,
-    bucketEnd: (bucket) => `${encodeTime((Number(bucket) + 1) * HOUR_MS, 10)}${"0".repeat(16)}`,
-  };
-}
-
 /** Prompts come with claims, reviews with prompts: an hour per count bucket keeps walks short. */
-export const PROMPT_LISTINGS = hourlyScheme("prompt");
-export const REVIEW_LISTINGS = hourlyScheme("review");
+export const PROMPT_LISTINGS = ulidListingScheme("prompt", HOUR_MS, 8);
+export const REVIEW_LISTINGS = ulidListingScheme("review", HOUR_MS, 8);
 
 export function promptListings(prompt: { templateId: string; versionId: string; issueId: string }): string[] {
   return ["all", `template=${prompt.templateId}`, `version=${prompt.versionId}`, `issue=${prompt.issueId}`];

@@ -12,9 +12,9 @@
  *                              `action=`, `issue=`
  */
 import { createHash } from "node:crypto";
-import { decodeTime, encodeTime, ulid } from "ulid";
+import { ulid } from "ulid";
 import type { Key } from "../db/client.js";
-import { type ListingScheme, listingEntryKey } from "../db/listing.js";
+import { listingEntryKey, ulidFloor, ulidListingScheme } from "../db/listing.js";
 
 const SIGNAL_ENTITY = "$kaizen#signal_1";
 const PAYLOAD_ENTITY = "$kaizen#signalpayload_1";
@@ -46,12 +46,7 @@ export function fingerprintKey(fingerprint: string): Key {
 }
 
 /** Signal listings sort by id (time) and count per hour. */
-export const SIGNAL_LISTINGS: ListingScheme = {
-  entity: "signal",
-  bucketOf: (sk) => String(Math.floor(decodeTime(sk) / HOUR_MS)).padStart(8, "0"),
-  bucketStart: (bucket) => timeFloor(Number(bucket) * HOUR_MS),
-  bucketEnd: (bucket) => timeFloor((Number(bucket) + 1) * HOUR_MS),
-};
+export const SIGNAL_LISTINGS = ulidListingScheme("signal", HOUR_MS, 8);
 
 /** Sort key of a signal in its listings: the ULID of its id. */
 export function signalSortKey(id: string): string {
@@ -59,9 +54,7 @@ export function signalSortKey(id: string): string {
 }
 
 /** Lowest sort key at or after an instant (for `since`). */
-export function timeFloor(ms: number): string {
-  return `${encodeTime(ms, 10)}${"0".repeat(16)}`;
-}
+export const timeFloor = ulidFloor;
 
 export function signalEntryKey(listing: string, id: string): Key {
   return listingEntryKey(SIGNAL_LISTINGS.entity, listing, signalSortKey(id));

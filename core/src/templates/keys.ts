@@ -16,9 +16,9 @@
  *                           ULID, buckets of one day; entries carry what selection reads, so choosing
  *                           a template for an issue is one query
  */
-import { decodeTime, encodeTime, monotonicFactory } from "ulid";
+import { decodeTime, monotonicFactory } from "ulid";
 import type { Key } from "../db/client.js";
-import type { ListingScheme } from "../db/listing.js";
+import { ulidListingScheme } from "../db/listing.js";
 
 const TEMPLATE_ENTITY = "$kaizen#template_1";
 const VERSION_ENTRY = "$kaizen#templatever_1";
@@ -92,9 +92,4 @@ export function templateSortKey(id: string): string {
 }
 
 /** Templates are few and made by people: a day per count bucket keeps few count items. */
-export const TEMPLATE_LISTINGS: ListingScheme = {
-  entity: "template",
-  bucketOf: (sk) => String(Math.floor(decodeTime(sk) / DAY_MS)).padStart(6, "0"),
-  bucketStart: (bucket) => `${encodeTime(Number(bucket) * DAY_MS, 10)}${"0".repeat(16)}`,
-  bucketEnd: (bucket) => `${encodeTime((Number(bucket) + 1) * DAY_MS, 10)}${"0".repeat(16)}`,
-};
+export const TEMPLATE_LISTINGS = ulidListingScheme("template", DAY_MS, 6);

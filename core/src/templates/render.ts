@@ -1,39 +1,18 @@
 /** @module templates/render — prompt text from a version's Handlebars content: checked whole, compiled once per version. */
 import type Handlebars from "handlebars";
+import type { Goal, Project } from "../catalog/schemas.js";
 import { ValidationError } from "../errors.js";
 import type { Issue } from "../issues/schemas.js";
+import type { IssueSummary } from "../issues/service.js";
 
 /** Another issue as a prompt names it: parent, child, sibling, blocker. */
-export interface PromptIssueSummary {
-  id: string;
-  number: number;
-  identifier: string;
-  title: string;
-  type: string;
-  status: string;
-  priority: number;
-}
+export type PromptIssueSummary = IssueSummary;
 
 /** What a prompt may say about the issue's project (the catalog's project has more). */
-export interface PromptProject {
-  id: string;
-  name: string;
-  description: string | null;
-  status: string;
-  health: string;
-}
+export type PromptProject = Pick<Project, "id" | "name" | "description" | "status" | "health">;
 
 /** What a prompt may say about the goal of the issue's project. */
-export interface PromptGoal {
-  id: string;
-  title: string;
-  description: string | null;
-  metric: string | null;
-  targetValue: number | null;
-  currentValue: number | null;
-  unit: string | null;
-  status: string;
-}
+export type PromptGoal = Omit<Goal, "projectId" | "createdAt" | "updatedAt">;
 
 /** An earlier hand-off of the same issue, so the next agent learns from it. */
 export interface PromptPreviousDispatch {

@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ISSUE_TYPES, type Issue } from "../../../core/src/issues/schemas.js";
+import { newIssue } from "../../../core/src/issues/service.js";
 import { DEFAULT_TEMPLATES } from "../../../core/src/templates/defaults.js";
 import {
   checkTemplateSyntax,
@@ -22,33 +23,31 @@ const PROMPT = { id: "prm_01JD0000000000000000000003" };
 const SERVICE_KEY = `kaizen_${"5be1".repeat(16)}`;
 
 const issue: Issue = {
+  ...newIssue({
+    title: "Checkout times out under load",
+    description: "Users see a spinner, then a 504.\nStarted after the last deploy.",
+    type: "task",
+    status: "in_progress",
+    priority: 1,
+    parentId: "iss_01JD0000000000000000000040",
+    projectId: "prj_01JD00000000000000000000AA",
+    labels: ["bug", "checkout"],
+    fingerprint: "errortracker:TimeoutError:pay",
+    signalSource: "errortracker",
+    signalCount: 3,
+    lastSignalAt: "2026-01-02T03:04:05.000Z",
+    hypothesis: {
+      statement: "Lock contention on the orders table slows checkout",
+      confidence: 0.6,
+      evidence: ["p99 rose with the deploy", "lock waits in the database metrics"],
+      validationCriteria: "p99 under 300 ms with the lock removed",
+      prediction: "p99 drops below 300 ms",
+    },
+    blockedBy: ["iss_01JD0000000000000000000007"],
+  }),
   id: "iss_01JD0000000000000000000042",
   number: 42,
   identifier: "KZN-42",
-  title: "Checkout times out under load",
-  description: "Users see a spinner, then a 504.\nStarted after the last deploy.",
-  type: "task",
-  status: "in_progress",
-  priority: 1,
-  parentId: "iss_01JD0000000000000000000040",
-  projectId: "prj_01JD00000000000000000000AA",
-  labels: ["bug", "checkout"],
-  fingerprint: "errortracker:TimeoutError:pay",
-  signalSource: "errortracker",
-  signalCount: 3,
-  lastSignalAt: "2026-01-02T03:04:05.000Z",
-  hypothesis: {
-    statement: "Lock contention on the orders table slows checkout",
-    confidence: 0.6,
-    evidence: ["p99 rose with the deploy", "lock waits in the database metrics"],
-    validationCriteria: "p99 under 300 ms with the lock removed",
-    prediction: "p99 drops below 300 ms",
-  },
-  agentSummary: null,
-  commits: [],
-  pullRequests: [],
-  blockedBy: ["iss_01JD0000000000000000000007"],
-  completedAt: null,
   createdAt: "2026-01-01T00:00:00.000Z",
   updatedAt: "2026-01-02T00:00:00.000Z",
 };

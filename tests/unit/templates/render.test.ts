@@ -2,6 +2,7 @@ import Handlebars from "handlebars";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ValidationError } from "../../../core/src/errors.js";
 import type { Issue } from "../../../core/src/issues/schemas.js";
+import { newIssue } from "../../../core/src/issues/service.js";
 import {
   checkTemplateSyntax,
   compiledCacheSize,
@@ -15,27 +16,15 @@ import {
 beforeAll(() => handlebarsReady());
 
 const issue: Issue = {
+  ...newIssue({
+    title: "Checkout <b>times out</b> & \"fails\" 'sometimes'",
+    type: "task",
+    status: "todo",
+    priority: 2,
+  }),
   id: "iss_01JD0000000000000000000042",
   number: 42,
   identifier: "KZN-42",
-  title: "Checkout <b>times out</b> & \"fails\" 'sometimes'",
-  description: null,
-  type: "task",
-  status: "todo",
-  priority: 2,
-  parentId: null,
-  projectId: null,
-  labels: [],
-  fingerprint: null,
-  signalSource: null,
-  signalCount: 0,
-  lastSignalAt: null,
-  hypothesis: null,
-  agentSummary: null,
-  commits: [],
-  pullRequests: [],
-  blockedBy: [],
-  completedAt: null,
   createdAt: "2026-01-01T00:00:00.000Z",
   updatedAt: "2026-01-01T00:00:00.000Z",
 };
