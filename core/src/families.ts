@@ -1,5 +1,6 @@
 /** @module families — every family's module, for the local server that mounts them all. */
 import { catalogFamily } from "./catalog/routes.js";
+import { dispatchFamily } from "./dispatch/routes.js";
 import type { FamilyModules } from "./http/app.js";
 import { issueFamily } from "./issues/routes.js";
 import { promptFamily } from "./prompts/routes.js";
@@ -16,4 +17,5 @@ export const ALL_FAMILIES = {
   signals: signalFamily,
   templates: templateFamily,
   prompts: promptFamily,
+  dispatch: dispatchFamily,
 } satisfies Required<FamilyModules>;

@@ -20,6 +20,11 @@ export interface RouteSpec {
   readonly provider?: WebhookProvider;
   /** Largest body accepted; API_BODY_LIMIT_BYTES when unset. */
   readonly bodyLimit?: number;
+  /**
+   * `false`: a POST that does not take `Idempotency-Key`, because its answer holds a secret that is
+   * stored only as a hash (a claim's dispatch token) and so cannot be kept for a replay.
+   */
+  readonly idempotent?: false;
 }
 
 /** Largest JSON body accepted under `/api/` (API.md 5). */
@@ -104,6 +109,16 @@ export const ROUTE_TABLE = {
     { method: "GET", path: "/api/prompts/:id", auth: "bearer" },
     { method: "GET", path: "/api/prompts/:id/reviews", auth: "bearer" },
     { method: "POST", path: "/api/prompts/:id/reviews", auth: "bearer" },
+  ],
+  dispatch: [
+    { method: "POST", path: "/api/dispatch/claim", auth: "bearer", idempotent: false },
+    { method: "GET", path: "/api/dispatch/next", auth: "bearer" },
+    { method: "GET", path: "/api/dispatch/queue", auth: "bearer" },
+    { method: "GET", path: "/api/dispatch", auth: "bearer" },
+    { method: "GET", path: "/api/dispatch/:id", auth: "bearer" },
+    { method: "POST", path: "/api/dispatch/:id/heartbeat", auth: "bearer" },
+    { method: "POST", path: "/api/dispatch/:id/complete", auth: "bearer" },
+    { method: "POST", path: "/api/dispatch/:id/release", auth: "bearer" },
   ],
 } as const satisfies Record<string, readonly RouteSpec[]>;
 

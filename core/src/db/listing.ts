@@ -167,6 +167,17 @@ export class ListingIndex {
     return { entries: entries.slice(skip, skip + limit), total };
   }
 
+  /** The first `count` entries of `listing` in ascending order that pass every filter: its head. */
+  async head(listing: string, filters: EntryFilter[], count: number): Promise<Item[]> {
+    const { expression, names, values } = filterExpression(filters);
+    return this.queryAll({
+      pk: this.entryPk(listing),
+      forward: true,
+      stopAfter: count,
+      ...(expression ? { filter: { expression, names, values } } : {}),
+    });
+  }
+
   /** How many members `listing` has, from its counts alone. */
   async count(listing: string): Promise<number> {
     const buckets = await this.queryAll({ pk: this.countPk(listing), projection: ["count"] });
@@ -194,25 +205,12 @@ export class ListingIndex {
     filters: EntryFilter[],
     request: PageRequest & { from?: string; sort?: (a: Item, b: Item) => number },
   ): Promise<EntryPage> {
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = {};
-    const clauses = filters.map((filter, i) => {
-      names[`#f${i}`] = filter.attribute;
-      if (filter.match === "in") {
-        const placeholders = filter.values.map((value, j) => {
-          values[`:f${i}_${j}`] = value;
-          return `:f${i}_${j}`;
-        });
-        return `#f${i} IN (${placeholders.join(", ")})`;
-      }
-      values[`:f${i}`] = filter.value;
-      return filter.match === "contains" ? `contains(#f${i}, :f${i})` : `#f${i} = :f${i}`;
-    });
+    const { expression, names, values } = filterExpression(filters);
     const matches = await this.queryAll({
       pk: this.entryPk(listing),
       forward: request.order === "asc",
       ...(request.from !== undefined ? { range: { op: ">=", sk: request.from } } : {}),
-      ...(clauses.length > 0 ? { filter: { expression: clauses.join(" AND "), names, values } } : {}),
+      ...(expression ? { filter: { expression, names, values } } : {}),
     });
     if (request.sort) matches.sort(request.sort);
     return { entries: matches.slice(request.offset, request.offset + request.limit), total: matches.length };
@@ -280,6 +278,25 @@ export class ListingIndex {
     } while (startKey && (options.stopAfter === undefined || items.length < options.stopAfter));
     return items;
   }
+}
+
+/** The filter expression that checks every filter on an entry (empty when there are none). */
+function filterExpression(filters: EntryFilter[]) {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const clauses = filters.map((filter, i) => {
+    names[`#f${i}`] = filter.attribute;
+    if (filter.match === "in") {
+      const placeholders = filter.values.map((value, j) => {
+        values[`:f${i}_${j}`] = value;
+        return `:f${i}_${j}`;
+      });
+      return `#f${i} IN (${placeholders.join(", ")})`;
+    }
+    values[`:f${i}`] = filter.value;
+    return filter.match === "contains" ? `contains(#f${i}, :f${i})` : `#f${i} = :f${i}`;
+  });
+  return { expression: clauses.join(" AND "), names, values };
 }
 
 /** Key of a member's entry in a listing. */

@@ -30,6 +30,8 @@ export interface AppDeps {
   config: Config;
   db: Db;
   logger?: Logger;
+  /** The time services act at (leases, scores); the wall clock unless a test passes its own. */
+  clock?: () => Date;
 }
 
 export type AppEnv = { Variables: { requestId: string } };

@@ -33,7 +33,9 @@ export interface IdempotencyOptions {
 
 /** Routes that honour the header: bearer-authenticated `POST`s under `/api/`, not the webhook receivers. */
 export function takesIdempotencyKey(route: RouteSpec): boolean {
-  return route.method === "POST" && route.auth === "bearer" && route.path.startsWith("/api/");
+  return (
+    route.method === "POST" && route.auth === "bearer" && route.path.startsWith("/api/") && route.idempotent !== false
+  );
 }
 
 /**

@@ -27,7 +27,8 @@ const hypothesis = z.strictObject({
   prediction: z.optional(z.nullable(text(5_000))),
 });
 
-const commit = z.strictObject({
+/** A commit as issues and dispatch outcomes record it. */
+export const commitSchema = z.strictObject({
   sha: z.string().check(z.regex(/^[0-9a-f]{7,64}$/i, "must be a hex commit sha")),
   message: text(10_000),
   url: z.optional(z.nullable(z.url())),
@@ -35,7 +36,8 @@ const commit = z.strictObject({
   timestamp: z.optional(z.nullable(timestamp)),
 });
 
-const pullRequest = z.strictObject({
+/** A pull request as issues and dispatch outcomes record it. */
+export const pullRequestSchema = z.strictObject({
   number: z.int().check(z.gte(1, "must be a positive integer")),
   title: text(500),
   url: z.optional(z.nullable(z.url())),
@@ -70,8 +72,8 @@ const issueFields = {
   labels: z.optional(labelList),
   hypothesis: z.optional(z.nullable(hypothesis)),
   agentSummary: z.optional(z.nullable(text(50_000))),
-  commits: z.optional(shortList(commit)),
-  pullRequests: z.optional(shortList(pullRequest)),
+  commits: z.optional(shortList(commitSchema)),
+  pullRequests: z.optional(shortList(pullRequestSchema)),
 };
 
 /** `POST /api/issues` body. */
@@ -128,8 +130,8 @@ export const listIssuesQuery = z.strictObject({
 export type ListIssuesQuery = z.output<typeof listIssuesQuery>;
 
 export type Hypothesis = z.output<typeof hypothesis>;
-export type Commit = z.output<typeof commit>;
-export type PullRequest = z.output<typeof pullRequest>;
+export type Commit = z.output<typeof commitSchema>;
+export type PullRequest = z.output<typeof pullRequestSchema>;
 
 /** An issue as the API shows it; absent optional values are `null`. */
 export interface Issue {

@@ -9,6 +9,7 @@ import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import { retryConflicts } from "../db/retry.js";
 import { type Taken, takeNext } from "../db/sequence.js";
+import { isQueued, QUEUE_LISTINGS, queueListings, queuePlacement } from "../dispatch/queue-index.js";
 import {
   CHILD_POINTER_PREFIX,
   childPointerKey,
@@ -52,7 +53,22 @@ export interface IssueInternals {
   blocking: string[];
   /** The latest signals linked to it, newest first (the first {@link RECENT_SIGNALS} show on its detail). */
   recentSignals: RecentSignal[];
+  /** Its project has an active goal: the score's goal bonus (dispatch/scoring.ts). */
+  goalActive: boolean;
+  /** The dispatch working it now, while `in_progress`. */
+  activeDispatchId: string | null;
+  /** Dispatches it has had, and how many of them failed (the third failure cancels it). */
+  dispatchAttempts: number;
+  failedDispatches: number;
 }
+
+/** Internals of an issue that has never been dispatched. */
+export const NO_DISPATCH_INTERNALS = {
+  goalActive: false,
+  activeDispatchId: null,
+  dispatchAttempts: 0,
+  failedDispatches: 0,
+} as const;
 
 /** What an issue keeps of a signal linked to it (the signal without its payload). */
 export interface RecentSignal {
@@ -107,11 +123,14 @@ export class IssueStore {
   private readonly byPriority: ListingIndex;
   /** All issues by last update. */
   private readonly byUpdate: ListingIndex;
+  /** Issues a claim may take, in claim order (dispatch/queue-index.ts). */
+  readonly queue: ListingIndex;
 
   constructor(private readonly db: Db) {
     this.byNumber = new ListingIndex(db, ISSUE_LISTINGS);
     this.byPriority = new ListingIndex(db, ISSUE_PRIORITY_LISTINGS);
     this.byUpdate = new ListingIndex(db, ISSUE_UPDATED_LISTINGS);
+    this.queue = new ListingIndex(db, QUEUE_LISTINGS);
   }
 
   /**
@@ -148,10 +167,11 @@ export class IssueStore {
   prepareCreate(fields: NewIssue, taken: Taken, id = newIssueId(), internals: Partial<IssueInternals> = {}) {
     const { value: number, at: createdAt } = taken;
     const issue: Issue = { ...fields, id, number, identifier: issueRef(number), createdAt, updatedAt: createdAt };
-    const item = issueItem(issue, 1, { blocking: [], recentSignals: [], ...internals });
+    const item = issueItem(issue, 1, { blocking: [], recentSignals: [], ...NO_DISPATCH_INTERNALS, ...internals });
     const entry = entryFields(issue);
     const writes: TransactItem[] = [
       { Put: { Item: item, ConditionExpression: itemAbsent } },
+      ...this.queueChanges(null, fromItem(item)),
       ...this.byNumber.additions(listingsOf(issue).map(listingName), padNumber(number), entry),
       ...this.byPriority.additions(["all"], prioritySortKey(issue.priority, number), entry),
       ...this.byUpdate.additions(["all"], updatedSortKey(issue.updatedAt, number), entry),
@@ -172,6 +192,7 @@ export class IssueStore {
     };
     const version = current.version + 1;
     const item = issueItem(updated, version, { ...current, ...internals });
+    const stored = fromItem(item);
     const before = entryFields(current.issue);
     const after = entryFields(updated);
     const number = updated.number;
@@ -197,8 +218,9 @@ export class IssueStore {
         after,
       ),
       ...childPointerWrites(current.issue, updated),
+      ...this.queueChanges(current, stored),
     ];
-    return { stored: fromItem(item), writes };
+    return { stored, writes };
   }
 
   /**
@@ -270,8 +292,41 @@ export class IssueStore {
       ...this.byPriority.removals(["all"], prioritySortKey(issue.priority, issue.number)),
       ...this.byUpdate.removals(["all"], updatedSortKey(issue.updatedAt, issue.number)),
       ...childPointerWrites(issue, null),
+      ...this.queueChanges(current, null),
     ];
     return { writes };
+  }
+
+  /**
+   * The writes that keep the dispatch queue in step with an issue going from `before` to `after`
+   * (null: absent or deleted): its entry joins, leaves, or moves to its new place in each listing.
+   */
+  queueChanges(
+    before: Pick<StoredIssue, "issue" | "goalActive"> | null,
+    after: Pick<StoredIssue, "issue" | "goalActive"> | null,
+  ): TransactItem[] {
+    const from = before && isQueued(before.issue) ? queuePlacement(before.issue, before.goalActive) : undefined;
+    const to = after && isQueued(after.issue) ? queuePlacement(after.issue, after.goalActive) : undefined;
+    const fromListings = from && before ? queueListings(before.issue) : [];
+    const toListings = to && after ? queueListings(after.issue) : [];
+    const kept = toListings.filter((listing) => fromListings.includes(listing));
+    const changed = JSON.stringify(from) !== JSON.stringify(to);
+    return [
+      ...(from
+        ? this.queue.removals(
+            fromListings.filter((listing) => !kept.includes(listing)),
+            from.sk,
+          )
+        : []),
+      ...(to
+        ? this.queue.additions(
+            toListings.filter((listing) => !kept.includes(listing)),
+            to.sk,
+            to.entry,
+          )
+        : []),
+      ...(from && to && changed ? kept.flatMap((listing) => this.queue.moves(listing, from.sk, to.sk, to.entry)) : []),
+    ];
   }
 
   /** Runs writes prepared by this store (and others) as one transaction. */
@@ -293,6 +348,7 @@ export class IssueStore {
     return {
       stored,
       writes: [
+        ...this.queueChanges(current, stored),
         {
           Update: {
             Key: issueKey(issue.id),
@@ -450,6 +506,10 @@ function issueItem(issue: Issue, version: number, internals: IssueInternals): It
     version,
     blocking: internals.blocking,
     recentSignals: recentSignalsMap(internals.recentSignals),
+    goalActive: internals.goalActive,
+    activeDispatchId: internals.activeDispatchId,
+    dispatchAttempts: internals.dispatchAttempts,
+    failedDispatches: internals.failedDispatches,
     ...issue,
   };
 }
@@ -551,6 +611,10 @@ export function fromItem(item: Item): StoredIssue {
     blocking: Array.isArray(item.blocking) ? item.blocking.map(String) : [],
     recentSignals,
     recentSignalsInPlace: !Array.isArray(item.recentSignals),
+    goalActive: item.goalActive === true,
+    activeDispatchId: (item.activeDispatchId as string | null | undefined) ?? null,
+    dispatchAttempts: Number(item.dispatchAttempts ?? 0),
+    failedDispatches: Number(item.failedDispatches ?? 0),
   };
 }
 

@@ -22,6 +22,9 @@ import type { CreateReviewBody, ListPromptsQuery, Prompt, Review } from "./schem
 import { compositeScore, needsImprovement, nextReviewScore } from "./scoring.js";
 import { PromptStore, VERSION_UPDATE_INDEX } from "./store.js";
 
+/** What stands for the dispatch token in a recorded prompt. */
+export const REDACTED_TOKEN = "[dispatch token]";
+
 /** The label every improvement task carries (created on first need). */
 export const IMPROVEMENT_LABEL = { name: "prompt-improvement", color: "#f59e0b" };
 
@@ -56,7 +59,8 @@ export class PromptService {
 
   /**
    * Renders the prompt an issue gets now and the writes that record it, for the caller's own
-   * transaction (a claim); null when no template matches the issue.
+   * transaction (a claim); null when no template matches the issue. The prompt returned is the
+   * text the agent receives; the one recorded has the dispatch token replaced by {@link REDACTED_TOKEN}.
    */
   async preparePrompt(
     issueRef: string,
@@ -82,7 +86,10 @@ export class PromptService {
       createdAt,
       reviewCount: 0,
     };
-    return { prompt, writes: this.store.prepareCreate(prompt) };
+    // The dispatch token is stored only as a hash: the kept text names it without giving it away.
+    const token = extra.dispatch?.token;
+    const kept = token ? { ...prompt, text: prompt.text.replaceAll(token, REDACTED_TOKEN) } : prompt;
+    return { prompt, writes: this.store.prepareCreate(kept) };
   }
 
   /**

@@ -1,0 +1,55 @@
+/**
+ * @module dispatch/keys — items and keys of dispatches and their leases (pure functions, no I/O).
+ *
+ * Access patterns:
+ * - dispatch by id ........... GetItem  pk=$kaizen#dispatch_1#<id>  sk=$kaizen#dispatch_1
+ * - leases run out by now .... Query    pk=$kaizen#lease_1  sk < <now ISO>  (one entry per active
+ *                              dispatch, sorted by when its lease ends; a claim expires what it finds)
+ * - lists .................... listings of db/listing.ts, entity `dispatch`, sort key = the id's ULID,
+ *                              buckets of one hour; listings `all`, `status=`, `issue=`, `agent=`
+ * - the queue ................ dispatch/queue-index.ts (kept by issue writes)
+ */
+import { createHash } from "node:crypto";
+import { decodeTime, monotonicFactory } from "ulid";
+import type { Key } from "../db/client.js";
+import { ulidListingScheme } from "../db/listing.js";
+
+const DISPATCH_ENTITY = "$kaizen#dispatch_1";
+const LEASE_PARTITION = "$kaizen#lease_1";
+const HOUR_MS = 3_600_000;
+
+export const DISPATCH_ID = /^dsp_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+const nextUlid = monotonicFactory();
+
+/** A new dispatch id and the instant it names (its `claimedAt`). */
+export function newDispatchId(now = Date.now()): { id: string; claimedAt: string } {
+  const value = nextUlid(now);
+  return { id: `dsp_${value}`, claimedAt: new Date(decodeTime(value)).toISOString() };
+}
+
+export function dispatchKey(id: string): Key {
+  return { pk: `${DISPATCH_ENTITY}#${id}`, sk: DISPATCH_ENTITY };
+}
+
+/** The entry that says when a dispatch's lease ends. */
+export function leaseKey(leaseExpiresAt: string, dispatchId: string): Key {
+  return { pk: LEASE_PARTITION, sk: `${leaseExpiresAt}#${dispatchId}` };
+}
+
+export const LEASE_PARTITION_KEY = LEASE_PARTITION;
+
+export const DISPATCH_LISTINGS = ulidListingScheme("dispatch", HOUR_MS, 8);
+
+export function dispatchSortKey(id: string): string {
+  return id.slice("dsp_".length);
+}
+
+/** Agent names can be long and free-form: listings name them by a short hash. */
+export function agentListing(agent: string): string {
+  return `agent=${createHash("sha256").update(agent).digest("hex").slice(0, 32)}`;
+}
+
+export function dispatchListings(dispatch: { status: string; issueId: string; agent: string }): string[] {
+  return ["all", `status=${dispatch.status}`, `issue=${dispatch.issueId}`, agentListing(dispatch.agent)];
+}

@@ -1,0 +1,356 @@
+/**
+ * @module dispatch/service — hand-offs of issues to agents (API.md 3.6): a claim takes the head of
+ * the queue with its prompt in one transaction, leases run out and put issues back, and an agent
+ * ends its dispatch once (done, failed, released). Time comes from an injected clock.
+ */
+import { ConditionFailedError, type Db, TransactionConflictError } from "../db/client.js";
+import type { EntryFilter } from "../db/listing.js";
+import { KeyedQueue } from "../db/queue.js";
+import { retryRaces } from "../db/retry.js";
+import { ConflictError, NotFoundError, UnavailableError } from "../errors.js";
+import { pageOffset } from "../http/pagination.js";
+import type { Issue } from "../issues/schemas.js";
+import { IssueStore, type StoredIssue } from "../issues/store.js";
+import type { Prompt } from "../prompts/schemas.js";
+import type { PromptService } from "../prompts/service.js";
+import { DISPATCH_ID, newDispatchId } from "./keys.js";
+import { isQueued, queueListings, queuePlacement } from "./queue-index.js";
+import {
+  type ClaimInput,
+  type CompleteInput,
+  DEFAULT_LEASE_SECONDS,
+  type Dispatch,
+  type ListDispatchesQuery,
+  type QueueFilters,
+  type QueueQuery,
+} from "./schemas.js";
+import { type ScoreBreakdown, scoreOf } from "./scoring.js";
+import { DispatchStore, type StoredDispatch } from "./store.js";
+import { newDispatchToken } from "./token.js";
+
+/** Failed attempts after which an issue is canceled instead of queued again. */
+export const MAX_FAILED_ATTEMPTS = 3;
+/** Queue entries a claim reads at once; the next ones are tried when another agent took one. */
+const HEAD_SIZE = 10;
+/** Leases a claim expires before choosing (more wait for the next claim). */
+const EXPIRIES_PER_CLAIM = 25;
+
+export interface ClaimResult {
+  dispatch: Dispatch & { token: string };
+  issue: Issue;
+  prompt: Prompt | null;
+}
+
+export interface QueueItem {
+  issue: Issue;
+  score: number;
+  breakdown: ScoreBreakdown;
+}
+
+export class DispatchService {
+  readonly store: DispatchStore;
+  private readonly issues: IssueStore;
+  /** Claims take turns in this process, so agents polling together never race each other for one issue. */
+  private readonly turns = new KeyedQueue();
+
+  constructor(
+    private readonly db: Db,
+    private readonly prompts: PromptService,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.store = new DispatchStore(db);
+    this.issues = new IssueStore(db);
+  }
+
+  /**
+   * Takes the highest-scoring eligible issue for `input.agent`: the issue to `in_progress`, the
+   * dispatch, its lease and its prompt in one transaction; null when nothing is eligible. Leases
+   * that ran out are expired first, so their issues compete again.
+   */
+  claim(input: ClaimInput): Promise<ClaimResult | null> {
+    return this.turns.run("claim", async () => {
+      const now = this.now();
+      await this.expireEnded(now);
+      for (let round = 0; round < 50; round++) {
+        const head = await this.head(input, HEAD_SIZE);
+        if (head.length === 0) return null;
+        for (const issueId of head) {
+          const claimed = await this.tryClaim(issueId, input, now);
+          if (claimed) return claimed;
+        }
+      }
+      throw new UnavailableError("Too many concurrent claims; retry shortly");
+    });
+  }
+
+  /** The queue in claim order, a page at a time, with each issue's score now; reads only. */
+  async queue(query: QueueQuery): Promise<{ items: QueueItem[]; total: number }> {
+    const now = this.now();
+    const { listing, filters } = queueListing(query);
+    const request = { order: "asc" as const, offset: pageOffset(query), limit: query.limit };
+    const ended = await this.endedLeaseIssues(now, query);
+    // Issues whose lease ran out rejoin at their place when the next claim expires them: merged
+    // here so the preview is the order claims will take. Without any, a page is three reads.
+    const { entries, total } =
+      ended.length === 0
+        ? filters.length === 0
+          ? await this.issues.queue.page(listing, request)
+          : await this.issues.queue.walk(listing, filters, request)
+        : await this.issues.queue.walk(listing, filters, {
+            ...request,
+            offset: 0,
+            limit: request.offset + request.limit,
+          });
+    const merged = [
+      ...entries.map((entry) => ({
+        sk: String(entry.sk),
+        issueId: String(entry.issueId),
+        goal: entry.goalActive === true,
+      })),
+      ...ended,
+    ]
+      .sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0))
+      .slice(ended.length === 0 ? 0 : request.offset, ended.length === 0 ? undefined : request.offset + request.limit);
+    const stored = await this.issues.getMany(merged.map(({ issueId }) => issueId));
+    const byId = new Map(stored.map((issue) => [issue.issue.id, issue]));
+    const items = merged.flatMap(({ issueId, goal }) => {
+      const found = byId.get(issueId);
+      return found ? [{ issue: found.issue, ...scoreOf(found.issue, goal, now) }] : [];
+    });
+    return { items, total: total + ended.length };
+  }
+
+  async getDispatch(id: string): Promise<StoredDispatch> {
+    const found = DISPATCH_ID.test(id) ? await this.store.get(id) : undefined;
+    if (!found) throw new NotFoundError(`Dispatch ${id} not found`);
+    return found;
+  }
+
+  async listDispatches(query: ListDispatchesQuery) {
+    const { page: _page, limit, ...filters } = query;
+    return this.store.list(filters, { offset: pageOffset(query), limit });
+  }
+
+  /** Extends an active lease by its length from now; 409 once the dispatch ended or its lease ran out. */
+  async heartbeat(id: string): Promise<Dispatch> {
+    return retryRaces(async () => {
+      const now = this.now();
+      const current = await this.activeDispatch(id, now);
+      const until = new Date(now.getTime() + current.dispatch.leaseSeconds * 1000).toISOString();
+      const { dispatch, writes } = this.store.prepareHeartbeat(current, now.toISOString(), until);
+      await this.db.transactWrite(writes);
+      return dispatch;
+    });
+  }
+
+  /**
+   * Ends the dispatch with the agent's outcome. `done`: the issue is done, with the summary,
+   * commits and pull requests. `failed`: the issue goes back to `todo` (canceled at the third
+   * failed attempt), and the summary reaches the next attempt's prompt.
+   */
+  async complete(id: string, input: CompleteInput): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
+    return retryRaces(async () => {
+      const now = this.now();
+      const current = await this.activeDispatch(id, now);
+      const outcome = { summary: input.summary, commits: input.commits ?? [], pullRequests: input.pullRequests ?? [] };
+      const status = input.result === "done" ? "completed" : "failed";
+      const finished = this.store.prepareFinish(current, status, now.toISOString(), outcome);
+      const issue = await this.workedIssue(current);
+      if (!issue) {
+        await this.db.transactWrite(finished.writes);
+        return { dispatch: finished.dispatch, issue: null };
+      }
+      const failed = issue.failedDispatches + (status === "failed" ? 1 : 0);
+      const changes: Partial<Issue> =
+        status === "completed"
+          ? {
+              status: "done",
+              completedAt: now.toISOString(),
+              agentSummary: input.summary,
+              commits: appendNew(issue.issue.commits, outcome.commits, (commit) => commit.sha),
+              pullRequests: appendNew(issue.issue.pullRequests, outcome.pullRequests, (pr) => String(pr.number)),
+            }
+          : failed >= MAX_FAILED_ATTEMPTS
+            ? { status: "canceled", completedAt: now.toISOString(), agentSummary: input.summary }
+            : { status: "todo", agentSummary: input.summary };
+      const moved = this.issues.prepareUpdate(issue, changes, now, {
+        activeDispatchId: null,
+        failedDispatches: failed,
+      });
+      await this.db.transactWrite([...finished.writes, ...moved.writes]);
+      return { dispatch: finished.dispatch, issue: moved.stored.issue };
+    });
+  }
+
+  /** Gives the issue back untouched: it returns to `todo`, the dispatch is `released`. */
+  async release(id: string): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
+    return retryRaces(async () => {
+      const now = this.now();
+      const current = await this.activeDispatch(id, now);
+      return this.endAndRequeue(current, "released", now);
+    });
+  }
+
+  /** Expires up to a batch of dispatches whose lease ended before `now`, putting their issues back. */
+  async expireEnded(now: Date): Promise<number> {
+    const ids = await this.store.leasesEndedBy(now.toISOString(), EXPIRIES_PER_CLAIM);
+    let expired = 0;
+    for (const id of ids) {
+      try {
+        await retryRaces(async () => {
+          const current = await this.store.get(id);
+          if (!current || current.dispatch.status !== "active") return;
+          await this.endAndRequeue(current, "expired", now);
+          expired += 1;
+        });
+      } catch (error) {
+        // Someone ended it meanwhile (a completion, another claim's expiry): nothing left to do.
+        if (!(error instanceof ConflictError)) throw error;
+      }
+    }
+    return expired;
+  }
+
+  /** The dispatch if it is active with its lease running; an ended lease is expired on the spot (then 409). */
+  private async activeDispatch(id: string, now: Date): Promise<StoredDispatch> {
+    const current = await this.getDispatch(id);
+    if (current.dispatch.status === "active" && current.dispatch.leaseExpiresAt <= now.toISOString()) {
+      await this.endAndRequeue(current, "expired", now);
+      throw new ConflictError(`Dispatch ${id} is expired`);
+    }
+    if (current.dispatch.status !== "active") throw new ConflictError(`Dispatch ${id} is ${current.dispatch.status}`);
+    return current;
+  }
+
+  /** Ends `current` and, if its issue is still the one it works, puts the issue back in `todo`. */
+  private async endAndRequeue(current: StoredDispatch, status: "released" | "expired", now: Date) {
+    const finished = this.store.prepareFinish(current, status, now.toISOString(), null);
+    const issue = await this.workedIssue(current);
+    const moved = issue
+      ? this.issues.prepareUpdate(issue, { status: "todo" }, now, { activeDispatchId: null })
+      : undefined;
+    await this.db.transactWrite([...finished.writes, ...(moved?.writes ?? [])]);
+    return { dispatch: finished.dispatch, issue: moved?.stored.issue ?? null };
+  }
+
+  /** The dispatch's issue while the dispatch still holds it (a person may have moved it meanwhile). */
+  private async workedIssue(current: StoredDispatch): Promise<StoredIssue | undefined> {
+    const issue = await this.issues.get(current.dispatch.issueId);
+    return issue && issue.activeDispatchId === current.dispatch.id && issue.issue.status === "in_progress"
+      ? issue
+      : undefined;
+  }
+
+  /** Ids of the first `count` queued issues matching the claim's filters, in claim order. */
+  private async head(filters: QueueFilters, count: number): Promise<string[]> {
+    const { listing, filters: entryFilters } = queueListing(filters);
+    const entries = await this.issues.queue.head(listing, entryFilters, count);
+    return entries.map((entry) => String(entry.issueId));
+  }
+
+  /** One attempt at one issue: null when it is no longer queued or another claim took it first. */
+  private async tryClaim(issueId: string, input: ClaimInput, now: Date): Promise<ClaimResult | null> {
+    const stored = await this.issues.get(issueId);
+    if (!stored || !isQueued(stored.issue)) return null;
+    const { id, claimedAt } = newDispatchId(now.getTime());
+    const leaseSeconds = input.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
+    const leaseExpiresAt = new Date(now.getTime() + leaseSeconds * 1000).toISOString();
+    const { token, hash } = newDispatchToken(id);
+    const previous = await this.store.ofIssue(issueId);
+    const prepared = await this.prompts.preparePrompt(
+      issueId,
+      id,
+      {
+        dispatch: { id, token, leaseExpiresAt },
+        previousDispatches: previous.map((earlier) => ({
+          id: earlier.id,
+          status: earlier.status,
+          agent: earlier.agent,
+          attempt: earlier.attempt,
+          summary: earlier.outcome?.summary ?? null,
+          finishedAt: earlier.finishedAt,
+        })),
+      },
+      stored.failedDispatches,
+    );
+    const dispatch: Dispatch = {
+      id,
+      issueId,
+      agent: input.agent,
+      status: "active",
+      promptId: prepared?.prompt.id ?? null,
+      attempt: stored.dispatchAttempts + 1,
+      leaseSeconds,
+      claimedAt,
+      heartbeatAt: null,
+      leaseExpiresAt,
+      finishedAt: null,
+      outcome: null,
+    };
+    const moved = this.issues.prepareUpdate(stored, { status: "in_progress" }, now, {
+      activeDispatchId: id,
+      dispatchAttempts: dispatch.attempt,
+    });
+    try {
+      await this.db.transactWrite([
+        ...moved.writes,
+        ...this.store.prepareCreate(dispatch, hash, stored.issue.number),
+        ...(prepared?.writes ?? []),
+      ]);
+    } catch (error) {
+      // The issue changed or another claim holds it: the caller moves on to the next candidate.
+      if (error instanceof ConditionFailedError || error instanceof TransactionConflictError) return null;
+      throw error;
+    }
+    return { dispatch: { ...dispatch, token }, issue: moved.stored.issue, prompt: prepared?.prompt ?? null };
+  }
+
+  /** Queue positions of the issues whose lease ran out (their dispatches are not expired yet). */
+  private async endedLeaseIssues(now: Date, filters: QueueFilters) {
+    const ids = await this.store.leasesEndedBy(now.toISOString(), EXPIRIES_PER_CLAIM);
+    if (ids.length === 0) return [];
+    const dispatches = await this.store.getMany(ids);
+    const issues = await this.issues.getMany(dispatches.map(({ dispatch }) => dispatch.issueId));
+    return issues
+      .filter((stored) => stored.issue.status === "in_progress" && stored.issue.blockedBy.length === 0)
+      .filter((stored) => matches(stored.issue, filters))
+      .map((stored) => {
+        const requeued = { ...stored.issue, status: "todo" as const };
+        return {
+          sk: queuePlacement(requeued, stored.goalActive).sk,
+          issueId: stored.issue.id,
+          goal: stored.goalActive,
+        };
+      });
+  }
+}
+
+/** The listing a queue read starts from, and the filters it checks on its entries. */
+function queueListing(filters: QueueFilters): { listing: string; filters: EntryFilter[] } {
+  const types = filters.types ?? [];
+  const listing = filters.projectId
+    ? `project=${filters.projectId}`
+    : types.length === 1
+      ? (queueListings({ projectId: null, type: types[0] ?? "task" })[2] ?? "all")
+      : "all";
+  const entryFilters: EntryFilter[] =
+    filters.projectId && types.length > 0
+      ? [{ attribute: "type", values: types, match: "in" }]
+      : !filters.projectId && types.length > 1
+        ? [{ attribute: "type", values: types, match: "in" }]
+        : [];
+  return { listing, filters: entryFilters };
+}
+
+function matches(issue: Issue, filters: QueueFilters): boolean {
+  return (
+    (!filters.projectId || issue.projectId === filters.projectId) &&
+    (!filters.types || filters.types.length === 0 || filters.types.includes(issue.type))
+  );
+}
+
+/** `existing` with the entries of `added` it does not hold yet (by key), in order. */
+function appendNew<T>(existing: T[], added: T[], keyOf: (entry: T) => string): T[] {
+  const seen = new Set(existing.map(keyOf));
+  return [...existing, ...added.filter((entry) => !seen.has(keyOf(entry)))];
+}

@@ -1,0 +1,221 @@
+/**
+ * @module dispatch/store — every DynamoDB expression about dispatches: a dispatch with its listing
+ * entries and lease entry, finishing one only while it is active, heartbeats that move its lease,
+ * and the leases that ran out. Keys: ./keys.ts; the queue: ./queue-index.ts.
+ */
+import type { Db, Item, TransactItem } from "../db/client.js";
+import { type EntryFilter, ListingIndex } from "../db/listing.js";
+import {
+  agentListing,
+  DISPATCH_LISTINGS,
+  dispatchKey,
+  dispatchListings,
+  dispatchSortKey,
+  LEASE_PARTITION_KEY,
+  leaseKey,
+} from "./keys.js";
+import type { Dispatch, DispatchOutcome, DispatchStatus } from "./schemas.js";
+
+/** A dispatch as stored: what the API shows, the hash of its token, and its version. */
+export interface StoredDispatch {
+  dispatch: Dispatch;
+  tokenHash: string;
+  issueNumber: number;
+  version: number;
+}
+
+const DISPATCH_FIELDS = [
+  "id",
+  "issueId",
+  "agent",
+  "status",
+  "promptId",
+  "attempt",
+  "leaseSeconds",
+  "claimedAt",
+  "heartbeatAt",
+  "leaseExpiresAt",
+  "finishedAt",
+  "outcome",
+] as const satisfies readonly (keyof Dispatch)[];
+
+// Named condition fragments.
+/** The key is new. */
+const itemAbsent = "attribute_not_exists(pk)";
+/** The dispatch is still active and as it was read. */
+const activeAtVersion = "#status = :active AND #version = :expectedVersion";
+/** Its lease has not run out. */
+const leaseRunning = "#leaseExpiresAt > :now";
+
+export class DispatchStore {
+  private readonly listings: ListingIndex;
+
+  constructor(private readonly db: Db) {
+    this.listings = new ListingIndex(db, DISPATCH_LISTINGS);
+  }
+
+  async get(id: string): Promise<StoredDispatch | undefined> {
+    const item = await this.db.get(dispatchKey(id), { consistent: true });
+    return item ? fromItem(item) : undefined;
+  }
+
+  async getMany(ids: string[]): Promise<StoredDispatch[]> {
+    const items = await this.db.batchGet(ids.map(dispatchKey), { consistent: true });
+    return items.map(fromItem);
+  }
+
+  /** The writes that record a new active dispatch, its listing entries and its lease entry. */
+  prepareCreate(dispatch: Dispatch, tokenHash: string, issueNumber: number): TransactItem[] {
+    return [
+      {
+        Put: {
+          Item: { ...dispatchKey(dispatch.id), entity: "dispatch", version: 1, tokenHash, issueNumber, ...dispatch },
+          ConditionExpression: itemAbsent,
+        },
+      },
+      ...this.listings.additions(dispatchListings(dispatch), dispatchSortKey(dispatch.id), entryOf(dispatch)),
+      { Put: { Item: { ...leaseKey(dispatch.leaseExpiresAt, dispatch.id), dispatchId: dispatch.id } } },
+    ];
+  }
+
+  /**
+   * The writes that end `current` with `status`: they hold only while it is active and unchanged,
+   * so a dispatch ends once (a second completion, or a completion racing its expiry, loses).
+   */
+  prepareFinish(
+    current: StoredDispatch,
+    status: Exclude<DispatchStatus, "active">,
+    finishedAt: string,
+    outcome: DispatchOutcome | null,
+  ): { dispatch: Dispatch; writes: TransactItem[] } {
+    const dispatch: Dispatch = { ...current.dispatch, status, finishedAt, outcome };
+    return {
+      dispatch,
+      writes: [
+        {
+          Update: {
+            Key: dispatchKey(dispatch.id),
+            UpdateExpression: "SET #status = :status, #finishedAt = :finishedAt, #outcome = :outcome, #version = :next",
+            ConditionExpression: activeAtVersion,
+            ExpressionAttributeNames: {
+              "#status": "status",
+              "#finishedAt": "finishedAt",
+              "#outcome": "outcome",
+              "#version": "version",
+            },
+            ExpressionAttributeValues: {
+              ":status": status,
+              ":finishedAt": finishedAt,
+              ":outcome": outcome,
+              ":active": "active",
+              ":expectedVersion": current.version,
+              ":next": current.version + 1,
+            },
+          },
+        },
+        ...this.listings.changes(
+          dispatchListings(current.dispatch),
+          dispatchListings(dispatch),
+          dispatchSortKey(dispatch.id),
+          entryOf(dispatch),
+          true,
+        ),
+        { Delete: { Key: leaseKey(current.dispatch.leaseExpiresAt, dispatch.id) } },
+      ],
+    };
+  }
+
+  /** The writes that extend an active, unexpired lease to `leaseExpiresAt`, moving its lease entry. */
+  prepareHeartbeat(current: StoredDispatch, now: string, leaseExpiresAt: string) {
+    const dispatch: Dispatch = { ...current.dispatch, heartbeatAt: now, leaseExpiresAt };
+    const writes: TransactItem[] = [
+      {
+        Update: {
+          Key: dispatchKey(dispatch.id),
+          UpdateExpression: "SET #heartbeatAt = :now, #leaseExpiresAt = :until, #version = :next",
+          ConditionExpression: `${activeAtVersion} AND ${leaseRunning}`,
+          ExpressionAttributeNames: {
+            "#status": "status",
+            "#heartbeatAt": "heartbeatAt",
+            "#leaseExpiresAt": "leaseExpiresAt",
+            "#version": "version",
+          },
+          ExpressionAttributeValues: {
+            ":now": now,
+            ":until": leaseExpiresAt,
+            ":active": "active",
+            ":expectedVersion": current.version,
+            ":next": current.version + 1,
+          },
+        },
+      },
+    ];
+    if (leaseExpiresAt !== current.dispatch.leaseExpiresAt) {
+      writes.push(
+        { Delete: { Key: leaseKey(current.dispatch.leaseExpiresAt, dispatch.id) } },
+        { Put: { Item: { ...leaseKey(leaseExpiresAt, dispatch.id), dispatchId: dispatch.id } } },
+      );
+    }
+    return { dispatch, writes };
+  }
+
+  /** Dispatches whose lease ended before `now`, oldest first (at most `limit`). */
+  async leasesEndedBy(now: string, limit: number): Promise<string[]> {
+    const out = await this.db.query({
+      KeyConditionExpression: "pk = :pk AND sk < :now",
+      ExpressionAttributeValues: { ":pk": LEASE_PARTITION_KEY, ":now": now },
+      ConsistentRead: true,
+      Limit: limit,
+    });
+    return (out.Items ?? []).map((item) => String(item.dispatchId));
+  }
+
+  /** A page of dispatches, newest first, from the narrowest listing the filters name. */
+  async list(filters: { status?: string; issueId?: string; agent?: string }, page: { offset: number; limit: number }) {
+    const named: [keyof typeof filters, string][] = [];
+    if (filters.issueId) named.push(["issueId", `issue=${filters.issueId}`]);
+    if (filters.agent) named.push(["agent", agentListing(filters.agent)]);
+    if (filters.status) named.push(["status", `status=${filters.status}`]);
+    const [first, ...rest] = named;
+    const entryFilters: EntryFilter[] = rest.map(([field]) => ({
+      attribute: field,
+      value: String(filters[field]),
+      match: "equals",
+    }));
+    const request = { order: "desc" as const, ...page };
+    const listing = first?.[1] ?? "all";
+    const { entries, total } =
+      entryFilters.length === 0
+        ? await this.listings.page(listing, request)
+        : await this.listings.walk(listing, entryFilters, request);
+    const dispatches = await this.getMany(entries.map((entry) => String(entry.id)));
+    return { dispatches: dispatches.map(({ dispatch }) => dispatch), total };
+  }
+
+  /** Every dispatch of an issue, oldest first (an issue has a few). */
+  async ofIssue(issueId: string): Promise<Dispatch[]> {
+    const { entries } = await this.listings.walk(`issue=${issueId}`, [], {
+      order: "asc",
+      offset: 0,
+      limit: Number.MAX_SAFE_INTEGER,
+    });
+    return (await this.getMany(entries.map((entry) => String(entry.id)))).map(({ dispatch }) => dispatch);
+  }
+}
+
+function entryOf(dispatch: Dispatch): Item {
+  return { id: dispatch.id, status: dispatch.status, issueId: dispatch.issueId, agent: dispatch.agent };
+}
+
+function fromItem(item: Item): StoredDispatch {
+  // The item was written from a Dispatch by this store.
+  const dispatch = Object.fromEntries(
+    DISPATCH_FIELDS.map((field) => [field, item[field] ?? null]),
+  ) as unknown as Dispatch;
+  return {
+    dispatch: { ...dispatch, attempt: Number(item.attempt), leaseSeconds: Number(item.leaseSeconds) },
+    tokenHash: String(item.tokenHash ?? ""),
+    issueNumber: Number(item.issueNumber ?? 0),
+    version: Number(item.version ?? 1),
+  };
+}

@@ -1,0 +1,55 @@
+/** @module dispatch/token — the secret a claim hands its agent (API.md 3.6): made, stored as a hash, checked. */
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+
+/** Crockford base32 as a ULID spells it; the first character is at most 7 because a ULID is 128 bits. */
+const ULID = "[0-7][0-9A-HJKMNP-TV-Z]{25}";
+const DISPATCH_ID = new RegExp(`^dsp_(${ULID})$`);
+const SHA256_HEX = /^[0-9a-f]{64}$/i;
+const DIGEST_BYTES = 32;
+
+/**
+ * Shape: `kzd_` + the dispatch id's ULID (26 chars, Crockford base32 uppercase) + `_` + 64 lowercase
+ * hex (32 random bytes). The id is inside so a request carrying only the token names its dispatch.
+ * @example DISPATCH_TOKEN_PATTERN.test(`kzd_01J2ZQ5K8Y3M4N6P7R9S0T1V2W_${"0".repeat(64)}`) // true
+ */
+export const DISPATCH_TOKEN_PATTERN = new RegExp(`^kzd_(${ULID})_[0-9a-f]{64}$`);
+
+function sha256(text: string): Buffer {
+  return createHash("sha256").update(text, "utf8").digest();
+}
+
+/**
+ * A fresh token for `dispatchId` and the hash to store in its place (the token itself is shown once).
+ * Throws on an id that is not `dsp_<ULID>`: ids are made by the server, so that is a bug, not a request.
+ * @example const { token, hash } = newDispatchToken("dsp_01J2ZQ5K8Y3M4N6P7R9S0T1V2W") // token "kzd_01J2…_3f9c…"
+ */
+export function newDispatchToken(dispatchId: string): { token: string; hash: string } {
+  const match = DISPATCH_ID.exec(dispatchId);
+  if (!match) throw new Error(`Not a dispatch id: ${dispatchId}`);
+  const token = `kzd_${match[1]}_${randomBytes(32).toString("hex")}`;
+  return { token, hash: sha256(token).toString("hex") };
+}
+
+/**
+ * The dispatch a token was made for, read from its shape alone; it proves nothing until
+ * `tokenMatches` accepts the token against that dispatch's stored hash.
+ * @example dispatchIdOfToken(token) // "dsp_01J2ZQ5K8Y3M4N6P7R9S0T1V2W"; undefined for "Bearer xyz"
+ */
+export function dispatchIdOfToken(token: string): string | undefined {
+  const match = DISPATCH_TOKEN_PATTERN.exec(token);
+  return match ? `dsp_${match[1]}` : undefined;
+}
+
+/**
+ * Whether `token` hashes to `storedHash`. Both sides are 32-byte digests before `timingSafeEqual`
+ * sees them, so the time taken says nothing about the token; a stored value that is not 64 hex is
+ * compared against zeros (never throws) and always fails.
+ * @example tokenMatches(presented, dispatch.tokenHash) // true only for the token that claim returned
+ */
+export function tokenMatches(token: string, storedHash: string): boolean {
+  const storedIsDigest = SHA256_HEX.test(storedHash);
+  const stored = storedIsDigest ? Buffer.from(storedHash, "hex") : Buffer.alloc(DIGEST_BYTES);
+  // Compare even when the stored value is unusable so every failure takes the same path.
+  const equal = timingSafeEqual(sha256(token), stored);
+  return storedIsDigest && equal;
+}
