@@ -25,6 +25,11 @@ export interface RouteSpec {
    * stored only as a hash (a claim's dispatch token) and so cannot be kept for a replay.
    */
   readonly idempotent?: false;
+  /**
+   * The resource this route's `:id` names that a dispatch token may act on (API.md 3.6): its own
+   * dispatch, issue or prompt. Unset: a dispatch token is refused here with 403.
+   */
+  readonly token?: "dispatch" | "issue" | "prompt";
 }
 
 /** Largest JSON body accepted under `/api/` (API.md 5). */
@@ -44,7 +49,7 @@ export const ROUTE_TABLE = {
     { method: "PATCH", path: "/api/issues/:id", auth: "bearer" },
     { method: "DELETE", path: "/api/issues/:id", auth: "bearer" },
     { method: "GET", path: "/api/issues/:id/comments", auth: "bearer" },
-    { method: "POST", path: "/api/issues/:id/comments", auth: "bearer" },
+    { method: "POST", path: "/api/issues/:id/comments", auth: "bearer", token: "issue" },
     { method: "POST", path: "/api/issues/:id/relations", auth: "bearer" },
     { method: "DELETE", path: "/api/relations/:id", auth: "bearer" },
   ],
@@ -108,7 +113,7 @@ export const ROUTE_TABLE = {
     { method: "GET", path: "/api/prompts", auth: "bearer" },
     { method: "GET", path: "/api/prompts/:id", auth: "bearer" },
     { method: "GET", path: "/api/prompts/:id/reviews", auth: "bearer" },
-    { method: "POST", path: "/api/prompts/:id/reviews", auth: "bearer" },
+    { method: "POST", path: "/api/prompts/:id/reviews", auth: "bearer", token: "prompt" },
   ],
   dispatch: [
     { method: "POST", path: "/api/dispatch/claim", auth: "bearer", idempotent: false },
@@ -116,9 +121,9 @@ export const ROUTE_TABLE = {
     { method: "GET", path: "/api/dispatch/queue", auth: "bearer" },
     { method: "GET", path: "/api/dispatch", auth: "bearer" },
     { method: "GET", path: "/api/dispatch/:id", auth: "bearer" },
-    { method: "POST", path: "/api/dispatch/:id/heartbeat", auth: "bearer" },
-    { method: "POST", path: "/api/dispatch/:id/complete", auth: "bearer" },
-    { method: "POST", path: "/api/dispatch/:id/release", auth: "bearer" },
+    { method: "POST", path: "/api/dispatch/:id/heartbeat", auth: "bearer", token: "dispatch" },
+    { method: "POST", path: "/api/dispatch/:id/complete", auth: "bearer", token: "dispatch" },
+    { method: "POST", path: "/api/dispatch/:id/release", auth: "bearer", token: "dispatch" },
   ],
 } as const satisfies Record<string, readonly RouteSpec[]>;
 

@@ -10,6 +10,7 @@ import { requestId } from "hono/request-id";
 import { TrieRouter } from "hono/router/trie-router";
 import { type Config, WEBHOOK_SECRET_VARIABLES } from "../config.js";
 import type { Db } from "../db/client.js";
+import { DispatchStore } from "../dispatch/store.js";
 import { AppError, ConfigurationError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError } from "../errors.js";
 import {
   API_BODY_LIMIT_BYTES,
@@ -20,7 +21,7 @@ import {
   type RouteSpec,
   type WebhookProvider,
 } from "../routes.js";
-import { bearerAuth } from "./auth.js";
+import { type BearerAuthOptions, bearerAuth } from "./auth.js";
 import { idempotency, takesIdempotencyKey } from "./idempotency.js";
 import { defaultLogger, type Logger } from "./logger.js";
 import { errorResponse, JSON_CONTENT_TYPE } from "./respond.js";
@@ -34,7 +35,8 @@ export interface AppDeps {
   clock?: () => Date;
 }
 
-export type AppEnv = { Variables: { requestId: string } };
+/** `dispatchId`: set when a dispatch token, not the service key, authenticated the request. */
+export type AppEnv = { Variables: { requestId: string; dispatchId?: string } };
 type LambdaEnv = { requestContext?: { requestId?: string } };
 
 /** A family's handlers, exactly one per route of the route table, built once from the deps. */
@@ -69,7 +71,18 @@ export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> 
     });
   });
 
-  const auth = bearerAuth({ apiKey: deps.config.serviceApiKey });
+  const dispatches = new DispatchStore(deps.db);
+  const authOptions: BearerAuthOptions = {
+    apiKey: deps.config.serviceApiKey,
+    dispatchTokens: {
+      lookup: async (dispatchId) => {
+        const stored = await dispatches.get(dispatchId);
+        if (!stored) return undefined;
+        const { dispatch, tokenHash, issueNumber } = stored;
+        return { id: dispatch.id, issueId: dispatch.issueId, issueNumber, promptId: dispatch.promptId, status: dispatch.status, tokenHash };
+      },
+    },
+  };
   const idempotent = idempotency({ db: deps.db, logger });
 
   for (const family of Object.keys(families) as Family[]) {
@@ -79,7 +92,7 @@ export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> 
       if (!handler) throw new Error(`Family ${family} has no handler for ${route.method} ${route.path}`);
       const spec: RouteSpec = route;
       const middleware: MiddlewareHandler<AppEnv>[] = [
-        ...(spec.auth === "bearer" ? [auth] : []),
+        ...(spec.auth === "bearer" ? [bearerAuth({ ...authOptions, scope: spec.token })] : []),
         ...(spec.auth === "webhook" && spec.provider ? [requireWebhookSecret(spec.provider, deps.config)] : []),
         ...(spec.method === "GET" ? [] : [limitBody(spec.bodyLimit ?? API_BODY_LIMIT_BYTES)]),
         ...(takesIdempotencyKey(spec) ? [idempotent] : []),

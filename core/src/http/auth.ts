@@ -1,12 +1,47 @@
-/** @module http/auth — bearer-key authentication for `/api/*` (API.md 2.1). */
+/** @module http/auth — bearer authentication for `/api/*`: the service key (API.md 2.1) and dispatch tokens (API.md 3.6). */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
-import { ConfigurationError, UnauthorizedError } from "../errors.js";
+import { dispatchIdOfToken, tokenMatches } from "../dispatch/token.js";
+import { AppError, ConfigurationError, UnauthorizedError } from "../errors.js";
+import { parseIssueRef } from "../issues/keys.js";
+import type { RouteSpec } from "../routes.js";
+import type { AppEnv } from "./app.js";
 
 /** The one 401 message: missing, malformed and wrong keys are indistinguishable to the caller. */
 export const BEARER_FAILURE_MESSAGE = "Missing or malformed Authorization header";
 
+/** The 403 message for a valid dispatch token used outside its own dispatch (API.md 1.5). */
+export const TOKEN_FORBIDDEN_MESSAGE = "Token not allowed for this resource";
+
 const BEARER = /^Bearer ([\x21-\x7e]+)$/i;
+
+/** 403: the credentials are valid but do not reach this resource. */
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super(403, message);
+  }
+}
+
+/** The resource a route's `:id` names for a dispatch token (RouteSpec `token`). */
+export type DispatchTokenScope = NonNullable<RouteSpec["token"]>;
+
+/** What auth needs to know of the dispatch a token names. */
+export interface TokenDispatch {
+  id: string;
+  issueId: string;
+  issueNumber: number;
+  promptId: string | null;
+  status: string;
+  tokenHash: string;
+}
+
+export interface BearerAuthOptions {
+  apiKey: string | undefined;
+  /** Accepts dispatch tokens too, by looking up the dispatch each one names; service key only when unset. */
+  dispatchTokens?: { lookup(dispatchId: string): Promise<TokenDispatch | undefined> };
+  /** Which resource the route's `:id` names, for a token to act on; no scope: tokens are refused (403). */
+  scope?: DispatchTokenScope;
+}
 
 /**
  * Compares two secrets in time independent of their content and length: both are hashed to
@@ -20,19 +55,48 @@ export function secretsEqual(presented: string, expected: string): boolean {
 }
 
 /**
- * Requires `Authorization: Bearer <key>` equal to `apiKey`. With no key configured every request
- * fails closed with 500, whatever it carries.
- * @example app.get("/api/issues", bearerAuth({ apiKey: config.serviceApiKey }), handler)
+ * Requires `Authorization: Bearer <key>` equal to `apiKey` or, with `dispatchTokens`, the token of an
+ * active dispatch whose own resource the route's `:id` names (`scope`); the dispatch's id is then
+ * in `c.get("dispatchId")`. A token that is unknown, wrong or ended is a 401 like a wrong key; a
+ * live token outside its dispatch is a 403. With no key configured every request fails closed with
+ * 500, whatever it carries.
+ * @example app.post("/api/dispatch/:id/heartbeat", bearerAuth({ apiKey, dispatchTokens, scope: "dispatch" }), handler)
  */
-export function bearerAuth({ apiKey }: { apiKey: string | undefined }): MiddlewareHandler {
+export function bearerAuth({ apiKey, dispatchTokens, scope }: BearerAuthOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (apiKey === undefined) throw new ConfigurationError("SERVICE_API_KEY is not configured");
     const match = BEARER.exec(c.req.header("Authorization") ?? "");
+    const presented = match?.[1] ?? "";
     // Compare even when the header is malformed so every failure costs the same.
-    const equal = secretsEqual(match?.[1] ?? "", apiKey);
-    if (!match || !equal) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
-    await next();
+    const equal = secretsEqual(presented, apiKey);
+    if (match && equal) return next();
+    const dispatchId = dispatchTokens ? dispatchIdOfToken(presented) : undefined;
+    if (!dispatchTokens || dispatchId === undefined) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
+
+    const dispatch = await dispatchTokens.lookup(dispatchId);
+    // Hash even for an unknown dispatch (against nothing, which never matches) so both cost the same.
+    const matches = tokenMatches(presented, dispatch?.tokenHash ?? "");
+    // A token that ended with its dispatch is as useless as a wrong one.
+    if (!dispatch || !matches || dispatch.status !== "active") throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
+    if (!scope || !namesOwnResource(scope, c.req.param("id"), dispatch)) {
+      throw new ForbiddenError(TOKEN_FORBIDDEN_MESSAGE);
+    }
+    c.set("dispatchId", dispatch.id);
+    return next();
   };
+}
+
+/** Whether a path's `:id` is the dispatch's own dispatch, issue (by id or `KZN-<number>`) or prompt. */
+function namesOwnResource(scope: DispatchTokenScope, id: string | undefined, dispatch: TokenDispatch): boolean {
+  if (id === undefined) return false;
+  switch (scope) {
+    case "dispatch":
+      return id === dispatch.id;
+    case "issue":
+      return id === dispatch.issueId || parseIssueRef(id) === dispatch.issueNumber;
+    case "prompt":
+      return dispatch.promptId !== null && id === dispatch.promptId;
+  }
 }
 
 /**

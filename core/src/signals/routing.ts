@@ -2,7 +2,7 @@
  * @module signals/routing — what a signal does to the issues (API.md 3.1.3), as a pure decision
  * over the signal and the issue its fingerprint last opened.
  */
-import type { IssueStatus } from "../issues/schemas.js";
+import type { IssueStatus, PullRequest } from "../issues/schemas.js";
 import { newIssue } from "../issues/service.js";
 import type { NewIssue } from "../issues/store.js";
 import { lifecycleEffect, priorityForSeverity, type Severity, severityAtLeast } from "./rules.js";
@@ -27,6 +27,7 @@ export interface KnownIssue {
 export type Routing =
   | { action: "grouped"; changes: Partial<NewIssue> & { signalCount: number; lastSignalAt: string } }
   | { action: "opened"; issue: NewIssue }
+  | { action: "closed_loop"; pullRequest: PullRequest }
   | { action: "recorded" };
 
 const FINISHED: readonly IssueStatus[] = ["done", "canceled"];

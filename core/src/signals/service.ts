@@ -9,14 +9,28 @@ import { InFlight } from "../db/in-flight.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
 import { NotFoundError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
-import type { Issue } from "../issues/schemas.js";
+import { DispatchStore } from "../dispatch/store.js";
+import type { Issue, PullRequest } from "../issues/schemas.js";
 import { ISSUE_ID, IssueService } from "../issues/service.js";
 import { IssueStore, newIssueId, type StoredIssue } from "../issues/store.js";
 import { newSignalId } from "./keys.js";
 import { type EncodedPayload, encodePayload } from "./payload.js";
 import { type RoutedSignal, type Routing, routeSignal } from "./routing.js";
+import { mergedPullRequest } from "./rules.js";
 import type { ListSignalsQuery, Signal } from "./schemas.js";
 import { type SeenDelivery, type SignalHead, SignalStore } from "./store.js";
+
+/** Issues one merged pull request can close at once (the first it names, by number). */
+const MAX_CLOSED_ISSUES = 10;
+
+/** The payload as JSON, or null when it is not (only JSON deliveries can close the loop). */
+function parsedPayload(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
 
 /** A verified, classified signal ready to be stored. */
 export interface SignalDraft extends RoutedSignal {
@@ -50,9 +64,14 @@ export class SignalService {
   /** Issues being opened here, by fingerprint: other signals of it wait, then group into it. */
   private readonly openings = new InFlight();
 
+  private readonly issueStore: IssueStore;
+  private readonly dispatches: DispatchStore;
+
   constructor(private readonly db: Db) {
     this.signals = new SignalStore(db);
-    this.issueService = new IssueService(new IssueStore(db));
+    this.issueStore = new IssueStore(db);
+    this.issueService = new IssueService(this.issueStore);
+    this.dispatches = new DispatchStore(db);
   }
 
   /**
@@ -90,6 +109,10 @@ export class SignalService {
   ): Promise<IngestResult> {
     const context = await this.signals.readIngestContext(draft.source, draft.deliveryId, draft.fingerprint);
     if (context.delivery) return this.duplicate(context.delivery);
+    const closing = await this.closedLoop(draft, receivedAt);
+    if (closing) {
+      return this.writeRouted(draft, id, receivedAt, payload, closing.routing, context.pointer, closing.issues[0], closing.issues);
+    }
     const current = context.pointer ? await this.issueService.findIssue(context.pointer) : undefined;
     const routing = routeSignal(draft, current ? current.issue : null, receivedAt);
     if (routing.action === "opened") {
@@ -115,14 +138,81 @@ export class SignalService {
     routing: Routing,
     pointer: string | null,
     current: StoredIssue | undefined,
+    closed: StoredIssue[] = [],
   ): Promise<IngestResult> {
     const signal = signalHead(draft, id, receivedAt, payload.encoded, routing, current);
-    const effect = await this.issueEffect(draft, routing, current, signal, pointer);
+    const effect =
+      routing.action === "closed_loop"
+        ? await this.closeLoop(closed, routing.pullRequest, receivedAt)
+        : await this.issueEffect(draft, routing, current, signal, pointer);
     const stored = await this.write(draft, [
       ...this.signals.prepareCreate(signal, payload.encoded, payload.chunksAhead),
       ...effect.writes,
     ]);
     return stored ?? { signal, issue: effect.issue, duplicate: false };
+  }
+
+  /**
+   * A merged pull request naming Kaizen issues (`KZN-<n>` or a `kaizen/<n>` branch) closes the loop
+   * on those that exist (API.md 3.1.3); null when it is no such delivery or names none of them.
+   */
+  private async closedLoop(
+    draft: SignalDraft,
+    receivedAt: string,
+  ): Promise<{ routing: Routing & { action: "closed_loop" }; issues: StoredIssue[] } | null> {
+    if (draft.source !== "codehost" || draft.type !== "pull_request.closed") return null;
+    const merged = mergedPullRequest(draft, parsedPayload(draft.payloadText));
+    if (!merged || merged.references.length === 0) return null;
+    const found = await Promise.all(
+      merged.references.slice(0, MAX_CLOSED_ISSUES).map((number) => this.issueStore.getByNumber(number)),
+    );
+    const issues = found.filter((issue): issue is StoredIssue => issue !== undefined);
+    if (issues.length === 0) return null;
+    const pullRequest: PullRequest = {
+      number: merged.number,
+      title: merged.title,
+      url: merged.url,
+      state: "merged",
+      mergedAt: merged.mergedAt ?? receivedAt,
+    };
+    return { routing: { action: "closed_loop", pullRequest }, issues };
+  }
+
+  /**
+   * The writes that close the loop on each named issue: the pull request joins its
+   * `pullRequests`, an open issue moves to `done` (from any open status: the fix is merged), and
+   * the dispatch working it, if any, is completed with the pull request as its outcome.
+   */
+  private async closeLoop(
+    issues: StoredIssue[],
+    pullRequest: PullRequest,
+    receivedAt: string,
+  ): Promise<{ issue: Issue | null; writes: TransactItem[] }> {
+    const writes: TransactItem[] = [];
+    let first: Issue | null = null;
+    for (const current of issues) {
+      const known = current.issue.pullRequests.some((pr) => pr.number === pullRequest.number);
+      const open = current.issue.status !== "done" && current.issue.status !== "canceled";
+      const changes: Partial<Issue> = {
+        ...(known ? {} : { pullRequests: [...current.issue.pullRequests, pullRequest] }),
+        ...(open ? { status: "done" as const, completedAt: receivedAt } : {}),
+      };
+      const dispatch = current.activeDispatchId ? await this.dispatches.get(current.activeDispatchId) : undefined;
+      const moved = this.issueStore.prepareUpdate(current, changes, new Date(receivedAt), {
+        ...(open ? { activeDispatchId: null } : {}),
+      });
+      writes.push(...moved.writes, ...(await this.issueService.statusEffects(current, moved.stored)));
+      if (dispatch && dispatch.dispatch.status === "active") {
+        const outcome = {
+          summary: `Merged pull request #${pullRequest.number}: ${pullRequest.title}`,
+          commits: [],
+          pullRequests: [pullRequest],
+        };
+        writes.push(...this.dispatches.prepareFinish(dispatch, "completed", receivedAt, outcome).writes);
+      }
+      first ??= moved.stored.issue;
+    }
+    return { issue: first, writes };
   }
 
   /** What the routing does on the issues' side: writes for the signal's transaction, and the issue as left. */
@@ -234,7 +324,11 @@ function signalHead(
     title: draft.title,
     action: routing.action,
     issueId:
-      routing.action === "grouped" && current ? current.issue.id : routing.action === "opened" ? newIssueId() : null,
+      (routing.action === "grouped" || routing.action === "closed_loop") && current
+        ? current.issue.id
+        : routing.action === "opened"
+          ? newIssueId()
+          : null,
     payloadBytes: payload.bytes,
     headers: draft.headers,
     receivedAt,
