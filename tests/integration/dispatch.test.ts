@@ -319,6 +319,38 @@ describe("outcomes", () => {
   });
 });
 
+describe("a PATCH that moves a claimed issue", () => {
+  it("ends its dispatch (released) in the same write: back to todo it is claimable, to done it stays done", async () => {
+    const t = await testApp();
+    const issue = await createIssue(t, { title: "p", type: "task" });
+    const first = await claimed(t);
+    const patch = (body: unknown) =>
+      t.app.request(`/api/issues/${issue.id}`, {
+        method: "PATCH",
+        headers: { ...AUTH, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await patch({ status: "in_progress" })).status).toBe(200);
+    const back = await patch({ status: "todo" });
+    expect(back.status).toBe(200);
+    const ended = await json<Body<Dispatch>>(
+      await t.app.request(`/api/dispatch/${first.dispatch.id}`, { headers: AUTH }),
+    );
+    expect(ended.data.status).toBe("released");
+    expect((await post(t, `/api/dispatch/${first.dispatch.id}/heartbeat`)).status).toBe(409);
+    const second = await claimed(t);
+    expect(second.issue.id).toBe(issue.id);
+    expect((await patch({ status: "done" })).status).toBe(200);
+    const done = await json<Body<Dispatch>>(
+      await t.app.request(`/api/dispatch/${second.dispatch.id}`, { headers: AUTH }),
+    );
+    expect(done.data.status).toBe("released");
+    expect((await claim(t)).status).toBe(204);
+    const refused = await patch({ status: "in_progress" });
+    expect(refused.status).toBe(409);
+  });
+});
+
 describe.each(CONFLICT_MODES)("concurrent claims ($mode)", ({ emulateConflicts }) => {
   it("30 claimers across two instances against 20 eligible issues: 20 claimed once each, 10 × 204", async () => {
     const t = await testApp({}, { emulateConflicts });

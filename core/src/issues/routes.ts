@@ -1,5 +1,6 @@
 /** @module issues/routes — the `issues` family's handlers: validate, call the service, shape the response. */
 import { CatalogService } from "../catalog/service.js";
+import { DispatchStore } from "../dispatch/store.js";
 import { commentHandlers } from "../comments/handlers.js";
 import type { FamilyModule } from "../http/app.js";
 import { readJsonBody } from "../http/body.js";
@@ -16,7 +17,7 @@ import { IssueStore } from "./store.js";
 export const issueFamily: FamilyModule<"issues"> = (deps) => {
   const { db } = deps;
   const store = new IssueStore(db);
-  const issues = new IssueService(store, new CatalogService(db));
+  const issues = new IssueService(store, new CatalogService(db), new DispatchStore(db));
   const relations = new RelationService(new RelationStore(db), issues, store);
   return {
     "GET /api/issues": async (c) => {

@@ -4,6 +4,7 @@ import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
+import type { StoredDispatch } from "../dispatch/store.js";
 import { relationsFromEdges } from "../relations/store.js";
 import { parseIssueRef } from "./keys.js";
 import type { CreateIssueBody, Issue, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
@@ -36,10 +37,17 @@ export interface IssueSummary {
   priority: number;
 }
 
+/** What the issue rules need of dispatches: a PATCH that moves an issue out of `in_progress` ends its dispatch. */
+export interface IssueDispatches {
+  get(id: string): Promise<StoredDispatch | undefined>;
+  prepareFinish(current: StoredDispatch, status: "released", finishedAt: string, outcome: null): { writes: TransactItem[] };
+}
+
 export class IssueService {
   constructor(
     private readonly store: IssueStore,
     private readonly references?: IssueReferences,
+    private readonly dispatches?: IssueDispatches,
   ) {}
 
   /** Creates an issue in `triage` (or the given status) after checking every reference. */
@@ -146,9 +154,16 @@ export class IssueService {
       checkVersion(expected, current.version);
       const changes = await this.changesFor(current, patch);
       if (Object.keys(changes).length === 0) return current;
-      const { stored, writes } = this.store.prepareUpdate(current, changes, new Date());
+      const now = new Date();
+      const ending = await this.dispatchEnding(current, changes, now);
+      const { stored, writes } = this.store.prepareUpdate(
+        current,
+        changes,
+        now,
+        ending.length > 0 ? { activeDispatchId: null } : {},
+      );
       const checks = this.references?.existenceChecks({ projectId: changes.projectId, labels: changes.labels }) ?? [];
-      await this.writeAt([...writes, ...(await this.statusEffects(current, stored))], expected, checks);
+      await this.writeAt([...writes, ...(await this.statusEffects(current, stored)), ...ending], expected, checks);
       return stored;
     });
   }
@@ -203,6 +218,18 @@ export class IssueService {
     const wasOpen = isOpen(before.issue.status);
     const nowOpen = isOpen(after.issue.status);
     return wasOpen === nowOpen ? [] : this.store.blockerEffects(after, nowOpen);
+  }
+
+  /**
+   * A PATCH that moves an issue out of `in_progress` ends the dispatch working it (`released`: the
+   * agent's hold ends; API.md 3.2.1), in the same transaction.
+   */
+  private async dispatchEnding(current: StoredIssue, changes: Partial<NewIssue>, now: Date): Promise<TransactItem[]> {
+    const leaving = current.issue.status === "in_progress" && changes.status !== undefined;
+    if (!leaving || !current.activeDispatchId || !this.dispatches) return [];
+    const dispatch = await this.dispatches.get(current.activeDispatchId);
+    if (!dispatch || dispatch.dispatch.status !== "active") return [];
+    return this.dispatches.prepareFinish(dispatch, "released", now.toISOString(), null).writes;
   }
 
   private async changesFor(current: StoredIssue, patch: UpdateIssueBody): Promise<Partial<NewIssue>> {
