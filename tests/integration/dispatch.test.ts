@@ -199,6 +199,52 @@ describe("the queue", () => {
   });
 });
 
+describe("the goal bonus", () => {
+  it("follows the project's active goal: gained, lost, and for issues that join the project", async () => {
+    const t = await testApp();
+    const project = await json<Body<{ id: string }>>(await post(t, "/api/projects", { name: "Goals" }));
+    const outside = await createIssue(t, { title: "older, outside", type: "task", priority: 3 });
+    const inside = await createIssue(t, {
+      title: "newer, inside",
+      type: "task",
+      priority: 3,
+      projectId: project.data.id,
+    });
+    const order = async () =>
+      (await json<ListBody<QueueItem>>(await t.app.request("/api/dispatch/queue", { headers: AUTH }))).data.map(
+        (item) => [item.issue.id, item.breakdown.goal],
+      );
+    expect(await order()).toEqual([
+      [outside.id, 0],
+      [inside.id, 0],
+    ]);
+    const goal = await json<Body<{ id: string }>>(
+      await post(t, "/api/goals", { title: "Faster checkout", projectId: project.data.id, status: "active" }),
+    );
+    expect(await order()).toEqual([
+      [inside.id, 20],
+      [outside.id, 0],
+    ]);
+    const joining = await createIssue(t, { title: "joins later", type: "task", priority: 3 });
+    await t.app.request(`/api/issues/${joining.id}`, {
+      method: "PATCH",
+      headers: { ...AUTH, "Content-Type": "application/json" },
+      body: JSON.stringify({ projectId: project.data.id }),
+    });
+    expect((await order())[1]).toEqual([joining.id, 20]);
+    expect((await claimed(t)).issue.id).toBe(inside.id);
+    await t.app.request(`/api/goals/${goal.data.id}`, {
+      method: "PATCH",
+      headers: { ...AUTH, "Content-Type": "application/json" },
+      body: JSON.stringify({ status: "achieved" }),
+    });
+    expect(await order()).toEqual([
+      [outside.id, 0],
+      [joining.id, 0],
+    ]);
+  });
+});
+
 describe("leases", () => {
   it("run out: the issue is claimable again, the old dispatch expired, and its heartbeat, completion and release answer 409", async () => {
     const { clock, advance } = manualClock();

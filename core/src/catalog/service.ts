@@ -136,7 +136,9 @@ export class CatalogService {
       createdAt,
       updatedAt: createdAt,
     };
-    return retryRaces(() => this.goals.create(goal), { isRace: lostRace });
+    const stored = await retryRaces(() => this.goals.create(goal), { isRace: lostRace });
+    await this.followGoal(null, stored.record);
+    return stored;
   }
 
   async getGoal(id: string): Promise<Stored<Goal>> {
@@ -156,11 +158,43 @@ export class CatalogService {
   }
 
   async updateGoal(id: string, changes: PatchGoalBody, expected?: number): Promise<Stored<Goal>> {
-    return patchRecord(this.goals, () => this.getGoal(id), changes, expected, this.now);
+    const before = await this.getGoal(id);
+    const after = await patchRecord(this.goals, () => this.getGoal(id), changes, expected, this.now);
+    await this.followGoal(before.record, after.record);
+    return after;
+  }
+
+  /**
+   * Whether a project has an active goal (one of its goals, by the goal's `projectId`, is
+   * `active`): the issues of such a project score the goal bonus (API.md 3.6.1).
+   */
+  async goalActive(projectId: string): Promise<boolean> {
+    const { total } = await this.goals.list(
+      listingName("project", projectId),
+      [{ attribute: "status", value: "active", match: "equals" }],
+      { offset: 0, limit: 1 },
+    );
+    return total > 0;
+  }
+
+  /**
+   * After a goal changed: the issues of the projects it left or joined, or whose active goal it
+   * started or stopped being, take their goal bonus again (a rare, per-project rewrite).
+   */
+  private async followGoal(before: Goal | null, after: Goal | null): Promise<void> {
+    const projects = new Set<string>();
+    for (const goal of [before, after]) if (goal?.projectId) projects.add(goal.projectId);
+    const moved =
+      before?.projectId !== after?.projectId || (before?.status === "active") !== (after?.status === "active");
+    if (!moved) return;
+    for (const projectId of projects) {
+      await this.issues.setGoalBonus(projectId, await this.goalActive(projectId));
+    }
   }
 
   /** 409 while projects point at the goal (no cascade). */
   async deleteGoal(id: string, expected?: number): Promise<void> {
+    const goal = (await this.getGoal(id)).record;
     await retryRaces(
       async () => {
         const current = await this.getGoal(id);
@@ -171,6 +205,7 @@ export class CatalogService {
       },
       { isRace: lostRace },
     );
+    await this.followGoal(goal, null);
   }
 
   /** 409 `Label "<name>" already exists` when a label holds the name in any case. */

@@ -1,7 +1,7 @@
 /** @module issues/routes — the `issues` family's handlers: validate, call the service, shape the response. */
 import { CatalogService } from "../catalog/service.js";
-import { DispatchStore } from "../dispatch/store.js";
 import { commentHandlers } from "../comments/handlers.js";
+import { DispatchStore } from "../dispatch/store.js";
 import type { FamilyModule } from "../http/app.js";
 import { readJsonBody } from "../http/body.js";
 import { expectedVersion } from "../http/conditional.js";

@@ -1,10 +1,10 @@
 /** @module issues/service — issue rules: defaults on create, lookups by id or `KZN-<n>`, list filters to listings. */
 import { ConditionFailedError, type TransactItem } from "../db/client.js";
 import { retryRaces } from "../db/retry.js";
+import type { StoredDispatch } from "../dispatch/store.js";
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
-import type { StoredDispatch } from "../dispatch/store.js";
 import { relationsFromEdges } from "../relations/store.js";
 import { parseIssueRef } from "./keys.js";
 import type { CreateIssueBody, Issue, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
@@ -21,6 +21,8 @@ export interface IssueReferences {
   projectExists(id: string): Promise<boolean>;
   /** Items that make an issue write hold only while its project and labels still exist. */
   existenceChecks(references: { projectId?: string | null; labels?: string[] }): TransactItem[];
+  /** Whether the project has an active goal (the goal bonus of its issues' scores). */
+  goalActive(projectId: string): Promise<boolean>;
 }
 
 /** The answer when a project or label went away between the check and the write. */
@@ -40,7 +42,12 @@ export interface IssueSummary {
 /** What the issue rules need of dispatches: a PATCH that moves an issue out of `in_progress` ends its dispatch. */
 export interface IssueDispatches {
   get(id: string): Promise<StoredDispatch | undefined>;
-  prepareFinish(current: StoredDispatch, status: "released", finishedAt: string, outcome: null): { writes: TransactItem[] };
+  prepareFinish(
+    current: StoredDispatch,
+    status: "released",
+    finishedAt: string,
+    outcome: null,
+  ): { writes: TransactItem[] };
 }
 
 export class IssueService {
@@ -63,8 +70,9 @@ export class IssueService {
       labels,
       hypothesis: input.hypothesis ? { ...input.hypothesis, prediction: input.hypothesis.prediction ?? null } : null,
     });
+    const goalActive = await this.goalBonusOf(projectId);
     try {
-      return await this.store.create(fields, () => new Date(), checks);
+      return await this.store.create(fields, () => new Date(), checks, { goalActive });
     } catch (error) {
       if (error instanceof ConditionFailedError) throw new ConflictError(REFERENCE_GONE, { cause: error });
       throw error;
@@ -140,7 +148,8 @@ export class IssueService {
     signal: RecentSignal,
   ): Promise<{ stored: StoredIssue; writes: TransactItem[] }> {
     const taken = await this.store.takeNumber(new Date(signal.receivedAt));
-    return this.store.prepareCreate(fields, taken, id, { recentSignals: [signal] });
+    const goalActive = await this.goalBonusOf(fields.projectId);
+    return this.store.prepareCreate(fields, taken, id, { recentSignals: [signal], goalActive });
   }
 
   /**
@@ -156,12 +165,10 @@ export class IssueService {
       if (Object.keys(changes).length === 0) return current;
       const now = new Date();
       const ending = await this.dispatchEnding(current, changes, now);
-      const { stored, writes } = this.store.prepareUpdate(
-        current,
-        changes,
-        now,
-        ending.length > 0 ? { activeDispatchId: null } : {},
-      );
+      const { stored, writes } = this.store.prepareUpdate(current, changes, now, {
+        ...(ending.length > 0 ? { activeDispatchId: null } : {}),
+        ...(changes.projectId !== undefined ? { goalActive: await this.goalBonusOf(changes.projectId) } : {}),
+      });
       const checks = this.references?.existenceChecks({ projectId: changes.projectId, labels: changes.labels }) ?? [];
       await this.writeAt([...writes, ...(await this.statusEffects(current, stored)), ...ending], expected, checks);
       return stored;
@@ -218,6 +225,11 @@ export class IssueService {
     const wasOpen = isOpen(before.issue.status);
     const nowOpen = isOpen(after.issue.status);
     return wasOpen === nowOpen ? [] : this.store.blockerEffects(after, nowOpen);
+  }
+
+  /** The goal bonus an issue in `projectId` scores (none outside a project). */
+  private async goalBonusOf(projectId: string | null | undefined): Promise<boolean> {
+    return projectId && this.references ? this.references.goalActive(projectId) : false;
   }
 
   /**

@@ -7,7 +7,7 @@
 import { ulid } from "ulid";
 import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
-import { retryConflicts } from "../db/retry.js";
+import { retryConflicts, retryRaces } from "../db/retry.js";
 import { type Taken, takeNext } from "../db/sequence.js";
 import { isQueued, QUEUE_LISTINGS, queueListings, queuePlacement } from "../dispatch/queue-index.js";
 import {
@@ -142,10 +142,11 @@ export class IssueStore {
     fields: NewIssue,
     now: () => Date = () => new Date(),
     checks: TransactItem[] = [],
+    internals: Partial<IssueInternals> = {},
   ): Promise<StoredIssue> {
     const id = newIssueId();
     const taken = await this.takeNumber(now());
-    const { stored, writes } = this.prepareCreate(fields, taken, id);
+    const { stored, writes } = this.prepareCreate(fields, taken, id, internals);
     // Only transaction conflicts are retried (the items a create writes are its own); a failed
     // check is the caller's answer.
     await retryConflicts(() => this.db.transactWrite([...writes, ...checks]));
@@ -327,6 +328,46 @@ export class IssueStore {
         : []),
       ...(from && to && changed ? kept.flatMap((listing) => this.queue.moves(listing, from.sk, to.sk, to.entry)) : []),
     ];
+  }
+
+  /**
+   * Gives every live issue of a project the goal bonus `goalActive` (its project gained or lost an
+   * active goal): each changed issue is rewritten at its version, its queue entry moved, its
+   * fields and `updatedAt` untouched. A lost race reads that issue again.
+   */
+  async setGoalBonus(projectId: string, goalActive: boolean): Promise<number> {
+    const { entries } = await this.byNumber.walk(listingName({ field: "project", value: projectId }), [], {
+      order: "asc",
+      offset: 0,
+      limit: Number.MAX_SAFE_INTEGER,
+    });
+    let changed = 0;
+    for (const entry of entries) {
+      const id = String(entry.id);
+      changed += await retryRaces(async () => {
+        const current = await this.get(id);
+        if (!current || current.goalActive === goalActive || current.issue.projectId !== projectId) return 0;
+        const next = { ...current, goalActive, version: current.version + 1 };
+        await this.db.transactWrite([
+          {
+            Update: {
+              Key: issueKey(id),
+              UpdateExpression: "SET #goalActive = :goalActive, #version = :next",
+              ConditionExpression: `${issueLive} AND ${versionUnchanged}`,
+              ExpressionAttributeNames: { "#goalActive": "goalActive", "#version": "version" },
+              ExpressionAttributeValues: {
+                ":goalActive": goalActive,
+                ":next": next.version,
+                ":expectedVersion": current.version,
+              },
+            },
+          },
+          ...this.queueChanges(current, next),
+        ]);
+        return 1;
+      });
+    }
+    return changed;
   }
 
   /** Runs writes prepared by this store (and others) as one transaction. */

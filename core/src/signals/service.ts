@@ -4,12 +4,14 @@
  * rules) → one transaction with the delivery, the signal, its payload and its listings. A lost
  * race starts over from the read.
  */
+
+import { CatalogService } from "../catalog/service.js";
 import { ConditionFailedError, type Db, type TransactItem } from "../db/client.js";
 import { InFlight } from "../db/in-flight.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
+import { DispatchStore } from "../dispatch/store.js";
 import { NotFoundError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
-import { DispatchStore } from "../dispatch/store.js";
 import type { Issue, PullRequest } from "../issues/schemas.js";
 import { ISSUE_ID, IssueService } from "../issues/service.js";
 import { IssueStore, newIssueId, type StoredIssue } from "../issues/store.js";
@@ -70,7 +72,7 @@ export class SignalService {
   constructor(private readonly db: Db) {
     this.signals = new SignalStore(db);
     this.issueStore = new IssueStore(db);
-    this.issueService = new IssueService(this.issueStore);
+    this.issueService = new IssueService(this.issueStore, new CatalogService(db));
     this.dispatches = new DispatchStore(db);
   }
 
@@ -111,7 +113,16 @@ export class SignalService {
     if (context.delivery) return this.duplicate(context.delivery);
     const closing = await this.closedLoop(draft, receivedAt);
     if (closing) {
-      return this.writeRouted(draft, id, receivedAt, payload, closing.routing, context.pointer, closing.issues[0], closing.issues);
+      return this.writeRouted(
+        draft,
+        id,
+        receivedAt,
+        payload,
+        closing.routing,
+        context.pointer,
+        closing.issues[0],
+        closing.issues,
+      );
     }
     const current = context.pointer ? await this.issueService.findIssue(context.pointer) : undefined;
     const routing = routeSignal(draft, current ? current.issue : null, receivedAt);
