@@ -48,6 +48,13 @@ export class UnauthorizedError extends AppError {
   }
 }
 
+/** 403: the credentials are valid but do not reach this resource. */
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super(403, message);
+  }
+}
+
 /** 404: no such resource or route. */
 export class NotFoundError extends AppError {
   constructor(message = "Not found") {

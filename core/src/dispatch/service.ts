@@ -199,7 +199,7 @@ export class DispatchService {
       try {
         await retryRaces(async () => {
           const current = await this.store.get(id);
-          if (!current || current.dispatch.status !== "active") return;
+          if (current?.dispatch.status !== "active") return;
           await this.endAndRequeue(current, "expired", now);
           expired += 1;
         });

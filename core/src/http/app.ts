@@ -79,7 +79,18 @@ export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> 
         const stored = await dispatches.get(dispatchId);
         if (!stored) return undefined;
         const { dispatch, tokenHash, issueNumber } = stored;
-        return { id: dispatch.id, issueId: dispatch.issueId, issueNumber, promptId: dispatch.promptId, status: dispatch.status, tokenHash };
+        return {
+          id: dispatch.id,
+          issueId: dispatch.issueId,
+          issueNumber,
+          promptId: dispatch.promptId,
+          // A lease that ran out ends the token's use at once, before anything marks the dispatch expired.
+          status:
+            dispatch.status === "active" && dispatch.leaseExpiresAt <= (deps.clock?.() ?? new Date()).toISOString()
+              ? "expired"
+              : dispatch.status,
+          tokenHash,
+        };
       },
     },
   };

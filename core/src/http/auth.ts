@@ -2,7 +2,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { dispatchIdOfToken, tokenMatches } from "../dispatch/token.js";
-import { AppError, ConfigurationError, UnauthorizedError } from "../errors.js";
+import { ConfigurationError, ForbiddenError, UnauthorizedError } from "../errors.js";
 import { parseIssueRef } from "../issues/keys.js";
 import type { RouteSpec } from "../routes.js";
 import type { AppEnv } from "./app.js";
@@ -14,13 +14,6 @@ export const BEARER_FAILURE_MESSAGE = "Missing or malformed Authorization header
 export const TOKEN_FORBIDDEN_MESSAGE = "Token not allowed for this resource";
 
 const BEARER = /^Bearer ([\x21-\x7e]+)$/i;
-
-/** 403: the credentials are valid but do not reach this resource. */
-export class ForbiddenError extends AppError {
-  constructor(message: string) {
-    super(403, message);
-  }
-}
 
 /** The resource a route's `:id` names for a dispatch token (RouteSpec `token`). */
 export type DispatchTokenScope = NonNullable<RouteSpec["token"]>;

@@ -240,7 +240,7 @@ export class IssueService {
     const leaving = current.issue.status === "in_progress" && changes.status !== undefined;
     if (!leaving || !current.activeDispatchId || !this.dispatches) return [];
     const dispatch = await this.dispatches.get(current.activeDispatchId);
-    if (!dispatch || dispatch.dispatch.status !== "active") return [];
+    if (dispatch?.dispatch.status !== "active") return [];
     return this.dispatches.prepareFinish(dispatch, "released", now.toISOString(), null).writes;
   }
 
