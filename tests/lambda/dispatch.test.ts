@@ -1,0 +1,84 @@
+/** The built dispatch bundle, invoked as Lambda would: API Gateway HTTP API v2 events against DynamoDB Local. */
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiGatewayEvent, type EventOptions } from "../helpers/apigw.js";
+import { freshTable, TEST_API_KEY } from "../helpers/db.js";
+import { type Handler, invoke, loadHandler } from "../helpers/lambda.js";
+
+const authorized = { Authorization: `Bearer ${TEST_API_KEY}`, "Content-Type": "application/json" };
+
+function event(routeKey: string, options: Omit<EventOptions, "method"> & { method?: string }) {
+  const [method = "GET"] = routeKey.split(" ");
+  return apiGatewayEvent({ method, routeKey, ...options, headers: { ...authorized, ...options.headers } });
+}
+
+describe("dispatch Lambda bundle", () => {
+  let dispatch: Handler;
+  let issues: Handler;
+  beforeAll(async () => {
+    const { tableName, endpoint } = await freshTable();
+    const env = {
+      TABLE_NAME: tableName,
+      DYNAMODB_ENDPOINT: endpoint,
+      SERVICE_API_KEY: TEST_API_KEY,
+      AWS_REGION: "us-east-1",
+      PUBLIC_BASE_URL: "https://kaizen.example.com",
+    };
+    dispatch = await loadHandler("dispatch", env);
+    issues = await loadHandler("issues", env);
+  });
+
+  it("previews the queue, claims (base64 body) with a prompt from a default template, heartbeats and completes with the token", async () => {
+    const created = await invoke(
+      issues,
+      event("POST /api/issues", {
+        path: "/api/issues",
+        body: JSON.stringify({ title: "Lambda 🚀 task", type: "task", status: "todo" }),
+      }),
+    );
+    expect(created.statusCode).toBe(201);
+    const queue = await invoke(dispatch, event("GET /api/dispatch/queue", { path: "/api/dispatch/queue" }));
+    expect(queue.json.total).toBe(1);
+    const claim = await invoke(
+      dispatch,
+      event("POST /api/dispatch/claim", {
+        path: "/api/dispatch/claim",
+        body: JSON.stringify({ agent: "λ-agent" }),
+        base64: true,
+      }),
+    );
+    expect(claim.statusCode).toBe(201);
+    const data = claim.json.data as {
+      dispatch: { id: string; token: string; agent: string };
+      prompt: { text: string } | null;
+      issue: { status: string };
+    };
+    expect(data.dispatch.agent).toBe("λ-agent");
+    expect(data.issue.status).toBe("in_progress");
+    expect(data.prompt?.text).toContain(`https://kaizen.example.com/api/dispatch/${data.dispatch.id}/heartbeat`);
+    const asAgent = { Authorization: `Bearer ${data.dispatch.token}` };
+    const beat = await invoke(
+      dispatch,
+      event("POST /api/dispatch/{id}/heartbeat", {
+        path: `/api/dispatch/${data.dispatch.id}/heartbeat`,
+        headers: asAgent,
+        body: "{}",
+      }),
+    );
+    expect(beat.statusCode).toBe(200);
+    const forbidden = await invoke(dispatch, event("GET /api/dispatch", { path: "/api/dispatch", headers: asAgent }));
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.json).toEqual({ error: "Token not allowed for this resource" });
+    const done = await invoke(
+      dispatch,
+      event("POST /api/dispatch/{id}/complete", {
+        path: `/api/dispatch/${data.dispatch.id}/complete`,
+        headers: asAgent,
+        body: JSON.stringify({ result: "done", summary: "Done in Lambda" }),
+      }),
+    );
+    expect(done.statusCode).toBe(200);
+    expect(done.json.data).toMatchObject({ dispatch: { status: "completed" }, issue: { status: "done" } });
+    const empty = await invoke(dispatch, event("GET /api/dispatch/next", { path: "/api/dispatch/next" }));
+    expect(empty.statusCode).toBe(204);
+  });
+});
