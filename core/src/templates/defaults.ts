@@ -76,6 +76,12 @@ Comment on the issue to record findings or ask a question:
 ${FENCE}sh
 curl -sS -X POST "{{api.baseUrl}}/api/issues/{{issue.id}}/comments" -H "Authorization: Bearer {{dispatch.token}}" -H "Content-Type: application/json" -d '{"body": "What you found", "authorName": "your agent name", "authorType": "agent"}'
 ${FENCE}
+{{#if prompt}}
+Before you complete, review this prompt (each rating 1 to 5) so its template improves; the token stops working once the dispatch ends:
+${FENCE}sh
+curl -sS -X POST "{{api.baseUrl}}/api/prompts/{{prompt.id}}/reviews" -H "Authorization: Bearer {{dispatch.token}}" -H "Content-Type: application/json" -d '{"clarity": 4, "completeness": 4, "relevance": 5, "feedback": "What was unclear or missing", "authorType": "agent"}'
+${FENCE}
+{{/if}}
 Complete once: \`done\` closes the issue; \`failed\` puts it back in the queue with your summary for the next attempt. \`commits\` and \`pullRequests\` are optional.
 ${FENCE}sh
 curl -sS -X POST "{{api.baseUrl}}/api/dispatch/{{dispatch.id}}/complete" -H "Authorization: Bearer {{dispatch.token}}" -H "Content-Type: application/json" -d '{"result": "done", "summary": "What changed and how it was verified", "commits": [{"sha": "0123abc", "message": "Commit message"}], "pullRequests": [{"number": 1, "title": "{{issueRef issue}}: short title"}]}'
@@ -84,12 +90,6 @@ Release the dispatch if you cannot work on the issue; it goes back to the queue 
 ${FENCE}sh
 curl -sS -X POST "{{api.baseUrl}}/api/dispatch/{{dispatch.id}}/release" -H "Authorization: Bearer {{dispatch.token}}"
 ${FENCE}
-{{#if prompt}}
-Last, review this prompt (each rating 1 to 5) so its template improves:
-${FENCE}sh
-curl -sS -X POST "{{api.baseUrl}}/api/prompts/{{prompt.id}}/reviews" -H "Authorization: Bearer {{dispatch.token}}" -H "Content-Type: application/json" -d '{"clarity": 4, "completeness": 4, "relevance": 5, "feedback": "What was unclear or missing", "authorType": "agent"}'
-${FENCE}
-{{/if}}
 {{else}}
 This prompt is a preview: no dispatch was claimed, so there is no token, no lease and nothing to report back to. An agent receives the reporting instructions when it claims the issue.
 {{/if}}
