@@ -77,6 +77,7 @@ describe("claims", () => {
     });
     expect(response.headers.get("location")).toBe(`/api/dispatch/${data.dispatch.id}`);
     expect(data.prompt?.text).toContain(`Bearer ${data.dispatch.token}`);
+    expect(data.prompt?.text).toContain("status: in_progress");
     expect(data.prompt?.text).toContain(`/api/dispatch/${data.dispatch.id}/heartbeat`);
     expect(data.prompt?.text).toContain(`/api/prompts/${data.prompt?.id}/reviews`);
     // Only a hash of the token is kept: the recorded prompt and the dispatch do not hold it.

@@ -250,15 +250,22 @@ export class DispatchService {
 
   /** One attempt at one issue: null when it is no longer queued or another claim took it first. */
   private async tryClaim(issueId: string, input: ClaimInput, now: Date): Promise<ClaimResult | null> {
-    const stored = await this.issues.get(issueId);
-    if (!stored || !isQueued(stored.issue)) return null;
+    // The issue's whole partition in one read: the claim's condition and the prompt's context both use it.
+    const aggregate = await this.issues.getAggregate(issueId);
+    const stored = aggregate?.stored;
+    if (!aggregate || !stored || !isQueued(stored.issue)) return null;
     const { id, claimedAt } = newDispatchId(now.getTime());
     const leaseSeconds = input.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
     const leaseExpiresAt = new Date(now.getTime() + leaseSeconds * 1000).toISOString();
     const { token, hash } = newDispatchToken(id);
-    const previous = await this.store.ofIssue(issueId);
+    const previous = stored.dispatchAttempts > 0 ? await this.store.ofIssue(issueId) : [];
+    // The prompt shows the issue as the claim leaves it.
+    const claimedIssue = {
+      ...aggregate,
+      stored: { ...stored, issue: { ...stored.issue, status: "in_progress" as const } },
+    };
     const prepared = await this.prompts.preparePrompt(
-      issueId,
+      claimedIssue,
       id,
       {
         dispatch: { id, token, leaseExpiresAt },

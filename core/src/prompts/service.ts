@@ -12,7 +12,7 @@ import type { Taken } from "../db/sequence.js";
 import { ConflictError, NotFoundError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
 import { newIssue } from "../issues/service.js";
-import type { IssueStore } from "../issues/store.js";
+import type { IssueAggregate, IssueStore } from "../issues/store.js";
 import type { DispatchContext } from "../templates/context.js";
 import type { PageQuery } from "../templates/schemas.js";
 import type { TemplateService } from "../templates/service.js";
@@ -63,7 +63,7 @@ export class PromptService {
    * text the agent receives; the one recorded has the dispatch token replaced by {@link REDACTED_TOKEN}.
    */
   async preparePrompt(
-    issueRef: string,
+    issueRef: string | IssueAggregate,
     dispatchId: string | null,
     extra: Omit<DispatchContext, "prompt">,
     failedDispatches = 0,

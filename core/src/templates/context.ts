@@ -5,9 +5,8 @@
 import type { CatalogService } from "../catalog/service.js";
 import type { Db } from "../db/client.js";
 import { NotFoundError } from "../errors.js";
-import type { IssueService, IssueSummary } from "../issues/service.js";
-import { summaryOf } from "../issues/service.js";
-import { IssueStore, type StoredIssue } from "../issues/store.js";
+import { ISSUE_ID, type IssueService, type IssueSummary, summaryOf } from "../issues/service.js";
+import { type IssueAggregate, IssueStore, type StoredIssue } from "../issues/store.js";
 import { SignalStore } from "../signals/store.js";
 import type { PromptContext } from "./render.js";
 import type { SelectionFacts } from "./selection.js";
@@ -53,12 +52,10 @@ export class PromptContextBuilder {
 
   /** The issue (by id or `KZN-<n>`) and everything its prompt may name; reads run side by side. */
   async build(
-    ref: string,
+    ref: string | IssueAggregate,
     extra: DispatchContext = NO_DISPATCH,
   ): Promise<{ context: PromptContext; stored: StoredIssue }> {
-    const found = await this.issues.getIssue(ref);
-    const aggregate = await this.store.getAggregate(found.issue.id);
-    if (!aggregate) throw new NotFoundError(`Issue ${ref} not found`);
+    const aggregate = typeof ref === "string" ? await this.aggregateOf(ref) : ref;
     const { stored, children } = aggregate;
     const { issue } = stored;
     const [parentAggregate, blocking, blockedBy, project, labels, signals] = await Promise.all([
@@ -101,6 +98,14 @@ export class PromptContextBuilder {
       api: { baseUrl: this.baseUrl },
     };
     return { context, stored };
+  }
+
+  /** The issue's partition by `iss_…` id (one read) or `KZN-<n>` (two); 404 when there is none. */
+  private async aggregateOf(ref: string): Promise<IssueAggregate> {
+    const id = ISSUE_ID.test(ref) ? ref : (await this.issues.getIssue(ref)).issue.id;
+    const aggregate = await this.store.getAggregate(id);
+    if (!aggregate) throw new NotFoundError(`Issue ${ref} not found`);
+    return aggregate;
   }
 
   private async summaries(ids: string[]): Promise<IssueSummary[]> {

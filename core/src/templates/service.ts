@@ -10,6 +10,7 @@ import { retryConflicts, retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
+import type { IssueAggregate } from "../issues/store.js";
 import { type DispatchContext, NO_DISPATCH, type PromptContextBuilder, selectionFacts } from "./context.js";
 import { DEFAULT_TEMPLATES } from "./defaults.js";
 import { newTemplateId, newVersionId, SLUG, TEMPLATE_ID, VERSION_ID } from "./keys.js";
@@ -237,7 +238,7 @@ export class TemplateService {
    * template matches. `extra` carries what only a claim knows (the dispatch, the prompt id).
    */
   async renderFor(
-    issueRef: string,
+    issueRef: string | IssueAggregate,
     extra: DispatchContext = NO_DISPATCH,
     failedDispatches = 0,
   ): Promise<{ issueId: string; rendered: RenderedPrompt | null }> {
