@@ -69,23 +69,13 @@ export class PromptService {
     failedDispatches = 0,
   ): Promise<{ prompt: Prompt; writes: TransactItem[] } | null> {
     const { id, createdAt } = newPromptId(this.now().getTime());
-    const { issueId, rendered } = await this.templateService.renderFor(
+    const { issueId, source } = await this.templateService.renderChosen(
       issueRef,
       { ...extra, prompt: { id } },
       failedDispatches,
     );
-    if (!rendered) return null;
-    const prompt: Prompt = {
-      id,
-      issueId,
-      dispatchId,
-      templateId: rendered.template.id,
-      versionId: rendered.version.id,
-      versionNumber: rendered.version.version,
-      text: rendered.text,
-      createdAt,
-      reviewCount: 0,
-    };
+    if (!source) return null;
+    const prompt: Prompt = { id, issueId, dispatchId, ...source, createdAt, reviewCount: 0 };
     // The dispatch token is stored only as a hash: the kept text names it without giving it away.
     const token = extra.dispatch?.token;
     const kept = token ? { ...prompt, text: prompt.text.replaceAll(token, REDACTED_TOKEN) } : prompt;

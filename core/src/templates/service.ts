@@ -28,6 +28,14 @@ import type {
 import { selectTemplate } from "./selection.js";
 import { SLUG_CLAIM_INDEX, type StoredTemplate, type TemplateStore } from "./store.js";
 
+/** What a recorded prompt names: the version it was rendered from, and the text. */
+export interface PromptSource {
+  templateId: string;
+  versionId: string;
+  versionNumber: number;
+  text: string;
+}
+
 /** A prompt as rendered for an issue: the template and version chosen and the text. */
 export interface RenderedPrompt {
   template: Template;
@@ -251,6 +259,36 @@ export class TemplateService {
     return {
       issueId: stored.issue.id,
       rendered: await this.renderVersion(chosen.id, chosen.activeVersionNumber, context),
+    };
+  }
+
+  /**
+   * What a claim records: the chosen template's active version rendered for the issue, named by
+   * ids only. A version's content never changes, so it is read once per process; the template
+   * itself is not read (its listing entry says what selection needs).
+   */
+  async renderChosen(
+    issue: string | IssueAggregate,
+    extra: DispatchContext,
+    failedDispatches = 0,
+  ): Promise<{ issueId: string; source: PromptSource | null }> {
+    const [{ context, stored }, entries] = await Promise.all([
+      this.contexts.build(issue, extra),
+      this.store.selectionEntries(),
+    ]);
+    const chosen = selectTemplate(entries, selectionFacts(stored, failedDispatches));
+    if (!chosen?.activeVersionId || chosen.activeVersionNumber === null)
+      return { issueId: stored.issue.id, source: null };
+    const content = await this.store.versionContent(chosen.id, chosen.activeVersionNumber, chosen.activeVersionId);
+    if (content === undefined) return { issueId: stored.issue.id, source: null };
+    return {
+      issueId: stored.issue.id,
+      source: {
+        templateId: chosen.id,
+        versionId: chosen.activeVersionId,
+        versionNumber: chosen.activeVersionNumber,
+        text: boundedPromptText(await renderedText(chosen.activeVersionId, content, context)),
+      },
     };
   }
 

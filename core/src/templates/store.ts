@@ -82,6 +82,10 @@ const versionCountIs = "#versionCount = :versionCount";
 /** The slug claim belongs to this template. */
 const slugHeldBy = "#templateId = :templateId";
 
+/** Contents of versions read in this process, by version id (they never change); the oldest go first. */
+const contentCache = new Map<string, string>();
+const CONTENT_CACHE_LIMIT = 500;
+
 /** Index of the slug claim in a create's transaction, to tell a taken slug from other failures. */
 export const SLUG_CLAIM_INDEX = 1;
 
@@ -256,6 +260,23 @@ export class TemplateStore {
   async getVersion(templateId: string, number: number): Promise<StoredVersion | undefined> {
     const [found] = await this.versionRange(templateId, number, number, "asc");
     return found;
+  }
+
+  /**
+   * The content of version `number` (id `versionId`) of a template: read once per process, since
+   * a version's content never changes. Undefined when there is no such version.
+   */
+  async versionContent(templateId: string, number: number, versionId: string): Promise<string | undefined> {
+    const cached = contentCache.get(versionId);
+    if (cached !== undefined) return cached;
+    const found = await this.getVersion(templateId, number);
+    if (!found || found.version.id !== versionId) return undefined;
+    contentCache.set(versionId, found.version.content);
+    if (contentCache.size > CONTENT_CACHE_LIMIT) {
+      const oldest = contentCache.keys().next().value;
+      if (oldest !== undefined) contentCache.delete(oldest);
+    }
+    return found.version.content;
   }
 
   /** Where a version id points. */
