@@ -351,6 +351,26 @@ describe("outcomes", () => {
     expect(dispatches.data.map(({ status }) => status)).toEqual(["failed", "failed", "failed"]);
   });
 
+  it("count toward the completion rate of the version the prompt came from", async () => {
+    const t = await testApp();
+    const rate = async () =>
+      (
+        await json<Body<{ activeVersion: { completionRate: number | null; usageCount: number } }>>(
+          await t.app.request("/api/templates/task-execution", { headers: AUTH }),
+        )
+      ).data.activeVersion;
+    expect(await rate()).toMatchObject({ completionRate: null, usageCount: 0 });
+    for (let i = 0; i < 4; i++) await createIssue(t, { title: `r${i}`, type: "task" });
+    const results = ["done", "failed", "done"];
+    for (const result of results) {
+      const { dispatch } = await claimed(t);
+      await post(t, `/api/dispatch/${dispatch.id}/complete`, { result, summary: result });
+    }
+    const { dispatch } = await claimed(t);
+    await post(t, `/api/dispatch/${dispatch.id}/release`);
+    expect(await rate()).toMatchObject({ completionRate: 2 / 4, usageCount: 4 });
+  });
+
   it("release: the issue goes back to todo untouched and can be claimed again", async () => {
     const t = await testApp();
     const issue = await createIssue(t, { title: "r", type: "task" });

@@ -301,7 +301,12 @@ export class DispatchService {
     try {
       await this.db.transactWrite([
         ...moved.writes,
-        ...this.store.prepareCreate(dispatch, hash, stored.issue.number),
+        ...this.store.prepareCreate(
+          dispatch,
+          hash,
+          stored.issue.number,
+          prepared ? { templateId: prepared.prompt.templateId, versionNumber: prepared.prompt.versionNumber } : null,
+        ),
         ...(prepared?.writes ?? []),
       ]);
     } catch (error) {

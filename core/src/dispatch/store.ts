@@ -5,6 +5,7 @@
  */
 import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
+import { versionCountKey } from "../templates/keys.js";
 import {
   agentListing,
   DISPATCH_LISTINGS,
@@ -22,6 +23,8 @@ export interface StoredDispatch {
   tokenHash: string;
   issueNumber: number;
   version: number;
+  /** The template version its prompt was rendered from, whose completion rate its end counts toward. */
+  promptVersion: { templateId: string; versionNumber: number } | null;
 }
 
 const DISPATCH_FIELDS = [
@@ -65,11 +68,24 @@ export class DispatchStore {
   }
 
   /** The writes that record a new active dispatch, its listing entries and its lease entry. */
-  prepareCreate(dispatch: Dispatch, tokenHash: string, issueNumber: number): TransactItem[] {
+  prepareCreate(
+    dispatch: Dispatch,
+    tokenHash: string,
+    issueNumber: number,
+    promptVersion: StoredDispatch["promptVersion"] = null,
+  ): TransactItem[] {
     return [
       {
         Put: {
-          Item: { ...dispatchKey(dispatch.id), entity: "dispatch", version: 1, tokenHash, issueNumber, ...dispatch },
+          Item: {
+            ...dispatchKey(dispatch.id),
+            entity: "dispatch",
+            version: 1,
+            tokenHash,
+            issueNumber,
+            promptVersion,
+            ...dispatch,
+          },
           ConditionExpression: itemAbsent,
         },
       },
@@ -121,6 +137,7 @@ export class DispatchStore {
           true,
         ),
         { Delete: { Key: leaseKey(current.dispatch.leaseExpiresAt, dispatch.id) } },
+        ...outcomeCounts(current.promptVersion, status === "completed"),
       ],
     };
   }
@@ -203,6 +220,16 @@ export class DispatchStore {
   }
 }
 
+/** Its prompt's version counts the dispatch as ended, and as completed when it ended done. */
+function outcomeCounts(promptVersion: StoredDispatch["promptVersion"], completed: boolean): TransactItem[] {
+  if (!promptVersion) return [];
+  const { templateId, versionNumber } = promptVersion;
+  const count = (kind: "finished" | "completed"): TransactItem => ({
+    SpreadAdd: { Key: versionCountKey(templateId, versionNumber, kind), attribute: "count", delta: 1 },
+  });
+  return completed ? [count("finished"), count("completed")] : [count("finished")];
+}
+
 function entryOf(dispatch: Dispatch): Item {
   return { id: dispatch.id, status: dispatch.status, issueId: dispatch.issueId, agent: dispatch.agent };
 }
@@ -217,5 +244,6 @@ function fromItem(item: Item): StoredDispatch {
     tokenHash: String(item.tokenHash ?? ""),
     issueNumber: Number(item.issueNumber ?? 0),
     version: Number(item.version ?? 1),
+    promptVersion: (item.promptVersion as StoredDispatch["promptVersion"] | undefined) ?? null,
   };
 }

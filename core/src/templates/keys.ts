@@ -57,15 +57,32 @@ export function versionKey(templateId: string, number: number): Key {
   return { pk: templateKey(templateId).pk, sk: `${VERSION_ENTRY}#${padVersion(number)}` };
 }
 
-/** Base of the spread count of prompts rendered from one version. */
-export function versionUsageKey(templateId: string, number: number): Key {
+/**
+ * What is counted per version, each a spread count beside it: prompts rendered from it (`usage`),
+ * dispatches of those prompts that ended (`finished`) and those that ended done (`completed`).
+ * Their sort keys all come after the version's and before the next number's.
+ */
+export type VersionCount = "usage" | "finished" | "completed";
+
+/** Base of one of a version's spread counts. */
+export function versionCountKey(templateId: string, number: number, count: VersionCount): Key {
   const key = versionKey(templateId, number);
-  return { pk: key.pk, sk: `${key.sk}#usage` };
+  return { pk: key.pk, sk: `${key.sk}#${count}` };
 }
 
-/** Whether a sort key of the template partition is a version item (not its usage count). */
+/** Base of the spread count of prompts rendered from one version. */
+export function versionUsageKey(templateId: string, number: number): Key {
+  return versionCountKey(templateId, number, "usage");
+}
+
+/** Whether a sort key of the template partition is a version item (not one of its counts). */
 export function isVersionSortKey(sk: string): boolean {
-  return sk.startsWith(`${VERSION_ENTRY}#`) && !sk.includes("#usage");
+  return sk.startsWith(`${VERSION_ENTRY}#`) && sk.length === VERSION_ENTRY.length + 7;
+}
+
+/** Which of a version's counts a (base) sort key holds. */
+export function versionCountOfSortKey(sk: string): VersionCount {
+  return sk.slice(VERSION_ENTRY.length + 8) as VersionCount;
 }
 
 /** The version number a version or usage sort key belongs to. */

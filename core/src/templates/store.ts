@@ -13,6 +13,8 @@ import {
   TEMPLATE_LISTINGS,
   templateKey,
   templateSortKey,
+  type VersionCount,
+  versionCountOfSortKey,
   versionKey,
   versionNumberOfSortKey,
   versionPointerKey,
@@ -306,17 +308,24 @@ export class TemplateStore {
       items.push(...(out.Items ?? []));
       startKey = out.LastEvaluatedKey;
     } while (startKey);
-    const usage = new Map<number, number>();
+    const counts = new Map<string, number>();
     for (const { sk, total } of sumSpreadCounts(
       items.filter((item) => !isVersionSortKey(String(item.sk))),
       "count",
     )) {
-      const number = versionNumberOfSortKey(sk);
-      usage.set(number, (usage.get(number) ?? 0) + total);
+      counts.set(`${versionNumberOfSortKey(sk)}#${versionCountOfSortKey(sk)}`, total);
     }
+    const count = (number: number, kind: VersionCount) => counts.get(`${number}#${kind}`) ?? 0;
     return items
       .filter((item) => isVersionSortKey(String(item.sk)))
-      .map((item) => versionFromItem(item, usage.get(Number(item.version)) ?? 0));
+      .map((item) => {
+        const number = Number(item.version);
+        return versionFromItem(item, {
+          usage: count(number, "usage"),
+          finished: count(number, "finished"),
+          completed: count(number, "completed"),
+        });
+      });
   }
 
   /** A prompt rendered from a version counts once toward its `usageCount` (a spread count: claims come in bursts). */
@@ -455,7 +464,7 @@ export function templateFromItem(item: Item): StoredTemplate {
   };
 }
 
-function versionFromItem(item: Item, usageCount: number): StoredVersion {
+function versionFromItem(item: Item, counts: Record<VersionCount, number>): StoredVersion {
   const fields = Object.fromEntries(VERSION_FIELDS.map((field) => [field, item[field] ?? null]));
   return {
     version: {
@@ -463,7 +472,8 @@ function versionFromItem(item: Item, usageCount: number): StoredVersion {
       version: Number(item.version),
       reviewCount: Number(item.reviewCount ?? 0),
       reviewScore: item.reviewScore === null || item.reviewScore === undefined ? null : Number(item.reviewScore),
-      usageCount,
+      usageCount: counts.usage,
+      completionRate: counts.finished > 0 ? counts.completed / counts.finished : null,
     },
     improvementIssueId: (item.improvementIssueId as string | undefined) ?? null,
   };
