@@ -13,8 +13,8 @@ import type { SeedSummary } from "./seed.js";
 
 export const PAGE_LIMIT = 20;
 
-/** Which budget a row is held to: list page ≤ 3, get ≤ 1, receiver ≤ 3 calls; writes have none. */
-export type CostKind = "list" | "get" | "write" | "receiver";
+/** Which budget a row is held to: list page ≤ 3, get ≤ 1, receiver ≤ 3, claim ≤ 3 calls; other writes have none. */
+export type CostKind = "list" | "get" | "write" | "receiver" | "claim";
 
 /** The parsed JSON a request answered. */
 export interface ResponseBody {

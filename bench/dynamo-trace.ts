@@ -21,6 +21,11 @@ export interface TracedCall {
   requested: number | undefined;
   /** How the call failed, if it did: the error's name, and a cancelled transaction's reasons. */
   error: string | undefined;
+  /**
+   * The partition the call read or wrote, one per item of a transaction or batch, shortened to
+   * what it is (`queuelist#all`, `issue#<id>`: the key prefix and version dropped, ids elided).
+   */
+  partitions: string[];
 }
 
 /** Calls of one command since tracing began, and its failures by how they failed. */
@@ -38,9 +43,16 @@ export interface TraceTotals {
 
 const WRITE_COMMANDS = new Set(["PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"]);
 
+interface TracedKey {
+  pk?: unknown;
+}
+
 interface TracedInput {
-  TransactItems?: unknown[];
-  RequestItems?: Record<string, { Keys?: unknown[] } | unknown[]>;
+  TransactItems?: Record<string, { Item?: TracedKey; Key?: TracedKey }>[];
+  RequestItems?: Record<string, { Keys?: TracedKey[] } | { PutRequest?: { Item?: TracedKey } }[]>;
+  Key?: TracedKey;
+  Item?: TracedKey;
+  ExpressionAttributeValues?: Record<string, unknown>;
 }
 
 export interface DynamoTrace {
@@ -98,6 +110,7 @@ export function traceDynamo(client: DynamoDBClient, { keepCalls = true } = {}): 
           scanned: output?.ScannedCount,
           requested: requestedOf(args.input as TracedInput),
           error,
+          partitions: partitionsOf(args.input as TracedInput),
         });
       }
     },
@@ -156,4 +169,32 @@ function requestedOf(input: TracedInput): number | undefined {
     (sum, request) => sum + (Array.isArray(request) ? request.length : (request.Keys?.length ?? 0)),
     0,
   );
+}
+
+function partitionsOf(input: TracedInput): string[] {
+  if (input.TransactItems) {
+    return input.TransactItems.map((item) => {
+      const operation = Object.values(item)[0];
+      return shortPartition((operation?.Item ?? operation?.Key)?.pk);
+    });
+  }
+  if (input.RequestItems) {
+    return Object.values(input.RequestItems).flatMap((request) =>
+      Array.isArray(request)
+        ? request.map((write) => shortPartition(write.PutRequest?.Item?.pk))
+        : (request.Keys ?? []).map((key) => shortPartition(key.pk)),
+    );
+  }
+  const pk = (input.Key ?? input.Item)?.pk ?? input.ExpressionAttributeValues?.[":pk"];
+  return pk === undefined ? [] : [shortPartition(pk)];
+}
+
+/** `$kaizen#queuelist_1#all` → `queuelist#all`, `$kaizen#issue_1#iss_01…` → `issue#<id>`; plain or marshalled. */
+function shortPartition(value: unknown): string {
+  const raw = typeof value === "string" ? value : (value as { S?: unknown } | undefined)?.S;
+  if (typeof raw !== "string") return "?";
+  return raw
+    .replace(/^\$kaizen#/, "")
+    .replace(/^([a-z]+)_\d+/, "$1")
+    .replace(/\b[a-z]{3}_[0-9A-HJKMNP-TV-Z]{26}\b/g, "<id>");
 }

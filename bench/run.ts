@@ -3,10 +3,12 @@
  * a reference built in the same run, and prints a report. It always exits 0 when it could measure:
  * figures over budget are reported, not failed.
  *
- * Environment: BENCH_ISSUES (default 10000), BENCH_SIGNALS (signals seeded before the signal reads
+ * Environment: BENCH_ISSUES (default 10000; also the todo issues queued, in a table of their own, for the
+ * claim costed against a long queue), BENCH_SIGNALS (signals seeded before the signal reads
  * are costed, default 3000), BENCH_INIT_RUNS (default 21, at least 10), BENCH_LOAD_SECONDS (default 10),
  * BENCH_BURST (requests per burst, default 100), BENCH_BURST_ROUNDS (default 3).
- * `npm run bench -- --bursts` measures the bursts section alone, `npm run bench -- --bundles` the bundles.
+ * `npm run bench -- --bursts` measures the bursts section alone, `npm run bench -- --bundles` the bundles,
+ * `npm run bench -- --claims` the claim costs (with BENCH_ISSUES queued).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -31,6 +33,8 @@ import { ROOT } from "../scripts/build.js";
 import { BudgetReport } from "./budgets.js";
 import { type BundleReport, growthOverReference, measureBundles } from "./bundles.js";
 import { type BurstRow, burstCases, measureBurst } from "./bursts.js";
+import { CLAIMS, claimBurst, ELIGIBLE } from "./claim-burst.js";
+import { type ClaimCosts, FEW_QUEUED, measureClaimCosts } from "./claim-costs.js";
 import {
   awsWriteUnits,
   breakdown,
@@ -262,6 +266,7 @@ function budgetCalls(row: CostRow, budgets: BudgetReport): void {
   const note = (reason: string) => [reason, paged].filter(Boolean).join("; ");
   if (row.exempt) budgets.reported(what, figure, note(row.exempt));
   else if (row.kind === "list" || row.kind === "receiver") budgets.atMost(what, calls, 3, String, paged);
+  else if (row.kind === "claim") budgets.atMost(what, calls, 3, String, note(claimCallsNote(row)));
   else if (row.kind === "get") budgets.atMost(what, calls, 1, String, paged);
   else budgets.reported(what, figure, note("no call budget for writes"));
 }
@@ -299,10 +304,14 @@ function itemSection(rows: CostRow[], budgets: BudgetReport): void {
   for (const row of rows) budgetCalls(row, budgets);
 }
 
-/** AWS write units of the writes ARCHITECTURE.md names: deliveries (opened, grouped, recorded), create, PATCH, review. */
+/** AWS write units of the writes ARCHITECTURE.md names: deliveries (opened, grouped, recorded), create, PATCH, review, claim. */
 function writeUnitSection(rows: CostRow[], budgets: BudgetReport): void {
   const named = rows.filter(
-    (row) => row.kind === "receiver" || /^(POST issue|PATCH)/.test(row.label) || row.key.startsWith("review."),
+    (row) =>
+      row.kind === "receiver" ||
+      /^(POST issue|PATCH)/.test(row.label) ||
+      row.key.startsWith("review.") ||
+      row.key.startsWith("claim."),
   );
   log("\nAWS write units per request, at least: 2 per item of a transaction, 1 per single-item write");
   log(
@@ -327,7 +336,70 @@ function writeUnitSection(rows: CostRow[], budgets: BudgetReport): void {
         "transaction of its own (its row above, costed apart).",
     );
   }
+  const claim = named.find((row) => row.key.startsWith("claim."));
+  const claimTransaction = claim?.traced.find((call) => call.command === "TransactWriteItems");
+  if (claimTransaction) {
+    log(
+      "  A claim's transaction: the issue (to in_progress) with its listing entries and counts following it, its " +
+        "queue entries removed with their counts, the dispatch with its listings and its lease, the prompt with its " +
+        `listings, and counts beside its version;\n  its items by entity on this run: ${itemsByEntity(claimTransaction)}.`,
+    );
+  }
   for (const row of named) budgets.reported(`AWS write units, ${row.label}`, `≥ ${awsWriteUnits(row)}`);
+}
+
+/**
+ * What a claim's calls were on this run, each with the partition it read (from the trace, so the
+ * note follows the claim as it changes), and why they exceed the budget.
+ */
+function claimCallsNote(row: CostRow): string {
+  const reads = row.traced.filter((call) => call.kind === "read");
+  const writes = row.traced.filter((call) => call.kind === "write");
+  const named = (calls: CostRow["traced"]) =>
+    calls.map((call) => `${call.command} ${call.partitions.join(", ") || "?"}`).join(" · ");
+  const transactions = writes
+    .filter((call) => call.command === "TransactWriteItems")
+    .map((call) => `a transaction of ${call.requested ?? "?"} items`);
+  return (
+    `${reads.length} reads (${named(reads)}), then ${transactions.join(" + ") || named(writes)}; ` +
+    "a claim needs the queue head, the issue and its transaction (3 calls); the lease-expiry check and the reads " +
+    "the prompt is rendered from (template selection, the issue's context) go past that"
+  );
+}
+
+/** `issue 1 · issuelist 6 · issuecount 2 …`: the items of a transaction by the entity of their partition. */
+function itemsByEntity(call: CostRow["traced"][number]): string {
+  const counts = new Map<string, number>();
+  for (const partition of call.partitions) {
+    const entity = partition.split("#")[0] ?? partition;
+    counts.set(entity, (counts.get(entity) ?? 0) + 1);
+  }
+  return [...counts].map(([entity, count]) => `${entity} ${count}`).join(" · ");
+}
+
+/** The claims' cost rows, their capacity ratio (long queue / short) against ≤ 1.5 and their calls against ≤ 3. */
+function claimSection(costs: ClaimCosts, budgets: BudgetReport): void {
+  const { few, many, queued } = costs;
+  const rate = costs.seeded / (costs.seedMs / 1000);
+  log(
+    `  seeded ${costs.seeded} todo tasks in ${(costs.seedMs / 1000).toFixed(1)} s (${rate.toFixed(0)} issues/s); ` +
+      "the first claim, which also seeds the default templates and warms the process's caches, is left out",
+  );
+  printCostRows(costs.rows);
+  const consumed = (row: CostRow) => row.readCapacity + row.writeCapacity;
+  const measured = few.capacityReported && many.capacityReported && consumed(few) > 0 && few.readCapacity > 0;
+  const ratio = measured ? consumed(many) / consumed(few) : Number.NaN;
+  const readRatio = measured ? many.readCapacity / few.readCapacity : Number.NaN;
+  const scale = queued === BUDGET_ISSUES ? "" : `; at ${queued} queued, budget is set at ${BUDGET_ISSUES}`;
+  const note = measured
+    ? `${num(consumed(many))} vs ${num(consumed(few))} CU (read ${num(many.readCapacity)} vs ` +
+      `${num(few.readCapacity)}: ${times(readRatio)}; write ${num(many.writeCapacity)} vs ${num(few.writeCapacity)})${scale}`
+    : "capacity not reported";
+  const what = `capacity ratio, claim with ${queued} queued / ${FEW_QUEUED} queued`;
+  log(`\n  ${what}: ${times(ratio)} (${note})`);
+  budgets.atMost(what, ratio, 1.5, times, note);
+  for (const row of costs.rows) log(`  note: ${row.label}: ${claimCallsNote(row)}.`);
+  for (const row of costs.rows) budgetCalls(row, budgets);
 }
 
 /** A plain task issue made through the API, for a prompt of the default task-execution template. */
@@ -534,6 +606,13 @@ function burstSection(rows: BurstRow[], budgets: BudgetReport): void {
       "titles, fingerprints and delivery ids. calls / request counts every DynamoDB call the server made during the " +
       "concurrent runs, failed ones included; conflicts are the calls cancelled by an (emulated) TransactionConflict.",
   );
+  if (rows.some((row) => row.name.includes("/api/dispatch/claim"))) {
+    log(
+      `  The claims burst sends ${CLAIMS} claims (the dispatch issue's own target) against ≥ ${ELIGIBLE} eligible issues, topped ` +
+        "up before each run; claims take turns in the server process, so all at once they overlap only their HTTP, " +
+        "parsing and response work.",
+    );
+  }
   for (const row of rows) {
     const mode = row.emulation ? "conflicts emulated" : "conflicts off";
     for (const problem of row.problems) log(`  !! ${row.name} (${mode}): ${problem}`);
@@ -545,7 +624,8 @@ function burstSection(rows: BurstRow[], budgets: BudgetReport): void {
 
 /**
  * Every burst case against a fresh table and server per conflict mode (off, then emulated): the
- * creates and deliveries of {@link burstCases}, then the reviews of one version ({@link reviewBurst}).
+ * creates and deliveries of {@link burstCases}, the reviews of one version ({@link reviewBurst}),
+ * then {@link CLAIMS} claims against at least {@link ELIGIBLE} eligible issues ({@link claimBurst}).
  */
 async function measureBursts(endpoint: string, apiKey: string): Promise<BurstRow[]> {
   const size = intEnv("BENCH_BURST", 100, 4);
@@ -569,7 +649,8 @@ async function measureBursts(endpoint: string, apiKey: string): Promise<BurstRow
     });
     const reviews = reviewBurst({ url: server.url, apiKey, size, tableName, endpoint });
     try {
-      for (const burst of [...burstCases(apiKey, size), reviews.burst]) {
+      const claims = claimBurst({ url: server.url, apiKey });
+      for (const burst of [...burstCases(apiKey, size), reviews.burst, claims]) {
         log(`  ${burst.name}, conflicts ${emulation ? "emulated" : "off"}… (${loadNote()})`);
         rows.push(await measureBurst(server, burst, { emulation, rounds, nextRun: () => ++runNumber }));
       }
@@ -593,6 +674,36 @@ async function burstsOnly(): Promise<void> {
   }
 }
 
+/** The claim costs alone, at BENCH_ISSUES queued, with their write units. */
+async function claimsOnly(): Promise<void> {
+  const budgets = new BudgetReport();
+  const queued = intEnv("BENCH_ISSUES", BUDGET_ISSUES, 1);
+  const dynamo = await startDynamoDbLocal();
+  try {
+    log(heading(`Dispatch claims: one claim with ${FEW_QUEUED} and with ${queued} issues queued`));
+    const costs = await claimCosts(dynamo.endpoint, generateApiKey(), queued);
+    claimSection(costs, budgets);
+    writeUnitSection(costs.rows, budgets);
+    log(budgets.render());
+  } finally {
+    await dynamo.stop();
+  }
+}
+
+/** Costs the claims against a table of their own (./claim-costs.ts). */
+async function claimCosts(endpoint: string, apiKey: string, queued: number): Promise<ClaimCosts> {
+  const tableName = `${TABLE_NAME}_claims`;
+  const probe = createDb({ tableName, region: "us-east-1", endpoint });
+  await waitForDatabase(probe);
+  probe.client.destroy();
+  const config = {
+    ...loadConfig({ env: { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint } }),
+    serviceApiKey: apiKey,
+  };
+  log(`  table ${tableName}; queueing ${FEW_QUEUED + 1} issues, a warm-up claim, then the claim with ${FEW_QUEUED}…`);
+  return measureClaimCosts({ endpoint, tableName, config, apiKey, queued, progress, log });
+}
+
 async function bundlesOnly(): Promise<void> {
   const budgets = new BudgetReport();
   const initRuns = intEnv("BENCH_INIT_RUNS", 21, 10);
@@ -609,6 +720,7 @@ async function bundlesOnly(): Promise<void> {
 async function main(): Promise<void> {
   if (process.argv.includes("--bursts")) return burstsOnly();
   if (process.argv.includes("--bundles")) return bundlesOnly();
+  if (process.argv.includes("--claims")) return claimsOnly();
   const issues = intEnv("BENCH_ISSUES", BUDGET_ISSUES, 1);
   const initRuns = intEnv("BENCH_INIT_RUNS", 21, 10);
   const loadSeconds = intEnv("BENCH_LOAD_SECONDS", 10, 1);
@@ -671,10 +783,17 @@ async function main(): Promise<void> {
     });
     itemSection(reviewRows, budgets);
 
+    log(
+      `\nDispatch claims: one claim with ${FEW_QUEUED} and with ${issues} todo issues queued (budget: ≤ 3 calls; ` +
+        `capacity ratio ≤ 1.5)`,
+    );
+    const claims = await claimCosts(dynamo.endpoint, apiKey, issues);
+    claimSection(claims, budgets);
+
     log("\nWebhook receivers: one signed delivery each (DynamoDB calls per delivery; budget ≤ 3)");
     const receiverRows = await measureCosts(app, db, trace, apiKey, receiverCases());
     receiverSection(receiverRows, budgets);
-    writeUnitSection([...receiverRows, ...itemRows, ...reviewRows], budgets);
+    writeUnitSection([...receiverRows, ...itemRows, ...reviewRows, ...claims.rows], budgets);
 
     log(`\nseeding ${signals} signals (recorded pushes) through SignalService.ingest…`);
     const signalSeed = await seedSignals(new SignalService(seedDb), signals, progress(signals));
