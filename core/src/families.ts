@@ -1,5 +1,6 @@
 /** @module families — every family's module, for the local server that mounts them all. */
 import { catalogFamily } from "./catalog/routes.js";
+import { dashboardFamily } from "./dashboard/routes.js";
 import { dispatchFamily } from "./dispatch/routes.js";
 import type { FamilyModules } from "./http/app.js";
 import { issueFamily } from "./issues/routes.js";
@@ -18,4 +19,5 @@ export const ALL_FAMILIES = {
   templates: templateFamily,
   prompts: promptFamily,
   dispatch: dispatchFamily,
+  dashboard: dashboardFamily,
 } satisfies Required<FamilyModules>;

@@ -125,6 +125,7 @@ export const ROUTE_TABLE = {
     { method: "POST", path: "/api/dispatch/:id/complete", auth: "bearer", token: "dispatch" },
     { method: "POST", path: "/api/dispatch/:id/release", auth: "bearer", token: "dispatch" },
   ],
+  dashboard: [{ method: "GET", path: "/api/dashboard/stats", auth: "bearer" }],
 } as const satisfies Record<string, readonly RouteSpec[]>;
 
 export type Family = keyof typeof ROUTE_TABLE;

@@ -5,6 +5,7 @@
  */
 import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
+import { countChange } from "../dashboard/counters.js";
 import { versionCountKey } from "../templates/keys.js";
 import {
   agentListing,
@@ -91,6 +92,7 @@ export class DispatchStore {
       },
       ...this.listings.additions(dispatchListings(dispatch), dispatchSortKey(dispatch.id), entryOf(dispatch)),
       { Put: { Item: { ...leaseKey(dispatch.leaseExpiresAt, dispatch.id), dispatchId: dispatch.id } } },
+      countChange(`dispatch.status#${dispatch.status}`, 1),
     ];
   }
 
@@ -138,6 +140,8 @@ export class DispatchStore {
         ),
         { Delete: { Key: leaseKey(current.dispatch.leaseExpiresAt, dispatch.id) } },
         ...outcomeCounts(current.promptVersion, status === "completed"),
+        countChange(`dispatch.status#${current.dispatch.status}`, -1),
+        countChange(`dispatch.status#${status}`, 1),
       ],
     };
   }

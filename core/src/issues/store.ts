@@ -9,6 +9,7 @@ import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
 import { type Taken, takeNext } from "../db/sequence.js";
+import { countChange, durationBucket } from "../dashboard/counters.js";
 import { isQueued, QUEUE_LISTINGS, queueListings, queuePlacement } from "../dispatch/queue-index.js";
 import {
   CHILD_POINTER_PREFIX,
@@ -60,6 +61,8 @@ export interface IssueInternals {
   /** Dispatches it has had, and how many of them failed (the third failure cancels it). */
   dispatchAttempts: number;
   failedDispatches: number;
+  /** When it last entered `todo` (from anything but `in_progress`): the start of its todo-to-done time. */
+  todoAt: string | null;
 }
 
 /** Internals of an issue that has never been dispatched. */
@@ -68,6 +71,7 @@ export const NO_DISPATCH_INTERNALS = {
   activeDispatchId: null,
   dispatchAttempts: 0,
   failedDispatches: 0,
+  todoAt: null,
 } as const;
 
 /** What an issue keeps of a signal linked to it (the signal without its payload). */
@@ -168,11 +172,18 @@ export class IssueStore {
   prepareCreate(fields: NewIssue, taken: Taken, id = newIssueId(), internals: Partial<IssueInternals> = {}) {
     const { value: number, at: createdAt } = taken;
     const issue: Issue = { ...fields, id, number, identifier: issueRef(number), createdAt, updatedAt: createdAt };
-    const item = issueItem(issue, 1, { blocking: [], recentSignals: [], ...NO_DISPATCH_INTERNALS, ...internals });
+    const item = issueItem(issue, 1, {
+      blocking: [],
+      recentSignals: [],
+      ...NO_DISPATCH_INTERNALS,
+      todoAt: issue.status === "todo" ? createdAt : null,
+      ...internals,
+    });
     const entry = entryFields(issue);
     const writes: TransactItem[] = [
       { Put: { Item: item, ConditionExpression: itemAbsent } },
       ...this.queueChanges(null, fromItem(item)),
+      ...issueCountChanges(null, issue),
       ...this.byNumber.additions(listingsOf(issue).map(listingName), padNumber(number), entry),
       ...this.byPriority.additions(["all"], prioritySortKey(issue.priority, number), entry),
       ...this.byUpdate.additions(["all"], updatedSortKey(issue.updatedAt, number), entry),
@@ -192,7 +203,8 @@ export class IssueStore {
       updatedAt: laterOf(now.toISOString(), current.issue.updatedAt),
     };
     const version = current.version + 1;
-    const item = issueItem(updated, version, { ...current, ...internals });
+    const todoAt = todoAtAfter(current, updated.status, now);
+    const item = issueItem(updated, version, { ...current, todoAt, ...internals });
     const stored = fromItem(item);
     const before = entryFields(current.issue);
     const after = entryFields(updated);
@@ -220,6 +232,8 @@ export class IssueStore {
       ),
       ...childPointerWrites(current.issue, updated),
       ...this.queueChanges(current, stored),
+      ...issueCountChanges(current.issue, updated),
+      ...todoToDone(current, updated.status, now),
     ];
     return { stored, writes };
   }
@@ -294,6 +308,7 @@ export class IssueStore {
       ...this.byUpdate.removals(["all"], updatedSortKey(issue.updatedAt, issue.number)),
       ...childPointerWrites(issue, null),
       ...this.queueChanges(current, null),
+      ...issueCountChanges(issue, null),
     ];
     return { writes };
   }
@@ -313,6 +328,8 @@ export class IssueStore {
     const kept = toListings.filter((listing) => fromListings.includes(listing));
     const changed = JSON.stringify(from) !== JSON.stringify(to);
     return [
+      ...(from && !to ? [countChange("queue.depth", -1)] : []),
+      ...(to && !from ? [countChange("queue.depth", 1)] : []),
       ...(from
         ? this.queue.removals(
             fromListings.filter((listing) => !kept.includes(listing)),
@@ -551,6 +568,7 @@ function issueItem(issue: Issue, version: number, internals: IssueInternals): It
     activeDispatchId: internals.activeDispatchId,
     dispatchAttempts: internals.dispatchAttempts,
     failedDispatches: internals.failedDispatches,
+    todoAt: internals.todoAt,
     ...issue,
   };
 }
@@ -580,6 +598,36 @@ function recentSignalsOf(stored: unknown): RecentSignal[] {
 /** Signal ids are `sig_` + ULID, so they order as the instants they were received at. */
 function newestFirst(signals: RecentSignal[]): RecentSignal[] {
   return [...signals].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+}
+
+/** The dashboard's issue counts by status and type, following an issue from `before` to `after` (null: absent). */
+function issueCountChanges(before: Issue | null, after: Issue | null): TransactItem[] {
+  const writes: TransactItem[] = [];
+  for (const field of ["status", "type"] as const) {
+    if (before?.[field] === after?.[field]) continue;
+    if (before) writes.push(countChange(`issue.${field}#${before[field]}`, -1));
+    if (after) writes.push(countChange(`issue.${field}#${after[field]}`, 1));
+  }
+  return writes;
+}
+
+/**
+ * When an issue enters `todo` from anything but `in_progress` (a claim given back keeps its
+ * start), its todo-to-done time starts; it ends on `done` or `canceled`.
+ */
+function todoAtAfter(current: StoredIssue, status: Issue["status"], now: Date): string | null {
+  const from = current.issue.status;
+  if (status === from) return current.todoAt;
+  if (status === "todo" && from !== "in_progress") return now.toISOString();
+  if (status === "done" || status === "canceled") return null;
+  return current.todoAt;
+}
+
+/** An issue reaching `done` after entering `todo` adds its duration to the dashboard's histogram. */
+function todoToDone(current: StoredIssue, status: Issue["status"], now: Date): TransactItem[] {
+  if (status !== "done" || current.issue.status === "done" || !current.todoAt) return [];
+  const seconds = Math.max(0, (now.getTime() - Date.parse(current.todoAt)) / 1000);
+  return [countChange(`todo-to-done#${durationBucket(seconds)}`, 1)];
 }
 
 /** Replaces an issue item only if it is still at `version` (nobody wrote it since it was read). */
@@ -656,6 +704,7 @@ export function fromItem(item: Item): StoredIssue {
     activeDispatchId: (item.activeDispatchId as string | null | undefined) ?? null,
     dispatchAttempts: Number(item.dispatchAttempts ?? 0),
     failedDispatches: Number(item.failedDispatches ?? 0),
+    todoAt: (item.todoAt as string | null | undefined) ?? null,
   };
 }
 

@@ -3,6 +3,7 @@
  * writes (in its caller's transaction), the one read that routing decides on, reads by id with
  * the whole payload, and listing pages. Keys and access patterns: ./keys.ts.
  */
+import { signalCount } from "../dashboard/counters.js";
 import type { Db, Item, Key, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import {
@@ -116,6 +117,7 @@ export class SignalStore {
     }
     const fields = Object.fromEntries(ENTRY_FIELDS.map((field) => [field, signal[field]]));
     writes.push(...this.listings.additions(signalListings(signal), signalSortKey(signal.id), fields));
+    writes.push(signalCount(signal.source, signal.receivedAt));
     return writes;
   }
 

@@ -1,0 +1,82 @@
+/**
+ * @module dashboard/counters — the counts the dashboard reads (API.md 3.7), kept by the writes that
+ * change what they count, as spread counts (db/spread.ts) so no count becomes a hot item.
+ *
+ * Keys:
+ * - pk=$kaizen#stats_1, sk=`issue.status#<status>` · `issue.type#<type>` · `dispatch.status#<status>`
+ *   · `queue.depth` · `todo-to-done#<bucket>` (a histogram of seconds from todo to done);
+ *   the dashboard reads them all in one query, whatever the number of issues.
+ * - pk=$kaizen#stats_1#signals, sk=`<hour>#<source>`: signals received per hour and source; the
+ *   last 7 days are one query of at most 168 hours.
+ */
+import type { Key, TransactItem } from "../db/client.js";
+
+const STATS = "$kaizen#stats_1";
+const SIGNAL_STATS = "$kaizen#stats_1#signals";
+const HOUR_MS = 3_600_000;
+
+export const STATS_PARTITION = STATS;
+export const SIGNAL_STATS_PARTITION = SIGNAL_STATS;
+
+export type Counter =
+  | `issue.status#${string}`
+  | `issue.type#${string}`
+  | `dispatch.status#${string}`
+  | "queue.depth"
+  | `todo-to-done#${string}`;
+
+function add(key: Key, delta: number): TransactItem {
+  return { SpreadAdd: { Key: key, attribute: "count", delta } };
+}
+
+/** One change of one dashboard count, for the transaction of the write it follows. */
+export function countChange(counter: Counter, delta: 1 | -1): TransactItem {
+  return add({ pk: STATS, sk: counter }, delta);
+}
+
+/** The hour bucket (hours since 1970, padded) of an instant. */
+export function hourOf(ms: number): string {
+  return String(Math.floor(ms / HOUR_MS)).padStart(8, "0");
+}
+
+/** A signal received at `receivedAt` from `source` counts in its hour. */
+export function signalCount(source: string, receivedAt: string): TransactItem {
+  return add({ pk: SIGNAL_STATS, sk: `${hourOf(Date.parse(receivedAt))}#${source}` }, 1);
+}
+
+/**
+ * Histogram buckets of todo-to-done durations: bucket `b` holds durations in
+ * [1.25^b, 1.25^(b+1)) seconds, so a median read from it is within 25 % of the exact one.
+ */
+const GROWTH = 1.25;
+
+export function durationBucket(seconds: number): string {
+  const bucket = seconds < 1 ? 0 : Math.floor(Math.log(seconds) / Math.log(GROWTH)) + 1;
+  return String(bucket).padStart(3, "0");
+}
+
+/** The middle of a bucket's range, in seconds (the geometric middle; bucket 0 is under a second). */
+export function bucketSeconds(bucket: string): number {
+  const b = Number(bucket);
+  if (b === 0) return 0.5;
+  return GROWTH ** (b - 1) * Math.sqrt(GROWTH);
+}
+
+/**
+ * The median of a histogram (bucket → count): the middle of the bucket that holds the middle
+ * duration; null when it is empty.
+ * @example medianOf({ "010": 3, "020": 1 }) // bucketSeconds("010")
+ */
+export function medianOf(histogram: Record<string, number>): number | null {
+  const buckets = Object.entries(histogram)
+    .filter(([, count]) => count > 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const total = buckets.reduce((sum, [, count]) => sum + count, 0);
+  if (total === 0) return null;
+  let seen = 0;
+  for (const [bucket, count] of buckets) {
+    seen += count;
+    if (seen * 2 >= total) return bucketSeconds(bucket);
+  }
+  return null;
+}

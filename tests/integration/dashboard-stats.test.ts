@@ -1,0 +1,154 @@
+/** The dashboard's counts against a full recount of the table, after a random mix of everything that changes them. */
+import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { durationBucket } from "../../core/src/dashboard/counters.js";
+import type { DashboardStats } from "../../core/src/dashboard/service.js";
+import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+
+type Body<T> = { data: T };
+const TYPES = ["signal", "hypothesis", "plan", "task", "monitor"] as const;
+const SOURCES = ["deploys", "pager", "support"] as const;
+
+async function scan(t: TestApp): Promise<Record<string, unknown>[]> {
+  const doc = DynamoDBDocumentClient.from(t.db.client);
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await doc.send(
+      new ScanCommand({ TableName: t.tableName, ExclusiveStartKey: start, ConsistentRead: true }),
+    );
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+function tally(values: string[], names: readonly string[]): Record<string, number> {
+  return Object.fromEntries(names.map((name) => [name, values.filter((value) => value === name).length]));
+}
+
+const patch = (t: TestApp, id: string, body: unknown) =>
+  t.app.request(`/api/issues/${id}`, {
+    method: "PATCH",
+    headers: { ...AUTH, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
+const step = fc.oneof(
+  fc.record({ kind: fc.constant("create" as const), type: fc.constantFrom(...TYPES), todo: fc.boolean() }),
+  fc.record({
+    kind: fc.constant("move" as const),
+    pick: fc.nat(),
+    to: fc.constantFrom("todo", "backlog", "done", "canceled", "triage"),
+  }),
+  fc.record({ kind: fc.constant("delete" as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant("signal" as const), source: fc.constantFrom(...SOURCES), pick: fc.nat() }),
+  fc.record({ kind: fc.constant("claim" as const), end: fc.constantFrom("done", "failed", "release", "keep") }),
+);
+
+describe("dashboard stats", () => {
+  it("equal a full recount after a random mix of creates, transitions, deletes, signals and dispatches", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 15, maxLength: 40 }), async (steps) => {
+        const t = await testApp();
+        const ids: string[] = [];
+        for (const action of steps) {
+          if (action.kind === "create") {
+            const response = await t.app.request(
+              "/api/issues",
+              jsonPost({ title: "mix", type: action.type, status: action.todo ? "todo" : "triage" }),
+            );
+            ids.push(((await response.json()) as Body<{ id: string }>).data.id);
+          } else if (action.kind === "move" && ids.length > 0) {
+            await patch(t, ids[action.pick % ids.length] ?? "", { status: action.to });
+          } else if (action.kind === "delete" && ids.length > 0) {
+            const [id] = ids.splice(action.pick % ids.length, 1);
+            await t.app.request(`/api/issues/${id}`, { method: "DELETE", headers: AUTH });
+          } else if (action.kind === "signal") {
+            await t.app.request(
+              "/api/signals",
+              jsonPost({
+                source: action.source,
+                type: "alert",
+                title: "s",
+                severity: "low",
+                fingerprint: `f${action.pick % 4}`,
+              }),
+            );
+          } else if (action.kind === "claim") {
+            const claim = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "mix" }));
+            if (claim.status !== 201) continue;
+            const { dispatch } = ((await claim.json()) as Body<{ dispatch: { id: string } }>).data;
+            if (action.end === "release") await t.app.request(`/api/dispatch/${dispatch.id}/release`, jsonPost({}));
+            else if (action.end !== "keep") {
+              await t.app.request(
+                `/api/dispatch/${dispatch.id}/complete`,
+                jsonPost({ result: action.end, summary: "x" }),
+              );
+            }
+          }
+        }
+        const stats = (
+          (await (await t.app.request("/api/dashboard/stats", { headers: AUTH })).json()) as Body<DashboardStats>
+        ).data;
+        const items = await scan(t);
+        const issues = items.filter((item) => item.entity === "issue" && !item.deletedAt);
+        expect(stats.issues.byStatus).toEqual(
+          tally(
+            issues.map((issue) => String(issue.status)),
+            ["triage", "backlog", "todo", "in_progress", "done", "canceled"],
+          ),
+        );
+        expect(stats.issues.byType).toEqual(
+          tally(
+            issues.map((issue) => String(issue.type)),
+            TYPES,
+          ),
+        );
+        expect(stats.issues.total).toBe(issues.length);
+        const queued = issues.filter(
+          (issue) => issue.status === "todo" && ((issue.blockedBy as string[] | undefined) ?? []).length === 0,
+        );
+        expect(stats.queue.depth).toBe(queued.length);
+        const dispatches = items.filter((item) => item.entity === "dispatch");
+        expect(stats.dispatches).toEqual(
+          tally(
+            dispatches.map((dispatch) => String(dispatch.status)),
+            ["active", "completed", "failed", "released", "expired"],
+          ),
+        );
+        const signals = items.filter((item) => item.entity === "signal");
+        expect(stats.signals.last24h.total).toBe(signals.length);
+        expect(stats.signals.last7d.bySource).toEqual(
+          Object.fromEntries(
+            SOURCES.map((source) => [source, signals.filter((signal) => signal.source === source).length]).filter(
+              ([, count]) => count !== 0,
+            ),
+          ),
+        );
+      }),
+      { numRuns: 4 },
+    );
+  });
+
+  it("give the median time from todo to done from the issues that made that trip", async () => {
+    // Issues enter todo on the wall clock; the dispatch clock completes them 10, 20 and 30 minutes later.
+    let now = Date.now();
+    const t = await testApp({ clock: () => new Date(now) });
+    const stats = async () =>
+      ((await (await t.app.request("/api/dashboard/stats", { headers: AUTH })).json()) as Body<DashboardStats>).data;
+    expect((await stats()).todoToDone).toEqual({ medianSeconds: null, count: 0 });
+    for (const minutes of [10, 20, 30]) {
+      await t.app.request("/api/issues", jsonPost({ title: `d${minutes}`, type: "task", status: "todo" }));
+      now = Date.now();
+      const claim = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "a", leaseSeconds: 3600 }));
+      const { dispatch } = ((await claim.json()) as Body<{ dispatch: { id: string } }>).data;
+      now = Date.now() + minutes * 60_000;
+      await t.app.request(`/api/dispatch/${dispatch.id}/complete`, jsonPost({ result: "done", summary: "ok" }));
+    }
+    const { todoToDone } = await stats();
+    expect(todoToDone.count).toBe(3);
+    expect(durationBucket(todoToDone.medianSeconds ?? -1)).toBe(durationBucket(20 * 60));
+  });
+});
