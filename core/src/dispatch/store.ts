@@ -3,9 +3,10 @@
  * entries and lease entry, finishing one only while it is active, heartbeats that move its lease,
  * and the leases that ran out. Keys: ./keys.ts; the queue: ./queue-index.ts.
  */
+
+import { countChange } from "../dashboard/counters.js";
 import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
-import { countChange } from "../dashboard/counters.js";
 import { versionCountKey } from "../templates/keys.js";
 import {
   agentListing,

@@ -5,11 +5,11 @@
  * Keys and access patterns: ./keys.ts.
  */
 import { ulid } from "ulid";
+import { countChange, durationBucket } from "../dashboard/counters.js";
 import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
 import { type Taken, takeNext } from "../db/sequence.js";
-import { countChange, durationBucket } from "../dashboard/counters.js";
 import { isQueued, QUEUE_LISTINGS, queueListings, queuePlacement } from "../dispatch/queue-index.js";
 import {
   CHILD_POINTER_PREFIX,
