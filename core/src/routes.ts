@@ -125,7 +125,11 @@ export const ROUTE_TABLE = {
     { method: "POST", path: "/api/dispatch/:id/complete", auth: "bearer", token: "dispatch" },
     { method: "POST", path: "/api/dispatch/:id/release", auth: "bearer", token: "dispatch" },
   ],
-  dashboard: [{ method: "GET", path: "/api/dashboard/stats", auth: "bearer" }],
+  dashboard: [
+    { method: "GET", path: "/api/dashboard/stats", auth: "bearer" },
+    { method: "GET", path: "/api/dashboard/activity", auth: "bearer" },
+    { method: "GET", path: "/api/dashboard/prompts", auth: "bearer" },
+  ],
 } as const satisfies Record<string, readonly RouteSpec[]>;
 
 export type Family = keyof typeof ROUTE_TABLE;

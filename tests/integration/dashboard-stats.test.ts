@@ -152,3 +152,63 @@ describe("dashboard stats", () => {
     expect(durationBucket(todoToDone.medianSeconds ?? -1)).toBe(durationBucket(20 * 60));
   });
 });
+
+describe("dashboard activity and prompts", () => {
+  it("chain each latest signal to its issue, that issue's latest dispatch and its outcome, newest first", async () => {
+    const t = await testApp();
+    const send = (title: string, fingerprint: string) =>
+      t.app.request("/api/signals", jsonPost({ source: "pager", type: "alert", title, severity: "high", fingerprint }));
+    const first = ((await (await send("first", "a")).json()) as Body<{ issue: { id: string } }>).data.issue;
+    await patch(t, first.id, { status: "todo" });
+    const claim = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "fixer" }));
+    const { dispatch } = ((await claim.json()) as Body<{ dispatch: { id: string } }>).data;
+    await t.app.request(`/api/dispatch/${dispatch.id}/complete`, jsonPost({ result: "done", summary: "Fixed it" }));
+    await send("second", "b");
+    await t.app.request("/api/signals", jsonPost({ source: "pager", type: "ping", title: "noise", severity: "low" }));
+    const response = await t.app.request("/api/dashboard/activity?limit=2", { headers: AUTH });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { data: Record<string, unknown>[]; total: number };
+    expect(body.total).toBe(3);
+    expect(body.data.map((chain) => (chain.signal as { title: string }).title)).toEqual(["noise", "second"]);
+    const page2 = (await (await t.app.request("/api/dashboard/activity?limit=2&page=2", { headers: AUTH })).json()) as {
+      data: Record<string, unknown>[];
+    };
+    expect(page2.data).toEqual([
+      expect.objectContaining({
+        signal: expect.objectContaining({ title: "first", action: "opened" }),
+        issue: expect.objectContaining({ id: first.id, status: "done" }),
+        dispatch: expect.objectContaining({ id: dispatch.id, agent: "fixer", status: "completed" }),
+        outcome: { summary: "Fixed it", commits: [], pullRequests: [] },
+      }),
+    ]);
+    expect((await t.app.request("/api/dashboard/activity?limit=0", { headers: AUTH })).status).toBe(400);
+  });
+
+  it("list each template's active version with its usage, review score and completion rate", async () => {
+    const t = await testApp();
+    await t.app.request("/api/issues", jsonPost({ title: "w", type: "task", status: "todo" }));
+    const claim = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "a" }));
+    const { dispatch, prompt } = ((await claim.json()) as Body<{ dispatch: { id: string }; prompt: { id: string } }>)
+      .data;
+    await t.app.request(
+      `/api/prompts/${prompt.id}/reviews`,
+      jsonPost({ clarity: 4, completeness: 4, relevance: 4, authorType: "agent" }),
+    );
+    await t.app.request(`/api/dispatch/${dispatch.id}/complete`, jsonPost({ result: "done", summary: "ok" }));
+    const body = (await (await t.app.request("/api/dashboard/prompts?limit=100", { headers: AUTH })).json()) as {
+      data: { template: { slug: string }; activeVersion: Record<string, unknown> | null }[];
+      total: number;
+    };
+    expect(body.total).toBe(5);
+    const task = body.data.find((item) => item.template.slug === "task-execution");
+    expect(task?.activeVersion).toMatchObject({
+      version: 1,
+      usageCount: 1,
+      reviewCount: 1,
+      reviewScore: 4,
+      completionRate: 1,
+    });
+    const monitor = body.data.find((item) => item.template.slug === "monitor-check");
+    expect(monitor?.activeVersion).toMatchObject({ usageCount: 0, reviewScore: null, completionRate: null });
+  });
+});

@@ -1,11 +1,27 @@
 /** @module dashboard/routes — the `dashboard` family (API.md 3.7): what the engine is doing, from maintained counts. */
+import * as z from "zod/mini";
 import type { FamilyModule } from "../http/app.js";
-import { itemResponse } from "../http/respond.js";
+import { pageOffset, paginationQuery } from "../http/pagination.js";
+import { itemResponse, listResponse } from "../http/respond.js";
+import { parseWith } from "../http/validation.js";
 import { DashboardService } from "./service.js";
+
+/** The dashboard's lists take nothing but a page. */
+export const dashboardPageQuery = z.strictObject({ ...paginationQuery });
 
 export const dashboardFamily: FamilyModule<"dashboard"> = ({ db, clock }) => {
   const dashboard = new DashboardService(db, clock);
   return {
     "GET /api/dashboard/stats": async (c) => itemResponse(c, await dashboard.stats()),
+    "GET /api/dashboard/activity": async (c) => {
+      const query = parseWith(dashboardPageQuery, c.req.query(), "query");
+      const { chains, total } = await dashboard.activity({ offset: pageOffset(query), limit: query.limit });
+      return listResponse(c, chains, total, query);
+    },
+    "GET /api/dashboard/prompts": async (c) => {
+      const query = parseWith(dashboardPageQuery, c.req.query(), "query");
+      const { items, total } = await dashboard.prompts({ offset: pageOffset(query), limit: query.limit });
+      return listResponse(c, items, total, query);
+    },
   };
 };

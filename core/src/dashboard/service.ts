@@ -1,11 +1,19 @@
 /**
  * @module dashboard/service — the figures of `GET /api/dashboard/stats` (API.md 3.7), read from the
- * counts the writes keep (dashboard/counters.ts): two queries, however many issues there are.
+ * counts the writes keep (dashboard/counters.ts): two queries, however many issues there are; and
+ * the activity feed and the prompts' performance, a page at a time.
  */
 import type { Db, Item } from "../db/client.js";
 import { sumSpreadCounts } from "../db/spread.js";
+import type { Dispatch } from "../dispatch/schemas.js";
 import { DISPATCH_STATUSES } from "../dispatch/schemas.js";
+import { DispatchStore } from "../dispatch/store.js";
 import { ISSUE_STATUSES, ISSUE_TYPES } from "../issues/schemas.js";
+import { type IssueSummary, summaryOf } from "../issues/service.js";
+import { IssueStore } from "../issues/store.js";
+import { type SignalHead, SignalStore } from "../signals/store.js";
+import type { Template, TemplateVersion } from "../templates/schemas.js";
+import { TemplateStore } from "../templates/store.js";
 import { hourOf, medianOf, SIGNAL_STATS_PARTITION, STATS_PARTITION } from "./counters.js";
 
 const HOUR_MS = 3_600_000;
@@ -22,11 +30,116 @@ export interface DashboardStats {
   generatedAt: string;
 }
 
+/** One chain of the activity feed: a signal, the issue it touched, that issue's latest dispatch and its outcome. */
+export interface ActivityChain {
+  signal: Pick<SignalHead, "id" | "source" | "type" | "severity" | "title" | "action" | "receivedAt">;
+  issue: IssueSummary | null;
+  dispatch: Pick<Dispatch, "id" | "agent" | "status" | "attempt" | "claimedAt" | "finishedAt"> | null;
+  outcome: Dispatch["outcome"];
+}
+
+/** A template as the prompts dashboard shows it: its active version's usage, score and completion rate. */
+export interface PromptPerformance {
+  template: Pick<Template, "id" | "slug" | "name" | "specificity" | "conditions">;
+  activeVersion: Pick<
+    TemplateVersion,
+    "id" | "version" | "usageCount" | "reviewCount" | "reviewScore" | "completionRate" | "createdAt"
+  > | null;
+}
+
 export class DashboardService {
+  private readonly signals: SignalStore;
+  private readonly issues: IssueStore;
+  private readonly dispatches: DispatchStore;
+  private readonly templates: TemplateStore;
+
   constructor(
     private readonly db: Db,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.signals = new SignalStore(db);
+    this.issues = new IssueStore(db);
+    this.dispatches = new DispatchStore(db);
+    this.templates = new TemplateStore(db);
+  }
+
+  /**
+   * The latest signals, newest first, each with the issue it opened, grouped into or closed, that
+   * issue's latest dispatch and its outcome: a signal page (three reads), then one read of the
+   * issues and one of the dispatches.
+   */
+  async activity(page: { offset: number; limit: number }): Promise<{ chains: ActivityChain[]; total: number }> {
+    const { signals, total } = await this.signals.list({ filters: {}, order: "desc", ...page });
+    const issueIds = [...new Set(signals.flatMap((signal) => (signal.issueId ? [signal.issueId] : [])))];
+    const issues = new Map((await this.issues.getMany(issueIds)).map((stored) => [stored.issue.id, stored]));
+    const dispatchIds = [
+      ...new Set([...issues.values()].flatMap((stored) => (stored.lastDispatchId ? [stored.lastDispatchId] : []))),
+    ];
+    const dispatches = new Map(
+      (await this.dispatches.getMany(dispatchIds)).map((stored) => [stored.dispatch.id, stored.dispatch]),
+    );
+    const chains = signals.map((signal): ActivityChain => {
+      const stored = signal.issueId ? issues.get(signal.issueId) : undefined;
+      const dispatch = stored?.lastDispatchId ? dispatches.get(stored.lastDispatchId) : undefined;
+      return {
+        signal: {
+          id: signal.id,
+          source: signal.source,
+          type: signal.type,
+          severity: signal.severity,
+          title: signal.title,
+          action: signal.action,
+          receivedAt: signal.receivedAt,
+        },
+        issue: stored ? summaryOf(stored.issue) : null,
+        dispatch: dispatch
+          ? {
+              id: dispatch.id,
+              agent: dispatch.agent,
+              status: dispatch.status,
+              attempt: dispatch.attempt,
+              claimedAt: dispatch.claimedAt,
+              finishedAt: dispatch.finishedAt,
+            }
+          : null,
+        outcome: dispatch?.outcome ?? null,
+      };
+    });
+    return { chains, total };
+  }
+
+  /** Live templates, newest first, each with its active version's usage, review score and completion rate. */
+  async prompts(page: { offset: number; limit: number }): Promise<{ items: PromptPerformance[]; total: number }> {
+    const { templates, total } = await this.templates.list({}, page);
+    const items = await Promise.all(
+      templates.map(async ({ template, activeVersionNumber }): Promise<PromptPerformance> => {
+        const active =
+          activeVersionNumber === null ? undefined : await this.templates.getVersion(template.id, activeVersionNumber);
+        const version = active?.version;
+        return {
+          template: {
+            id: template.id,
+            slug: template.slug,
+            name: template.name,
+            specificity: template.specificity,
+            conditions: template.conditions,
+          },
+          activeVersion: version
+            ? {
+                id: version.id,
+                version: version.version,
+                usageCount: version.usageCount,
+                reviewCount: version.reviewCount,
+                reviewScore: version.reviewScore,
+                completionRate: version.completionRate,
+                createdAt: version.createdAt,
+              }
+            : null,
+        };
+      }),
+    );
+    return { items, total };
+  }
 
   async stats(): Promise<DashboardStats> {
     const now = this.now();

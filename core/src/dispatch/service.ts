@@ -296,6 +296,7 @@ export class DispatchService {
     };
     const moved = this.issues.prepareUpdate(stored, { status: "in_progress" }, now, {
       activeDispatchId: id,
+      lastDispatchId: id,
       dispatchAttempts: dispatch.attempt,
     });
     try {

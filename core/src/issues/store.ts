@@ -58,6 +58,8 @@ export interface IssueInternals {
   goalActive: boolean;
   /** The dispatch working it now, while `in_progress`. */
   activeDispatchId: string | null;
+  /** Its latest dispatch, ended or not (the dashboard's activity follows it). */
+  lastDispatchId: string | null;
   /** Dispatches it has had, and how many of them failed (the third failure cancels it). */
   dispatchAttempts: number;
   failedDispatches: number;
@@ -69,6 +71,7 @@ export interface IssueInternals {
 export const NO_DISPATCH_INTERNALS = {
   goalActive: false,
   activeDispatchId: null,
+  lastDispatchId: null,
   dispatchAttempts: 0,
   failedDispatches: 0,
   todoAt: null,
@@ -566,6 +569,7 @@ function issueItem(issue: Issue, version: number, internals: IssueInternals): It
     recentSignals: recentSignalsMap(internals.recentSignals),
     goalActive: internals.goalActive,
     activeDispatchId: internals.activeDispatchId,
+    lastDispatchId: internals.lastDispatchId,
     dispatchAttempts: internals.dispatchAttempts,
     failedDispatches: internals.failedDispatches,
     todoAt: internals.todoAt,
@@ -702,6 +706,7 @@ export function fromItem(item: Item): StoredIssue {
     recentSignalsInPlace: !Array.isArray(item.recentSignals),
     goalActive: item.goalActive === true,
     activeDispatchId: (item.activeDispatchId as string | null | undefined) ?? null,
+    lastDispatchId: (item.lastDispatchId as string | null | undefined) ?? null,
     dispatchAttempts: Number(item.dispatchAttempts ?? 0),
     failedDispatches: Number(item.failedDispatches ?? 0),
     todoAt: (item.todoAt as string | null | undefined) ?? null,
