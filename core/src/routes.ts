@@ -41,6 +41,9 @@ export const ROUTE_TABLE = {
   service: [
     { method: "GET", path: "/", auth: "none" },
     { method: "GET", path: "/health", auth: "none" },
+    { method: "GET", path: "/api/openapi.json", auth: "none" },
+    { method: "GET", path: "/docs", auth: "none" },
+    { method: "GET", path: "/docs/assets/:file", auth: "none" },
   ],
   issues: [
     { method: "GET", path: "/api/issues", auth: "bearer" },

@@ -1,10 +1,25 @@
-/** @module service/routes — the `service` family: `GET /` and `GET /health` (API.md 3.7). */
+/**
+ * @module service/routes — the `service` family (API.md 3.7): `GET /`, `GET /health`, the OpenAPI
+ * document and the `/docs` reference page with its files.
+ */
 import pkg from "../../../package.json" with { type: "json" };
 import type { FamilyModule } from "../http/app.js";
 import { itemResponse, JSON_CONTENT_TYPE } from "../http/respond.js";
+import { DOCS_HTML_CONTENT_TYPE, DOCS_PAGE_HTML, readDocsAsset } from "../openapi/docs-page.js";
 import { databaseCheck } from "./health.js";
 
 export const SERVICE_VERSION: string = pkg.version;
+
+/**
+ * docs/openapi.json, built by `npm run openapi` from the schemas that validate requests, so no
+ * function bundles the generator (a test fails when the file and the schemas drift apart). Imported
+ * on first use: esbuild keeps it in a lazily run wrapper, so cold starts do not build the object.
+ */
+let openApiText: Promise<string> | undefined;
+const loadOpenApiText = () =>
+  import("../../../docs/openapi.json", { with: { type: "json" } }).then(({ default: document }) =>
+    JSON.stringify(document),
+  );
 
 export const serviceFamily: FamilyModule<"service"> = ({ db }) => {
   const checkDatabase = databaseCheck(db);
@@ -30,6 +45,18 @@ export const serviceFamily: FamilyModule<"service"> = ({ db }) => {
         ok ? 200 : 503,
         { "Content-Type": JSON_CONTENT_TYPE, "Cache-Control": "no-store", ...(ok ? {} : { "Retry-After": "5" }) },
       );
+    },
+    "GET /api/openapi.json": async (c) => {
+      openApiText ??= loadOpenApiText();
+      return c.body(await openApiText, 200, {
+        "Content-Type": JSON_CONTENT_TYPE,
+        "Cache-Control": "public, max-age=300",
+      });
+    },
+    "GET /docs": (c) => c.body(DOCS_PAGE_HTML, 200, { "Content-Type": DOCS_HTML_CONTENT_TYPE }),
+    "GET /docs/assets/:file": async (c) => {
+      const { body, contentType } = await readDocsAsset(c.req.param("file") ?? "");
+      return c.body(body, 200, { "Content-Type": contentType, "Cache-Control": "public, max-age=86400" });
     },
   };
 };

@@ -1,0 +1,414 @@
+/**
+ * @module openapi/operations — every route of the route table, keyed by its route key, with the
+ * schemas that validate its query and body and the resource it answers with. The OpenAPI document
+ * is built from this table alone; a route without an entry does not type-check.
+ */
+import type * as z from "zod/mini";
+import {
+  createGoalBody,
+  createLabelBody,
+  createProjectBody,
+  listGoalsQuery,
+  listLabelsQuery,
+  listProjectsQuery,
+  patchGoalBody,
+  patchProjectBody,
+} from "../catalog/schemas.js";
+import { createCommentBody, listCommentsQuery } from "../comments/schemas.js";
+import { dashboardPageQuery } from "../dashboard/routes.js";
+import { claimBody, completeBody, listDispatchesQuery, nextQuery, queueQuery } from "../dispatch/schemas.js";
+import { createIssueBody, listIssuesQuery, updateIssueBody } from "../issues/schemas.js";
+import { createReviewBody, listPromptsQuery } from "../prompts/schemas.js";
+import { createRelationBody } from "../relations/schemas.js";
+import type { Family, RouteKey } from "../routes.js";
+import { issueSignalsQuery, listSignalsQuery, manualSignalBody } from "../signals/schemas.js";
+import {
+  createTemplateBody,
+  createVersionBody,
+  listTemplatesQuery,
+  pageQuery,
+  patchTemplateBody,
+  previewQuery,
+} from "../templates/schemas.js";
+import type { ResourceName } from "./resources.js";
+
+/** What a route answers when it succeeds. */
+export type Success =
+  /** `{"data": <resource>}` */
+  | { status: 200 | 201; item: ResourceName; description: string }
+  /** `{"data": [<resource>…], "total": N}` */
+  | { status: 200; list: ResourceName; description: string }
+  /** No body. */
+  | { status: 204; description: string }
+  /** A body that is not an envelope: `GET /health`, the document itself, the docs page and its assets. */
+  | { status: 200; raw: "health" | "openapi" | "html" | "asset"; description: string };
+
+export interface Operation {
+  summary: string;
+  description?: string;
+  /** What each `:param` of the path names. */
+  params?: Record<string, string>;
+  /** The schema that validates the query string (`parseWith(…, "query")`). */
+  query?: z.ZodMiniType;
+  /** The schema that validates the JSON body (`parseWith(…, "body")`). */
+  body?: z.ZodMiniType;
+  success: Success;
+  /** A second success: the claim's 204 when nothing is eligible, a receiver's 200 for a duplicate. */
+  alsoSuccess?: Success;
+  /** Honours `If-Match` (412 on mismatch). */
+  ifMatch?: true;
+  /** Statuses besides those every route of its kind can answer (see openapi/document). */
+  errors?: readonly (404 | 409)[];
+}
+
+/** Every route key of every family. */
+export type AnyRouteKey = { [F in Family]: RouteKey<F> }[Family];
+
+const ISSUE_REF = "Issue id (`iss_…`) or `KZN-<number>`";
+const noContent = (description: string): Success => ({ status: 204, description });
+const item = (item: ResourceName, description: string, status: 200 | 201 = 200): Success => ({
+  status,
+  item,
+  description,
+});
+const list = (list: ResourceName, description: string): Success => ({ status: 200, list, description });
+
+export const OPERATIONS: Record<AnyRouteKey, Operation> = {
+  "GET /": {
+    summary: "Service information",
+    description: "Name, version and where the docs and the OpenAPI document are.",
+    success: item("ServiceInfo", "The service"),
+  },
+  "GET /health": {
+    summary: "Health check",
+    description: "503 with `status: degraded` and the failing check when the table cannot be reached.",
+    success: { status: 200, raw: "health", description: "Healthy" },
+  },
+  "GET /api/openapi.json": {
+    summary: "This OpenAPI document",
+    success: { status: 200, raw: "openapi", description: "The OpenAPI 3.1 document" },
+  },
+  "GET /docs": {
+    summary: "Interactive API reference",
+    description: "An HTML page rendering this document; its scripts and styles are served by `/docs/assets/{file}`.",
+    success: { status: 200, raw: "html", description: "The reference page" },
+  },
+  "GET /docs/assets/:file": {
+    summary: "A script or style sheet of the reference page",
+    params: { file: "File name, e.g. `swagger-ui-bundle.js`" },
+    success: { status: 200, raw: "asset", description: "The file" },
+    errors: [404],
+  },
+
+  "GET /api/issues": {
+    summary: "List issues",
+    query: listIssuesQuery,
+    success: list("Issue", "A page of issues"),
+  },
+  "POST /api/issues": {
+    summary: "Create an issue",
+    body: createIssueBody,
+    success: item("Issue", "The new issue", 201),
+    errors: [404],
+  },
+  "GET /api/issues/:id": {
+    summary: "Get an issue with its parent, children, relations and latest signals",
+    params: { id: ISSUE_REF },
+    success: item("IssueDetail", "The issue"),
+  },
+  "PATCH /api/issues/:id": {
+    summary: "Update an issue",
+    description: "Partial update; status changes follow the transitions of API.md 3.2.1 (409 otherwise).",
+    params: { id: ISSUE_REF },
+    body: updateIssueBody,
+    success: item("Issue", "The updated issue"),
+    ifMatch: true,
+    errors: [409],
+  },
+  "DELETE /api/issues/:id": {
+    summary: "Delete an issue (soft delete)",
+    params: { id: ISSUE_REF },
+    success: noContent("Deleted"),
+    ifMatch: true,
+  },
+  "GET /api/issues/:id/comments": {
+    summary: "List an issue's comments",
+    params: { id: ISSUE_REF },
+    query: listCommentsQuery,
+    success: list("Comment", "A page of comments"),
+  },
+  "POST /api/issues/:id/comments": {
+    summary: "Comment on an issue",
+    description: "Also allowed with the dispatch token of a dispatch of this issue.",
+    params: { id: ISSUE_REF },
+    body: createCommentBody,
+    success: item("Comment", "The new comment", 201),
+  },
+  "POST /api/issues/:id/relations": {
+    summary: "Relate two issues",
+    description: "A relation and its inverse are one fact; a cycle of `blocks` is a 409.",
+    params: { id: ISSUE_REF },
+    body: createRelationBody,
+    success: item("Relation", "The new relation", 201),
+  },
+  "DELETE /api/relations/:id": {
+    summary: "Remove a relation",
+    params: { id: "Relation id (`rel_…`)" },
+    success: noContent("Removed"),
+  },
+
+  "GET /api/projects": { summary: "List projects", query: listProjectsQuery, success: list("Project", "A page") },
+  "POST /api/projects": {
+    summary: "Create a project",
+    body: createProjectBody,
+    success: item("Project", "The new project", 201),
+    errors: [404],
+  },
+  "GET /api/projects/:id": {
+    summary: "Get a project with its issue counts by status",
+    params: { id: "Project id (`prj_…`)" },
+    success: item("ProjectDetail", "The project"),
+  },
+  "PATCH /api/projects/:id": {
+    summary: "Update a project",
+    params: { id: "Project id (`prj_…`)" },
+    body: patchProjectBody,
+    success: item("Project", "The updated project"),
+    ifMatch: true,
+  },
+  "DELETE /api/projects/:id": {
+    summary: "Delete a project",
+    params: { id: "Project id (`prj_…`)" },
+    success: noContent("Deleted"),
+    ifMatch: true,
+    errors: [409],
+  },
+  "GET /api/goals": { summary: "List goals", query: listGoalsQuery, success: list("Goal", "A page") },
+  "POST /api/goals": {
+    summary: "Create a goal",
+    body: createGoalBody,
+    success: item("Goal", "The new goal", 201),
+    errors: [404],
+  },
+  "GET /api/goals/:id": {
+    summary: "Get a goal",
+    params: { id: "Goal id (`gol_…`)" },
+    success: item("Goal", "The goal"),
+  },
+  "PATCH /api/goals/:id": {
+    summary: "Update a goal",
+    params: { id: "Goal id (`gol_…`)" },
+    body: patchGoalBody,
+    success: item("Goal", "The updated goal"),
+    ifMatch: true,
+  },
+  "DELETE /api/goals/:id": {
+    summary: "Delete a goal",
+    params: { id: "Goal id (`gol_…`)" },
+    success: noContent("Deleted"),
+    ifMatch: true,
+    errors: [409],
+  },
+  "GET /api/labels": { summary: "List labels", query: listLabelsQuery, success: list("Label", "A page") },
+  "POST /api/labels": {
+    summary: "Create a label",
+    description: "Names are unique regardless of case (409).",
+    body: createLabelBody,
+    success: item("Label", "The new label", 201),
+  },
+  "DELETE /api/labels/:id": {
+    summary: "Delete a label",
+    params: { id: "Label id (`lbl_…`)" },
+    success: noContent("Deleted"),
+    ifMatch: true,
+    errors: [409],
+  },
+
+  "POST /api/signals/codehost": {
+    summary: "Code-host webhook receiver",
+    description:
+      "Verified by `X-Codehost-Signature-256: sha256=<hex>`, the HMAC-SHA256 of the raw body with " +
+      "`CODEHOST_WEBHOOK_SECRET`. Event from `X-Codehost-Event` (+ body `action`), delivery id from " +
+      "`X-Codehost-Delivery`. Takes `application/json` or `application/x-www-form-urlencoded` (`payload=<json>`).",
+    success: item("IngestResult", "A new delivery was stored", 201),
+    alsoSuccess: item("IngestResult", "A delivery already stored (`duplicate: true`); nothing new was written"),
+  },
+  "POST /api/signals/errortracker": {
+    summary: "Error-tracker webhook receiver",
+    description:
+      "Verified by `X-Errortracker-Hook-Signature`: the lowercase hex HMAC-SHA256, with " +
+      "`ERRORTRACKER_CLIENT_SECRET`, of the body parsed and serialised again (`JSON.stringify`). Event from " +
+      "`X-Errortracker-Hook-Resource` (+ body `action`), delivery id from `Request-ID`.",
+    success: item("IngestResult", "A new delivery was stored", 201),
+    alsoSuccess: item("IngestResult", "A delivery already stored (`duplicate: true`); nothing new was written"),
+  },
+  "POST /api/signals/analytics": {
+    summary: "Analytics webhook receiver",
+    description:
+      "Verified by `X-Analytics-Secret`, equal to `ANALYTICS_WEBHOOK_SECRET`. Delivery id from " +
+      "`X-Analytics-Delivery`, else the event's `uuid`, else the SHA-256 of the body.",
+    success: item("IngestResult", "A new delivery was stored", 201),
+    alsoSuccess: item("IngestResult", "A delivery already stored (`duplicate: true`); nothing new was written"),
+  },
+
+  "GET /api/signals": { summary: "List signals", query: listSignalsQuery, success: list("Signal", "A page") },
+  "POST /api/signals": {
+    summary: "Record a manual signal",
+    body: manualSignalBody,
+    success: item("IngestResult", "The signal and the issue it opened or joined", 201),
+  },
+  "GET /api/signals/:id": {
+    summary: "Get a signal with its whole payload",
+    params: { id: "Signal id (`sig_…`)" },
+    success: item("Signal", "The signal"),
+  },
+  "GET /api/issues/:id/signals": {
+    summary: "List an issue's signals",
+    params: { id: ISSUE_REF },
+    query: issueSignalsQuery,
+    success: list("Signal", "A page"),
+  },
+
+  "GET /api/templates": { summary: "List templates", query: listTemplatesQuery, success: list("Template", "A page") },
+  "POST /api/templates": {
+    summary: "Create a template",
+    description: "`content` makes version 1, active at once. A template that does not compile is a 400.",
+    body: createTemplateBody,
+    success: item("TemplateDetail", "The new template", 201),
+  },
+  "GET /api/templates/preview/:issueId": {
+    summary: "Preview the prompt an issue would get",
+    description: "Which template would be chosen and the rendered text, without claiming anything.",
+    params: { issueId: ISSUE_REF },
+    query: previewQuery,
+    success: item("TemplatePreview", "The chosen template and rendered text (nulls when none matches)"),
+  },
+  "GET /api/templates/:id": {
+    summary: "Get a template with its active version",
+    params: { id: "Template id (`tpl_…`) or slug" },
+    success: item("TemplateDetail", "The template"),
+  },
+  "PATCH /api/templates/:id": {
+    summary: "Update a template",
+    params: { id: "Template id (`tpl_…`) or slug" },
+    body: patchTemplateBody,
+    success: item("TemplateDetail", "The updated template"),
+    ifMatch: true,
+  },
+  "DELETE /api/templates/:id": {
+    summary: "Delete a template",
+    params: { id: "Template id (`tpl_…`) or slug" },
+    success: noContent("Deleted"),
+    ifMatch: true,
+  },
+  "GET /api/templates/:id/versions": {
+    summary: "List a template's versions",
+    params: { id: "Template id (`tpl_…`) or slug" },
+    query: pageQuery,
+    success: list("Version", "A page"),
+  },
+  "POST /api/templates/:id/versions": {
+    summary: "Add a draft version",
+    params: { id: "Template id (`tpl_…`) or slug" },
+    body: createVersionBody,
+    success: item("Version", "The new draft", 201),
+  },
+  "POST /api/templates/:id/versions/:versionId/promote": {
+    summary: "Make a version active",
+    description: "The previously active version is retired in the same transaction.",
+    params: { id: "Template id (`tpl_…`) or slug", versionId: "Version id (`ver_…`)" },
+    success: item("TemplateDetail", "The template with its new active version"),
+  },
+  "GET /api/templates/:id/reviews": {
+    summary: "List the reviews of a template's prompts",
+    params: { id: "Template id (`tpl_…`) or slug" },
+    query: pageQuery,
+    success: list("Review", "A page"),
+  },
+
+  "GET /api/prompts": { summary: "List prompts", query: listPromptsQuery, success: list("Prompt", "A page") },
+  "GET /api/prompts/:id": {
+    summary: "Get a prompt",
+    params: { id: "Prompt id (`prm_…`)" },
+    success: item("Prompt", "The prompt"),
+  },
+  "GET /api/prompts/:id/reviews": {
+    summary: "List a prompt's reviews",
+    params: { id: "Prompt id (`prm_…`)" },
+    query: pageQuery,
+    success: list("Review", "A page"),
+  },
+  "POST /api/prompts/:id/reviews": {
+    summary: "Review a prompt",
+    description: "Also allowed with the dispatch token of the dispatch this prompt was rendered for.",
+    params: { id: "Prompt id (`prm_…`)" },
+    body: createReviewBody,
+    success: item("Review", "The new review", 201),
+  },
+
+  "POST /api/dispatch/claim": {
+    summary: "Claim the highest-scoring eligible issue",
+    description:
+      "Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, " +
+      "complete, release, comments on the issue and reviews of the prompt. Takes no `Idempotency-Key`.",
+    body: claimBody,
+    success: item("ClaimResult", "The dispatch, its issue and the rendered prompt", 201),
+    alsoSuccess: noContent("Nothing is eligible"),
+  },
+  "GET /api/dispatch/next": {
+    summary: "Claim, for agents that can only GET",
+    query: nextQuery,
+    success: item("ClaimResult", "The dispatch, its issue and the rendered prompt"),
+    alsoSuccess: noContent("Nothing is eligible"),
+  },
+  "GET /api/dispatch/queue": {
+    summary: "Preview the claim order",
+    query: queueQuery,
+    success: list("QueueItem", "A page of the queue, in claim order"),
+  },
+  "GET /api/dispatch": {
+    summary: "List dispatches",
+    query: listDispatchesQuery,
+    success: list("Dispatch", "A page"),
+  },
+  "GET /api/dispatch/:id": {
+    summary: "Get a dispatch",
+    params: { id: "Dispatch id (`dsp_…`)" },
+    success: item("Dispatch", "The dispatch"),
+  },
+  "POST /api/dispatch/:id/heartbeat": {
+    summary: "Extend a dispatch's lease",
+    params: { id: "Dispatch id (`dsp_…`)" },
+    success: item("Dispatch", "The dispatch with its new lease"),
+    errors: [409],
+  },
+  "POST /api/dispatch/:id/complete": {
+    summary: "Report a dispatch's outcome",
+    params: { id: "Dispatch id (`dsp_…`)" },
+    body: completeBody,
+    success: item("DispatchWithIssue", "The finished dispatch and its issue"),
+    errors: [409],
+  },
+  "POST /api/dispatch/:id/release": {
+    summary: "Give an issue back to the queue",
+    params: { id: "Dispatch id (`dsp_…`)" },
+    success: item("DispatchWithIssue", "The released dispatch and its issue"),
+    errors: [409],
+  },
+
+  "GET /api/dashboard/stats": {
+    summary: "What the engine is doing",
+    description: "Issues by status and type, signals by source, dispatches, queue depth, median todo→done time.",
+    success: item("DashboardStats", "The figures"),
+  },
+  "GET /api/dashboard/activity": {
+    summary: "The latest signal → issue → dispatch → outcome chains",
+    query: dashboardPageQuery,
+    success: list("ActivityChain", "A page of chains, newest first"),
+  },
+  "GET /api/dashboard/prompts": {
+    summary: "Per template: active version, usage, review score, completion rate",
+    query: dashboardPageQuery,
+    success: list("PromptPerformance", "A page of templates"),
+  },
+};
