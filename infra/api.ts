@@ -2,7 +2,8 @@
  * @module infra/api — one Lambda function per route family and the HTTP API that routes core's
  * route table to them; anything else goes to the default family for the service's own 404/405.
  */
-import { LINKED, loadConfig } from "../core/src/config.js";
+import { CORS_POLICY, LINKED, loadConfig } from "../core/src/config.js";
+import { DOCS_COPY_FILES } from "../core/src/openapi/docs-page.js";
 import { allRoutes, DEFAULT_ROUTE_FAMILY, FAMILIES, type Family, gatewayMethods } from "../core/src/routes.js";
 import { secrets } from "./secrets.js";
 import { table } from "./table.js";
@@ -24,12 +25,27 @@ export function gatewayPath(honoPath: string): string {
     .join("/");
 }
 
+// Origins browsers may call the API from, given at deploy time (`CORS_ALLOWED_ORIGINS=https://… sst deploy`),
+// validated by core's rule. The gateway answers CORS itself from core's policy; with none listed it
+// sends no CORS headers (SST's default, `cors: true`, would allow every origin).
+const { corsAllowedOrigins } = loadConfig({ env: { CORS_ALLOWED_ORIGINS: process.env.CORS_ALLOWED_ORIGINS } });
+
 /**
  * Linked to every function so prompts name a reachable API (`Resource.Api.url`). Created before the
  * functions; its routes are added after them, so the functions depend on the API and not back.
  */
 export const api = new sst.aws.ApiGatewayV2(LINKED.api, {
   accessLog: { retention: "1 month" },
+  cors:
+    corsAllowedOrigins.length === 0
+      ? false
+      : {
+          allowOrigins: corsAllowedOrigins,
+          allowMethods: [...CORS_POLICY.allowMethods],
+          allowHeaders: [...CORS_POLICY.allowHeaders],
+          exposeHeaders: [...CORS_POLICY.exposeHeaders],
+          maxAge: `${CORS_POLICY.maxAgeSeconds} seconds`,
+        },
   transform: {
     // Rate limiting is the gateway's job (API.md 5): every route, per stage.
     stage: { defaultRouteSettings: { throttlingBurstLimit: 200, throttlingRateLimit: 100 } },
@@ -52,6 +68,8 @@ export const functions = Object.fromEntries(
       link: [table, ...secrets, api],
       ...(publicBaseUrl === undefined ? {} : { environment: { PUBLIC_BASE_URL: publicBaseUrl } }),
       nodejs: { format: "esm", minify: true, sourcemap: true },
+      // The `/docs` page's files, read at run time rather than bundled (megabytes of Swagger UI).
+      ...(family === "service" ? { copyFiles: [...DOCS_COPY_FILES] } : {}),
     }),
   ]),
 ) as Record<Family, sst.aws.Function>;

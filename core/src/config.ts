@@ -20,6 +20,17 @@ export const WEBHOOK_SECRET_VARIABLES = {
   analytics: "ANALYTICS_WEBHOOK_SECRET",
 } as const;
 
+/**
+ * What a browser on an allowed origin may do (`CORS_ALLOWED_ORIGINS`, README "Configuration"): the local server's
+ * `hono/cors` and the gateway's CORS configuration (infra/api.ts) are both built from this one policy.
+ */
+export const CORS_POLICY = {
+  allowMethods: ["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
+  allowHeaders: ["Authorization", "Content-Type", "If-Match", "Idempotency-Key", "X-Request-Id"],
+  exposeHeaders: ["ETag", "Link", "Location", "X-Request-Id", "Retry-After", "Idempotent-Replayed"],
+  maxAgeSeconds: 600,
+} as const;
+
 export interface Config {
   /** Undefined means "not configured": `/api/*` then fails closed with 500. */
   serviceApiKey: string | undefined;
@@ -40,6 +51,11 @@ export interface Config {
    */
   publicBaseUrl: string | undefined;
   port: number;
+  /**
+   * Exact origins (`https://dash.example.com`) browsers may call the API from; empty (the default)
+   * means no CORS headers at all, so browsers on other sites cannot read responses.
+   */
+  corsAllowedOrigins: string[];
 }
 
 /** A configuration value that cannot be used; the process must not start with it. */
@@ -81,6 +97,7 @@ export function loadConfig({ env, linked = {} }: { env: Env; linked?: Linked }):
     publicBaseUrl:
       optionalUrl(env, "PUBLIC_BASE_URL") ?? (linkedValue(linked, LINKED.api, "url")?.replace(/\/+$/, "") || undefined),
     port: port(env.PORT),
+    corsAllowedOrigins: origins(env, "CORS_ALLOWED_ORIGINS"),
   };
 }
 
@@ -120,6 +137,28 @@ function flag(env: Env, name: string): boolean {
   if (value === undefined || value === "0" || value === "false" || value === "off") return false;
   if (value === "1" || value === "true" || value === "on") return true;
   throw new InvalidConfigError(`${name} must be one of 1, true, on, 0, false, off; got "${env[name]}"`);
+}
+
+/** A comma-separated list of exact origins; `*` is refused because the API is reached with a bearer key. */
+function origins(env: Env, name: string): string[] {
+  const entries = (env[name] ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+  for (const entry of entries) {
+    if (entry.includes("*")) {
+      throw new InvalidConfigError(
+        `${name} must list exact origins (https://dash.example.com); "*" is not allowed, got "${entry}"`,
+      );
+    }
+    const parsed = URL.canParse(entry) ? new URL(entry) : undefined;
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== entry) {
+      throw new InvalidConfigError(
+        `${name} must list exact origins like https://dash.example.com (scheme, host and optional port; no path or trailing slash), got "${entry}"`,
+      );
+    }
+  }
+  return [...new Set(entries)];
 }
 
 function port(value: string | undefined): number {

@@ -6,11 +6,12 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type Config, LINKED, loadConfig } from "../../core/src/config.js";
+import { CORS_POLICY, type Config, LINKED, loadConfig } from "../../core/src/config.js";
 import { TABLE_DEFINITION } from "../../core/src/db/table.js";
 import { allRoutes, DEFAULT_ROUTE_FAMILY, FAMILIES, type Family, gatewayMethods } from "../../core/src/routes.js";
 import {
   applyTransform,
+  gatewayCors,
   installSstRecorder,
   type RecordedComponent,
   RecordedOutput,
@@ -74,18 +75,22 @@ interface DeployInput {
   secrets?: Record<string, string>;
   /** PUBLIC_BASE_URL in the environment of `sst deploy`; unset whatever the shell running the tests has. */
   publicBaseUrl?: string;
+  /** CORS_ALLOWED_ORIGINS in the environment of `sst deploy`; likewise unset unless given. */
+  corsAllowedOrigins?: string;
 }
 
 /** Sets the deploy-time environment for one case; `vi.unstubAllEnvs()` after each case restores it. */
-function stubDeployEnvironment(publicBaseUrl: string | undefined): void {
+function stubDeployEnvironment(publicBaseUrl: string | undefined, corsAllowedOrigins?: string): void {
   vi.stubEnv("PUBLIC_BASE_URL", publicBaseUrl);
+  vi.stubEnv("CORS_ALLOWED_ORIGINS", corsAllowedOrigins);
 }
 
 async function evaluateInfra({
   secrets = { [LINKED.serviceApiKey]: SERVICE_API_KEY },
   publicBaseUrl,
+  corsAllowedOrigins,
 }: DeployInput = {}): Promise<EvaluatedInfra> {
-  stubDeployEnvironment(publicBaseUrl);
+  stubDeployEnvironment(publicBaseUrl, corsAllowedOrigins);
   const recording = installSstRecorder({ secrets });
   vi.resetModules();
   // In sst.config.ts's order, each imported on its own: a module only api.ts happened to import
@@ -348,6 +353,49 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
       expect(throttlingBurstLimit).toBeGreaterThan(0);
       expect(throttlingRateLimit).toBeGreaterThan(0);
       expect(throttlingBurstLimit).toBeGreaterThanOrEqual(throttlingRateLimit ?? Number.POSITIVE_INFINITY);
+    });
+  });
+
+  describe("CORS at the gateway (CORS_ALLOWED_ORIGINS set at deploy time)", () => {
+    const corsOf = (recording: Recording): unknown =>
+      (only(recording.ofKind("sst.aws.ApiGatewayV2")).args as { cors?: unknown }).cors;
+
+    it("without it, turns the gateway's CORS off explicitly (SST's default would allow every origin)", () => {
+      expect(corsOf(infra.recording)).toBe(false);
+      expect(gatewayCors("Api", corsOf(infra.recording))).toEqual({});
+    });
+
+    it("with a list, allows exactly those origins with core's methods, headers and max age", async () => {
+      const { recording } = await evaluateInfra({
+        corsAllowedOrigins: "https://dash.example.com, http://localhost:5173",
+      });
+      const expected = {
+        allowOrigins: ["https://dash.example.com", "http://localhost:5173"],
+        allowMethods: [...CORS_POLICY.allowMethods],
+        allowHeaders: [...CORS_POLICY.allowHeaders],
+        exposeHeaders: [...CORS_POLICY.exposeHeaders],
+      };
+      expect(corsOf(recording)).toEqual({ ...expected, maxAge: `${CORS_POLICY.maxAgeSeconds} seconds` });
+      // What API Gateway ends up with: no SST wildcard left standing in for a field infra forgot.
+      expect(gatewayCors("Api", corsOf(recording))).toEqual({ ...expected, maxAge: CORS_POLICY.maxAgeSeconds });
+      expect(CORS_POLICY.maxAgeSeconds).toBe(600);
+    });
+
+    it.each([
+      ["*", '"*" is not allowed'],
+      ["https://dash.example.com/", "CORS_ALLOWED_ORIGINS must list exact origins"],
+    ])("stops the deploy on a value core refuses (%s)", async (corsAllowedOrigins, message) => {
+      await expect(evaluateInfra({ corsAllowedOrigins })).rejects.toThrow(message);
+    });
+
+    it("the recorder knows SST's defaults and refuses what SST or API Gateway would", () => {
+      expect(gatewayCors("Api", undefined)).toEqual({ allowHeaders: ["*"], allowMethods: ["*"], allowOrigins: ["*"] });
+      expect(gatewayCors("Api", { allowOrigins: ["https://a.example"] })).toMatchObject({ allowHeaders: ["*"] });
+      expect(() => gatewayCors("Api", { maxAge: 600 })).toThrow(/not an SST duration/);
+      expect(() => gatewayCors("Api", { maxAge: "2 days" })).toThrow(/86400/);
+      expect(() => gatewayCors("Api", { allowMethods: ["FETCH"] })).toThrow(/FETCH/);
+      expect(() => gatewayCors("Api", { allowOrigin: ["https://a.example"] })).toThrow(/no setting "allowOrigin"/);
+      expect(() => gatewayCors("Api", { allowCredentials: true })).toThrow(/credentials/);
     });
   });
 

@@ -4,7 +4,7 @@
  * Where SST, Lambda or API Gateway would refuse the program (a secret with no value, two components
  * with one name, a route key twice or in a form API Gateway rejects, a link to something that cannot
  * be linked, a function environment variable Lambda rejects, a route handler that is neither a
- * handler path nor a function ARN), the stand-in throws too.
+ * handler path nor a function ARN, a CORS setting SST or API Gateway refuses), the stand-in throws too.
  */
 
 /** A value that only exists once deployed (an ARN, a URL), standing in for a Pulumi `Output`. */
@@ -127,6 +127,67 @@ function assertRouteKey(rawRoute: string): void {
   });
 }
 
+/** SST's `Duration` as a CORS `maxAge` takes it, in seconds. */
+const DURATION_SECONDS: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86400 };
+const CORS_KEYS = ["allowCredentials", "allowHeaders", "allowMethods", "allowOrigins", "exposeHeaders", "maxAge"];
+const CORS_METHODS = ["*", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"];
+
+function durationSeconds(owner: string, duration: unknown): number {
+  const match = typeof duration === "string" ? /^(\d+) (second|minute|hour|day)s?$/.exec(duration) : null;
+  if (!match?.[1] || !match[2]) throw new Error(`${owner}: "${String(duration)}" is not an SST duration`);
+  return Number(match[1]) * (DURATION_SECONDS[match[2]] ?? Number.NaN);
+}
+
+/** The HTTP API's CORS configuration as API Gateway receives it. */
+export interface GatewayCors {
+  allowCredentials?: boolean;
+  allowHeaders?: string[];
+  allowMethods?: string[];
+  allowOrigins?: string[];
+  exposeHeaders?: string[];
+  maxAge?: number;
+}
+
+/**
+ * What SST's ApiGatewayV2 hands API Gateway for its `cors` argument (its `normalizeCors`): `false`
+ * configures nothing (no CORS headers), `true` or no argument allows every origin, method and header,
+ * and an object is merged over those wildcards — so a field left out stays `*`. Throws where SST or
+ * API Gateway would refuse the setting.
+ * @example gatewayCors("Api", false) // {}
+ */
+export function gatewayCors(owner: string, cors: unknown): GatewayCors {
+  if (cors === false) return {};
+  const wildcard = { allowHeaders: ["*"], allowMethods: ["*"], allowOrigins: ["*"] };
+  if (cors === true || cors === undefined) return wildcard;
+  if (typeof cors !== "object" || cors === null || Array.isArray(cors)) {
+    throw new Error(`${owner}: cors must be a boolean or CORS settings`);
+  }
+  const settings = cors as Record<string, unknown>;
+  for (const key of Object.keys(settings)) {
+    if (!CORS_KEYS.includes(key)) throw new Error(`${owner}: cors has no setting "${key}"`);
+  }
+  for (const key of ["allowHeaders", "allowMethods", "allowOrigins", "exposeHeaders"]) {
+    const list = settings[key];
+    if (list !== undefined && (!Array.isArray(list) || list.some((item) => typeof item !== "string"))) {
+      throw new Error(`${owner}: cors.${key} must be a list of strings`);
+    }
+  }
+  const methods = (settings.allowMethods as string[] | undefined) ?? [];
+  const unknown = methods.find((method) => !CORS_METHODS.includes(method));
+  if (unknown) throw new Error(`${owner}: cors.allowMethods has "${unknown}", not a method API Gateway takes`);
+  const { maxAge, ...rest } = settings;
+  const normalized: GatewayCors = {
+    ...wildcard,
+    ...(rest as GatewayCors),
+    ...(maxAge === undefined ? {} : { maxAge: durationSeconds(`${owner}: cors.maxAge`, maxAge) }),
+  };
+  if ((normalized.maxAge ?? 0) > 86400) throw new Error(`${owner}: cors.maxAge is over API Gateway's 86400 seconds`);
+  if (normalized.allowCredentials && normalized.allowOrigins?.includes("*")) {
+    throw new Error(`${owner}: API Gateway refuses credentials with the "*" origin`);
+  }
+  return normalized;
+}
+
 /**
  * Sets `globalThis.sst` and `globalThis.$config` to recording stand-ins and returns the recording.
  * @example const recording = installSstRecorder({ secrets: { ServiceApiKey: key } });
@@ -168,8 +229,9 @@ export function installSstRecorder(options: RecorderOptions = {}): Recording {
     /** Linked as `Resource.<name>.url`. */
     readonly url: RecordedOutput;
     readonly #name: string;
-    constructor(name: string, args: { link?: unknown } = {}) {
+    constructor(name: string, args: { link?: unknown; cors?: unknown } = {}) {
       assertLinkable(`ApiGatewayV2 ${name}`, args.link);
+      gatewayCors(`ApiGatewayV2 ${name}`, args.cors);
       this.#name = name;
       this.url = new RecordedOutput(name, "url");
       recording.add("sst.aws.ApiGatewayV2", name, args, this);

@@ -15,6 +15,7 @@ describe("loadConfig", () => {
       webhookSecrets: { codehost: undefined, errortracker: undefined, analytics: undefined },
       publicBaseUrl: undefined,
       port: 4242,
+      corsAllowedOrigins: [],
     });
   });
 
@@ -31,6 +32,7 @@ describe("loadConfig", () => {
         PUBLIC_BASE_URL: "https://kaizen.example.com/",
         PORT: "8080",
         DYNAMODB_EMULATE_CONFLICTS: "on",
+        CORS_ALLOWED_ORIGINS: "https://dash.example.com",
       },
     });
     expect(config).toEqual({
@@ -42,6 +44,7 @@ describe("loadConfig", () => {
       webhookSecrets: { codehost: "c", errortracker: "e", analytics: "a" },
       publicBaseUrl: "https://kaizen.example.com",
       port: 8080,
+      corsAllowedOrigins: ["https://dash.example.com"],
     });
   });
 
@@ -156,6 +159,52 @@ describe("loadConfig", () => {
     ["PUBLIC_BASE_URL", "ftp://example.com"],
   ])("refuses %s that is not an http(s) URL", (name, value) => {
     expect(() => loadConfig({ env: { [name]: value } })).toThrow(new RegExp(`^${name} must be an http\\(s\\) URL`));
+  });
+});
+
+describe("CORS_ALLOWED_ORIGINS", () => {
+  const origins = (value: string | undefined) =>
+    loadConfig({ env: { CORS_ALLOWED_ORIGINS: value } }).corsAllowedOrigins;
+
+  it("is no origin at all when unset or blank", () => {
+    expect(origins(undefined)).toEqual([]);
+    expect(origins("")).toEqual([]);
+    expect(origins(" , ")).toEqual([]);
+  });
+
+  it("reads a comma-separated list of exact origins, trimmed, without repeats", () => {
+    expect(origins("https://dash.example.com, http://localhost:5173 ,https://dash.example.com,")).toEqual([
+      "https://dash.example.com",
+      "http://localhost:5173",
+    ]);
+    expect(origins("https://dash.example.com:8443")).toEqual(["https://dash.example.com:8443"]);
+  });
+
+  it('refuses "*", alone or in a host, with a message saying why', () => {
+    for (const [value, entry] of [
+      ["*", "*"],
+      ["https://dash.example.com,*", "*"],
+      ["https://*.example.com", "https://*.example.com"],
+    ]) {
+      expect(() => origins(value)).toThrow(InvalidConfigError);
+      expect(() => origins(value)).toThrow(
+        `CORS_ALLOWED_ORIGINS must list exact origins (https://dash.example.com); "*" is not allowed, got "${entry}"`,
+      );
+    }
+  });
+
+  it.each([
+    ["a trailing slash", "https://dash.example.com/"],
+    ["a path", "https://dash.example.com/app"],
+    ["no scheme", "dash.example.com"],
+    ["another scheme", "ftp://dash.example.com"],
+    ["upper case (browsers send lower case)", "https://Dash.Example.com"],
+    ["the default port spelled out", "https://dash.example.com:443"],
+    ["a query", "https://dash.example.com?x=1"],
+  ])("refuses an entry with %s, naming the variable and the entry", (_case, entry) => {
+    expect(() => origins(`http://localhost:5173,${entry}`)).toThrow(InvalidConfigError);
+    expect(() => origins(entry)).toThrow(`CORS_ALLOWED_ORIGINS must list exact origins like https://dash.example.com`);
+    expect(() => origins(entry)).toThrow(`got "${entry}"`);
   });
 });
 

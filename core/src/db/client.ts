@@ -3,6 +3,7 @@
  * capacity are counted, and SDK failures become the service's errors.
  */
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { ConsumedCapacity } from "@aws-sdk/client-dynamodb";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type {
@@ -103,6 +104,8 @@ export class Db {
   readonly client: DynamoDBClient;
   private readonly doc: DynamoDBDocumentClient;
   private readonly totals: DbUsage = { calls: 0, readCapacity: 0, writeCapacity: 0 };
+  /** The usage of the {@link metered} call the current async context runs in, if any. */
+  private readonly scope = new AsyncLocalStorage<DbUsage>();
 
   constructor(client: DynamoDBClient, tableName: string) {
     this.client = client;
@@ -112,9 +115,21 @@ export class Db {
     });
   }
 
-  /** Usage since this client was made; diff two readings to cost one request. */
+  /** Usage since this client was made, by everything that used it (the process total). */
   usage(): DbUsage {
     return { ...this.totals };
+  }
+
+  /**
+   * Runs `work` and returns, beside its result, the calls and capacity made through this client by
+   * `work` and whatever it awaits — not by other work running at the same time on the process, as
+   * diffing two {@link usage} readings would include. One request's cost, for its log line.
+   * @example const { result, usage } = await db.metered(() => next());
+   */
+  async metered<T>(work: () => Promise<T>): Promise<{ result: T; usage: DbUsage }> {
+    const usage: DbUsage = { calls: 0, readCapacity: 0, writeCapacity: 0 };
+    const result = await this.scope.run(usage, work);
+    return { result, usage: { ...usage } };
   }
 
   async get(key: Key, options: { consistent?: boolean; projection?: string[] } = {}): Promise<Item | undefined> {
@@ -247,18 +262,30 @@ export class Db {
   }
 
   private record(kind: "read" | "write", consumed: ConsumedCapacity | ConsumedCapacity[] | undefined): void {
-    this.totals.calls += 1;
+    let readCapacity = 0;
+    let writeCapacity = 0;
     for (const entry of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
       const read = entry.ReadCapacityUnits ?? 0;
       const write = entry.WriteCapacityUnits ?? 0;
       // DynamoDB often reports only the total; it is then all of the call's own kind.
       if (read === 0 && write === 0 && entry.CapacityUnits) {
-        if (kind === "read") this.totals.readCapacity += entry.CapacityUnits;
-        else this.totals.writeCapacity += entry.CapacityUnits;
+        if (kind === "read") readCapacity += entry.CapacityUnits;
+        else writeCapacity += entry.CapacityUnits;
       } else {
-        this.totals.readCapacity += read;
-        this.totals.writeCapacity += write;
+        readCapacity += read;
+        writeCapacity += write;
       }
+    }
+    this.count({ calls: 1, readCapacity, writeCapacity });
+  }
+
+  /** Adds one call's usage to the process total and to the metered work it belongs to, if any. */
+  private count(call: DbUsage): void {
+    for (const usage of [this.totals, this.scope.getStore()]) {
+      if (!usage) continue;
+      usage.calls += call.calls;
+      usage.readCapacity += call.readCapacity;
+      usage.writeCapacity += call.writeCapacity;
     }
   }
 
@@ -267,7 +294,7 @@ export class Db {
       return await call();
     } catch (error) {
       throw translate(error, () => {
-        this.totals.calls += 1;
+        this.count({ calls: 1, readCapacity: 0, writeCapacity: 0 });
       });
     }
   }

@@ -1,14 +1,15 @@
 /**
- * @module http/app — the app factory every family and the local server use: request ids, access
- * logs, the error envelope, 404/405 from the route table, bearer auth, body limits and
- * Idempotency-Key per route.
+ * @module http/app — the app factory every family and the local server use: request ids, one log
+ * line per request, CORS for configured origins, the error envelope, 404/405 from the route table,
+ * bearer auth, body limits and Idempotency-Key per route.
  */
 import { type Context, type Handler, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { TrieRouter } from "hono/router/trie-router";
-import { type Config, WEBHOOK_SECRET_VARIABLES } from "../config.js";
+import { CORS_POLICY, type Config, WEBHOOK_SECRET_VARIABLES } from "../config.js";
 import type { Db } from "../db/client.js";
 import { DispatchStore } from "../dispatch/store.js";
 import { AppError, ConfigurationError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError } from "../errors.js";
@@ -23,7 +24,7 @@ import {
 } from "../routes.js";
 import { type BearerAuthOptions, bearerAuth } from "./auth.js";
 import { idempotency, takesIdempotencyKey } from "./idempotency.js";
-import { defaultLogger, type Logger } from "./logger.js";
+import { defaultLogger, type Logger, loggedError, redactSecrets } from "./logger.js";
 import { errorResponse, JSON_CONTENT_TYPE } from "./respond.js";
 
 /** What handlers can reach through the context. */
@@ -35,8 +36,19 @@ export interface AppDeps {
   clock?: () => Date;
 }
 
-/** `dispatchId`: set when a dispatch token, not the service key, authenticated the request. */
-export type AppEnv = { Variables: { requestId: string; dispatchId?: string } };
+/**
+ * `dispatchId`: set when a dispatch token, not the service key, authenticated the request.
+ * `servedBy`: the route of the table that matched, for the request's log line.
+ */
+export type AppEnv = {
+  Variables: {
+    requestId: string;
+    dispatchId?: string;
+    servedBy?: { family: Family; path: string };
+    /** Problems that did not stop the request (http/logger.ts `noteProblem`), said in its log line. */
+    problems?: { what: string; error: unknown }[];
+  };
+};
 type LambdaEnv = { requestContext?: { requestId?: string } };
 
 /** A family's handlers, exactly one per route of the route table, built once from the deps. */
@@ -58,18 +70,8 @@ export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> 
       generator: (c) => (c.env as LambdaEnv | undefined)?.requestContext?.requestId ?? crypto.randomUUID(),
     }),
   );
-  app.use(async (c, next) => {
-    const started = performance.now();
-    await next();
-    logger.info("request", {
-      requestId: c.get("requestId"),
-      method: c.req.method,
-      path: c.req.path,
-      route: c.req.routePath,
-      status: c.res.status,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-    });
-  });
+  app.use(requestLog(logger, deps.db, families));
+  if (deps.config.corsAllowedOrigins.length > 0) app.use(crossOrigin(deps.config.corsAllowedOrigins));
 
   const dispatches = new DispatchStore(deps.db);
   const authOptions: BearerAuthOptions = {
@@ -94,7 +96,7 @@ export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> 
       },
     },
   };
-  const idempotent = idempotency({ db: deps.db, logger });
+  const idempotent = idempotency({ db: deps.db });
 
   for (const family of Object.keys(families) as Family[]) {
     const handlers = (families[family] as FamilyModule<Family>)(deps) as Record<string, Handler<AppEnv>>;
@@ -102,7 +104,12 @@ export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> 
       const handler = handlers[`${route.method} ${route.path}`];
       if (!handler) throw new Error(`Family ${family} has no handler for ${route.method} ${route.path}`);
       const spec: RouteSpec = route;
+      const servedBy = { family, path: route.path };
       const middleware: MiddlewareHandler<AppEnv>[] = [
+        async (c, next) => {
+          c.set("servedBy", servedBy);
+          await next();
+        },
         ...(spec.auth === "bearer" ? [bearerAuth({ ...authOptions, scope: spec.token })] : []),
         ...(spec.auth === "webhook" && spec.provider ? [requireWebhookSecret(spec.provider, deps.config)] : []),
         ...(spec.method === "GET" ? [] : [limitBody(spec.bodyLimit ?? API_BODY_LIMIT_BYTES)]),
@@ -113,19 +120,80 @@ export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> 
   }
 
   app.notFound((c) => errorResponse(c, routeMiss(c)));
+  // The error reaches the log through `c.error`: the request's one line carries it (requestLog).
   app.onError((error, c) => {
-    const requestIdValue = c.get("requestId");
-    if (error instanceof AppError) {
-      if (error.status >= 500) logger.error("request failed", { requestId: requestIdValue, error });
-      return errorResponse(c, error);
-    }
+    if (error instanceof AppError) return errorResponse(c, error);
     if (error instanceof HTTPException && error.status < 500) {
       return c.json({ error: error.message || "Bad request" }, error.status, { "Content-Type": JSON_CONTENT_TYPE });
     }
-    logger.error("unhandled error", { requestId: requestIdValue, error });
     return c.json({ error: "Internal server error" }, 500, { "Content-Type": JSON_CONTENT_TYPE });
   });
   return app;
+}
+
+/**
+ * Exactly one JSON line per request, written once the response is settled: who served it (family,
+ * route pattern), how it ended (status, duration), the DynamoDB calls and capacity this request
+ * made (metered per request, so concurrent requests keep their own counts) and, for a 5xx, the
+ * error with its causes. Nothing from the request's headers, query or body is logged; the path
+ * is, with any credential in it redacted.
+ */
+function requestLog(logger: Logger, db: Db, families: FamilyModules): MiddlewareHandler<AppEnv> {
+  const mounted = Object.keys(families) as Family[];
+  // A path outside the table is still answered by some family's function behind the gateway.
+  const unmatchedFamily: Family | "none" = mounted.length === 1 && mounted[0] ? mounted[0] : "none";
+  return async (c, next) => {
+    const started = performance.now();
+    const { usage } = await db.metered(() => next());
+    const servedBy = c.get("servedBy");
+    const dispatchId = c.get("dispatchId");
+    const status = c.res.status;
+    const line = {
+      requestId: c.get("requestId"),
+      family: servedBy?.family ?? unmatchedFamily,
+      method: c.req.method,
+      route: servedBy?.path ?? "none",
+      path: redactSecrets(c.req.path),
+      status,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      dbCalls: usage.calls,
+      dbReadCapacity: usage.readCapacity,
+      dbWriteCapacity: usage.writeCapacity,
+      ...(dispatchId === undefined ? {} : { dispatchId }),
+    };
+    const problems = c.get("problems");
+    if (status >= 500)
+      logger.error("request", {
+        ...line,
+        ...(c.error === undefined ? {} : { error: loggedError(c.error) }),
+        ...(problems ? { problems } : {}),
+      });
+    else if (problems) logger.warn("request", { ...line, problems });
+    else logger.info("request", line);
+  };
+}
+
+/**
+ * CORS (`CORS_ALLOWED_ORIGINS`, README "Configuration") for the listed origins only: their preflights are answered
+ * 204 and their responses carry the policy's headers; any other origin gets no CORS header at all
+ * and its preflight goes on to the route table like any request (404/405).
+ */
+function crossOrigin(origins: readonly string[]): MiddlewareHandler<AppEnv> {
+  const allowed = new Set(origins);
+  const policy = cors({
+    origin: [...origins],
+    allowMethods: [...CORS_POLICY.allowMethods],
+    allowHeaders: [...CORS_POLICY.allowHeaders],
+    exposeHeaders: [...CORS_POLICY.exposeHeaders],
+    maxAge: CORS_POLICY.maxAgeSeconds,
+  });
+  return async (c, next) => {
+    const origin = c.req.header("Origin");
+    if (origin !== undefined && allowed.has(origin)) return policy(c, next);
+    await next();
+    // Answers differ by origin; a shared cache must not hand one origin's answer to another.
+    c.header("Vary", "Origin", { append: true });
+  };
 }
 
 /** 413 for bodies over `maxSize` bytes, by declared length or as they stream in. */

@@ -9,7 +9,7 @@ import type { Db } from "../db/client.js";
 import { ConflictError, ValidationError } from "../errors.js";
 import type { RouteSpec } from "../routes.js";
 import { IdempotencyStore, type StoredResponse } from "./idempotency-store.js";
-import { defaultLogger, type Logger } from "./logger.js";
+import { noteProblem } from "./logger.js";
 
 export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
 export const IDEMPOTENT_REPLAYED_HEADER = "Idempotent-Replayed";
@@ -27,8 +27,6 @@ export interface IdempotencyOptions {
   db: Db;
   /** The clock: claims expire 24 h after it reads. */
   now?: () => Date;
-  /** Where failures to store or release a record are reported (the response still goes out). */
-  logger?: Logger;
 }
 
 /** Routes that honour the header: bearer-authenticated `POST`s under `/api/`, not the webhook receivers. */
@@ -67,11 +65,7 @@ export function requestFingerprint(method: string, path: string, body: Uint8Arra
  * space for the whole API (see ./idempotency-store.ts).
  * @example app.post("/api/issues", auth, limit, idempotency({ db }), handler)
  */
-export function idempotency({
-  db,
-  now = () => new Date(),
-  logger = defaultLogger,
-}: IdempotencyOptions): MiddlewareHandler {
+export function idempotency({ db, now = () => new Date() }: IdempotencyOptions): MiddlewareHandler {
   const store = new IdempotencyStore(db);
   return async (c, next) => {
     const key = parseIdempotencyKey(c.req.header(IDEMPOTENCY_KEY_HEADER));
@@ -92,7 +86,7 @@ export function idempotency({
         await store.release(key, claim.token);
       } catch (error) {
         // The claim's lease runs out on its own; the client still gets the real answer now.
-        logger.error("idempotency key release failed", { error });
+        noteProblem(c, "idempotency key release failed", error);
       }
     };
     try {
@@ -109,7 +103,7 @@ export function idempotency({
       await store.complete(key, claim.token, await captured(c.res));
     } catch (error) {
       // The request did its work: answer it. A retry after the lease may run it again.
-      logger.error("idempotency response not stored", { error });
+      noteProblem(c, "idempotency response not stored", error);
     }
   };
 }
