@@ -8,7 +8,8 @@
  * are costed, default 3000), BENCH_INIT_RUNS (default 21, at least 10), BENCH_LOAD_SECONDS (default 10),
  * BENCH_BURST (requests per burst, default 100), BENCH_BURST_ROUNDS (default 3).
  * `npm run bench -- --bursts` measures the bursts section alone, `npm run bench -- --bundles` the bundles,
- * `npm run bench -- --claims` the claim costs (with BENCH_ISSUES queued).
+ * `npm run bench -- --claims` the claim costs (with BENCH_ISSUES queued), `npm run bench -- --dashboard` the
+ * dashboard costs (with 10 and BENCH_ISSUES issues).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -49,6 +50,7 @@ import {
   oversizedQueries,
   type RatioPair,
 } from "./costs.js";
+import { type DashboardCosts, FEW_ISSUES, measureDashboardCosts } from "./dashboard-costs.js";
 import { BENCH_WEBHOOK_SECRETS } from "./deliveries.js";
 import { traceDynamo } from "./dynamo-trace.js";
 import { heading, kb, ms, num, percent, quantile, table, times } from "./format.js";
@@ -402,6 +404,63 @@ function claimSection(costs: ClaimCosts, budgets: BudgetReport): void {
   for (const row of costs.rows) budgetCalls(row, budgets);
 }
 
+/**
+ * The dashboard's cost rows at both sizes; the stats' capacity ratio (many issues / few) against ≤ 1.5 and
+ * its calls against the 2 queries it is built from; activity and prompts pages reported.
+ */
+function dashboardSection(costs: DashboardCosts, budgets: BudgetReport): void {
+  const { few, many } = costs;
+  const rate = costs.seeded / (costs.seedMs / 1000);
+  log(
+    `  sent ${costs.seeded} requests (issues and signals) in ${(costs.seedMs / 1000).toFixed(1)} s ` +
+      `(${rate.toFixed(0)}/s); the default templates seeded first, so the prompts page has rows`,
+  );
+  printCostRows([few.stats, many.stats, few.activity, many.activity, few.prompts, many.prompts]);
+  const consumed = (row: CostRow) => row.readCapacity + row.writeCapacity;
+  const scale = many.issues === BUDGET_ISSUES ? "" : `; at ${many.issues} issues, budget is set at ${BUDGET_ISSUES}`;
+  const ratioOf = (a: CostRow, b: CostRow) => {
+    const measured = a.capacityReported && b.capacityReported && consumed(b) > 0;
+    return {
+      value: measured ? consumed(a) / consumed(b) : Number.NaN,
+      note: measured ? `${num(consumed(a))} vs ${num(consumed(b))} CU${scale}` : "capacity not reported",
+    };
+  };
+  const items = (row: CostRow) =>
+    row.traced
+      .map((call) => `${call.partitions.join(", ") || "?"} ${call.returned ?? "?"} items`)
+      .sort()
+      .join(" · ");
+  const stats = ratioOf(many.stats, few.stats);
+  const what = `capacity ratio, dashboard stats with ${many.issues} issues / ${few.issues} issues`;
+  log(
+    `\n  ${what}: ${times(stats.value)} (${stats.note}; count items read: ${items(few.stats)} vs ${items(many.stats)})`,
+  );
+  log(
+    "  The seed's creates are sent a few at a time without conflict emulation, so each count stays one item here; a " +
+      "count a burst conflicted on spreads over up to 64 items (db/spread.ts), read by the same query: more items, " +
+      "bounded by the number of counts, not of issues.",
+  );
+  budgets.atMost(what, stats.value, 1.5, times, stats.note);
+  for (const row of [few.stats, many.stats]) {
+    budgets.atMost(
+      `calls, ${row.label}`,
+      callsOnAws(row),
+      2,
+      String,
+      `${num(row.readCapacity)} read CU; the two count partitions (issues, dispatches and queue; signals by hour)`,
+    );
+  }
+  for (const [name, a, b] of [
+    ["activity page 1", many.activity, few.activity],
+    ["prompts page 1", many.prompts, few.prompts],
+  ] as const) {
+    const ratio = ratioOf(a, b);
+    const figure = `${a.calls} / ${b.calls} calls, ${times(ratio.value)} capacity`;
+    log(`  ${name}, ${many.issues} issues vs ${few.issues}: ${figure} (${ratio.note})`);
+    budgets.reported(`dashboard ${name}, ${many.issues} vs ${few.issues} issues`, figure, ratio.note);
+  }
+}
+
 /** A plain task issue made through the API, for a prompt of the default task-execution template. */
 async function createTaskIssue(app: ReturnType<typeof createApp>, apiKey: string): Promise<string> {
   const response = await app.request("http://localhost/api/issues", {
@@ -690,6 +749,34 @@ async function claimsOnly(): Promise<void> {
   }
 }
 
+/** The dashboard costs alone, at 10 and BENCH_ISSUES issues. */
+async function dashboardOnly(): Promise<void> {
+  const budgets = new BudgetReport();
+  const issues = intEnv("BENCH_ISSUES", BUDGET_ISSUES, 1);
+  const dynamo = await startDynamoDbLocal();
+  try {
+    log(heading(`Dashboard: stats, activity and prompts with ${FEW_ISSUES} and with ${issues} issues`));
+    dashboardSection(await dashboardCosts(dynamo.endpoint, generateApiKey(), issues), budgets);
+    log(budgets.render());
+  } finally {
+    await dynamo.stop();
+  }
+}
+
+/** Costs the dashboard against a table of its own (./dashboard-costs.ts). */
+async function dashboardCosts(endpoint: string, apiKey: string, issues: number): Promise<DashboardCosts> {
+  const tableName = `${TABLE_NAME}_dashboard`;
+  const probe = createDb({ tableName, region: "us-east-1", endpoint });
+  await waitForDatabase(probe);
+  probe.client.destroy();
+  const config = {
+    ...loadConfig({ env: { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint } }),
+    serviceApiKey: apiKey,
+  };
+  log(`  table ${tableName}; ${FEW_ISSUES} issues and their signals, then the requests…`);
+  return measureDashboardCosts({ endpoint, tableName, config, apiKey, issues, progress, log });
+}
+
 /** Costs the claims against a table of their own (./claim-costs.ts). */
 async function claimCosts(endpoint: string, apiKey: string, queued: number): Promise<ClaimCosts> {
   const tableName = `${TABLE_NAME}_claims`;
@@ -721,6 +808,7 @@ async function main(): Promise<void> {
   if (process.argv.includes("--bursts")) return burstsOnly();
   if (process.argv.includes("--bundles")) return bundlesOnly();
   if (process.argv.includes("--claims")) return claimsOnly();
+  if (process.argv.includes("--dashboard")) return dashboardOnly();
   const issues = intEnv("BENCH_ISSUES", BUDGET_ISSUES, 1);
   const initRuns = intEnv("BENCH_INIT_RUNS", 21, 10);
   const loadSeconds = intEnv("BENCH_LOAD_SECONDS", 10, 1);
@@ -789,6 +877,12 @@ async function main(): Promise<void> {
     );
     const claims = await claimCosts(dynamo.endpoint, apiKey, issues);
     claimSection(claims, budgets);
+
+    log(
+      `\nDashboard: GET /api/dashboard/stats with ${FEW_ISSUES} and with ${issues} issues (budget: the same cost, ` +
+        "capacity ratio ≤ 1.5; 2 calls), and one activity and one prompts page at both sizes (reported)",
+    );
+    dashboardSection(await dashboardCosts(dynamo.endpoint, apiKey, issues), budgets);
 
     log("\nWebhook receivers: one signed delivery each (DynamoDB calls per delivery; budget ≤ 3)");
     const receiverRows = await measureCosts(app, db, trace, apiKey, receiverCases());
