@@ -6,17 +6,15 @@
  * - pk=$kaizen#stats_1, sk=`issue.status#<status>` · `issue.type#<type>` · `dispatch.status#<status>`
  *   · `queue.depth` · `todo-to-done#<bucket>` (a histogram of seconds from todo to done);
  *   the dashboard reads them all in one query, whatever the number of issues.
- * - pk=$kaizen#stats_1#signals, sk=`<hour>#<source>`: signals received per hour and source; the
- *   last 7 days are one query of at most 168 hours.
+ * Signals per hour and source are not counted here: the signal listings `source=<source>` already
+ * keep a count per hour in each signal's transaction (db/listing.ts).
  */
 import type { Key, TransactItem } from "../db/client.js";
 
 const STATS = "$kaizen#stats_1";
-const SIGNAL_STATS = "$kaizen#stats_1#signals";
 const HOUR_MS = 3_600_000;
 
 export const STATS_PARTITION = STATS;
-export const SIGNAL_STATS_PARTITION = SIGNAL_STATS;
 
 export type Counter =
   | `issue.status#${string}`
@@ -37,11 +35,6 @@ export function countChange(counter: Counter, delta: 1 | -1): TransactItem {
 /** The hour bucket (hours since 1970, padded) of an instant. */
 export function hourOf(ms: number): string {
   return String(Math.floor(ms / HOUR_MS)).padStart(8, "0");
-}
-
-/** A signal received at `receivedAt` from `source` counts in its hour. */
-export function signalCount(source: string, receivedAt: string): TransactItem {
-  return add({ pk: SIGNAL_STATS, sk: `${hourOf(Date.parse(receivedAt))}#${source}` }, 1);
 }
 
 /**

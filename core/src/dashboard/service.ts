@@ -1,6 +1,7 @@
 /**
  * @module dashboard/service — the figures of `GET /api/dashboard/stats` (API.md 3.7), read from the
- * counts the writes keep (dashboard/counters.ts): two queries, however many issues there are; and
+ * counts the writes keep (dashboard/counters.ts, and the signal listings' hourly counts per source):
+ * a query for the counts, one for the manual sources, one per source, however many issues; and
  * the activity feed and the prompts' performance, a page at a time.
  */
 import type { Db, Item } from "../db/client.js";
@@ -11,10 +12,11 @@ import { DispatchStore } from "../dispatch/store.js";
 import { ISSUE_STATUSES, ISSUE_TYPES } from "../issues/schemas.js";
 import { type IssueSummary, summaryOf } from "../issues/service.js";
 import { IssueStore } from "../issues/store.js";
+import { PROVIDER_SOURCES } from "../signals/schemas.js";
 import { type SignalHead, SignalStore } from "../signals/store.js";
 import type { Template, TemplateVersion } from "../templates/schemas.js";
 import { TemplateStore } from "../templates/store.js";
-import { hourOf, medianOf, SIGNAL_STATS_PARTITION, STATS_PARTITION } from "./counters.js";
+import { hourOf, medianOf, STATS_PARTITION } from "./counters.js";
 
 const HOUR_MS = 3_600_000;
 
@@ -143,10 +145,10 @@ export class DashboardService {
 
   async stats(): Promise<DashboardStats> {
     const now = this.now();
-    const [counts, signalHours] = await Promise.all([
-      this.partition(STATS_PARTITION),
-      this.partition(SIGNAL_STATS_PARTITION, hourOf(now.getTime() - 7 * 24 * HOUR_MS + HOUR_MS)),
-    ]);
+    const weekStart = hourOf(now.getTime() - 7 * 24 * HOUR_MS + HOUR_MS);
+    const [counts, manual] = await Promise.all([this.partition(STATS_PARTITION), this.signals.manualSources()]);
+    const sources = [...new Set([...PROVIDER_SOURCES, ...manual])];
+    const signalHours = await this.signals.hourlyBySource(sources, weekStart);
     const totals = new Map(sumSpreadCounts(counts, "count").map(({ sk, total }) => [sk, total]));
     const of = (prefix: string, names: readonly string[]) =>
       Object.fromEntries(names.map((name) => [name, totals.get(`${prefix}#${name}`) ?? 0]));
@@ -158,10 +160,10 @@ export class DashboardService {
     const dayStart = hourOf(now.getTime() - 24 * HOUR_MS + HOUR_MS);
     const last24h: Record<string, number> = {};
     const last7d: Record<string, number> = {};
-    for (const { sk, total } of sumSpreadCounts(signalHours, "count")) {
-      const [hour = "", source = ""] = splitOnce(sk);
-      last7d[source] = (last7d[source] ?? 0) + total;
-      if (hour >= dayStart) last24h[source] = (last24h[source] ?? 0) + total;
+    for (const { source, hour, count } of signalHours) {
+      if (count === 0) continue;
+      last7d[source] = (last7d[source] ?? 0) + count;
+      if (hour >= dayStart) last24h[source] = (last24h[source] ?? 0) + count;
     }
     return {
       issues: {
@@ -196,11 +198,6 @@ export class DashboardService {
     } while (startKey);
     return items;
   }
-}
-
-function splitOnce(sk: string): [string, string] {
-  const at = sk.indexOf("#");
-  return [sk.slice(0, at), sk.slice(at + 1)];
 }
 
 function summed(bySource: Record<string, number>) {

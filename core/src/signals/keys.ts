@@ -7,6 +7,7 @@
  *                              (a payload that fits one chunk stays inline on the signal item)
  * - delivery seen? ........... GetItem  pk=$kaizen#delivery_1#<source>#<delivery id>  (signal and issue ids)
  * - open issue of a fingerprint GetItem pk=$kaizen#fingerprint_1#<fingerprint>  (the issue it last opened)
+ * - manual sources ........... Query    pk=$kaizen#signalsources_1  (sk = the source name)
  * - lists .................... listings of db/listing.ts, entity `signal`, sort key = the id's ULID,
  *                              buckets of one hour; listings `all`, `source=`, `type=`, `severity=`,
  *                              `action=`, `issue=`
@@ -39,6 +40,11 @@ export const PAYLOAD_CHUNK_PREFIX = `${PAYLOAD_ENTITY}#`;
 
 export function deliveryKey(source: string, deliveryId: string): Key {
   return { pk: `${DELIVERY_ENTITY}#${source}#${boundedKeyPart(deliveryId)}`, sk: DELIVERY_ENTITY };
+}
+
+/** The registration of a manual source (the dashboard reads which sources to count). */
+export function signalSourceKey(source: string): Key {
+  return { pk: "$kaizen#signalsources_1", sk: source };
 }
 
 export function fingerprintKey(fingerprint: string): Key {

@@ -82,6 +82,7 @@ export class SignalService {
    * one fingerprint never open two issues (the fingerprint pointer is written under condition).
    */
   async ingest(draft: SignalDraft): Promise<IngestResult> {
+    if (draft.manual) await this.signals.rememberSource(draft.source);
     if (draft.deliveryId === null) return this.ingestNew(draft);
     const key = `${draft.source}\u0000${draft.deliveryId}`;
     const first = this.deliveries.pending(key);

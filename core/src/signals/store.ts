@@ -3,9 +3,9 @@
  * writes (in its caller's transaction), the one read that routing decides on, reads by id with
  * the whole payload, and listing pages. Keys and access patterns: ./keys.ts.
  */
-import { signalCount } from "../dashboard/counters.js";
 import type { Db, Item, Key, TransactItem } from "../db/client.js";
-import { type EntryFilter, ListingIndex } from "../db/listing.js";
+import { type EntryFilter, ListingIndex, listingCountKey } from "../db/listing.js";
+import { sumSpreadCounts } from "../db/spread.js";
 import {
   deliveryKey,
   fingerprintKey,
@@ -15,6 +15,7 @@ import {
   signalKey,
   signalListings,
   signalSortKey,
+  signalSourceKey,
   timeFloor,
 } from "./keys.js";
 import { decodePayload, type EncodedPayload } from "./payload.js";
@@ -53,6 +54,9 @@ const deliveryUnseen = "attribute_not_exists(pk)";
 /** Nobody pointed the fingerprint elsewhere since it was read. */
 const pointerUnchanged = "#issueId = :expectedIssueId";
 const pointerAbsent = "attribute_not_exists(pk)";
+
+/** Manual sources this process has registered, by table (a registration is written once per process). */
+const rememberedSources = new Set<string>();
 
 export class SignalStore {
   private readonly listings: ListingIndex;
@@ -117,8 +121,49 @@ export class SignalStore {
     }
     const fields = Object.fromEntries(ENTRY_FIELDS.map((field) => [field, signal[field]]));
     writes.push(...this.listings.additions(signalListings(signal), signalSortKey(signal.id), fields));
-    writes.push(signalCount(signal.source, signal.receivedAt));
     return writes;
+  }
+
+  /**
+   * Registers a manual source (providers' sources are known), so the dashboard knows which
+   * `source=` listings to read; written once per process and source, outside the signal's
+   * transaction (a source with no signal is harmless), so bursts never share it.
+   */
+  async rememberSource(source: string): Promise<void> {
+    const remembered = `${this.db.tableName}\u0000${source}`;
+    if (rememberedSources.has(remembered)) return;
+    await this.db.put({ Item: { ...signalSourceKey(source), entity: "signalsource", source } });
+    rememberedSources.add(remembered);
+  }
+
+  /** The manual sources ever registered. */
+  async manualSources(): Promise<string[]> {
+    const items = await this.db.queryPartition(signalSourceKey("").pk);
+    return items.map((item) => String(item.source));
+  }
+
+  /**
+   * Signals per hour and source since `fromHour` (hours since 1970, padded as the listings' buckets
+   * are): the `source=` listings' own bucket counts, one query per source.
+   */
+  async hourlyBySource(
+    sources: string[],
+    fromHour: string,
+  ): Promise<{ source: string; hour: string; count: number }[]> {
+    const rows = await Promise.all(
+      sources.map(async (source) => {
+        const out = await this.db.query({
+          KeyConditionExpression: "pk = :pk AND sk >= :from",
+          ExpressionAttributeValues: {
+            ":pk": listingCountKey(SIGNAL_LISTINGS.entity, `source=${source}`, "").pk,
+            ":from": fromHour,
+          },
+          ConsistentRead: true,
+        });
+        return sumSpreadCounts(out.Items ?? [], "count").map(({ sk, total }) => ({ source, hour: sk, count: total }));
+      }),
+    );
+    return rows.flat();
   }
 
   /** Points the fingerprint at a newly opened issue, only if it still points where it did. */
