@@ -1,5 +1,6 @@
 /** API Gateway HTTP API (payload 2.0) events, shaped as the gateway sends them to Lambda. */
 import type { APIGatewayProxyEventV2 } from "aws-lambda";
+import { TEST_API_KEY as AUTHORIZED_KEY } from "./db.js";
 
 export interface EventOptions {
   method: string;
@@ -60,4 +61,18 @@ export function apiGatewayEvent(options: EventOptions): APIGatewayProxyEventV2 {
     ...(body ? { body: options.base64 ? body.toString("base64") : body.toString("utf8") } : {}),
     isBase64Encoded: Boolean(options.base64 && body),
   };
+}
+
+/**
+ * An event for the gateway route `routeKey` (`"POST /api/issues/{id}"`) at `path`, with the service
+ * key and a JSON content type unless `headers` replace them.
+ */
+export function authorizedEvent(routeKey: string, options: Omit<EventOptions, "method" | "routeKey">) {
+  const [method = "GET"] = routeKey.split(" ");
+  return apiGatewayEvent({
+    method,
+    routeKey,
+    ...options,
+    headers: { Authorization: `Bearer ${AUTHORIZED_KEY}`, "Content-Type": "application/json", ...options.headers },
+  });
 }

@@ -1,16 +1,10 @@
 /** The built catalog bundle, invoked as Lambda would: API Gateway HTTP API v2 events against DynamoDB Local. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiGatewayEvent, type EventOptions } from "../helpers/apigw.js";
+import { apiGatewayEvent, authorizedEvent } from "../helpers/apigw.js";
 import { freshTable, TEST_API_KEY } from "../helpers/db.js";
 import { type Handler, invoke, loadHandler } from "../helpers/lambda.js";
 
-const authorized = { Authorization: `Bearer ${TEST_API_KEY}`, "Content-Type": "application/json" };
-
-/** An event for the route `routeKey` (as the gateway names it) at `path`. */
-function event(routeKey: string, options: Omit<EventOptions, "method"> & { method?: string }) {
-  const [method = "GET"] = routeKey.split(" ");
-  return apiGatewayEvent({ method, routeKey, ...options, headers: { ...authorized, ...options.headers } });
-}
+const event = authorizedEvent;
 
 describe("catalog Lambda bundle", () => {
   let handler: Handler;

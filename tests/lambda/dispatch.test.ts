@@ -1,15 +1,10 @@
 /** The built dispatch bundle, invoked as Lambda would: API Gateway HTTP API v2 events against DynamoDB Local. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiGatewayEvent, type EventOptions } from "../helpers/apigw.js";
+import { authorizedEvent } from "../helpers/apigw.js";
 import { freshTable, TEST_API_KEY } from "../helpers/db.js";
 import { type Handler, invoke, loadHandler } from "../helpers/lambda.js";
 
-const authorized = { Authorization: `Bearer ${TEST_API_KEY}`, "Content-Type": "application/json" };
-
-function event(routeKey: string, options: Omit<EventOptions, "method"> & { method?: string }) {
-  const [method = "GET"] = routeKey.split(" ");
-  return apiGatewayEvent({ method, routeKey, ...options, headers: { ...authorized, ...options.headers } });
-}
+const event = authorizedEvent;
 
 describe("dispatch Lambda bundle", () => {
   let dispatch: Handler;

@@ -2,16 +2,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../core/src/index.js";
 import { promptEngine } from "../../core/src/templates/engine.js";
-import { apiGatewayEvent, type EventOptions } from "../helpers/apigw.js";
+import { authorizedEvent } from "../helpers/apigw.js";
 import { freshTable, TEST_API_KEY, testConfig } from "../helpers/db.js";
 import { type Handler, invoke, loadHandler } from "../helpers/lambda.js";
 
-const authorized = { Authorization: `Bearer ${TEST_API_KEY}`, "Content-Type": "application/json" };
-
-function event(routeKey: string, options: Omit<EventOptions, "method"> & { method?: string }) {
-  const [method = "GET"] = routeKey.split(" ");
-  return apiGatewayEvent({ method, routeKey, ...options, headers: { ...authorized, ...options.headers } });
-}
+const event = authorizedEvent;
 
 describe("templates and prompts Lambda bundles", () => {
   let templates: Handler;

@@ -4,9 +4,10 @@
  * get a 2xx or 4xx with the JSON envelope, never a 5xx.
  */
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, it } from "vitest";
 import { ROUTE_TABLE } from "../../core/src/routes.js";
-import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { expectEnvelopeAnswer, queryString } from "../helpers/property.js";
 import { createTemplate, engineOf, recordPrompt } from "../helpers/templates.js";
 
 const RUNS = 60;
@@ -72,11 +73,7 @@ const body = fc.oneof(
   fc.jsonValue(),
   fc.constantFrom("{", "[", "null", '{"content":', "\u0000"),
 );
-const query = fc
-  .dictionary(fc.oneof(fc.constantFrom(...QUERY_NAMES), fc.string({ maxLength: 5 })), fc.string({ maxLength: 30 }), {
-    maxKeys: 3,
-  })
-  .map((params) => new URLSearchParams(params).toString());
+const query = queryString(QUERY_NAMES, 3);
 const idSegment = fc.oneof(
   fc.constantFrom(
     "task-execution",
@@ -114,20 +111,7 @@ describe("templates and prompts under random input", () => {
             .replace(":id", useReal ? String(own) : id)
             .replace(":versionId", useReal ? String(real.versionId) : id)
             .replace(":issueId", useReal ? String(real.issueId) : id);
-          const init: RequestInit = { method: route.method, headers: { ...AUTH } };
-          if (route.method === "POST" || route.method === "PATCH") {
-            Object.assign(init, {
-              headers: { ...AUTH, "Content-Type": "application/json" },
-              body: typeof payload === "string" ? payload : JSON.stringify(payload),
-            });
-          }
-          const response = await t.app.request(`${path}${search ? `?${search}` : ""}`, init);
-          expect(response.status, `${route.method} ${path}`).toBeLessThan(500);
-          if (response.status === 204) return;
-          expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
-          const json = (await response.json()) as Record<string, unknown>;
-          if (response.status >= 400) expect(typeof json.error).toBe("string");
-          else expect(json).toHaveProperty("data");
+          await expectEnvelopeAnswer(t.app, route.method, path, search, payload);
         }),
         { numRuns: RUNS },
       );

@@ -146,7 +146,7 @@ export class DashboardService {
   async stats(): Promise<DashboardStats> {
     const now = this.now();
     const weekStart = hourOf(now.getTime() - 7 * 24 * HOUR_MS + HOUR_MS);
-    const [counts, manual] = await Promise.all([this.partition(STATS_PARTITION), this.signals.manualSources()]);
+    const [counts, manual] = await Promise.all([this.db.queryPartition(STATS_PARTITION), this.signals.manualSources()]);
     const sources = [...new Set([...PROVIDER_SOURCES, ...manual])];
     const signalHours = await this.signals.hourlyBySource(sources, weekStart);
     const totals = new Map(sumSpreadCounts(counts, "count").map(({ sk, total }) => [sk, total]));
@@ -180,23 +180,6 @@ export class DashboardService {
       },
       generatedAt: now.toISOString(),
     };
-  }
-
-  /** Every item of a count partition (from `from` on), strongly consistent. */
-  private async partition(pk: string, from?: string): Promise<Item[]> {
-    const items: Item[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.query({
-        KeyConditionExpression: from === undefined ? "pk = :pk" : "pk = :pk AND sk >= :from",
-        ExpressionAttributeValues: { ":pk": pk, ...(from === undefined ? {} : { ":from": from }) },
-        ConsistentRead: true,
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      });
-      items.push(...(out.Items ?? []));
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
-    return items;
   }
 }
 
