@@ -4,7 +4,7 @@
  * a query for the counts, one for the manual sources, one per source, however many issues; and
  * the activity feed and the prompts' performance, a page at a time.
  */
-import type { Db, Item } from "../db/client.js";
+import type { Db } from "../db/client.js";
 import { sumSpreadCounts } from "../db/spread.js";
 import type { Dispatch } from "../dispatch/schemas.js";
 import { DISPATCH_STATUSES } from "../dispatch/schemas.js";
