@@ -4,6 +4,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Duplex } from "node:stream";
 import { type ServerType, serve } from "@hono/node-server";
 import {
   ALL_FAMILIES,
@@ -101,10 +102,34 @@ function resolveApiKey(config: Config, dataDir: string): { apiKey: string; sourc
 function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname?: string) {
   return new Promise<ServerType>((resolve, reject) => {
     const server = serve({ fetch, port, ...(hostname ? { hostname } : {}) }, () => resolve(server));
+    server.on("clientError", answerClientError);
     server.once("error", (error: NodeJS.ErrnoException) => {
       reject(
         error.code === "EADDRINUSE" ? new Error(`Port ${port} is already in use; set PORT to another one`) : error,
       );
     });
   });
+}
+
+/** What Node's HTTP parser refuses before the app sees the request, and the status it deserves. */
+const PARSER_REFUSALS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, "Request header fields too large"],
+  HPE_URI_TOO_LONG: [414, "URI too long"],
+};
+
+/**
+ * Requests Node's HTTP parser refuses (headers or a query string over its 16 KB limit, malformed
+ * request lines) get the API's JSON envelope too, not Node's bare status line.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] = PARSER_REFUSALS[error.code ?? ""] ?? [400, "Malformed HTTP request"];
+  const body = JSON.stringify({ error: message });
+  socket.end(
+    `HTTP/1.1 ${status} ${message}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

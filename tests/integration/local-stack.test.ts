@@ -77,6 +77,34 @@ describe("local stack", () => {
     }
   });
 
+  it("answers what Node's HTTP parser refuses (a 100 KB query string, huge headers) with the JSON envelope", async () => {
+    const { inject } = await import("vitest");
+    const config = {
+      ...loadConfig({
+        env: { DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"), TABLE_NAME: `kaizen_early_${Date.now()}` },
+      }),
+      serviceApiKey: TEST_API_KEY,
+      port: await freePort(),
+    };
+    const stack = await startLocalStack({ config, dataDir: tempDir(), hostname: "127.0.0.1" });
+    try {
+      const base = `http://127.0.0.1:${config.port}`;
+      const longQuery = await fetch(`${base}/api/issues?q=${"a".repeat(100_000)}`, {
+        headers: { Authorization: `Bearer ${TEST_API_KEY}` },
+      });
+      expect(longQuery.status).toBe(431);
+      expect(longQuery.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(await longQuery.json()).toEqual({ error: "Request header fields too large" });
+      const hugeHeader = await fetch(`${base}/health`, { headers: { "X-Filler": "b".repeat(40_000) } });
+      expect(hugeHeader.status).toBe(431);
+      expect(await hugeHeader.json()).toEqual({ error: "Request header fields too large" });
+      // The server keeps serving after refusing them.
+      expect((await fetch(`${base}/health`)).status).toBe(200);
+    } finally {
+      await stack.stop();
+    }
+  });
+
   it("uses an existing endpoint from DYNAMODB_ENDPOINT and the configured key", async () => {
     const { inject } = await import("vitest");
     const endpoint = inject("dynamodbEndpoint");
