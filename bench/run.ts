@@ -720,46 +720,49 @@ async function measureBursts(endpoint: string, apiKey: string): Promise<BurstRow
   return rows;
 }
 
-async function burstsOnly(): Promise<void> {
+/** One section alone, on a DynamoDB Local of its own, with its budgets. */
+async function sectionOnly(
+  title: string,
+  run: (endpoint: string, apiKey: string, budgets: BudgetReport) => Promise<void>,
+): Promise<void> {
   const budgets = new BudgetReport();
   const dynamo = await startDynamoDbLocal();
   try {
-    log(heading("Bursts: the same requests one after another and all at once (local server, DynamoDB Local)"));
-    burstSection(await measureBursts(dynamo.endpoint, generateApiKey()), budgets);
+    log(heading(title));
+    await run(dynamo.endpoint, generateApiKey(), budgets);
     log(budgets.render());
   } finally {
     await dynamo.stop();
   }
+}
+
+function burstsOnly(): Promise<void> {
+  return sectionOnly(
+    "Bursts: the same requests one after another and all at once (local server, DynamoDB Local)",
+    async (endpoint, apiKey, budgets) => burstSection(await measureBursts(endpoint, apiKey), budgets),
+  );
 }
 
 /** The claim costs alone, at BENCH_ISSUES queued, with their write units. */
-async function claimsOnly(): Promise<void> {
-  const budgets = new BudgetReport();
+function claimsOnly(): Promise<void> {
   const queued = intEnv("BENCH_ISSUES", BUDGET_ISSUES, 1);
-  const dynamo = await startDynamoDbLocal();
-  try {
-    log(heading(`Dispatch claims: one claim with ${FEW_QUEUED} and with ${queued} issues queued`));
-    const costs = await claimCosts(dynamo.endpoint, generateApiKey(), queued);
-    claimSection(costs, budgets);
-    writeUnitSection(costs.rows, budgets);
-    log(budgets.render());
-  } finally {
-    await dynamo.stop();
-  }
+  return sectionOnly(
+    `Dispatch claims: one claim with ${FEW_QUEUED} and with ${queued} issues queued`,
+    async (endpoint, apiKey, budgets) => {
+      const costs = await claimCosts(endpoint, apiKey, queued);
+      claimSection(costs, budgets);
+      writeUnitSection(costs.rows, budgets);
+    },
+  );
 }
 
 /** The dashboard costs alone, at 10 and BENCH_ISSUES issues. */
-async function dashboardOnly(): Promise<void> {
-  const budgets = new BudgetReport();
+function dashboardOnly(): Promise<void> {
   const issues = intEnv("BENCH_ISSUES", BUDGET_ISSUES, 1);
-  const dynamo = await startDynamoDbLocal();
-  try {
-    log(heading(`Dashboard: stats, activity and prompts with ${FEW_ISSUES} and with ${issues} issues`));
-    dashboardSection(await dashboardCosts(dynamo.endpoint, generateApiKey(), issues), budgets);
-    log(budgets.render());
-  } finally {
-    await dynamo.stop();
-  }
+  return sectionOnly(
+    `Dashboard: stats, activity and prompts with ${FEW_ISSUES} and with ${issues} issues`,
+    async (endpoint, apiKey, budgets) => dashboardSection(await dashboardCosts(endpoint, apiKey, issues), budgets),
+  );
 }
 
 /** Costs the dashboard against a table of its own (./dashboard-costs.ts). */

@@ -2,6 +2,7 @@
 import { pathToFileURL } from "node:url";
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from "aws-lambda";
 import { inject } from "vitest";
+import { freshTable, TEST_API_KEY } from "./db.js";
 
 export type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
 type Result = { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded: boolean };
@@ -28,4 +29,17 @@ export async function invoke(handler: Handler, event: APIGatewayProxyEventV2) {
   const result = (await handler(event, lambdaContext)) as Result;
   const text = result.isBase64Encoded ? Buffer.from(result.body, "base64").toString("utf8") : result.body;
   return { ...result, text, json: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+}
+
+/** A fresh table and the environment a deployed function would run with on it (plus `extra`). */
+export async function deployedEnv(extra: Record<string, string> = {}) {
+  const { tableName, endpoint } = await freshTable();
+  const env = {
+    TABLE_NAME: tableName,
+    DYNAMODB_ENDPOINT: endpoint,
+    SERVICE_API_KEY: TEST_API_KEY,
+    AWS_REGION: "us-east-1",
+    ...extra,
+  };
+  return { env, tableName, endpoint };
 }

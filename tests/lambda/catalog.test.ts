@@ -1,21 +1,14 @@
 /** The built catalog bundle, invoked as Lambda would: API Gateway HTTP API v2 events against DynamoDB Local. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiGatewayEvent, authorizedEvent } from "../helpers/apigw.js";
-import { freshTable, TEST_API_KEY } from "../helpers/db.js";
-import { type Handler, invoke, loadHandler } from "../helpers/lambda.js";
+import { deployedEnv, type Handler, invoke, loadHandler } from "../helpers/lambda.js";
 
 const event = authorizedEvent;
 
 describe("catalog Lambda bundle", () => {
   let handler: Handler;
   beforeAll(async () => {
-    const { tableName, endpoint } = await freshTable();
-    handler = await loadHandler("catalog", {
-      TABLE_NAME: tableName,
-      DYNAMODB_ENDPOINT: endpoint,
-      SERVICE_API_KEY: TEST_API_KEY,
-      AWS_REGION: "us-east-1",
-    });
+    handler = await loadHandler("catalog", (await deployedEnv()).env);
   });
 
   it("creates, reads, patches, lists and deletes a project", async () => {

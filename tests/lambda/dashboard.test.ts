@@ -1,8 +1,8 @@
 /** The built dashboard bundle, invoked as Lambda would: API Gateway HTTP API v2 events against DynamoDB Local. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiGatewayEvent } from "../helpers/apigw.js";
-import { freshTable, TEST_API_KEY } from "../helpers/db.js";
-import { type Handler, invoke, loadHandler } from "../helpers/lambda.js";
+import { TEST_API_KEY } from "../helpers/db.js";
+import { deployedEnv, type Handler, invoke, loadHandler } from "../helpers/lambda.js";
 
 const headers = { Authorization: `Bearer ${TEST_API_KEY}`, "Content-Type": "application/json" };
 
@@ -10,13 +10,7 @@ describe("dashboard Lambda bundle", () => {
   let dashboard: Handler;
   let issues: Handler;
   beforeAll(async () => {
-    const { tableName, endpoint } = await freshTable();
-    const env = {
-      TABLE_NAME: tableName,
-      DYNAMODB_ENDPOINT: endpoint,
-      SERVICE_API_KEY: TEST_API_KEY,
-      AWS_REGION: "us-east-1",
-    };
+    const { env } = await deployedEnv();
     dashboard = await loadHandler("dashboard", env);
     issues = await loadHandler("issues", env);
   });

@@ -1,8 +1,7 @@
 /** The built dispatch bundle, invoked as Lambda would: API Gateway HTTP API v2 events against DynamoDB Local. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { authorizedEvent } from "../helpers/apigw.js";
-import { freshTable, TEST_API_KEY } from "../helpers/db.js";
-import { type Handler, invoke, loadHandler } from "../helpers/lambda.js";
+import { deployedEnv, type Handler, invoke, loadHandler } from "../helpers/lambda.js";
 
 const event = authorizedEvent;
 
@@ -10,14 +9,7 @@ describe("dispatch Lambda bundle", () => {
   let dispatch: Handler;
   let issues: Handler;
   beforeAll(async () => {
-    const { tableName, endpoint } = await freshTable();
-    const env = {
-      TABLE_NAME: tableName,
-      DYNAMODB_ENDPOINT: endpoint,
-      SERVICE_API_KEY: TEST_API_KEY,
-      AWS_REGION: "us-east-1",
-      PUBLIC_BASE_URL: "https://kaizen.example.com",
-    };
+    const { env } = await deployedEnv({ PUBLIC_BASE_URL: "https://kaizen.example.com" });
     dispatch = await loadHandler("dispatch", env);
     issues = await loadHandler("issues", env);
   });

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../core/src/index.js";
 import { promptEngine } from "../../core/src/templates/engine.js";
 import { authorizedEvent } from "../helpers/apigw.js";
-import { freshTable, TEST_API_KEY, testConfig } from "../helpers/db.js";
-import { type Handler, invoke, loadHandler } from "../helpers/lambda.js";
+import { testConfig } from "../helpers/db.js";
+import { deployedEnv, type Handler, invoke, loadHandler } from "../helpers/lambda.js";
 
 const event = authorizedEvent;
 
@@ -15,14 +15,8 @@ describe("templates and prompts Lambda bundles", () => {
   let tableName: string;
   let endpoint: string;
   beforeAll(async () => {
-    ({ tableName, endpoint } = await freshTable());
-    const env = {
-      TABLE_NAME: tableName,
-      DYNAMODB_ENDPOINT: endpoint,
-      SERVICE_API_KEY: TEST_API_KEY,
-      AWS_REGION: "us-east-1",
-      PUBLIC_BASE_URL: "https://kaizen.example.com/",
-    };
+    let env: Record<string, string>;
+    ({ env, tableName, endpoint } = await deployedEnv({ PUBLIC_BASE_URL: "https://kaizen.example.com/" }));
     templates = await loadHandler("templates", env);
     prompts = await loadHandler("prompts", env);
     issues = await loadHandler("issues", env);

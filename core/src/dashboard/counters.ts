@@ -12,7 +12,6 @@
 import type { Key, TransactItem } from "../db/client.js";
 
 const STATS = "$kaizen#stats_1";
-const HOUR_MS = 3_600_000;
 
 export const STATS_PARTITION = STATS;
 
@@ -30,11 +29,6 @@ function add(key: Key, delta: number): TransactItem {
 /** One change of one dashboard count, for the transaction of the write it follows. */
 export function countChange(counter: Counter, delta: 1 | -1): TransactItem {
   return add({ pk: STATS, sk: counter }, delta);
-}
-
-/** The hour bucket (hours since 1970, padded) of an instant. */
-export function hourOf(ms: number): string {
-  return String(Math.floor(ms / HOUR_MS)).padStart(8, "0");
 }
 
 /**

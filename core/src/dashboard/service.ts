@@ -12,11 +12,12 @@ import { DispatchStore } from "../dispatch/store.js";
 import { ISSUE_STATUSES, ISSUE_TYPES } from "../issues/schemas.js";
 import { type IssueSummary, summaryOf } from "../issues/service.js";
 import { IssueStore } from "../issues/store.js";
+import { SIGNAL_LISTINGS, timeFloor } from "../signals/keys.js";
 import { PROVIDER_SOURCES } from "../signals/schemas.js";
 import { type SignalHead, SignalStore } from "../signals/store.js";
 import type { Template, TemplateVersion } from "../templates/schemas.js";
 import { TemplateStore } from "../templates/store.js";
-import { hourOf, medianOf, STATS_PARTITION } from "./counters.js";
+import { medianOf, STATS_PARTITION } from "./counters.js";
 
 const HOUR_MS = 3_600_000;
 
@@ -145,7 +146,7 @@ export class DashboardService {
 
   async stats(): Promise<DashboardStats> {
     const now = this.now();
-    const weekStart = hourOf(now.getTime() - 7 * 24 * HOUR_MS + HOUR_MS);
+    const weekStart = now.getTime() - 7 * 24 * HOUR_MS + HOUR_MS;
     const [counts, manual] = await Promise.all([this.db.queryPartition(STATS_PARTITION), this.signals.manualSources()]);
     const sources = [...new Set([...PROVIDER_SOURCES, ...manual])];
     const signalHours = await this.signals.hourlyBySource(sources, weekStart);
@@ -157,7 +158,7 @@ export class DashboardService {
     for (const [sk, total] of totals) {
       if (sk.startsWith("todo-to-done#")) histogram[sk.slice("todo-to-done#".length)] = total;
     }
-    const dayStart = hourOf(now.getTime() - 24 * HOUR_MS + HOUR_MS);
+    const dayStart = SIGNAL_LISTINGS.bucketOf(timeFloor(now.getTime() - 24 * HOUR_MS + HOUR_MS));
     const last24h: Record<string, number> = {};
     const last7d: Record<string, number> = {};
     for (const { source, hour, count } of signalHours) {

@@ -178,6 +178,16 @@ export class ListingIndex {
     });
   }
 
+  /** The member count of each bucket of `listing` from bucket `from` on, in bucket order: one query. */
+  async bucketCounts(listing: string, from: string): Promise<{ bucket: string; count: number }[]> {
+    const counts = await this.queryAll({
+      pk: this.countPk(listing),
+      range: { op: ">=", sk: from },
+      projection: ["sk", "count"],
+    });
+    return sumSpreadCounts(counts, "count").map(({ sk, total }) => ({ bucket: sk, count: total }));
+  }
+
   /** How many members `listing` has, from its counts alone. */
   async count(listing: string): Promise<number> {
     const buckets = await this.queryAll({ pk: this.countPk(listing), projection: ["count"] });

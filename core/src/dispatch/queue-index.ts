@@ -24,9 +24,19 @@ export function isQueued(issue: Pick<Issue, "status" | "blockedBy">): boolean {
   return issue.status === "todo" && issue.blockedBy.length === 0;
 }
 
+/** The queue of one project's issues (`null`: issues in no project). */
+export function queueProjectListing(projectId: string | null): string {
+  return `project=${projectId ?? "none"}`;
+}
+
+/** The queue of one type's issues. */
+export function queueTypeListing(type: Issue["type"]): string {
+  return `type=${type}`;
+}
+
 /** The listings an issue's queue entry is in. */
 export function queueListings(issue: Pick<Issue, "projectId" | "type">): string[] {
-  return ["all", `project=${issue.projectId ?? "none"}`, `type=${issue.type}`];
+  return ["all", queueProjectListing(issue.projectId), queueTypeListing(issue.type)];
 }
 
 /** Where a queued issue stands, and what its entry carries (what the queue preview shows without reading issues). */

@@ -14,7 +14,7 @@ import { IssueStore, type StoredIssue } from "../issues/store.js";
 import type { Prompt } from "../prompts/schemas.js";
 import type { PromptService } from "../prompts/service.js";
 import { DISPATCH_ID, newDispatchId } from "./keys.js";
-import { isQueued, queueListings, queuePlacement } from "./queue-index.js";
+import { isQueued, queuePlacement, queueProjectListing, queueTypeListing } from "./queue-index.js";
 import {
   type ClaimInput,
   type CompleteInput,
@@ -341,18 +341,12 @@ export class DispatchService {
 /** The listing a queue read starts from, and the filters it checks on its entries. */
 function queueListing(filters: QueueFilters): { listing: string; filters: EntryFilter[] } {
   const types = filters.types ?? [];
-  const listing = filters.projectId
-    ? `project=${filters.projectId}`
-    : types.length === 1
-      ? (queueListings({ projectId: null, type: types[0] ?? "task" })[2] ?? "all")
-      : "all";
-  const entryFilters: EntryFilter[] =
-    filters.projectId && types.length > 0
-      ? [{ attribute: "type", values: types, match: "in" }]
-      : !filters.projectId && types.length > 1
-        ? [{ attribute: "type", values: types, match: "in" }]
-        : [];
-  return { listing, filters: entryFilters };
+  const ofTypes: EntryFilter[] = [{ attribute: "type", values: types, match: "in" }];
+  if (filters.projectId)
+    return { listing: queueProjectListing(filters.projectId), filters: types.length > 0 ? ofTypes : [] };
+  const [only] = types;
+  if (only && types.length === 1) return { listing: queueTypeListing(only), filters: [] };
+  return { listing: "all", filters: types.length > 1 ? ofTypes : [] };
 }
 
 function matches(issue: Issue, filters: QueueFilters): boolean {

@@ -4,8 +4,7 @@
  * the whole payload, and listing pages. Keys and access patterns: ./keys.ts.
  */
 import type { Db, Item, Key, TransactItem } from "../db/client.js";
-import { type EntryFilter, ListingIndex, listingCountKey } from "../db/listing.js";
-import { sumSpreadCounts } from "../db/spread.js";
+import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import {
   deliveryKey,
   fingerprintKey,
@@ -143,25 +142,19 @@ export class SignalStore {
   }
 
   /**
-   * Signals per hour and source since `fromHour` (hours since 1970, padded as the listings' buckets
-   * are): the `source=` listings' own bucket counts, one query per source.
+   * Signals per hour and source since the hour of `since`: the `source=` listings' own bucket
+   * counts (one bucket an hour), one query per source.
    */
-  async hourlyBySource(
-    sources: string[],
-    fromHour: string,
-  ): Promise<{ source: string; hour: string; count: number }[]> {
+  async hourlyBySource(sources: string[], since: number): Promise<{ source: string; hour: string; count: number }[]> {
+    const from = SIGNAL_LISTINGS.bucketOf(timeFloor(since));
     const rows = await Promise.all(
-      sources.map(async (source) => {
-        const out = await this.db.query({
-          KeyConditionExpression: "pk = :pk AND sk >= :from",
-          ExpressionAttributeValues: {
-            ":pk": listingCountKey(SIGNAL_LISTINGS.entity, `source=${source}`, "").pk,
-            ":from": fromHour,
-          },
-          ConsistentRead: true,
-        });
-        return sumSpreadCounts(out.Items ?? [], "count").map(({ sk, total }) => ({ source, hour: sk, count: total }));
-      }),
+      sources.map(async (source) =>
+        (await this.listings.bucketCounts(`source=${source}`, from)).map(({ bucket, count }) => ({
+          source,
+          hour: bucket,
+          count,
+        })),
+      ),
     );
     return rows.flat();
   }

@@ -3,6 +3,8 @@
  * without gaps, promotion that leaves one version active, selection and rendering for an issue,
  * and the default templates seeded once.
  */
+
+import { lostRace } from "../catalog/patch.js";
 import type { CatalogService } from "../catalog/service.js";
 import { projectExistsCheck } from "../catalog/store.js";
 import { ConditionFailedError } from "../db/client.js";
@@ -69,9 +71,6 @@ async function renderedText(versionId: string, content: string, context: PromptC
   await handlebarsReady();
   return renderTemplate(versionId, content, context);
 }
-
-/** Only a failed condition on the template itself (the first write) is a lost race; others are answers. */
-const lostRace = (error: ConditionFailedError) => error.reasons[0] === "ConditionalCheckFailed";
 
 export class TemplateService {
   private readonly store: TemplateStore;
@@ -242,19 +241,11 @@ export class TemplateService {
   }
 
   /**
-   * The template an issue gets and the text rendered from its active version, or null when no
-   * template matches. `extra` carries what only a claim knows (the dispatch, the prompt id).
+   * The template an issue gets and the text rendered from its active version, with the template
+   * and version as the API shows them (a preview), or null when no template matches.
    */
-  async renderFor(
-    issueRef: string | IssueAggregate,
-    extra: DispatchContext = NO_DISPATCH,
-    failedDispatches = 0,
-  ): Promise<{ issueId: string; rendered: RenderedPrompt | null }> {
-    const [{ context, stored }, entries] = await Promise.all([
-      this.contexts.build(issueRef, extra),
-      this.store.selectionEntries(),
-    ]);
-    const chosen = selectTemplate(entries, selectionFacts(stored, failedDispatches));
+  async renderFor(issueRef: string): Promise<{ issueId: string; rendered: RenderedPrompt | null }> {
+    const { context, stored, chosen } = await this.choose(issueRef, NO_DISPATCH, 0);
     if (!chosen || chosen.activeVersionNumber === null) return { issueId: stored.issue.id, rendered: null };
     return {
       issueId: stored.issue.id,
@@ -265,20 +256,18 @@ export class TemplateService {
   /**
    * What a claim records: the chosen template's active version rendered for the issue, named by
    * ids only. A version's content never changes, so it is read once per process; the template
-   * itself is not read (its listing entry says what selection needs).
+   * itself is not read (its listing entry says what selection needs). `extra` carries what only a
+   * claim knows (the dispatch, the prompt id).
    */
   async renderChosen(
     issue: string | IssueAggregate,
     extra: DispatchContext,
     failedDispatches = 0,
   ): Promise<{ issueId: string; source: PromptSource | null }> {
-    const [{ context, stored }, entries] = await Promise.all([
-      this.contexts.build(issue, extra),
-      this.store.selectionEntries(),
-    ]);
-    const chosen = selectTemplate(entries, selectionFacts(stored, failedDispatches));
-    if (!chosen?.activeVersionId || chosen.activeVersionNumber === null)
+    const { context, stored, chosen } = await this.choose(issue, extra, failedDispatches);
+    if (!chosen?.activeVersionId || chosen.activeVersionNumber === null) {
       return { issueId: stored.issue.id, source: null };
+    }
     const content = await this.store.versionContent(chosen.id, chosen.activeVersionNumber, chosen.activeVersionId);
     if (content === undefined) return { issueId: stored.issue.id, source: null };
     return {
@@ -290,6 +279,15 @@ export class TemplateService {
         text: boundedPromptText(await renderedText(chosen.activeVersionId, content, context)),
       },
     };
+  }
+
+  /** The issue's prompt context and the template selection picks for it (the context and the live templates read side by side). */
+  private async choose(issue: string | IssueAggregate, extra: DispatchContext, failedDispatches: number) {
+    const [{ context, stored }, entries] = await Promise.all([
+      this.contexts.build(issue, extra),
+      this.store.selectionEntries(),
+    ]);
+    return { context, stored, chosen: selectTemplate(entries, selectionFacts(stored, failedDispatches)) };
   }
 
   /** Any version (a draft included) rendered for an issue, whatever selection would choose: to try a version before promoting it. */
