@@ -9,6 +9,11 @@ export interface BudgetLine {
   budget: string;
   verdict: Verdict;
   note: string;
+  /** The measured value and its bound, for lines recorded by {@link BudgetReport.atMost}. */
+  value?: number;
+  limit?: number;
+  /** Whether the figure is a ratio (formatted with ×), as the report's chart shows them. */
+  ratio?: boolean;
 }
 
 export class BudgetReport {
@@ -23,6 +28,9 @@ export class BudgetReport {
       budget: `≤ ${format(limit)}`,
       verdict: measured ? (value <= limit ? "ok" : "OVER") : "n/a",
       note,
+      value,
+      limit,
+      ratio: format(1).endsWith("×"),
     });
   }
 

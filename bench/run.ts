@@ -13,7 +13,7 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { Logger } from "@aws-lambda-powertools/logger";
 import { CatalogService } from "../core/src/catalog/service.js";
 import {
@@ -56,6 +56,7 @@ import { traceDynamo } from "./dynamo-trace.js";
 import { heading, kb, ms, num, percent, quantile, table, times } from "./format.js";
 import { issueListCases, issueListRatios, measureIssueItemCosts } from "./issue-domain-costs.js";
 import { duplicateDeliveryTarget, groupedDeliveriesTarget } from "./receiver-load.js";
+import { MarkdownReport } from "./report.js";
 import { reviewBurst } from "./review-burst.js";
 import { measureReviewCosts } from "./review-costs.js";
 import { SEED_PARENTS, type SeedSummary, seedIssues, TITLE_WORD } from "./seed.js";
@@ -87,7 +88,27 @@ function intEnv(name: string, fallback: number, min: number): number {
   return value;
 }
 
-const log = (line = "") => console.log(line);
+/** The full run's Markdown report; section-only runs print and keep no report. */
+let report: MarkdownReport | undefined;
+
+const log = (line = "") => {
+  console.log(line);
+  report?.line(line);
+};
+
+/** The settings a run read from the environment, as the command that repeats it. */
+function benchCommand(settings: Record<string, number>, args = ""): string {
+  const env = Object.entries(settings)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(" ");
+  return `${env} npm run bench${args ? ` -- ${args}` : ""}`;
+}
+
+/** Prints a section heading and starts that section of the report, under the command that measures it. */
+function section(title: string, command: string): void {
+  report?.section(title.replace(/^\d+\.\s*/, ""), command);
+  log(heading(title));
+}
 
 /** A seeding progress line every so often: done, rate, time left. */
 function progress(total: number): (done: number, elapsedMs: number) => void {
@@ -104,10 +125,10 @@ function loadNote(): string {
     .join(" ")}`;
 }
 
-function bundleSection(report: BundleReport, budgets: BudgetReport): void {
-  const { reference, functions } = report;
+function bundleSection(bundles: BundleReport, budgets: BudgetReport, command: string): void {
+  const { reference, functions } = bundles;
   const runs = reference.initSamples.length;
-  log(heading(`1. Bundle size and module init (fresh node, median of ${runs}, interleaved)`));
+  section(`1. Bundle size and module init (fresh node, median of ${runs}, interleaved)`, command);
   const row = (name: string, bytes: number, init: number[], median: number) => [
     name,
     kb(bytes),
@@ -799,7 +820,7 @@ async function bundlesOnly(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), "kaizen-bench-"));
   try {
     log(`building the reference and the function bundles… (${loadNote()})`);
-    bundleSection(await measureBundles(tmp, initRuns, log), budgets);
+    bundleSection(await measureBundles(tmp, initRuns, log), budgets, "npm run bench -- --bundles");
     log(budgets.render());
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -817,19 +838,41 @@ async function main(): Promise<void> {
   const signals = intEnv("BENCH_SIGNALS", 3_000, 1);
   const budgets = new BudgetReport();
   const cpu = cpus();
-  log(`Kaizen bench — node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? "cpu"}, ${new Date().toISOString()}`);
-  log(
-    `issues: ${issues}, signals: ${signals}, init runs: ${initRuns}, load: ${loadSeconds} s per endpoint; ${loadNote()}`,
-  );
+  const machine = `node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? "cpu"}, ${new Date().toISOString()}`;
+  log(`Kaizen bench — ${machine}`);
+  const settings = `issues: ${issues}, signals: ${signals}, init runs: ${initRuns}, load: ${loadSeconds} s per endpoint`;
+  log(`${settings}; ${loadNote()}`);
+  const run = {
+    BENCH_ISSUES: issues,
+    BENCH_SIGNALS: signals,
+    BENCH_INIT_RUNS: initRuns,
+    BENCH_LOAD_SECONDS: loadSeconds,
+    BENCH_BURST: intEnv("BENCH_BURST", 100, 4),
+    BENCH_BURST_ROUNDS: intEnv("BENCH_BURST_ROUNDS", 3, 1),
+  };
+  const full = benchCommand(run);
+  report = new MarkdownReport([
+    `machine: ${machine}`,
+    `settings: ${settings}; ${loadNote()} at the start`,
+    `command: \`${full}\``,
+  ]);
 
   const tmp = mkdtempSync(join(tmpdir(), "kaizen-bench-"));
   let dynamo: RunningDynamoDb | undefined;
   let server: BenchServer | undefined;
   try {
     log(`\nbuilding the reference and the function bundles… (${loadNote()})`);
-    bundleSection(await measureBundles(tmp, initRuns, log), budgets);
+    bundleSection(
+      await measureBundles(tmp, initRuns, log),
+      budgets,
+      `${benchCommand({ BENCH_INIT_RUNS: initRuns }, "--bundles")} (alone), or ${full}`,
+    );
 
-    log(heading(`2. Data-layer costs at ${issues} issues (in-process app.request, DynamoDB Local in memory)`));
+    section(
+      `2. Data-layer costs at ${issues} issues (in-process app.request, DynamoDB Local in memory)`,
+      `${full} (claims alone: ${benchCommand({ BENCH_ISSUES: issues }, "--claims")}; dashboard alone: ` +
+        `${benchCommand({ BENCH_ISSUES: issues }, "--dashboard")})`,
+    );
     dynamo = await startDynamoDbLocal();
     const connection = { tableName: TABLE_NAME, region: "us-east-1", endpoint: dynamo.endpoint };
     const seedDb = createDb(connection);
@@ -898,8 +941,9 @@ async function main(): Promise<void> {
     const readCases = signalReadCases(receiverRows, signalSeed.ids);
     signalReadSection(await measureCosts(app, db, trace, apiKey, readCases), budgets);
 
-    log(
-      heading(`3. Local server throughput (autocannon, 10 connections, ${loadSeconds} s, 127.0.0.1, ${issues} issues)`),
+    section(
+      `3. Local server throughput (autocannon, 10 connections, ${loadSeconds} s, 127.0.0.1, ${issues} issues)`,
+      full,
     );
     server = await startBenchServer({
       root: ROOT,
@@ -940,10 +984,13 @@ async function main(): Promise<void> {
     await server.stop();
     server = undefined;
 
-    log(heading("4. Bursts: the same requests one after another and all at once (local server)"));
+    section(
+      "4. Bursts: the same requests one after another and all at once (local server)",
+      `${benchCommand({ BENCH_BURST: run.BENCH_BURST, BENCH_BURST_ROUNDS: run.BENCH_BURST_ROUNDS }, "--bursts")} (alone), or ${full}`,
+    );
     burstSection(await measureBursts(dynamo.endpoint, apiKey), budgets);
 
-    log(heading("5. Budgets"));
+    section("5. Budgets", full);
     log(budgets.render());
     const over = budgets.over;
     log(
@@ -951,6 +998,8 @@ async function main(): Promise<void> {
         ? "\nAll measured figures are within budget."
         : `\nOVER BUDGET (${over.length}): ${over.map((line) => `${line.what} = ${line.figure}`).join("; ")}`,
     );
+    const written = report.write(join(ROOT, "bench"), budgets);
+    console.log(`\nwrote ${relative(ROOT, written.report)} and ${relative(ROOT, written.chart)}`);
   } finally {
     await server?.stop();
     await dynamo?.stop();
