@@ -72,8 +72,14 @@ export class MethodNotAllowedError extends AppError {
 /** 409: the change conflicts with the resource's state; may carry the item that won. */
 export class ConflictError extends AppError {
   readonly existing: unknown;
-  constructor(message: string, options: { cause?: unknown; existing?: unknown } = {}) {
-    super(409, message, { cause: options.cause });
+  /** `retryAfterSeconds`: when the conflict passes on its own (a request still in progress), said in `Retry-After`. */
+  constructor(message: string, options: { cause?: unknown; existing?: unknown; retryAfterSeconds?: number } = {}) {
+    super(409, message, {
+      cause: options.cause,
+      ...(options.retryAfterSeconds === undefined
+        ? {}
+        : { headers: { "Retry-After": String(options.retryAfterSeconds) } }),
+    });
     this.existing = options.existing;
   }
 }

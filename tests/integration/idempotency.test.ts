@@ -190,14 +190,19 @@ describe("Idempotency-Key on POST /api/issues", () => {
     }
   });
 
-  it("answers 409 while a claim is still running", async () => {
+  it("answers 409 while a claim is still running, with Retry-After saying when its lease ends", async () => {
     const store = new IdempotencyStore(t.db);
     const body = JSON.stringify({ title: "Running", type: "task" });
     const key = randomUUID();
-    await store.claim(key, requestFingerprint("POST", "/api/issues", new TextEncoder().encode(body)), new Date());
+    // Claimed 20 s ago, as by a request that died with the database: 40 s of its 60 s lease are left.
+    const claimedAt = new Date(Date.now() - 20_000);
+    await store.claim(key, requestFingerprint("POST", "/api/issues", new TextEncoder().encode(body)), claimedAt);
     const response = await t.app.request("/api/issues", keyed(body, key));
     expect(response.status).toBe(409);
     expect(await response.json()).toEqual(IN_PROGRESS);
+    const retryAfter = Number(response.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(39);
+    expect(retryAfter).toBeLessThanOrEqual(40);
   });
 
   it("behaves as before without the header: every POST creates", async () => {

@@ -2,6 +2,9 @@
 import { UnavailableError } from "../errors.js";
 import { ConditionFailedError, TransactionConflictError } from "./client.js";
 
+/** The 503's message when other writes keep holding what a write needs. */
+export const CONCURRENT_CHANGES_MESSAGE = "Too many concurrent changes; retry shortly";
+
 /**
  * Runs `attempt` until it returns, retrying with jittered backoff while it loses races (a
  * transaction conflict, or a failed condition that `isRace` accepts: by default any). After
@@ -21,7 +24,7 @@ export async function retryRaces<T>(
         error instanceof TransactionConflictError ||
         (error instanceof ConditionFailedError && (options.isRace?.(error) ?? true));
       if (!lostRace) throw error;
-      if (n >= maxAttempts) throw new UnavailableError("Too many concurrent changes; retry shortly", { cause: error });
+      if (n >= maxAttempts) throw new UnavailableError(CONCURRENT_CHANGES_MESSAGE, { cause: error });
       const ceiling = Math.min(200, 5 * 2 ** Math.min(n, 6));
       await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
     }
@@ -45,8 +48,7 @@ export async function retryConflicts<T>(write: () => Promise<T>, budgetMs = CONF
       return await write();
     } catch (error) {
       if (!(error instanceof TransactionConflictError)) throw error;
-      if (Date.now() >= deadline)
-        throw new UnavailableError("Too many concurrent changes; retry shortly", { cause: error });
+      if (Date.now() >= deadline) throw new UnavailableError(CONCURRENT_CHANGES_MESSAGE, { cause: error });
       // Whoever holds the item is done within a transaction's time: wait about that long.
       const ceiling = Math.min(128, 2 ** Math.min(n, 7));
       await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));

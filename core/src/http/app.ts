@@ -10,9 +10,17 @@ import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { TrieRouter } from "hono/router/trie-router";
 import { CORS_POLICY, type Config, WEBHOOK_SECRET_VARIABLES } from "../config.js";
-import type { Db } from "../db/client.js";
+import { type Db, TransactionConflictError } from "../db/client.js";
+import { CONCURRENT_CHANGES_MESSAGE } from "../db/retry.js";
 import { DispatchStore } from "../dispatch/store.js";
-import { AppError, ConfigurationError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError } from "../errors.js";
+import {
+  AppError,
+  ConfigurationError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnavailableError,
+} from "../errors.js";
 import {
   API_BODY_LIMIT_BYTES,
   allRoutes,
@@ -122,6 +130,11 @@ export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> 
   app.notFound((c) => errorResponse(c, routeMiss(c)));
   // The error reaches the log through `c.error`: the request's one line carries it (requestLog).
   app.onError((error, c) => {
+    // A conflict no retry took care of (a single-item write to an item a transaction held) is
+    // transient: the client should send the request again, not treat it as a conflict of state.
+    if (error instanceof TransactionConflictError) {
+      return errorResponse(c, new UnavailableError(CONCURRENT_CHANGES_MESSAGE, { cause: error }));
+    }
     if (error instanceof AppError) return errorResponse(c, error);
     if (error instanceof HTTPException && error.status < 500) {
       return c.json({ error: error.message || "Bad request" }, error.status, { "Content-Type": JSON_CONTENT_TYPE });

@@ -82,7 +82,8 @@ export class IdempotencyStore {
   /**
    * Claims `key` for a request with `requestHash` when nobody holds it (absent, expired or
    * abandoned), with one conditional put; otherwise returns the record that holds it. A record
-   * that turns out claimable after the failed put was changed in between: claim again.
+   * that turns out claimable after the failed put was changed in between: claim again. A record
+   * holding this claim's own token is this put, applied on a wire attempt whose answer was lost.
    */
   async claim(key: string, requestHash: string, now: Date): Promise<ClaimResult> {
     return retryRaces(
@@ -116,7 +117,10 @@ export class IdempotencyStore {
           return { claimed: true, token };
         } catch (error) {
           if (!(error instanceof ConditionFailedError)) throw error;
-          const record = await this.get(key);
+          const item = await this.db.get(idempotencyRecordKey(key), { consistent: true });
+          // Our own put landed and its answer was lost; the SDK's retry of it then failed the condition.
+          if (item?.token === token) return { claimed: true, token };
+          const record = item ? fromItem(item) : undefined;
           if (record && !isClaimable(record, now)) return { claimed: false, record };
           throw error;
         }

@@ -77,7 +77,11 @@ export function idempotency({ db, now = () => new Date() }: IdempotencyOptions):
     const claim = await store.claim(key, requestHash, now());
     if (!claim.claimed) {
       if (claim.record.requestHash !== requestHash) throw new ConflictError(DIFFERENT_REQUEST_MESSAGE);
-      if (claim.record.state !== "completed" || !claim.record.response) throw new ConflictError(IN_PROGRESS_MESSAGE);
+      if (claim.record.state !== "completed" || !claim.record.response) {
+        // The first request may have died with its claim (a 503 before its release): say when the key frees.
+        const secondsLeft = Math.ceil((claim.record.inProgressUntil - now().getTime()) / 1000);
+        throw new ConflictError(IN_PROGRESS_MESSAGE, { retryAfterSeconds: Math.max(1, secondsLeft) });
+      }
       return replay(c, claim.record.response);
     }
 

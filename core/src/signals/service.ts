@@ -98,10 +98,31 @@ export class SignalService {
     const { id, receivedAt } = newSignalId();
     const encoded = encodePayload(draft.payloadText);
     const payload = { encoded, chunksAhead: this.signals.payloadTooBigForTransaction(encoded) };
-    if (payload.chunksAhead) await this.signals.writePayloadChunks(id, encoded);
-    const result = await retryRaces(() => this.ingestOnce(draft, id, receivedAt, payload));
-    if (result.duplicate && payload.chunksAhead) await this.signals.deletePayloadChunks(id, encoded);
+    if (!payload.chunksAhead) return retryRaces(() => this.ingestOnce(draft, id, receivedAt, payload));
+    let result: IngestResult;
+    try {
+      await this.signals.writePayloadChunks(id, encoded);
+      result = await retryRaces(() => this.ingestOnce(draft, id, receivedAt, payload));
+    } catch (error) {
+      await this.dropUnusedChunks(id, encoded);
+      throw error;
+    }
+    if (result.duplicate) await this.signals.deletePayloadChunks(id, encoded);
     return result;
+  }
+
+  /**
+   * After a failed ingest, deletes the chunks written ahead for signal `id` (the provider redelivers
+   * under a new signal id), unless the signal was stored after all: a transaction that landed while
+   * its answer was lost. Best effort: with the database gone they stay, unread.
+   */
+  private async dropUnusedChunks(id: string, encoded: EncodedPayload): Promise<void> {
+    try {
+      const [stored] = await this.signals.heads([id]);
+      if (!stored) await this.signals.deletePayloadChunks(id, encoded);
+    } catch {
+      // Nothing points at them; they only take space.
+    }
   }
 
   private async ingestOnce(

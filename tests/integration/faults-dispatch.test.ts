@@ -1,0 +1,224 @@
+/**
+ * Dispatch and review writes under a failing store, failed at each DynamoDB call in turn as in
+ * faults-writes.test.ts: a claim, an agent completing its dispatch with its token, a review, and
+ * the review that opens an improvement task. A call failing for good makes a 503 with
+ * `Retry-After` and no half-written change; the same request then succeeds and is stored once. A
+ * call applied with its answer lost is sent again by the SDK: the request succeeds, stored once.
+ */
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Dispatch } from "../../core/src/dispatch/schemas.js";
+import type { Prompt } from "../../core/src/prompts/schemas.js";
+import type { TemplateDetail, TemplateVersion } from "../../core/src/templates/schemas.js";
+import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { type FaultInjector, failEachCallInTurn, injectFaults, type PositionFault } from "../helpers/faults.js";
+import { createTemplate } from "../helpers/templates.js";
+
+type Body<T> = { data: T };
+type ListBody<T> = { data: T[]; total: number };
+type Issue = { id: string; status: string; title: string };
+type Claim = { dispatch: Dispatch & { token: string }; issue: Issue; prompt: Prompt | null };
+type Stats = { issues: { total: number; byStatus: Record<string, number> }; dispatches: Record<string, number> };
+
+async function json<T>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}
+
+async function ok<T>(response: Response | Promise<Response>, status = 200): Promise<T> {
+  const answered = await response;
+  if (answered.status !== status) throw new Error(`answered ${answered.status}: ${await answered.text()}`);
+  return (await json<Body<T>>(answered)).data;
+}
+
+const MODES: { mode: string; fault: PositionFault }[] = [
+  {
+    mode: "a call failing for good (every wire attempt)",
+    fault: { kinds: ["throttling", "connectionReset", "internalError", "provisionedThroughput"] },
+  },
+  {
+    mode: "a call applied by DynamoDB whose answer is lost (the SDK sends it again)",
+    fault: { kinds: ["responseLost"], attempts: 1 },
+  },
+];
+
+describe.each(MODES)("dispatch and reviews with $mode, at each call position in turn", ({ fault }) => {
+  let t: TestApp;
+  let faults: FaultInjector;
+  const stats = () => ok<Stats>(t.app.request("/api/dashboard/stats", { headers: AUTH }));
+  const todo = (title: string, extra: Record<string, unknown> = {}) =>
+    ok<Issue>(t.app.request("/api/issues", jsonPost({ title, type: "task", status: "todo", ...extra })), 201);
+  const claim = (body: Record<string, unknown> = { agent: "agent-1" }) =>
+    ok<Claim>(t.app.request("/api/dispatch/claim", jsonPost(body)), 201);
+  const review = (score: number, init: Record<string, string> = {}) =>
+    jsonPost({ clarity: score, completeness: score, relevance: score, authorType: "agent" }, init);
+
+  beforeAll(async () => {
+    t = await testApp({}, { emulateConflicts: true });
+    faults = injectFaults(t.db);
+    // The first claim seeds the default templates; the runs below start from a seeded table.
+    await todo("Warm up");
+    await claim();
+  });
+
+  it("POST /api/dispatch/claim", async () => {
+    const report = await failEachCallInTurn(
+      t,
+      faults,
+      {
+        status: 201,
+        prepare: async () => {
+          const issue = await todo(`Flaky checkout test ${randomUUID()}`);
+          const before = await stats();
+          return {
+            send: () => t.app.request("/api/dispatch/claim", jsonPost({ agent: "agent-7", leaseSeconds: 600 })),
+            storedOnce: async (response) => {
+              const claimed = (await json<Body<Claim>>(response.clone())).data;
+              expect(claimed.issue).toMatchObject({ id: issue.id, status: "in_progress" });
+              const dispatches = await json<ListBody<Dispatch>>(
+                await t.app.request(`/api/dispatch?issueId=${issue.id}`, { headers: AUTH }),
+              );
+              expect(dispatches).toMatchObject({ total: 1, data: [{ id: claimed.dispatch.id, status: "active" }] });
+              const prompts = await json<ListBody<Prompt>>(
+                await t.app.request(`/api/prompts?issueId=${issue.id}`, { headers: AUTH }),
+              );
+              expect(prompts).toMatchObject({ total: 1, data: [{ id: claimed.prompt?.id }] });
+              const after = await stats();
+              expect(after.dispatches.active).toBe((before.dispatches.active ?? 0) + 1);
+              expect(after.issues.byStatus.in_progress).toBe((before.issues.byStatus.in_progress ?? 0) + 1);
+            },
+          };
+        },
+      },
+      fault,
+    );
+    expect(report.positions.map((p) => p.command)).toContain("TransactWriteItemsCommand");
+  });
+
+  it("POST /api/dispatch/:id/complete by the agent, with its dispatch token", async () => {
+    const report = await failEachCallInTurn(
+      t,
+      faults,
+      {
+        status: 200,
+        prepare: async () => {
+          await todo(`Fix the flaky test ${randomUUID()}`);
+          const claimed = await claim();
+          const before = await stats();
+          const request = jsonPost(
+            { result: "done", summary: "Pinned the clock", commits: [{ sha: "abc1234", message: "Pin clock" }] },
+            { Authorization: `Bearer ${claimed.dispatch.token}` },
+          );
+          return {
+            send: () => t.app.request(`/api/dispatch/${claimed.dispatch.id}/complete`, request),
+            storedOnce: async () => {
+              const dispatch = await ok<Dispatch>(
+                t.app.request(`/api/dispatch/${claimed.dispatch.id}`, { headers: AUTH }),
+              );
+              expect(dispatch).toMatchObject({ status: "completed", outcome: { summary: "Pinned the clock" } });
+              const issue = await ok<Issue & { commits: unknown[] }>(
+                t.app.request(`/api/issues/${claimed.issue.id}`, { headers: AUTH }),
+              );
+              expect(issue).toMatchObject({ status: "done", commits: [{ sha: "abc1234" }] });
+              const after = await stats();
+              expect(after.dispatches.completed).toBe((before.dispatches.completed ?? 0) + 1);
+              expect(after.dispatches.active).toBe((before.dispatches.active ?? 0) - 1);
+              expect(after.issues.byStatus.done).toBe((before.issues.byStatus.done ?? 0) + 1);
+              // Completed once: its token ended with it, and a second completion is refused.
+              expect((await t.app.request(`/api/dispatch/${claimed.dispatch.id}/complete`, request)).status).toBe(401);
+              const again = jsonPost({ result: "done", summary: "Again" });
+              expect((await t.app.request(`/api/dispatch/${claimed.dispatch.id}/complete`, again)).status).toBe(409);
+            },
+          };
+        },
+      },
+      fault,
+    );
+    // The token's lookup comes first.
+    expect(report.positions[0]?.command).toBe("GetItemCommand");
+  });
+
+  it("POST /api/prompts/:id/reviews", async () => {
+    await todo("Something to prompt for");
+    const { prompt } = await claim();
+    if (!prompt) throw new Error("the default templates give every issue a prompt");
+    const versionOf = async (): Promise<TemplateVersion> => {
+      const detail = await ok<TemplateDetail>(t.app.request(`/api/templates/${prompt.templateId}`, { headers: AUTH }));
+      if (!detail.activeVersion) throw new Error("no active version");
+      return detail.activeVersion;
+    };
+    await failEachCallInTurn(
+      t,
+      faults,
+      {
+        status: 201,
+        prepare: async () => {
+          const before = await versionOf();
+          const request = review(5, { "Idempotency-Key": randomUUID() });
+          return {
+            send: () => t.app.request(`/api/prompts/${prompt.id}/reviews`, request),
+            storedOnce: async () => {
+              const reviews = await json<ListBody<unknown>>(
+                await t.app.request(`/api/prompts/${prompt.id}/reviews?limit=100`, { headers: AUTH }),
+              );
+              expect(reviews.total).toBe(before.reviewCount + 1);
+              expect((await versionOf()).reviewCount).toBe(before.reviewCount + 1);
+            },
+          };
+        },
+      },
+      fault,
+    );
+  });
+
+  it("POST /api/prompts/:id/reviews: the third low review opens one improvement task", async () => {
+    let specificity = 500;
+    const report = await failEachCallInTurn(
+      t,
+      faults,
+      {
+        status: 201,
+        prepare: async () => {
+          specificity += 1;
+          const slug = `hypo-${randomUUID().slice(0, 8)}`;
+          await createTemplate(t.app, {
+            slug,
+            name: "Hypotheses",
+            conditions: { type: "hypothesis" },
+            specificity,
+            content: "Test {{issue.title}}",
+          });
+          await ok(
+            t.app.request(
+              "/api/issues",
+              jsonPost({ title: `Guess ${slug}`, type: "hypothesis", status: "todo", priority: 1 }),
+            ),
+            201,
+          );
+          const { prompt } = await claim({ agent: "agent-2", types: ["hypothesis"] });
+          if (prompt?.templateId === undefined) throw new Error("no prompt");
+          for (const score of [2, 2]) await ok(t.app.request(`/api/prompts/${prompt.id}/reviews`, review(score)), 201);
+          const before = await stats();
+          const title = `Improve prompt template: ${slug}`;
+          return {
+            send: () => t.app.request(`/api/prompts/${prompt.id}/reviews`, review(1)),
+            storedOnce: async () => {
+              const tasks = await json<ListBody<Issue & { labels: string[] }>>(
+                await t.app.request(`/api/issues?label=prompt-improvement&q=${encodeURIComponent(title)}`, {
+                  headers: AUTH,
+                }),
+              );
+              expect(tasks).toMatchObject({ total: 1, data: [{ title, labels: ["prompt-improvement"] }] });
+              const reviews = await json<ListBody<unknown>>(
+                await t.app.request(`/api/prompts/${prompt.id}/reviews`, { headers: AUTH }),
+              );
+              expect(reviews.total).toBe(3);
+              expect((await stats()).issues.total).toBe(before.issues.total + 1);
+            },
+          };
+        },
+      },
+      fault,
+    );
+    expect(report.positions.map((p) => p.command)).toContain("UpdateItemCommand");
+  });
+});
