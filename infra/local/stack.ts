@@ -3,9 +3,10 @@
  * table, the API key, and every family on one Node server.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import { join } from "node:path";
 import type { Duplex } from "node:stream";
-import { type ServerType, serve } from "@hono/node-server";
+import { getRequestListener, RequestError } from "@hono/node-server";
 import {
   ALL_FAMILIES,
   API_KEY_PATTERN,
@@ -28,7 +29,16 @@ export interface LocalStackOptions {
   memory?: boolean;
   /** Host to listen on; every interface when omitted. */
   hostname?: string;
+  /** How long a client may take to send its whole request before a 408; {@link REQUEST_TIMEOUT_MS} when omitted. */
+  requestTimeoutMs?: number;
 }
+
+/**
+ * A client that has not sent its whole request (headers and body) in this time is answered 408
+ * and disconnected, so a stalled or slow-drip upload cannot hold a connection open (Node's own
+ * default is 5 minutes).
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 export interface LocalStack {
   url: string;
@@ -63,7 +73,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const deps = { config: { ...config, serviceApiKey: apiKey }, db };
     const seededTemplates = await promptEngine(deps).templates.seedDefaults();
     const app = createApp(ALL_FAMILIES, deps);
-    const server = await listen(app.fetch, config.port, options.hostname);
+    const server = await listen(
+      app.fetch,
+      config.port,
+      options.hostname,
+      options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    );
     return {
       url: `http://localhost:${config.port}`,
       apiKey,
@@ -99,15 +114,32 @@ function resolveApiKey(config: Config, dataDir: string): { apiKey: string; sourc
   return { apiKey, source: "generated" };
 }
 
-function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname?: string) {
-  return new Promise<ServerType>((resolve, reject) => {
-    const server = serve({ fetch, port, ...(hostname ? { hostname } : {}) }, () => resolve(server));
+function listen(
+  fetch: (request: Request) => Response | Promise<Response>,
+  port: number,
+  hostname: string | undefined,
+  requestTimeoutMs: number,
+) {
+  return new Promise<Server>((resolve, reject) => {
+    const server = createServer(
+      {
+        // Without Host the request reaches the listener, whose error handler answers with the envelope.
+        requireHostHeader: false,
+        requestTimeout: requestTimeoutMs,
+        headersTimeout: requestTimeoutMs,
+        // How often Node looks for requests past their time; its default (30 s) would double a short timeout.
+        connectionsCheckingInterval: Math.min(1000, requestTimeoutMs),
+      },
+      getRequestListener(fetch, { errorHandler: answerRequestError }),
+    );
     server.on("clientError", answerClientError);
+    server.on("connect", answerConnect);
     server.once("error", (error: NodeJS.ErrnoException) => {
       reject(
         error.code === "EADDRINUSE" ? new Error(`Port ${port} is already in use; set PORT to another one`) : error,
       );
     });
+    server.listen(port, hostname, () => resolve(server));
   });
 }
 
@@ -115,21 +147,44 @@ function listen(fetch: (request: Request) => Response | Promise<Response>, port:
 const PARSER_REFUSALS: Record<string, [number, string]> = {
   HPE_HEADER_OVERFLOW: [431, "Request header fields too large"],
   HPE_URI_TOO_LONG: [414, "URI too long"],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "Request timeout"],
 };
 
 /**
  * Requests Node's HTTP parser refuses (headers or a query string over its 16 KB limit, malformed
- * request lines) get the API's JSON envelope too, not Node's bare status line.
+ * request lines) or that take too long to arrive get the API's JSON envelope too, not Node's
+ * bare status line.
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const [status, message] = PARSER_REFUSALS[error.code ?? ""] ?? [400, "Malformed HTTP request"];
+  answerOnSocket(socket, status, message);
+}
+
+/**
+ * Requests the adapter cannot turn into a URL (no Host, an invalid one, a `*` or backslashed
+ * target) are a 400 with the envelope, not its bare 400.
+ */
+function answerRequestError(error: unknown): Response {
+  const [status, message] =
+    error instanceof RequestError ? [400, "Malformed HTTP request"] : [500, "Internal server error"];
+  return new Response(JSON.stringify({ error: message }), { status, headers: { "Content-Type": JSON_TYPE } });
+}
+
+/** CONNECT asks for a tunnel, which no resource here allows (Node would drop the connection unanswered). */
+function answerConnect(_request: IncomingMessage, socket: Duplex): void {
+  answerOnSocket(socket, 405, "Method not allowed", "Allow: \r\n");
+}
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+function answerOnSocket(socket: Duplex, status: number, message: string, extraHeaders = ""): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const [status, message] = PARSER_REFUSALS[error.code ?? ""] ?? [400, "Malformed HTTP request"];
   const body = JSON.stringify({ error: message });
   socket.end(
-    `HTTP/1.1 ${status} ${message}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${status} ${message}\r\nContent-Type: ${JSON_TYPE}\r\n${extraHeaders}` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

@@ -6,6 +6,7 @@
 import type { Context } from "hono";
 import { UnauthorizedError, UnsupportedMediaTypeError, ValidationError } from "../errors.js";
 import type { AppEnv, FamilyModule } from "../http/app.js";
+import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_MESSAGE } from "../http/body.js";
 import type { WebhookProvider } from "../routes.js";
 import { ingestResponse } from "../signals/routes.js";
 import { classifyDelivery } from "../signals/rules.js";
@@ -58,8 +59,8 @@ function payloadTextOf(provider: WebhookProvider, contentType: string, raw: Uint
   const text = decode(raw);
   if (JSON_TYPE.test(contentType)) return text;
   if (provider === "codehost" && FORM_TYPE.test(contentType)) {
-    const payload = new URLSearchParams(text).get("payload");
-    if (payload === null) throw new ValidationError("Form-encoded delivery has no payload field");
+    const payload = formField(text, "payload");
+    if (payload === undefined) throw new ValidationError("Form-encoded delivery has no payload field");
     return payload;
   }
   throw new UnsupportedMediaTypeError(
@@ -75,7 +76,29 @@ function decode(raw: Uint8Array): string {
   }
 }
 
+/**
+ * The first `name` field of a form body. Unlike `URLSearchParams`, percent-encoded bytes that are
+ * not UTF-8 (`%C3%28`) or not percent-encoding (`%zz`) are a 400, never U+FFFD.
+ */
+function formField(text: string, name: string): string | undefined {
+  for (const pair of text.split("&")) {
+    const [key = "", ...value] = pair.split("=");
+    if (formDecode(key) === name) return formDecode(value.join("="));
+  }
+  return undefined;
+}
+
+function formDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll("+", " "));
+  } catch {
+    throw new ValidationError("Form-encoded delivery is not percent-encoded UTF-8");
+  }
+}
+
 function parseJsonObject(text: string): Record<string, unknown> {
+  // Deeper than this, answering or reading the signal back would overflow JSON.stringify's stack.
+  if (nestedDeeperThan(text, MAX_JSON_DEPTH)) throw new ValidationError(TOO_DEEP_MESSAGE);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
