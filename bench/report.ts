@@ -58,6 +58,7 @@ export function ratioChart(lines: BudgetLine[], title = "Kaizen bench: each rati
   const width = label + plot + 150;
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
+    `<title>${escapeXml(title)}</title>`,
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
     `<text x="12" y="22" font-size="15" font-weight="bold">${escapeXml(title)}</text>`,
     `<text x="12" y="38" fill="#555">${rows.length} ratios; the dashed line is the budget (100 %); red bars are over it.</text>`,

@@ -51,7 +51,7 @@ describe("auth across the route table", () => {
     const attempts: Record<string, string>[] = [
       {},
       { Authorization: `Bearer kaizen_${"cd".repeat(32)}` },
-      { Authorization: "Bearer kzd_01ARZ3NDEKTSV4RRFFQ69G5FAV_" + "0".repeat(64) },
+      { Authorization: `Bearer kzd_01ARZ3NDEKTSV4RRFFQ69G5FAV_${"0".repeat(64)}` },
       { Authorization: "Basic a2FpemVu" },
     ];
     for (const headers of attempts) {

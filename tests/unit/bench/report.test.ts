@@ -34,6 +34,7 @@ describe("ratioChart", () => {
     ]);
     const svg = ratioChart(lines);
     expect(svg.startsWith("<svg")).toBe(true);
+    expect(svg).toContain("<title>Kaizen bench: each ratio as a share of its budget</title>");
     expect(svg.match(/fill="#3a9d5d"/g)).toHaveLength(1);
     expect(svg.match(/fill="#d0453b"/g)).toHaveLength(1);
     expect(svg).toContain("1.80× (budget ≤ 1.50×)");
