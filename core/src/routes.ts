@@ -32,6 +32,17 @@ export interface RouteSpec {
   readonly token?: "dispatch" | "issue" | "prompt";
 }
 
+/**
+ * Routes that honour `Idempotency-Key`: bearer-authenticated `POST`s under `/api/`, not the webhook
+ * receivers, nor a POST marked `idempotent: false`.
+ * @example takesIdempotencyKey({ method: "POST", path: "/api/issues", auth: "bearer" }) // true
+ */
+export function takesIdempotencyKey(route: RouteSpec): boolean {
+  return (
+    route.method === "POST" && route.auth === "bearer" && route.path.startsWith("/api/") && route.idempotent !== false
+  );
+}
+
 /** Largest JSON body accepted under `/api/` (API.md 5). */
 export const API_BODY_LIMIT_BYTES = 1024 * 1024;
 /** Largest body a webhook receiver accepts (API.md 5). */

@@ -7,7 +7,6 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
 import type { Db } from "../db/client.js";
 import { ConflictError, ValidationError } from "../errors.js";
-import type { RouteSpec } from "../routes.js";
 import { IdempotencyStore, type StoredResponse } from "./idempotency-store.js";
 import { noteProblem } from "./logger.js";
 
@@ -29,12 +28,7 @@ export interface IdempotencyOptions {
   now?: () => Date;
 }
 
-/** Routes that honour the header: bearer-authenticated `POST`s under `/api/`, not the webhook receivers. */
-export function takesIdempotencyKey(route: RouteSpec): boolean {
-  return (
-    route.method === "POST" && route.auth === "bearer" && route.path.startsWith("/api/") && route.idempotent !== false
-  );
-}
+export { takesIdempotencyKey } from "../routes.js";
 
 /**
  * The key a request carries: undefined without the header, 400 unless it is 1..255 visible ASCII characters.

@@ -1,0 +1,3655 @@
+/**
+ * @module client/api-types — the API's paths, operations and schemas as TypeScript types, generated
+ * from docs/openapi.json by openapi-typescript. Do not edit: run `npm run openapi`.
+ */
+export interface paths {
+  "/": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Service information
+     * @description Name, version and where the docs and the OpenAPI document are.
+     */
+    get: operations["get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/health": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Health check
+     * @description 503 with `status: degraded` and the failing check when the table cannot be reached.
+     */
+    get: operations["getHealth"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/openapi.json": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** This OpenAPI document */
+    get: operations["getApiOpenapiJson"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/docs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Interactive API reference
+     * @description An HTML page rendering this document; its scripts and styles are served by `/docs/assets/{file}`.
+     */
+    get: operations["getDocs"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/docs/assets/{file}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A script or style sheet of the reference page */
+    get: operations["getDocsAssetsFile"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/issues": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List issues */
+    get: operations["getApiIssues"];
+    put?: never;
+    /** Create an issue */
+    post: operations["postApiIssues"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/issues/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get an issue with its parent, children, relations and latest signals */
+    get: operations["getApiIssuesId"];
+    put?: never;
+    post?: never;
+    /** Delete an issue (soft delete) */
+    delete: operations["deleteApiIssuesId"];
+    options?: never;
+    head?: never;
+    /**
+     * Update an issue
+     * @description Partial update; status changes follow the transitions of API.md 3.2.1 (409 otherwise).
+     */
+    patch: operations["patchApiIssuesId"];
+    trace?: never;
+  };
+  "/api/issues/{id}/comments": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List an issue's comments */
+    get: operations["getApiIssuesIdComments"];
+    put?: never;
+    /**
+     * Comment on an issue
+     * @description Also allowed with the dispatch token of a dispatch of this issue.
+     */
+    post: operations["postApiIssuesIdComments"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/issues/{id}/relations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Relate two issues
+     * @description A relation and its inverse are one fact; a cycle of `blocks` is a 409.
+     */
+    post: operations["postApiIssuesIdRelations"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/relations/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a relation */
+    delete: operations["deleteApiRelationsId"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/projects": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List projects */
+    get: operations["getApiProjects"];
+    put?: never;
+    /** Create a project */
+    post: operations["postApiProjects"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/projects/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a project with its issue counts by status */
+    get: operations["getApiProjectsId"];
+    put?: never;
+    post?: never;
+    /** Delete a project */
+    delete: operations["deleteApiProjectsId"];
+    options?: never;
+    head?: never;
+    /** Update a project */
+    patch: operations["patchApiProjectsId"];
+    trace?: never;
+  };
+  "/api/goals": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List goals */
+    get: operations["getApiGoals"];
+    put?: never;
+    /** Create a goal */
+    post: operations["postApiGoals"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/goals/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a goal */
+    get: operations["getApiGoalsId"];
+    put?: never;
+    post?: never;
+    /** Delete a goal */
+    delete: operations["deleteApiGoalsId"];
+    options?: never;
+    head?: never;
+    /** Update a goal */
+    patch: operations["patchApiGoalsId"];
+    trace?: never;
+  };
+  "/api/labels": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List labels */
+    get: operations["getApiLabels"];
+    put?: never;
+    /**
+     * Create a label
+     * @description Names are unique regardless of case (409).
+     */
+    post: operations["postApiLabels"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/labels/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete a label */
+    delete: operations["deleteApiLabelsId"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/signals/codehost": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Code-host webhook receiver
+     * @description Verified by `X-Codehost-Signature-256: sha256=<hex>`, the HMAC-SHA256 of the raw body with `CODEHOST_WEBHOOK_SECRET`. Event from `X-Codehost-Event` (+ body `action`), delivery id from `X-Codehost-Delivery`. Takes `application/json` or `application/x-www-form-urlencoded` (`payload=<json>`).
+     */
+    post: operations["postApiSignalsCodehost"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/signals/errortracker": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Error-tracker webhook receiver
+     * @description Verified by `X-Errortracker-Hook-Signature`: the lowercase hex HMAC-SHA256, with `ERRORTRACKER_CLIENT_SECRET`, of the body parsed and serialised again (`JSON.stringify`). Event from `X-Errortracker-Hook-Resource` (+ body `action`), delivery id from `Request-ID`.
+     */
+    post: operations["postApiSignalsErrortracker"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/signals/analytics": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Analytics webhook receiver
+     * @description Verified by `X-Analytics-Secret`, equal to `ANALYTICS_WEBHOOK_SECRET`. Delivery id from `X-Analytics-Delivery`, else the event's `uuid`, else the SHA-256 of the body.
+     */
+    post: operations["postApiSignalsAnalytics"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/signals": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List signals */
+    get: operations["getApiSignals"];
+    put?: never;
+    /** Record a manual signal */
+    post: operations["postApiSignals"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/signals/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a signal with its whole payload */
+    get: operations["getApiSignalsId"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/issues/{id}/signals": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List an issue's signals */
+    get: operations["getApiIssuesIdSignals"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/templates": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List templates */
+    get: operations["getApiTemplates"];
+    put?: never;
+    /**
+     * Create a template
+     * @description `content` makes version 1, active at once. A template that does not compile is a 400.
+     */
+    post: operations["postApiTemplates"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/templates/preview/{issueId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Preview the prompt an issue would get
+     * @description Which template would be chosen and the rendered text, without claiming anything.
+     */
+    get: operations["getApiTemplatesPreviewIssueId"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/templates/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a template with its active version */
+    get: operations["getApiTemplatesId"];
+    put?: never;
+    post?: never;
+    /** Delete a template */
+    delete: operations["deleteApiTemplatesId"];
+    options?: never;
+    head?: never;
+    /** Update a template */
+    patch: operations["patchApiTemplatesId"];
+    trace?: never;
+  };
+  "/api/templates/{id}/versions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List a template's versions */
+    get: operations["getApiTemplatesIdVersions"];
+    put?: never;
+    /** Add a draft version */
+    post: operations["postApiTemplatesIdVersions"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/templates/{id}/versions/{versionId}/promote": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Make a version active
+     * @description The previously active version is retired in the same transaction.
+     */
+    post: operations["postApiTemplatesIdVersionsVersionIdPromote"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/templates/{id}/reviews": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List the reviews of a template's prompts */
+    get: operations["getApiTemplatesIdReviews"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/prompts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List prompts */
+    get: operations["getApiPrompts"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/prompts/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a prompt */
+    get: operations["getApiPromptsId"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/prompts/{id}/reviews": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List a prompt's reviews */
+    get: operations["getApiPromptsIdReviews"];
+    put?: never;
+    /**
+     * Review a prompt
+     * @description Also allowed with the dispatch token of the dispatch this prompt was rendered for.
+     */
+    post: operations["postApiPromptsIdReviews"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/dispatch/claim": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Claim the highest-scoring eligible issue
+     * @description Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, complete, release, comments on the issue and reviews of the prompt. Takes no `Idempotency-Key`.
+     */
+    post: operations["postApiDispatchClaim"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/dispatch/next": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Claim, for agents that can only GET */
+    get: operations["getApiDispatchNext"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/dispatch/queue": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Preview the claim order */
+    get: operations["getApiDispatchQueue"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/dispatch": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List dispatches */
+    get: operations["getApiDispatch"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/dispatch/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a dispatch */
+    get: operations["getApiDispatchId"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/dispatch/{id}/heartbeat": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Extend a dispatch's lease */
+    post: operations["postApiDispatchIdHeartbeat"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/dispatch/{id}/complete": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Report a dispatch's outcome */
+    post: operations["postApiDispatchIdComplete"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/dispatch/{id}/release": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Give an issue back to the queue */
+    post: operations["postApiDispatchIdRelease"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/dashboard/stats": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What the engine is doing
+     * @description Issues by status and type, signals by source, dispatches, queue depth, median todo→done time.
+     */
+    get: operations["getApiDashboardStats"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/dashboard/activity": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The latest signal → issue → dispatch → outcome chains */
+    get: operations["getApiDashboardActivity"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/dashboard/prompts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Per template: active version, usage, review score, completion rate */
+    get: operations["getApiDashboardPrompts"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    Issue: {
+      id: string;
+      number: number;
+      identifier: string;
+      title: string;
+      description: string | null;
+      /** @enum {string} */
+      type: "signal" | "hypothesis" | "plan" | "task" | "monitor";
+      /** @enum {string} */
+      status: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+      priority: number;
+      parentId: string | null;
+      projectId: string | null;
+      labels: string[];
+      fingerprint: string | null;
+      signalSource: string | null;
+      signalCount: number;
+      lastSignalAt: string | null;
+      hypothesis: {
+        statement: string;
+        confidence: number;
+        evidence: string[];
+        validationCriteria: string;
+        prediction?: string | null;
+      } | null;
+      agentSummary: string | null;
+      commits: {
+        sha: string;
+        message: string;
+        url?: string | null;
+        author?: string | null;
+        timestamp?: string | null;
+      }[];
+      pullRequests: {
+        number: number;
+        title: string;
+        url?: string | null;
+        state?: string | null;
+        mergedAt?: string | null;
+      }[];
+      blockedBy: string[];
+      completedAt: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    IssueDetail: {
+      id: string;
+      number: number;
+      identifier: string;
+      title: string;
+      description: string | null;
+      /** @enum {string} */
+      type: "signal" | "hypothesis" | "plan" | "task" | "monitor";
+      /** @enum {string} */
+      status: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+      priority: number;
+      parentId: string | null;
+      projectId: string | null;
+      labels: string[];
+      fingerprint: string | null;
+      signalSource: string | null;
+      signalCount: number;
+      lastSignalAt: string | null;
+      hypothesis: {
+        statement: string;
+        confidence: number;
+        evidence: string[];
+        validationCriteria: string;
+        prediction?: string | null;
+      } | null;
+      agentSummary: string | null;
+      commits: {
+        sha: string;
+        message: string;
+        url?: string | null;
+        author?: string | null;
+        timestamp?: string | null;
+      }[];
+      pullRequests: {
+        number: number;
+        title: string;
+        url?: string | null;
+        state?: string | null;
+        mergedAt?: string | null;
+      }[];
+      blockedBy: string[];
+      completedAt: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      parent: {
+        id: string;
+        number: number;
+        identifier: string;
+        title: string;
+        /** @enum {string} */
+        type: "signal" | "hypothesis" | "plan" | "task" | "monitor";
+        /** @enum {string} */
+        status: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+        priority: number;
+      } | null;
+      children: {
+        id: string;
+        number: number;
+        identifier: string;
+        title: string;
+        /** @enum {string} */
+        type: "signal" | "hypothesis" | "plan" | "task" | "monitor";
+        /** @enum {string} */
+        status: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+        priority: number;
+      }[];
+      relations: components["schemas"]["Relation"][];
+      signals: components["schemas"]["Signal"][];
+    };
+    Relation: {
+      id: string;
+      /** @enum {string} */
+      type: "blocks" | "blocked_by" | "related" | "duplicate";
+      issueId: string;
+      relatedIssueId: string;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    Comment: {
+      id: string;
+      issueId: string;
+      parentId: string | null;
+      body: string;
+      authorName: string;
+      /** @enum {string} */
+      authorType: "human" | "agent";
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    Signal: {
+      id: string;
+      source: string;
+      type: string;
+      deliveryId: string | null;
+      fingerprint: string;
+      /** @enum {string} */
+      severity: "low" | "medium" | "high" | "critical";
+      title: string;
+      /** @enum {string} */
+      action: "opened" | "grouped" | "closed_loop" | "recorded";
+      issueId: string | null;
+      payloadBytes: number;
+      payload?: unknown;
+      headers: {
+        [key: string]: string;
+      };
+      /** Format: date-time */
+      receivedAt: string;
+    };
+    IngestResult: {
+      signal: components["schemas"]["Signal"];
+      issue: components["schemas"]["Issue"] | null;
+      duplicate: boolean;
+    };
+    Project: {
+      id: string;
+      name: string;
+      description: string | null;
+      /** @enum {string} */
+      status: "backlog" | "planned" | "active" | "paused" | "completed" | "canceled";
+      /** @enum {string} */
+      health: "on_track" | "at_risk" | "off_track";
+      goalId: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    ProjectDetail: {
+      id: string;
+      name: string;
+      description: string | null;
+      /** @enum {string} */
+      status: "backlog" | "planned" | "active" | "paused" | "completed" | "canceled";
+      /** @enum {string} */
+      health: "on_track" | "at_risk" | "off_track";
+      goalId: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      issueCounts: {
+        [key: string]: number;
+      };
+    };
+    Goal: {
+      id: string;
+      title: string;
+      description: string | null;
+      metric: string | null;
+      targetValue: number | null;
+      currentValue: number | null;
+      unit: string | null;
+      /** @enum {string} */
+      status: "active" | "achieved" | "abandoned";
+      projectId: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    Label: {
+      id: string;
+      name: string;
+      color: string;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    Template: {
+      id: string;
+      slug: string;
+      name: string;
+      description: string | null;
+      conditions: {
+        /** @enum {string} */
+        type?: "signal" | "hypothesis" | "plan" | "task" | "monitor";
+        signalSource?: string;
+        labels?: string[];
+        projectId?: string;
+        hasFailedDispatches?: boolean;
+        minHypothesisConfidence?: number;
+      };
+      specificity: number;
+      projectId: string | null;
+      activeVersionId: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    TemplateDetail: {
+      id: string;
+      slug: string;
+      name: string;
+      description: string | null;
+      conditions: {
+        /** @enum {string} */
+        type?: "signal" | "hypothesis" | "plan" | "task" | "monitor";
+        signalSource?: string;
+        labels?: string[];
+        projectId?: string;
+        hasFailedDispatches?: boolean;
+        minHypothesisConfidence?: number;
+      };
+      specificity: number;
+      projectId: string | null;
+      activeVersionId: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      activeVersion: components["schemas"]["Version"] | null;
+    };
+    TemplatePreview: {
+      issueId: string;
+      template: components["schemas"]["Template"] | null;
+      version: components["schemas"]["Version"] | null;
+      text: string | null;
+    };
+    Version: {
+      id: string;
+      templateId: string;
+      version: number;
+      content: string;
+      changelog: string | null;
+      /** @enum {string} */
+      authorType: "human" | "agent";
+      authorName: string | null;
+      /** @enum {string} */
+      status: "draft" | "active" | "retired";
+      usageCount: number;
+      reviewCount: number;
+      reviewScore: number | null;
+      completionRate: number | null;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    Prompt: {
+      id: string;
+      issueId: string;
+      dispatchId: string | null;
+      templateId: string;
+      versionId: string;
+      versionNumber: number;
+      text: string;
+      /** Format: date-time */
+      createdAt: string;
+      reviewCount: number;
+    };
+    Review: {
+      id: string;
+      promptId: string;
+      templateId: string;
+      versionId: string;
+      versionNumber: number;
+      sequence: number;
+      clarity: number;
+      completeness: number;
+      relevance: number;
+      composite: number;
+      feedback: string | null;
+      /** @enum {string} */
+      authorType: "human" | "agent";
+      authorName: string | null;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    Dispatch: {
+      id: string;
+      issueId: string;
+      agent: string;
+      /** @enum {string} */
+      status: "active" | "completed" | "failed" | "released" | "expired";
+      promptId: string | null;
+      attempt: number;
+      leaseSeconds: number;
+      /** Format: date-time */
+      claimedAt: string;
+      heartbeatAt: string | null;
+      /** Format: date-time */
+      leaseExpiresAt: string;
+      finishedAt: string | null;
+      outcome: {
+        summary: string;
+        commits: {
+          sha: string;
+          message: string;
+          url?: string | null;
+          author?: string | null;
+          timestamp?: string | null;
+        }[];
+        pullRequests: {
+          number: number;
+          title: string;
+          url?: string | null;
+          state?: string | null;
+          mergedAt?: string | null;
+        }[];
+      } | null;
+    };
+    ClaimResult: {
+      dispatch: {
+        id: string;
+        issueId: string;
+        agent: string;
+        /** @enum {string} */
+        status: "active" | "completed" | "failed" | "released" | "expired";
+        promptId: string | null;
+        attempt: number;
+        leaseSeconds: number;
+        /** Format: date-time */
+        claimedAt: string;
+        heartbeatAt: string | null;
+        /** Format: date-time */
+        leaseExpiresAt: string;
+        finishedAt: string | null;
+        outcome: {
+          summary: string;
+          commits: {
+            sha: string;
+            message: string;
+            url?: string | null;
+            author?: string | null;
+            timestamp?: string | null;
+          }[];
+          pullRequests: {
+            number: number;
+            title: string;
+            url?: string | null;
+            state?: string | null;
+            mergedAt?: string | null;
+          }[];
+        } | null;
+        token: string;
+      };
+      issue: components["schemas"]["Issue"];
+      prompt: components["schemas"]["Prompt"] | null;
+    };
+    DispatchWithIssue: {
+      dispatch: components["schemas"]["Dispatch"];
+      issue: components["schemas"]["Issue"] | null;
+    };
+    QueueItem: {
+      issue: components["schemas"]["Issue"];
+      score: number;
+      breakdown: {
+        priority: number;
+        type: number;
+        goal: number;
+        age: number;
+      };
+    };
+    DashboardStats: {
+      issues: {
+        total: number;
+        byStatus: {
+          [key: string]: number;
+        };
+        byType: {
+          [key: string]: number;
+        };
+      };
+      signals: {
+        last24h: {
+          total: number;
+          bySource: {
+            [key: string]: number;
+          };
+        };
+        last7d: {
+          total: number;
+          bySource: {
+            [key: string]: number;
+          };
+        };
+      };
+      dispatches: {
+        [key: string]: number;
+      };
+      queue: {
+        depth: number;
+      };
+      todoToDone: {
+        medianSeconds: number | null;
+        count: number;
+      };
+      /** Format: date-time */
+      generatedAt: string;
+    };
+    ActivityChain: {
+      signal: {
+        id: string;
+        source: string;
+        type: string;
+        /** @enum {string} */
+        severity: "low" | "medium" | "high" | "critical";
+        title: string;
+        /** @enum {string} */
+        action: "opened" | "grouped" | "closed_loop" | "recorded";
+        /** Format: date-time */
+        receivedAt: string;
+      };
+      issue: {
+        id: string;
+        number: number;
+        identifier: string;
+        title: string;
+        /** @enum {string} */
+        type: "signal" | "hypothesis" | "plan" | "task" | "monitor";
+        /** @enum {string} */
+        status: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+        priority: number;
+      } | null;
+      dispatch: {
+        id: string;
+        agent: string;
+        /** @enum {string} */
+        status: "active" | "completed" | "failed" | "released" | "expired";
+        attempt: number;
+        /** Format: date-time */
+        claimedAt: string;
+        finishedAt: string | null;
+      } | null;
+      outcome: {
+        summary: string;
+        commits: {
+          sha: string;
+          message: string;
+          url?: string | null;
+          author?: string | null;
+          timestamp?: string | null;
+        }[];
+        pullRequests: {
+          number: number;
+          title: string;
+          url?: string | null;
+          state?: string | null;
+          mergedAt?: string | null;
+        }[];
+      } | null;
+    };
+    PromptPerformance: {
+      template: {
+        id: string;
+        slug: string;
+        name: string;
+        specificity: number;
+        conditions: {
+          /** @enum {string} */
+          type?: "signal" | "hypothesis" | "plan" | "task" | "monitor";
+          signalSource?: string;
+          labels?: string[];
+          projectId?: string;
+          hasFailedDispatches?: boolean;
+          minHypothesisConfidence?: number;
+        };
+      };
+      activeVersion: {
+        id: string;
+        version: number;
+        usageCount: number;
+        reviewCount: number;
+        reviewScore: number | null;
+        completionRate: number | null;
+        /** Format: date-time */
+        createdAt: string;
+      } | null;
+    };
+    ServiceInfo: {
+      /** @constant */
+      name: "kaizen";
+      version: string;
+      description: string;
+      docs: string;
+      openapi: string;
+    };
+    Health: {
+      /** @enum {string} */
+      status: "ok" | "degraded";
+      version: string;
+      /** Format: date-time */
+      timestamp: string;
+      checks: {
+        database: string;
+      };
+    };
+    Error: {
+      error: string;
+      details?: {
+        path: string;
+        message: string;
+      }[];
+      requestId?: string;
+    };
+  };
+  responses: {
+    /** @description Validation error: malformed JSON, a wrong type, an out-of-range or unknown field */
+    BadRequest: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description Missing or malformed Authorization header, or an invalid webhook signature */
+    Unauthorized: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description A dispatch token used outside its own dispatch */
+    Forbidden: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description No such resource */
+    NotFound: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description Conflict with the resource's state, or an Idempotency-Key reused with another body */
+    Conflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description If-Match given and the resource's ETag differs */
+    PreconditionFailed: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description Body over the limit (1 MiB, 5 MiB for webhook receivers) */
+    PayloadTooLarge: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description The body is not of a media type this endpoint takes */
+    UnsupportedMediaType: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description Internal error, or this receiver's secret is not configured */
+    InternalError: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description The database is unreachable or throttling; retry after `Retry-After` seconds */
+    Unavailable: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+  };
+  parameters: {
+    page: number;
+    limit: number;
+    /** @description The same key with the same body within 24 h returns the first response again */
+    IdempotencyKey: string;
+    /** @description The ETag the change is based on (412 when the resource has changed) */
+    IfMatch: string;
+  };
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The service */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["ServiceInfo"];
+          };
+        };
+      };
+    };
+  };
+  getHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Healthy */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Health"];
+        };
+      };
+      /** @description Degraded: a check failed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Health"];
+        };
+      };
+    };
+  };
+  getApiOpenapiJson: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The OpenAPI 3.1 document */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+    };
+  };
+  getDocs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The reference page */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+    };
+  };
+  getDocsAssetsFile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description File name, e.g. `swagger-ui-bundle.js` */
+        file: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/javascript": string;
+          "text/css": string;
+        };
+      };
+      404: components["responses"]["NotFound"];
+    };
+  };
+  getApiIssues: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+        status?: string;
+        type?: string;
+        priority?: string;
+        projectId?: string;
+        parentId?: string;
+        label?: string;
+        fingerprint?: string;
+        q?: string;
+        sort?: "-createdAt" | "createdAt" | "priority" | "-updatedAt" | "number";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of issues */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Issue"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiIssues: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          description?: string | null;
+          priority?: number;
+          parentId?: string | null;
+          projectId?: string | null;
+          labels?: string[];
+          hypothesis?: {
+            statement: string;
+            confidence: number;
+            evidence: string[];
+            validationCriteria: string;
+            prediction?: string | null;
+          } | null;
+          agentSummary?: string | null;
+          commits?: {
+            sha: string;
+            message: string;
+            url?: string | null;
+            author?: string | null;
+            timestamp?: string | null;
+          }[];
+          pullRequests?: {
+            number: number;
+            title: string;
+            url?: string | null;
+            state?: string | null;
+            mergedAt?: string | null;
+          }[];
+          title: string;
+          /** @enum {string} */
+          type: "signal" | "hypothesis" | "plan" | "task" | "monitor";
+          /** @enum {string} */
+          status?: "triage" | "backlog" | "todo" | "done" | "canceled";
+        };
+      };
+    };
+    responses: {
+      /** @description The new issue */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Issue"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiIssuesId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Issue id (`iss_…`) or `KZN-<number>` */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The issue */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["IssueDetail"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  deleteApiIssuesId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
+      path: {
+        /** @description Issue id (`iss_…`) or `KZN-<number>` */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      412: components["responses"]["PreconditionFailed"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  patchApiIssuesId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
+      path: {
+        /** @description Issue id (`iss_…`) or `KZN-<number>` */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          description?: string | null;
+          priority?: number;
+          parentId?: string | null;
+          projectId?: string | null;
+          labels?: string[];
+          hypothesis?: {
+            statement: string;
+            confidence: number;
+            evidence: string[];
+            validationCriteria: string;
+            prediction?: string | null;
+          } | null;
+          agentSummary?: string | null;
+          commits?: {
+            sha: string;
+            message: string;
+            url?: string | null;
+            author?: string | null;
+            timestamp?: string | null;
+          }[];
+          pullRequests?: {
+            number: number;
+            title: string;
+            url?: string | null;
+            state?: string | null;
+            mergedAt?: string | null;
+          }[];
+          title?: string;
+          /** @enum {string} */
+          type?: "signal" | "hypothesis" | "plan" | "task" | "monitor";
+          /** @enum {string} */
+          status?: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+        };
+      };
+    };
+    responses: {
+      /** @description The updated issue */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Issue"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiIssuesIdComments: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+        parentId?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Issue id (`iss_…`) or `KZN-<number>` */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of comments */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Comment"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiIssuesIdComments: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Issue id (`iss_…`) or `KZN-<number>` */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          body: string;
+          authorName: string;
+          /** @enum {string} */
+          authorType: "human" | "agent";
+          parentId?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The new comment */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Comment"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiIssuesIdRelations: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Issue id (`iss_…`) or `KZN-<number>` */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          type: "blocks" | "blocked_by" | "related" | "duplicate";
+          relatedIssueId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The new relation */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Relation"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  deleteApiRelationsId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Relation id (`rel_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiProjects: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+        status?: "backlog" | "planned" | "active" | "paused" | "completed" | "canceled";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Project"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiProjects: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          description?: string | null;
+          /** @enum {string} */
+          status?: "backlog" | "planned" | "active" | "paused" | "completed" | "canceled";
+          /** @enum {string} */
+          health?: "on_track" | "at_risk" | "off_track";
+          goalId?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The new project */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Project"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiProjectsId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Project id (`prj_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The project */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["ProjectDetail"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  deleteApiProjectsId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
+      path: {
+        /** @description Project id (`prj_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  patchApiProjectsId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
+      path: {
+        /** @description Project id (`prj_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: string;
+          description?: string | null;
+          /** @enum {string} */
+          status?: "backlog" | "planned" | "active" | "paused" | "completed" | "canceled";
+          /** @enum {string} */
+          health?: "on_track" | "at_risk" | "off_track";
+          goalId?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The updated project */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Project"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      412: components["responses"]["PreconditionFailed"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiGoals: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+        status?: "active" | "achieved" | "abandoned";
+        projectId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Goal"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiGoals: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          title: string;
+          description?: string | null;
+          metric?: string | null;
+          targetValue?: number | null;
+          currentValue?: number | null;
+          unit?: string | null;
+          /** @enum {string} */
+          status?: "active" | "achieved" | "abandoned";
+          projectId?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The new goal */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Goal"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiGoalsId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Goal id (`gol_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The goal */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Goal"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  deleteApiGoalsId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
+      path: {
+        /** @description Goal id (`gol_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  patchApiGoalsId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
+      path: {
+        /** @description Goal id (`gol_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          title?: string;
+          description?: string | null;
+          metric?: string | null;
+          targetValue?: number | null;
+          currentValue?: number | null;
+          unit?: string | null;
+          /** @enum {string} */
+          status?: "active" | "achieved" | "abandoned";
+          projectId?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The updated goal */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Goal"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      412: components["responses"]["PreconditionFailed"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiLabels: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Label"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiLabels: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          color: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The new label */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Label"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  deleteApiLabelsId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
+      path: {
+        /** @description Label id (`lbl_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiSignalsCodehost: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+        "application/x-www-form-urlencoded": {
+          payload: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A delivery already stored (`duplicate: true`); nothing new was written */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["IngestResult"];
+          };
+        };
+      };
+      /** @description A new delivery was stored */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["IngestResult"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiSignalsErrortracker: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description A delivery already stored (`duplicate: true`); nothing new was written */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["IngestResult"];
+          };
+        };
+      };
+      /** @description A new delivery was stored */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["IngestResult"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiSignalsAnalytics: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description A delivery already stored (`duplicate: true`); nothing new was written */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["IngestResult"];
+          };
+        };
+      };
+      /** @description A new delivery was stored */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["IngestResult"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      500: components["responses"]["InternalError"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiSignals: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+        source?: string;
+        type?: string;
+        severity?: "low" | "medium" | "high" | "critical";
+        issueId?: string;
+        action?: "opened" | "grouped" | "closed_loop" | "recorded";
+        since?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Signal"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiSignals: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          source: string;
+          type: string;
+          title: string;
+          /** @enum {string} */
+          severity: "low" | "medium" | "high" | "critical";
+          payload?: {
+            [key: string]: unknown;
+          };
+          fingerprint?: string;
+          projectId?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The signal and the issue it opened or joined */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["IngestResult"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiSignalsId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Signal id (`sig_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The signal */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Signal"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiIssuesIdSignals: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+      };
+      header?: never;
+      path: {
+        /** @description Issue id (`iss_…`) or `KZN-<number>` */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Signal"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiTemplates: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+        projectId?: string;
+        type?: "signal" | "hypothesis" | "plan" | "task" | "monitor";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Template"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiTemplates: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          slug: string;
+          name: string;
+          description?: string | null;
+          conditions?: {
+            /** @enum {string} */
+            type?: "signal" | "hypothesis" | "plan" | "task" | "monitor";
+            signalSource?: string;
+            labels?: string[];
+            projectId?: string;
+            hasFailedDispatches?: boolean;
+            minHypothesisConfidence?: number;
+          };
+          specificity?: number;
+          projectId?: string | null;
+          content?: string;
+          changelog?: string | null;
+          /** @enum {string} */
+          authorType?: "human" | "agent";
+          authorName?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The new template */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["TemplateDetail"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiTemplatesPreviewIssueId: {
+    parameters: {
+      query?: {
+        versionId?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Issue id (`iss_…`) or `KZN-<number>` */
+        issueId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The chosen template and rendered text (nulls when none matches) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["TemplatePreview"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiTemplatesId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Template id (`tpl_…`) or slug */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The template */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["TemplateDetail"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  deleteApiTemplatesId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
+      path: {
+        /** @description Template id (`tpl_…`) or slug */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      412: components["responses"]["PreconditionFailed"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  patchApiTemplatesId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
+      path: {
+        /** @description Template id (`tpl_…`) or slug */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          slug?: string;
+          name?: string;
+          description?: string | null;
+          conditions?: {
+            /** @enum {string} */
+            type?: "signal" | "hypothesis" | "plan" | "task" | "monitor";
+            signalSource?: string;
+            labels?: string[];
+            projectId?: string;
+            hasFailedDispatches?: boolean;
+            minHypothesisConfidence?: number;
+          };
+          specificity?: number;
+          projectId?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The updated template */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["TemplateDetail"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      412: components["responses"]["PreconditionFailed"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiTemplatesIdVersions: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+      };
+      header?: never;
+      path: {
+        /** @description Template id (`tpl_…`) or slug */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Version"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiTemplatesIdVersions: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Template id (`tpl_…`) or slug */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          content: string;
+          changelog?: string | null;
+          /** @enum {string} */
+          authorType?: "human" | "agent";
+          authorName?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The new draft */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Version"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiTemplatesIdVersionsVersionIdPromote: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Template id (`tpl_…`) or slug */
+        id: string;
+        /** @description Version id (`ver_…`) */
+        versionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The template with its new active version */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["TemplateDetail"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiTemplatesIdReviews: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+      };
+      header?: never;
+      path: {
+        /** @description Template id (`tpl_…`) or slug */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Review"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiPrompts: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+        templateId?: string;
+        versionId?: string;
+        issueId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Prompt"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiPromptsId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Prompt id (`prm_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The prompt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Prompt"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiPromptsIdReviews: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+      };
+      header?: never;
+      path: {
+        /** @description Prompt id (`prm_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Review"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiPromptsIdReviews: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Prompt id (`prm_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          clarity: number;
+          completeness: number;
+          relevance: number;
+          feedback?: string | null;
+          /** @enum {string} */
+          authorType: "human" | "agent";
+          authorName?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The new review */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Review"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiDispatchClaim: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          agent: string;
+          projectId?: string;
+          types?: ("signal" | "hypothesis" | "plan" | "task" | "monitor")[];
+          leaseSeconds?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The dispatch, its issue and the rendered prompt */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["ClaimResult"];
+          };
+        };
+      };
+      /** @description Nothing is eligible */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiDispatchNext: {
+    parameters: {
+      query?: {
+        agent?: string;
+        projectId?: string;
+        types?: string;
+        leaseSeconds?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The dispatch, its issue and the rendered prompt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["ClaimResult"];
+          };
+        };
+      };
+      /** @description Nothing is eligible */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiDispatchQueue: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+        projectId?: string;
+        types?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the queue, in claim order */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["QueueItem"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiDispatch: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+        status?: "active" | "completed" | "failed" | "released" | "expired";
+        issueId?: string;
+        agent?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Dispatch"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiDispatchId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Dispatch id (`dsp_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The dispatch */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Dispatch"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiDispatchIdHeartbeat: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Dispatch id (`dsp_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The dispatch with its new lease */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Dispatch"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiDispatchIdComplete: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Dispatch id (`dsp_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          result: "done" | "failed";
+          summary: string;
+          commits?: {
+            sha: string;
+            message: string;
+            url?: string | null;
+            author?: string | null;
+            timestamp?: string | null;
+          }[];
+          pullRequests?: {
+            number: number;
+            title: string;
+            url?: string | null;
+            state?: string | null;
+            mergedAt?: string | null;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description The finished dispatch and its issue */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["DispatchWithIssue"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiDispatchIdRelease: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Dispatch id (`dsp_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The released dispatch and its issue */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["DispatchWithIssue"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiDashboardStats: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The figures */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["DashboardStats"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiDashboardActivity: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of chains, newest first */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["ActivityChain"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiDashboardPrompts: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of templates */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["PromptPerformance"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+}

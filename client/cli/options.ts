@@ -1,0 +1,122 @@
+/**
+ * @module client/cli/options — flags several commands share (pages, projects, issue types) and the
+ * parsers behind them: integers in a range, JSON from an argument or a file, commits and pull
+ * requests as `complete` takes them, projects by id or by name.
+ */
+import { readFileSync } from "node:fs";
+import type { Argv } from "yargs";
+import type { KaizenClient, Schema } from "../client.js";
+import { UsageError } from "./runtime.js";
+
+/**
+ * A yargs `coerce` that accepts whole numbers from `min` to `max` and names the flag otherwise.
+ * @example y.option("limit", { type: "number", coerce: integerIn("limit", 1, 100) })
+ */
+export function integerIn(flag: string, min: number, max: number): (value: unknown) => number | undefined {
+  return (value) => {
+    if (value === undefined) return undefined;
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < min || number > max) {
+      throw new UsageError(`--${flag} must be a whole number from ${min} to ${max} (got ${String(value)})`);
+    }
+    return number;
+  };
+}
+
+/** `--page` and `--limit`, as every list takes them. */
+export function withPaging<T>(y: Argv<T>) {
+  return y
+    .option("page", { type: "number", describe: "Page number, from 1", default: 1, coerce: integerIn("page", 1, 10_000) })
+    .option("limit", {
+      type: "number",
+      describe: "Items per page (1..100)",
+      default: 20,
+      coerce: integerIn("limit", 1, 100),
+    });
+}
+
+/**
+ * JSON given as text, `@path` (a file) or `-` (stdin's text, passed in as `stdinText`), which must be an object.
+ * @example readJsonObject('{"route": "/checkout"}', "payload") // { route: "/checkout" }
+ */
+export function readJsonObject(value: string, flag: string, stdinText?: () => string): Record<string, unknown> {
+  let text = value;
+  if (value === "-") text = stdinText ? stdinText() : readFileSync(0, "utf8");
+  else if (value.startsWith("@")) {
+    try {
+      text = readFileSync(value.slice(1), "utf8");
+    } catch (error) {
+      throw new UsageError(`--${flag}: cannot read ${value.slice(1)} (${(error as NodeJS.ErrnoException).code})`);
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--${flag} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new UsageError(`--${flag} must be a JSON object`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+type Commit = NonNullable<Schema<"Issue">["commits"]>[number];
+type PullRequest = NonNullable<Schema<"Issue">["pullRequests"]>[number];
+
+/**
+ * `--commit` as `complete` takes it: a hex sha, optionally followed by a space and its message.
+ * @example parseCommit("4f2a9c1 Retry the payment call") // { sha: "4f2a9c1", message: "Retry the payment call" }
+ */
+export function parseCommit(value: string): Commit {
+  const match = /^\s*([0-9a-f]{7,64})(?:\s+(.*))?$/is.exec(value);
+  if (!match?.[1]) throw new UsageError(`--commit must be a commit sha (7..64 hex digits), optionally then its message: ${value}`);
+  return { sha: match[1], message: match[2]?.trim() ?? "" };
+}
+
+/**
+ * `--pr` as `complete` takes it: the pull request's URL, whose last path segment is its number
+ * (`…/pull/42`), optionally followed by a space and its title; or just the number.
+ * @example parsePullRequest("https://code.example/acme/shop/pull/42 Retry payments") // { number: 42, url: "https://code.example/acme/shop/pull/42", title: "Retry payments" }
+ */
+export function parsePullRequest(value: string): PullRequest {
+  const [reference = "", ...title] = value.trim().split(/\s+/);
+  const bare = /^#?([1-9][0-9]*)$/.exec(reference);
+  if (bare?.[1]) return { number: Number(bare[1]), title: title.join(" ") };
+  let url: URL;
+  try {
+    url = new URL(reference);
+  } catch {
+    throw new UsageError(`--pr must be a pull request URL ending in its number, or the number: ${value}`);
+  }
+  const number = /\/([1-9][0-9]*)\/?$/.exec(url.pathname)?.[1];
+  if (!number) throw new UsageError(`--pr: the URL does not end in the pull request's number: ${reference}`);
+  return { number: Number(number), url: url.href, title: title.join(" ") };
+}
+
+/** Lists `GET /api/projects` to its end (100 a page): connect and `--project <name>` look projects up by name. */
+export async function listAllProjects(kaizen: KaizenClient): Promise<Schema<"Project">[]> {
+  const projects: Schema<"Project">[] = [];
+  for (let page = 1; ; page++) {
+    const { data } = await kaizen.GET("/api/projects", { params: { query: { page, limit: 100 } } });
+    const items = data?.data ?? [];
+    projects.push(...items);
+    if (items.length < 100 || projects.length >= (data?.total ?? 0)) return projects;
+  }
+}
+
+/**
+ * A project reference as people type it: a `prj_…` id is used as it is; anything else is the
+ * project's name (any case), looked up; a name no project has is a usage error.
+ * @example await resolveProjectId(kaizen, "Checkout") // "prj_01J…"
+ */
+export async function resolveProjectId(kaizen: KaizenClient, reference: string): Promise<string> {
+  if (/^prj_/.test(reference)) return reference;
+  const wanted = reference.trim().toLowerCase();
+  const matches = (await listAllProjects(kaizen)).filter((project) => project.name.toLowerCase() === wanted);
+  if (matches.length === 1 && matches[0]) return matches[0].id;
+  if (matches.length > 1) {
+    throw new UsageError(`${matches.length} projects are named "${reference}": pass the id (${matches.map((p) => p.id).join(", ")})`);
+  }
+  throw new UsageError(`No project is named "${reference}" (kaizen projects are listed by GET /api/projects)`);
+}
