@@ -69,13 +69,12 @@ export class DispatchService {
    */
   claim(input: ClaimInput): Promise<ClaimResult | null> {
     return this.turns.run("claim", async () => {
-      const now = this.now();
-      await this.expireEnded(now);
+      await this.expireEnded(this.now());
       for (let round = 0; round < 50; round++) {
         const head = await this.head(input, HEAD_SIZE);
         if (head.length === 0) return null;
         for (const issueId of head) {
-          const claimed = await this.tryClaim(issueId, input, now);
+          const claimed = await this.tryClaim(issueId, input);
           if (claimed) return claimed;
         }
       }
@@ -249,11 +248,13 @@ export class DispatchService {
   }
 
   /** One attempt at one issue: null when it is no longer queued or another claim took it first. */
-  private async tryClaim(issueId: string, input: ClaimInput, now: Date): Promise<ClaimResult | null> {
+  private async tryClaim(issueId: string, input: ClaimInput): Promise<ClaimResult | null> {
     // The issue's whole partition in one read: the claim's condition and the prompt's context both use it.
     const aggregate = await this.issues.getAggregate(issueId);
     const stored = aggregate?.stored;
     if (!aggregate || !stored || !isQueued(stored.issue)) return null;
+    // The clock read after the issue was seen free: a claim never starts before the previous dispatch ended.
+    const now = this.now();
     const { id, claimedAt } = newDispatchId(now.getTime());
     const leaseSeconds = input.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
     const leaseExpiresAt = new Date(now.getTime() + leaseSeconds * 1000).toISOString();
