@@ -6,8 +6,9 @@
  *
  * Environment: BENCH_ISSUES (default 10000; also the todo issues queued, in a table of their own, for the
  * claim costed against a long queue), BENCH_SIGNALS (signals seeded before the signal reads
- * are costed, default 3000), BENCH_INIT_RUNS (default 21, at least 10), BENCH_LOAD_SECONDS (default 10),
- * BENCH_BURST (requests per burst, default 100), BENCH_BURST_ROUNDS (default 3).
+ * are costed, default 3000), BENCH_INIT_RUNS (default 21, at least 10), BENCH_THROUGHPUT_SECONDS (default 10),
+ * BENCH_BURST (requests per burst, default 100), BENCH_BURST_ROUNDS (default 3), and the sustained load's
+ * BENCH_LOAD_* (bench/load-main.ts; `npm run bench:load` runs that section alone).
  * `npm run bench -- --bursts` measures the bursts section alone, `npm run bench -- --bundles` the bundles,
  * `npm run bench -- --claims` the claim costs (with BENCH_ISSUES queued), `npm run bench -- --dashboard` the
  * dashboard costs (with 10 and BENCH_ISSUES issues).
@@ -54,8 +55,11 @@ import {
 import { type DashboardCosts, FEW_ISSUES, measureDashboardCosts } from "./dashboard-costs.js";
 import { BENCH_WEBHOOK_SECRETS } from "./deliveries.js";
 import { traceDynamo } from "./dynamo-trace.js";
+import { intEnv, loadSettings } from "./env.js";
 import { heading, kb, ms, num, percent, quantile, table, times } from "./format.js";
 import { issueListCases, issueListRatios, measureIssueItemCosts } from "./issue-domain-costs.js";
+import { runLoad } from "./load.js";
+import { loadBudgets, renderLoadReport } from "./load-report.js";
 import { duplicateDeliveryTarget, groupedDeliveriesTarget } from "./receiver-load.js";
 import { MarkdownReport } from "./report.js";
 import { reviewBurst } from "./review-burst.js";
@@ -81,14 +85,6 @@ const TABLE_NAME = "kaizen_bench";
 /** The key `GET /health` reads (core/src/service/health.ts); it never holds an item. */
 const HEALTH_KEY = { pk: "$kaizen#health_1", sk: "$kaizen#health_1" };
 
-function intEnv(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
-  return value;
-}
-
 /** The full run's Markdown report; section-only runs print and keep no report. */
 let report: MarkdownReport | undefined;
 
@@ -98,11 +94,11 @@ const log = (line = "") => {
 };
 
 /** The settings a run read from the environment, as the command that repeats it. */
-function benchCommand(settings: Record<string, number>, args = ""): string {
+function benchCommand(settings: Record<string, number>, args = "", script = "bench"): string {
   const env = Object.entries(settings)
     .map(([name, value]) => `${name}=${value}`)
     .join(" ");
-  return `${env} npm run bench${args ? ` -- ${args}` : ""}`;
+  return `${env} npm run ${script}${args ? ` -- ${args}` : ""}`;
 }
 
 /** Prints a section heading and starts that section of the report, under the command that measures it. */
@@ -835,7 +831,7 @@ async function main(): Promise<void> {
   if (process.argv.includes("--dashboard")) return dashboardOnly();
   const issues = intEnv("BENCH_ISSUES", BUDGET_ISSUES, 1);
   const initRuns = intEnv("BENCH_INIT_RUNS", 21, 10);
-  const loadSeconds = intEnv("BENCH_LOAD_SECONDS", 10, 1);
+  const loadSeconds = intEnv("BENCH_THROUGHPUT_SECONDS", 10, 1);
   const signals = intEnv("BENCH_SIGNALS", 3_000, 1);
   const budgets = new BudgetReport();
   const cpu = cpus();
@@ -847,9 +843,10 @@ async function main(): Promise<void> {
     BENCH_ISSUES: issues,
     BENCH_SIGNALS: signals,
     BENCH_INIT_RUNS: initRuns,
-    BENCH_LOAD_SECONDS: loadSeconds,
+    BENCH_THROUGHPUT_SECONDS: loadSeconds,
     BENCH_BURST: intEnv("BENCH_BURST", 100, 4),
     BENCH_BURST_ROUNDS: intEnv("BENCH_BURST_ROUNDS", 3, 1),
+    BENCH_LOAD_SECONDS: loadSettings().seconds,
   };
   const full = benchCommand(run);
   report = new MarkdownReport([
@@ -990,6 +987,23 @@ async function main(): Promise<void> {
       `${benchCommand({ BENCH_BURST: run.BENCH_BURST, BENCH_BURST_ROUNDS: run.BENCH_BURST_ROUNDS }, "--bursts")} (alone), or ${full}`,
     );
     burstSection(await measureBursts(dynamo.endpoint, apiKey), budgets);
+
+    const load = loadSettings();
+    section(
+      `6. Sustained mixed load (${load.seconds} s; ./load.ts) and its audit`,
+      `${benchCommand(
+        {
+          BENCH_LOAD_SECONDS: load.seconds,
+          BENCH_LOAD_CONNECTIONS: load.connections,
+          BENCH_LOAD_AGENTS: load.agents,
+        },
+        "",
+        "bench:load",
+      )} (alone), or ${full}`,
+    );
+    const loadReport = await runLoad({ ...load, command: full, log });
+    log(renderLoadReport(loadReport));
+    loadBudgets(loadReport, budgets);
 
     // The report opens with its own budget table: printed only.
     console.log(heading("5. Budgets"));

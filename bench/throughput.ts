@@ -81,6 +81,8 @@ export async function startBenchServer(options: {
   webhookSecrets: Record<WebhookProvider, string>;
   /** Refuse conflicting transactions as DynamoDB on AWS does (DYNAMODB_EMULATE_CONFLICTS). */
   emulateConflicts?: boolean;
+  /** The server's log level (POWERTOOLS_LOG_LEVEL, to this process's stderr); SILENT by default. */
+  logLevel?: "SILENT" | "ERROR" | "WARN" | "INFO";
 }): Promise<BenchServer> {
   const child: ChildProcess = spawn(
     process.execPath,
@@ -99,7 +101,7 @@ export async function startBenchServer(options: {
         ANALYTICS_WEBHOOK_SECRET: options.webhookSecrets.analytics,
         PORT: String(options.port),
         DYNAMODB_EMULATE_CONFLICTS: options.emulateConflicts ? "on" : "off",
-        POWERTOOLS_LOG_LEVEL: "SILENT",
+        POWERTOOLS_LOG_LEVEL: options.logLevel ?? "SILENT",
         AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: "1",
       },
       stdio: ["ignore", "inherit", "inherit", "ipc"],

@@ -1,7 +1,13 @@
-/** The dashboard's counts against a full recount of the table, after a random mix of everything that changes them. */
-import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
+/** The dashboard's counts against a full recount of the table (bench/recount.ts, the one the load audit uses), after a random mix of everything that changes them. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import {
+  dashboardMismatches,
+  listingCountMismatches,
+  recountDashboard,
+  scanTable,
+  signalCountMismatches,
+} from "../../bench/recount.js";
 import { durationBucket } from "../../core/src/dashboard/counters.js";
 import type { DashboardStats } from "../../core/src/dashboard/service.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
@@ -9,24 +15,6 @@ import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 type Body<T> = { data: T };
 const TYPES = ["signal", "hypothesis", "plan", "task", "monitor"] as const;
 const SOURCES = ["deploys", "pager", "support"] as const;
-
-async function scan(t: TestApp): Promise<Record<string, unknown>[]> {
-  const doc = DynamoDBDocumentClient.from(t.db.client);
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await doc.send(
-      new ScanCommand({ TableName: t.tableName, ExclusiveStartKey: start, ConsistentRead: true }),
-    );
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
-
-function tally(values: string[], names: readonly string[]): Record<string, number> {
-  return Object.fromEntries(names.map((name) => [name, values.filter((value) => value === name).length]));
-}
 
 const patch = (t: TestApp, id: string, body: unknown) =>
   t.app.request(`/api/issues/${id}`, {
@@ -92,41 +80,10 @@ describe("dashboard stats", () => {
         const stats = (
           (await (await t.app.request("/api/dashboard/stats", { headers: AUTH })).json()) as Body<DashboardStats>
         ).data;
-        const items = await scan(t);
-        const issues = items.filter((item) => item.entity === "issue" && !item.deletedAt);
-        expect(stats.issues.byStatus).toEqual(
-          tally(
-            issues.map((issue) => String(issue.status)),
-            ["triage", "backlog", "todo", "in_progress", "done", "canceled"],
-          ),
-        );
-        expect(stats.issues.byType).toEqual(
-          tally(
-            issues.map((issue) => String(issue.type)),
-            TYPES,
-          ),
-        );
-        expect(stats.issues.total).toBe(issues.length);
-        const queued = issues.filter(
-          (issue) => issue.status === "todo" && ((issue.blockedBy as string[] | undefined) ?? []).length === 0,
-        );
-        expect(stats.queue.depth).toBe(queued.length);
-        const dispatches = items.filter((item) => item.entity === "dispatch");
-        expect(stats.dispatches).toEqual(
-          tally(
-            dispatches.map((dispatch) => String(dispatch.status)),
-            ["active", "completed", "failed", "released", "expired"],
-          ),
-        );
-        const signals = items.filter((item) => item.entity === "signal");
-        expect(stats.signals.last24h.total).toBe(signals.length);
-        expect(stats.signals.last7d.bySource).toEqual(
-          Object.fromEntries(
-            SOURCES.map((source) => [source, signals.filter((signal) => signal.source === source).length]).filter(
-              ([, count]) => count !== 0,
-            ),
-          ),
-        );
+        const items = await scanTable(t.db);
+        expect(dashboardMismatches(stats, recountDashboard(items, new Date(stats.generatedAt)))).toEqual([]);
+        expect(listingCountMismatches(items)).toEqual([]);
+        expect(signalCountMismatches(items)).toEqual([]);
       }),
       { numRuns: 4 },
     );
