@@ -14,10 +14,10 @@ export interface Credentials {
   dispatchToken?: string | undefined;
 }
 
-/** What access needs to know of a tool: the routes it may call. */
+/** What access needs to know of a tool: the route it calls. */
 export interface RoutedTool {
   readonly name: string;
-  readonly routes: readonly ApiRouteKey[];
+  readonly route: ApiRouteKey;
 }
 
 const ROUTES = new Map<string, RouteSpec>(allRoutes().map((route) => [routeKey(route), route]));
@@ -34,11 +34,11 @@ export function routeSpec(key: string): RouteSpec {
 }
 
 /**
- * Whether a dispatch token may call every one of `routes`: each must carry a `token` scope.
- * @example tokenMayCall(["POST /api/dispatch/:id/complete"]) // true; tokenMayCall(["GET /api/issues/:id"]) // false
+ * Whether a dispatch token may call `route`: the route carries a `token` scope.
+ * @example tokenMayCall("POST /api/dispatch/:id/complete") // true; tokenMayCall("GET /api/issues/:id") // false
  */
-export function tokenMayCall(routes: readonly string[]): boolean {
-  return routes.length > 0 && routes.every((key) => routeSpec(key).token !== undefined);
+export function tokenMayCall(route: string): boolean {
+  return routeSpec(route).token !== undefined;
 }
 
 /**
@@ -48,6 +48,6 @@ export function tokenMayCall(routes: readonly string[]): boolean {
  */
 export function toolsAllowed<T extends RoutedTool>(tools: readonly T[], credentials: Credentials): T[] {
   if (credentials.apiKey) return [...tools];
-  if (credentials.dispatchToken) return tools.filter((tool) => tokenMayCall(tool.routes));
+  if (credentials.dispatchToken) return tools.filter((tool) => tokenMayCall(tool.route));
   return [];
 }

@@ -66,7 +66,8 @@ export class McpSession {
     this.#dispatchToken = connection.dispatchToken;
     if (connection.dispatchToken !== undefined) {
       const id = dispatchIdOfToken(connection.dispatchToken);
-      if (id === undefined) throw new SessionError("KAIZEN_DISPATCH_TOKEN is not a dispatch token (kzd_<ULID>_<64 hex>)");
+      if (id === undefined)
+        throw new SessionError("KAIZEN_DISPATCH_TOKEN is not a dispatch token (kzd_<ULID>_<64 hex>)");
       this.#held.set(id, blank(id, connection.dispatchToken));
       this.#currentId = id;
     }
@@ -124,7 +125,8 @@ export class McpSession {
     const current = this.current;
     if (!current) throw noDispatch("promptId (prm_…)");
     const promptId = current.promptId === undefined ? (await this.#learn(current)).promptId : current.promptId;
-    if (!promptId) throw new SessionError(`Dispatch ${current.id} has no prompt to review (no template matched its issue)`);
+    if (!promptId)
+      throw new SessionError(`Dispatch ${current.id} has no prompt to review (no template matched its issue)`);
     return promptId;
   }
 
@@ -141,7 +143,7 @@ export class McpSession {
       } catch (error) {
         if (!(error instanceof KaizenApiError && error.status === 401)) throw error;
         held.ended = true;
-        if (!this.#apiKey) throw new SessionError(`${error.message} (${TOKEN_ENDED_HINT})`, { cause: error });
+        if (!this.#apiKey) throw new SessionError(`${error.error} (${TOKEN_ENDED_HINT})`, { cause: error });
       }
     }
     const credential = this.#apiKey ?? this.#dispatchToken;
@@ -193,5 +195,7 @@ function blank(id: string, token: string): HeldDispatch {
 }
 
 function noDispatch(what: string): SessionError {
-  return new SessionError(`No dispatch in this session to default to: pass ${what}, or claim one with claim_next_issue`);
+  return new SessionError(
+    `No dispatch in this session to default to: pass ${what}, or claim one with claim_next_issue`,
+  );
 }

@@ -1,0 +1,122 @@
+/**
+ * @module client/mcp/server — the Kaizen MCP server (`kaizen mcp`): the tools of client/mcp/tools.ts
+ * over the official SDK's stdio transport, offered as far as its credentials allow.
+ *
+ * Credentials (from `KAIZEN_API_KEY` and `KAIZEN_DISPATCH_TOKEN`, see client/config.ts):
+ * - the service key alone: every tool;
+ * - a dispatch token alone: only the tools whose route takes a token (heartbeat, add_comment,
+ *   review_prompt, complete_dispatch, release_dispatch — read from the route table, client/mcp/access.ts);
+ *   the dispatch id comes from the token, and its issue and prompt are learnt from the dispatch's own
+ *   heartbeat answer when the agent does not name them;
+ * - both: every tool; the token serves its own dispatch, the key everything else.
+ * A dispatch this server claims with the key is then worked with that dispatch's token; a token the
+ * API refuses (its dispatch ended) gives way to the key (client/mcp/session.ts).
+ *
+ * API failures come back as tool results with `isError: true` carrying the API's status, message and
+ * details; the server keeps running.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import pkg from "../../package.json" with { type: "json" };
+import { KaizenApiError } from "../client.js";
+import type { Connection } from "../config.js";
+import { toolsAllowed } from "./access.js";
+import { McpSession, SessionError } from "./session.js";
+import { type KaizenTool, TOOLS } from "./tools.js";
+
+/** What the server needs of a connection: where the API is and the credentials it holds. */
+export type McpConnection = Pick<Connection, "url" | "apiKey" | "dispatchToken">;
+
+/**
+ * An MCP server (not yet connected) offering the tools `connection`'s credentials allow. Throws a
+ * `SessionError` when it holds no credential or a malformed dispatch token.
+ * @example const server = createMcpServer({ url: "http://localhost:4242", apiKey, dispatchToken: undefined });
+ */
+export function createMcpServer(connection: McpConnection): McpServer {
+  const tools = toolsAllowed(TOOLS, connection);
+  if (tools.length === 0) {
+    throw new SessionError(
+      "No credential: set KAIZEN_API_KEY (the service key) or KAIZEN_DISPATCH_TOKEN (a claimed dispatch's token)",
+    );
+  }
+  const session = new McpSession(connection);
+  const server = new McpServer(
+    { name: "kaizen", title: "Kaizen", version: pkg.version },
+    { instructions: instructions(connection, session) },
+  );
+  for (const tool of tools) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: `${tool.description}\n\nCalls ${tool.route}.`,
+        inputSchema: tool.inputSchema,
+        annotations: tool.annotations,
+      },
+      (args) => runTool(tool, args, session),
+    );
+  }
+  return server;
+}
+
+/**
+ * Serves `connection` over stdio until the client closes stdin; what `kaizen mcp` runs.
+ * @example await runMcpServer(resolveConnection(process.env, process.cwd()));
+ */
+export async function runMcpServer(connection: McpConnection): Promise<void> {
+  const server = createMcpServer(connection);
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = resolve;
+  });
+  await server.connect(new StdioServerTransport());
+  // The transport does not watch for the end of its input; a client that goes away ends it.
+  process.stdin.once("end", () => void server.close());
+  await closed;
+}
+
+async function runTool(tool: KaizenTool, args: unknown, session: McpSession): Promise<CallToolResult> {
+  try {
+    return await tool.run(args as Parameters<KaizenTool["run"]>[0], session);
+  } catch (error) {
+    return errorResult(error);
+  }
+}
+
+/**
+ * A failed call as a tool result the agent can act on: the API's status, message and field details.
+ * @example errorResult(new KaizenApiError({ status: 404, error: "Issue KZN-9 not found", … })) // isError, "Kaizen API 404: Issue KZN-9 not found"
+ */
+export function errorResult(error: unknown): CallToolResult {
+  if (error instanceof KaizenApiError || (error instanceof SessionError && error.cause instanceof KaizenApiError)) {
+    const api = error instanceof KaizenApiError ? error : (error.cause as KaizenApiError);
+    const message = error instanceof SessionError ? error.message : api.error;
+    const lines = [
+      api.status === 0 ? `Kaizen API unreachable: ${message}` : `Kaizen API ${api.status}: ${message}`,
+      ...(api.details ?? []).map((detail) => `- ${detail.path}: ${detail.message}`),
+    ];
+    if (api.requestId) lines.push(`(request ${api.requestId})`);
+    return {
+      content: [{ type: "text", text: lines.join("\n") }],
+      structuredContent: { status: api.status, error: message, details: api.details ?? [] },
+      isError: true,
+    };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { content: [{ type: "text", text: message }], structuredContent: { error: message }, isError: true };
+}
+
+/** What the server tells the agent at start: the loop, and what its credentials allow. */
+function instructions(connection: McpConnection, session: McpSession): string {
+  const loop =
+    "Kaizen hands you issues to work on. The loop: claim_next_issue, read its prompt, heartbeat during long " +
+    "work, add_comment as you go, review_prompt, then complete_dispatch (done or failed) or release_dispatch.";
+  const triage =
+    "Triage: list_issues (status triage), get_issue, update_issue (status todo queues an issue), create_issue, send_signal.";
+  if (connection.apiKey) return `${loop}\n${triage}`;
+  return (
+    `You hold the token of dispatch ${session.current?.id}: heartbeat, add_comment, review_prompt, ` +
+    "complete_dispatch and release_dispatch act on it, its issue and its prompt by default. " +
+    "Review and comment before completing: the token stops working when the dispatch ends."
+  );
+}

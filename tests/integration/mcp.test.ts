@@ -1,0 +1,387 @@
+/**
+ * The Kaizen MCP server as a coding agent meets it: spawned over stdio and driven by the official
+ * SDK's own `Client`, against a real local stack (HTTP server and DynamoDB Local). The loop runs
+ * signal → triage → todo → claim → heartbeat → comment → complete → review, and the outcome is
+ * checked over HTTP; a server holding only a dispatch token offers exactly what the API lets that
+ * token do.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { tokenMayCall } from "../../client/mcp/access.js";
+import { TOOLS } from "../../client/mcp/tools.js";
+import { loadConfig } from "../../core/src/index.js";
+import { freePort } from "../../infra/local/dynamodb.js";
+import { type LocalStack, startLocalStack } from "../../infra/local/stack.js";
+import { TEST_API_KEY } from "../helpers/db.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const MAIN = join(ROOT, "client", "mcp", "main.ts");
+const TOKEN_TOOLS = ["heartbeat", "add_comment", "review_prompt", "complete_dispatch", "release_dispatch"];
+
+let stack: LocalStack;
+let url: string;
+let dataDir: string;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  const config = {
+    ...loadConfig({ env: { DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"), TABLE_NAME: `kaizen_mcp_${Date.now()}` } }),
+    serviceApiKey: TEST_API_KEY,
+    port: await freePort(),
+  };
+  dataDir = mkdtempSync(join(tmpdir(), "kaizen-mcp-"));
+  stack = await startLocalStack({ config, dataDir, hostname: "127.0.0.1" });
+  url = stack.url.replace("localhost", "127.0.0.1");
+});
+
+afterAll(async () => {
+  for (const client of clients) await client.close();
+  await stack?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** An MCP client connected to a fresh `client/mcp/main.ts` process with exactly these credentials. */
+async function mcp(credentials: { KAIZEN_API_KEY?: string; KAIZEN_DISPATCH_TOKEN?: string }): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ["--import", "tsx", MAIN],
+    env: { KAIZEN_URL: url, ...credentials },
+    cwd: ROOT,
+    stderr: "inherit",
+  });
+  const client = new Client({ name: "kaizen-mcp-test", version: "1.0.0" });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+interface ToolAnswer {
+  isError: boolean;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the tools answer with the API's JSON; each test reads the fields it checks.
+  data: any;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
+  const result = await client.callTool({ name, arguments: args });
+  const content = result.content as { type: string; text?: string }[];
+  return {
+    isError: result.isError === true,
+    text: content.map((part) => part.text ?? "").join("\n"),
+    data: result.structuredContent,
+  };
+}
+
+/** Asserts a tool answered without error, naming its message when it did not. */
+async function ok(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
+  const answer = await call(client, name, args);
+  expect(answer.isError, `${name}: ${answer.text}`).toBe(false);
+  return answer;
+}
+
+/** A plain HTTP request to the stack, as any client would make it. */
+async function http(method: string, path: string, body?: unknown, token = TEST_API_KEY) {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  // biome-ignore lint/suspicious/noExplicitAny: the API's JSON envelope; each test reads the fields it checks.
+  const json: any = text ? JSON.parse(text) : undefined;
+  return { status: response.status, json };
+}
+
+/** A project of its own per test, so each claim takes only the issues its test made. */
+async function project(name: string): Promise<string> {
+  const { status, json } = await http("POST", "/api/projects", { name });
+  expect(status).toBe(201);
+  return json.data.id;
+}
+
+/** A `todo` task in `projectId`, claimed over HTTP with the key: the dispatch a token-only server works for. */
+async function claimOverHttp(projectId: string, title: string) {
+  const created = await http("POST", "/api/issues", { title, type: "task", status: "todo", projectId });
+  expect(created.status).toBe(201);
+  const claim = await http("POST", "/api/dispatch/claim", { agent: "http-agent", projectId });
+  expect(claim.status).toBe(201);
+  expect(claim.json.data.issue.id).toBe(created.json.data.id);
+  return claim.json.data as {
+    dispatch: { id: string; token: string; promptId: string };
+    issue: { id: string; identifier: string };
+  };
+}
+
+describe("kaizen MCP server over stdio", () => {
+  it("offers every tool with the service key, each with a title, a description and an object input schema", async () => {
+    const client = await mcp({ KAIZEN_API_KEY: TEST_API_KEY });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name));
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining([
+        "claim_next_issue",
+        "get_issue",
+        ...TOKEN_TOOLS,
+        "list_issues",
+        "create_issue",
+        "update_issue",
+        "send_signal",
+      ]),
+    );
+    for (const tool of tools) {
+      expect(tool.title, tool.name).toBeTruthy();
+      expect(tool.description?.length, tool.name).toBeGreaterThan(80);
+      expect(tool.inputSchema.type).toBe("object");
+    }
+    const complete = tools.find((tool) => tool.name === "complete_dispatch");
+    expect(complete?.inputSchema.required).toEqual(["result", "summary"]);
+    expect(client.getInstructions()).toContain("claim_next_issue");
+  });
+
+  it("runs the loop: signal → triage → todo → claim → heartbeat → comment → complete → review", async () => {
+    const projectId = await project("mcp loop");
+    const client = await mcp({ KAIZEN_API_KEY: TEST_API_KEY });
+
+    const signal = await ok(client, "send_signal", {
+      source: "mcp-test",
+      type: "checkout.timeout",
+      title: "Checkout times out under load",
+      severity: "high",
+      payload: { p99Ms: 4200 },
+      projectId,
+    });
+    expect(signal.data.signal.action).toBe("opened");
+    expect(signal.data.issue).toMatchObject({ status: "triage", type: "signal", projectId, priority: 2 });
+    const issueId: string = signal.data.issue.id;
+    const identifier: string = signal.data.issue.identifier;
+
+    const triage = await ok(client, "list_issues", { status: "triage", projectId });
+    expect(triage.data.total).toBe(1);
+    expect(triage.data.data[0].id).toBe(issueId);
+
+    const read = await ok(client, "get_issue", { issueId: identifier });
+    expect(read.data.id).toBe(issueId);
+    expect(read.data.signals.map((s: { id: string }) => s.id)).toEqual([signal.data.signal.id]);
+
+    const queued = await ok(client, "update_issue", { issueId: identifier, status: "todo", priority: 1 });
+    expect(queued.data).toMatchObject({ id: issueId, status: "todo", priority: 1 });
+
+    const claim = await ok(client, "claim_next_issue", { agent: "mcp-agent", projectId, leaseSeconds: 600 });
+    const dispatchId: string = claim.data.dispatch.id;
+    expect(claim.data.issue).toMatchObject({ id: issueId, status: "in_progress" });
+    expect(claim.data.dispatch.token).toMatch(/^kzd_/);
+    expect(claim.data.prompt.text).toContain(dispatchId);
+    // The prompt itself is one of the text parts, for the agent to read as its instructions.
+    expect(claim.text).toContain(claim.data.prompt.text);
+    const promptId: string = claim.data.prompt.id;
+
+    const beat = await ok(client, "heartbeat");
+    expect(beat.data).toMatchObject({ id: dispatchId, status: "active" });
+    expect(beat.data.heartbeatAt).not.toBeNull();
+
+    const comment = await ok(client, "add_comment", {
+      body: "Found it: the payment client has no timeout.",
+      authorName: "mcp-agent",
+      authorType: "agent",
+    });
+    expect(comment.data).toMatchObject({ issueId, authorType: "agent" });
+
+    const done = await ok(client, "complete_dispatch", {
+      result: "done",
+      summary: "Added a 2 s timeout and a retry with backoff to the payment client",
+      commits: [{ sha: "0123abcd", message: "Time out payment calls" }],
+      pullRequests: [{ number: 42, title: `${identifier}: time out payment calls` }],
+    });
+    expect(done.data.dispatch).toMatchObject({ id: dispatchId, status: "completed" });
+    expect(done.data.issue).toMatchObject({ id: issueId, status: "done" });
+
+    // After completion the dispatch's token is dead: the review goes out with the key.
+    const review = await ok(client, "review_prompt", {
+      clarity: 5,
+      completeness: 4,
+      relevance: 5,
+      feedback: "Clear; the payload could name the endpoint.",
+      authorType: "agent",
+      authorName: "mcp-agent",
+    });
+    expect(review.data).toMatchObject({ promptId, clarity: 5, completeness: 4, relevance: 5 });
+
+    const issue = await http("GET", `/api/issues/${issueId}`);
+    expect(issue.json.data).toMatchObject({
+      status: "done",
+      agentSummary: "Added a 2 s timeout and a retry with backoff to the payment client",
+      commits: [expect.objectContaining({ sha: "0123abcd" })],
+      pullRequests: [expect.objectContaining({ number: 42 })],
+    });
+    const dispatch = await http("GET", `/api/dispatch/${dispatchId}`);
+    expect(dispatch.json.data).toMatchObject({ status: "completed", agent: "mcp-agent" });
+    const reviews = await http("GET", `/api/prompts/${promptId}/reviews`);
+    expect(reviews.json.total).toBe(1);
+    expect(reviews.json.data[0]).toMatchObject({ clarity: 5, completeness: 4, relevance: 5, authorType: "agent" });
+    const comments = await http("GET", `/api/issues/${issueId}/comments`);
+    expect(comments.json.data.map((c: { body: string }) => c.body)).toEqual([
+      "Found it: the payment client has no timeout.",
+    ]);
+
+    const empty = await ok(client, "claim_next_issue", { agent: "mcp-agent", projectId });
+    expect(empty.data).toEqual({ dispatch: null, issue: null, prompt: null });
+  });
+
+  it("answers API failures as error results with the API's message and details, and keeps serving", async () => {
+    const client = await mcp({ KAIZEN_API_KEY: TEST_API_KEY });
+    const missing = await call(client, "get_issue", { issueId: "KZN-99999" });
+    const overHttp = await http("GET", "/api/issues/KZN-99999");
+    expect(overHttp.status).toBe(404);
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toContain(`Kaizen API 404: ${overHttp.json.error}`);
+    expect(missing.data).toMatchObject({ status: 404, error: overHttp.json.error });
+
+    const badLabel = await call(client, "create_issue", { title: "Labelled", type: "task", labels: ["no-such"] });
+    expect(badLabel.isError).toBe(true);
+    expect(badLabel.text).toMatch(/^Kaizen API 400: /);
+    expect(badLabel.text).toContain("labels");
+
+    // The tool's own schema (the API's) refuses what the API would, before any request.
+    const badRating = await call(client, "review_prompt", {
+      promptId: "prm_01JD0000000000000000000000",
+      clarity: 6,
+      completeness: 1,
+      relevance: 1,
+      authorType: "agent",
+    });
+    expect(badRating.isError).toBe(true);
+    expect(badRating.text).toContain("must be an integer from 1 to 5");
+
+    // Without a dispatch there is nothing to default to.
+    const noDispatch = await call(client, "heartbeat");
+    expect(noDispatch.isError).toBe(true);
+    expect(noDispatch.text).toContain("No dispatch in this session");
+
+    const stillServing = await ok(client, "list_issues", { limit: "1" });
+    expect(stillServing.data.total).toBeGreaterThanOrEqual(0);
+  });
+
+  it("with only a dispatch token offers exactly the tools whose routes take one, all of which work", async () => {
+    const projectId = await project("mcp token");
+    const first = await claimOverHttp(projectId, "Token-only agent's task");
+    const client = await mcp({ KAIZEN_DISPATCH_TOKEN: first.dispatch.token });
+
+    const { tools } = await client.listTools();
+    const offered = tools.map((tool) => tool.name);
+    expect(offered.sort()).toEqual([...TOKEN_TOOLS].sort());
+    expect(client.getInstructions()).toContain(first.dispatch.id);
+
+    // Offering nothing it would be refused: every tool it leaves out names a route that answers the token 403,
+    // even on the token's own issue.
+    for (const tool of TOOLS.filter((tool) => !offered.includes(tool.name))) {
+      expect(tokenMayCall(tool.route), tool.name).toBe(false);
+      const [method = "", path = ""] = tool.route.split(" ");
+      const answer = await http(
+        method,
+        path.replace(":id", first.issue.id),
+        method === "GET" ? undefined : {},
+        first.dispatch.token,
+      );
+      expect(answer.status, tool.route).toBe(403);
+      expect(answer.json.error).toBe("Token not allowed for this resource");
+    }
+
+    // Refusing nothing it offers: each tool, on the token's own dispatch with ids left to default.
+    const beat = await ok(client, "heartbeat");
+    expect(beat.data).toMatchObject({ id: first.dispatch.id, status: "active" });
+    const comment = await ok(client, "add_comment", {
+      body: "Working on it",
+      authorName: "token-agent",
+      authorType: "agent",
+    });
+    expect(comment.data.issueId).toBe(first.issue.id);
+    const review = await ok(client, "review_prompt", {
+      clarity: 4,
+      completeness: 4,
+      relevance: 3,
+      authorType: "agent",
+    });
+    expect(review.data.promptId).toBe(first.dispatch.promptId);
+    // The token is scoped by the API: another issue is a 403.
+    const other = await http("POST", "/api/issues", { title: "Someone else's", type: "task" });
+    const outside = await call(client, "add_comment", {
+      issueId: other.json.data.id,
+      body: "Not mine",
+      authorName: "token-agent",
+      authorType: "agent",
+    });
+    expect(outside.isError).toBe(true);
+    expect(outside.text).toContain("Kaizen API 403: Token not allowed for this resource");
+    const failed = await ok(client, "complete_dispatch", { result: "failed", summary: "The sandbox has no network" });
+    expect(failed.data.dispatch.status).toBe("failed");
+    expect(failed.data.issue.status).toBe("todo");
+
+    // Once its dispatch ended, the token is refused, and the answer says why.
+    const late = await call(client, "heartbeat");
+    expect(late.isError).toBe(true);
+    expect(late.text).toContain("Kaizen API 401");
+    expect(late.text).toContain("stops working when its dispatch ends");
+
+    // release_dispatch, with the token of the next attempt at the same issue.
+    const second = await http("POST", "/api/dispatch/claim", { agent: "http-agent", projectId });
+    expect(second.json.data.issue.id).toBe(first.issue.id);
+    const releaser = await mcp({ KAIZEN_DISPATCH_TOKEN: second.json.data.dispatch.token });
+    const released = await ok(releaser, "release_dispatch");
+    expect(released.data.dispatch).toMatchObject({ id: second.json.data.dispatch.id, status: "released" });
+    expect(released.data.issue.status).toBe("todo");
+
+    const comments = await http("GET", `/api/issues/${first.issue.id}/comments`);
+    expect(comments.json.data.map((c: { body: string }) => c.body)).toEqual(["Working on it"]);
+    const reviews = await http("GET", `/api/prompts/${first.dispatch.promptId}/reviews`);
+    expect(reviews.json.total).toBe(1);
+  });
+
+  it("with the key and a token offers every tool, defaults to the token's dispatch, and falls back to the key once the token ends", async () => {
+    const projectId = await project("mcp both");
+    const held = await claimOverHttp(projectId, "Both credentials");
+    const client = await mcp({ KAIZEN_API_KEY: TEST_API_KEY, KAIZEN_DISPATCH_TOKEN: held.dispatch.token });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name));
+
+    const beat = await ok(client, "heartbeat");
+    expect(beat.data.id).toBe(held.dispatch.id);
+
+    // The dispatch ends behind the server's back; its token is refused, the key takes over.
+    const completed = await http("POST", `/api/dispatch/${held.dispatch.id}/complete`, {
+      result: "done",
+      summary: "Finished elsewhere",
+    });
+    expect(completed.status).toBe(200);
+    const review = await ok(client, "review_prompt", {
+      clarity: 3,
+      completeness: 3,
+      relevance: 3,
+      authorType: "agent",
+    });
+    expect(review.data.promptId).toBe(held.dispatch.promptId);
+    const late = await call(client, "heartbeat");
+    expect(late.isError).toBe(true);
+    expect(late.text).toContain(`Kaizen API 409: Dispatch ${held.dispatch.id} is completed`);
+  });
+
+  it("refuses to start without a credential, saying which to set", () => {
+    const run = spawnSync(process.execPath, ["--import", "tsx", MAIN], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, KAIZEN_URL: url },
+      input: "",
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("No credential: set KAIZEN_API_KEY");
+  });
+});

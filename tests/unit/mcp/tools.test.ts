@@ -1,0 +1,128 @@
+import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
+import { describe, expect, it } from "vitest";
+import * as z from "zod/mini";
+import { queryString, TOOLS } from "../../../client/mcp/tools.js";
+import { createCommentBody } from "../../../core/src/comments/schemas.js";
+import { claimBody, completeBody } from "../../../core/src/dispatch/schemas.js";
+import { createIssueBody, listIssuesQuery, updateIssueBody } from "../../../core/src/issues/schemas.js";
+import { createReviewBody } from "../../../core/src/prompts/schemas.js";
+import { listSignalsQuery, manualSignalBody } from "../../../core/src/signals/schemas.js";
+
+interface JsonObjectSchema {
+  type: string;
+  properties: Record<string, unknown>;
+  required?: string[];
+  additionalProperties?: boolean;
+}
+
+/** A schema as `tools/list` shows it: the SDK's own conversion with the options its server uses. */
+function jsonSchema(schema: z.ZodMiniType): JsonObjectSchema {
+  return toJsonSchemaCompat(schema, { strictUnions: true, pipeStrategy: "input" }) as unknown as JsonObjectSchema;
+}
+
+function tool(name: string) {
+  const found = TOOLS.find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`no tool ${name}`);
+  return found;
+}
+
+/** Each tool, the API schema its input is made from, and the path id it adds (required or not). */
+const DERIVED: { tool: string; api: z.ZodMiniType | undefined; pathId?: { name: string; required: boolean } }[] = [
+  { tool: "claim_next_issue", api: claimBody },
+  { tool: "get_issue", api: undefined, pathId: { name: "issueId", required: true } },
+  { tool: "heartbeat", api: undefined, pathId: { name: "dispatchId", required: false } },
+  { tool: "add_comment", api: createCommentBody, pathId: { name: "issueId", required: false } },
+  { tool: "review_prompt", api: createReviewBody, pathId: { name: "promptId", required: false } },
+  { tool: "complete_dispatch", api: completeBody, pathId: { name: "dispatchId", required: false } },
+  { tool: "release_dispatch", api: undefined, pathId: { name: "dispatchId", required: false } },
+  { tool: "list_issues", api: listIssuesQuery },
+  { tool: "create_issue", api: createIssueBody },
+  { tool: "update_issue", api: updateIssueBody, pathId: { name: "issueId", required: true } },
+  { tool: "send_signal", api: manualSignalBody },
+];
+
+describe("tool input schemas", () => {
+  it("cover every tool", () => {
+    expect(DERIVED.map((entry) => entry.tool).sort()).toEqual(TOOLS.map((entry) => entry.name).sort());
+  });
+
+  it.each(DERIVED)("$tool takes the API's fields as the API states them, and requires what it requires", (entry) => {
+    const schema = jsonSchema(tool(entry.tool).inputSchema);
+    expect(schema.type).toBe("object");
+    expect(schema.additionalProperties).toBe(false);
+    const api = entry.api ? jsonSchema(entry.api) : { properties: {}, required: [] };
+    for (const [field, property] of Object.entries(api.properties)) {
+      expect(schema.properties[field], `${entry.tool}.${field}`).toEqual(property);
+    }
+    const extra = Object.keys(schema.properties).filter((field) => !(field in api.properties));
+    expect(extra).toEqual(entry.pathId ? [entry.pathId.name] : []);
+    const required = [...(api.required ?? []), ...(entry.pathId?.required ? [entry.pathId.name] : [])];
+    expect([...(schema.required ?? [])].sort()).toEqual(required.sort());
+  });
+
+  it("states the requirements an agent must meet, e.g. a completion's result and summary", () => {
+    expect(jsonSchema(tool("complete_dispatch").inputSchema).required).toEqual(["result", "summary"]);
+    expect(jsonSchema(tool("claim_next_issue").inputSchema).required).toEqual(["agent"]);
+    expect([...(jsonSchema(tool("review_prompt").inputSchema).required ?? [])].sort()).toEqual(
+      ["authorType", "clarity", "completeness", "relevance"].sort(),
+    );
+    expect([...(jsonSchema(tool("send_signal").inputSchema).required ?? [])].sort()).toEqual(
+      ["severity", "source", "title", "type"].sort(),
+    );
+  });
+
+  it("names issues as the API does: iss_… or KZN-<n>, the signals filter's rule", () => {
+    const issueId = jsonSchema(tool("get_issue").inputSchema).properties.issueId;
+    expect(issueId).toEqual(jsonSchema(listSignalsQuery).properties.issueId);
+    expect(z.safeParse(tool("get_issue").inputSchema, { issueId: "KZN-12" }).success).toBe(true);
+    expect(z.safeParse(tool("get_issue").inputSchema, { issueId: "iss_01J2ZQ5K8Y3M4N6P7R9S0T1V2W" }).success).toBe(
+      true,
+    );
+    expect(z.safeParse(tool("get_issue").inputSchema, { issueId: "12" }).success).toBe(false);
+  });
+
+  it("refuses what the API refuses, refinements JSON Schema cannot state included", () => {
+    const refused: [string, Record<string, unknown>][] = [
+      ["send_signal", { source: "codehost", type: "push", title: "Reserved source", severity: "low" }],
+      ["create_issue", { title: "Twice", type: "task", labels: ["bug", "Bug"] }],
+      ["add_comment", { body: "   ", authorName: "agent", authorType: "agent" }],
+      ["complete_dispatch", { result: "maybe", summary: "Unsure" }],
+      ["review_prompt", { clarity: 0, completeness: 3, relevance: 3, authorType: "agent" }],
+      ["claim_next_issue", { agent: "a", leaseSeconds: 30 }],
+      ["heartbeat", { dispatchId: "dsp_not-an-id" }],
+      ["review_prompt", { promptId: "prm_1", clarity: 3, completeness: 3, relevance: 3, authorType: "agent" }],
+      ["update_issue", { status: "todo" }],
+      ["list_issues", { status: "todo,nowhere" }],
+      ["get_issue", { issueId: "KZN-1", extra: true }],
+    ];
+    for (const [name, args] of refused) {
+      expect(z.safeParse(tool(name).inputSchema, args).success, `${name} ${JSON.stringify(args)}`).toBe(false);
+    }
+  });
+
+  it("accepts a complete call and leaves the path id out of the body it parses", () => {
+    const parsed = z.parse(tool("complete_dispatch").inputSchema, {
+      result: "done",
+      summary: "Shipped",
+      commits: [{ sha: "0123abc", message: "Fix" }],
+    });
+    expect(parsed).toEqual({ result: "done", summary: "Shipped", commits: [{ sha: "0123abc", message: "Fix" }] });
+  });
+});
+
+describe("queryString", () => {
+  it("writes a parsed list query back as the URL carries it", () => {
+    const parsed = z.parse(tool("list_issues").inputSchema, { status: "todo,backlog", priority: "1", limit: "5" });
+    expect(queryString(parsed)).toEqual({
+      status: "todo,backlog",
+      priority: "1",
+      limit: "5",
+      page: "1",
+      sort: "-createdAt",
+    });
+  });
+
+  it("drops absent values", () => {
+    expect(queryString({ q: undefined, label: "bug" })).toEqual({ label: "bug" });
+  });
+});
