@@ -58,15 +58,7 @@ export async function scanTable(db: Db): Promise<TableItem[]> {
 }
 
 /** The dashboard figures a recount can check (all but `todoToDone`, whose durations no item keeps). */
-export interface DashboardRecount {
-  issues: { total: number; byStatus: Record<string, number>; byType: Record<string, number> };
-  signals: {
-    last24h: { total: number; bySource: Record<string, number> };
-    last7d: { total: number; bySource: Record<string, number> };
-  };
-  dispatches: Record<string, number>;
-  queue: { depth: number };
-}
+export type DashboardRecount = Omit<DashboardStats, "todoToDone" | "generatedAt">;
 
 function tally(values: string[], names: readonly string[]): Record<string, number> {
   return Object.fromEntries(names.map((name) => [name, values.filter((value) => value === name).length]));

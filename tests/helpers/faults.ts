@@ -355,6 +355,18 @@ export interface PositionFault {
   onward?: boolean;
 }
 
+/** The two ways a call fails at a position: for good (every wire attempt), or applied with its answer lost. */
+export const POSITION_FAULT_MODES: { mode: string; fault: PositionFault }[] = [
+  {
+    mode: "a call failing for good (every wire attempt)",
+    fault: { kinds: ["throttling", "connectionReset", "internalError", "provisionedThroughput"] },
+  },
+  {
+    mode: "a call applied by DynamoDB whose answer is lost (the SDK sends it again)",
+    fault: { kinds: ["responseLost"], attempts: 1 },
+  },
+];
+
 /** What {@link failEachCallInTurn} saw. */
 export interface CallPositionReport {
   /** DynamoDB operations the request makes when nothing fails. */

@@ -11,7 +11,7 @@ import type { Dispatch } from "../../core/src/dispatch/schemas.js";
 import type { Prompt } from "../../core/src/prompts/schemas.js";
 import type { TemplateDetail, TemplateVersion } from "../../core/src/templates/schemas.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
-import { type FaultInjector, failEachCallInTurn, injectFaults, type PositionFault } from "../helpers/faults.js";
+import { type FaultInjector, failEachCallInTurn, injectFaults, POSITION_FAULT_MODES } from "../helpers/faults.js";
 import { createTemplate } from "../helpers/templates.js";
 
 type Body<T> = { data: T };
@@ -30,18 +30,7 @@ async function ok<T>(response: Response | Promise<Response>, status = 200): Prom
   return (await json<Body<T>>(answered)).data;
 }
 
-const MODES: { mode: string; fault: PositionFault }[] = [
-  {
-    mode: "a call failing for good (every wire attempt)",
-    fault: { kinds: ["throttling", "connectionReset", "internalError", "provisionedThroughput"] },
-  },
-  {
-    mode: "a call applied by DynamoDB whose answer is lost (the SDK sends it again)",
-    fault: { kinds: ["responseLost"], attempts: 1 },
-  },
-];
-
-describe.each(MODES)("dispatch and reviews with $mode, at each call position in turn", ({ fault }) => {
+describe.each(POSITION_FAULT_MODES)("dispatch and reviews with $mode, at each call position in turn", ({ fault }) => {
   let t: TestApp;
   let faults: FaultInjector;
   const stats = () => ok<Stats>(t.app.request("/api/dashboard/stats", { headers: AUTH }));

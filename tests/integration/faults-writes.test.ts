@@ -19,7 +19,7 @@ import {
   failEachCallInTurn,
   halfWrites,
   injectFaults,
-  type PositionFault,
+  POSITION_FAULT_MODES,
   snapshotTable,
   type WriteScenario,
 } from "../helpers/faults.js";
@@ -45,18 +45,7 @@ const patch = (body: unknown): RequestInit => ({
   body: JSON.stringify(body),
 });
 
-const MODES: { mode: string; fault: PositionFault }[] = [
-  {
-    mode: "a call failing for good (every wire attempt)",
-    fault: { kinds: ["throttling", "internalError", "connectionReset", "provisionedThroughput"] },
-  },
-  {
-    mode: "a call applied by DynamoDB whose answer is lost (the SDK sends it again)",
-    fault: { kinds: ["responseLost"], attempts: 1 },
-  },
-];
-
-describe.each(MODES)("writes with $mode, at each call position in turn", ({ fault }) => {
+describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in turn", ({ fault }) => {
   let t: TestApp;
   let faults: FaultInjector;
   let projectId: string;
