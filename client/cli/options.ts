@@ -12,9 +12,9 @@ import { UsageError } from "./runtime.js";
  * A yargs `coerce` that accepts whole numbers from `min` to `max` and names the flag otherwise.
  * @example y.option("limit", { type: "number", coerce: integerIn("limit", 1, 100) })
  */
-export function integerIn(flag: string, min: number, max: number): (value: unknown) => number | undefined {
+export function integerIn(flag: string, min: number, max: number): (value: unknown) => number {
+  // yargs coerces only flags that were given (or have a default), so `value` is never undefined.
   return (value) => {
-    if (value === undefined) return undefined;
     const number = Number(value);
     if (!Number.isInteger(number) || number < min || number > max) {
       throw new UsageError(`--${flag} must be a whole number from ${min} to ${max} (got ${String(value)})`);
@@ -26,7 +26,12 @@ export function integerIn(flag: string, min: number, max: number): (value: unkno
 /** `--page` and `--limit`, as every list takes them. */
 export function withPaging<T>(y: Argv<T>) {
   return y
-    .option("page", { type: "number", describe: "Page number, from 1", default: 1, coerce: integerIn("page", 1, 10_000) })
+    .option("page", {
+      type: "number",
+      describe: "Page number, from 1",
+      default: 1,
+      coerce: integerIn("page", 1, 10_000),
+    })
     .option("limit", {
       type: "number",
       describe: "Items per page (1..100)",
@@ -70,7 +75,8 @@ type PullRequest = NonNullable<Schema<"Issue">["pullRequests"]>[number];
  */
 export function parseCommit(value: string): Commit {
   const match = /^\s*([0-9a-f]{7,64})(?:\s+(.*))?$/is.exec(value);
-  if (!match?.[1]) throw new UsageError(`--commit must be a commit sha (7..64 hex digits), optionally then its message: ${value}`);
+  if (!match?.[1])
+    throw new UsageError(`--commit must be a commit sha (7..64 hex digits), optionally then its message: ${value}`);
   return { sha: match[1], message: match[2]?.trim() ?? "" };
 }
 
@@ -116,7 +122,9 @@ export async function resolveProjectId(kaizen: KaizenClient, reference: string):
   const matches = (await listAllProjects(kaizen)).filter((project) => project.name.toLowerCase() === wanted);
   if (matches.length === 1 && matches[0]) return matches[0].id;
   if (matches.length > 1) {
-    throw new UsageError(`${matches.length} projects are named "${reference}": pass the id (${matches.map((p) => p.id).join(", ")})`);
+    throw new UsageError(
+      `${matches.length} projects are named "${reference}": pass the id (${matches.map((p) => p.id).join(", ")})`,
+    );
   }
   throw new UsageError(`No project is named "${reference}" (kaizen projects are listed by GET /api/projects)`);
 }

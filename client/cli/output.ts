@@ -4,7 +4,7 @@
  * API errors as one line with their details.
  */
 import { styleText } from "node:util";
-import { KaizenApiError } from "../client.js";
+import type { KaizenApiError } from "../client.js";
 
 /** A `styleText` format: a colour or a modifier. */
 export type Style = Parameters<typeof styleText>[0];
@@ -37,7 +37,12 @@ export function wantsColour(stream: TextSink, env: NodeJS.ProcessEnv): boolean {
  * An {@link Output} over two sinks; each written text gets a trailing newline.
  * @example const output = createOutput({ stdout: process.stdout, stderr: process.stderr, env: process.env, json: false });
  */
-export function createOutput(options: { stdout: TextSink; stderr: TextSink; env: NodeJS.ProcessEnv; json: boolean }): Output {
+export function createOutput(options: {
+  stdout: TextSink;
+  stderr: TextSink;
+  env: NodeJS.ProcessEnv;
+  json: boolean;
+}): Output {
   return {
     json: options.json,
     colour: wantsColour(options.stdout, options.env),
@@ -51,7 +56,8 @@ export function createOutput(options: { stdout: TextSink; stderr: TextSink; env:
  * @example paint(true, "red", "failed")
  */
 export function paint(colour: boolean, style: Style | undefined, text: string): string {
-  return colour && style && text ? styleText(style, text) : text;
+  // The CLI decides about colour itself (wantsColour); styleText must not check the stream again.
+  return colour && style && text ? styleText(style, text, { validateStream: false }) : text;
 }
 
 /**
@@ -94,7 +100,9 @@ export function truncate(text: string, max: number | undefined): string {
  */
 export function formatTable<T>(columns: Column<T>[], rows: T[], colour: boolean): string {
   const cells = rows.map((row) => columns.map((column) => truncate(column.value(row), column.max)));
-  const widths = columns.map((column, i) => Math.max(width(column.header), ...cells.map((line) => width(line[i] ?? ""))));
+  const widths = columns.map((column, i) =>
+    Math.max(width(column.header), ...cells.map((line) => width(line[i] ?? ""))),
+  );
   const render = (texts: string[], styles: (Style | undefined)[]) =>
     texts
       .map((text, i) => {
@@ -149,7 +157,9 @@ export function pageFooter(shown: number, total: number, page: number, limit: nu
   if (total === 0) return `No ${noun}.`;
   const first = (page - 1) * limit + 1;
   const more = first - 1 + shown < total ? ` (--page ${page + 1} for more)` : "";
-  return shown === 0 ? `Page ${page} is past the end: ${total} ${noun} in all.` : `${first}–${first - 1 + shown} of ${total} ${noun}${more}`;
+  return shown === 0
+    ? `Page ${page} is past the end: ${total} ${noun} in all.`
+    : `${first}–${first - 1 + shown} of ${total} ${noun}${more}`;
 }
 
 const STATUS_STYLES: Record<string, Style> = {

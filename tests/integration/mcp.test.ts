@@ -20,7 +20,7 @@ import { type LocalStack, startLocalStack } from "../../infra/local/stack.js";
 import { TEST_API_KEY } from "../helpers/db.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const MAIN = join(ROOT, "client", "mcp", "main.ts");
+const KAIZEN = join(ROOT, "bin", "kaizen.js");
 const TOKEN_TOOLS = ["heartbeat", "add_comment", "review_prompt", "complete_dispatch", "release_dispatch"];
 
 let stack: LocalStack;
@@ -45,11 +45,11 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** An MCP client connected to a fresh `client/mcp/main.ts` process with exactly these credentials. */
+/** An MCP client connected to a fresh `kaizen mcp` process with exactly these credentials. */
 async function mcp(credentials: { KAIZEN_API_KEY?: string; KAIZEN_DISPATCH_TOKEN?: string }): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", "tsx", MAIN],
+    args: [KAIZEN, "mcp"],
     env: { KAIZEN_URL: url, ...credentials },
     cwd: ROOT,
     stderr: "inherit",
@@ -373,7 +373,7 @@ describe("kaizen MCP server over stdio", () => {
   });
 
   it("refuses to start without a credential, saying which to set", () => {
-    const run = spawnSync(process.execPath, ["--import", "tsx", MAIN], {
+    const run = spawnSync(process.execPath, [KAIZEN, "mcp"], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, KAIZEN_URL: url },
       input: "",

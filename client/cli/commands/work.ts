@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import type { Argv } from "yargs";
 import { ISSUE_TYPES } from "../../../core/src/issues/schemas.js";
 import type { Schema } from "../../client.js";
-import type { Bind } from "../command.js";
+import type { Define } from "../command.js";
 import { integerIn, parseCommit, parsePullRequest, resolveProjectId } from "../options.js";
 import { emit, formatFields, paint, priorityLabel } from "../output.js";
 import { type CommandContext, defaultAgentName, EXIT } from "../runtime.js";
@@ -77,169 +77,196 @@ const TOKEN_NOTE =
   "Sends KAIZEN_DISPATCH_TOKEN when it is set (the claim's token works for its own dispatch, issue and prompt), else the API key.";
 
 /** Registers `next`, `heartbeat`, `complete`, `release`, `review` and `comment`. */
-export function registerWork(yargs: Argv, bind: Bind): Argv {
+export function registerWork(yargs: Argv, define: Define): Argv {
   return yargs
     .command(
-      "next",
-      "Claim the next issue from the queue: prints its prompt and the dispatch token",
-      (y) =>
-        y
-          .option("agent", { type: "string", describe: "Who claims (default: KAIZEN_AGENT, else user@host)" })
-          .option("project", {
-            type: "string",
-            describe: "Only this project's issues (prj_… or name; default: KAIZEN_PROJECT)",
-          })
-          .option("types", { type: "string", array: true, choices: ISSUE_TYPES, describe: "Only these issue types" })
-          .option("lease", {
-            type: "number",
-            describe: "Lease in seconds (60..7200, default 1800); each heartbeat renews it",
-            coerce: integerIn("lease", 60, 7200),
-          })
-          .epilogue(NEXT_EPILOGUE),
-      bind(async (args, context) => {
-        const { client, output, connection, io } = context;
-        const kaizen = client("key");
-        const project = args.project ?? connection.projectId;
-        const { data, response } = await kaizen.POST("/api/dispatch/claim", {
-          body: {
-            agent: (args.agent ?? defaultAgentName(io.env)).slice(0, 100),
-            projectId: project ? await resolveProjectId(kaizen, project) : undefined,
-            types: args.types as (typeof ISSUE_TYPES)[number][] | undefined,
-            leaseSeconds: args.lease,
-          },
-        });
-        if (response.status === 204 || !data) {
-          if (output.json) output.out("null");
-          else output.out("Nothing to claim: no issue in todo is eligible right now.");
-          return EXIT.nothingToClaim;
-        }
-        emit(output, data.data, (claim) => formatClaim(claim, output.colour));
-        return 0;
-      }),
-    )
-    .command(
-      "heartbeat <dispatch>",
-      "Extend a dispatch's lease by its length from now",
-      (y) => y.positional("dispatch", { type: "string", demandOption: true, describe: "Dispatch id (dsp_…)" }).epilogue(TOKEN_NOTE),
-      bind(async (args, { client, output }) => {
-        const { data } = await client("agent").POST("/api/dispatch/{id}/heartbeat", {
-          params: { path: { id: args.dispatch } },
-        });
-        emit(output, data?.data, (dispatch) =>
-          dispatch ? `Lease of ${dispatch.id} extended until ${dispatch.leaseExpiresAt}` : "",
-        );
-        return 0;
-      }),
-    )
-    .command(
-      "complete <dispatch>",
-      "Report a dispatch's outcome: done moves the issue to done, failed gives it back to todo",
-      (y) =>
-        y
-          .positional("dispatch", { type: "string", demandOption: true, describe: "Dispatch id (dsp_…)" })
-          .option("result", { type: "string", choices: ["done", "failed"] as const, demandOption: true, describe: "Outcome" })
-          .option("summary", {
-            type: "string",
-            demandOption: true,
-            describe: "What changed and how it was verified (or why it failed); @file reads a file",
-          })
-          .option("commit", {
-            type: "string",
-            array: true,
-            describe: 'A commit: "<sha> [message]" (repeat for several)',
-          })
-          .option("pr", {
-            type: "string",
-            array: true,
-            describe: 'A pull request: "<url ending in its number> [title]", or its number (repeat for several)',
-          })
-          .epilogue(TOKEN_NOTE),
-      bind(async (args, { client, output }) => {
-        const summary = args.summary.startsWith("@") ? readFileSync(args.summary.slice(1), "utf8") : args.summary;
-        const commits = args.commit?.map(parseCommit);
-        const pullRequests = args.pr?.map(parsePullRequest);
-        const { data } = await client("agent").POST("/api/dispatch/{id}/complete", {
-          params: { path: { id: args.dispatch } },
-          body: { result: args.result as "done" | "failed", summary, commits, pullRequests },
-        });
-        emit(output, data?.data, (result) => (result ? endedLine("Completed", result) : ""));
-        return 0;
-      }),
-    )
-    .command(
-      "release <dispatch>",
-      "Give the issue back untouched (it returns to todo)",
-      (y) => y.positional("dispatch", { type: "string", demandOption: true, describe: "Dispatch id (dsp_…)" }).epilogue(TOKEN_NOTE),
-      bind(async (args, { client, output }) => {
-        const { data } = await client("agent").POST("/api/dispatch/{id}/release", {
-          params: { path: { id: args.dispatch } },
-        });
-        emit(output, data?.data, (result) => (result ? endedLine("Released", result) : ""));
-        return 0;
-      }),
-    )
-    .command(
-      "review <prompt>",
-      "Rate the prompt you worked from (1..5 each), so its template improves",
-      (y) =>
-        authorFlags(
+      ...define(
+        "next",
+        "Claim the next issue from the queue: prints its prompt and the dispatch token",
+        (y) =>
           y
-            .positional("prompt", { type: "string", demandOption: true, describe: "Prompt id (prm_…)" })
-            .option("clarity", { type: "number", demandOption: true, describe: "1..5", coerce: integerIn("clarity", 1, 5) })
-            .option("completeness", {
-              type: "number",
-              demandOption: true,
-              describe: "1..5",
-              coerce: integerIn("completeness", 1, 5),
+            .option("agent", { type: "string", describe: "Who claims (default: KAIZEN_AGENT, else user@host)" })
+            .option("project", {
+              type: "string",
+              describe: "Only this project's issues (prj_… or name; default: KAIZEN_PROJECT)",
             })
-            .option("relevance", {
+            .option("types", { type: "string", array: true, choices: ISSUE_TYPES, describe: "Only these issue types" })
+            .option("lease", {
               type: "number",
-              demandOption: true,
-              describe: "1..5",
-              coerce: integerIn("relevance", 1, 5),
+              describe: "Lease in seconds (60..7200, default 1800); each heartbeat renews it",
+              coerce: integerIn("lease", 60, 7200),
             })
-            .option("feedback", { type: "string", describe: "What was unclear or missing" }),
-        ).epilogue(`${TOKEN_NOTE} The token stops working when its dispatch ends: review before you complete.`),
-      bind(async (args, context) => {
-        const { data } = await context.client("agent").POST("/api/prompts/{id}/reviews", {
-          params: { path: { id: args.prompt } },
-          body: {
-            clarity: args.clarity,
-            completeness: args.completeness,
-            relevance: args.relevance,
-            feedback: args.feedback,
-            ...author(args, context),
-          },
-        });
-        emit(context.output, data?.data, (review) =>
-          review
-            ? `Review ${review.id} recorded: ${review.composite.toFixed(2)} for version ${review.versionNumber} of ${review.templateId}`
-            : "",
-        );
-        return 0;
-      }),
+            .epilogue(NEXT_EPILOGUE),
+        async (args, context) => {
+          const { client, output, connection, io } = context;
+          const kaizen = client("key");
+          const project = args.project ?? connection.projectId;
+          const { data, response } = await kaizen.POST("/api/dispatch/claim", {
+            body: {
+              agent: (args.agent ?? defaultAgentName(io.env)).slice(0, 100),
+              projectId: project ? await resolveProjectId(kaizen, project) : undefined,
+              types: args.types as (typeof ISSUE_TYPES)[number][] | undefined,
+              leaseSeconds: args.lease,
+            },
+          });
+          if (response.status === 204 || !data) {
+            if (output.json) output.out("null");
+            else output.out("Nothing to claim: no issue in todo is eligible right now.");
+            return EXIT.nothingToClaim;
+          }
+          emit(output, data.data, (claim) => formatClaim(claim, output.colour));
+          return 0;
+        },
+      ),
     )
     .command(
-      "comment <issue> <body>",
-      "Comment on an issue (body - reads stdin)",
-      (y) =>
-        authorFlags(
+      ...define(
+        "heartbeat <dispatch>",
+        "Extend a dispatch's lease by its length from now",
+        (y) =>
           y
-            .positional("issue", { type: "string", demandOption: true, describe: "KZN-<n> or iss_…" })
-            .positional("body", { type: "string", demandOption: true, describe: "Markdown text, or - for stdin" })
-            .option("reply-to", { type: "string", describe: "The comment this one answers (cmt_…)" }),
-        ).epilogue(TOKEN_NOTE),
-      bind(async (args, context) => {
-        const body = args.body === "-" ? readFileSync(0, "utf8") : args.body;
-        const { data } = await context.client("agent").POST("/api/issues/{id}/comments", {
-          params: { path: { id: args.issue } },
-          body: { body, parentId: args.replyTo, ...author(args, context) },
-        });
-        emit(context.output, data?.data, (comment) =>
-          comment ? `Comment ${comment.id} added by ${comment.authorName} (${comment.authorType})` : "",
-        );
-        return 0;
-      }),
+            .positional("dispatch", { type: "string", demandOption: true, describe: "Dispatch id (dsp_…)" })
+            .epilogue(TOKEN_NOTE),
+        async (args, { client, output }) => {
+          const { data } = await client("agent").POST("/api/dispatch/{id}/heartbeat", {
+            params: { path: { id: args.dispatch } },
+          });
+          emit(output, data?.data, (dispatch) =>
+            dispatch ? `Lease of ${dispatch.id} extended until ${dispatch.leaseExpiresAt}` : "",
+          );
+          return 0;
+        },
+      ),
+    )
+    .command(
+      ...define(
+        "complete <dispatch>",
+        "Report a dispatch's outcome: done moves the issue to done, failed gives it back to todo",
+        (y) =>
+          y
+            .positional("dispatch", { type: "string", demandOption: true, describe: "Dispatch id (dsp_…)" })
+            .option("result", {
+              type: "string",
+              choices: ["done", "failed"] as const,
+              demandOption: true,
+              describe: "Outcome",
+            })
+            .option("summary", {
+              type: "string",
+              demandOption: true,
+              describe: "What changed and how it was verified (or why it failed); @file reads a file",
+            })
+            .option("commit", {
+              type: "string",
+              array: true,
+              describe: 'A commit: "<sha> [message]" (repeat for several)',
+            })
+            .option("pr", {
+              type: "string",
+              array: true,
+              describe: 'A pull request: "<url ending in its number> [title]", or its number (repeat for several)',
+            })
+            .epilogue(TOKEN_NOTE),
+        async (args, { client, output }) => {
+          const summary = args.summary.startsWith("@") ? readFileSync(args.summary.slice(1), "utf8") : args.summary;
+          const commits = args.commit?.map(parseCommit);
+          const pullRequests = args.pr?.map(parsePullRequest);
+          const { data } = await client("agent").POST("/api/dispatch/{id}/complete", {
+            params: { path: { id: args.dispatch } },
+            body: { result: args.result as "done" | "failed", summary, commits, pullRequests },
+          });
+          emit(output, data?.data, (result) => (result ? endedLine("Completed", result) : ""));
+          return 0;
+        },
+      ),
+    )
+    .command(
+      ...define(
+        "release <dispatch>",
+        "Give the issue back untouched (it returns to todo)",
+        (y) =>
+          y
+            .positional("dispatch", { type: "string", demandOption: true, describe: "Dispatch id (dsp_…)" })
+            .epilogue(TOKEN_NOTE),
+        async (args, { client, output }) => {
+          const { data } = await client("agent").POST("/api/dispatch/{id}/release", {
+            params: { path: { id: args.dispatch } },
+          });
+          emit(output, data?.data, (result) => (result ? endedLine("Released", result) : ""));
+          return 0;
+        },
+      ),
+    )
+    .command(
+      ...define(
+        "review <prompt>",
+        "Rate the prompt you worked from (1..5 each), so its template improves",
+        (y) =>
+          authorFlags(
+            y
+              .positional("prompt", { type: "string", demandOption: true, describe: "Prompt id (prm_…)" })
+              .option("clarity", {
+                type: "number",
+                demandOption: true,
+                describe: "1..5",
+                coerce: integerIn("clarity", 1, 5),
+              })
+              .option("completeness", {
+                type: "number",
+                demandOption: true,
+                describe: "1..5",
+                coerce: integerIn("completeness", 1, 5),
+              })
+              .option("relevance", {
+                type: "number",
+                demandOption: true,
+                describe: "1..5",
+                coerce: integerIn("relevance", 1, 5),
+              })
+              .option("feedback", { type: "string", describe: "What was unclear or missing" }),
+          ).epilogue(`${TOKEN_NOTE} The token stops working when its dispatch ends: review before you complete.`),
+        async (args, context) => {
+          const { data } = await context.client("agent").POST("/api/prompts/{id}/reviews", {
+            params: { path: { id: args.prompt } },
+            body: {
+              clarity: args.clarity,
+              completeness: args.completeness,
+              relevance: args.relevance,
+              feedback: args.feedback,
+              ...author(args, context),
+            },
+          });
+          emit(context.output, data?.data, (review) =>
+            review
+              ? `Review ${review.id} recorded: ${review.composite.toFixed(2)} for version ${review.versionNumber} of ${review.templateId}`
+              : "",
+          );
+          return 0;
+        },
+      ),
+    )
+    .command(
+      ...define(
+        "comment <issue> <body>",
+        "Comment on an issue (body - reads stdin)",
+        (y) =>
+          authorFlags(
+            y
+              .positional("issue", { type: "string", demandOption: true, describe: "KZN-<n> or iss_…" })
+              .positional("body", { type: "string", demandOption: true, describe: "Markdown text, or - for stdin" })
+              .option("reply-to", { type: "string", describe: "The comment this one answers (cmt_…)" }),
+          ).epilogue(TOKEN_NOTE),
+        async (args, context) => {
+          const body = args.body === "-" ? readFileSync(0, "utf8") : args.body;
+          const { data } = await context.client("agent").POST("/api/issues/{id}/comments", {
+            params: { path: { id: args.issue } },
+            body: { body, parentId: args.replyTo, ...author(args, context) },
+          });
+          emit(context.output, data?.data, (comment) =>
+            comment ? `Comment ${comment.id} added by ${comment.authorName} (${comment.authorType})` : "",
+          );
+          return 0;
+        },
+      ),
     );
 }
-

@@ -1,0 +1,10 @@
+#!/usr/bin/env node
+/**
+ * @module bin/kaizen — the `kaizen` executable: registers tsx so Node runs the TypeScript sources,
+ * then hands the arguments to client/cli/main.ts and exits with the status it returns.
+ */
+import { register } from "tsx/esm/api";
+
+register();
+const { main } = await import("../client/cli/main.ts");
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,142 @@
+/**
+ * @module client/cli/commands/connect — `kaizen connect [dir]` (connect a repository: see
+ * client/connect/) and `kaizen mcp` (the MCP server over stdio, loaded only when asked for).
+ */
+import { createInterface } from "node:readline/promises";
+import type { Argv } from "yargs";
+import { type ConnectReport, connectRepository, type Launcher } from "../../connect/connect.js";
+import type { Define } from "../command.js";
+import { emit, formatFields, formatTable, paint } from "../output.js";
+
+/** Shown by `kaizen connect --help`. */
+const CONNECT_EPILOGUE = `Writes, in the repository (a second run changes nothing):
+  .kaizen/env         KAIZEN_URL, KAIZEN_API_KEY, KAIZEN_PROJECT; mode 600, written only once
+                      git check-ignore and git ls-files show it ignored and untracked
+  .kaizen/.gitignore  "env", so the key stays out of git wherever the repository goes
+  .kaizen/AGENTS.md   a short guide to the agent loop
+  .mcp.json           the "kaizen" MCP server (no key in it); other servers are kept
+  .cursor/mcp.json and .cursor/rules/kaizen.mdc, when .cursor/rules/ or .cursor/mcp.json exists
+  AGENTS.md, CLAUDE.md  a pointer to the guide, appended once (AGENTS.md made when neither exists)
+On a TTY it asks for the project and before writing; --yes never asks.`;
+
+/**
+ * The report as people read it: the project, the agents found, each file and what happened to it.
+ * @example formatConnectReport(report, false)
+ */
+export function formatConnectReport(report: ConnectReport, colour: boolean): string {
+  const project = `${report.project.name} (${report.project.id})${report.project.created ? (report.dryRun ? ", to be created" : ", created") : ""}`;
+  const lines = [
+    formatFields(
+      [
+        ["repository", report.dir],
+        ["kaizen", report.url],
+        ["project", project],
+        ["agents", report.agents.length > 0 ? report.agents.join("; ") : "none found (generic MCP and AGENTS.md)"],
+        ["mcp server", [report.mcpServer.command, ...report.mcpServer.args].join(" ")],
+        [
+          ".kaizen/env",
+          report.envFile === null
+            ? "not in a git repository: .kaizen/.gitignore will keep it out once it is one"
+            : report.envFile.ignored && !report.envFile.tracked
+              ? "ignored by git, not tracked"
+              : "NOT ignored by git",
+        ],
+      ],
+      colour,
+    ),
+    "",
+    formatTable(
+      [
+        {
+          header: report.dryRun ? "WOULD BE" : "FILE",
+          value: (f: ConnectReport["files"][number]) => f.action,
+          style: (f) => (f.action === "unchanged" ? "dim" : "green"),
+        },
+        { header: "PATH", value: (f) => f.path },
+        { header: "FOR", value: (f) => f.purpose },
+      ],
+      report.files,
+      colour,
+    ),
+    "",
+    report.changed
+      ? report.dryRun
+        ? "Dry run: nothing was written."
+        : paint(
+            colour,
+            "green",
+            "Connected. Agents in this repository can now run `kaizen next` or use the kaizen MCP tools.",
+          )
+      : "Nothing changed: this repository was already connected.",
+  ];
+  return lines.join("\n");
+}
+
+/** Registers `connect` and `mcp`. */
+export function registerConnect(yargs: Argv, define: Define): Argv {
+  return yargs
+    .command(
+      ...define(
+        "connect [dir]",
+        "Connect a code repository to Kaizen: key check, project, MCP entry, settings, agent guide",
+        (y) =>
+          y
+            .positional("dir", { type: "string", default: ".", describe: "The repository (default: here)" })
+            .option("project", { type: "string", describe: "Project id (prj_…) or name" })
+            .option("create-project", {
+              type: "boolean",
+              default: false,
+              describe: "Create the project (--project's name, else the directory's) unless one has that name",
+            })
+            .option("url", {
+              type: "string",
+              describe: "Kaizen's URL (default: KAIZEN_URL, else http://localhost:4242)",
+            })
+            .option("yes", { alias: "y", type: "boolean", default: false, describe: "Ask nothing (for scripts)" })
+            .option("dry-run", { type: "boolean", default: false, describe: "Show what would change; write nothing" })
+            .option("launcher", {
+              type: "string",
+              choices: ["auto", "node", "npx"] as const,
+              default: "auto",
+              describe:
+                "How the MCP entry starts kaizen: node with this checkout's bin/kaizen.js, or npx (an installed package only, never a download); auto: npx when installed as a package",
+            })
+            .epilogue(CONNECT_EPILOGUE),
+        async (args, { io, output }) => {
+          const interactive = !args.yes && io.stdin.isTTY === true && io.stdout.isTTY === true;
+          const readline = interactive
+            ? createInterface({ input: io.stdin, output: io.stdout as NodeJS.WritableStream })
+            : undefined;
+          try {
+            const report = await connectRepository({
+              dir: args.dir ?? ".",
+              env: io.env,
+              url: args.url,
+              project: args.project,
+              createProject: args.createProject,
+              launcher: args.launcher as Launcher,
+              dryRun: args.dryRun,
+              ask: readline ? (question) => readline.question(question) : undefined,
+              log: (line) => output.err(line),
+            });
+            emit(output, report, (r) => formatConnectReport(r, output.colour));
+          } finally {
+            readline?.close();
+          }
+          return 0;
+        },
+      ),
+    )
+    .command(
+      ...define(
+        "mcp",
+        "Run the Kaizen MCP server over stdio (what .mcp.json starts)",
+        (y) => y,
+        async (_args, { connection }) => {
+          const { runMcpServer } = await import("../../mcp/server.js");
+          await runMcpServer(connection);
+          return 0;
+        },
+      ),
+    );
+}

@@ -1,0 +1,174 @@
+/**
+ * @module client/cli/commands/overview — `kaizen queue`, `kaizen stats` and `kaizen health`: what
+ * claims would take next, the dashboard's figures, and whether the service and its table answer.
+ */
+import type { Argv } from "yargs";
+import { ISSUE_TYPES } from "../../../core/src/issues/schemas.js";
+import { KaizenApiError, type Schema } from "../../client.js";
+import type { Define } from "../command.js";
+import { resolveProjectId, withPaging } from "../options.js";
+import { emit, formatFields, formatTable, pageFooter, paint, section, statusStyle } from "../output.js";
+import { issueColumns } from "./issues.js";
+
+/** `a 3, b 1` from a count record, largest first; `-` when empty. */
+function counts(record: Record<string, number>): string {
+  const entries = Object.entries(record).filter(([, n]) => n > 0);
+  return entries.length > 0
+    ? entries
+        .sort(([, a], [, b]) => b - a)
+        .map(([name, n]) => `${name} ${n}`)
+        .join(", ")
+    : "-";
+}
+
+/** Seconds as people read a duration: `45 s`, `12 min`, `3.5 h`, `2.1 d`. */
+function duration(seconds: number | null): string {
+  if (seconds === null) return "-";
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 86_400) return `${(seconds / 3600).toFixed(1)} h`;
+  return `${(seconds / 86_400).toFixed(1)} d`;
+}
+
+/**
+ * The dashboard's figures as `stats` prints them.
+ * @example formatStats(stats, false)
+ */
+export function formatStats(stats: Schema<"DashboardStats">, colour: boolean): string {
+  return [
+    formatFields(
+      [
+        ["issues", `${stats.issues.total}: ${counts(stats.issues.byStatus)}`],
+        ["by type", counts(stats.issues.byType)],
+        ["queue", `${stats.queue.depth} waiting`],
+        ["dispatches", counts(stats.dispatches)],
+        ["signals 24 h", `${stats.signals.last24h.total}: ${counts(stats.signals.last24h.bySource)}`],
+        ["signals 7 d", `${stats.signals.last7d.total}: ${counts(stats.signals.last7d.bySource)}`],
+        ["todo → done", `median ${duration(stats.todoToDone.medianSeconds)} over ${stats.todoToDone.count} issues`],
+      ],
+      colour,
+    ),
+    paint(colour, "dim", `as of ${stats.generatedAt}`),
+  ].join("\n");
+}
+
+/** Registers `queue`, `stats` and `health`. */
+export function registerOverview(yargs: Argv, define: Define): Argv {
+  return yargs
+    .command(
+      ...define(
+        "queue",
+        "Show what claims would take, in their order, with each score's parts",
+        (y) =>
+          withPaging(y)
+            .option("project", {
+              type: "string",
+              describe: "Only this project's issues (prj_… or name; default: KAIZEN_PROJECT)",
+            })
+            .option("types", { type: "string", array: true, choices: ISSUE_TYPES, describe: "Only these issue types" }),
+        async (args, { client, output, connection }) => {
+          const kaizen = client("key");
+          const project = args.project ?? connection.projectId;
+          const { data } = await kaizen.GET("/api/dispatch/queue", {
+            params: {
+              query: {
+                page: args.page,
+                limit: args.limit,
+                projectId: project ? await resolveProjectId(kaizen, project) : undefined,
+                types: args.types?.join(","),
+              },
+            },
+          });
+          const page = data ?? { data: [], total: 0 };
+          const first = ((args.page ?? 1) - 1) * (args.limit ?? 20);
+          emit(output, page.data, (items) => {
+            const rows = items.map((item, i) => ({ ...item, position: first + i + 1 }));
+            const table = formatTable(
+              [
+                { header: "#", value: (row: (typeof rows)[number]) => String(row.position), align: "right" },
+                { header: "SCORE", value: (row) => row.score.toFixed(1), align: "right" },
+                ...issueColumns((row: (typeof rows)[number]) => row.issue).filter((c) => c.header !== "STATUS"),
+                {
+                  header: "PRIORITY+TYPE+GOAL+AGE",
+                  value: (row) =>
+                    `${row.breakdown.priority}+${row.breakdown.type}+${row.breakdown.goal}+${row.breakdown.age.toFixed(1)}`,
+                },
+              ],
+              rows,
+              output.colour,
+            );
+            const footer = pageFooter(
+              items.length,
+              page.total,
+              args.page ?? 1,
+              args.limit ?? 20,
+              "issues in the queue",
+            );
+            return items.length > 0 ? `${table}\n${footer}` : footer;
+          });
+          return 0;
+        },
+      ),
+    )
+    .command(
+      ...define(
+        "stats",
+        "Show the dashboard's figures: issues, queue, dispatches, signals, time to done",
+        (y) => y,
+        async (_args, { client, output }) => {
+          const { data } = await client("key").GET("/api/dashboard/stats");
+          emit(output, data?.data, (stats) => (stats ? formatStats(stats, output.colour) : ""));
+          return 0;
+        },
+      ),
+    )
+    .command(
+      ...define(
+        "health",
+        "Check the service and its database (no key needed); exit 1 when degraded",
+        (y) => y,
+        async (_args, { connection, output }) => {
+          // Plain fetch: a degraded service answers 503 with the health document itself, not the error envelope.
+          const url = `${connection.url.replace(/\/+$/, "")}/health`;
+          let response: Response;
+          try {
+            response = await fetch(url);
+          } catch (error) {
+            const code = (error as { cause?: { code?: string } }).cause?.code;
+            throw new KaizenApiError({
+              status: 0,
+              error: `cannot reach ${new URL(url).origin}${code ? ` (${code})` : ""}`,
+              method: "GET",
+              url,
+              cause: error,
+            });
+          }
+          const health = (await response.json().catch(() => null)) as Schema<"Health"> | null;
+          if (!health?.status) {
+            throw new KaizenApiError({
+              status: response.status,
+              error: "not a Kaizen health answer",
+              method: "GET",
+              url,
+            });
+          }
+          emit(output, health, (h) =>
+            [
+              `${paint(output.colour, statusStyle(h.status), h.status)}  ${connection.url} (version ${h.version})`,
+              section(
+                "Checks",
+                formatFields(
+                  Object.entries(h.checks).map(([name, state]) => [name, state, statusStyle(state)]),
+                  output.colour,
+                ),
+                output.colour,
+              ).trimStart(),
+            ].join("\n"),
+          );
+          if (response.ok) return 0;
+          output.err(`kaizen: ${response.status} the service is ${health.status}: ${JSON.stringify(health.checks)}`);
+          return 1;
+        },
+      ),
+    );
+}

@@ -1,0 +1,130 @@
+/**
+ * @module client/cli/main — the `kaizen` command line: yargs parses (strict, every flag in `--help`,
+ * shell completion), each command group lives in ./commands/, and this module turns outcomes into
+ * exit statuses: 0 ok, 1 API error, 2 usage error, 3 nothing to claim (`next`).
+ */
+import { readFileSync } from "node:fs";
+import yargs from "yargs";
+import { KaizenApiError } from "../client.js";
+import { ConnectFileError } from "../connect/files.js";
+import { type Define, type GlobalFlags, JSON_FLAG } from "./command.js";
+import { registerConnect } from "./commands/connect.js";
+import { registerIssues } from "./commands/issues.js";
+import { registerOverview } from "./commands/overview.js";
+import { registerSignals } from "./commands/signals.js";
+import { registerTemplates } from "./commands/templates.js";
+import { registerWork } from "./commands/work.js";
+import { formatApiError } from "./output.js";
+import { type CliIo, createContext, EXIT, UsageError } from "./runtime.js";
+
+/** A command line yargs refused (unknown flag, missing argument): the hint to `--help` follows it. */
+class CommandLineError extends UsageError {}
+
+/** Commands whose first argument is a subcommand, so `--help` hints name both words. */
+const GROUPS = new Set(["issues", "signals", "templates", "projects"]);
+
+const VERSION = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
+
+/** Shown under `kaizen --help`. */
+const EPILOGUE = `Configuration (environment, then .kaizen/env written by kaizen connect):
+  KAIZEN_URL             the service (default http://localhost:4242)
+  KAIZEN_API_KEY         the service key (default for the local server: its .data/api-key)
+  KAIZEN_DISPATCH_TOKEN  a claim's token: heartbeat, comment, review, complete, release send it
+  KAIZEN_PROJECT         the project next and queue default to
+  KAIZEN_AGENT           the name next claims under (default user@host)
+  NO_COLOR               no colour, even on a terminal
+Exit status: 0 ok, 1 API error (message on stderr), 2 usage error, 3 next found nothing to claim.
+Shell completion: kaizen completion >> ~/.bashrc (or ~/.zshrc).`;
+
+/** The process's own streams and environment. */
+export function processIo(): CliIo {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+}
+
+/** An error's exit status and its message for stderr. */
+function failure(error: unknown, keySource: () => string | undefined): { status: number; message: string } {
+  if (error instanceof UsageError) return { status: EXIT.usage, message: `kaizen: ${error.message}` };
+  if (error instanceof KaizenApiError) return { status: EXIT.apiError, message: formatApiError(error, keySource()) };
+  if (error instanceof ConnectFileError) return { status: EXIT.apiError, message: `kaizen: ${error.message}` };
+  if (error instanceof Error && error.name === "YError")
+    return { status: EXIT.usage, message: `kaizen: ${error.message}` };
+  const message = error instanceof Error ? error.message : String(error);
+  return { status: EXIT.apiError, message: `kaizen: ${message}` };
+}
+
+/**
+ * Runs the CLI on `args` (without `node` and the script) and resolves with the exit status; it
+ * never exits the process itself.
+ * @example process.exitCode = await main(["issues", "list", "--json"]);
+ */
+export async function main(args: string[], io: CliIo = processIo()): Promise<number> {
+  let status: number = EXIT.ok;
+  let credentialSource: () => string | undefined = () => undefined;
+  const define: Define = (command, description, builder, handler) => [
+    command,
+    description,
+    builder,
+    async (argv) => {
+      const flags = argv as typeof argv & GlobalFlags;
+      const context = createContext(io, { json: flags.json });
+      credentialSource = () => context.credentialSource("agent");
+      status = (await handler(flags, context)) ?? EXIT.ok;
+    },
+  ];
+
+  const parser = yargs()
+    .scriptName("kaizen")
+    .usage(
+      "kaizen <command> [options]\n\nKaizen from the command line: issues, signals, an agent's dispatch loop, templates.",
+    )
+    .option("json", JSON_FLAG)
+    .strict()
+    .demandCommand(1, "Which command? (kaizen --help lists them)")
+    .recommendCommands()
+    .completion("completion", "Print the shell completion script (bash, zsh)")
+    .epilogue(EPILOGUE)
+    .version(VERSION)
+    .help()
+    .alias("help", "h")
+    .wrap(Math.min(110, (io.stdout as { columns?: number }).columns ?? 100))
+    .exitProcess(false)
+    .fail((message, error) => {
+      if (error) throw error;
+      throw new CommandLineError(message ?? "invalid command line");
+    });
+  for (const register of [
+    registerIssues,
+    registerSignals,
+    registerWork,
+    registerTemplates,
+    registerOverview,
+    registerConnect,
+  ]) {
+    register(parser, define); // .command() adds to the parser in place
+  }
+
+  try {
+    let printed = "";
+    await parser.parseAsync(args, {}, (_error, _argv, output) => {
+      printed = output;
+    });
+    if (printed) io.stdout.write(printed.endsWith("\n") ? printed : `${printed}\n`);
+    return status;
+  } catch (error) {
+    const { status: code, message } = failure(error, credentialSource);
+    io.stderr.write(`${message}\n`);
+    if (error instanceof CommandLineError || (error instanceof Error && error.name === "YError")) {
+      io.stderr.write(`Run kaizen ${commandPath(args)}--help for the flags.\n`);
+    }
+    return code;
+  }
+}
+
+/** The command named at the start of `args` (`issues list `, `next `), to point at the right `--help`. */
+function commandPath(args: string[]): string {
+  const [first, second] = args;
+  if (!first || first.startsWith("-")) return "";
+  return GROUPS.has(first) && second && !second.startsWith("-") ? `${first} ${second} ` : `${first} `;
+}

@@ -1,0 +1,79 @@
+/**
+ * @module client/connect/guide — the texts `kaizen connect` writes for agents: the short guide
+ * (`.kaizen/AGENTS.md`), the pointer to it in `AGENTS.md`/`CLAUDE.md`, and the Cursor rule. The
+ * full guide is docs/agents.md in the Kaizen repository.
+ */
+
+/** Where the short guide goes in the connected repository; pointers name this path. */
+export const GUIDE_PATH = ".kaizen/AGENTS.md";
+
+/** What the guide says about the repository's Kaizen: shown to agents, so never a secret. */
+export interface GuideFacts {
+  projectName: string;
+  projectId: string;
+}
+
+/**
+ * The short agent guide: the loop with the CLI and with the MCP tools, and where the settings are.
+ * @example agentGuide({ projectName: "shop", projectId: "prj_01J…" })
+ */
+export function agentGuide(facts: GuideFacts): string {
+  return `# Working with Kaizen
+
+This repository takes its work from Kaizen, project "${facts.projectName}" (\`${facts.projectId}\`).
+Kaizen ranks the issues; you claim one, work it under a lease, report back with the dispatch token
+the claim gave you, and rate the prompt you worked from.
+
+The URL, API key and project are in \`.kaizen/env\`: git-ignored, read by the \`kaizen\` CLI and MCP
+server. Never print the key, commit it, or paste it into a comment or summary.
+
+## With the MCP tools (server \`kaizen\`)
+
+1. \`claim_next_issue\`: take the next issue; the answer is your prompt, dispatch and token.
+2. \`heartbeat\`: before the lease runs out (30 min by default), again while you work.
+3. \`add_comment\`: what you found, what you decided.
+4. \`review_prompt\`: rate the prompt 1..5 for clarity, completeness, relevance, before completing.
+5. \`complete_dispatch\` with \`done\` (summary, commits, pull requests) or \`failed\` (why);
+   \`release_dispatch\` if you cannot work it at all.
+
+## With the CLI
+
+\`\`\`sh
+kaizen next                                   # prints the prompt, the dispatch id and its token
+export KAIZEN_DISPATCH_TOKEN=<token>          # the commands below then act as that dispatch
+kaizen heartbeat <dispatch>
+kaizen comment <KZN-n> "what you found"
+kaizen review <prompt> --clarity 4 --completeness 4 --relevance 5 --feedback "what was missing"
+kaizen complete <dispatch> --result done --summary "what changed, how it was verified" \\
+  --commit "<sha> <message>" --pr "<pull request url>"
+kaizen release <dispatch>                     # give it back untouched
+\`\`\`
+
+\`kaizen next\` exits 3 when nothing is eligible. Name the issue (\`KZN-<n>\`) in your pull request's
+title or body: when it is merged, Kaizen closes the issue. \`kaizen --help\` lists every command.
+`;
+}
+
+/**
+ * The lines appended once to `AGENTS.md` or `CLAUDE.md`.
+ * @example pointerBlock() // "## Kaizen\n\nThis repository takes its work from Kaizen: …"
+ */
+export function pointerBlock(): string {
+  return `## Kaizen
+
+This repository takes its work from Kaizen: read \`${GUIDE_PATH}\` for how to claim an issue, report
+progress and complete it (the \`kaizen\` MCP server and CLI).
+`;
+}
+
+/**
+ * `.cursor/rules/kaizen.mdc`: a rule that always applies and points Cursor's agent at the guide.
+ * @example cursorRule()
+ */
+export function cursorRule(): string {
+  return `---
+description: How to take and report work through Kaizen
+alwaysApply: true
+---
+${pointerBlock().replace(/^## Kaizen\n\n/, "")}`;
+}

@@ -1,0 +1,262 @@
+/**
+ * The `kaizen` CLI as a subprocess (`node bin/kaizen.js`, not a TTY) against a real local server:
+ * an agent's whole loop (signal → triage → todo → next → heartbeat → comment → complete → review),
+ * with stdout, stderr and exit statuses checked, and `--json` compared with the API's own answer.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { loadConfig } from "../../core/src/index.js";
+import { freePort } from "../../infra/local/dynamodb.js";
+import { type LocalStack, startLocalStack } from "../../infra/local/stack.js";
+import { TEST_API_KEY } from "../helpers/db.js";
+
+const BIN = join(import.meta.dirname, "..", "..", "bin", "kaizen.js");
+
+let stack: LocalStack;
+let dataDir: string;
+let baseUrl: string;
+
+beforeAll(async () => {
+  const endpoint = inject("dynamodbEndpoint");
+  const config = {
+    ...loadConfig({ env: { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: `kaizen_cli_${Date.now()}` } }),
+    serviceApiKey: TEST_API_KEY,
+    port: await freePort(),
+  };
+  dataDir = mkdtempSync(join(tmpdir(), "kaizen-cli-"));
+  stack = await startLocalStack({ config, dataDir, hostname: "127.0.0.1" });
+  baseUrl = stack.url.replace("localhost", "127.0.0.1");
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface Run {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `kaizen …` in a child process (asynchronously: the server answers from this process) with
+ * only the variables given, in a directory with no `.kaizen/env` or `.data/api-key`.
+ */
+function kaizen(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const base: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: dataDir, KAIZEN_URL: baseUrl };
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd: dataDir, env: { ...base, ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const status = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+        resolve({ status, stdout, stderr });
+      },
+    );
+  });
+}
+
+const withKey = { KAIZEN_API_KEY: TEST_API_KEY, KAIZEN_AGENT: "cli-test-agent" };
+
+/** The API's `data` for a GET, fetched directly, to compare with `--json`. */
+async function apiData(path: string): Promise<unknown> {
+  const response = await fetch(`${baseUrl}${path}`, { headers: { Authorization: `Bearer ${TEST_API_KEY}` } });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { data: unknown }).data;
+}
+
+describe("kaizen CLI over a real local server", () => {
+  it("works an issue from signal to review, each step's output and exit status checked", async () => {
+    // A manual signal opens an issue in triage.
+    const sent = await kaizen(
+      [
+        "signals",
+        "send",
+        "--source",
+        "ci",
+        "--type",
+        "build.failed",
+        "--title",
+        "Checkout build fails on main",
+        "--severity",
+        "high",
+        "--payload",
+        '{"job": 4312, "step": "test"}',
+        "--json",
+      ],
+      withKey,
+    );
+    expect(sent.stderr).toBe("");
+    expect(sent.status).toBe(0);
+    const ingest = JSON.parse(sent.stdout) as {
+      signal: { id: string; action: string };
+      issue: { id: string; identifier: string; status: string };
+    };
+    expect(ingest.signal.action).toBe("opened");
+    expect(ingest.issue.status).toBe("triage");
+    const ref = ingest.issue.identifier;
+    expect(ingest).toEqual(await fetchIngest(ingest.signal.id, ingest.issue.id));
+
+    // Triage → todo.
+    const updated = await kaizen(["issues", "update", ref, "--status", "todo"], withKey);
+    expect(updated).toMatchObject({ status: 0, stderr: "" });
+    expect(updated.stdout).toBe(`Updated ${ref}: todo, high, "Checkout build fails on main"\n`);
+
+    // The queue shows it first; the claim takes it.
+    const queue = await kaizen(["queue"], withKey);
+    expect(queue.status).toBe(0);
+    expect(queue.stdout.split("\n")[0]).toMatch(/^#\s+SCORE\s+ISSUE\s+TYPE\s+PRIORITY\s+TITLE/);
+    expect(queue.stdout).toMatch(
+      new RegExp(`^1\\s+\\d+\\.\\d\\s+${ref}\\s+signal\\s+high\\s+Checkout build fails`, "m"),
+    );
+    expect(queue.stdout).not.toContain("\u001b[");
+
+    const next = await kaizen(["next", "--json", "--lease", "600"], withKey);
+    expect(next).toMatchObject({ status: 0, stderr: "" });
+    const claim = JSON.parse(next.stdout) as {
+      dispatch: { id: string; token: string; agent: string; leaseSeconds: number; status: string };
+      issue: { identifier: string; status: string };
+      prompt: { id: string; text: string };
+    };
+    expect(claim.issue).toMatchObject({ identifier: ref, status: "in_progress" });
+    expect(claim.dispatch).toMatchObject({ agent: "cli-test-agent", leaseSeconds: 600, status: "active" });
+    expect(claim.dispatch.token).toMatch(/^kzd_/);
+    expect(claim.prompt.text).toContain(ref);
+
+    // Nothing else is eligible: exit 3, said on stdout.
+    const empty = await kaizen(["next"], withKey);
+    expect(empty).toEqual({
+      status: 3,
+      stdout: "Nothing to claim: no issue in todo is eligible right now.\n",
+      stderr: "",
+    });
+
+    // The agent works with its dispatch token alone: no key in its environment.
+    const asAgent = { KAIZEN_DISPATCH_TOKEN: claim.dispatch.token, KAIZEN_AGENT: "cli-test-agent" };
+    const beat = await kaizen(["heartbeat", claim.dispatch.id], asAgent);
+    expect(beat).toMatchObject({ status: 0, stderr: "" });
+    expect(beat.stdout).toMatch(new RegExp(`^Lease of ${claim.dispatch.id} extended until \\d{4}-\\d\\d-\\d\\dT`));
+
+    const comment = await kaizen(["comment", ref, "The test step times out on the payment stub"], asAgent);
+    expect(comment).toMatchObject({ status: 0, stderr: "" });
+    expect(comment.stdout).toMatch(/^Comment cmt_\w+ added by cli-test-agent \(agent\)\n$/);
+
+    const completed = await kaizen(
+      [
+        "complete",
+        claim.dispatch.id,
+        "--result",
+        "done",
+        "--summary",
+        "Raised the stub's timeout; the suite passes",
+        "--commit",
+        "4f2a9c1 Raise the payment stub timeout",
+        "--pr",
+        "https://code.example/acme/shop/pull/42 Raise the stub timeout",
+      ],
+      asAgent,
+    );
+    expect(completed).toMatchObject({ status: 0, stderr: "" });
+    expect(completed.stdout).toBe(`Completed ${claim.dispatch.id} (completed); ${ref} is done\n`);
+
+    // The token died with the dispatch: the review goes with the key.
+    const refused = await kaizen(["heartbeat", claim.dispatch.id], asAgent);
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toContain("kaizen: 401");
+    expect(refused.stderr).toContain("KAIZEN_DISPATCH_TOKEN");
+
+    const review = await kaizen(
+      [
+        "review",
+        claim.prompt.id,
+        "--clarity",
+        "5",
+        "--completeness",
+        "4",
+        "--relevance",
+        "5",
+        "--author-type",
+        "agent",
+      ],
+      withKey,
+    );
+    expect(review).toMatchObject({ status: 0, stderr: "" });
+    expect(review.stdout).toMatch(/^Review rev_\w+ recorded: 4\.67 for version 1 of tpl_\w+\n$/);
+
+    // The issue is done, with what the agent reported.
+    const shown = await kaizen(["issues", "show", ref], withKey);
+    expect(shown).toMatchObject({ status: 0, stderr: "" });
+    expect(shown.stdout).toMatch(/^status\s+done$/m);
+    expect(shown.stdout).toContain("Raised the stub's timeout; the suite passes");
+    expect(shown.stdout).toMatch(/^4f2a9c1\s+Raise the payment stub timeout$/m);
+    expect(shown.stdout).toContain("#42  Raise the stub timeout  https://code.example/acme/shop/pull/42");
+
+    const json = await kaizen(["issues", "show", ref, "--json"], withKey);
+    expect(json.status).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(await apiData(`/api/issues/${ref}`));
+    expect(json.stdout).toBe(`${JSON.stringify(JSON.parse(json.stdout), null, 2)}\n`);
+
+    const comments = (await apiData(`/api/issues/${ref}/comments`)) as { body: string; authorType: string }[];
+    expect(comments).toMatchObject([{ body: "The test step times out on the payment stub", authorType: "agent" }]);
+  });
+
+  it("lists as aligned tables, and --json is exactly the API's data", async () => {
+    const [table, json] = await Promise.all([
+      kaizen(["templates", "list", "--limit", "3"], withKey),
+      kaizen(["templates", "list", "--limit", "3", "--json"], withKey),
+    ]);
+    expect(table.status).toBe(0);
+    const lines = table.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^SLUG\s+NAME\s+CONDITIONS\s+SPECIFICITY\s+ACTIVE VERSION$/);
+    expect(lines.at(-1)).toBe("1–3 of 5 templates (--page 2 for more)");
+    // Aligned: every row's CONDITIONS starts where the header's does.
+    const column = lines[0]?.indexOf("CONDITIONS") ?? -1;
+    for (const row of lines.slice(1, -1)) expect(row.slice(column)).toMatch(/^type=\w+/);
+    expect(JSON.parse(json.stdout)).toEqual(await apiData("/api/templates?limit=3"));
+  });
+
+  it("exit 1 with the API's message on stderr; exit 2 for usage errors and a missing key", async () => {
+    const [missing, unknownFlag, noKey, health] = await Promise.all([
+      kaizen(["issues", "show", "KZN-99999"], withKey),
+      kaizen(["issues", "list", "--colour"], withKey),
+      kaizen(["issues", "list"], { KAIZEN_URL: baseUrl }),
+      kaizen(["health"]),
+    ]);
+    expect(missing.status).toBe(1);
+    expect(missing.stdout).toBe("");
+    expect(missing.stderr).toMatch(/^kaizen: 404 Issue KZN-99999 not found\n {2}\(request [\w-]+\)\n$/);
+
+    expect(unknownFlag).toMatchObject({ status: 2, stdout: "" });
+    expect(unknownFlag.stderr).toBe("kaizen: Unknown argument: colour\nRun kaizen issues list --help for the flags.\n");
+
+    expect(noKey).toMatchObject({ status: 2, stdout: "" });
+    expect(noKey.stderr).toContain("KAIZEN_API_KEY");
+    expect(noKey.stderr).toContain(".data/api-key");
+
+    expect(health).toMatchObject({ status: 0, stderr: "" });
+    expect(health.stdout).toMatch(/^ok {2}http:\/\/127\.0\.0\.1:\d+ \(version [\d.]+\)/);
+  });
+
+  it("--help lists every flag of a command", async () => {
+    const help = await kaizen(["complete", "--help"]);
+    expect(help.status).toBe(0);
+    for (const flag of ["--result", "--summary", "--commit", "--pr", "--json", "--help"])
+      expect(help.stdout).toContain(flag);
+    expect(help.stdout).toContain("KAIZEN_DISPATCH_TOKEN");
+  });
+});
+
+/** The signal and issue as the API shows them now, in the shape `signals send` printed. */
+async function fetchIngest(signalId: string, issueId: string) {
+  const signal = (await apiData(`/api/signals/${signalId}`)) as Record<string, unknown>;
+  const { payload: _payload, ...listed } = signal;
+  const issue = (await apiData(`/api/issues/${issueId}`)) as Record<string, unknown>;
+  const { parent: _p, children: _c, relations: _r, signals: _s, ...summary } = issue;
+  return { signal: { ...listed, payloadBytes: expect.any(Number) }, issue: summary, duplicate: false };
+}

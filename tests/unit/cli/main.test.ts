@@ -1,0 +1,172 @@
+/**
+ * The CLI's parser in process, no server: every flag in each command's --help, usage errors as exit 2
+ * with a pointer to --help, a missing key as exit 2 naming where keys come from, an unreachable
+ * service as exit 1, and the completion script.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterAll, describe, expect, it } from "vitest";
+import { main } from "../../../client/cli/main.js";
+
+const cwd = mkdtempSync(join(tmpdir(), "kaizen-cli-main-"));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+/** Runs the CLI in process with buffers for streams; no variable of the test's own environment leaks in. */
+async function run(args: string[], env: NodeJS.ProcessEnv = {}) {
+  let stdout = "";
+  let stderr = "";
+  const status = await main(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    stdin: new PassThrough(),
+    env: { KAIZEN_URL: "http://127.0.0.1:9", ...env },
+    cwd,
+  });
+  return { status, stdout, stderr };
+}
+
+/** The flags a help text's option lines list (`  -y, --yes`, `  -q`), long names where there are both. */
+function flagsOf(help: string): string[] {
+  const names = help
+    .split("\n")
+    .map((line) => /^\s+(?:-[a-z], )?--?([a-z][a-z-]*)\s/.exec(line)?.[1])
+    .filter((name): name is string => name !== undefined);
+  return [...new Set(names)].sort();
+}
+
+const COMMON = ["help", "json"];
+const EXPECTED_FLAGS: Record<string, string[]> = {
+  "issues list": [
+    "status",
+    "type",
+    "priority",
+    "project",
+    "parent",
+    "label",
+    "fingerprint",
+    "q",
+    "sort",
+    "page",
+    "limit",
+  ],
+  "issues create": ["title", "type", "status", "description", "priority", "project", "parent", "label"],
+  "issues update": [
+    "status",
+    "title",
+    "type",
+    "summary",
+    "if-match",
+    "description",
+    "priority",
+    "project",
+    "parent",
+    "label",
+  ],
+  "signals send": ["source", "type", "title", "severity", "fingerprint", "payload", "project"],
+  "signals list": ["source", "type", "severity", "issue", "action", "since", "page", "limit"],
+  next: ["agent", "project", "types", "lease"],
+  complete: ["result", "summary", "commit", "pr"],
+  review: ["clarity", "completeness", "relevance", "feedback", "author", "author-type"],
+  comment: ["author", "author-type", "reply-to"],
+  "templates preview": ["version-id"],
+  queue: ["project", "types", "page", "limit"],
+  connect: ["project", "create-project", "url", "yes", "dry-run", "launcher"],
+};
+
+describe("--help", () => {
+  it("lists every command, the configuration and the exit statuses", async () => {
+    const { status, stdout } = await run(["--help"]);
+    expect(status).toBe(0);
+    for (const command of [
+      "issues",
+      "signals",
+      "next",
+      "heartbeat",
+      "complete",
+      "release",
+      "review",
+      "comment",
+      "templates",
+      "queue",
+      "stats",
+      "health",
+      "connect",
+      "mcp",
+      "completion",
+    ]) {
+      expect(stdout).toMatch(new RegExp(`kaizen ${command}\\b`));
+    }
+    expect(stdout).toContain("KAIZEN_API_KEY");
+    expect(stdout).toContain("KAIZEN_DISPATCH_TOKEN");
+    expect(stdout).toContain("Exit status: 0 ok, 1 API error (message on stderr), 2 usage error, 3 next");
+  });
+
+  it.each(Object.entries(EXPECTED_FLAGS))("kaizen %s --help lists exactly its flags", async (command, flags) => {
+    const { status, stdout } = await run([...command.split(" "), "--help"]);
+    expect(status).toBe(0);
+    const listed = flagsOf(stdout);
+    expect(listed).toEqual([...new Set([...flags, ...COMMON, "version"])].sort());
+  });
+
+  it("next --help documents exit status 3 for nothing to claim", async () => {
+    const { stdout } = await run(["next", "--help"]);
+    expect(stdout).toContain("3 nothing is eligible");
+  });
+});
+
+describe("usage errors exit 2", () => {
+  it.each([
+    [["issues", "list", "--bogus"], "Unknown argument: bogus", "kaizen issues list --help"],
+    [["issues", "list", "--status", "nope"], "Invalid values", "kaizen issues list --help"],
+    [["complete", "dsp_1", "--summary", "x"], "Missing required argument: result", "kaizen complete --help"],
+    [["next", "--lease", "5"], "--lease must be a whole number from 60 to 7200", "kaizen next --help"],
+    [["issues"], "Which issues command?", "kaizen issues --help"],
+    [[], "Which command?", "kaizen --help"],
+    [["frobnicate"], "Unknown argument: frobnicate", "kaizen frobnicate --help"],
+  ])("kaizen %j", async (args, message, hint) => {
+    const { status, stdout, stderr } = await run(args);
+    expect(status).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toContain(message);
+    expect(stderr).toContain(`Run ${hint} for the flags.`);
+  });
+
+  it("a missing key names KAIZEN_API_KEY and .data/api-key, before any request", async () => {
+    const { status, stderr } = await run(["issues", "list"], { KAIZEN_URL: "https://kaizen.example.com" });
+    expect(status).toBe(2);
+    expect(stderr).toContain("No API key for https://kaizen.example.com");
+    expect(stderr).toContain("KAIZEN_API_KEY");
+    expect(stderr).toContain(".data/api-key");
+  });
+
+  it("issues update with nothing to change", async () => {
+    const { status, stderr } = await run(["issues", "update", "KZN-1"], { KAIZEN_API_KEY: "kaizen_x" });
+    expect(status).toBe(2);
+    expect(stderr).toContain("Nothing to update");
+  });
+});
+
+describe("an unreachable service", () => {
+  it("is exit 1 with the reason on stderr", async () => {
+    const { status, stdout, stderr } = await run(["issues", "show", "KZN-1"], { KAIZEN_API_KEY: "kaizen_x" });
+    expect(status).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(/^kaizen: cannot reach http:\/\/127\.0\.0\.1:9.*is the Kaizen server running\?/);
+  });
+});
+
+describe("kaizen completion", () => {
+  it("prints a shell completion script that asks kaizen for its completions", async () => {
+    const { status, stdout } = await run(["completion"]);
+    expect(status).toBe(0);
+    expect(stdout).toContain("###-begin-kaizen-completions-###");
+    expect(stdout).toContain("--get-yargs-completions");
+  });
+
+  it("completes command names", async () => {
+    const { stdout } = await run(["--get-yargs-completions", "tem"]);
+    expect(stdout.split("\n")).toContain("templates");
+  });
+});
