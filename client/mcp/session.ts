@@ -55,13 +55,16 @@ export class McpSession {
   readonly #url: string;
   readonly #apiKey: string | undefined;
   readonly #dispatchToken: string | undefined;
+  /** The project a connected repository works on (`KAIZEN_PROJECT`): claims default to it. */
+  readonly projectId: string | undefined;
   readonly #clients = new Map<string, KaizenClient>();
   readonly #held = new Map<string, HeldDispatch>();
   #currentId: string | undefined;
 
   /** Throws a {@link SessionError} for a `dispatchToken` that is not a dispatch token (`kzd_…`). */
-  constructor(connection: Pick<Connection, "url" | "apiKey" | "dispatchToken">) {
+  constructor(connection: Pick<Connection, "url" | "apiKey" | "dispatchToken" | "projectId">) {
     this.#url = connection.url;
+    this.projectId = connection.projectId;
     this.#apiKey = connection.apiKey;
     this.#dispatchToken = connection.dispatchToken;
     if (connection.dispatchToken !== undefined) {

@@ -96,13 +96,15 @@ const claimNextIssue = defineTool({
     "to report back), the dispatch (its id and token) and the issue. Use it when you are ready for new work. " +
     "Afterwards heartbeat before the lease ends, comment as you go, review the prompt, and finish with " +
     "complete_dispatch (or release_dispatch); those tools default to this dispatch. Nothing is claimed when no " +
-    "issue is eligible.",
+    "issue is eligible. In a repository connected with `kaizen connect`, only its project's issues are claimed " +
+    "unless projectId names another.",
   route: "POST /api/dispatch/claim",
   inputSchema: claimBody,
   annotations: WRITE,
   async run(args, session) {
     const { data, response } = await session.call("service", (kaizen) =>
-      kaizen.POST("/api/dispatch/claim", { body: args }),
+      // In a connected repository, its project's issues unless the agent names another.
+      kaizen.POST("/api/dispatch/claim", { body: { ...args, projectId: args.projectId ?? session.projectId } }),
     );
     if (response.status === 204 || !data) {
       return {

@@ -46,7 +46,11 @@ afterAll(async () => {
 });
 
 /** An MCP client connected to a fresh `kaizen mcp` process with exactly these credentials. */
-async function mcp(credentials: { KAIZEN_API_KEY?: string; KAIZEN_DISPATCH_TOKEN?: string }): Promise<Client> {
+async function mcp(credentials: {
+  KAIZEN_API_KEY?: string;
+  KAIZEN_DISPATCH_TOKEN?: string;
+  KAIZEN_PROJECT?: string;
+}): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [KAIZEN, "mcp"],
@@ -233,6 +237,29 @@ describe("kaizen MCP server over stdio", () => {
 
     const empty = await ok(client, "claim_next_issue", { agent: "mcp-agent", projectId });
     expect(empty.data).toEqual({ dispatch: null, issue: null, prompt: null });
+  });
+
+  it("claims within the connected repository's project (KAIZEN_PROJECT) unless the agent names another", async () => {
+    const [mine, other] = [await project("mcp connected"), await project("mcp elsewhere")];
+    const urgentElsewhere = await http("POST", "/api/issues", {
+      title: "Urgent, in another project",
+      type: "task",
+      status: "todo",
+      priority: 1,
+      projectId: other,
+    });
+    const ours = await http("POST", "/api/issues", {
+      title: "Ours, less urgent",
+      type: "task",
+      status: "todo",
+      priority: 4,
+      projectId: mine,
+    });
+    const client = await mcp({ KAIZEN_API_KEY: TEST_API_KEY, KAIZEN_PROJECT: mine });
+    const claimed = await ok(client, "claim_next_issue", { agent: "connected-agent" });
+    expect(claimed.data.issue.id).toBe(ours.json.data.id);
+    const named = await ok(client, "claim_next_issue", { agent: "connected-agent", projectId: other });
+    expect(named.data.issue.id).toBe(urgentElsewhere.json.data.id);
   });
 
   it("answers API failures as error results with the API's message and details, and keeps serving", async () => {
