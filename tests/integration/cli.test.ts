@@ -4,37 +4,24 @@
  * with stdout, stderr and exit statuses checked, and `--json` compared with the API's own answer.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { loadConfig } from "../../core/src/index.js";
-import { freePort } from "../../infra/local/dynamodb.js";
-import { type LocalStack, startLocalStack } from "../../infra/local/stack.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_API_KEY } from "../helpers/db.js";
+import { startTestServer, type TestServer } from "../helpers/local-server.js";
 
 const BIN = join(import.meta.dirname, "..", "..", "bin", "kaizen.js");
 
-let stack: LocalStack;
+let server: TestServer;
 let dataDir: string;
 let baseUrl: string;
 
 beforeAll(async () => {
-  const endpoint = inject("dynamodbEndpoint");
-  const config = {
-    ...loadConfig({ env: { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: `kaizen_cli_${Date.now()}` } }),
-    serviceApiKey: TEST_API_KEY,
-    port: await freePort(),
-  };
-  dataDir = mkdtempSync(join(tmpdir(), "kaizen-cli-"));
-  stack = await startLocalStack({ config, dataDir, hostname: "127.0.0.1" });
-  baseUrl = stack.url.replace("localhost", "127.0.0.1");
+  server = await startTestServer("cli");
+  dataDir = server.dir;
+  baseUrl = server.url;
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => server?.stop());
 
 interface Run {
   status: number;

@@ -2,40 +2,25 @@
  * The typed client (client/) against the real local server: a call through every family, errors as
  * one KaizenApiError with the envelope's fields, and retries only where repeating is safe.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKaizenClient, KaizenApiError, type KaizenClient } from "../../client/index.js";
-import { loadConfig } from "../../core/src/index.js";
 import { freePort } from "../../infra/local/dynamodb.js";
-import { type LocalStack, startLocalStack } from "../../infra/local/stack.js";
 import { CLIENT_TYPES_FILE, clientTypesText } from "../../scripts/openapi.js";
 import { TEST_API_KEY, TEST_WEBHOOK_SECRETS } from "../helpers/db.js";
+import { startTestServer, type TestServer } from "../helpers/local-server.js";
 
-let stack: LocalStack;
-let dataDir: string;
+let server: TestServer;
 let baseUrl: string;
 let kaizen: KaizenClient;
 
 beforeAll(async () => {
-  const endpoint = inject("dynamodbEndpoint");
-  const config = {
-    ...loadConfig({ env: { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: `kaizen_client_${Date.now()}` } }),
-    serviceApiKey: TEST_API_KEY,
-    webhookSecrets: { ...TEST_WEBHOOK_SECRETS },
-    port: await freePort(),
-  };
-  dataDir = mkdtempSync(join(tmpdir(), "kaizen-client-"));
-  stack = await startLocalStack({ config, dataDir, hostname: "127.0.0.1" });
-  baseUrl = stack.url.replace("localhost", "127.0.0.1");
+  server = await startTestServer("client");
+  baseUrl = server.url;
   kaizen = createKaizenClient({ baseUrl, token: TEST_API_KEY });
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => server?.stop());
 
 /** A fetch that answers the first `failures` requests itself with `status`, then sends the rest; it records them all. */
 function flakyFetch(failures: number, status = 503) {

@@ -4,34 +4,25 @@
  * file, pointers once, one project, and a second run that changes nothing.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConnectError, connectRepository } from "../../client/connect/connect.js";
-import { loadConfig } from "../../core/src/index.js";
-import { freePort } from "../../infra/local/dynamodb.js";
-import { type LocalStack, startLocalStack } from "../../infra/local/stack.js";
 import { TEST_API_KEY } from "../helpers/db.js";
+import { startTestServer, type TestServer } from "../helpers/local-server.js";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 const BIN = join(ROOT, "bin", "kaizen.js");
 
-let stack: LocalStack;
+let server: TestServer;
 let dataDir: string;
 let repo: string;
 let baseUrl: string;
 
 beforeAll(async () => {
-  const endpoint = inject("dynamodbEndpoint");
-  const config = {
-    ...loadConfig({ env: { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: `kaizen_connect_${Date.now()}` } }),
-    serviceApiKey: TEST_API_KEY,
-    port: await freePort(),
-  };
-  dataDir = mkdtempSync(join(tmpdir(), "kaizen-connect-"));
-  stack = await startLocalStack({ config, dataDir: join(dataDir, "server"), hostname: "127.0.0.1" });
-  baseUrl = stack.url.replace("localhost", "127.0.0.1");
+  server = await startTestServer("connect");
+  dataDir = server.dir;
+  baseUrl = server.url;
 
   // A repository set up for Claude Code (another MCP server, CLAUDE.md) and Cursor (rules).
   repo = join(dataDir, "shop-web");
@@ -48,10 +39,7 @@ beforeAll(async () => {
   git("-c", "user.name=Test", "-c", "user.email=test@example.com", "commit", "-qm", "initial");
 });
 
-afterAll(async () => {
-  await stack?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => server?.stop());
 
 interface Run {
   status: number;

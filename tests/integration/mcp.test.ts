@@ -6,43 +6,31 @@
  * token do.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tokenMayCall } from "../../client/mcp/access.js";
 import { TOOLS } from "../../client/mcp/tools.js";
-import { loadConfig } from "../../core/src/index.js";
-import { freePort } from "../../infra/local/dynamodb.js";
-import { type LocalStack, startLocalStack } from "../../infra/local/stack.js";
 import { TEST_API_KEY } from "../helpers/db.js";
+import { startTestServer, type TestServer } from "../helpers/local-server.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const KAIZEN = join(ROOT, "bin", "kaizen.js");
 const TOKEN_TOOLS = ["heartbeat", "add_comment", "review_prompt", "complete_dispatch", "release_dispatch"];
 
-let stack: LocalStack;
+let server: TestServer;
 let url: string;
-let dataDir: string;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  const config = {
-    ...loadConfig({ env: { DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"), TABLE_NAME: `kaizen_mcp_${Date.now()}` } }),
-    serviceApiKey: TEST_API_KEY,
-    port: await freePort(),
-  };
-  dataDir = mkdtempSync(join(tmpdir(), "kaizen-mcp-"));
-  stack = await startLocalStack({ config, dataDir, hostname: "127.0.0.1" });
-  url = stack.url.replace("localhost", "127.0.0.1");
+  server = await startTestServer("mcp");
+  url = server.url;
 });
 
 afterAll(async () => {
   for (const client of clients) await client.close();
-  await stack?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await server?.stop();
 });
 
 /** An MCP client connected to a fresh `kaizen mcp` process with exactly these credentials. */
