@@ -54,3 +54,13 @@ export function anotherInstance(t: TestApp, emulateConflicts: boolean): Pick<Tes
   const db = createDb({ tableName: t.tableName, region: "us-east-1", endpoint: t.endpoint, emulateConflicts });
   return { app: createApp(ALL_FAMILIES, { config: testConfig({ tableName: t.tableName, endpoint: t.endpoint }), db }) };
 }
+
+/**
+ * The `data` of an answer that must have `status`; anything else throws with the status and body.
+ * @example const issue = await dataOf<Issue>(t.app.request("/api/issues", jsonPost(body)), 201);
+ */
+export async function dataOf<T>(response: Response | Promise<Response>, status = 200): Promise<T> {
+  const answered = await response;
+  if (answered.status !== status) throw new Error(`answered ${answered.status}: ${await answered.text()}`);
+  return ((await answered.json()) as { data: T }).data;
+}

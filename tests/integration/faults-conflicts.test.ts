@@ -7,19 +7,13 @@
  */
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { AUTH, dataOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { codehostDelivery, issueEvent } from "../helpers/deliveries.js";
 import { expectUnavailable, type FaultInjector, halfWrites, injectFaults, snapshotTable } from "../helpers/faults.js";
 
 type Body<T> = { data: T };
 type ListBody<T> = { data: T[]; total: number };
 type Issue = { id: string; status: string; signalCount: number };
-
-async function ok<T>(response: Response | Promise<Response>, status = 200): Promise<T> {
-  const answered = await response;
-  if (answered.status !== status) throw new Error(`answered ${answered.status}: ${await answered.text()}`);
-  return ((await answered.json()) as Body<T>).data;
-}
 
 const TRANSACTIONS = (_operation: number, command: string) => command === "TransactWriteItemsCommand";
 /** Conflicts injected before a write goes through. */
@@ -35,8 +29,8 @@ describe("transaction conflicts injected at the client", () => {
     t = await testApp({}, { emulateConflicts: true });
     faults = injectFaults(t.db);
     // Seeds the default templates, so claims below write only their own transaction.
-    await ok(t.app.request("/api/issues", jsonPost({ title: "Warm up", type: "task", status: "todo" })), 201);
-    await ok(t.app.request("/api/dispatch/claim", jsonPost({ agent: "warm" })), 201);
+    await dataOf(t.app.request("/api/issues", jsonPost({ title: "Warm up", type: "task", status: "todo" })), 201);
+    await dataOf(t.app.request("/api/dispatch/claim", jsonPost({ agent: "warm" })), 201);
   });
 
   /** Sends `request` with the next CONFLICTS transactions refused, and checks they were retried. */
@@ -114,7 +108,7 @@ describe("transaction conflicts injected at the client", () => {
       () => t.app.request(`/api/dispatch/${claim.dispatch.id}/complete`, jsonPost({ result: "done", summary: "ok" })),
       200,
     );
-    expect(await ok<Issue>(t.app.request(`/api/issues/${issue.id}`, { headers: AUTH }))).toMatchObject({
+    expect(await dataOf<Issue>(t.app.request(`/api/issues/${issue.id}`, { headers: AUTH }))).toMatchObject({
       status: "done",
     });
   });

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Dispatch } from "../../core/src/dispatch/schemas.js";
 import type { Prompt } from "../../core/src/prompts/schemas.js";
 import type { TemplateDetail, TemplateVersion } from "../../core/src/templates/schemas.js";
-import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { AUTH, dataOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { type FaultInjector, failEachCallInTurn, injectFaults, POSITION_FAULT_MODES } from "../helpers/faults.js";
 import { createTemplate } from "../helpers/templates.js";
 
@@ -24,20 +24,14 @@ async function json<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function ok<T>(response: Response | Promise<Response>, status = 200): Promise<T> {
-  const answered = await response;
-  if (answered.status !== status) throw new Error(`answered ${answered.status}: ${await answered.text()}`);
-  return (await json<Body<T>>(answered)).data;
-}
-
 describe.each(POSITION_FAULT_MODES)("dispatch and reviews with $mode, at each call position in turn", ({ fault }) => {
   let t: TestApp;
   let faults: FaultInjector;
-  const stats = () => ok<Stats>(t.app.request("/api/dashboard/stats", { headers: AUTH }));
+  const stats = () => dataOf<Stats>(t.app.request("/api/dashboard/stats", { headers: AUTH }));
   const todo = (title: string, extra: Record<string, unknown> = {}) =>
-    ok<Issue>(t.app.request("/api/issues", jsonPost({ title, type: "task", status: "todo", ...extra })), 201);
+    dataOf<Issue>(t.app.request("/api/issues", jsonPost({ title, type: "task", status: "todo", ...extra })), 201);
   const claim = (body: Record<string, unknown> = { agent: "agent-1" }) =>
-    ok<Claim>(t.app.request("/api/dispatch/claim", jsonPost(body)), 201);
+    dataOf<Claim>(t.app.request("/api/dispatch/claim", jsonPost(body)), 201);
   const review = (score: number, init: Record<string, string> = {}) =>
     jsonPost({ clarity: score, completeness: score, relevance: score, authorType: "agent" }, init);
 
@@ -100,11 +94,11 @@ describe.each(POSITION_FAULT_MODES)("dispatch and reviews with $mode, at each ca
           return {
             send: () => t.app.request(`/api/dispatch/${claimed.dispatch.id}/complete`, request),
             storedOnce: async () => {
-              const dispatch = await ok<Dispatch>(
+              const dispatch = await dataOf<Dispatch>(
                 t.app.request(`/api/dispatch/${claimed.dispatch.id}`, { headers: AUTH }),
               );
               expect(dispatch).toMatchObject({ status: "completed", outcome: { summary: "Pinned the clock" } });
-              const issue = await ok<Issue & { commits: unknown[] }>(
+              const issue = await dataOf<Issue & { commits: unknown[] }>(
                 t.app.request(`/api/issues/${claimed.issue.id}`, { headers: AUTH }),
               );
               expect(issue).toMatchObject({ status: "done", commits: [{ sha: "abc1234" }] });
@@ -131,7 +125,9 @@ describe.each(POSITION_FAULT_MODES)("dispatch and reviews with $mode, at each ca
     const { prompt } = await claim();
     if (!prompt) throw new Error("the default templates give every issue a prompt");
     const versionOf = async (): Promise<TemplateVersion> => {
-      const detail = await ok<TemplateDetail>(t.app.request(`/api/templates/${prompt.templateId}`, { headers: AUTH }));
+      const detail = await dataOf<TemplateDetail>(
+        t.app.request(`/api/templates/${prompt.templateId}`, { headers: AUTH }),
+      );
       if (!detail.activeVersion) throw new Error("no active version");
       return detail.activeVersion;
     };
@@ -176,7 +172,7 @@ describe.each(POSITION_FAULT_MODES)("dispatch and reviews with $mode, at each ca
             specificity,
             content: "Test {{issue.title}}",
           });
-          await ok(
+          await dataOf(
             t.app.request(
               "/api/issues",
               jsonPost({ title: `Guess ${slug}`, type: "hypothesis", status: "todo", priority: 1 }),
@@ -185,7 +181,8 @@ describe.each(POSITION_FAULT_MODES)("dispatch and reviews with $mode, at each ca
           );
           const { prompt } = await claim({ agent: "agent-2", types: ["hypothesis"] });
           if (prompt?.templateId === undefined) throw new Error("no prompt");
-          for (const score of [2, 2]) await ok(t.app.request(`/api/prompts/${prompt.id}/reviews`, review(score)), 201);
+          for (const score of [2, 2])
+            await dataOf(t.app.request(`/api/prompts/${prompt.id}/reviews`, review(score)), 201);
           const before = await stats();
           const title = `Improve prompt template: ${slug}`;
           return {

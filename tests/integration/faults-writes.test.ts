@@ -11,7 +11,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { IN_PROGRESS_MESSAGE } from "../../core/src/http/idempotency.js";
-import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { AUTH, dataOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { codehostDelivery, issueEvent } from "../helpers/deliveries.js";
 import {
   expectUnavailable,
@@ -33,12 +33,6 @@ async function json<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function ok<T>(response: Response | Promise<Response>, status = 200): Promise<T> {
-  const answered = await response;
-  if (answered.status !== status) throw new Error(`answered ${answered.status}: ${await answered.text()}`);
-  return (await json<Body<T>>(answered)).data;
-}
-
 const patch = (body: unknown): RequestInit => ({
   method: "PATCH",
   headers: { ...AUTH, "Content-Type": "application/json" },
@@ -49,7 +43,7 @@ describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in
   let t: TestApp;
   let faults: FaultInjector;
   let projectId: string;
-  const stats = async (): Promise<Stats> => ok<Stats>(t.app.request("/api/dashboard/stats", { headers: AUTH }));
+  const stats = async (): Promise<Stats> => dataOf<Stats>(t.app.request("/api/dashboard/stats", { headers: AUTH }));
   const issuesWhere = async (query: string) =>
     json<ListBody<Issue>>(await t.app.request(`/api/issues?${query}`, { headers: AUTH }));
   const run = (scenario: WriteScenario) => failEachCallInTurn(t, faults, scenario, fault);
@@ -57,10 +51,10 @@ describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in
   beforeAll(async () => {
     t = await testApp({}, { emulateConflicts: true });
     faults = injectFaults(t.db);
-    await ok(t.app.request("/api/labels", jsonPost({ name: "checkout", color: "#112233" })), 201);
-    await ok(t.app.request("/api/labels", jsonPost({ name: "payments", color: "#445566" })), 201);
-    projectId = (await ok<{ id: string }>(t.app.request("/api/projects", jsonPost({ name: "Shop" })), 201)).id;
-    await ok(t.app.request("/api/goals", jsonPost({ title: "Fewer failed checkouts", projectId })), 201);
+    await dataOf(t.app.request("/api/labels", jsonPost({ name: "checkout", color: "#112233" })), 201);
+    await dataOf(t.app.request("/api/labels", jsonPost({ name: "payments", color: "#445566" })), 201);
+    projectId = (await dataOf<{ id: string }>(t.app.request("/api/projects", jsonPost({ name: "Shop" })), 201)).id;
+    await dataOf(t.app.request("/api/goals", jsonPost({ title: "Fewer failed checkouts", projectId })), 201);
   });
 
   it("POST /api/issues with labels, a project and an Idempotency-Key", async () => {
@@ -109,7 +103,7 @@ describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in
     const report = await run({
       status: 200,
       prepare: async () => {
-        const issue = await ok<Issue>(
+        const issue = await dataOf<Issue>(
           t.app.request("/api/issues", jsonPost({ title: "Slow search", type: "task", labels: ["checkout"] })),
           201,
         );
@@ -134,7 +128,10 @@ describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in
   });
 
   it("POST /api/issues/:id/comments with an Idempotency-Key", async () => {
-    const issue = await ok<Issue>(t.app.request("/api/issues", jsonPost({ title: "Talk it over", type: "plan" })), 201);
+    const issue = await dataOf<Issue>(
+      t.app.request("/api/issues", jsonPost({ title: "Talk it over", type: "plan" })),
+      201,
+    );
     const report = await run({
       status: 201,
       prepare: async () => {
@@ -222,11 +219,11 @@ describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in
 
   it("a signed codehost delivery grouped into an open issue counts once", async () => {
     const opened = codehostDelivery("issues", issueEvent("opened", 7, "Prices show NaN"));
-    const first = await ok<{ issue: Issue }>(t.app.request(opened.path, opened.init), 201);
+    const first = await dataOf<{ issue: Issue }>(t.app.request(opened.path, opened.init), 201);
     await run({
       status: 201,
       prepare: async () => {
-        const current = await ok<Issue>(t.app.request(`/api/issues/${first.issue.id}`, { headers: AUTH }));
+        const current = await dataOf<Issue>(t.app.request(`/api/issues/${first.issue.id}`, { headers: AUTH }));
         const delivery = codehostDelivery("issues", issueEvent("edited", 7, "Prices show NaN"), {
           delivery: randomUUID(),
         });
@@ -236,7 +233,7 @@ describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in
             expect((await json<Body<{ signal: { action: string } }>>(response.clone())).data.signal.action).toBe(
               "grouped",
             );
-            const after = await ok<Issue>(t.app.request(`/api/issues/${first.issue.id}`, { headers: AUTH }));
+            const after = await dataOf<Issue>(t.app.request(`/api/issues/${first.issue.id}`, { headers: AUTH }));
             expect(after.signalCount).toBe(current.signalCount + 1);
           },
         };
