@@ -72,6 +72,19 @@ export interface BurstRow {
   problems: string[];
 }
 
+/**
+ * The problem lines for answers other than `status`: how many, which statuses, and the first body.
+ * @example const problems = refusedAnswers(answers, 201); // [] when every answer was a 201
+ */
+export function refusedAnswers(answers: Answer[], status: number): string[] {
+  const refused = answers.filter((answer) => answer.status !== status);
+  if (refused.length === 0) return [];
+  const statuses = [...new Set(refused.map((answer) => answer.status))].join(", ");
+  return [
+    `${refused.length} answers were not ${status} (${statuses}), first: ${JSON.stringify(refused[0]?.body).slice(0, 200)}`,
+  ];
+}
+
 /** The burst cases of ARCHITECTURE.md: creates, and deliveries of 100 fingerprints, of one, and of 25 ids × 4. */
 export function burstCases(apiKey: string, size: number): BurstCase[] {
   const issueDelivery = (action: string, repoIssue: number, deliveryId?: string) =>

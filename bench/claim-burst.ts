@@ -10,7 +10,7 @@
  * dispatches; otherwise the bench fails. Leases last 30 minutes by default, far longer than a
  * burst's runs, so none runs out (and is expired by a later claim) between the two counts.
  */
-import type { Answer, BurstCase, BurstRequest } from "./bursts.js";
+import { type Answer, type BurstCase, type BurstRequest, refusedAnswers } from "./bursts.js";
 
 /** Claims sent per run. */
 export const CLAIMS = 50;
@@ -87,14 +87,7 @@ export function claimBurst(options: { url: string; apiKey: string }): BurstCase 
       if (activeBefore === undefined) return "the run was not prepared";
       const before = activeBefore;
       activeBefore = undefined;
-      const problems: string[] = [];
-      const refused = answers.filter((answer) => answer.status !== 201);
-      if (refused.length > 0) {
-        const statuses = [...new Set(refused.map((answer) => answer.status))].join(", ");
-        problems.push(
-          `${refused.length} answers were not 201 (${statuses}), first: ${JSON.stringify(refused[0]?.body).slice(0, 200)}`,
-        );
-      }
+      const problems = refusedAnswers(answers, 201);
       const issues = answers
         .map((answer) => (answer.body as { data?: { issue?: { id?: string } } })?.data?.issue?.id)
         .filter((id): id is string => typeof id === "string");

@@ -18,7 +18,7 @@ import type { Prompt } from "../core/src/prompts/schemas.js";
 import { needsImprovement } from "../core/src/prompts/scoring.js";
 import { promptEngine } from "../core/src/templates/engine.js";
 import type { TemplateDetail, TemplateVersion } from "../core/src/templates/schemas.js";
-import type { Answer, BurstCase, BurstRequest } from "./bursts.js";
+import { type Answer, type BurstCase, type BurstRequest, refusedAnswers } from "./bursts.js";
 
 /** The default template task issues get; its active version is the one reviewed. */
 export const REVIEWED_TEMPLATE = "task-execution";
@@ -146,14 +146,7 @@ export function reviewBurst(options: {
       if (!start) return "the run was not prepared";
       const { count, prompts: reviewed, sent } = start;
       start = undefined;
-      const problems: string[] = [];
-      const refused = answers.filter((answer) => answer.status !== 201);
-      if (refused.length > 0) {
-        const statuses = [...new Set(refused.map((answer) => answer.status))].join(", ");
-        problems.push(
-          `${refused.length} answers were not 201 (${statuses}), first: ${JSON.stringify(refused[0]?.body).slice(0, 200)}`,
-        );
-      }
+      const problems = refusedAnswers(answers, 201);
       const after = (await detail()).activeVersion;
       if (after.reviewCount - count !== size) {
         problems.push(

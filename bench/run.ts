@@ -796,9 +796,9 @@ function dashboardOnly(): Promise<void> {
   );
 }
 
-/** Costs the dashboard against a table of its own (./dashboard-costs.ts). */
-async function dashboardCosts(endpoint: string, apiKey: string, issues: number): Promise<DashboardCosts> {
-  const tableName = `${TABLE_NAME}_dashboard`;
+/** A table of the bench's own for one section, once DynamoDB Local answers, and the service configuration for it. */
+async function sideTable(name: string, endpoint: string, apiKey: string) {
+  const tableName = `${TABLE_NAME}_${name}`;
   const probe = createDb({ tableName, region: "us-east-1", endpoint });
   await waitForDatabase(probe);
   probe.client.destroy();
@@ -806,20 +806,19 @@ async function dashboardCosts(endpoint: string, apiKey: string, issues: number):
     ...loadConfig({ env: { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint } }),
     serviceApiKey: apiKey,
   };
+  return { tableName, config };
+}
+
+/** Costs the dashboard against a table of its own (./dashboard-costs.ts). */
+async function dashboardCosts(endpoint: string, apiKey: string, issues: number): Promise<DashboardCosts> {
+  const { tableName, config } = await sideTable("dashboard", endpoint, apiKey);
   log(`  table ${tableName}; ${FEW_ISSUES} issues and their signals, then the requests…`);
   return measureDashboardCosts({ endpoint, tableName, config, apiKey, issues, progress, log });
 }
 
 /** Costs the claims against a table of their own (./claim-costs.ts). */
 async function claimCosts(endpoint: string, apiKey: string, queued: number): Promise<ClaimCosts> {
-  const tableName = `${TABLE_NAME}_claims`;
-  const probe = createDb({ tableName, region: "us-east-1", endpoint });
-  await waitForDatabase(probe);
-  probe.client.destroy();
-  const config = {
-    ...loadConfig({ env: { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint } }),
-    serviceApiKey: apiKey,
-  };
+  const { tableName, config } = await sideTable("claims", endpoint, apiKey);
   log(`  table ${tableName}; queueing ${FEW_QUEUED + 1} issues, a warm-up claim, then the claim with ${FEW_QUEUED}…`);
   return measureClaimCosts({ endpoint, tableName, config, apiKey, queued, progress, log });
 }
