@@ -6,7 +6,7 @@
  * issues are claimed again. Every answer is recorded in the ledger; every request is timed.
  */
 
-import type { ClaimRecord } from "./load-audit.js";
+import type { ClaimRecord } from "../tests/helpers/load-audit.js";
 import type { LoadLedger, RouteTimings } from "./load-ledger.js";
 
 /** The shortest lease the API allows: vanished agents' leases run out within the load. */

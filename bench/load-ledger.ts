@@ -1,12 +1,12 @@
 /**
  * @module bench/load-ledger — what the sustained load was told: every acknowledged delivery, issue
- * and claim (the audit's input, bench/load-audit.ts), the issues the load's edits pick from, and the
+ * and claim (the audit's input, tests/helpers/load-audit.ts), the issues the load's edits pick from, and the
  * figures per route of the requests the agents send themselves.
  */
 import type { WebhookProvider } from "../core/src/routes.js";
+import type { ClaimRecord, DeliveryAck, DeliveryRecord, LoadRecords } from "../tests/helpers/load-audit.js";
 import type { Delivery } from "./deliveries.js";
 import { quantile } from "./format.js";
-import type { ClaimRecord, DeliveryAck, DeliveryRecord, LoadRecords } from "./load-audit.js";
 
 /** Acknowledged deliveries kept per provider for redelivery (recent ones, so redeliveries bunch up). */
 const REDELIVERY_POOL = 200;
