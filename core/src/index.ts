@@ -4,6 +4,7 @@ export { ensureTable, waitForDatabase } from "./db/bootstrap.js";
 export { createDb, Db, type DbUsage } from "./db/client.js";
 export { createTableInput, TABLE_DEFINITION } from "./db/table.js";
 export { ALL_FAMILIES } from "./families.js";
-export { type AppDeps, createApp, type FamilyModules } from "./http/app.js";
+export type { AppDeps, FamilyModules } from "./http/app.js";
 export { generateApiKey } from "./http/auth.js";
 export { allRoutes, DEFAULT_ROUTE_FAMILY, FAMILIES, type Family, ROUTE_TABLE } from "./routes.js";
+export { createApp } from "./services.js";

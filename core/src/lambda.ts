@@ -7,7 +7,8 @@ import { handle } from "hono/aws-lambda";
 import { Resource } from "sst/resource";
 import { loadConfig } from "./config.js";
 import { createDb } from "./db/client.js";
-import { createApp, type FamilyModules } from "./http/app.js";
+import type { FamilyModules } from "./http/app.js";
+import { createApp } from "./services.js";
 
 /**
  * @example export const handler = lambdaHandler({ issues: issueFamily });

@@ -5,9 +5,9 @@
  * dispatch at a time and every claim an agent got is stored as the agent left it, and the
  * maintained counts equal a recount (./recount.ts).
  */
-import { DashboardService } from "../../core/src/dashboard/service.js";
 import type { Db } from "../../core/src/db/client.js";
 import type { WebhookProvider } from "../../core/src/routes.js";
+import { dashboardService } from "../../core/src/services.js";
 import { deliveryKey } from "../../core/src/signals/keys.js";
 import {
   dashboardMismatches,
@@ -109,7 +109,7 @@ const LISTED_PER_KIND = 25;
  * @example const audit = await auditLoad(db, records); if (!audit.ok) console.log(audit.violations);
  */
 export async function auditLoad(db: Db, records: LoadRecords): Promise<AuditResult> {
-  const stats = await new DashboardService(db).stats();
+  const stats = await dashboardService({ db: db }).stats();
   const items = await scanTable(db);
   const violations: Violation[] = [];
   const report = (kind: ViolationKind, message: string) => violations.push({ kind, message });

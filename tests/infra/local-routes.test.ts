@@ -8,8 +8,9 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/src/config.js";
 import { createDb } from "../../core/src/db/client.js";
 import { ALL_FAMILIES } from "../../core/src/families.js";
-import { type AppDeps, type AppEnv, createApp, type FamilyModules } from "../../core/src/http/app.js";
+import type { AppDeps, AppEnv, FamilyModules } from "../../core/src/http/app.js";
 import { allRoutes, FAMILIES, ROUTE_TABLE, routeKey } from "../../core/src/routes.js";
+import { createApp } from "../../core/src/services.js";
 
 // Construction does no I/O: the unreachable endpoint is never called.
 const deps: AppDeps = {

@@ -6,20 +6,20 @@
 import { describe, expect, it } from "vitest";
 import { referenceCheck } from "../../core/src/catalog/fence.js";
 import { labelNameKey } from "../../core/src/catalog/keys.js";
-import { CatalogService } from "../../core/src/catalog/service.js";
 import { labelExistsCheck, projectExistsCheck } from "../../core/src/catalog/store.js";
 import type { TransactItem } from "../../core/src/db/client.js";
 import { ConditionFailedError } from "../../core/src/db/client.js";
 import { retryRaces } from "../../core/src/db/retry.js";
 import { spreadShardKey } from "../../core/src/db/spread.js";
 import { newIssue } from "../../core/src/issues/service.js";
-import { IssueStore, type NewIssue } from "../../core/src/issues/store.js";
+import type { NewIssue } from "../../core/src/issues/store.js";
+import { catalogService, issueStore } from "../../core/src/services.js";
 import { AUTH, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";
 
 /** Creates an issue as a careful issue service would: its writes plus the catalog's checks, in one transaction. */
 async function createCheckedIssue(t: TestApp, fields: NewIssue, checks: TransactItem[]): Promise<boolean> {
-  const store = new IssueStore(t.db);
+  const store = issueStore({ db: t.db });
   try {
     const { writes } = store.prepareCreate(fields, await store.takeNumber(new Date()));
     // A failed catalog check is an answer, not a race; transaction conflicts are retried.
@@ -58,7 +58,7 @@ async function shardCheckPasses(t: TestApp, name: string, shard: number): Promis
 describe("deletion fences on spread checks", () => {
   it("leave every shard of a label's check passing after a refused delete, and tombstoned after a delete until the name is reused", async () => {
     const t = await testApp();
-    const catalog = new CatalogService(t.db);
+    const catalog = catalogService({ db: t.db });
     const label = (await catalog.createLabel({ name: "Bug", color: "#ff0000" })).record;
     expect(await shardCheckPasses(t, "bug", 7)).toBe(true);
     await t.app.request("/api/issues", {
@@ -69,7 +69,7 @@ describe("deletion fences on spread checks", () => {
     // A refused delete (the label is in use) fences every shard, then lifts the fence.
     expect((await remove(t, `/api/labels/${label.id}`)).status).toBe(409);
     expect(await shardCheckPasses(t, "bug", 7)).toBe(true);
-    const stored = await new IssueStore(t.db).list({ sort: "-createdAt", offset: 0, limit: 1 });
+    const stored = await issueStore({ db: t.db }).list({ sort: "-createdAt", offset: 0, limit: 1 });
     const issue = stored.issues[0];
     if (!issue) throw new Error("no issue");
     await t.app.request(`/api/issues/${issue.issue.id}`, { method: "DELETE", headers: AUTH });
@@ -83,7 +83,7 @@ describe("deletion fences on spread checks", () => {
 describe("deletion fences", () => {
   it("the reference checks pass for live records and fail for missing ones", async () => {
     const t = await testApp();
-    const catalog = new CatalogService(t.db);
+    const catalog = catalogService({ db: t.db });
     const project = (await catalog.createProject({ name: "p" })).record;
     await catalog.createLabel({ name: "Bug", color: "#ff0000" });
     const issue = (projectId: string | null, labels: string[]) =>
@@ -101,10 +101,12 @@ describe("deletion fences", () => {
 
   it("a refused delete lifts its fence at once", async () => {
     const t = await testApp();
-    const catalog = new CatalogService(t.db);
+    const catalog = catalogService({ db: t.db });
     const project = (await catalog.createProject({ name: "p" })).record;
     const label = (await catalog.createLabel({ name: "bug", color: "#ff0000" })).record;
-    await new IssueStore(t.db).create(newIssue({ title: "x", type: "task", projectId: project.id, labels: ["bug"] }));
+    await issueStore({ db: t.db }).create(
+      newIssue({ title: "x", type: "task", projectId: project.id, labels: ["bug"] }),
+    );
     expect((await remove(t, `/api/projects/${project.id}`)).status).toBe(409);
     expect((await remove(t, `/api/labels/${label.id}`)).status).toBe(409);
     const checks = [projectExistsCheck(project.id), labelExistsCheck("bug")];
@@ -122,8 +124,8 @@ describe("deletion fences", () => {
   describe.each(CONFLICT_MODES)("$mode", ({ emulateConflicts }) => {
     it("a project deleted while issues are being added to it never ends up with issues", async () => {
       const t = await testApp({}, { emulateConflicts });
-      const catalog = new CatalogService(t.db);
-      const issues = new IssueStore(t.db);
+      const catalog = catalogService({ db: t.db });
+      const issues = issueStore({ db: t.db });
       for (let round = 0; round < 8; round++) {
         const project = (await catalog.createProject({ name: `p${round}` })).record;
         const fields = newIssue({ title: `i${round}`, type: "task", projectId: project.id });
@@ -141,8 +143,8 @@ describe("deletion fences", () => {
 
     it("a label deleted while issues are being labelled with it never ends up in use", async () => {
       const t = await testApp({}, { emulateConflicts });
-      const catalog = new CatalogService(t.db);
-      const issues = new IssueStore(t.db);
+      const catalog = catalogService({ db: t.db });
+      const issues = issueStore({ db: t.db });
       for (let round = 0; round < 8; round++) {
         const name = `race-${round}`;
         const label = (await catalog.createLabel({ name, color: "#000000" })).record;

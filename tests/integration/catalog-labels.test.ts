@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { CatalogService } from "../../core/src/catalog/service.js";
 import { newIssue } from "../../core/src/issues/service.js";
-import { IssueStore } from "../../core/src/issues/store.js";
+import { catalogService, issueStore } from "../../core/src/services.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";
 
@@ -80,7 +79,7 @@ describe("labels", () => {
 
   it("refuses to delete a label issues carry (409), and does not strip it from them", async () => {
     const label = await createLabel(t, "in-use");
-    const issues = new IssueStore(t.db);
+    const issues = issueStore({ db: t.db });
     await issues.create(newIssue({ title: "one", type: "task", labels: ["in-use"] }));
     await issues.create(newIssue({ title: "two", type: "task", labels: ["in-use"] }));
     const refused = await remove(t, label.id);
@@ -92,7 +91,7 @@ describe("labels", () => {
 
   it("resolves names case-insensitively to the stored spelling, for the issue service", async () => {
     await createLabel(t, "Frontend");
-    const catalog = new CatalogService(t.db);
+    const catalog = catalogService({ db: t.db });
     expect(await catalog.resolveLabels(["frontend", "FRONTEND", "nope", "bug", "nope"])).toEqual({
       found: ["Frontend", "bug"],
       missing: ["nope"],
@@ -105,7 +104,7 @@ describe("labels", () => {
   });
 
   it("answers projectExists for the issue service", async () => {
-    const catalog = new CatalogService(t.db);
+    const catalog = catalogService({ db: t.db });
     const project = await catalog.createProject({ name: "p" });
     expect(await catalog.projectExists(project.record.id)).toBe(true);
     expect(await catalog.projectExists("prj_01ARZ3NDEKTSV4RRFFQ69G5FAV")).toBe(false);

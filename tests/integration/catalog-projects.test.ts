@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { newIssue } from "../../core/src/issues/service.js";
-import { IssueStore } from "../../core/src/issues/store.js";
+import { issueStore } from "../../core/src/services.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";
 
@@ -65,7 +65,7 @@ describe("projects: create, read, update, delete", () => {
 
   it("reads the project back with issue counts for all six statuses, zeros included", async () => {
     const project = await createProject(t, { description: "Make it fast", status: "active", health: "at_risk" });
-    const issues = new IssueStore(t.db);
+    const issues = issueStore({ db: t.db });
     await issues.create(newIssue({ title: "a", type: "task", projectId: project.id }));
     await issues.create(newIssue({ title: "b", type: "task", projectId: project.id, status: "todo" }));
     await issues.create(newIssue({ title: "c", type: "task", projectId: project.id, status: "todo" }));
@@ -152,7 +152,7 @@ describe("projects: create, read, update, delete", () => {
 
   it("refuses to delete a project that has issues (409), and allows it once they are gone", async () => {
     const project = await createProject(t);
-    const issues = new IssueStore(t.db);
+    const issues = issueStore({ db: t.db });
     await issues.create(newIssue({ title: "a", type: "task", projectId: project.id }));
     const second = await issues.create(newIssue({ title: "b", type: "task", projectId: project.id }));
     const refused = await t.app.request(`/api/projects/${project.id}`, { method: "DELETE", headers: AUTH });

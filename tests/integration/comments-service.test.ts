@@ -3,12 +3,11 @@
  * pagination and the cost of a page. (The HTTP behaviour is in comments.test.ts.)
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { CommentService } from "../../core/src/comments/service.js";
-import { CommentStore } from "../../core/src/comments/store.js";
+import type { CommentService } from "../../core/src/comments/service.js";
+import type { CommentStore } from "../../core/src/comments/store.js";
 import { NotFoundError, ValidationError } from "../../core/src/errors.js";
 import type { Db, DbUsage } from "../../core/src/index.js";
-import { IssueService } from "../../core/src/issues/service.js";
-import { IssueStore } from "../../core/src/issues/store.js";
+import { commentService, commentStore, issueService } from "../../core/src/services.js";
 import { CONFLICT_MODES, freshTable } from "../helpers/db.js";
 
 const UNKNOWN_ISSUE = "iss_01ARZ3NDEKTSV4RRFFQ69G5FAV";
@@ -24,9 +23,10 @@ interface Fixture {
 
 async function fixture(options: { emulateConflicts?: boolean } = {}): Promise<Fixture> {
   const { db } = await freshTable(options);
-  const issues = new IssueService(new IssueStore(db));
-  const store = new CommentStore(db);
-  const comments = new CommentService(store, (ref) => issues.getIssue(ref).then(({ issue }) => issue));
+  const deps = { db };
+  const issues = issueService(deps);
+  const store = commentStore(deps);
+  const comments = commentService(deps);
   let n = 0;
   return {
     db,

@@ -1,8 +1,8 @@
 /** The dashboard's counts against a full recount of the table (tests/helpers/recount.ts, the one the load audit uses), after a random mix of everything that changes them. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { durationBucket } from "../../core/src/dashboard/counters.js";
 import type { DashboardStats } from "../../core/src/dashboard/service.js";
+import { durationBucket } from "../../core/src/stats/counts.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import {
   dashboardMismatches,

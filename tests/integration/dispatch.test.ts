@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Dispatch } from "../../core/src/dispatch/schemas.js";
-import { scoreOf } from "../../core/src/dispatch/scoring.js";
 import { tokenMatches } from "../../core/src/dispatch/token.js";
+import { scoreOf } from "../../core/src/issues/scoring.js";
 import type { Prompt } from "../../core/src/prompts/schemas.js";
 import { AUTH, anotherInstance, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";

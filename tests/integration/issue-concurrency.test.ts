@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { newIssue } from "../../core/src/issues/service.js";
-import { IssueStore } from "../../core/src/issues/store.js";
+import { issueStore } from "../../core/src/services.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";
 
@@ -44,7 +44,7 @@ describe("concurrent creates", () => {
 describe("creation clock", () => {
   it("never gives an issue a createdAt before the previous issue's, even when the clock steps back", async () => {
     const t: TestApp = await testApp();
-    const store = new IssueStore(t.db);
+    const store = issueStore({ db: t.db });
     const fields = newIssue({ title: "clock", type: "task" });
     const ahead = await store.create(fields, () => new Date("2030-01-01T00:00:00.000Z"));
     const behind = await store.create(fields, () => new Date("2020-01-01T00:00:00.000Z"));

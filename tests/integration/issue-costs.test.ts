@@ -3,7 +3,7 @@ import { ListingIndex } from "../../core/src/db/listing.js";
 import type { DbUsage } from "../../core/src/index.js";
 import { ISSUE_UPDATED_LISTINGS } from "../../core/src/issues/keys.js";
 import { newIssue } from "../../core/src/issues/service.js";
-import { IssueStore } from "../../core/src/issues/store.js";
+import { issueStore } from "../../core/src/services.js";
 import { AUTH, type TestApp, testApp } from "../helpers/app.js";
 
 const COUNT = 260;
@@ -20,7 +20,7 @@ describe(`issue listing costs over ${COUNT} issues (three count buckets)`, () =>
   let t: TestApp;
   beforeAll(async () => {
     t = await testApp();
-    const store = new IssueStore(t.db);
+    const store = issueStore({ db: t.db });
     for (let i = 1; i <= COUNT; i++) await store.create(fields(i));
   }, 180_000);
 
@@ -131,7 +131,7 @@ describe(`issue listing costs over ${COUNT} issues (three count buckets)`, () =>
 
   it("costs two calls to create (the number's atomic update, one transaction), both writes", async () => {
     const before = t.db.usage();
-    await new IssueStore(t.db).create(fields(COUNT + 1));
+    await issueStore({ db: t.db }).create(fields(COUNT + 1));
     const after = t.db.usage();
     expect(after.calls - before.calls).toBe(2);
     expect(after.readCapacity - before.readCapacity).toBe(0);

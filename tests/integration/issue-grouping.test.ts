@@ -1,7 +1,8 @@
 /** Grouping a signal into an issue in place: commutative updates of its count and latest signals. */
 import { describe, expect, it } from "vitest";
 import { newIssue } from "../../core/src/issues/service.js";
-import { IssueStore, type RecentSignal } from "../../core/src/issues/store.js";
+import type { RecentSignal } from "../../core/src/issues/store.js";
+import { issueStore } from "../../core/src/services.js";
 import { freshTable } from "../helpers/db.js";
 
 /** A recent signal received `second` seconds into 2030 (ids order as the instants do). */
@@ -13,7 +14,7 @@ const signal = (second: number): RecentSignal => ({
 describe("IssueStore.prepareGrouping", () => {
   it("keeps the latest ten whatever order signals arrive in, and counts every one", async () => {
     const { db } = await freshTable();
-    const store = new IssueStore(db);
+    const store = issueStore({ db });
     const created = await store.create(newIssue({ title: "Storm", type: "signal", signalCount: 1 }));
     const seconds = [30, 5, 12, 44, 1, 29, 18, 50, 3, 41, 7, 22, 36, 9, 15];
     for (const second of seconds) {
@@ -32,7 +33,7 @@ describe("IssueStore.prepareGrouping", () => {
 
   it("counts a signal older than the ten kept without touching them (no empty map update)", async () => {
     const { db } = await freshTable();
-    const store = new IssueStore(db);
+    const store = issueStore({ db });
     const created = await store.create(newIssue({ title: "Late", type: "signal" }));
     for (let second = 20; second < 30; second++) {
       const current = await store.get(created.issue.id);
@@ -49,7 +50,7 @@ describe("IssueStore.prepareGrouping", () => {
 
   it("refuses to group into an issue that was closed since it was read", async () => {
     const { db } = await freshTable();
-    const store = new IssueStore(db);
+    const store = issueStore({ db });
     const created = await store.create(newIssue({ title: "Closed", type: "signal" }));
     const grouping = store.prepareGrouping(created, signal(1));
     const { writes } = store.prepareUpdate(created, { status: "done" }, new Date());

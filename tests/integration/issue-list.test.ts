@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { newIssue } from "../../core/src/issues/service.js";
-import { IssueStore } from "../../core/src/issues/store.js";
+import { issueStore } from "../../core/src/services.js";
 import { AUTH, createIssues, type TestApp, testApp } from "../helpers/app.js";
 
 type ListBody = {
@@ -132,7 +132,7 @@ describe("GET /api/issues over 45 issues", () => {
 describe("project and label listings", () => {
   it("filter by projectId and label, alone and combined", async () => {
     const t = await testApp();
-    const store = new IssueStore(t.db);
+    const store = issueStore({ db: t.db });
     const project = "prj_01JD0000000000000000000000";
     for (let i = 1; i <= 12; i++) {
       await store.create(

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DbUsage } from "../../core/src/index.js";
 import { newIssue } from "../../core/src/issues/service.js";
-import { IssueStore } from "../../core/src/issues/store.js";
+import { issueStore } from "../../core/src/services.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 
 type Listed = {
@@ -18,7 +18,7 @@ describe(`issue orders and filters over ${COUNT} issues`, () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await testApp();
-    const store = new IssueStore(t.db);
+    const store = issueStore({ db: t.db });
     for (let i = 1; i <= COUNT; i++) {
       await store.create(
         newIssue({

@@ -1,6 +1,6 @@
 /** PATCH and DELETE on issues: transitions, hierarchy, references, ETag/If-Match and no lost updates. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { CatalogService } from "../../core/src/catalog/service.js";
+import { catalogService } from "../../core/src/services.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";
 
@@ -156,7 +156,7 @@ describe("hierarchy and references", () => {
   });
 
   it("requires labels and projects to exist, storing labels under their own names", async () => {
-    const catalog = new CatalogService(t.db);
+    const catalog = catalogService({ db: t.db });
     await catalog.createLabel({ name: "Bug", color: "#ff0000" });
     const project = await catalog.createProject({ name: "Checkout" });
     const issue = await create(t, { labels: ["bug"], projectId: project.record.id });

@@ -6,10 +6,10 @@
 import { randomUUID } from "node:crypto";
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
-import { STATS_PARTITION } from "../../core/src/dashboard/counters.js";
 import { dispatchKey } from "../../core/src/dispatch/keys.js";
 import { issueKey } from "../../core/src/issues/keys.js";
 import { signalKey } from "../../core/src/signals/keys.js";
+import { STATS_PARTITION } from "../../core/src/stats/counts.js";
 import { jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { codehostDelivery, errortrackerDelivery, issueEvent } from "../helpers/deliveries.js";
 import { auditLoad, type ClaimRecord, type LoadRecords, type Violation } from "../helpers/load-audit.js";

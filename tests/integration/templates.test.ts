@@ -487,7 +487,7 @@ describe("default templates", () => {
   it("are seeded once: a second seeding creates nothing and keeps a user's edits and deletions", async () => {
     const t = await testApp();
     const engine = engineOf(t);
-    await engine.defaultsReady();
+    await engine.templates.defaultsReady();
     const task = await json<Body<TemplateDetail>>(
       await t.app.request("/api/templates/task-execution", { headers: AUTH }),
     );

@@ -1,10 +1,10 @@
 import { type Context, Hono } from "hono";
 import { ulid } from "ulid";
 import { describe, expect, it, vi } from "vitest";
-import { newDispatchToken } from "../../core/src/dispatch/token.js";
+import { dispatchTokenCheck, newDispatchToken, type TokenDispatch } from "../../core/src/dispatch/token.js";
 import { AppError } from "../../core/src/errors.js";
 import type { AppEnv } from "../../core/src/http/app.js";
-import { type BearerAuthOptions, bearerAuth, type TokenDispatch } from "../../core/src/http/auth.js";
+import { type BearerAuthOptions, bearerAuth } from "../../core/src/http/auth.js";
 import { errorResponse } from "../../core/src/http/respond.js";
 
 const API_KEY = `kaizen_${"ab".repeat(32)}`;
@@ -59,7 +59,7 @@ describe("bearerAuth with dispatch tokens", () => {
   it("lets the service key through on every route without looking anything up", async () => {
     const { dispatch } = dispatchWithToken();
     const lookup = fakeLookup(dispatch);
-    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: { lookup } });
+    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: dispatchTokenCheck(lookup) });
     for (const [method, path] of [
       ["POST", `/dispatch/${dispatch.id}/heartbeat`],
       ["POST", "/dispatch/dsp_anything/heartbeat"],
@@ -76,7 +76,7 @@ describe("bearerAuth with dispatch tokens", () => {
   it("keeps the one 401 for keys that are missing, malformed or wrong, without looking anything up", async () => {
     const { dispatch, token } = dispatchWithToken();
     const lookup = fakeLookup(dispatch);
-    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: { lookup } });
+    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: dispatchTokenCheck(lookup) });
     for (const header of [undefined, "", `kaizen_${"cd".repeat(32)}`, `${API_KEY}0`, `${token} extra`]) {
       expect(await call(app, "POST", `/dispatch/${dispatch.id}/heartbeat`, header)).toEqual({
         status: 401,
@@ -94,7 +94,7 @@ describe("bearerAuth with dispatch tokens", () => {
   it("lets a live token act on its own dispatch and names the dispatch for the handler", async () => {
     const { dispatch, token } = dispatchWithToken();
     const lookup = fakeLookup(dispatch);
-    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: { lookup } });
+    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: dispatchTokenCheck(lookup) });
     expect(await call(app, "POST", `/dispatch/${dispatch.id}/heartbeat`, token)).toEqual({
       status: 200,
       body: { dispatchId: dispatch.id },
@@ -104,7 +104,7 @@ describe("bearerAuth with dispatch tokens", () => {
 
   it("accepts the scheme in any case, as for the service key", async () => {
     const { dispatch, token } = dispatchWithToken();
-    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: { lookup: fakeLookup(dispatch) } });
+    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: dispatchTokenCheck(fakeLookup(dispatch)) });
     const response = await app.request(`/dispatch/${dispatch.id}/heartbeat`, {
       method: "POST",
       headers: { Authorization: `bearer ${token}` },
@@ -114,7 +114,7 @@ describe("bearerAuth with dispatch tokens", () => {
 
   it("lets a token comment on its issue by id and by KZN-<number> in any case, and on no other issue", async () => {
     const { dispatch, token } = dispatchWithToken({ issueNumber: 7 });
-    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: { lookup: fakeLookup(dispatch) } });
+    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: dispatchTokenCheck(fakeLookup(dispatch)) });
     for (const ref of [dispatch.issueId, "KZN-7", "kzn-7", "Kzn-7"]) {
       expect(await call(app, "POST", `/issues/${ref}/comments`, token)).toEqual({
         status: 200,
@@ -139,7 +139,7 @@ describe("bearerAuth with dispatch tokens", () => {
     const withoutPrompt = dispatchWithToken({ promptId: null });
     const app = tinyApp({
       apiKey: API_KEY,
-      dispatchTokens: { lookup: fakeLookup(withPrompt.dispatch, withoutPrompt.dispatch) },
+      dispatchTokens: dispatchTokenCheck(fakeLookup(withPrompt.dispatch, withoutPrompt.dispatch)),
     });
     const ownPrompt = withPrompt.dispatch.promptId ?? "";
     expect(await call(app, "POST", `/prompts/${ownPrompt}/reviews`, withPrompt.token)).toEqual({
@@ -158,7 +158,10 @@ describe("bearerAuth with dispatch tokens", () => {
   it("refuses a live token on another dispatch with 403", async () => {
     const mine = dispatchWithToken();
     const other = dispatchWithToken();
-    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: { lookup: fakeLookup(mine.dispatch, other.dispatch) } });
+    const app = tinyApp({
+      apiKey: API_KEY,
+      dispatchTokens: dispatchTokenCheck(fakeLookup(mine.dispatch, other.dispatch)),
+    });
     expect(await call(app, "POST", `/dispatch/${other.dispatch.id}/heartbeat`, mine.token)).toEqual({
       status: 403,
       body: FORBIDDEN,
@@ -180,7 +183,7 @@ describe("bearerAuth with dispatch tokens", () => {
 
   it("refuses a live token with 403 on routes without a token scope, even on its own resources", async () => {
     const { dispatch, token } = dispatchWithToken();
-    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: { lookup: fakeLookup(dispatch) } });
+    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: dispatchTokenCheck(fakeLookup(dispatch)) });
     for (const path of [`/issues/${dispatch.issueId}`, "/issues/KZN-7", "/issues"]) {
       expect(await call(app, "GET", path, token)).toEqual({ status: 403, body: FORBIDDEN });
     }
@@ -190,7 +193,7 @@ describe("bearerAuth with dispatch tokens", () => {
     "answers 401 to the token of a %s dispatch",
     async (status) => {
       const { dispatch, token } = dispatchWithToken({ status });
-      const app = tinyApp({ apiKey: API_KEY, dispatchTokens: { lookup: fakeLookup(dispatch) } });
+      const app = tinyApp({ apiKey: API_KEY, dispatchTokens: dispatchTokenCheck(fakeLookup(dispatch)) });
       for (const path of [`/dispatch/${dispatch.id}/heartbeat`, `/issues/${dispatch.issueId}/comments`]) {
         expect(await call(app, "POST", path, token)).toEqual({ status: 401, body: UNAUTHORIZED });
       }
@@ -201,7 +204,7 @@ describe("bearerAuth with dispatch tokens", () => {
   it("answers 401 to a token whose dispatch does not exist", async () => {
     const { dispatch, token } = dispatchWithToken();
     const lookup = fakeLookup();
-    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: { lookup } });
+    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: dispatchTokenCheck(lookup) });
     expect(await call(app, "POST", `/dispatch/${dispatch.id}/heartbeat`, token)).toEqual({
       status: 401,
       body: UNAUTHORIZED,
@@ -213,7 +216,7 @@ describe("bearerAuth with dispatch tokens", () => {
     const { dispatch, token } = dispatchWithToken();
     const forged = `${token.slice(0, 31)}${"0".repeat(64)}`;
     const another = newDispatchToken(dispatch.id).token;
-    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: { lookup: fakeLookup(dispatch) } });
+    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: dispatchTokenCheck(fakeLookup(dispatch)) });
     for (const wrong of [forged, another]) {
       expect(await call(app, "POST", `/dispatch/${dispatch.id}/heartbeat`, wrong)).toEqual({
         status: 401,
@@ -226,7 +229,7 @@ describe("bearerAuth with dispatch tokens", () => {
     const { dispatch, token } = dispatchWithToken();
     const app = tinyApp({
       apiKey: API_KEY,
-      dispatchTokens: { lookup: fakeLookup({ ...dispatch, tokenHash: "" }) },
+      dispatchTokens: dispatchTokenCheck(fakeLookup({ ...dispatch, tokenHash: "" })),
     });
     expect(await call(app, "POST", `/dispatch/${dispatch.id}/heartbeat`, token)).toEqual({
       status: 401,
@@ -237,7 +240,7 @@ describe("bearerAuth with dispatch tokens", () => {
   it("answers 401 to garbage after kzd_ without looking anything up", async () => {
     const { dispatch, token } = dispatchWithToken();
     const lookup = fakeLookup(dispatch);
-    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: { lookup } });
+    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: dispatchTokenCheck(lookup) });
     for (const garbage of [
       "kzd_",
       "kzd_garbage",
@@ -272,7 +275,7 @@ describe("bearerAuth with dispatch tokens", () => {
   it("fails closed with 500 when no service key is configured, even for a live token", async () => {
     const { dispatch, token } = dispatchWithToken();
     const lookup = fakeLookup(dispatch);
-    const app = tinyApp({ apiKey: undefined, dispatchTokens: { lookup } });
+    const app = tinyApp({ apiKey: undefined, dispatchTokens: dispatchTokenCheck(lookup) });
     expect(await call(app, "POST", `/dispatch/${dispatch.id}/heartbeat`, token)).toEqual({
       status: 500,
       body: { error: "SERVICE_API_KEY is not configured" },
@@ -285,7 +288,7 @@ describe("bearerAuth with dispatch tokens", () => {
     const lookup = vi.fn(async () => {
       throw new Error("database down");
     });
-    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: { lookup } });
+    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: dispatchTokenCheck(lookup) });
     expect((await call(app, "POST", `/dispatch/${dispatch.id}/heartbeat`, token)).status).toBe(500);
   });
 });

@@ -5,6 +5,7 @@ import { readJsonBody } from "../http/body.js";
 import { expectedVersion } from "../http/conditional.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
+import { catalogService } from "../services.js";
 import type { Stored } from "./records.js";
 import {
   createGoalBody,
@@ -16,7 +17,6 @@ import {
   patchGoalBody,
   patchProjectBody,
 } from "./schemas.js";
-import { CatalogService } from "./service.js";
 
 /** 201 with `Location` and `ETag` for a record just made. */
 function created(c: Context, collection: string, { record, version }: Stored<{ id: string }>): Response {
@@ -28,8 +28,8 @@ function stored(c: Context, { record, version }: Stored<unknown>): Response {
   return itemResponse(c, record, { etag: etagOf(version) });
 }
 
-export const catalogFamily: FamilyModule<"catalog"> = ({ db }) => {
-  const catalog = new CatalogService(db);
+export const catalogFamily: FamilyModule<"catalog"> = (deps) => {
+  const catalog = catalogService(deps);
   const id = (c: Context) => c.req.param("id") ?? "";
   return {
     "GET /api/projects": async (c) => {

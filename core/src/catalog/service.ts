@@ -9,8 +9,6 @@ import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
-import { ISSUE_STATUSES } from "../issues/schemas.js";
-import { IssueStore } from "../issues/store.js";
 import { FENCE_MS } from "./fence.js";
 import { foldLabelName, GOAL_ID, LABEL_ID, listingName, newCatalogId, PROJECT_ID } from "./keys.js";
 import { lostRace, patchRecord } from "./patch.js";
@@ -42,20 +40,30 @@ export interface ResolvedLabels {
 /**
  * @example const catalog = new CatalogService(db); const { missing } = await catalog.resolveLabels(["bug"]);
  */
+/** What the catalog's rules need of the issues: who uses a label or project, and the goal bonus of a project's issues. */
+export interface CatalogIssues {
+  /** How many live issues carry the label. */
+  countWithLabel(name: string): Promise<number>;
+  /** Live issues of a project per status, every status present (zeros included). */
+  statusCountsOfProject(projectId: string): Promise<Record<string, number>>;
+  /** Gives every live issue of the project the goal bonus `goalActive`; how many changed. */
+  setGoalBonus(projectId: string, goalActive: boolean): Promise<number>;
+}
+
 export class CatalogService {
   private readonly projects: RecordStore<Project>;
   private readonly goals: RecordStore<Goal>;
   private readonly labels: LabelStore;
-  private readonly issues: IssueStore;
 
   constructor(
     db: Db,
+    /** What the catalog's rules ask of the issues (the composition root hands in the issue store). */
+    private readonly issues: CatalogIssues,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.projects = new RecordStore(db, PROJECT_KIND);
     this.goals = new RecordStore(db, GOAL_KIND);
     this.labels = new LabelStore(db);
-    this.issues = new IssueStore(db);
   }
 
   async createProject(input: CreateProjectBody): Promise<Stored<Project>> {
@@ -81,7 +89,7 @@ export class CatalogService {
   async projectDetail(id: string): Promise<{ project: ProjectDetail; version: number }> {
     if (!PROJECT_ID.test(id)) throw new NotFoundError(`Project ${id} not found`);
     const [stored, counts] = await Promise.all([this.getProject(id), this.issues.statusCountsOfProject(id)]);
-    const issueCounts = Object.fromEntries(ISSUE_STATUSES.map((status) => [status, counts[status] ?? 0]));
+    const issueCounts = counts;
     return {
       project: { ...stored.record, issueCounts: issueCounts as ProjectDetail["issueCounts"] },
       version: stored.version,

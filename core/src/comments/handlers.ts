@@ -3,33 +3,24 @@
  * the service, shape the response. The issues family mounts them and supplies the issue lookup.
  */
 import type { Handler } from "hono";
-import type { AppDeps, AppEnv } from "../http/app.js";
+import type { AppEnv } from "../http/app.js";
 import { readJsonBody } from "../http/body.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
 import { createCommentBody, listCommentsQuery } from "./schemas.js";
-import { type CommentIssueLookup, CommentService } from "./service.js";
-import { CommentStore } from "./store.js";
-
-export type { CommentIssueLookup } from "./service.js";
+import type { CommentService } from "./service.js";
 
 /**
  * The comment routes' handlers, built once from the deps.
  *
  * `POST` answers 201 with the comment and its `ETag`, and no `Location`: there is no route that
  * reads one comment, and a `Location` must name the created resource, not a list.
- * @example
- * const issues = new IssueService(new IssueStore(db));
- * const comments = commentHandlers(deps, (ref) => issues.getIssue(ref).then(({ issue }) => issue));
+ * @example const handlers = commentHandlers(commentService(deps));
  */
-export function commentHandlers(
-  deps: AppDeps,
-  findIssue: CommentIssueLookup,
-): {
+export function commentHandlers(comments: CommentService): {
   "GET /api/issues/:id/comments": Handler<AppEnv>;
   "POST /api/issues/:id/comments": Handler<AppEnv>;
 } {
-  const comments = new CommentService(new CommentStore(deps.db), findIssue);
   return {
     "GET /api/issues/:id/comments": async (c) => {
       const query = parseWith(listCommentsQuery, c.req.query(), "query");

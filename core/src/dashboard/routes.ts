@@ -4,13 +4,13 @@ import type { FamilyModule } from "../http/app.js";
 import { pageOffset, paginationQuery } from "../http/pagination.js";
 import { itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
-import { DashboardService } from "./service.js";
+import { dashboardService } from "../services.js";
 
 /** The dashboard's lists take nothing but a page. */
 export const dashboardPageQuery = z.strictObject({ ...paginationQuery });
 
-export const dashboardFamily: FamilyModule<"dashboard"> = ({ db, clock }) => {
-  const dashboard = new DashboardService(db, clock);
+export const dashboardFamily: FamilyModule<"dashboard"> = (deps) => {
+  const dashboard = dashboardService(deps);
   return {
     "GET /api/dashboard/stats": async (c) => itemResponse(c, await dashboard.stats()),
     "GET /api/dashboard/activity": async (c) => {

@@ -1,6 +1,6 @@
 /**
  * @module dashboard/service — the figures of `GET /api/dashboard/stats` (API.md 3.7), read from the
- * counts the writes keep (dashboard/counters.ts, and the signal listings' hourly counts per source):
+ * counts the writes keep (stats/counts.ts, and the signal listings' hourly counts per source):
  * a query for the counts, one for the manual sources, one per source, however many issues; and
  * the activity feed and the prompts' performance, a page at a time.
  */
@@ -8,16 +8,16 @@ import type { Db } from "../db/client.js";
 import { sumSpreadCounts } from "../db/spread.js";
 import type { Dispatch } from "../dispatch/schemas.js";
 import { DISPATCH_STATUSES } from "../dispatch/schemas.js";
-import { DispatchStore } from "../dispatch/store.js";
+import type { DispatchStore } from "../dispatch/store.js";
 import { ISSUE_STATUSES, ISSUE_TYPES } from "../issues/schemas.js";
 import { type IssueSummary, summaryOf } from "../issues/service.js";
-import { IssueStore } from "../issues/store.js";
+import type { IssueStore } from "../issues/store.js";
 import { SIGNAL_LISTINGS, timeFloor } from "../signals/keys.js";
 import { PROVIDER_SOURCES } from "../signals/schemas.js";
-import { type SignalHead, SignalStore } from "../signals/store.js";
+import type { SignalHead, SignalStore } from "../signals/store.js";
+import { medianOf, STATS_PARTITION } from "../stats/counts.js";
 import type { Template, TemplateVersion } from "../templates/schemas.js";
-import { TemplateStore } from "../templates/store.js";
-import { medianOf, STATS_PARTITION } from "./counters.js";
+import type { TemplateStore } from "../templates/store.js";
 
 const HOUR_MS = 3_600_000;
 
@@ -51,20 +51,14 @@ export interface PromptPerformance {
 }
 
 export class DashboardService {
-  private readonly signals: SignalStore;
-  private readonly issues: IssueStore;
-  private readonly dispatches: DispatchStore;
-  private readonly templates: TemplateStore;
-
   constructor(
     private readonly db: Db,
+    private readonly signals: SignalStore,
+    private readonly issues: IssueStore,
+    private readonly dispatches: DispatchStore,
+    private readonly templates: TemplateStore,
     private readonly now: () => Date = () => new Date(),
-  ) {
-    this.signals = new SignalStore(db);
-    this.issues = new IssueStore(db);
-    this.dispatches = new DispatchStore(db);
-    this.templates = new TemplateStore(db);
-  }
+  ) {}
 
   /**
    * The latest signals, newest first, each with the issue it opened, grouped into or closed, that

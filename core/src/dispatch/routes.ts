@@ -4,13 +4,13 @@ import type { FamilyModule } from "../http/app.js";
 import { readJsonBody } from "../http/body.js";
 import { itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
-import { promptEngine } from "../templates/engine.js";
+import { dispatchService, templateService } from "../services.js";
 import { claimBody, completeBody, listDispatchesQuery, nextQuery, queueQuery } from "./schemas.js";
 import type { ClaimResult } from "./service.js";
 
 export const dispatchFamily: FamilyModule<"dispatch"> = (deps) => {
-  const engine = promptEngine(deps);
-  const { dispatch } = engine;
+  const dispatch = dispatchService(deps);
+  const templates = templateService(deps);
   const id = (c: Context) => c.req.param("id") ?? "";
   const claimed = (c: Context, result: ClaimResult | null, status: 200 | 201) => {
     if (!result) return c.body(null, 204);
@@ -20,12 +20,12 @@ export const dispatchFamily: FamilyModule<"dispatch"> = (deps) => {
   return {
     "POST /api/dispatch/claim": async (c) => {
       const input = parseWith(claimBody, await readJsonBody(c), "body");
-      await engine.defaultsReady();
+      await templates.defaultsReady();
       return claimed(c, await dispatch.claim(input), 201);
     },
     "GET /api/dispatch/next": async (c) => {
       const input = parseWith(nextQuery, c.req.query(), "query");
-      await engine.defaultsReady();
+      await templates.defaultsReady();
       return claimed(c, await dispatch.claim(input), 200);
     },
     "GET /api/dispatch/queue": async (c) => {

@@ -4,28 +4,27 @@
  * ends its dispatch once (done, failed, released). Time comes from an injected clock.
  */
 import { ConditionFailedError, type Db, TransactionConflictError } from "../db/client.js";
-import type { EntryFilter } from "../db/listing.js";
 import { KeyedQueue } from "../db/queue.js";
 import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, UnavailableError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
+import type { IssueMoves } from "../issues/moves.js";
+import { type DispatchQueue, isQueued, type QueueFilters, queuePlacement } from "../issues/queue.js";
 import type { Issue } from "../issues/schemas.js";
-import { IssueStore, type StoredIssue } from "../issues/store.js";
+import { type ScoreBreakdown, scoreOf } from "../issues/scoring.js";
+import type { IssueStore, StoredIssue } from "../issues/store.js";
 import type { Prompt } from "../prompts/schemas.js";
 import type { PromptService } from "../prompts/service.js";
 import { DISPATCH_ID, newDispatchId } from "./keys.js";
-import { isQueued, queuePlacement, queueProjectListing, queueTypeListing } from "./queue-index.js";
 import {
   type ClaimInput,
   type CompleteInput,
   DEFAULT_LEASE_SECONDS,
   type Dispatch,
   type ListDispatchesQuery,
-  type QueueFilters,
   type QueueQuery,
 } from "./schemas.js";
-import { type ScoreBreakdown, scoreOf } from "./scoring.js";
-import { DispatchStore, type StoredDispatch } from "./store.js";
+import type { DispatchStore, StoredDispatch } from "./store.js";
 import { newDispatchToken } from "./token.js";
 
 /** Failed attempts after which an issue is canceled instead of queued again. */
@@ -48,19 +47,18 @@ export interface QueueItem {
 }
 
 export class DispatchService {
-  readonly store: DispatchStore;
-  private readonly issues: IssueStore;
   /** Claims take turns in this process, so agents polling together never race each other for one issue. */
   private readonly turns = new KeyedQueue();
 
   constructor(
     private readonly db: Db,
+    private readonly store: DispatchStore,
+    private readonly issues: IssueStore,
+    private readonly queueIndex: DispatchQueue,
+    private readonly moves: IssueMoves,
     private readonly prompts: PromptService,
     private readonly now: () => Date = () => new Date(),
-  ) {
-    this.store = new DispatchStore(db);
-    this.issues = new IssueStore(db);
-  }
+  ) {}
 
   /**
    * Takes the highest-scoring eligible issue for `input.agent`: the issue to `in_progress`, the
@@ -85,29 +83,15 @@ export class DispatchService {
   /** The queue in claim order, a page at a time, with each issue's score now; reads only. */
   async queue(query: QueueQuery): Promise<{ items: QueueItem[]; total: number }> {
     const now = this.now();
-    const { listing, filters } = queueListing(query);
-    const request = { order: "asc" as const, offset: pageOffset(query), limit: query.limit };
+    const request = { offset: pageOffset(query), limit: query.limit };
     const ended = await this.endedLeaseIssues(now, query);
     // Issues whose lease ran out rejoin at their place when the next claim expires them: merged
     // here so the preview is the order claims will take. Without any, a page is three reads.
-    const { entries, total } =
-      ended.length === 0
-        ? filters.length === 0
-          ? await this.issues.queue.page(listing, request)
-          : await this.issues.queue.walk(listing, filters, request)
-        : await this.issues.queue.walk(listing, filters, {
-            ...request,
-            offset: 0,
-            limit: request.offset + request.limit,
-          });
-    const merged = [
-      ...entries.map((entry) => ({
-        sk: String(entry.sk),
-        issueId: String(entry.issueId),
-        goal: entry.goalActive === true,
-      })),
-      ...ended,
-    ]
+    const { entries, total } = await this.queueIndex.entries(
+      query,
+      ended.length === 0 ? request : { offset: 0, limit: request.offset + request.limit },
+    );
+    const merged = [...entries, ...ended]
       .sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0))
       .slice(ended.length === 0 ? 0 : request.offset, ended.length === 0 ? undefined : request.offset + request.limit);
     const stored = await this.issues.getMany(merged.map(({ issueId }) => issueId));
@@ -164,20 +148,23 @@ export class DispatchService {
         status === "completed"
           ? {
               status: "done",
-              completedAt: now.toISOString(),
               agentSummary: input.summary,
               commits: appendNew(issue.issue.commits, outcome.commits, (commit) => commit.sha),
               pullRequests: appendNew(issue.issue.pullRequests, outcome.pullRequests, (pr) => String(pr.number)),
             }
-          : failed >= MAX_FAILED_ATTEMPTS
-            ? { status: "canceled", completedAt: now.toISOString(), agentSummary: input.summary }
-            : { status: "todo", agentSummary: input.summary };
-      const moved = this.issues.prepareUpdate(issue, changes, now, {
-        activeDispatchId: null,
-        failedDispatches: failed,
-      });
-      await this.db.transactWrite([...finished.writes, ...moved.writes]);
-      return { dispatch: finished.dispatch, issue: moved.stored.issue };
+          : { status: failed >= MAX_FAILED_ATTEMPTS ? "canceled" : "todo", agentSummary: input.summary };
+      const { stored, writes } = await this.moves.prepare(
+        {
+          current: issue,
+          changes,
+          by: "dispatch",
+          internals: { failedDispatches: failed },
+          dispatchEnd: { prepared: finished.writes },
+        },
+        now,
+      );
+      await this.db.transactWrite(writes);
+      return { dispatch: finished.dispatch, issue: stored?.issue ?? null };
     });
   }
 
@@ -226,10 +213,13 @@ export class DispatchService {
     const finished = this.store.prepareFinish(current, status, now.toISOString(), null);
     const issue = await this.workedIssue(current);
     const moved = issue
-      ? this.issues.prepareUpdate(issue, { status: "todo" }, now, { activeDispatchId: null })
-      : undefined;
-    await this.db.transactWrite([...finished.writes, ...(moved?.writes ?? [])]);
-    return { dispatch: finished.dispatch, issue: moved?.stored.issue ?? null };
+      ? await this.moves.prepare(
+          { current: issue, changes: { status: "todo" }, by: "dispatch", dispatchEnd: { prepared: finished.writes } },
+          now,
+        )
+      : { stored: null, writes: finished.writes };
+    await this.db.transactWrite(moved.writes);
+    return { dispatch: finished.dispatch, issue: moved.stored?.issue ?? null };
   }
 
   /** The dispatch's issue while the dispatch still holds it (a person may have moved it meanwhile). */
@@ -241,10 +231,8 @@ export class DispatchService {
   }
 
   /** Ids of the first `count` queued issues matching the claim's filters, in claim order. */
-  private async head(filters: QueueFilters, count: number): Promise<string[]> {
-    const { listing, filters: entryFilters } = queueListing(filters);
-    const entries = await this.issues.queue.head(listing, entryFilters, count);
-    return entries.map((entry) => String(entry.issueId));
+  private head(filters: QueueFilters, count: number): Promise<string[]> {
+    return this.queueIndex.head(filters, count);
   }
 
   /** One attempt at one issue: null when it is no longer queued or another claim took it first. */
@@ -295,11 +283,16 @@ export class DispatchService {
       finishedAt: null,
       outcome: null,
     };
-    const moved = this.issues.prepareUpdate(stored, { status: "in_progress" }, now, {
-      activeDispatchId: id,
-      lastDispatchId: id,
-      dispatchAttempts: dispatch.attempt,
-    });
+    const moved = await this.moves.prepare(
+      {
+        current: stored,
+        changes: { status: "in_progress" },
+        by: "dispatch",
+        internals: { activeDispatchId: id, lastDispatchId: id, dispatchAttempts: dispatch.attempt },
+      },
+      now,
+    );
+    if (!moved.stored) throw new Error("A claim never deletes its issue");
     try {
       await this.db.transactWrite([
         ...moved.writes,
@@ -337,17 +330,6 @@ export class DispatchService {
         };
       });
   }
-}
-
-/** The listing a queue read starts from, and the filters it checks on its entries. */
-function queueListing(filters: QueueFilters): { listing: string; filters: EntryFilter[] } {
-  const types = filters.types ?? [];
-  const ofTypes: EntryFilter[] = [{ attribute: "type", values: types, match: "in" }];
-  if (filters.projectId)
-    return { listing: queueProjectListing(filters.projectId), filters: types.length > 0 ? ofTypes : [] };
-  const [only] = types;
-  if (only && types.length === 1) return { listing: queueTypeListing(only), filters: [] };
-  return { listing: "all", filters: types.length > 1 ? ofTypes : [] };
 }
 
 function matches(issue: Issue, filters: QueueFilters): boolean {

@@ -4,10 +4,11 @@
  * and the leases that ran out. Keys: ./keys.ts; the queue: ./queue-index.ts.
  */
 
-import { countChange } from "../dashboard/counters.js";
 import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
-import { versionCountKey } from "../templates/keys.js";
+import type { DispatchEnd } from "../issues/moves.js";
+import { countChange } from "../stats/counts.js";
+import type { TemplateStore } from "../templates/store.js";
 import {
   agentListing,
   DISPATCH_LISTINGS,
@@ -18,6 +19,7 @@ import {
   leaseKey,
 } from "./keys.js";
 import type { Dispatch, DispatchOutcome, DispatchStatus } from "./schemas.js";
+import type { TokenDispatch } from "./token.js";
 
 /** A dispatch as stored: what the API shows, the hash of its token, and its version. */
 export interface StoredDispatch {
@@ -55,13 +57,33 @@ const leaseRunning = "#leaseExpiresAt > :now";
 export class DispatchStore {
   private readonly listings: ListingIndex;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** Owner of the template versions whose completion counts a dispatch's end adds to. */
+    private readonly templates: TemplateStore,
+  ) {
     this.listings = new ListingIndex(db, DISPATCH_LISTINGS);
   }
 
   async get(id: string): Promise<StoredDispatch | undefined> {
     const item = await this.db.get(dispatchKey(id), { consistent: true });
     return item ? fromItem(item) : undefined;
+  }
+
+  /** What a token check reads of a dispatch: a lease that ran out ends the token's use at once, before anything marks it expired. */
+  async tokenDispatch(id: string, now: Date): Promise<TokenDispatch | undefined> {
+    const stored = await this.get(id);
+    if (!stored) return undefined;
+    const { dispatch, tokenHash, issueNumber } = stored;
+    const leaseOver = dispatch.status === "active" && dispatch.leaseExpiresAt <= now.toISOString();
+    return {
+      id: dispatch.id,
+      issueId: dispatch.issueId,
+      issueNumber,
+      promptId: dispatch.promptId,
+      status: leaseOver ? "expired" : dispatch.status,
+      tokenHash,
+    };
   }
 
   async getMany(ids: string[]): Promise<StoredDispatch[]> {
@@ -140,11 +162,27 @@ export class DispatchStore {
           true,
         ),
         { Delete: { Key: leaseKey(current.dispatch.leaseExpiresAt, dispatch.id) } },
-        ...outcomeCounts(current.promptVersion, status === "completed"),
+        ...(current.promptVersion
+          ? this.templates.outcomeAdditions(
+              current.promptVersion.templateId,
+              current.promptVersion.versionNumber,
+              status === "completed",
+            )
+          : []),
         countChange(`dispatch.status#${current.dispatch.status}`, -1),
         countChange(`dispatch.status#${status}`, 1),
       ],
     };
+  }
+
+  /**
+   * The writes that end dispatch `id` as an issue move asks (issues/moves.ts: the issue it works
+   * was finished, given back or deleted); none when it is no longer active.
+   */
+  async prepareEnd(id: string, end: DispatchEnd, at: Date): Promise<TransactItem[]> {
+    const current = await this.get(id);
+    if (current?.dispatch.status !== "active") return [];
+    return this.prepareFinish(current, end.status, at.toISOString(), end.outcome).writes;
   }
 
   /** The writes that extend an active, unexpired lease to `leaseExpiresAt`, moving its lease entry. */
@@ -223,16 +261,6 @@ export class DispatchStore {
     });
     return (await this.getMany(entries.map((entry) => String(entry.id)))).map(({ dispatch }) => dispatch);
   }
-}
-
-/** Its prompt's version counts the dispatch as ended, and as completed when it ended done. */
-function outcomeCounts(promptVersion: StoredDispatch["promptVersion"], completed: boolean): TransactItem[] {
-  if (!promptVersion) return [];
-  const { templateId, versionNumber } = promptVersion;
-  const count = (kind: "finished" | "completed"): TransactItem => ({
-    SpreadAdd: { Key: versionCountKey(templateId, versionNumber, kind), attribute: "count", delta: 1 },
-  });
-  return completed ? [count("finished"), count("completed")] : [count("finished")];
 }
 
 function entryOf(dispatch: Dispatch): Item {

@@ -1,5 +1,7 @@
 /** @module dispatch/token — the secret a claim hands its agent (API.md 3.6): made, stored as a hash, checked. */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { DispatchTokenScope, DispatchTokens } from "../http/auth.js";
+import { parseIssueRef } from "../issues/keys.js";
 
 /** Crockford base32 as a ULID spells it; the first character is at most 7 because a ULID is 128 bits. */
 const ULID = "[0-7][0-9A-HJKMNP-TV-Z]{25}";
@@ -52,4 +54,48 @@ export function tokenMatches(token: string, storedHash: string): boolean {
   // Compare even when the stored value is unusable so every failure takes the same path.
   const equal = timingSafeEqual(sha256(token), stored);
   return storedIsDigest && equal;
+}
+
+/** What a token check needs to know of the dispatch a token names. */
+export interface TokenDispatch {
+  id: string;
+  issueId: string;
+  issueNumber: number;
+  promptId: string | null;
+  /** `expired` once its lease ran out, even before anything marked it so. */
+  status: string;
+  tokenHash: string;
+}
+
+/**
+ * The check the app's bearer auth is handed (http/auth.ts `DispatchTokens`): a token names its
+ * dispatch, which `lookup` reads; it holds while it matches the stored hash and the dispatch is
+ * active, and acts only on that dispatch's own dispatch, issue (by id or `KZN-<number>`) or prompt.
+ * @example bearerAuth({ apiKey, dispatchTokens: dispatchTokenCheck((id) => store.tokenDispatch(id, now)) })
+ */
+export function dispatchTokenCheck(lookup: (dispatchId: string) => Promise<TokenDispatch | undefined>): DispatchTokens {
+  return {
+    async verify(presented) {
+      const dispatchId = dispatchIdOfToken(presented);
+      if (dispatchId === undefined) return undefined;
+      const dispatch = await lookup(dispatchId);
+      // Hash even for an unknown dispatch (against nothing, which never matches) so both cost the same.
+      const matches = tokenMatches(presented, dispatch?.tokenHash ?? "");
+      if (!dispatch || !matches || dispatch.status !== "active") return undefined;
+      return { dispatchId: dispatch.id, owns: (scope, id) => namesOwnResource(scope, id, dispatch) };
+    },
+  };
+}
+
+/** Whether a path's `:id` is the dispatch's own dispatch, issue (by id or `KZN-<number>`) or prompt. */
+function namesOwnResource(scope: DispatchTokenScope, id: string | undefined, dispatch: TokenDispatch): boolean {
+  if (id === undefined) return false;
+  switch (scope) {
+    case "dispatch":
+      return id === dispatch.id;
+    case "issue":
+      return id === dispatch.issueId || parseIssueRef(id) === dispatch.issueNumber;
+    case "prompt":
+      return dispatch.promptId !== null && id === dispatch.promptId;
+  }
 }

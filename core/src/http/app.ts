@@ -12,7 +12,6 @@ import { TrieRouter } from "hono/router/trie-router";
 import { CORS_POLICY, type Config, WEBHOOK_SECRET_VARIABLES } from "../config.js";
 import { type Db, TransactionConflictError } from "../db/client.js";
 import { CONCURRENT_CHANGES_MESSAGE } from "../db/retry.js";
-import { DispatchStore } from "../dispatch/store.js";
 import {
   AppError,
   ConfigurationError,
@@ -30,7 +29,7 @@ import {
   type RouteSpec,
   type WebhookProvider,
 } from "../routes.js";
-import { type BearerAuthOptions, bearerAuth } from "./auth.js";
+import { type BearerAuthOptions, bearerAuth, type DispatchTokens } from "./auth.js";
 import { idempotency, takesIdempotencyKey } from "./idempotency.js";
 import { defaultLogger, type Logger, loggedError, redactSecrets } from "./logger.js";
 import { errorResponse, JSON_CONTENT_TYPE } from "./respond.js";
@@ -65,10 +64,16 @@ export type FamilyModule<F extends Family> = (deps: AppDeps) => FamilyHandlers<F
 export type FamilyModules = { [F in Family]?: FamilyModule<F> };
 
 /**
- * Builds one Hono app serving the given families' routes on the shared middleware.
- * @example const app = createApp({ issues: issueFamily }, { config, db });
+ * Builds one Hono app serving the given families' routes on the shared middleware; dispatch tokens
+ * are accepted where the route table allows them when `options.dispatchTokens` checks them (the
+ * composition root hands that in: core/src/services.ts `createApp`).
+ * @example const app = createHttpApp({ issues: issueFamily }, { config, db });
  */
-export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> {
+export function createHttpApp(
+  families: FamilyModules,
+  deps: AppDeps,
+  options: { dispatchTokens?: DispatchTokens } = {},
+): Hono<AppEnv> {
   const logger = deps.logger ?? defaultLogger;
   const app = new Hono<AppEnv>();
 
@@ -81,28 +86,9 @@ export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> 
   app.use(requestLog(logger, deps.db, families));
   if (deps.config.corsAllowedOrigins.length > 0) app.use(crossOrigin(deps.config.corsAllowedOrigins));
 
-  const dispatches = new DispatchStore(deps.db);
   const authOptions: BearerAuthOptions = {
     apiKey: deps.config.serviceApiKey,
-    dispatchTokens: {
-      lookup: async (dispatchId) => {
-        const stored = await dispatches.get(dispatchId);
-        if (!stored) return undefined;
-        const { dispatch, tokenHash, issueNumber } = stored;
-        return {
-          id: dispatch.id,
-          issueId: dispatch.issueId,
-          issueNumber,
-          promptId: dispatch.promptId,
-          // A lease that ran out ends the token's use at once, before anything marks the dispatch expired.
-          status:
-            dispatch.status === "active" && dispatch.leaseExpiresAt <= (deps.clock?.() ?? new Date()).toISOString()
-              ? "expired"
-              : dispatch.status,
-          tokenHash,
-        };
-      },
-    },
+    ...(options.dispatchTokens ? { dispatchTokens: options.dispatchTokens } : {}),
   };
   const idempotent = idempotency({ db: deps.db });
 

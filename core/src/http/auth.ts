@@ -1,9 +1,7 @@
 /** @module http/auth — bearer authentication for `/api/*`: the service key (API.md 2.1) and dispatch tokens (API.md 3.6). */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
-import { dispatchIdOfToken, tokenMatches } from "../dispatch/token.js";
 import { ConfigurationError, ForbiddenError, UnauthorizedError } from "../errors.js";
-import { parseIssueRef } from "../issues/keys.js";
 import type { RouteSpec } from "../routes.js";
 import type { AppEnv } from "./app.js";
 
@@ -18,20 +16,25 @@ const BEARER = /^Bearer ([\x21-\x7e]+)$/i;
 /** The resource a route's `:id` names for a dispatch token (RouteSpec `token`). */
 export type DispatchTokenScope = NonNullable<RouteSpec["token"]>;
 
-/** What auth needs to know of the dispatch a token names. */
-export interface TokenDispatch {
-  id: string;
-  issueId: string;
-  issueNumber: number;
-  promptId: string | null;
-  status: string;
-  tokenHash: string;
+/** A dispatch token that checked out: its dispatch, and which resources it may act on. */
+export interface TokenGrant {
+  dispatchId: string;
+  /** Whether the resource a route's `:id` names (for the route's scope) is the dispatch's own. */
+  owns(scope: DispatchTokenScope, id: string | undefined): boolean;
+}
+
+/**
+ * Dispatch tokens, as the dispatch domain checks them (handed in by the composition root): the
+ * grant of a token that matches an active dispatch, undefined for an unknown, wrong or ended one.
+ */
+export interface DispatchTokens {
+  verify(presented: string): Promise<TokenGrant | undefined>;
 }
 
 export interface BearerAuthOptions {
   apiKey: string | undefined;
-  /** Accepts dispatch tokens too, by looking up the dispatch each one names; service key only when unset. */
-  dispatchTokens?: { lookup(dispatchId: string): Promise<TokenDispatch | undefined> };
+  /** Accepts dispatch tokens too, checked by the dispatch domain; service key only when unset. */
+  dispatchTokens?: DispatchTokens;
   /** Which resource the route's `:id` names, for a token to act on; no scope: tokens are refused (403). */
   scope?: DispatchTokenScope;
 }
@@ -63,33 +66,13 @@ export function bearerAuth({ apiKey, dispatchTokens, scope }: BearerAuthOptions)
     // Compare even when the header is malformed so every failure costs the same.
     const equal = secretsEqual(presented, apiKey);
     if (match && equal) return next();
-    const dispatchId = dispatchTokens ? dispatchIdOfToken(presented) : undefined;
-    if (!dispatchTokens || dispatchId === undefined) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
-
-    const dispatch = await dispatchTokens.lookup(dispatchId);
-    // Hash even for an unknown dispatch (against nothing, which never matches) so both cost the same.
-    const matches = tokenMatches(presented, dispatch?.tokenHash ?? "");
-    // A token that ended with its dispatch is as useless as a wrong one.
-    if (!dispatch || !matches || dispatch.status !== "active") throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
-    if (!scope || !namesOwnResource(scope, c.req.param("id"), dispatch)) {
-      throw new ForbiddenError(TOKEN_FORBIDDEN_MESSAGE);
-    }
-    c.set("dispatchId", dispatch.id);
+    if (!dispatchTokens) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
+    const grant = await dispatchTokens.verify(presented);
+    if (!grant) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
+    if (!scope || !grant.owns(scope, c.req.param("id"))) throw new ForbiddenError(TOKEN_FORBIDDEN_MESSAGE);
+    c.set("dispatchId", grant.dispatchId);
     return next();
   };
-}
-
-/** Whether a path's `:id` is the dispatch's own dispatch, issue (by id or `KZN-<number>`) or prompt. */
-function namesOwnResource(scope: DispatchTokenScope, id: string | undefined, dispatch: TokenDispatch): boolean {
-  if (id === undefined) return false;
-  switch (scope) {
-    case "dispatch":
-      return id === dispatch.id;
-    case "issue":
-      return id === dispatch.issueId || parseIssueRef(id) === dispatch.issueNumber;
-    case "prompt":
-      return dispatch.promptId !== null && id === dispatch.promptId;
-  }
 }
 
 /**

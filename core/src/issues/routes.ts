@@ -1,24 +1,17 @@
 /** @module issues/routes — the `issues` family's handlers: validate, call the service, shape the response. */
-import { CatalogService } from "../catalog/service.js";
 import { commentHandlers } from "../comments/handlers.js";
-import { DispatchStore } from "../dispatch/store.js";
 import type { FamilyModule } from "../http/app.js";
 import { readJsonBody } from "../http/body.js";
 import { expectedVersion } from "../http/conditional.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
 import { createRelationBody } from "../relations/schemas.js";
-import { RelationService } from "../relations/service.js";
-import { RelationStore } from "../relations/store.js";
+import { commentService, issueService, relationService } from "../services.js";
 import { createIssueBody, listIssuesQuery, updateIssueBody } from "./schemas.js";
-import { IssueService } from "./service.js";
-import { IssueStore } from "./store.js";
 
 export const issueFamily: FamilyModule<"issues"> = (deps) => {
-  const { db } = deps;
-  const store = new IssueStore(db);
-  const issues = new IssueService(store, new CatalogService(db), new DispatchStore(db));
-  const relations = new RelationService(new RelationStore(db), issues, store);
+  const issues = issueService(deps);
+  const relations = relationService(deps);
   return {
     "GET /api/issues": async (c) => {
       const query = parseWith(listIssuesQuery, c.req.query(), "query");
@@ -60,6 +53,6 @@ export const issueFamily: FamilyModule<"issues"> = (deps) => {
       await relations.unrelate(c.req.param("id") ?? "");
       return c.body(null, 204);
     },
-    ...commentHandlers(deps, (ref) => issues.getIssue(ref).then(({ issue }) => issue)),
+    ...commentHandlers(commentService(deps)),
   };
 };

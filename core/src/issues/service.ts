@@ -1,15 +1,14 @@
 /** @module issues/service — issue rules: defaults on create, lookups by id or `KZN-<n>`, list filters to listings. */
 import { ConditionFailedError, type TransactItem } from "../db/client.js";
 import { retryRaces } from "../db/retry.js";
-import type { StoredDispatch } from "../dispatch/store.js";
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
 import { relationsFromEdges } from "../relations/store.js";
 import { parseIssueRef } from "./keys.js";
+import type { IssueMoves } from "./moves.js";
 import type { CreateIssueBody, Issue, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
 import { type IssueStore, type NewIssue, RECENT_SIGNALS, type RecentSignal, type StoredIssue } from "./store.js";
-import { completedAtAfter, isOpen, transitionRefusal } from "./transitions.js";
 
 /** Shape of an issue id (`iss_` + ULID). */
 export const ISSUE_ID = /^iss_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -39,22 +38,11 @@ export interface IssueSummary {
   priority: number;
 }
 
-/** What the issue rules need of dispatches: a PATCH that moves an issue out of `in_progress` ends its dispatch. */
-export interface IssueDispatches {
-  get(id: string): Promise<StoredDispatch | undefined>;
-  prepareFinish(
-    current: StoredDispatch,
-    status: "released",
-    finishedAt: string,
-    outcome: null,
-  ): { writes: TransactItem[] };
-}
-
 export class IssueService {
   constructor(
     private readonly store: IssueStore,
-    private readonly references?: IssueReferences,
-    private readonly dispatches?: IssueDispatches,
+    private readonly references: IssueReferences,
+    private readonly moves: IssueMoves,
   ) {}
 
   /** Creates an issue in `triage` (or the given status) after checking every reference. */
@@ -62,7 +50,7 @@ export class IssueService {
     const parentId = input.parentId ? (await this.parentFor(null, input.parentId)).issue.id : null;
     const projectId = input.projectId ? await this.checkedProject(input.projectId) : null;
     const labels = input.labels ? await this.checkedLabels(input.labels) : [];
-    const checks = this.references?.existenceChecks({ projectId, labels }) ?? [];
+    const checks = this.references.existenceChecks({ projectId, labels });
     const fields = newIssue({
       ...input,
       parentId,
@@ -134,11 +122,12 @@ export class IssueService {
     const moves = Object.keys(changes).some((field) => field !== "signalCount" && field !== "lastSignalAt");
     const inPlace = moves ? undefined : this.store.prepareGrouping(current, signal);
     if (inPlace) return inPlace;
-    const recentSignals = [signal, ...current.recentSignals];
-    const { stored, writes } = this.store.prepareUpdate(current, changes, new Date(signal.receivedAt), {
-      recentSignals,
-    });
-    return { stored, writes: [...writes, ...(await this.statusEffects(current, stored))] };
+    const { stored, writes } = await this.moves.prepare(
+      { current, changes, by: "signal", internals: { recentSignals: [signal, ...current.recentSignals] } },
+      new Date(signal.receivedAt),
+    );
+    if (!stored) throw new Error("A grouped signal never deletes its issue");
+    return { stored, writes };
   }
 
   /** The writes that open issue `id` for a signal, with the next number, for the signal's own transaction. */
@@ -163,19 +152,22 @@ export class IssueService {
       checkVersion(expected, current.version);
       const changes = await this.changesFor(current, patch);
       if (Object.keys(changes).length === 0) return current;
-      const now = new Date();
-      const ending = await this.dispatchEnding(current, changes, now);
-      const { stored, writes } = this.store.prepareUpdate(current, changes, now, {
-        ...(ending.length > 0 ? { activeDispatchId: null } : {}),
-        ...(changes.projectId !== undefined ? { goalActive: await this.goalBonusOf(changes.projectId) } : {}),
-      });
-      const checks = this.references?.existenceChecks({ projectId: changes.projectId, labels: changes.labels }) ?? [];
-      await this.writeAt([...writes, ...(await this.statusEffects(current, stored)), ...ending], expected, checks);
-      return stored;
+      const goalActive =
+        changes.projectId !== undefined ? { goalActive: await this.goalBonusOf(changes.projectId) } : {};
+      const { stored, writes } = await this.moves.prepare(
+        { current, changes, by: "patch", internals: goalActive },
+        new Date(),
+      );
+      const checks = this.references.existenceChecks({ projectId: changes.projectId, labels: changes.labels });
+      await this.writeAt(writes, expected, checks);
+      return stored ?? current;
     });
   }
 
-  /** Soft-deletes: 204 once, 404 after; an issue with children is kept (409) until they move. */
+  /**
+   * Soft-deletes: 204 once, 404 after; an issue with children is kept (409) until they move. The
+   * issues it blocked stop waiting on it, and a dispatch working it is released.
+   */
   async deleteIssue(ref: string, expected: number | undefined): Promise<void> {
     await retryRaces(async () => {
       const current = await this.getIssue(ref);
@@ -186,8 +178,8 @@ export class IssueService {
           `Issue ${current.issue.identifier} has ${children} child issues; move or delete them first`,
         );
       }
-      const unblocking = isOpen(current.issue.status) ? await this.store.blockerEffects(current, false) : [];
-      await this.writeAt([...this.store.prepareDelete(current, new Date()).writes, ...unblocking], expected);
+      const { writes } = await this.moves.prepare({ current, by: "delete" }, new Date());
+      await this.writeAt(writes, expected);
     });
   }
 
@@ -217,31 +209,9 @@ export class IssueService {
     });
   }
 
-  /**
-   * Writes that keep the `blockedBy` of the issues `before` blocks right when it moves between
-   * open and finished (none when it stays on one side).
-   */
-  async statusEffects(before: StoredIssue, after: StoredIssue): Promise<TransactItem[]> {
-    const wasOpen = isOpen(before.issue.status);
-    const nowOpen = isOpen(after.issue.status);
-    return wasOpen === nowOpen ? [] : this.store.blockerEffects(after, nowOpen);
-  }
-
   /** The goal bonus an issue in `projectId` scores (none outside a project). */
   private async goalBonusOf(projectId: string | null | undefined): Promise<boolean> {
-    return projectId && this.references ? this.references.goalActive(projectId) : false;
-  }
-
-  /**
-   * A PATCH that moves an issue out of `in_progress` ends the dispatch working it (`released`: the
-   * agent's hold ends; API.md 3.2.1), in the same transaction.
-   */
-  private async dispatchEnding(current: StoredIssue, changes: Partial<NewIssue>, now: Date): Promise<TransactItem[]> {
-    const leaving = current.issue.status === "in_progress" && changes.status !== undefined;
-    if (!leaving || !current.activeDispatchId || !this.dispatches) return [];
-    const dispatch = await this.dispatches.get(current.activeDispatchId);
-    if (dispatch?.dispatch.status !== "active") return [];
-    return this.dispatches.prepareFinish(dispatch, "released", now.toISOString(), null).writes;
+    return projectId ? this.references.goalActive(projectId) : false;
   }
 
   private async changesFor(current: StoredIssue, patch: UpdateIssueBody): Promise<Partial<NewIssue>> {
@@ -266,12 +236,8 @@ export class IssueService {
         : null;
       if (JSON.stringify(hypothesis) !== JSON.stringify(issue.hypothesis)) changes.hypothesis = hypothesis;
     }
-    if (patch.status !== undefined && patch.status !== issue.status) {
-      const refusal = transitionRefusal(issue.status, patch.status, "patch");
-      if (refusal) throw new ConflictError(refusal);
-      changes.status = patch.status;
-      changes.completedAt = completedAtAfter(issue.status, patch.status, issue.completedAt, new Date().toISOString());
-    }
+    // The move checks it against the state machine and sets `completedAt`.
+    if (patch.status !== undefined && patch.status !== issue.status) changes.status = patch.status;
     if (patch.parentId !== undefined) {
       const parentId = patch.parentId === null ? null : (await this.parentFor(current, patch.parentId)).issue.id;
       if (parentId !== issue.parentId) changes.parentId = parentId;
@@ -306,7 +272,6 @@ export class IssueService {
   }
 
   private async checkedProject(id: string): Promise<string> {
-    if (!this.references) throw new Error("IssueService needs the catalog to check projects");
     if (!(await this.references.projectExists(id)))
       throw new ValidationError(`projectId: project ${id} does not exist`);
     return id;
@@ -315,7 +280,6 @@ export class IssueService {
   /** The labels under their canonical names; 400 naming any that do not exist. */
   private async checkedLabels(names: string[]): Promise<string[]> {
     if (names.length === 0) return [];
-    if (!this.references) throw new Error("IssueService needs the catalog to check labels");
     const { found, missing } = await this.references.resolveLabels(names);
     if (missing.length > 0)
       throw new ValidationError(`labels: unknown label${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);

@@ -5,12 +5,11 @@
  * Keys and access patterns: ./keys.ts.
  */
 import { ulid } from "ulid";
-import { countChange, durationBucket } from "../dashboard/counters.js";
 import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
 import { type Taken, takeNext } from "../db/sequence.js";
-import { isQueued, QUEUE_LISTINGS, queueListings, queuePlacement } from "../dispatch/queue-index.js";
+import { countChange, durationBucket } from "../stats/counts.js";
 import {
   CHILD_POINTER_PREFIX,
   childPointerKey,
@@ -38,7 +37,8 @@ import {
   selectivity,
   singleValuedListings,
 } from "./list-plan.js";
-import type { Issue } from "./schemas.js";
+import type { DispatchQueue } from "./queue.js";
+import { ISSUE_STATUSES, type Issue, type IssueStatus } from "./schemas.js";
 
 /** An issue plus its version (the `ETag`). */
 export interface StoredIssue extends IssueInternals {
@@ -130,14 +130,15 @@ export class IssueStore {
   private readonly byPriority: ListingIndex;
   /** All issues by last update. */
   private readonly byUpdate: ListingIndex;
-  /** Issues a claim may take, in claim order (dispatch/queue-index.ts). */
-  readonly queue: ListingIndex;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** The issues a claim may take, kept by every issue write (./queue.ts). */
+    private readonly queue: DispatchQueue,
+  ) {
     this.byNumber = new ListingIndex(db, ISSUE_LISTINGS);
     this.byPriority = new ListingIndex(db, ISSUE_PRIORITY_LISTINGS);
     this.byUpdate = new ListingIndex(db, ISSUE_UPDATED_LISTINGS);
-    this.queue = new ListingIndex(db, QUEUE_LISTINGS);
   }
 
   /**
@@ -185,7 +186,7 @@ export class IssueStore {
     const entry = entryFields(issue);
     const writes: TransactItem[] = [
       { Put: { Item: item, ConditionExpression: itemAbsent } },
-      ...this.queueChanges(null, fromItem(item)),
+      ...this.queue.changes(null, fromItem(item)),
       ...issueCountChanges(null, issue),
       ...this.byNumber.additions(listingsOf(issue).map(listingName), padNumber(number), entry),
       ...this.byPriority.additions(["all"], prioritySortKey(issue.priority, number), entry),
@@ -234,7 +235,7 @@ export class IssueStore {
         after,
       ),
       ...childPointerWrites(current.issue, updated),
-      ...this.queueChanges(current, stored),
+      ...this.queue.changes(current, stored),
       ...issueCountChanges(current.issue, updated),
       ...todoToDone(current, updated.status, now),
     ];
@@ -310,44 +311,10 @@ export class IssueStore {
       ...this.byPriority.removals(["all"], prioritySortKey(issue.priority, issue.number)),
       ...this.byUpdate.removals(["all"], updatedSortKey(issue.updatedAt, issue.number)),
       ...childPointerWrites(issue, null),
-      ...this.queueChanges(current, null),
+      ...this.queue.changes(current, null),
       ...issueCountChanges(issue, null),
     ];
     return { writes };
-  }
-
-  /**
-   * The writes that keep the dispatch queue in step with an issue going from `before` to `after`
-   * (null: absent or deleted): its entry joins, leaves, or moves to its new place in each listing.
-   */
-  queueChanges(
-    before: Pick<StoredIssue, "issue" | "goalActive"> | null,
-    after: Pick<StoredIssue, "issue" | "goalActive"> | null,
-  ): TransactItem[] {
-    const from = before && isQueued(before.issue) ? queuePlacement(before.issue, before.goalActive) : undefined;
-    const to = after && isQueued(after.issue) ? queuePlacement(after.issue, after.goalActive) : undefined;
-    const fromListings = from && before ? queueListings(before.issue) : [];
-    const toListings = to && after ? queueListings(after.issue) : [];
-    const kept = toListings.filter((listing) => fromListings.includes(listing));
-    const changed = JSON.stringify(from) !== JSON.stringify(to);
-    return [
-      ...(from && !to ? [countChange("queue.depth", -1)] : []),
-      ...(to && !from ? [countChange("queue.depth", 1)] : []),
-      ...(from
-        ? this.queue.removals(
-            fromListings.filter((listing) => !kept.includes(listing)),
-            from.sk,
-          )
-        : []),
-      ...(to
-        ? this.queue.additions(
-            toListings.filter((listing) => !kept.includes(listing)),
-            to.sk,
-            to.entry,
-          )
-        : []),
-      ...(from && to && changed ? kept.flatMap((listing) => this.queue.moves(listing, from.sk, to.sk, to.entry)) : []),
-    ];
   }
 
   /**
@@ -382,7 +349,7 @@ export class IssueStore {
               },
             },
           },
-          ...this.queueChanges(current, next),
+          ...this.queue.changes(current, next),
         ]);
         return 1;
       });
@@ -409,7 +376,7 @@ export class IssueStore {
     return {
       stored,
       writes: [
-        ...this.queueChanges(current, stored),
+        ...this.queue.changes(current, stored),
         {
           Update: {
             Key: issueKey(issue.id),
@@ -426,23 +393,6 @@ export class IssueStore {
         },
       ],
     };
-  }
-
-  /**
-   * When a blocker stops or starts being open (or is deleted), the issues it blocks gain or lose
-   * it in their `blockedBy`: the writes for each of them, at the versions read now.
-   */
-  async blockerEffects(blocker: StoredIssue, open: boolean): Promise<TransactItem[]> {
-    if (blocker.blocking.length === 0) return [];
-    const dependents = await this.getMany(blocker.blocking);
-    return dependents.flatMap((dependent) => {
-      const has = dependent.issue.blockedBy.includes(blocker.issue.id);
-      if (has === open) return [];
-      const blockedBy = open
-        ? [...dependent.issue.blockedBy, blocker.issue.id]
-        : dependent.issue.blockedBy.filter((id) => id !== blocker.issue.id);
-      return this.prepareRelationChange(dependent, { blockedBy }).writes;
-    });
   }
 
   /** A live issue by id (deleted ones read as absent). */
@@ -499,9 +449,13 @@ export class IssueStore {
     return this.byNumber.count(listingName({ field: "parent", value: id }));
   }
 
-  /** Live issues of a project per status (reads the project listing's narrow entries). */
-  async statusCountsOfProject(projectId: string): Promise<Record<string, number>> {
-    return this.byNumber.countBy(listingName({ field: "project", value: projectId }), "status");
+  /** Live issues of a project per status, every status present (reads the project listing's narrow entries). */
+  async statusCountsOfProject(projectId: string): Promise<Record<IssueStatus, number>> {
+    const counts = await this.byNumber.countBy(listingName({ field: "project", value: projectId }), "status");
+    return Object.fromEntries(ISSUE_STATUSES.map((status) => [status, counts[status] ?? 0])) as Record<
+      IssueStatus,
+      number
+    >;
   }
 
   /**

@@ -1,8 +1,11 @@
 /** @module issues/transitions — the issue state machine of API.md 3.2.1, in one place. */
 import type { IssueStatus } from "./schemas.js";
 
-/** Who moves the issue: a client's PATCH, or the dispatch flow (claim, complete, release, expiry). */
-export type TransitionActor = "patch" | "dispatch";
+/**
+ * Who moves the issue: a client's PATCH, the dispatch flow (claim, complete, release, expiry), or a
+ * signal (a close or reopen event of its provider, a merged pull request naming it).
+ */
+export type TransitionActor = "patch" | "dispatch" | "signal";
 
 const ALLOWED: Record<IssueStatus, readonly IssueStatus[]> = {
   triage: ["backlog", "todo", "canceled", "done"],
@@ -18,12 +21,13 @@ const FINISHED: readonly IssueStatus[] = ["done", "canceled"];
 /**
  * Why `from → to` is refused for `actor`, or null when it is allowed. Staying put is no move.
  * `in_progress` is entered only by a dispatch claim; leaving it by PATCH is allowed (the PATCH
- * ends the dispatch).
+ * ends the dispatch). A signal may finish any open issue (the fix is merged, the provider closed it).
  * @example transitionRefusal("done", "backlog", "patch") // "Cannot move issue from done to backlog"
  */
 export function transitionRefusal(from: IssueStatus, to: IssueStatus, actor: TransitionActor): string | null {
   if (from === to) return null;
-  const allowed = ALLOWED[from].includes(to) && (to !== "in_progress" || actor === "dispatch");
+  const finishedBySignal = actor === "signal" && to === "done" && isOpen(from);
+  const allowed = (ALLOWED[from].includes(to) || finishedBySignal) && (to !== "in_progress" || actor === "dispatch");
   return allowed ? null : `Cannot move issue from ${from} to ${to}`;
 }
 

@@ -4,12 +4,12 @@ import type { FamilyModule } from "../http/app.js";
 import { readJsonBody } from "../http/body.js";
 import { itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
-import { promptEngine } from "../templates/engine.js";
+import { promptService } from "../services.js";
 import { pageQuery } from "../templates/schemas.js";
 import { createReviewBody, listPromptsQuery } from "./schemas.js";
 
 export const promptFamily: FamilyModule<"prompts"> = (deps) => {
-  const { prompts } = promptEngine(deps);
+  const prompts = promptService(deps);
   const id = (c: Context) => c.req.param("id") ?? "";
   return {
     "GET /api/prompts": async (c) => {

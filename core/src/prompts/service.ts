@@ -5,7 +5,7 @@
  */
 import type { CatalogService } from "../catalog/service.js";
 import { labelExistsCheck } from "../catalog/store.js";
-import { ConditionFailedError, type Db, type TransactItem } from "../db/client.js";
+import { ConditionFailedError, type TransactItem } from "../db/client.js";
 import { KeyedQueue } from "../db/queue.js";
 import { retryRaces } from "../db/retry.js";
 import type { Taken } from "../db/sequence.js";
@@ -20,7 +20,7 @@ import type { TemplateStore } from "../templates/store.js";
 import { newPromptId, newReviewId, PROMPT_ID } from "./keys.js";
 import type { CreateReviewBody, ListPromptsQuery, Prompt, Review } from "./schemas.js";
 import { compositeScore, needsImprovement, nextReviewScore } from "./scoring.js";
-import { PromptStore, VERSION_UPDATE_INDEX } from "./store.js";
+import { type PromptStore, VERSION_UPDATE_INDEX } from "./store.js";
 
 /** What stands for the dispatch token in a recorded prompt. */
 export const REDACTED_TOKEN = "[dispatch token]";
@@ -31,20 +31,17 @@ export const IMPROVEMENT_LABEL = { name: "prompt-improvement", color: "#f59e0b" 
 const lostRace = (error: ConditionFailedError) => error.reasons[VERSION_UPDATE_INDEX] === "ConditionalCheckFailed";
 
 export class PromptService {
-  readonly store: PromptStore;
   /** Reviews of one version take turns in this process, so they never race each other to the database. */
   private readonly turns = new KeyedQueue();
 
   constructor(
-    db: Db,
+    private readonly store: PromptStore,
     private readonly templates: TemplateStore,
     private readonly templateService: TemplateService,
     private readonly issues: IssueStore,
     private readonly catalog: CatalogService,
     private readonly now: () => Date = () => new Date(),
-  ) {
-    this.store = new PromptStore(db, templates);
-  }
+  ) {}
 
   async getPrompt(id: string): Promise<Prompt> {
     const found = PROMPT_ID.test(id) ? await this.store.get(id) : undefined;

@@ -6,7 +6,6 @@
  */
 import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
-import { versionKey } from "../templates/keys.js";
 import type { TemplateStore } from "../templates/store.js";
 import { PROMPT_LISTINGS, promptKey, promptListings, REVIEW_LISTINGS, reviewListings, ulidSortKey } from "./keys.js";
 import type { Prompt, Review } from "./schemas.js";
@@ -28,10 +27,6 @@ const PROMPT_FIELDS = [
 const itemAbsent = "attribute_not_exists(pk)";
 /** The item exists. */
 const itemExists = "attribute_exists(pk)";
-/** No review reached the version since its count was read. */
-const reviewCountIs = "#reviewCount = :readCount";
-/** The version has no improvement task yet. */
-const noImprovementTask = "attribute_not_exists(#improvementIssueId)";
 
 /** Index of the version's update in a review's transaction: its failed condition is a lost race. */
 export const VERSION_UPDATE_INDEX = 0;
@@ -104,30 +99,11 @@ export class PromptStore {
     review: Review,
     applied: { readCount: number; reviewScore: number; improvementIssueId?: string },
   ): TransactItem[] {
-    const names: Record<string, string> = { "#reviewCount": "reviewCount", "#reviewScore": "reviewScore" };
-    const values: Record<string, unknown> = {
-      ":readCount": applied.readCount,
-      ":count": review.sequence,
-      ":score": applied.reviewScore,
-    };
-    let update = "SET #reviewCount = :count, #reviewScore = :score";
-    let condition = `${itemExists} AND ${reviewCountIs}`;
-    if (applied.improvementIssueId) {
-      names["#improvementIssueId"] = "improvementIssueId";
-      values[":issueId"] = applied.improvementIssueId;
-      update += ", #improvementIssueId = :issueId";
-      condition += ` AND ${noImprovementTask}`;
-    }
     return [
-      {
-        Update: {
-          Key: versionKey(review.templateId, review.versionNumber),
-          UpdateExpression: update,
-          ConditionExpression: condition,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        },
-      },
+      this.templates.reviewApplication(review.templateId, review.versionNumber, {
+        ...applied,
+        reviewCount: review.sequence,
+      }),
       {
         Update: {
           Key: promptKey(review.promptId),

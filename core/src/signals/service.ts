@@ -5,22 +5,21 @@
  * race starts over from the read.
  */
 
-import { CatalogService } from "../catalog/service.js";
 import { ConditionFailedError, type Db, type TransactItem } from "../db/client.js";
 import { InFlight } from "../db/in-flight.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
-import { DispatchStore } from "../dispatch/store.js";
 import { NotFoundError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
+import type { IssueMoves } from "../issues/moves.js";
 import type { Issue, PullRequest } from "../issues/schemas.js";
-import { ISSUE_ID, IssueService } from "../issues/service.js";
-import { IssueStore, newIssueId, type StoredIssue } from "../issues/store.js";
+import { ISSUE_ID, type IssueService } from "../issues/service.js";
+import { type IssueStore, newIssueId, type StoredIssue } from "../issues/store.js";
 import { newSignalId } from "./keys.js";
 import { type EncodedPayload, encodePayload } from "./payload.js";
 import { type RoutedSignal, type Routing, routeSignal } from "./routing.js";
 import { mergedPullRequest } from "./rules.js";
 import type { ListSignalsQuery, Signal } from "./schemas.js";
-import { type SeenDelivery, type SignalHead, SignalStore } from "./store.js";
+import type { SeenDelivery, SignalHead, SignalStore } from "./store.js";
 
 /** Issues one merged pull request can close at once (the first it names, by number). */
 const MAX_CLOSED_ISSUES = 10;
@@ -59,22 +58,18 @@ interface PayloadPlan {
 }
 
 export class SignalService {
-  private readonly signals: SignalStore;
-  private readonly issueService: IssueService;
   /** Deliveries being stored here, by source and delivery id: a redelivery meanwhile waits for the first. */
   private readonly deliveries = new InFlight();
   /** Issues being opened here, by fingerprint: other signals of it wait, then group into it. */
   private readonly openings = new InFlight();
 
-  private readonly issueStore: IssueStore;
-  private readonly dispatches: DispatchStore;
-
-  constructor(private readonly db: Db) {
-    this.signals = new SignalStore(db);
-    this.issueStore = new IssueStore(db);
-    this.issueService = new IssueService(this.issueStore, new CatalogService(db));
-    this.dispatches = new DispatchStore(db);
-  }
+  constructor(
+    private readonly db: Db,
+    private readonly signals: SignalStore,
+    private readonly issueService: IssueService,
+    private readonly issueStore: IssueStore,
+    private readonly moves: IssueMoves,
+  ) {}
 
   /**
    * Stores a signal and routes it (API.md 3.1.3). A delivery id seen before returns the first
@@ -213,39 +208,37 @@ export class SignalService {
 
   /**
    * The writes that close the loop on each named issue: the pull request joins its
-   * `pullRequests`, an open issue moves to `done` (from any open status: the fix is merged), and
-   * the dispatch working it, if any, is completed with the pull request as its outcome.
+   * `pullRequests`, and an open issue moves to `done` (from any open status: the fix is merged),
+   * completing the dispatch working it with the pull request as its outcome. One move for all of
+   * them, so an issue two of them block is written once.
    */
   private async closeLoop(
     issues: StoredIssue[],
     pullRequest: PullRequest,
     receivedAt: string,
   ): Promise<{ issue: Issue | null; writes: TransactItem[] }> {
-    const writes: TransactItem[] = [];
-    let first: Issue | null = null;
-    for (const current of issues) {
-      const known = current.issue.pullRequests.some((pr) => pr.number === pullRequest.number);
-      const open = current.issue.status !== "done" && current.issue.status !== "canceled";
-      const changes: Partial<Issue> = {
-        ...(known ? {} : { pullRequests: [...current.issue.pullRequests, pullRequest] }),
-        ...(open ? { status: "done" as const, completedAt: receivedAt } : {}),
-      };
-      const dispatch = current.activeDispatchId ? await this.dispatches.get(current.activeDispatchId) : undefined;
-      const moved = this.issueStore.prepareUpdate(current, changes, new Date(receivedAt), {
-        ...(open ? { activeDispatchId: null } : {}),
-      });
-      writes.push(...moved.writes, ...(await this.issueService.statusEffects(current, moved.stored)));
-      if (dispatch && dispatch.dispatch.status === "active") {
-        const outcome = {
-          summary: `Merged pull request #${pullRequest.number}: ${pullRequest.title}`,
-          commits: [],
-          pullRequests: [pullRequest],
+    const outcome = {
+      summary: `Merged pull request #${pullRequest.number}: ${pullRequest.title}`,
+      commits: [],
+      pullRequests: [pullRequest],
+    };
+    const { moved, writes } = await this.moves.prepareAll(
+      issues.map((current) => {
+        const known = current.issue.pullRequests.some((pr) => pr.number === pullRequest.number);
+        const open = current.issue.status !== "done" && current.issue.status !== "canceled";
+        return {
+          current,
+          by: "signal" as const,
+          changes: {
+            ...(known ? {} : { pullRequests: [...current.issue.pullRequests, pullRequest] }),
+            ...(open ? { status: "done" as const } : {}),
+          },
+          dispatchEnd: { status: "completed" as const, outcome },
         };
-        writes.push(...this.dispatches.prepareFinish(dispatch, "completed", receivedAt, outcome).writes);
-      }
-      first ??= moved.stored.issue;
-    }
-    return { issue: first, writes };
+      }),
+      new Date(receivedAt),
+    );
+    return { issue: moved[0]?.issue ?? null, writes };
   }
 
   /** What the routing does on the issues' side: writes for the signal's transaction, and the issue as left. */

@@ -3,11 +3,10 @@
  * family, project, goal, labels, blockers and latest signals. Never the service's own key.
  */
 import type { CatalogService } from "../catalog/service.js";
-import type { Db } from "../db/client.js";
 import { NotFoundError } from "../errors.js";
 import { ISSUE_ID, type IssueService, type IssueSummary, summaryOf } from "../issues/service.js";
-import { type IssueAggregate, IssueStore, type StoredIssue } from "../issues/store.js";
-import { SignalStore } from "../signals/store.js";
+import type { IssueAggregate, IssueStore, StoredIssue } from "../issues/store.js";
+import type { SignalStore } from "../signals/store.js";
 import type { PromptContext } from "./render.js";
 import type { SelectionFacts } from "./selection.js";
 
@@ -37,18 +36,13 @@ export interface DispatchContext {
 export const NO_DISPATCH: DispatchContext = { dispatch: null, prompt: null, previousDispatches: [] };
 
 export class PromptContextBuilder {
-  private readonly store: IssueStore;
-  private readonly signals: SignalStore;
-
   constructor(
-    db: Db,
     private readonly issues: IssueService,
+    private readonly store: IssueStore,
+    private readonly signals: SignalStore,
     private readonly catalog: CatalogService,
     private readonly baseUrl: string,
-  ) {
-    this.store = new IssueStore(db);
-    this.signals = new SignalStore(db);
-  }
+  ) {}
 
   /** The issue (by id or `KZN-<n>`) and everything its prompt may name; reads run side by side. */
   async build(

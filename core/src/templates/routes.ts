@@ -5,7 +5,7 @@ import { readJsonBody } from "../http/body.js";
 import { expectedVersion } from "../http/conditional.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
-import { promptEngine } from "./engine.js";
+import { promptService, templateService } from "../services.js";
 import {
   createTemplateBody,
   createVersionBody,
@@ -16,8 +16,8 @@ import {
 } from "./schemas.js";
 
 export const templateFamily: FamilyModule<"templates"> = (deps) => {
-  const engine = promptEngine(deps);
-  const { templates, prompts } = engine;
+  const templates = templateService(deps);
+  const prompts = promptService(deps);
   const id = (c: Context) => c.req.param("id") ?? "";
   const detail = async (c: Context, ref: string, status: 200 | 201 = 200) => {
     const { detail, version } = await templates.templateDetail(ref);
@@ -88,7 +88,7 @@ export const templateFamily: FamilyModule<"templates"> = (deps) => {
       route,
       // One parameter: Hono tells handlers from middleware by their arity.
       (async (c) => {
-        await engine.defaultsReady();
+        await templates.defaultsReady();
         return (handler as Handler<AppEnv>)(c, async () => {});
       }) as Handler<AppEnv>,
     ]),

@@ -75,6 +75,8 @@ async function renderedText(versionId: string, content: string, context: PromptC
 export class TemplateService {
   private readonly store: TemplateStore;
 
+  private seeding: Promise<void> | undefined;
+
   constructor(
     store: TemplateStore,
     private readonly catalog: CatalogService,
@@ -308,6 +310,21 @@ export class TemplateService {
     if (!template || template.deleted || !version) return null;
     const text = boundedPromptText(await renderedText(version.version.id, version.version.content, context));
     return { template: template.template, version: version.version, text };
+  }
+
+  /**
+   * Seeds the default templates once per app instance (again after a failure): claims and previews
+   * wait for it, so a fresh table renders the defaults from its first request.
+   */
+  defaultsReady(): Promise<void> {
+    this.seeding ??= this.seedDefaults().then(
+      () => undefined,
+      (error: unknown) => {
+        this.seeding = undefined;
+        throw error;
+      },
+    );
+    return this.seeding;
   }
 
   /**

@@ -14,6 +14,7 @@ import {
   templateKey,
   templateSortKey,
   type VersionCount,
+  versionCountKey,
   versionCountOfSortKey,
   versionKey,
   versionNumberOfSortKey,
@@ -83,6 +84,12 @@ const versionUnchanged = "#version = :expectedVersion";
 const versionCountIs = "#versionCount = :versionCount";
 /** The slug claim belongs to this template. */
 const slugHeldBy = "#templateId = :templateId";
+/** The version exists. */
+const versionExists = "attribute_exists(pk)";
+/** No review reached the version since its count was read. */
+const reviewCountIs = "#reviewCount = :readCount";
+/** The version has no improvement task yet. */
+const noImprovementTask = "attribute_not_exists(#improvementIssueId)";
 
 /** Contents of versions read in this process, by version id (they never change); the oldest go first. */
 const contentCache = new Map<string, string>();
@@ -331,6 +338,52 @@ export class TemplateStore {
   /** A prompt rendered from a version counts once toward its `usageCount` (a spread count: claims come in bursts). */
   usageAddition(templateId: string, number: number): TransactItem {
     return { SpreadAdd: { Key: versionUsageKey(templateId, number), attribute: "count", delta: 1 } };
+  }
+
+  /**
+   * A dispatch of a prompt rendered from a version ended: it counts toward the version's
+   * `completionRate` as finished, and as completed when it ended done (spread counts).
+   */
+  outcomeAdditions(templateId: string, number: number, completed: boolean): TransactItem[] {
+    const count = (kind: "finished" | "completed"): TransactItem => ({
+      SpreadAdd: { Key: versionCountKey(templateId, number, kind), attribute: "count", delta: 1 },
+    });
+    return completed ? [count("finished"), count("completed")] : [count("finished")];
+  }
+
+  /**
+   * The write that applies one review to a version: `reviewCount` and `reviewScore` set at the
+   * count read (`readCount`), so a concurrent review makes this one read again; with
+   * `improvementIssueId`, the version's improvement task is recorded, once.
+   */
+  reviewApplication(
+    templateId: string,
+    number: number,
+    applied: { readCount: number; reviewCount: number; reviewScore: number; improvementIssueId?: string },
+  ): TransactItem {
+    const names: Record<string, string> = { "#reviewCount": "reviewCount", "#reviewScore": "reviewScore" };
+    const values: Record<string, unknown> = {
+      ":readCount": applied.readCount,
+      ":count": applied.reviewCount,
+      ":score": applied.reviewScore,
+    };
+    let update = "SET #reviewCount = :count, #reviewScore = :score";
+    let condition = `${versionExists} AND ${reviewCountIs}`;
+    if (applied.improvementIssueId) {
+      names["#improvementIssueId"] = "improvementIssueId";
+      values[":issueId"] = applied.improvementIssueId;
+      update += ", #improvementIssueId = :issueId";
+      condition += ` AND ${noImprovementTask}`;
+    }
+    return {
+      Update: {
+        Key: versionKey(templateId, number),
+        UpdateExpression: update,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    };
   }
 
   /** A page of live templates, newest first, and how many there are; filters walk the listing. */

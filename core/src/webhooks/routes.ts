@@ -8,9 +8,9 @@ import { UnauthorizedError, UnsupportedMediaTypeError, ValidationError } from ".
 import type { AppEnv, FamilyModule } from "../http/app.js";
 import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_MESSAGE } from "../http/body.js";
 import type { WebhookProvider } from "../routes.js";
+import { signalService } from "../services.js";
 import { ingestResponse } from "../signals/routes.js";
 import { classifyDelivery } from "../signals/rules.js";
-import { SignalService } from "../signals/service.js";
 import { verifyAnalyticsSecret, verifyCodehostSignature, verifyErrortrackerSignature } from "./verify.js";
 
 /** The one 401 body for a missing or wrong signature or secret. */
@@ -28,8 +28,9 @@ const VERIFIERS: Record<WebhookProvider, (raw: Uint8Array, c: Context<AppEnv>, s
   analytics: (_raw, c, secret) => verifyAnalyticsSecret(c.req.header("X-Analytics-Secret"), secret),
 };
 
-export const webhookFamily: FamilyModule<"webhooks"> = ({ db, config }) => {
-  const signals = new SignalService(db);
+export const webhookFamily: FamilyModule<"webhooks"> = (deps) => {
+  const { config } = deps;
+  const signals = signalService(deps);
 
   const receiver = (provider: WebhookProvider) => async (c: Context<AppEnv>) => {
     const secret = config.webhookSecrets[provider] ?? "";

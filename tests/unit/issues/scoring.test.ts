@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { queueSortKey, type Scored, scoreOf } from "../../../core/src/dispatch/scoring.js";
 import { ISSUE_TYPES, type IssueType } from "../../../core/src/issues/schemas.js";
+import { queueSortKey, type Scored, scoreOf } from "../../../core/src/issues/scoring.js";
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;

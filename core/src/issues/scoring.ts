@@ -1,9 +1,9 @@
 /**
- * @module dispatch/scoring — the claim order of API.md 3.6.1 as pure functions: an issue's score
+ * @module issues/scoring — the claim order of API.md 3.6.1 as pure functions: an issue's score
  * at an instant, its breakdown, and the queue sort key that orders issues exactly as the score
  * does at every instant (the age term grows alike for all, so it cancels out of comparisons).
  */
-import type { IssueType } from "../issues/schemas.js";
+import type { IssueType } from "./schemas.js";
 
 export const PRIORITY_WEIGHT: Readonly<Record<number, number>> = { 1: 100, 2: 75, 3: 50, 4: 25, 0: 10 };
 export const TYPE_BONUS: Readonly<Record<IssueType, number>> = {

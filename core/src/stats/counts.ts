@@ -1,6 +1,7 @@
 /**
- * @module dashboard/counters — the counts the dashboard reads (API.md 3.7), kept by the writes that
- * change what they count, as spread counts (db/spread.ts) so no count becomes a hot item.
+ * @module stats/counts — the activity counts (issues by status and type, dispatches by status, queue
+ * depth, todo-to-done times) that issue and dispatch writes keep and the dashboard reads (API.md 3.7),
+ * as spread counts (db/spread.ts) so no count becomes a hot item.
  *
  * Keys:
  * - pk=$kaizen#stats_1, sk=`issue.status#<status>` · `issue.type#<type>` · `dispatch.status#<status>`
@@ -66,4 +67,33 @@ export function medianOf(histogram: Record<string, number>): number | null {
     if (seen * 2 >= total) return bucketSeconds(bucket);
   }
   return null;
+}
+
+/**
+ * Count changes merged per count: one transaction may not touch one item twice, so the changes a
+ * move gathers for one count (an issue leaving the queue while its dependent joins it) become
+ * their sum, and a sum of zero no change. Other items keep their place, first changes first.
+ * @example mergeCountChanges([countChange("queue.depth", -1), countChange("queue.depth", 1)]) // []
+ */
+export function mergeCountChanges(writes: TransactItem[]): TransactItem[] {
+  const sums = new Map<string, number>();
+  const idOf = (addition: NonNullable<TransactItem["SpreadAdd"]>) =>
+    `${addition.Key.pk}\u0000${addition.Key.sk}\u0000${addition.attribute}`;
+  for (const write of writes) {
+    if (write.SpreadAdd)
+      sums.set(idOf(write.SpreadAdd), (sums.get(idOf(write.SpreadAdd)) ?? 0) + write.SpreadAdd.delta);
+  }
+  const merged: TransactItem[] = [];
+  for (const write of writes) {
+    if (!write.SpreadAdd) {
+      merged.push(write);
+      continue;
+    }
+    const id = idOf(write.SpreadAdd);
+    const delta = sums.get(id);
+    if (delta === undefined) continue;
+    sums.delete(id);
+    if (delta !== 0) merged.push({ SpreadAdd: { ...write.SpreadAdd, delta } });
+  }
+  return merged;
 }

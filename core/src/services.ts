@@ -1,0 +1,149 @@
+/**
+ * @module services — the composition root: every store and service is built here, once per app,
+ * from the app's deps, and receives its collaborators in its constructor. Each is one exported
+ * function, so a family's bundle carries only the services its handlers ask for.
+ */
+import type { Hono } from "hono";
+import { CatalogService } from "./catalog/service.js";
+import { CommentService } from "./comments/service.js";
+import { CommentStore } from "./comments/store.js";
+import { apiBaseUrl } from "./config.js";
+import { DashboardService } from "./dashboard/service.js";
+import { DispatchService } from "./dispatch/service.js";
+import { DispatchStore } from "./dispatch/store.js";
+import { dispatchTokenCheck } from "./dispatch/token.js";
+import { type AppDeps, type AppEnv, createHttpApp, type FamilyModules } from "./http/app.js";
+import { IssueMoves } from "./issues/moves.js";
+import { DispatchQueue } from "./issues/queue.js";
+import { IssueService } from "./issues/service.js";
+import { IssueStore } from "./issues/store.js";
+import { PromptService } from "./prompts/service.js";
+import { PromptStore } from "./prompts/store.js";
+import { RelationService } from "./relations/service.js";
+import { RelationStore } from "./relations/store.js";
+import { SignalService } from "./signals/service.js";
+import { SignalStore } from "./signals/store.js";
+import { PromptContextBuilder } from "./templates/context.js";
+import { TemplateService } from "./templates/service.js";
+import { TemplateStore } from "./templates/store.js";
+
+/** The services of one app, built on first use. */
+const builtFor = new WeakMap<DbDeps, Map<string, unknown>>();
+
+/** `build()` once per deps: every family of one app shares its services (and their in-process state). */
+function once<T>(deps: DbDeps, name: string, build: () => T): T {
+  let built = builtFor.get(deps);
+  if (!built) {
+    built = new Map();
+    builtFor.set(deps, built);
+  }
+  if (!built.has(name)) built.set(name, build());
+  return built.get(name) as T;
+}
+
+/** What the stores and most services need: the database and the clock. */
+type DbDeps = Pick<AppDeps, "db" | "clock">;
+
+const clockOf = (deps: DbDeps) => deps.clock ?? (() => new Date());
+
+export const dispatchQueue = (deps: DbDeps) => once(deps, "dispatchQueue", () => new DispatchQueue(deps.db));
+export const issueStore = (deps: DbDeps) =>
+  once(deps, "issueStore", () => new IssueStore(deps.db, dispatchQueue(deps)));
+export const templateStore = (deps: DbDeps) => once(deps, "templateStore", () => new TemplateStore(deps.db));
+export const dispatchStore = (deps: DbDeps) =>
+  once(deps, "dispatchStore", () => new DispatchStore(deps.db, templateStore(deps)));
+export const signalStore = (deps: DbDeps) => once(deps, "signalStore", () => new SignalStore(deps.db));
+export const promptStore = (deps: DbDeps) =>
+  once(deps, "promptStore", () => new PromptStore(deps.db, templateStore(deps)));
+
+export const catalogService = (deps: DbDeps) =>
+  once(deps, "catalog", () => new CatalogService(deps.db, issueStore(deps), deps.clock));
+export const issueMoves = (deps: DbDeps) =>
+  once(deps, "issueMoves", () => new IssueMoves(issueStore(deps), dispatchStore(deps)));
+export const issueService = (deps: DbDeps) =>
+  once(deps, "issues", () => new IssueService(issueStore(deps), catalogService(deps), issueMoves(deps)));
+export const relationService = (deps: DbDeps) =>
+  once(deps, "relations", () => new RelationService(new RelationStore(deps.db), issueService(deps), issueStore(deps)));
+export const commentStore = (deps: DbDeps) => once(deps, "commentStore", () => new CommentStore(deps.db));
+export const commentService = (deps: DbDeps) =>
+  once(
+    deps,
+    "comments",
+    () =>
+      new CommentService(commentStore(deps), (ref) =>
+        issueService(deps)
+          .getIssue(ref)
+          .then(({ issue }) => issue),
+      ),
+  );
+export const signalService = (deps: DbDeps) =>
+  once(
+    deps,
+    "signals",
+    () => new SignalService(deps.db, signalStore(deps), issueService(deps), issueStore(deps), issueMoves(deps)),
+  );
+export const templateService = (deps: AppDeps) =>
+  once(deps, "templates", () => {
+    const contexts = new PromptContextBuilder(
+      issueService(deps),
+      issueStore(deps),
+      signalStore(deps),
+      catalogService(deps),
+      apiBaseUrl(deps.config),
+    );
+    return new TemplateService(templateStore(deps), catalogService(deps), contexts, clockOf(deps));
+  });
+export const promptService = (deps: AppDeps) =>
+  once(
+    deps,
+    "prompts",
+    () =>
+      new PromptService(
+        promptStore(deps),
+        templateStore(deps),
+        templateService(deps),
+        issueStore(deps),
+        catalogService(deps),
+        clockOf(deps),
+      ),
+  );
+export const dispatchService = (deps: AppDeps) =>
+  once(
+    deps,
+    "dispatch",
+    () =>
+      new DispatchService(
+        deps.db,
+        dispatchStore(deps),
+        issueStore(deps),
+        dispatchQueue(deps),
+        issueMoves(deps),
+        promptService(deps),
+        clockOf(deps),
+      ),
+  );
+export const dashboardService = (deps: DbDeps) =>
+  once(
+    deps,
+    "dashboard",
+    () =>
+      new DashboardService(
+        deps.db,
+        signalStore(deps),
+        issueStore(deps),
+        dispatchStore(deps),
+        templateStore(deps),
+        clockOf(deps),
+      ),
+  );
+
+/**
+ * The app serving `families` over `deps`, with dispatch tokens checked by the dispatch domain
+ * (the HTTP layer knows no store).
+ * @example const app = createApp({ issues: issueFamily }, { config, db });
+ */
+export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> {
+  const dispatches = dispatchStore(deps);
+  const dispatchTokens = dispatchTokenCheck((id) => dispatches.tokenDispatch(id, clockOf(deps)()));
+  return createHttpApp(families, deps, { dispatchTokens });
+}
