@@ -13,8 +13,7 @@
  */
 import { decodeTime, monotonicFactory } from "ulid";
 import type { Key } from "../db/client.js";
-import type { ListingScheme } from "../db/listing.js";
-import { SIGNAL_LISTINGS } from "../signals/keys.js";
+import { type ListingScheme, ulidListingScheme } from "../db/listing.js";
 
 export const COMMENT_ENTITY = "$kaizen#comment_1";
 
@@ -30,8 +29,8 @@ export function commentKey(id: string): Key {
   return { pk: `${COMMENT_ENTITY}#${id}`, sk: COMMENT_ENTITY };
 }
 
-/** Comment listings sort by id (time) and count per hour: the same ULID buckets as signals. */
-export const COMMENT_LISTINGS: ListingScheme = { ...SIGNAL_LISTINGS, entity: "comment" };
+/** Comment listings sort by id (time) and count per hour (ULID buckets of 8 characters, as signals'). */
+export const COMMENT_LISTINGS: ListingScheme = ulidListingScheme("comment", 3_600_000, 8);
 
 /** Sort key of a comment in its listings: the ULID of its id. */
 export function commentSortKey(id: string): string {

@@ -5,7 +5,7 @@ import { readJsonBody } from "../http/body.js";
 import { expectedVersion } from "../http/conditional.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
-import { createRelationBody } from "../relations/schemas.js";
+import { createRelationBody } from "./relation-schemas.js";
 import { commentService, issueService, relationService } from "../services.js";
 import { createIssueBody, listIssuesQuery, updateIssueBody } from "./schemas.js";
 

@@ -91,7 +91,7 @@ export const RECENT_SIGNALS = 10;
 export interface IssueAggregate {
   stored: StoredIssue;
   children: IssueSummaryItem[];
-  /** Relation edge items, as relations/store.ts wrote them. */
+  /** Relation edge items, as ./relation-store.ts wrote them. */
   relationEdges: Item[];
 }
 

@@ -1,16 +1,16 @@
 /**
- * @module relations/service — relations between issues: one fact visible from both ends, no
+ * @module issues/relations — relations between issues: one fact visible from both ends, no
  * `blocks` cycles, and `blockedBy` kept to the open blockers of each issue.
  */
 import { ulid } from "ulid";
 import { ConditionFailedError, type TransactItem } from "../db/client.js";
 import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.js";
-import type { IssueService } from "../issues/service.js";
-import type { IssueStore, StoredIssue } from "../issues/store.js";
-import { isOpen } from "../issues/transitions.js";
-import type { CreateRelationBody, Relation } from "./schemas.js";
-import { PAIR_CLAIM_INDEX, type RelationFact, type RelationStore, viewFrom } from "./store.js";
+import type { IssueService } from "./service.js";
+import type { IssueStore, StoredIssue } from "./store.js";
+import { isOpen } from "./transitions.js";
+import type { CreateRelationBody, Relation } from "./relation-schemas.js";
+import { PAIR_CLAIM_INDEX, type RelationFact, type RelationStore, viewFrom } from "./relation-store.js";
 
 /** Most issues a cycle check visits before it gives up and refuses (a pathological graph). */
 const MAX_CYCLE_WALK = 2_000;

@@ -1,5 +1,5 @@
 /**
- * @module relations/keys — relations between issues as one fact with two ends (pure).
+ * @module issues/relation-keys — relations between issues as one fact with two ends (pure).
  *
  * Access patterns:
  * - relation by id ........ GetItem pk=$kaizen#relation_1#<id>
@@ -8,7 +8,7 @@
  * - one fact per pair ..... GetItem pk=$kaizen#relpair_1#<type>#<a>#<b> (written under condition)
  */
 import type { Key } from "../db/client.js";
-import { issueKey, RELATION_EDGE_PREFIX } from "../issues/keys.js";
+import { issueKey, RELATION_EDGE_PREFIX } from "./keys.js";
 
 const RELATION_ENTITY = "$kaizen#relation_1";
 const PAIR_ENTITY = "$kaizen#relpair_1";

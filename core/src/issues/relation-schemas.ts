@@ -1,4 +1,4 @@
-/** @module relations/schemas — relations between issues (API.md 3.2.2). */
+/** @module issues/relation-schemas — relations between issues (API.md 3.2.2). */
 import * as z from "zod/mini";
 
 export const RELATION_TYPES = ["blocks", "blocked_by", "related", "duplicate"] as const;

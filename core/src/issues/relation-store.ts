@@ -1,7 +1,7 @@
-/** @module relations/store — every DynamoDB expression about relations; keys in ./keys.ts. */
+/** @module issues/relation-store — every DynamoDB expression about relations between issues; keys in ./relation-keys.ts. */
 import type { Db, Item, TransactItem } from "../db/client.js";
-import { edgeKey, pairKey, relationKey, type StoredRelationType } from "./keys.js";
-import type { Relation } from "./schemas.js";
+import { edgeKey, pairKey, relationKey, type StoredRelationType } from "./relation-keys.js";
+import type { Relation } from "./relation-schemas.js";
 
 /** A relation as stored: `blocks` runs from `issueId` (the blocker) to `relatedIssueId`. */
 export interface RelationFact {
