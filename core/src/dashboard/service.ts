@@ -5,7 +5,6 @@
  * the activity feed and the prompts' performance, a page at a time.
  */
 import type { Db } from "../db/client.js";
-import { sumSpreadCounts } from "../db/spread.js";
 import type { Dispatch } from "../dispatch/schemas.js";
 import { DISPATCH_STATUSES } from "../dispatch/schemas.js";
 import type { DispatchStore } from "../dispatch/store.js";
@@ -15,7 +14,7 @@ import type { IssueStore } from "../issues/store.js";
 import { SIGNAL_LISTINGS, timeFloor } from "../signals/keys.js";
 import { PROVIDER_SOURCES } from "../signals/schemas.js";
 import type { SignalHead, SignalStore } from "../signals/store.js";
-import { medianOf, STATS_PARTITION } from "../stats/counts.js";
+import { medianOf, readCounts } from "../stats/counts.js";
 import type { Template, TemplateVersion } from "../templates/schemas.js";
 import type { TemplateStore } from "../templates/store.js";
 
@@ -141,10 +140,9 @@ export class DashboardService {
   async stats(): Promise<DashboardStats> {
     const now = this.now();
     const weekStart = now.getTime() - 7 * 24 * HOUR_MS + HOUR_MS;
-    const [counts, manual] = await Promise.all([this.db.queryPartition(STATS_PARTITION), this.signals.manualSources()]);
+    const [totals, manual] = await Promise.all([readCounts(this.db), this.signals.manualSources()]);
     const sources = [...new Set([...PROVIDER_SOURCES, ...manual])];
     const signalHours = await this.signals.hourlyBySource(sources, weekStart);
-    const totals = new Map(sumSpreadCounts(counts, "count").map(({ sk, total }) => [sk, total]));
     const of = (prefix: string, names: readonly string[]) =>
       Object.fromEntries(names.map((name) => [name, totals.get(`${prefix}#${name}`) ?? 0]));
     const byStatus = of("issue.status", ISSUE_STATUSES);

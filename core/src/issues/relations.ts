@@ -6,11 +6,11 @@ import { ulid } from "ulid";
 import { ConditionFailedError, type TransactItem } from "../db/client.js";
 import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.js";
+import type { CreateRelationBody, Relation } from "./relation-schemas.js";
+import { PAIR_CLAIM_INDEX, type RelationFact, type RelationStore, viewFrom } from "./relation-store.js";
 import type { IssueService } from "./service.js";
 import type { IssueStore, StoredIssue } from "./store.js";
 import { isOpen } from "./transitions.js";
-import type { CreateRelationBody, Relation } from "./relation-schemas.js";
-import { PAIR_CLAIM_INDEX, type RelationFact, type RelationStore, viewFrom } from "./relation-store.js";
 
 /** Most issues a cycle check visits before it gives up and refuses (a pathological graph). */
 const MAX_CYCLE_WALK = 2_000;

@@ -5,8 +5,8 @@ import { readJsonBody } from "../http/body.js";
 import { expectedVersion } from "../http/conditional.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
-import { createRelationBody } from "./relation-schemas.js";
 import { commentService, issueService, relationService } from "../services.js";
+import { createRelationBody } from "./relation-schemas.js";
 import { createIssueBody, listIssuesQuery, updateIssueBody } from "./schemas.js";
 
 export const issueFamily: FamilyModule<"issues"> = (deps) => {

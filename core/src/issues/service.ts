@@ -4,9 +4,9 @@ import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
-import { relationsFromEdges } from "./relation-store.js";
 import { parseIssueRef } from "./keys.js";
 import type { IssueMoves } from "./moves.js";
+import { relationsFromEdges } from "./relation-store.js";
 import type { CreateIssueBody, Issue, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
 import { type IssueStore, type NewIssue, RECENT_SIGNALS, type RecentSignal, type StoredIssue } from "./store.js";
 

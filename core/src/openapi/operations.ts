@@ -17,9 +17,9 @@ import {
 import { createCommentBody, listCommentsQuery } from "../comments/schemas.js";
 import { dashboardPageQuery } from "../dashboard/routes.js";
 import { claimBody, completeBody, listDispatchesQuery, nextQuery, queueQuery } from "../dispatch/schemas.js";
+import { createRelationBody } from "../issues/relation-schemas.js";
 import { createIssueBody, listIssuesQuery, updateIssueBody } from "../issues/schemas.js";
 import { createReviewBody, listPromptsQuery } from "../prompts/schemas.js";
-import { createRelationBody } from "../issues/relation-schemas.js";
 import type { Family, RouteKey } from "../routes.js";
 import { issueSignalsQuery, listSignalsQuery, manualSignalBody } from "../signals/schemas.js";
 import {

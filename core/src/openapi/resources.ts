@@ -6,8 +6,8 @@ import * as z from "zod/mini";
 import { GOAL_STATUSES, PROJECT_HEALTHS, PROJECT_STATUSES } from "../catalog/schemas.js";
 import { AUTHOR_TYPES } from "../comments/schemas.js";
 import { DISPATCH_STATUSES } from "../dispatch/schemas.js";
-import { commitSchema, ISSUE_STATUSES, ISSUE_TYPES, pullRequestSchema } from "../issues/schemas.js";
 import { RELATION_TYPES } from "../issues/relation-schemas.js";
+import { commitSchema, ISSUE_STATUSES, ISSUE_TYPES, pullRequestSchema } from "../issues/schemas.js";
 import { SIGNAL_ACTIONS } from "../signals/schemas.js";
 import { templateConditions, VERSION_STATUSES } from "../templates/schemas.js";
 

@@ -10,7 +10,8 @@
  * Signals per hour and source are not counted here: the signal listings `source=<source>` already
  * keep a count per hour in each signal's transaction (db/listing.ts).
  */
-import type { Key, TransactItem } from "../db/client.js";
+import type { Db, Key, TransactItem } from "../db/client.js";
+import { sumSpreadCounts } from "../db/spread.js";
 
 const STATS = "$kaizen#stats_1";
 
@@ -96,4 +97,10 @@ export function mergeCountChanges(writes: TransactItem[]): TransactItem[] {
     if (delta !== 0) merged.push({ SpreadAdd: { ...write.SpreadAdd, delta } });
   }
   return merged;
+}
+
+/** Every count's total now, by its name (`issue.status#todo`, `queue.depth`, …): one query, whatever the number of issues. */
+export async function readCounts(db: Db): Promise<Map<string, number>> {
+  const items = await db.queryPartition(STATS);
+  return new Map(sumSpreadCounts(items, "count").map(({ sk, total }) => [sk, total]));
 }
