@@ -27,10 +27,11 @@ import {
 import { ConfiguredRetryStrategy } from "@smithy/core/retry";
 import { ConflictError, UnavailableError } from "../errors.js";
 import { conflictEmulatorFor, emulateConflicts } from "./conflicts.js";
+import type { Item, Key } from "./item.js";
 import { ShardChoice, type SpreadAddition, type SpreadCheck } from "./spread.js";
 
-export type Item = Record<string, unknown>;
-export type Key = { pk: string; sk: string };
+export type { Item, Key } from "./item.js";
+
 type SdkTransactItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
 /**
  * One transaction item without `TableName` (the client adds its own), or a `SpreadAdd` to a

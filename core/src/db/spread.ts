@@ -12,7 +12,7 @@
  * So quiet counts stay one item each, and a burst spreads exactly where it lands. Checks that
  * every writer of a kind makes on one guard item are spread the same way ({@link SpreadCheck}).
  */
-import type { Key } from "./client.js";
+import type { Key } from "./item.js";
 
 /** Items one spread count may use: the base item and 63 shards. */
 export const SPREAD_SHARDS = 64;

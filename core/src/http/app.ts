@@ -30,6 +30,7 @@ import {
   type WebhookProvider,
 } from "../routes.js";
 import { type BearerAuthOptions, bearerAuth, type DispatchTokens } from "./auth.js";
+import type { AppEnv } from "./env.js";
 import { idempotency, takesIdempotencyKey } from "./idempotency.js";
 import { defaultLogger, type Logger, loggedError, redactSecrets } from "./logger.js";
 import { errorResponse, JSON_CONTENT_TYPE } from "./respond.js";
@@ -43,19 +44,8 @@ export interface AppDeps {
   clock?: () => Date;
 }
 
-/**
- * `dispatchId`: set when a dispatch token, not the service key, authenticated the request.
- * `servedBy`: the route of the table that matched, for the request's log line.
- */
-export type AppEnv = {
-  Variables: {
-    requestId: string;
-    dispatchId?: string;
-    servedBy?: { family: Family; path: string };
-    /** Problems that did not stop the request (http/logger.ts `noteProblem`), said in its log line. */
-    problems?: { what: string; error: unknown }[];
-  };
-};
+export type { AppEnv } from "./env.js";
+
 type LambdaEnv = { requestContext?: { requestId?: string } };
 
 /** A family's handlers, exactly one per route of the route table, built once from the deps. */

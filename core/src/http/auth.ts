@@ -3,7 +3,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { ConfigurationError, ForbiddenError, UnauthorizedError } from "../errors.js";
 import type { RouteSpec } from "../routes.js";
-import type { AppEnv } from "./app.js";
+import type { AppEnv } from "./env.js";
 
 /** The one 401 message: missing, malformed and wrong keys are indistinguishable to the caller. */
 export const BEARER_FAILURE_MESSAGE = "Missing or malformed Authorization header";

@@ -1,0 +1,67 @@
+/**
+ * The layers of core/src, lowest first (README "Layout"). A module may import its own layer and the
+ * layers below it, never one above: domains point one way. Each family's HTTP handlers
+ * (`<domain>/routes.ts`, `comments/handlers.ts`) sit on top with the entry points, above the
+ * composition root (services.ts) that builds every service. `npm test` runs this file
+ * (`npm run deps`); tests/unit/dependency-rules.test.ts proves each rule fails when broken.
+ */
+const FAMILY_FILES = "^core/src/[^/]+/(routes|handlers)\\.ts$";
+
+/** Each layer: a name and the paths of its modules (family files excluded from the domain layers). */
+const LAYERS = [
+  { name: "foundation", paths: ["^core/src/(errors|config|routes)\\.ts$", "^core/src/db/"] },
+  { name: "shared", paths: ["^core/src/http/", "^core/src/stats/"] },
+  { name: "issues", paths: ["^core/src/issues/"] },
+  { name: "catalog", paths: ["^core/src/catalog/"] },
+  { name: "comments and signals", paths: ["^core/src/comments/", "^core/src/signals/"] },
+  { name: "templates", paths: ["^core/src/templates/"] },
+  { name: "prompts", paths: ["^core/src/prompts/"] },
+  { name: "dispatch", paths: ["^core/src/dispatch/"] },
+  {
+    name: "readers and receivers",
+    paths: ["^core/src/dashboard/", "^core/src/webhooks/", "^core/src/openapi/", "^core/src/service/"],
+  },
+  { name: "composition root", paths: ["^core/src/services\\.ts$"] },
+  { name: "families and entry points", paths: [FAMILY_FILES, "^core/src/(families|index|lambda)\\.ts$"] },
+];
+
+const layerRules = LAYERS.slice(0, -1).map((layer, index) => ({
+  name: `layer-${layer.name.replaceAll(" ", "-")}`,
+  comment: `${layer.name} may not import a layer above it`,
+  severity: "error",
+  from: { path: layer.paths, pathNot: FAMILY_FILES },
+  to: { path: LAYERS.slice(index + 1).flatMap((above) => above.paths) },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "a module may not reach itself through its imports",
+      severity: "error",
+      from: { path: "^core/src/" },
+      to: { circular: true },
+    },
+    ...layerRules,
+    {
+      name: "tests-never-import-bench",
+      comment: "the bench measures, tests assert: tests may not import bench/",
+      severity: "error",
+      from: { path: "^tests/" },
+      to: { path: "^bench/" },
+    },
+    {
+      name: "only-db-speaks-dynamodb",
+      comment: "only core/src/db imports the AWS SDK",
+      severity: "error",
+      from: { path: "^core/src/", pathNot: "^core/src/db/" },
+      to: { path: "node_modules/@aws-sdk/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    exclude: { path: "(^|/)(dist|\\.data|\\.sst)/" },
+  },
+};

@@ -1,0 +1,16 @@
+/** @module http/env — what every request of the app carries in its context (Hono's `Env`). */
+import type { Family } from "../routes.js";
+
+/**
+ * `dispatchId`: set when a dispatch token, not the service key, authenticated the request.
+ * `servedBy`: the route of the table that matched, for the request's log line.
+ */
+export type AppEnv = {
+  Variables: {
+    requestId: string;
+    dispatchId?: string;
+    servedBy?: { family: Family; path: string };
+    /** Problems that did not stop the request (http/logger.ts `noteProblem`), said in its log line. */
+    problems?: { what: string; error: unknown }[];
+  };
+};
