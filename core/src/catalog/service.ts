@@ -37,9 +37,6 @@ export interface ResolvedLabels {
   missing: string[];
 }
 
-/**
- * @example const catalog = new CatalogService(db); const { missing } = await catalog.resolveLabels(["bug"]);
- */
 /** What the catalog's rules need of the issues: who uses a label or project, and the goal bonus of a project's issues. */
 export interface CatalogIssues {
   /** How many live issues carry the label. */
@@ -50,6 +47,9 @@ export interface CatalogIssues {
   setGoalBonus(projectId: string, goalActive: boolean): Promise<number>;
 }
 
+/**
+ * @example const catalog = catalogService(deps); const { missing } = await catalog.resolveLabels(["bug"]);
+ */
 export class CatalogService {
   private readonly projects: RecordStore<Project>;
   private readonly goals: RecordStore<Goal>;
