@@ -4,7 +4,7 @@
  * ends its dispatch once (done, failed, released). Time comes from an injected clock.
  */
 import { ConditionFailedError, type Db, TransactionConflictError } from "../db/client.js";
-import { KeyedQueue } from "../db/queue.js";
+import { TurnsByKey } from "../db/turns.js";
 import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, UnavailableError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
@@ -48,7 +48,7 @@ export interface QueueItem {
 
 export class DispatchService {
   /** Claims take turns in this process, so agents polling together never race each other for one issue. */
-  private readonly turns = new KeyedQueue();
+  private readonly turns = new TurnsByKey();
 
   constructor(
     private readonly db: Db,

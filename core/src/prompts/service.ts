@@ -6,7 +6,7 @@
 import type { CatalogService } from "../catalog/service.js";
 import { labelExistsCheck } from "../catalog/store.js";
 import { ConditionFailedError, type TransactItem } from "../db/client.js";
-import { KeyedQueue } from "../db/queue.js";
+import { TurnsByKey } from "../db/turns.js";
 import { retryRaces } from "../db/retry.js";
 import type { Taken } from "../db/sequence.js";
 import { ConflictError, NotFoundError } from "../errors.js";
@@ -32,7 +32,7 @@ const lostRace = (error: ConditionFailedError) => error.reasons[VERSION_UPDATE_I
 
 export class PromptService {
   /** Reviews of one version take turns in this process, so they never race each other to the database. */
-  private readonly turns = new KeyedQueue();
+  private readonly turns = new TurnsByKey();
 
   constructor(
     private readonly store: PromptStore,

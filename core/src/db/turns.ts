@@ -1,9 +1,9 @@
 /**
- * @module db/queue — turns per key within this process: work on one key runs one at a time, in
+ * @module db/turns — turns per key within this process: work on one key runs one at a time, in
  * the order it arrived, so writers of one item never race each other through the database. Only
  * an optimisation: across processes the database's conditions still decide.
  */
-export class KeyedQueue {
+export class TurnsByKey {
   private readonly tails = new Map<string, Promise<unknown>>();
 
   /**
