@@ -56,7 +56,7 @@ describe("issue requests", () => {
     t = await testApp();
     await dataOf(t.app.request("/api/labels", jsonPost({ name: "bug", color: "#d73a4a" })), 201);
     project = (await dataOf<Json>(t.app.request("/api/projects", jsonPost({ name: "Checkout" })), 201)).id as string;
-    [parent] = await createIssues(t.app, 1, () => ({ title: "Epic", type: "plan" }));
+    parent = (await createIssues(t.app, 1, () => ({ title: "Epic", type: "plan" })))[0] ?? {};
     const created = await createIssues(t.app, 30, (i) => ({
       title: `Issue ${i}`,
       type: i % 2 === 0 ? "task" : "signal",
@@ -64,7 +64,7 @@ describe("issue requests", () => {
       priority: i % 5,
       ...(i % 4 === 0 ? { labels: ["bug"] } : {}),
       ...(i % 5 === 0 ? { projectId: project } : {}),
-      ...(i % 6 === 0 ? { parentId: parent?.id } : {}),
+      ...(i % 6 === 0 ? { parentId: parent.id } : {}),
     }));
     child = created.find((issue) => issue.parentId) ?? {};
     plain = created.find((issue) => !issue.parentId) ?? {};
@@ -80,7 +80,7 @@ describe("issue requests", () => {
       "status=todo",
       "label=bug",
       `projectId=${project}`,
-      `parentId=${parent?.id}`,
+      `parentId=${parent.id}`,
     ];
     for (const query of queries) {
       for (const answer of await firstAndLast(t, query)) expect(answer.calls, query).toBeLessThanOrEqual(3);
@@ -89,7 +89,7 @@ describe("issue requests", () => {
 
   it("a get by id costs 1 call, with or without children; a child's detail reads its parent too (2)", async () => {
     for (const issue of [plain, parent]) {
-      const answer = await costOf(t, `/api/issues/${issue?.id}`);
+      const answer = await costOf(t, `/api/issues/${issue.id}`);
       expect(answer.status).toBe(200);
       expect(answer.calls).toBe(1);
     }
