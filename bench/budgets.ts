@@ -8,8 +8,8 @@ import { table } from "./format.js";
  */
 export const BUDGETS = {
   /** A function's bundle, and its module init in a fresh process, over the reference's. */
-  bundle: 2,
-  init: 1.5,
+  bundle: 1.8,
+  init: 1.3,
   /** Consumed capacity of list page 500 over page 1 (10,000 issues). */
   farPage: 5,
   /** Consumed capacity of a claim with 10,000 queued over one with 10 (and of the dashboard stats at 10,000 issues over 10). */
