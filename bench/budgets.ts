@@ -1,5 +1,23 @@
-/** @module bench/budgets — collects each figure with its budget (ARCHITECTURE.md, "Budgets") for the closing summary. */
+/** @module bench/budgets — the bounds of ARCHITECTURE.md ("Budgets"), and each figure held to one or reported. */
 import { table } from "./format.js";
+
+/**
+ * The ratio budgets, each measured against its reference in the same run. The DynamoDB calls per
+ * request that the architecture fixes are asserted by tests/integration/request-costs.test.ts; the
+ * bench reports them beside what they consume.
+ */
+export const BUDGETS = {
+  /** A function's bundle, and its module init in a fresh process, over the reference's. */
+  bundle: 1.8,
+  init: 1.3,
+  /** Consumed capacity of list page 500 over page 1 (10,000 issues). */
+  farPage: 5,
+  /** Consumed capacity of a claim with 10,000 queued over one with 10 (and of the dashboard stats at 10,000 issues over 10). */
+  manyOverFew: 1.5,
+  /** A burst all at once over the same requests one after another, AWS conflicts off and emulated. */
+  burstOff: 1.0,
+  burstEmulated: 1.5,
+} as const;
 
 export type Verdict = "ok" | "OVER" | "n/a";
 
@@ -9,44 +27,34 @@ export interface BudgetLine {
   budget: string;
   verdict: Verdict;
   note: string;
-  /** The measured value and its bound, for lines recorded by {@link BudgetReport.atMost}. */
-  value?: number;
-  limit?: number;
-  /** Whether the figure is a ratio (formatted with ×), as the report's chart shows them. */
-  ratio?: boolean;
+  /** A ratio held to a bound: the chart of the report draws these. */
+  ratio?: { value: number; limit: number };
 }
 
-export class BudgetReport {
-  readonly lines: BudgetLine[] = [];
+/**
+ * A ratio held to `limit`; not measured (n/a) when it is not finite.
+ * @example atMost("bundle size, issues", 1.42, BUDGETS.bundle, "503.6 KB")
+ */
+export function atMost(what: string, value: number, limit: number, note = ""): BudgetLine {
+  const measured = Number.isFinite(value);
+  return {
+    what,
+    figure: measured ? `${value.toFixed(2)}×` : "not measured",
+    budget: `≤ ${limit.toFixed(2)}×`,
+    verdict: measured ? (value <= limit ? "ok" : "OVER") : "n/a",
+    note,
+    ...(measured ? { ratio: { value, limit } } : {}),
+  };
+}
 
-  /** Records `value` against an upper bound; a non-finite value is "n/a" (not measured). */
-  atMost(what: string, value: number, limit: number, format: (n: number) => string, note = ""): void {
-    const measured = Number.isFinite(value);
-    this.lines.push({
-      what,
-      figure: measured ? format(value) : "not measured",
-      budget: `≤ ${format(limit)}`,
-      verdict: measured ? (value <= limit ? "ok" : "OVER") : "n/a",
-      note,
-      value,
-      limit,
-      ratio: format(1).endsWith("×"),
-    });
-  }
+/** A figure the architecture asks to see without a bound. */
+export function reported(what: string, figure: string, note = ""): BudgetLine {
+  return { what, figure, budget: "reported", verdict: "n/a", note };
+}
 
-  /** A figure the architecture asks to see but sets no bound for. */
-  reported(what: string, figure: string, note = ""): void {
-    this.lines.push({ what, figure, budget: "reported", verdict: "n/a", note });
-  }
-
-  get over(): BudgetLine[] {
-    return this.lines.filter((line) => line.verdict === "OVER");
-  }
-
-  render(): string {
-    return table(
-      ["what", "figure", "budget", "verdict", "note"],
-      this.lines.map((line) => [line.what, line.figure, line.budget, line.verdict, line.note]),
-    );
-  }
+export function renderBudgets(lines: BudgetLine[]): string {
+  return table(
+    ["what", "figure", "budget", "verdict", "note"],
+    lines.map((line) => [line.what, line.figure, line.budget, line.verdict, line.note]),
+  );
 }

@@ -1,8 +1,8 @@
 /**
- * @module bench/dynamo-trace — watches every DynamoDB call a client makes (through the client's
- * middleware stack, which the document client shares): its command, wall time, the capacity
- * DynamoDB reported and how many items it read, or the error it failed with. Used to break a
- * request's cost down per call and to time the database's share inside the server.
+ * @module bench/dynamo-trace — watches every DynamoDB call a client makes (through its middleware
+ * stack, which the document client shares): command, wall time, the capacity reported, items read or
+ * written, and how it failed. It breaks a request's cost down per call and times the database's
+ * share inside the server.
  */
 import type { ConsumedCapacity, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 
@@ -11,21 +11,16 @@ export interface TracedCall {
   /** Reads and writes are billed in different units; the response's `CapacityUnits` does not say which. */
   kind: "read" | "write";
   ms: number;
-  /** Undefined when the response carried no ConsumedCapacity at all. */
+  /** Undefined when the response carried no ConsumedCapacity. */
   capacity: number | undefined;
   /** Items returned (Query: Count; BatchGet: items in Responses; Get: 0 or 1). */
   returned: number | undefined;
-  /** Items the query evaluated before its filter (Query only). */
+  /** Items a Query evaluated before its filter. */
   scanned: number | undefined;
   /** Items a transaction wrote or a batch asked for. */
   requested: number | undefined;
-  /** How the call failed, if it did: the error's name, and a cancelled transaction's reasons. */
+  /** How the call failed: the error's name, and a cancelled transaction's reasons. */
   error: string | undefined;
-  /**
-   * The partition the call read or wrote, one per item of a transaction or batch, shortened to
-   * what it is (`queuelist#all`, `issue#<id>`: the key prefix and version dropped, ids elided).
-   */
-  partitions: string[];
 }
 
 /** Calls of one command since tracing began, and its failures by how they failed. */
@@ -35,31 +30,24 @@ export interface CommandTotals {
 }
 
 export interface TraceTotals {
-  /** Every call, including those that threw (counted and timed like the rest, as Db.usage() counts failed writes). */
+  /** Every call, failed ones included. */
   calls: number;
   ms: number;
   byCommand: Record<string, CommandTotals>;
 }
 
+export interface DynamoTrace {
+  /** Calls since the last `take()`, and forgets them. */
+  take(): TracedCall[];
+  /** Totals since tracing began. */
+  totals(): TraceTotals;
+}
+
 const WRITE_COMMANDS = new Set(["PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"]);
 
-interface TracedKey {
-  pk?: unknown;
-}
-
 interface TracedInput {
-  TransactItems?: Record<string, { Item?: TracedKey; Key?: TracedKey }>[];
-  RequestItems?: Record<string, { Keys?: TracedKey[] } | { PutRequest?: { Item?: TracedKey } }[]>;
-  Key?: TracedKey;
-  Item?: TracedKey;
-  ExpressionAttributeValues?: Record<string, unknown>;
-}
-
-export interface DynamoTrace {
-  /** Calls since the last `take()` (or since tracing began), and forgets them. */
-  take(): TracedCall[];
-  /** Totals since tracing began, kept even when calls are not. */
-  totals(): TraceTotals;
+  TransactItems?: unknown[];
+  RequestItems?: Record<string, { Keys?: unknown[] } | unknown[]>;
 }
 
 interface TracedOutput {
@@ -71,8 +59,7 @@ interface TracedOutput {
 }
 
 /**
- * Adds the tracing middleware to `client`. With `keepCalls: false` only the totals are kept
- * (for a server under load).
+ * Adds the tracing middleware to `client`; with `keepCalls: false` only the totals are kept (a server under load).
  * @example const trace = traceDynamo(db.client); await app.request(url); trace.take();
  */
 export function traceDynamo(client: DynamoDBClient, { keepCalls = true } = {}): DynamoTrace {
@@ -101,6 +88,7 @@ export function traceDynamo(client: DynamoDBClient, { keepCalls = true } = {}): 
         error = failureOf(thrown);
         throw thrown;
       } finally {
+        const input = args.input as TracedInput;
         record({
           command,
           kind: WRITE_COMMANDS.has(command) ? "write" : "read",
@@ -108,9 +96,15 @@ export function traceDynamo(client: DynamoDBClient, { keepCalls = true } = {}): 
           capacity: capacityOf(output?.ConsumedCapacity),
           returned: output ? returnedOf(output) : undefined,
           scanned: output?.ScannedCount,
-          requested: requestedOf(args.input as TracedInput),
+          requested:
+            input.TransactItems?.length ??
+            (input.RequestItems
+              ? Object.values(input.RequestItems).reduce<number>(
+                  (sum, request) => sum + (Array.isArray(request) ? request.length : (request.Keys?.length ?? 0)),
+                  0,
+                )
+              : undefined),
           error,
-          partitions: partitionsOf(args.input as TracedInput),
         });
       }
     },
@@ -122,23 +116,11 @@ export function traceDynamo(client: DynamoDBClient, { keepCalls = true } = {}): 
       calls = [];
       return taken;
     },
-    totals: () => ({
-      ...totals,
-      byCommand: Object.fromEntries(
-        Object.entries(totals.byCommand).map(([name, counts]) => [
-          name,
-          { calls: counts.calls, failures: { ...counts.failures } },
-        ]),
-      ),
-    }),
+    totals: () => structuredClone(totals),
   };
 }
 
-/**
- * `ConditionalCheckFailedException`, or for a cancelled transaction the reasons that were not
- * `None`: `TransactionCanceled: ConditionalCheckFailed` (a lost optimistic race) or
- * `TransactionCanceled: TransactionConflict` (another transaction held one of its items).
- */
+/** `ConditionalCheckFailedException`, or `TransactionCanceled: ConditionalCheckFailed` / `…: TransactionConflict`. */
 function failureOf(thrown: unknown): string {
   const error = thrown as { name?: string; CancellationReasons?: { Code?: string }[] };
   const name = error?.name ?? "Error";
@@ -149,10 +131,8 @@ function failureOf(thrown: unknown): string {
 }
 
 function capacityOf(consumed: ConsumedCapacity | ConsumedCapacity[] | undefined): number | undefined {
-  if (consumed === undefined) return undefined;
-  const entries = Array.isArray(consumed) ? consumed : [consumed];
-  if (entries.length === 0) return undefined;
-  return entries.reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
+  const entries = consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed];
+  return entries.length === 0 ? undefined : entries.reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
 }
 
 function returnedOf(output: TracedOutput): number | undefined {
@@ -162,39 +142,13 @@ function returnedOf(output: TracedOutput): number | undefined {
   return undefined;
 }
 
-function requestedOf(input: TracedInput): number | undefined {
-  if (input.TransactItems) return input.TransactItems.length;
-  if (!input.RequestItems) return undefined;
-  return Object.values(input.RequestItems).reduce<number>(
-    (sum, request) => sum + (Array.isArray(request) ? request.length : (request.Keys?.length ?? 0)),
-    0,
-  );
-}
-
-function partitionsOf(input: TracedInput): string[] {
-  if (input.TransactItems) {
-    return input.TransactItems.map((item) => {
-      const operation = Object.values(item)[0];
-      return shortPartition((operation?.Item ?? operation?.Key)?.pk);
-    });
+/** Transactions refused as conflicting (emulated) among `totals`. */
+export function conflictsIn(totals: Pick<TraceTotals, "byCommand">): number {
+  let total = 0;
+  for (const counts of Object.values(totals.byCommand)) {
+    for (const [failure, count] of Object.entries(counts.failures)) {
+      if (failure.includes("TransactionConflict")) total += count;
+    }
   }
-  if (input.RequestItems) {
-    return Object.values(input.RequestItems).flatMap((request) =>
-      Array.isArray(request)
-        ? request.map((write) => shortPartition(write.PutRequest?.Item?.pk))
-        : (request.Keys ?? []).map((key) => shortPartition(key.pk)),
-    );
-  }
-  const pk = (input.Key ?? input.Item)?.pk ?? input.ExpressionAttributeValues?.[":pk"];
-  return pk === undefined ? [] : [shortPartition(pk)];
-}
-
-/** `$kaizen#queuelist_1#all` → `queuelist#all`, `$kaizen#issue_1#iss_01…` → `issue#<id>`; plain or marshalled. */
-function shortPartition(value: unknown): string {
-  const raw = typeof value === "string" ? value : (value as { S?: unknown } | undefined)?.S;
-  if (typeof raw !== "string") return "?";
-  return raw
-    .replace(/^\$kaizen#/, "")
-    .replace(/^([a-z]+)_\d+/, "$1")
-    .replace(/\b[a-z]{3}_[0-9A-HJKMNP-TV-Z]{26}\b/g, "<id>");
+  return total;
 }

@@ -1,4 +1,4 @@
-/** @module bench/env — the bench's settings from the environment, checked. */
+/** @module bench/env — the bench's settings, read from the environment and checked once. */
 
 /**
  * The integer `name` holds, or `fallback` when it is unset or blank; throws below `min` or for a non-integer.
@@ -12,12 +12,38 @@ export function intEnv(name: string, fallback: number, min: number): number {
   return value;
 }
 
-/** The sustained load's settings (./load.ts): BENCH_LOAD_SECONDS, _CONNECTIONS, _AGENTS, _EMULATE_CONFLICTS. */
-export function loadSettings(): { seconds: number; connections: number; agents: number; emulateConflicts: boolean } {
+/** Every setting of a run, by the variable that sets it. */
+export function benchSettings() {
   return {
-    seconds: intEnv("BENCH_LOAD_SECONDS", 150, 5),
-    connections: intEnv("BENCH_LOAD_CONNECTIONS", 2, 1),
-    agents: intEnv("BENCH_LOAD_AGENTS", 30, 1),
-    emulateConflicts: !["0", "off", "false"].includes((process.env.BENCH_LOAD_EMULATE_CONFLICTS ?? "on").toLowerCase()),
+    /** Issues seeded for the lists, and issues queued for the long-queue claim. */
+    BENCH_ISSUES: intEnv("BENCH_ISSUES", 10_000, 20),
+    /** Signals seeded before the signal reads are costed. */
+    BENCH_SIGNALS: intEnv("BENCH_SIGNALS", 3_000, 1),
+    /** Fresh imports of each bundle (the init figure is their median). */
+    BENCH_INIT_RUNS: intEnv("BENCH_INIT_RUNS", 21, 10),
+    BENCH_THROUGHPUT_SECONDS: intEnv("BENCH_THROUGHPUT_SECONDS", 10, 1),
+    /** Requests per burst, and rounds of each burst (one run each way per round). */
+    BENCH_BURST: intEnv("BENCH_BURST", 100, 4),
+    BENCH_BURST_ROUNDS: intEnv("BENCH_BURST_ROUNDS", 3, 1),
+    /** The sustained load: long enough (150 s) for vanished agents' 60 s leases to run out and be claimed again. */
+    BENCH_LOAD_SECONDS: intEnv("BENCH_LOAD_SECONDS", 150, 5),
+    /** Connections of each autocannon route of the load, and agents working at once. */
+    BENCH_LOAD_CONNECTIONS: intEnv("BENCH_LOAD_CONNECTIONS", 2, 1),
+    BENCH_LOAD_AGENTS: intEnv("BENCH_LOAD_AGENTS", 30, 1),
+    /** `off` (or 0, false) runs the load without AWS's transaction conflicts emulated. */
+    BENCH_LOAD_EMULATE_CONFLICTS: ["0", "off", "false"].includes(
+      (process.env.BENCH_LOAD_EMULATE_CONFLICTS ?? "on").toLowerCase(),
+    )
+      ? "off"
+      : "on",
   };
+}
+
+export type BenchSettings = ReturnType<typeof benchSettings>;
+
+/** The settings as the command line that repeats them. */
+export function settingsLine(settings: BenchSettings): string {
+  return Object.entries(settings)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(" ");
 }

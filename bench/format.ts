@@ -1,24 +1,13 @@
-/** @module bench/format — small number formatters, statistics and a plain-text table printer. */
+/** @module bench/format — number formatters, quantiles and a plain-text table printer. */
 
-export function median(values: number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
-
-/** The `q` quantile (0..1) by linear interpolation. */
+/** The `q` quantile (0..1) by linear interpolation; the median is `quantile(values, 0.5)`. */
 export function quantile(values: number[], q: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const position = (sorted.length - 1) * q;
-  const low = Math.floor(position);
-  const high = Math.ceil(position);
-  return (sorted[low] ?? 0) + ((sorted[high] ?? 0) - (sorted[low] ?? 0)) * (position - low);
-}
-
-export function mean(values: number[]): number {
-  return values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length;
+  const low = sorted[Math.floor(position)] ?? 0;
+  const high = sorted[Math.ceil(position)] ?? 0;
+  return low + (high - low) * (position - Math.floor(position));
 }
 
 export function kb(bytes: number): string {
@@ -53,11 +42,21 @@ export function heading(title: string): string {
  */
 export function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? "").length)));
-  const numeric = headers.map((_, i) => rows.length > 0 && rows.every((row) => /^[-+]?[\d.,]/.test(row[i] ?? "")));
+  const numeric = headers.map(
+    (_, i) => rows.length > 0 && rows.every((row) => /^[-+]?[\d.,]*\d(×|%| ms| KB)?$/.test(row[i] ?? "")),
+  );
   const line = (cells: string[]) =>
     cells
       .map((cell, i) => (numeric[i] ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0)))
       .join("  ")
       .trimEnd();
   return [line(headers), widths.map((width) => "-".repeat(width)).join("  "), ...rows.map(line)].join("\n");
+}
+
+/** `201×1234 200×5`, most frequent first. */
+export function statusCounts(statuses: Record<string, number>): string {
+  return Object.entries(statuses)
+    .sort((a, b) => b[1] - a[1])
+    .map(([status, count]) => `${status}×${count}`)
+    .join(" ");
 }

@@ -7,15 +7,11 @@
  */
 
 import type { ClaimRecord } from "../tests/helpers/load-audit.js";
+import { send as sendRequest } from "./http.js";
 import type { LoadLedger, RouteTimings } from "./load-ledger.js";
 
 /** The shortest lease the API allows: vanished agents' leases run out within the load. */
 export const LEASE_SECONDS = 60;
-/**
- * No request waits longer than this for its answer (then it counts as unanswered): API Gateway's
- * longest integration timeout, so a claim slower than this would be lost to a deployed agent too.
- */
-const REQUEST_TIMEOUT_MS = 30_000;
 
 export interface AgentOptions {
   url: string;
@@ -72,28 +68,11 @@ export async function runAgents(options: AgentOptions): Promise<AgentFigures> {
     reviews: 0,
   };
   const send = async (route: string, path: string, bearer: string, body: unknown): Promise<Answer> => {
-    const started = performance.now();
     const sentAt = Date.now();
-    try {
-      const response = await fetch(`${options.url}${path}`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${bearer}`, "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-      const text = await response.text();
-      options.timings.record(route, response.status, performance.now() - started);
-      let data: Record<string, unknown> = {};
-      try {
-        data = text ? ((JSON.parse(text) as { data?: Record<string, unknown> }).data ?? {}) : {};
-      } catch {
-        // Not JSON: the status says what happened.
-      }
-      return { status: response.status, data, sentAt, answeredAt: Date.now() };
-    } catch {
-      options.timings.record(route, null, performance.now() - started);
-      return { status: null, data: {}, sentAt, answeredAt: Date.now() };
-    }
+    const headers = { Authorization: `Bearer ${bearer}`, "Content-Type": "application/json" };
+    const reply = await sendRequest(options.url, { path, headers, body: JSON.stringify(body) });
+    options.timings.record(route, reply.status, reply.ms);
+    return { status: reply.status, data: reply.body?.data ?? {}, sentAt, answeredAt: Date.now() };
   };
   const running = () => performance.now() < options.deadline;
 

@@ -3,9 +3,8 @@
  * and claim (the audit's input, tests/helpers/load-audit.ts), the issues the load's edits pick from, and the
  * figures per route of the requests the agents send themselves.
  */
-import type { WebhookProvider } from "../core/src/routes.js";
 import type { ClaimRecord, DeliveryAck, DeliveryRecord, LoadRecords } from "../tests/helpers/load-audit.js";
-import type { Delivery } from "./deliveries.js";
+import type { Delivery, Provider } from "./deliveries.js";
 import { quantile } from "./format.js";
 
 /** Acknowledged deliveries kept per provider for redelivery (recent ones, so redeliveries bunch up). */
@@ -74,7 +73,7 @@ export class LoadLedger {
    * (an endless queue would leave issues whose lease ran out waiting behind newer ones).
    */
   queueDepth = 0;
-  private readonly acknowledged: Record<WebhookProvider, Delivery[]> = {
+  private readonly acknowledged: Record<Provider, Delivery[]> = {
     codehost: [],
     errortracker: [],
     analytics: [],
@@ -107,7 +106,7 @@ export class LoadLedger {
   }
 
   /** An earlier acknowledged delivery of `provider` to send again, byte for byte; none before the first. */
-  redelivery(provider: WebhookProvider): Delivery | undefined {
+  redelivery(provider: Provider): Delivery | undefined {
     const pool = this.acknowledged[provider];
     return pool[Math.floor(Math.random() * pool.length)];
   }

@@ -6,15 +6,13 @@
  * else `triage`), edits (priority, title, and `triage` → `todo` while the queue is short) and issue lists.
  */
 import autocannon from "autocannon";
-import type { WebhookProvider } from "../core/src/routes.js";
 import {
   analyticsDelivery,
-  analyticsEvent,
   codehostDelivery,
   type Delivery,
   errortrackerDelivery,
-  errortrackerIssueCreated,
   issueEvent,
+  type Provider,
   pushEvent,
 } from "./deliveries.js";
 import { type LoadLedger, type RouteFigures, unexpectedAnswers } from "./load-ledger.js";
@@ -57,14 +55,14 @@ export function trafficRoutes(options: TrafficOptions): TrafficRoute[] {
   const { ledger } = options;
   // Copied into each request: autocannon writes the body's Content-Length into the headers object it is given.
   const json = { Authorization: `Bearer ${options.apiKey}`, "Content-Type": "application/json" };
-  const sent: Record<WebhookProvider, number> = { codehost: 0, errortracker: 0, analytics: 0 };
+  const sent: Record<Provider, number> = { codehost: 0, errortracker: 0, analytics: 0 };
   const serverErrors =
     (route: string) =>
     (status: number): void => {
       if (status >= 500) options.onServerError(route, status);
     };
 
-  const webhook = (provider: WebhookProvider): TrafficRoute => {
+  const webhook = (provider: Provider): TrafficRoute => {
     const route = `POST /api/signals/${provider}`;
     const failed = serverErrors(route);
     return {
@@ -174,7 +172,7 @@ export function trafficRoutes(options: TrafficOptions): TrafficRoute[] {
  * repository issues (each opens an issue, then groups into it) and pushes (recorded); tracker issues
  * over a growing set; analytics drops over twenty funnel steps.
  */
-function freshDelivery(provider: WebhookProvider, n: number): Delivery {
+function freshDelivery(provider: Provider, n: number): Delivery {
   const growing = () => 1 + Math.floor(Math.random() * (10 + n / 20));
   switch (provider) {
     case "codehost":
@@ -182,9 +180,9 @@ function freshDelivery(provider: WebhookProvider, n: number): Delivery {
         ? codehostDelivery("push", pushEvent(n))
         : codehostDelivery("issues", issueEvent(n % 3 === 0 ? "opened" : "edited", growing()));
     case "errortracker":
-      return errortrackerDelivery("issue", errortrackerIssueCreated(String(growing())));
+      return errortrackerDelivery(String(growing()));
     case "analytics":
-      return analyticsDelivery(analyticsEvent(`checkout_step_${1 + (n % 20)}`, -(10 + Math.random() * 60)));
+      return analyticsDelivery(`checkout_step_${1 + (n % 20)}`, -(10 + Math.random() * 60));
   }
 }
 

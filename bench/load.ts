@@ -1,260 +1,194 @@
 /**
- * @module bench/load — sustained mixed load without loss: for a bounded time, autocannon sends signed
- * deliveries of the three providers (with deliberate redeliveries), issue creates, edits and lists
- * while a pool of agents claims, heartbeats, reviews and completes (some vanishing mid-dispatch), all
- * against the local server with AWS's transaction conflicts emulated, over DynamoDB Local in memory.
- * Afterwards the audit (./load-audit.ts) reads the whole table. The report is plain data.
+ * @module bench/load — sustained mixed load without loss (`npm run bench:load`): for BENCH_LOAD_SECONDS,
+ * autocannon sends signed deliveries of the three providers (with redeliveries), issue creates, edits
+ * and lists while agents claim, heartbeat, review and complete (some vanishing mid-dispatch), against
+ * the local server with AWS's transaction conflicts emulated. Then the audit
+ * (tests/helpers/load-audit.ts) reads the whole table; a 5xx or a violation fails the run.
  */
-import { cpus, loadavg } from "node:os";
-import { createDb, ensureTable, generateApiKey, waitForDatabase } from "../core/src/index.js";
-import { freePort, startDynamoDbLocal } from "../infra/local/dynamodb.js";
-import { ROOT } from "../scripts/build.js";
-import { type AuditResult, auditLoad } from "../tests/helpers/load-audit.js";
-import { BENCH_WEBHOOK_SECRETS } from "./deliveries.js";
-import { type AgentFigures, LEASE_SECONDS, runAgents } from "./load-agents.js";
-import { LoadLedger, type RouteFigures, RouteTimings } from "./load-ledger.js";
+import { createDb } from "../core/src/index.js";
+import { auditLoad } from "../tests/helpers/load-audit.js";
+import { reported } from "./budgets.js";
+import { conflictsIn } from "./dynamo-trace.js";
+import { ms, num, statusCounts, table } from "./format.js";
+import { api, type BenchServer, send, startBenchServer } from "./http.js";
+import { LEASE_SECONDS, runAgents } from "./load-agents.js";
+import { LoadLedger, RouteTimings } from "./load-ledger.js";
 import { REDELIVERY_SHARE, runTraffic, trafficRoutes } from "./load-traffic.js";
+import { benchTable, type Section } from "./section.js";
 import type { ServerStats } from "./server.js";
-import { type BenchServer, startBenchServer } from "./throughput.js";
 
-const TABLE_NAME = "kaizen_load";
 /** Todo tasks created before the load starts, so the first claims find work. */
 const SEEDED_ISSUES = 40;
-
-export interface LoadOptions {
-  /** How long the load runs; the default command runs 150 s, so vanished agents' 60 s leases run out and are reclaimed. */
-  seconds: number;
-  /** Connections of each autocannon route (six routes); default 2. */
-  connections?: number;
-  /** Agents working at once; default 30. */
-  agents?: number;
-  /** Share of claims after which the agent vanishes; default 0.1. */
-  vanishShare?: number;
-  /** Emulate AWS's transaction conflicts in the server; default true. */
-  emulateConflicts?: boolean;
-  /** The command line that ran the load, for the report. */
-  command?: string;
-  log: (line: string) => void;
-}
-
-/** Everything a load measured and found, as plain data (for a Markdown report). */
-export interface LoadReport {
-  command: string;
-  startedAt: string;
-  machine: { node: string; cpus: number; cpu: string; loadAverage: number[] };
-  /** `on`: the server refused conflicting transactions as DynamoDB on AWS does. */
-  conflictEmulation: "on" | "off";
-  seconds: number;
-  /** From the first request to the last agent stopping. */
-  elapsedSeconds: number;
-  connectionsPerRoute: number;
-  leaseSeconds: number;
-  redeliveryShare: number;
-  routes: RouteFigures[];
-  total: { requests: number; requestsPerSecond: number; fiveXx: number; unexpected: number; errors: number };
-  agents: AgentFigures;
-  /** DynamoDB calls the server made, and transactions refused for conflicting (emulated). */
-  server: { requests: number; dynamoCalls: number; transactionConflicts: number };
-  audit: AuditResult;
-}
-
-/**
- * Runs the sustained load and audits the table after it; never throws for what it finds (5xx,
- * violations): those are in the report.
- * @example const report = await runLoad({ seconds: 60, log: console.log });
- */
-export async function runLoad(options: LoadOptions): Promise<LoadReport> {
-  const { log } = options;
-  const connections = options.connections ?? 2;
-  const agents = options.agents ?? 30;
-  const emulateConflicts = options.emulateConflicts ?? true;
-  const apiKey = generateApiKey();
-  const dynamo = await startDynamoDbLocal();
-  let server: BenchServer | undefined;
-  const db = createDb({ tableName: TABLE_NAME, region: "us-east-1", endpoint: dynamo.endpoint });
-  try {
-    await waitForDatabase(db);
-    await ensureTable(db);
-    server = await startBenchServer({
-      root: ROOT,
-      port: await freePort(),
-      endpoint: dynamo.endpoint,
-      tableName: TABLE_NAME,
-      apiKey,
-      webhookSecrets: BENCH_WEBHOOK_SECRETS,
-      emulateConflicts,
-      logLevel: "ERROR",
-    });
-    const ledger = new LoadLedger();
-    const projectId = await seed(server.url, apiKey, ledger);
-    log(
-      `DynamoDB Local at ${dynamo.endpoint}, server at ${server.url} (conflict emulation ${emulateConflicts ? "on" : "off"}); ` +
-        `seeded a project and ${SEEDED_ISSUES} todo tasks`,
-    );
-
-    const timings = new RouteTimings();
-    const serverErrors: Record<string, number> = {};
-    const routes = trafficRoutes({
-      apiKey,
-      ledger,
-      projectId,
-      connections,
-      queueTarget: 2 * agents,
-      onServerError: (route, status) => {
-        const key = `${route} → ${status}`;
-        serverErrors[key] = (serverErrors[key] ?? 0) + 1;
-      },
-    });
-    log(
-      `loading for ${options.seconds} s: ${routes.length} autocannon routes × ${connections} connections, ` +
-        `${agents} agents (leases ${LEASE_SECONDS} s)…`,
-    );
-    const before = await server.stats();
-    const started = performance.now();
-    const deadline = started + options.seconds * 1000;
-    const progress = setInterval(() => {
-      const fiveXx = Object.values(serverErrors).reduce((sum, n) => sum + n, 0) + timings.fiveXx();
-      log(
-        `  ${Math.round((performance.now() - started) / 1000)} s: ${ledger.claims.length} claims, ` +
-          `${ledger.issuesCreated.length} issues created, ${ledger.queueDepth} queued, 5xx ${fiveXx}; load ${loadavg()[0]?.toFixed(1)}`,
-      );
-    }, 15_000);
-    const [traffic, , agentFigures] = await Promise.all([
-      runTraffic(server.url, routes, options.seconds),
-      watchQueue(server.url, apiKey, ledger, timings, deadline),
-      runAgents({
-        url: server.url,
-        ledger,
-        timings,
-        agents,
-        vanishShare: options.vanishShare ?? 0.1,
-        failShare: 0.25,
-        reviewShare: 0.8,
-        deadline,
-        apiKey,
-      }),
-    ]).finally(() => clearInterval(progress));
-    const elapsedSeconds = (performance.now() - started) / 1000;
-    const after = await quiet(server);
-    const routesFigures = [
-      ...traffic,
-      ...timings.figures(elapsedSeconds, (route) => (route === QUEUE_ROUTE ? 1 : agents)),
-    ];
-    log(`load done after ${elapsedSeconds.toFixed(1)} s; auditing the table…`);
-    const audit = await auditLoad(db, ledger.records());
-    const requests = routesFigures.reduce((sum, route) => sum + route.requests, 0);
-    const fiveXx = routesFigures.reduce(
-      (sum, route) =>
-        sum + Object.entries(route.statuses).reduce((n, [status, count]) => n + (Number(status) >= 500 ? count : 0), 0),
-      0,
-    );
-    return {
-      command: options.command ?? `BENCH_LOAD_SECONDS=${options.seconds} npm run bench:load`,
-      startedAt: new Date(Date.now() - elapsedSeconds * 1000).toISOString(),
-      machine: {
-        node: process.version,
-        cpus: cpus().length,
-        cpu: cpus()[0]?.model ?? "cpu",
-        loadAverage: loadavg().map((n) => Number(n.toFixed(2))),
-      },
-      conflictEmulation: emulateConflicts ? "on" : "off",
-      seconds: options.seconds,
-      elapsedSeconds,
-      connectionsPerRoute: connections,
-      leaseSeconds: LEASE_SECONDS,
-      redeliveryShare: REDELIVERY_SHARE,
-      routes: routesFigures,
-      total: {
-        requests,
-        requestsPerSecond: requests / elapsedSeconds,
-        fiveXx,
-        unexpected: routesFigures.reduce((sum, route) => sum + route.unexpected, 0),
-        errors: routesFigures.reduce((sum, route) => sum + route.errors, 0),
-      },
-      agents: agentFigures,
-      server: {
-        requests: after.requests - before.requests,
-        dynamoCalls: after.dynamoCalls - before.dynamoCalls,
-        transactionConflicts: conflicts(after) - conflicts(before),
-      },
-      audit,
-    };
-  } finally {
-    db.client.destroy();
-    await server?.stop();
-    await dynamo.stop();
-  }
-}
-
-/** A project and {@link SEEDED_ISSUES} todo tasks; returns the project's id. */
-async function seed(url: string, apiKey: string, ledger: LoadLedger): Promise<string> {
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${url}${path}`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (response.status !== 201) throw new Error(`seeding: POST ${path} answered ${response.status}: ${text}`);
-    return (JSON.parse(text) as { data: { id: string; status: string } }).data;
-  };
-  const project = await post("/api/projects", { name: "Checkout" });
-  for (let i = 1; i <= SEEDED_ISSUES; i++) {
-    const issue = await post("/api/issues", {
-      title: `Seeded task ${i}`,
-      type: "task",
-      status: "todo",
-      priority: 1 + (i % 4),
-      ...(i % 2 === 0 ? { projectId: project.id } : {}),
-    });
-    ledger.issueCreated(issue.id, issue.status);
-  }
-  return project.id;
-}
-
 const QUEUE_ROUTE = "GET /api/dispatch/queue";
 
 /** Reads the queue's depth every second until the deadline, for the creates and edits to steer by. */
 async function watchQueue(url: string, apiKey: string, ledger: LoadLedger, timings: RouteTimings, deadline: number) {
   while (performance.now() < deadline) {
-    const started = performance.now();
-    try {
-      const response = await fetch(`${url}/api/dispatch/queue?limit=1`, {
-        headers: { Authorization: `Bearer ${apiKey}` },
-        signal: AbortSignal.timeout(30_000),
-      });
-      const text = await response.text();
-      timings.record(QUEUE_ROUTE, response.status, performance.now() - started);
-      if (response.status === 200) ledger.queueDepth = (JSON.parse(text) as { total: number }).total;
-    } catch {
-      timings.record(QUEUE_ROUTE, null, performance.now() - started);
-    }
+    const reply = await send(url, {
+      path: "/api/dispatch/queue?limit=1",
+      headers: { Authorization: `Bearer ${apiKey}` },
+    });
+    timings.record(QUEUE_ROUTE, reply.status, reply.ms);
+    if (reply.status === 200) ledger.queueDepth = reply.body.total;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
 }
 
-/**
- * Waits until the server has answered everything it was sent (requests cut off when autocannon
- * stopped still run to their end), so the audit reads a table nothing writes to any more.
- */
+/** Waits until the server has answered all it was sent (cut-off requests still run), so the audit reads a quiet table. */
 async function quiet(server: BenchServer): Promise<ServerStats> {
   let last = await server.stats();
-  // Claims still waiting their turn in the server (their clients gave up) are written meanwhile.
   for (let i = 0; i < 240; i++) {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const now = await server.stats();
-    if (now.requests === last.requests && now.dynamoCalls === last.dynamoCalls) return now;
+    if (now.requests === last.requests && now.calls === last.calls) return now;
     last = now;
   }
   return last;
 }
 
-function conflicts(stats: ServerStats): number {
-  let total = 0;
-  for (const counts of Object.values(stats.byCommand)) {
-    for (const [failure, count] of Object.entries(counts.failures)) {
-      if (failure.includes("TransactionConflict")) total += count;
+export const loadSection: Section = {
+  name: "load",
+  title: "Sustained mixed load, AWS conflicts emulated, and the audit of the table after it",
+  async run(ctx) {
+    const {
+      BENCH_LOAD_SECONDS: seconds,
+      BENCH_LOAD_CONNECTIONS: connections,
+      BENCH_LOAD_AGENTS: agents,
+    } = ctx.settings;
+    const emulateConflicts = ctx.settings.BENCH_LOAD_EMULATE_CONFLICTS === "on";
+    const { tableName, endpoint } = await benchTable(ctx, "load");
+    const server = await startBenchServer({
+      endpoint,
+      tableName,
+      apiKey: ctx.apiKey,
+      emulateConflicts,
+      logLevel: "ERROR",
+    });
+    const db = createDb({ tableName, region: "us-east-1", endpoint });
+    try {
+      const ledger = new LoadLedger();
+      const client = api(server.url, ctx.apiKey);
+      const projectId = (await client.post("/api/projects", { name: "Checkout" })).data.id as string;
+      for (let i = 1; i <= SEEDED_ISSUES; i++) {
+        const body = { title: `Seeded task ${i}`, type: "task", status: "todo", priority: 1 + (i % 4) };
+        const issue = (await client.post("/api/issues", { ...body, ...(i % 2 === 0 ? { projectId } : {}) })).data;
+        ledger.issueCreated(issue.id, issue.status);
+      }
+      const timings = new RouteTimings();
+      let fiveXx = 0;
+      const routes = trafficRoutes({
+        apiKey: ctx.apiKey,
+        ledger,
+        projectId,
+        connections,
+        queueTarget: 2 * agents,
+        onServerError: () => fiveXx++,
+      });
+      ctx.log(
+        `conflict emulation ${emulateConflicts ? "on" : "off"}; ${SEEDED_ISSUES} todo tasks seeded; loading for ${seconds} s: ` +
+          `${routes.length} autocannon routes × ${connections} connections, ${agents} agents (leases ${LEASE_SECONDS} s), ` +
+          `${REDELIVERY_SHARE * 100}% of deliveries sent again…`,
+      );
+      const before = await server.stats();
+      const started = performance.now();
+      const deadline = started + seconds * 1000;
+      const progress = setInterval(() => {
+        const elapsed = Math.round((performance.now() - started) / 1000);
+        ctx.log(
+          `  ${elapsed} s: ${ledger.claims.length} claims, ${ledger.queueDepth} queued, 5xx ${fiveXx + timings.fiveXx()}`,
+        );
+      }, 15_000);
+      const [traffic, , agentFigures] = await Promise.all([
+        runTraffic(server.url, routes, seconds),
+        watchQueue(server.url, ctx.apiKey, ledger, timings, deadline),
+        runAgents({
+          url: server.url,
+          ledger,
+          timings,
+          agents,
+          vanishShare: 0.1,
+          failShare: 0.25,
+          reviewShare: 0.8,
+          deadline,
+          apiKey: ctx.apiKey,
+        }),
+      ]).finally(() => clearInterval(progress));
+      const elapsed = (performance.now() - started) / 1000;
+      const after = await quiet(server);
+      ctx.log(`load done after ${elapsed.toFixed(1)} s; auditing the table…`);
+      const audit = await auditLoad(db, ledger.records());
+
+      const routeFigures = [...traffic, ...timings.figures(elapsed, (route) => (route === QUEUE_ROUTE ? 1 : agents))];
+      const count = (pick: (route: (typeof routeFigures)[number]) => number) =>
+        routeFigures.reduce((sum, r) => sum + pick(r), 0);
+      const requests = count((route) => route.requests);
+      const serverErrors = count((route) =>
+        Object.entries(route.statuses).reduce((n, [s, c]) => n + (Number(s) >= 500 ? c : 0), 0),
+      );
+      ctx.log(
+        table(
+          ["route", "driver", "conc.", "requests", "req/s", "p50", "p99", "statuses", "unexpected", "no answer"],
+          routeFigures.map((route) => [
+            route.route,
+            route.driver,
+            String(route.concurrency),
+            String(route.requests),
+            num(route.requestsPerSecond),
+            ms(route.p50Ms),
+            ms(route.p99Ms),
+            statusCounts(route.statuses),
+            String(route.unexpected),
+            String(route.errors),
+          ]),
+        ),
+      );
+      ctx.log(
+        `total: ${requests} requests, ${num(requests / elapsed)} req/s, 5xx ${serverErrors}, unexpected ${count((r) => r.unexpected)}, ` +
+          `no answer ${count((r) => r.errors)}; server: ${after.calls - before.calls} DynamoDB calls, ` +
+          `${conflictsIn(after) - conflictsIn(before)} transactions refused as conflicting`,
+      );
+      ctx.log(
+        `agents: ${Object.entries(agentFigures)
+          .map(([what, n]) => `${what} ${n}`)
+          .join(", ")}`,
+      );
+      const { figures } = audit;
+      ctx.log(
+        `table after the load: ${figures.items} items, ${figures.signals} signals, ${figures.issues} issues; dispatches ` +
+          `${Object.entries(figures.dispatches)
+            .map(([status, n]) => `${status} ${n}`)
+            .join(", ")}; ${figures.expired} leases ` +
+          `expired, ${figures.reclaimed} of their issues claimed again; ${figures.deliveriesAcknowledged} deliveries ` +
+          `acknowledged (+${figures.redeliveriesAcknowledged} redeliveries answered as duplicates)`,
+      );
+      if (audit.ok) {
+        ctx.log(
+          "audit: OK — every acknowledged delivery stored once, every created issue stored, one active dispatch per issue " +
+            "at a time, every claim stored as its agent left it, counts equal to a recount",
+        );
+      } else {
+        ctx.log(`!! AUDIT FAILED: ${audit.violations.length} violations`);
+        for (const violation of audit.violations) ctx.log(`  [${violation.kind}] ${violation.message}`);
+        ctx.fail(`the load audit found ${audit.violations.length} violations`);
+      }
+      if (serverErrors > 0) ctx.fail(`the load saw ${serverErrors} answers with a 5xx`);
+      return [
+        reported(
+          "sustained load",
+          `${requests} requests, ${serverErrors} × 5xx`,
+          `${audit.violations.length} audit violations`,
+        ),
+        ...routeFigures.map((route) =>
+          reported(
+            `sustained load, ${route.route}`,
+            `${num(route.requestsPerSecond)} req/s, p50 ${ms(route.p50Ms, 0)}, p99 ${ms(route.p99Ms, 0)}`,
+            `${route.requests} requests, ${route.concurrency} at once (${route.driver})`,
+          ),
+        ),
+      ];
+    } finally {
+      db.client.destroy();
+      await server.stop();
     }
-  }
-  return total;
-}
+  },
+};

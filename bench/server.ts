@@ -1,20 +1,15 @@
 /**
- * @module bench/server — the local server for the throughput runs, in its own process: every
- * family on @hono/node-server, bound to 127.0.0.1, with the DynamoDB client's calls and the
- * handler's time totalled so the parent can ask (over IPC) how much of each request was database.
- * Configuration comes from the environment, as for `npm start`.
+ * @module bench/server — the local server of the throughput, burst and load sections, in its own
+ * process: every family on @hono/node-server at 127.0.0.1, configured from the environment as
+ * `npm start` is, with its DynamoDB calls and handler time totalled for the parent to ask over IPC.
  */
 import { serve } from "@hono/node-server";
 import { ALL_FAMILIES, createApp, createDb, loadConfig } from "../core/src/index.js";
-import { type CommandTotals, traceDynamo } from "./dynamo-trace.js";
+import { type TraceTotals, traceDynamo } from "./dynamo-trace.js";
 
-export interface ServerStats {
+export interface ServerStats extends TraceTotals {
   requests: number;
   handlerMs: number;
-  /** Every call, failed ones included (a cancelled transaction, a failed condition). */
-  dynamoCalls: number;
-  dynamoMs: number;
-  byCommand: Record<string, CommandTotals>;
 }
 
 const config = loadConfig({ env: process.env });
@@ -46,15 +41,7 @@ const server = serve(
 );
 
 process.on("message", (message) => {
-  if (message !== "stats") return;
-  const dynamo = trace.totals();
-  const stats: ServerStats = {
-    ...served,
-    dynamoCalls: dynamo.calls,
-    dynamoMs: dynamo.ms,
-    byCommand: dynamo.byCommand,
-  };
-  process.send?.({ type: "stats", stats });
+  if (message === "stats") process.send?.({ type: "stats", stats: { ...served, ...trace.totals() } });
 });
 // The parent went away (or is done): stop with it.
 process.on("disconnect", () => {

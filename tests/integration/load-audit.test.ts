@@ -1,5 +1,5 @@
 /**
- * The load bench's audit (bench/load-audit.ts) on a small table made through the API: it passes on
+ * The load bench's audit (tests/helpers/load-audit.ts) on a small table made through the API: it passes on
  * the state as made, and fails on each kind of loss it exists to find once the table is broken by
  * hand — a delivery stored twice, two dispatches of one issue active at once, a count off by one.
  */
