@@ -4,8 +4,8 @@
  * ends its dispatch once (done, failed, released). Time comes from an injected clock.
  */
 import { ConditionFailedError, type Db, TransactionConflictError } from "../db/client.js";
-import { TurnsByKey } from "../db/turns.js";
 import { retryRaces } from "../db/retry.js";
+import { TurnsByKey } from "../db/turns.js";
 import { ConflictError, NotFoundError, UnavailableError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
 import type { IssueMoves } from "../issues/moves.js";

@@ -6,9 +6,9 @@
 import type { CatalogService } from "../catalog/service.js";
 import { labelExistsCheck } from "../catalog/store.js";
 import { ConditionFailedError, type TransactItem } from "../db/client.js";
-import { TurnsByKey } from "../db/turns.js";
 import { retryRaces } from "../db/retry.js";
 import type { Taken } from "../db/sequence.js";
+import { TurnsByKey } from "../db/turns.js";
 import { ConflictError, NotFoundError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
 import { newIssue } from "../issues/service.js";
