@@ -4,6 +4,8 @@ import { paginationQuery } from "../http/pagination.js";
 import type { IssueStatus } from "../issues/schemas.js";
 import { GOAL_ID, PROJECT_ID } from "./keys.js";
 
+// Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
+
 export const PROJECT_STATUSES = ["backlog", "planned", "active", "paused", "completed", "canceled"] as const;
 export const PROJECT_HEALTHS = ["on_track", "at_risk", "off_track"] as const;
 export const GOAL_STATUSES = ["active", "achieved", "abandoned"] as const;
@@ -20,36 +22,38 @@ const sized = (min: number, max: number) =>
       z.maxLength(max, `must be ${min}..${max} characters`),
     );
 const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
-const projectId = z.string().check(z.regex(PROJECT_ID, "must be a project id (prj_…)"));
-const goalId = z.string().check(z.regex(GOAL_ID, "must be a goal id (gol_…)"));
+const projectId = /* @__PURE__ */ (() => z.string().check(z.regex(PROJECT_ID, "must be a project id (prj_…)")))();
+const goalId = /* @__PURE__ */ (() => z.string().check(z.regex(GOAL_ID, "must be a goal id (gol_…)")))();
 /** `#rrggbb` in either case; stored lowercase so equal colours compare equal. */
-const color = z.pipe(
-  z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/, "must be a colour #rrggbb")),
-  z.transform((value) => value.toLowerCase()),
-);
+const color = /* @__PURE__ */ (() =>
+  z.pipe(
+    z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/, "must be a colour #rrggbb")),
+    z.transform((value) => value.toLowerCase()),
+  ))();
 
-const projectFields = {
+const projectFields = /* @__PURE__ */ (() => ({
   name: sized(1, 200),
   description: z.nullable(text(10_000)),
   status: z.enum(PROJECT_STATUSES),
   health: z.enum(PROJECT_HEALTHS),
   goalId: z.nullable(goalId),
-};
+}))();
 
 /** `POST /api/projects` body. */
-export const createProjectBody = z.partial(z.strictObject(projectFields), {
-  description: true,
-  status: true,
-  health: true,
-  goalId: true,
-});
+export const createProjectBody = /* @__PURE__ */ (() =>
+  z.partial(z.strictObject(projectFields), {
+    description: true,
+    status: true,
+    health: true,
+    goalId: true,
+  }))();
 export type CreateProjectBody = z.output<typeof createProjectBody>;
 
 /** `PATCH /api/projects/:id` body: any subset of the fields; `null` clears an optional one. */
-export const patchProjectBody = z.partial(z.strictObject(projectFields));
+export const patchProjectBody = /* @__PURE__ */ (() => z.partial(z.strictObject(projectFields)))();
 export type PatchProjectBody = z.output<typeof patchProjectBody>;
 
-const goalFields = {
+const goalFields = /* @__PURE__ */ (() => ({
   title: sized(1, 200),
   description: z.nullable(text(10_000)),
   metric: z.nullable(text(200)),
@@ -58,45 +62,48 @@ const goalFields = {
   unit: z.nullable(text(50)),
   status: z.enum(GOAL_STATUSES),
   projectId: z.nullable(projectId),
-};
+}))();
 
 /** `POST /api/goals` body. */
-export const createGoalBody = z.partial(z.strictObject(goalFields), {
-  description: true,
-  metric: true,
-  targetValue: true,
-  currentValue: true,
-  unit: true,
-  status: true,
-  projectId: true,
-});
+export const createGoalBody = /* @__PURE__ */ (() =>
+  z.partial(z.strictObject(goalFields), {
+    description: true,
+    metric: true,
+    targetValue: true,
+    currentValue: true,
+    unit: true,
+    status: true,
+    projectId: true,
+  }))();
 export type CreateGoalBody = z.output<typeof createGoalBody>;
 
 /** `PATCH /api/goals/:id` body. */
-export const patchGoalBody = z.partial(z.strictObject(goalFields));
+export const patchGoalBody = /* @__PURE__ */ (() => z.partial(z.strictObject(goalFields)))();
 export type PatchGoalBody = z.output<typeof patchGoalBody>;
 
 /** `POST /api/labels` body. */
-export const createLabelBody = z.strictObject({ name: sized(1, 50), color });
+export const createLabelBody = /* @__PURE__ */ (() => z.strictObject({ name: sized(1, 50), color }))();
 export type CreateLabelBody = z.output<typeof createLabelBody>;
 
 /** `GET /api/projects` query. Unknown parameters are refused so typos surface. */
-export const listProjectsQuery = z.strictObject({
-  ...paginationQuery,
-  status: z.optional(z.enum(PROJECT_STATUSES)),
-});
+export const listProjectsQuery = /* @__PURE__ */ (() =>
+  z.strictObject({
+    ...paginationQuery,
+    status: z.optional(z.enum(PROJECT_STATUSES)),
+  }))();
 export type ListProjectsQuery = z.output<typeof listProjectsQuery>;
 
 /** `GET /api/goals` query. */
-export const listGoalsQuery = z.strictObject({
-  ...paginationQuery,
-  status: z.optional(z.enum(GOAL_STATUSES)),
-  projectId: z.optional(projectId),
-});
+export const listGoalsQuery = /* @__PURE__ */ (() =>
+  z.strictObject({
+    ...paginationQuery,
+    status: z.optional(z.enum(GOAL_STATUSES)),
+    projectId: z.optional(projectId),
+  }))();
 export type ListGoalsQuery = z.output<typeof listGoalsQuery>;
 
 /** `GET /api/labels` query. */
-export const listLabelsQuery = z.strictObject({ ...paginationQuery });
+export const listLabelsQuery = /* @__PURE__ */ (() => z.strictObject({ ...paginationQuery }))();
 export type ListLabelsQuery = z.output<typeof listLabelsQuery>;
 
 /** A project as the API shows it; absent optional values are `null`. */

@@ -3,75 +3,83 @@ import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { commitSchema, ISSUE_TYPES, type Issue, type IssueType, pullRequestSchema } from "../issues/schemas.js";
 
+// Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
+
 export const DISPATCH_STATUSES = ["active", "completed", "failed", "released", "expired"] as const;
 export type DispatchStatus = (typeof DISPATCH_STATUSES)[number];
 
 export const DEFAULT_LEASE_SECONDS = 1800;
 
-const agent = z
-  .string()
-  .check(z.minLength(1, "must be 1..100 characters"), z.maxLength(100, "must be 1..100 characters"));
-const projectId = z.string().check(z.regex(/^prj_[0-9A-HJKMNP-TV-Z]{26}$/, "must be a project id (prj_…)"));
-const leaseSeconds = z
-  .int()
-  .check(z.gte(60, "must be between 60 and 7200"), z.lte(7200, "must be between 60 and 7200"));
-const types = z
-  .array(z.enum(ISSUE_TYPES))
-  .check(z.minLength(1, "must name at least one type"), z.maxLength(5, "at most 5 types"));
+const agent = /* @__PURE__ */ (() =>
+  z.string().check(z.minLength(1, "must be 1..100 characters"), z.maxLength(100, "must be 1..100 characters")))();
+const projectId = /* @__PURE__ */ (() =>
+  z.string().check(z.regex(/^prj_[0-9A-HJKMNP-TV-Z]{26}$/, "must be a project id (prj_…)")))();
+const leaseSeconds = /* @__PURE__ */ (() =>
+  z.int().check(z.gte(60, "must be between 60 and 7200"), z.lte(7200, "must be between 60 and 7200")))();
+const types = /* @__PURE__ */ (() =>
+  z
+    .array(z.enum(ISSUE_TYPES))
+    .check(z.minLength(1, "must name at least one type"), z.maxLength(5, "at most 5 types")))();
 /** `types=task,plan` in a query string. */
-const typeList = z.pipe(
-  z.string(),
+const typeList = /* @__PURE__ */ (() =>
   z.pipe(
-    z.transform((value: string) => value.split(",").filter((part) => part !== "")),
-    types,
-  ),
-);
+    z.string(),
+    z.pipe(
+      z.transform((value: string) => value.split(",").filter((part) => part !== "")),
+      types,
+    ),
+  ))();
 const queryInteger = (schema: z.ZodMiniInt) =>
   z.pipe(z.string().check(z.regex(/^[0-9]+$/, "must be an integer")), z.pipe(z.transform(Number), schema));
 
 /** `POST /api/dispatch/claim`. */
-export const claimBody = z.strictObject({
-  agent,
-  projectId: z.optional(projectId),
-  types: z.optional(types),
-  leaseSeconds: z.optional(leaseSeconds),
-});
+export const claimBody = /* @__PURE__ */ (() =>
+  z.strictObject({
+    agent,
+    projectId: z.optional(projectId),
+    types: z.optional(types),
+    leaseSeconds: z.optional(leaseSeconds),
+  }))();
 export type ClaimInput = z.output<typeof claimBody>;
 
 /** `GET /api/dispatch/next`: the claim for agents that can only GET. */
-export const nextQuery = z.strictObject({
-  agent: z._default(agent, "anonymous"),
-  projectId: z.optional(projectId),
-  types: z.optional(typeList),
-  leaseSeconds: z.optional(queryInteger(leaseSeconds)),
-});
+export const nextQuery = /* @__PURE__ */ (() =>
+  z.strictObject({
+    agent: z._default(agent, "anonymous"),
+    projectId: z.optional(projectId),
+    types: z.optional(typeList),
+    leaseSeconds: z.optional(queryInteger(leaseSeconds)),
+  }))();
 
 /** `GET /api/dispatch/queue`. */
-export const queueQuery = z.strictObject({
-  ...paginationQuery,
-  projectId: z.optional(projectId),
-  types: z.optional(typeList),
-});
+export const queueQuery = /* @__PURE__ */ (() =>
+  z.strictObject({
+    ...paginationQuery,
+    projectId: z.optional(projectId),
+    types: z.optional(typeList),
+  }))();
 export type QueueQuery = z.output<typeof queueQuery>;
 
 /** `GET /api/dispatch`. */
-export const listDispatchesQuery = z.strictObject({
-  ...paginationQuery,
-  status: z.optional(z.enum(DISPATCH_STATUSES)),
-  issueId: z.optional(z.string().check(z.regex(/^iss_[0-9A-HJKMNP-TV-Z]{26}$/, "must be an issue id (iss_…)"))),
-  agent: z.optional(agent),
-});
+export const listDispatchesQuery = /* @__PURE__ */ (() =>
+  z.strictObject({
+    ...paginationQuery,
+    status: z.optional(z.enum(DISPATCH_STATUSES)),
+    issueId: z.optional(z.string().check(z.regex(/^iss_[0-9A-HJKMNP-TV-Z]{26}$/, "must be an issue id (iss_…)"))),
+    agent: z.optional(agent),
+  }))();
 export type ListDispatchesQuery = z.output<typeof listDispatchesQuery>;
 
 /** `POST /api/dispatch/:id/complete`. */
-export const completeBody = z.strictObject({
-  result: z.enum(["done", "failed"]),
-  summary: z
-    .string()
-    .check(z.minLength(1, "must not be empty"), z.maxLength(50_000, "must be at most 50000 characters")),
-  commits: z.optional(z.array(commitSchema).check(z.maxLength(100, "at most 100 entries"))),
-  pullRequests: z.optional(z.array(pullRequestSchema).check(z.maxLength(100, "at most 100 entries"))),
-});
+export const completeBody = /* @__PURE__ */ (() =>
+  z.strictObject({
+    result: z.enum(["done", "failed"]),
+    summary: z
+      .string()
+      .check(z.minLength(1, "must not be empty"), z.maxLength(50_000, "must be at most 50000 characters")),
+    commits: z.optional(z.array(commitSchema).check(z.maxLength(100, "at most 100 entries"))),
+    pullRequests: z.optional(z.array(pullRequestSchema).check(z.maxLength(100, "at most 100 entries"))),
+  }))();
 export type CompleteInput = z.output<typeof completeBody>;
 
 export interface DispatchOutcome {
