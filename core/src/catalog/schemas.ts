@@ -1,7 +1,8 @@
 /** @module catalog/schemas — what projects, goals and labels are and what clients may send (API.md 3.3). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
-import type { IssueStatus } from "../issues/schemas.js";
+import { count, nullableText, resourceId, timestamp } from "../http/resource-fields.js";
+import { ISSUE_STATUSES } from "../issues/schemas.js";
 import { GOAL_ID, PROJECT_ID } from "./keys.js";
 
 // Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
@@ -106,40 +107,49 @@ export type ListGoalsQuery = z.output<typeof listGoalsQuery>;
 export const listLabelsQuery = /* @__PURE__ */ (() => z.strictObject({ ...paginationQuery }))();
 export type ListLabelsQuery = z.output<typeof listLabelsQuery>;
 
+// Responses (API.md 3.3): the OpenAPI document's schemas; the types the code uses are inferred from them.
+
 /** A project as the API shows it; absent optional values are `null`. */
-export interface Project {
-  id: string;
-  name: string;
-  description: string | null;
-  status: ProjectStatus;
-  health: ProjectHealth;
-  goalId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const projectSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: resourceId("prj"),
+    name: z.string(),
+    description: nullableText(),
+    status: z.enum(PROJECT_STATUSES),
+    health: z.enum(PROJECT_HEALTHS),
+    goalId: z.nullable(resourceId("gol")),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  }))();
+export type Project = z.output<typeof projectSchema>;
 
 /** `GET /api/projects/:id`: the project and its live issues per status, zeros included. */
-export interface ProjectDetail extends Project {
-  issueCounts: Record<IssueStatus, number>;
-}
+export const projectDetailSchema = /* @__PURE__ */ (() =>
+  z.extend(projectSchema, { issueCounts: z.record(z.enum(ISSUE_STATUSES), count()) }))();
+export type ProjectDetail = z.output<typeof projectDetailSchema>;
 
-export interface Goal {
-  id: string;
-  title: string;
-  description: string | null;
-  metric: string | null;
-  targetValue: number | null;
-  currentValue: number | null;
-  unit: string | null;
-  status: GoalStatus;
-  projectId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const goalSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: resourceId("gol"),
+    title: z.string(),
+    description: nullableText(),
+    metric: nullableText(),
+    targetValue: z.nullable(z.number()),
+    currentValue: z.nullable(z.number()),
+    unit: nullableText(),
+    status: z.enum(GOAL_STATUSES),
+    projectId: z.nullable(resourceId("prj")),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  }))();
+export type Goal = z.output<typeof goalSchema>;
 
-export interface Label {
-  id: string;
-  name: string;
-  color: string;
-  createdAt: string;
-}
+export const labelSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: resourceId("lbl"),
+    name: z.string(),
+    /** `#rrggbb`, lowercase. */
+    color: z.string().check(z.regex(/^#[0-9a-f]{6}$/)),
+    createdAt: timestamp(),
+  }))();
+export type Label = z.output<typeof labelSchema>;

@@ -1,6 +1,7 @@
 /** @module comments/schemas — what a comment on an issue is and what clients may send or ask (API.md 3.2.2). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
+import { resourceId, timestamp } from "../http/resource-fields.js";
 
 // Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
 
@@ -40,16 +41,20 @@ export const listCommentsQuery = /* @__PURE__ */ (() =>
   }))();
 export type ListCommentsQuery = z.output<typeof listCommentsQuery>;
 
+// Responses (API.md 3.2.2): the OpenAPI document's schemas; the types the code uses are inferred from them.
+
 /** A comment as the API shows it. */
-export interface Comment {
-  id: string;
-  issueId: string;
-  /** The comment this one replies to (same issue), or null for a top-level comment. */
-  parentId: string | null;
-  /** Markdown. */
-  body: string;
-  authorName: string;
-  authorType: AuthorType;
-  createdAt: string;
-  updatedAt: string;
-}
+export const commentSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: resourceId("cmt"),
+    issueId: resourceId("iss"),
+    /** The comment this one replies to (same issue), or null for a top-level comment. */
+    parentId: z.nullable(resourceId("cmt")),
+    /** Markdown. */
+    body: z.string(),
+    authorName: z.string(),
+    authorType: z.enum(AUTHOR_TYPES),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  }))();
+export type Comment = z.output<typeof commentSchema>;

@@ -1,13 +1,10 @@
 /** @module dashboard/routes — the `dashboard` family (API.md 3.7): what the engine is doing, from maintained counts. */
-import * as z from "zod/mini";
 import type { FamilyModule } from "../http/app.js";
-import { pageOffset, paginationQuery } from "../http/pagination.js";
+import { pageOffset } from "../http/pagination.js";
 import { itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
+import { dashboardPageQuery } from "./schemas.js";
 import { DashboardService } from "./service.js";
-
-/** The dashboard's lists take nothing but a page. */
-export const dashboardPageQuery = z.strictObject({ ...paginationQuery });
 
 export const dashboardFamily: FamilyModule<"dashboard"> = ({ db, clock }) => {
   const dashboard = new DashboardService(db, clock);

@@ -1,7 +1,9 @@
 /** @module dispatch/schemas — what dispatches are and what agents may send (API.md 3.6). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
-import { commitSchema, ISSUE_TYPES, type Issue, type IssueType, pullRequestSchema } from "../issues/schemas.js";
+import { nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
+import { commitSchema, ISSUE_TYPES, type IssueType, issueSchema, pullRequestSchema } from "../issues/schemas.js";
+import { promptSchema } from "../prompts/schemas.js";
 
 // Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
 
@@ -82,27 +84,54 @@ export const completeBody = /* @__PURE__ */ (() =>
   }))();
 export type CompleteInput = z.output<typeof completeBody>;
 
-export interface DispatchOutcome {
-  summary: string;
-  commits: Issue["commits"];
-  pullRequests: Issue["pullRequests"];
-}
+// Responses (API.md 3.6): the OpenAPI document's schemas; the types the code uses are inferred from them.
+
+/** What an agent reported when it completed a dispatch. */
+export const dispatchOutcomeSchema = /* @__PURE__ */ (() =>
+  z.object({ summary: z.string(), commits: z.array(commitSchema), pullRequests: z.array(pullRequestSchema) }))();
+export type DispatchOutcome = z.output<typeof dispatchOutcomeSchema>;
 
 /** One hand-off of one issue to one agent. */
-export interface Dispatch {
-  id: string;
-  issueId: string;
-  agent: string;
-  status: DispatchStatus;
-  promptId: string | null;
-  attempt: number;
-  leaseSeconds: number;
-  claimedAt: string;
-  heartbeatAt: string | null;
-  leaseExpiresAt: string;
-  finishedAt: string | null;
-  outcome: DispatchOutcome | null;
-}
+export const dispatchSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: resourceId("dsp"),
+    issueId: resourceId("iss"),
+    agent: z.string(),
+    status: z.enum(DISPATCH_STATUSES),
+    promptId: z.nullable(resourceId("prm")),
+    attempt: z.int().check(z.gte(1)),
+    leaseSeconds: z.int().check(z.gte(60), z.lte(7200)),
+    claimedAt: timestamp(),
+    heartbeatAt: nullableTimestamp(),
+    leaseExpiresAt: timestamp(),
+    finishedAt: nullableTimestamp(),
+    outcome: z.nullable(dispatchOutcomeSchema),
+  }))();
+export type Dispatch = z.output<typeof dispatchSchema>;
+
+/** A claim's answer: `dispatch.token` authorises this dispatch's follow-up calls (API.md 3.6). */
+export const claimResultSchema = /* @__PURE__ */ (() =>
+  z.object({
+    dispatch: z.extend(dispatchSchema, { token: z.string() }),
+    issue: issueSchema,
+    prompt: z.nullable(promptSchema),
+  }))();
+export type ClaimResult = z.output<typeof claimResultSchema>;
+
+/** A completed or released dispatch and its issue as the outcome left it. */
+export const dispatchWithIssueSchema = /* @__PURE__ */ (() =>
+  z.object({ dispatch: dispatchSchema, issue: z.nullable(issueSchema) }))();
+export type DispatchWithIssue = z.output<typeof dispatchWithIssueSchema>;
+
+/** The parts of a score (API.md 3.6.1). */
+export const scoreBreakdownSchema = /* @__PURE__ */ (() =>
+  z.object({ priority: z.number(), type: z.number(), goal: z.number(), age: z.number() }))();
+export type ScoreBreakdown = z.output<typeof scoreBreakdownSchema>;
+
+/** An entry of `GET /api/dispatch/queue`, in claim order. */
+export const queueItemSchema = /* @__PURE__ */ (() =>
+  z.object({ issue: issueSchema, score: z.number(), breakdown: scoreBreakdownSchema }))();
+export type QueueItem = z.output<typeof queueItemSchema>;
 
 export interface QueueFilters {
   projectId?: string | undefined;

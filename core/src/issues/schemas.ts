@@ -1,6 +1,7 @@
 /** @module issues/schemas — what an issue is and what clients may send (API.md 3.2). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
+import { count, nullableText, nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
 
 // Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
 
@@ -17,7 +18,8 @@ export type IssueStatus = (typeof ISSUE_STATUSES)[number];
 export type IssueSort = (typeof ISSUE_SORTS)[number];
 
 const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
-const timestamp = /* @__PURE__ */ (() => z.iso.datetime({ offset: true }))();
+/** A timestamp a client sends: any ISO-8601 offset. */
+const timestampGiven = /* @__PURE__ */ (() => z.iso.datetime({ offset: true }))();
 const priority = /* @__PURE__ */ (() =>
   z.int().check(z.gte(0, "must be between 0 and 4"), z.lte(4, "must be between 0 and 4")))();
 const shortList = <T extends z.ZodMiniType>(item: T) => z.array(item).check(z.maxLength(100, "at most 100 entries"));
@@ -38,7 +40,7 @@ export const commitSchema = /* @__PURE__ */ (() =>
     message: text(10_000),
     url: z.optional(z.nullable(z.url())),
     author: z.optional(z.nullable(text(200))),
-    timestamp: z.optional(z.nullable(timestamp)),
+    timestamp: z.optional(z.nullable(timestampGiven)),
   }))();
 
 /** A pull request as issues and dispatch outcomes record it. */
@@ -48,7 +50,7 @@ export const pullRequestSchema = /* @__PURE__ */ (() =>
     title: text(500),
     url: z.optional(z.nullable(z.url())),
     state: z.optional(z.nullable(text(50))),
-    mergedAt: z.optional(z.nullable(timestamp)),
+    mergedAt: z.optional(z.nullable(timestampGiven)),
   }))();
 
 /** An issue as a reference in a body: its id or `KZN-<number>`. */
@@ -144,29 +146,47 @@ export type Hypothesis = z.output<typeof hypothesis>;
 export type Commit = z.output<typeof commitSchema>;
 export type PullRequest = z.output<typeof pullRequestSchema>;
 
+// Responses (API.md 3.2): the OpenAPI document's schemas; the types the code uses are inferred from them.
+// it (http/resource-fields says why); the types are inferred from them.
+
 /** An issue as the API shows it; absent optional values are `null`. */
-export interface Issue {
-  id: string;
-  number: number;
-  identifier: string;
-  title: string;
-  description: string | null;
-  type: IssueType;
-  status: IssueStatus;
-  priority: number;
-  parentId: string | null;
-  projectId: string | null;
-  labels: string[];
-  fingerprint: string | null;
-  signalSource: string | null;
-  signalCount: number;
-  lastSignalAt: string | null;
-  hypothesis: Hypothesis | null;
-  agentSummary: string | null;
-  commits: Commit[];
-  pullRequests: PullRequest[];
-  blockedBy: string[];
-  completedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const issueSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: resourceId("iss"),
+    number: z.int().check(z.gte(1)),
+    identifier: z.string().check(z.regex(/^KZN-[1-9][0-9]*$/)),
+    title: z.string(),
+    description: nullableText(),
+    type: z.enum(ISSUE_TYPES),
+    status: z.enum(ISSUE_STATUSES),
+    priority: z.int().check(z.gte(0), z.lte(4)),
+    parentId: z.nullable(resourceId("iss")),
+    projectId: z.nullable(resourceId("prj")),
+    labels: z.array(z.string()),
+    fingerprint: nullableText(),
+    signalSource: nullableText(),
+    signalCount: count(),
+    lastSignalAt: nullableTimestamp(),
+    hypothesis: z.nullable(hypothesis),
+    agentSummary: nullableText(),
+    commits: z.array(commitSchema),
+    pullRequests: z.array(pullRequestSchema),
+    blockedBy: z.array(resourceId("iss")),
+    completedAt: nullableTimestamp(),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  }))();
+export type Issue = z.output<typeof issueSchema>;
+
+/** An issue as other answers show it: a detail's parent and children, an activity chain. */
+export const issueSummarySchema = /* @__PURE__ */ (() =>
+  z.pick(issueSchema, {
+    id: true,
+    number: true,
+    identifier: true,
+    title: true,
+    type: true,
+    status: true,
+    priority: true,
+  }))();
+export type IssueSummary = z.output<typeof issueSummarySchema>;

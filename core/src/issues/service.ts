@@ -7,7 +7,7 @@ import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
 import { relationsFromEdges } from "../relations/store.js";
 import { parseIssueRef } from "./keys.js";
-import type { CreateIssueBody, Issue, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
+import type { CreateIssueBody, Issue, IssueSummary, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
 import { type IssueStore, type NewIssue, RECENT_SIGNALS, type RecentSignal, type StoredIssue } from "./store.js";
 import { completedAtAfter, isOpen, transitionRefusal } from "./transitions.js";
 
@@ -28,16 +28,7 @@ export interface IssueReferences {
 /** The answer when a project or label went away between the check and the write. */
 const REFERENCE_GONE = "A project or label of this issue was just deleted; check it and retry";
 
-/** An issue as other items show it. */
-export interface IssueSummary {
-  id: string;
-  number: number;
-  identifier: string;
-  title: string;
-  type: string;
-  status: string;
-  priority: number;
-}
+export type { IssueSummary } from "./schemas.js";
 
 /** What the issue rules need of dispatches: a PATCH that moves an issue out of `in_progress` ends its dispatch. */
 export interface IssueDispatches {

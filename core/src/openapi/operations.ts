@@ -15,7 +15,7 @@ import {
   patchProjectBody,
 } from "../catalog/schemas.js";
 import { createCommentBody, listCommentsQuery } from "../comments/schemas.js";
-import { dashboardPageQuery } from "../dashboard/routes.js";
+import { dashboardPageQuery } from "../dashboard/schemas.js";
 import { claimBody, completeBody, listDispatchesQuery, nextQuery, queueQuery } from "../dispatch/schemas.js";
 import { createIssueBody, listIssuesQuery, updateIssueBody } from "../issues/schemas.js";
 import { createReviewBody, listPromptsQuery } from "../prompts/schemas.js";

@@ -1,5 +1,6 @@
 /** @module relations/schemas — relations between issues (API.md 3.2.2). */
 import * as z from "zod/mini";
+import { resourceId, timestamp } from "../http/resource-fields.js";
 
 // Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
 
@@ -18,11 +19,15 @@ export const createRelationBody = /* @__PURE__ */ (() =>
   }))();
 export type CreateRelationBody = z.output<typeof createRelationBody>;
 
+// Responses (API.md 3.2.2): the OpenAPI document's schemas; the types the code uses are inferred from them.
+
 /** A relation as seen from one of its issues (`issueId`): `blocked_by` is the far end of `blocks`. */
-export interface Relation {
-  id: string;
-  type: RelationType;
-  issueId: string;
-  relatedIssueId: string;
-  createdAt: string;
-}
+export const relationSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: resourceId("rel"),
+    type: z.enum(RELATION_TYPES),
+    issueId: resourceId("iss"),
+    relatedIssueId: resourceId("iss"),
+    createdAt: timestamp(),
+  }))();
+export type Relation = z.output<typeof relationSchema>;

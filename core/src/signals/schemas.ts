@@ -1,6 +1,8 @@
 /** @module signals/schemas — what a signal is and what clients may send or ask (API.md 3.1). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
+import { count, nullableText, resourceId, timestamp } from "../http/resource-fields.js";
+import { issueSchema } from "../issues/schemas.js";
 import { SEVERITIES } from "./rules.js";
 
 // Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
@@ -60,20 +62,29 @@ export type ListSignalsQuery = z.output<typeof listSignalsQuery>;
 /** `GET /api/issues/:id/signals` query. */
 export const issueSignalsQuery = /* @__PURE__ */ (() => z.strictObject({ ...paginationQuery }))();
 
+// Responses (API.md 3.1): the OpenAPI document's schemas; the types the code uses are inferred from them.
+
 /** A signal as the API shows it. `payload` is present only when one signal is read by id. */
-export interface Signal {
-  id: string;
-  source: string;
-  type: string;
-  deliveryId: string | null;
-  fingerprint: string;
-  severity: string;
-  title: string;
-  action: SignalAction;
-  issueId: string | null;
-  /** Size of the payload's JSON text in bytes. */
-  payloadBytes: number;
-  payload?: unknown;
-  headers: Record<string, string>;
-  receivedAt: string;
-}
+export const signalSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: resourceId("sig"),
+    source: z.string(),
+    type: z.string(),
+    deliveryId: nullableText(),
+    fingerprint: z.string(),
+    severity,
+    title: z.string(),
+    action: z.enum(SIGNAL_ACTIONS),
+    issueId: z.nullable(resourceId("iss")),
+    /** Size of the payload's JSON text in bytes. */
+    payloadBytes: count(),
+    payload: z.optional(z.unknown()),
+    headers: z.record(z.string(), z.string()),
+    receivedAt: timestamp(),
+  }))();
+export type Signal = z.output<typeof signalSchema>;
+
+/** A receiver's or `POST /api/signals`' answer: the signal, the issue it opened or joined, and whether it was seen before. */
+export const ingestResultSchema = /* @__PURE__ */ (() =>
+  z.object({ signal: signalSchema, issue: z.nullable(issueSchema), duplicate: z.boolean() }))();
+export type IngestResult = z.output<typeof ingestResultSchema>;

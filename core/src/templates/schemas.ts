@@ -1,6 +1,7 @@
 /** @module templates/schemas — what templates and their versions are and what clients may send (API.md 3.4). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
+import { count, nullableText, resourceId, timestamp } from "../http/resource-fields.js";
 import { ISSUE_TYPES, type IssueType } from "../issues/schemas.js";
 import { SLUG } from "./keys.js";
 
@@ -107,40 +108,58 @@ export const previewQuery = /* @__PURE__ */ (() =>
 export const pageQuery = /* @__PURE__ */ (() => z.strictObject({ ...paginationQuery }))();
 export type PageQuery = z.output<typeof pageQuery>;
 
-/** A template as the API shows it. */
-export interface Template {
-  id: string;
-  slug: string;
-  name: string;
-  description: string | null;
-  conditions: TemplateConditions;
-  specificity: number;
-  projectId: string | null;
-  activeVersionId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+// Responses (API.md 3.4): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
-export interface TemplateVersion {
-  id: string;
-  templateId: string;
-  version: number;
-  content: string;
-  changelog: string | null;
-  authorType: AuthorType;
-  authorName: string | null;
-  status: VersionStatus;
-  usageCount: number;
-  reviewCount: number;
-  reviewScore: number | null;
-  completionRate: number | null;
-  createdAt: string;
-}
+/** A template as the API shows it. */
+export const templateSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: resourceId("tpl"),
+    slug: z.string(),
+    name: z.string(),
+    description: nullableText(),
+    conditions: templateConditions,
+    specificity: z.int().check(z.gte(0), z.lte(1000)),
+    projectId: z.nullable(resourceId("prj")),
+    activeVersionId: z.nullable(resourceId("ver")),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  }))();
+export type Template = z.output<typeof templateSchema>;
+
+/** A version of a template: what its prompts say, and how they fared. */
+export const templateVersionSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: resourceId("ver"),
+    templateId: resourceId("tpl"),
+    version: z.int().check(z.gte(1)),
+    content: z.string(),
+    changelog: nullableText(),
+    authorType: z.enum(AUTHOR_TYPES),
+    authorName: nullableText(),
+    status: z.enum(VERSION_STATUSES),
+    usageCount: count(),
+    reviewCount: count(),
+    /** EWMA of the reviews' composites; null until reviewed. */
+    reviewScore: z.nullable(z.number().check(z.gte(1), z.lte(5))),
+    completionRate: z.nullable(z.number().check(z.gte(0), z.lte(1))),
+    createdAt: timestamp(),
+  }))();
+export type TemplateVersion = z.output<typeof templateVersionSchema>;
 
 /** `GET /api/templates/:id`: the template and its active version. */
-export interface TemplateDetail extends Template {
-  activeVersion: TemplateVersion | null;
-}
+export const templateDetailSchema = /* @__PURE__ */ (() =>
+  z.extend(templateSchema, { activeVersion: z.nullable(templateVersionSchema) }))();
+export type TemplateDetail = z.output<typeof templateDetailSchema>;
+
+/** `GET /api/templates/preview/:issueId`: the template selection would choose and its text; nulls when none matches. */
+export const templatePreviewSchema = /* @__PURE__ */ (() =>
+  z.object({
+    issueId: resourceId("iss"),
+    template: z.nullable(templateSchema),
+    version: z.nullable(templateVersionSchema),
+    text: nullableText(),
+  }))();
+export type TemplatePreview = z.output<typeof templatePreviewSchema>;
 
 /** The issue types, for the default templates and selection. */
 export type { IssueType };
