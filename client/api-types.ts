@@ -1320,7 +1320,8 @@ export interface components {
       /** Format: date-time */
       timestamp: string;
       checks: {
-        database: string;
+        /** @enum {string} */
+        database: "ok" | "unreachable";
       };
     };
     Error: {
@@ -1329,7 +1330,6 @@ export interface components {
         path: string;
         message: string;
       }[];
-      requestId?: string;
     };
   };
   responses: {

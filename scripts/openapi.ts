@@ -1,7 +1,7 @@
 /**
  * @module scripts/openapi — `npm run openapi`: writes docs/openapi.json from the route table and the
- * zod schemas (core/src/openapi), and the typed client's types (client/api-types.ts) from that
- * document with openapi-typescript. The service serves the document, so the generator stays out of
+ * zod schemas of requests and answers (core/src/openapi), and the typed client's types
+ * (client/api-types.ts) from that document with openapi-typescript. The service serves the document, so the generator stays out of
  * every Lambda bundle; tests fail when either file drifts from the schemas.
  */
 import { spawnSync } from "node:child_process";

@@ -1,11 +1,22 @@
 /** @module errors — the one error hierarchy: every failure a client can see is an AppError with its HTTP status. */
 
+import * as z from "zod/mini";
+
+// Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
+
 /** One problem with one field of a request. */
-export interface FieldProblem {
-  /** Dotted path of the field (`title`, `hypothesis.confidence`, `limit`). */
-  path: string;
-  message: string;
-}
+export const fieldProblemSchema = /* @__PURE__ */ (() =>
+  z.object({
+    /** Dotted path of the field (`title`, `hypothesis.confidence`, `limit`). */
+    path: z.string(),
+    message: z.string(),
+  }))();
+export type FieldProblem = z.output<typeof fieldProblemSchema>;
+
+/** The error envelope of API.md 1.2: `error` always, `details` when there are field problems. */
+export const errorBodySchema = /* @__PURE__ */ (() =>
+  z.object({ error: z.string(), details: z.optional(z.array(fieldProblemSchema)) }))();
+export type ErrorBody = z.output<typeof errorBodySchema>;
 
 /**
  * Base of every error the API answers with; knows its status and JSON body.
@@ -29,7 +40,7 @@ export class AppError extends Error {
   }
 
   /** The error envelope of API.md 1.2: `error` always, `details` when there are field problems. */
-  toJSON(): { error: string; details?: FieldProblem[] } {
+  toJSON(): ErrorBody {
     return this.details ? { error: this.message, details: this.details } : { error: this.message };
   }
 }

@@ -1,11 +1,17 @@
 /** The OpenAPI document: a valid 3.1 document, built from the route table and the schemas that validate requests. */
 import { readFileSync } from "node:fs";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { ClaimResult, QueueItem } from "../../core/src/dispatch/schemas.js";
+import type { DispatchService } from "../../core/src/dispatch/service.js";
 import { createIssueBody } from "../../core/src/issues/schemas.js";
+import type { IssueService } from "../../core/src/issues/service.js";
 import { jsonSchemaOf, openApiPath } from "../../core/src/openapi/document.js";
 import { OPERATIONS } from "../../core/src/openapi/operations.js";
+import type { IssueDetail } from "../../core/src/openapi/resources.js";
 import { allRoutes, routeKey } from "../../core/src/routes.js";
+import type { IngestResult } from "../../core/src/signals/schemas.js";
+import type { SignalService } from "../../core/src/signals/service.js";
 import { currentOpenApiDocument, OPENAPI_FILE, openApiText } from "../../scripts/openapi.js";
 
 type Json = Record<string, unknown>;
@@ -178,6 +184,16 @@ describe("the OpenAPI document", () => {
     expect(document.components.schemas.Issue).toMatchObject({
       required: expect.arrayContaining(["id", "number", "title", "status", "labels"]),
     });
+  });
+
+  it("describes what the services return: their answers' types fit the response schemas' types", () => {
+    type Answer<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
+    expectTypeOf<NonNullable<Answer<DispatchService["claim"]>>>().toExtend<ClaimResult>();
+    expectTypeOf<Answer<DispatchService["queue"]>["items"][number]>().toExtend<QueueItem>();
+    expectTypeOf<Answer<SignalService["ingest"]>>().toExtend<IngestResult>();
+    expectTypeOf<Answer<IssueService["getIssueDetail"]>["detail"]>().toExtend<
+      Omit<IssueDetail, "signals"> & { signals: { id: string; receivedAt: string }[] }
+    >();
   });
 
   it("tags every operation with its family", () => {

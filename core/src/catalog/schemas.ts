@@ -1,8 +1,11 @@
 /** @module catalog/schemas — what projects, goals and labels are and what clients may send (API.md 3.3). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
-import type { IssueStatus } from "../issues/schemas.js";
+import { count, nullableText, resourceId, timestamp } from "../http/resource-fields.js";
+import { ISSUE_STATUSES } from "../issues/schemas.js";
 import { GOAL_ID, PROJECT_ID } from "./keys.js";
+
+// Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
 
 export const PROJECT_STATUSES = ["backlog", "planned", "active", "paused", "completed", "canceled"] as const;
 export const PROJECT_HEALTHS = ["on_track", "at_risk", "off_track"] as const;
@@ -20,36 +23,38 @@ const sized = (min: number, max: number) =>
       z.maxLength(max, `must be ${min}..${max} characters`),
     );
 const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
-const projectId = z.string().check(z.regex(PROJECT_ID, "must be a project id (prj_…)"));
-const goalId = z.string().check(z.regex(GOAL_ID, "must be a goal id (gol_…)"));
+const projectId = /* @__PURE__ */ (() => z.string().check(z.regex(PROJECT_ID, "must be a project id (prj_…)")))();
+const goalId = /* @__PURE__ */ (() => z.string().check(z.regex(GOAL_ID, "must be a goal id (gol_…)")))();
 /** `#rrggbb` in either case; stored lowercase so equal colours compare equal. */
-const color = z.pipe(
-  z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/, "must be a colour #rrggbb")),
-  z.transform((value) => value.toLowerCase()),
-);
+const color = /* @__PURE__ */ (() =>
+  z.pipe(
+    z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/, "must be a colour #rrggbb")),
+    z.transform((value) => value.toLowerCase()),
+  ))();
 
-const projectFields = {
+const projectFields = /* @__PURE__ */ (() => ({
   name: sized(1, 200),
   description: z.nullable(text(10_000)),
   status: z.enum(PROJECT_STATUSES),
   health: z.enum(PROJECT_HEALTHS),
   goalId: z.nullable(goalId),
-};
+}))();
 
 /** `POST /api/projects` body. */
-export const createProjectBody = z.partial(z.strictObject(projectFields), {
-  description: true,
-  status: true,
-  health: true,
-  goalId: true,
-});
+export const createProjectBody = /* @__PURE__ */ (() =>
+  z.partial(z.strictObject(projectFields), {
+    description: true,
+    status: true,
+    health: true,
+    goalId: true,
+  }))();
 export type CreateProjectBody = z.output<typeof createProjectBody>;
 
 /** `PATCH /api/projects/:id` body: any subset of the fields; `null` clears an optional one. */
-export const patchProjectBody = z.partial(z.strictObject(projectFields));
+export const patchProjectBody = /* @__PURE__ */ (() => z.partial(z.strictObject(projectFields)))();
 export type PatchProjectBody = z.output<typeof patchProjectBody>;
 
-const goalFields = {
+const goalFields = /* @__PURE__ */ (() => ({
   title: sized(1, 200),
   description: z.nullable(text(10_000)),
   metric: z.nullable(text(200)),
@@ -58,81 +63,93 @@ const goalFields = {
   unit: z.nullable(text(50)),
   status: z.enum(GOAL_STATUSES),
   projectId: z.nullable(projectId),
-};
+}))();
 
 /** `POST /api/goals` body. */
-export const createGoalBody = z.partial(z.strictObject(goalFields), {
-  description: true,
-  metric: true,
-  targetValue: true,
-  currentValue: true,
-  unit: true,
-  status: true,
-  projectId: true,
-});
+export const createGoalBody = /* @__PURE__ */ (() =>
+  z.partial(z.strictObject(goalFields), {
+    description: true,
+    metric: true,
+    targetValue: true,
+    currentValue: true,
+    unit: true,
+    status: true,
+    projectId: true,
+  }))();
 export type CreateGoalBody = z.output<typeof createGoalBody>;
 
 /** `PATCH /api/goals/:id` body. */
-export const patchGoalBody = z.partial(z.strictObject(goalFields));
+export const patchGoalBody = /* @__PURE__ */ (() => z.partial(z.strictObject(goalFields)))();
 export type PatchGoalBody = z.output<typeof patchGoalBody>;
 
 /** `POST /api/labels` body. */
-export const createLabelBody = z.strictObject({ name: sized(1, 50), color });
+export const createLabelBody = /* @__PURE__ */ (() => z.strictObject({ name: sized(1, 50), color }))();
 export type CreateLabelBody = z.output<typeof createLabelBody>;
 
 /** `GET /api/projects` query. Unknown parameters are refused so typos surface. */
-export const listProjectsQuery = z.strictObject({
-  ...paginationQuery,
-  status: z.optional(z.enum(PROJECT_STATUSES)),
-});
+export const listProjectsQuery = /* @__PURE__ */ (() =>
+  z.strictObject({
+    ...paginationQuery,
+    status: z.optional(z.enum(PROJECT_STATUSES)),
+  }))();
 export type ListProjectsQuery = z.output<typeof listProjectsQuery>;
 
 /** `GET /api/goals` query. */
-export const listGoalsQuery = z.strictObject({
-  ...paginationQuery,
-  status: z.optional(z.enum(GOAL_STATUSES)),
-  projectId: z.optional(projectId),
-});
+export const listGoalsQuery = /* @__PURE__ */ (() =>
+  z.strictObject({
+    ...paginationQuery,
+    status: z.optional(z.enum(GOAL_STATUSES)),
+    projectId: z.optional(projectId),
+  }))();
 export type ListGoalsQuery = z.output<typeof listGoalsQuery>;
 
 /** `GET /api/labels` query. */
-export const listLabelsQuery = z.strictObject({ ...paginationQuery });
+export const listLabelsQuery = /* @__PURE__ */ (() => z.strictObject({ ...paginationQuery }))();
 export type ListLabelsQuery = z.output<typeof listLabelsQuery>;
 
+// Responses (API.md 3.3): the OpenAPI document's schemas; the types the code uses are inferred from them.
+
 /** A project as the API shows it; absent optional values are `null`. */
-export interface Project {
-  id: string;
-  name: string;
-  description: string | null;
-  status: ProjectStatus;
-  health: ProjectHealth;
-  goalId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const projectSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: resourceId("prj"),
+    name: z.string(),
+    description: nullableText(),
+    status: z.enum(PROJECT_STATUSES),
+    health: z.enum(PROJECT_HEALTHS),
+    goalId: z.nullable(resourceId("gol")),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  }))();
+export type Project = z.output<typeof projectSchema>;
 
 /** `GET /api/projects/:id`: the project and its live issues per status, zeros included. */
-export interface ProjectDetail extends Project {
-  issueCounts: Record<IssueStatus, number>;
-}
+export const projectDetailSchema = /* @__PURE__ */ (() =>
+  z.extend(projectSchema, { issueCounts: z.record(z.enum(ISSUE_STATUSES), count()) }))();
+export type ProjectDetail = z.output<typeof projectDetailSchema>;
 
-export interface Goal {
-  id: string;
-  title: string;
-  description: string | null;
-  metric: string | null;
-  targetValue: number | null;
-  currentValue: number | null;
-  unit: string | null;
-  status: GoalStatus;
-  projectId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const goalSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: resourceId("gol"),
+    title: z.string(),
+    description: nullableText(),
+    metric: nullableText(),
+    targetValue: z.nullable(z.number()),
+    currentValue: z.nullable(z.number()),
+    unit: nullableText(),
+    status: z.enum(GOAL_STATUSES),
+    projectId: z.nullable(resourceId("prj")),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  }))();
+export type Goal = z.output<typeof goalSchema>;
 
-export interface Label {
-  id: string;
-  name: string;
-  color: string;
-  createdAt: string;
-}
+export const labelSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: resourceId("lbl"),
+    name: z.string(),
+    /** `#rrggbb`, lowercase. */
+    color: z.string().check(z.regex(/^#[0-9a-f]{6}$/)),
+    createdAt: timestamp(),
+  }))();
+export type Label = z.output<typeof labelSchema>;

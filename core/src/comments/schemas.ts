@@ -1,6 +1,9 @@
 /** @module comments/schemas — what a comment on an issue is and what clients may send or ask (API.md 3.2.2). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
+import { resourceId, timestamp } from "../http/resource-fields.js";
+
+// Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
 
 export const AUTHOR_TYPES = ["human", "agent"] as const;
 export type AuthorType = (typeof AUTHOR_TYPES)[number];
@@ -11,7 +14,7 @@ export const MAX_AUTHOR_NAME_LENGTH = 100;
 /** Shape of a comment id (`cmt_` + ULID). */
 export const COMMENT_ID = /^cmt_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-const commentId = z.string().check(z.regex(COMMENT_ID, "must be a comment id (cmt_…)"));
+const commentId = /* @__PURE__ */ (() => z.string().check(z.regex(COMMENT_ID, "must be a comment id (cmt_…)")))();
 
 /** 1..max characters with something besides whitespace: a blank comment or name says nothing. */
 const nonBlankText = (max: number) =>
@@ -21,31 +24,37 @@ const nonBlankText = (max: number) =>
   );
 
 /** `POST /api/issues/:id/comments` body. `parentId` makes the comment a reply (threads of any depth). */
-export const createCommentBody = z.strictObject({
-  body: nonBlankText(MAX_BODY_LENGTH),
-  authorName: nonBlankText(MAX_AUTHOR_NAME_LENGTH),
-  authorType: z.enum(AUTHOR_TYPES),
-  parentId: z.optional(z.nullable(commentId)),
-});
+export const createCommentBody = /* @__PURE__ */ (() =>
+  z.strictObject({
+    body: nonBlankText(MAX_BODY_LENGTH),
+    authorName: nonBlankText(MAX_AUTHOR_NAME_LENGTH),
+    authorType: z.enum(AUTHOR_TYPES),
+    parentId: z.optional(z.nullable(commentId)),
+  }))();
 export type CreateCommentBody = z.output<typeof createCommentBody>;
 
 /** `GET /api/issues/:id/comments` query; `parentId` narrows the list to one comment's direct replies. */
-export const listCommentsQuery = z.strictObject({
-  ...paginationQuery,
-  parentId: z.optional(commentId),
-});
+export const listCommentsQuery = /* @__PURE__ */ (() =>
+  z.strictObject({
+    ...paginationQuery,
+    parentId: z.optional(commentId),
+  }))();
 export type ListCommentsQuery = z.output<typeof listCommentsQuery>;
 
+// Responses (API.md 3.2.2): the OpenAPI document's schemas; the types the code uses are inferred from them.
+
 /** A comment as the API shows it. */
-export interface Comment {
-  id: string;
-  issueId: string;
-  /** The comment this one replies to (same issue), or null for a top-level comment. */
-  parentId: string | null;
-  /** Markdown. */
-  body: string;
-  authorName: string;
-  authorType: AuthorType;
-  createdAt: string;
-  updatedAt: string;
-}
+export const commentSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: resourceId("cmt"),
+    issueId: resourceId("iss"),
+    /** The comment this one replies to (same issue), or null for a top-level comment. */
+    parentId: z.nullable(resourceId("cmt")),
+    /** Markdown. */
+    body: z.string(),
+    authorName: z.string(),
+    authorType: z.enum(AUTHOR_TYPES),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  }))();
+export type Comment = z.output<typeof commentSchema>;

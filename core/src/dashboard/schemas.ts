@@ -1,6 +1,72 @@
-/** @module dashboard/schemas — what the dashboard's routes accept (API.md 3.7). */
+/** @module dashboard/schemas — what the dashboard answers with and the page its lists take (API.md 3.7). */
 import * as z from "zod/mini";
+import { dispatchSchema } from "../dispatch/schemas.js";
 import { paginationQuery } from "../http/pagination.js";
+import { count, timestamp } from "../http/resource-fields.js";
+import { issueSummarySchema } from "../issues/schemas.js";
+import { signalSchema } from "../signals/schemas.js";
+import { templateSchema, templateVersionSchema } from "../templates/schemas.js";
 
-/** The dashboard's lists take nothing but a page. */
-export const dashboardPageQuery = z.strictObject({ ...paginationQuery });
+// Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
+
+/** `GET /api/dashboard/activity` and `GET /api/dashboard/prompts`: nothing but a page. */
+export const dashboardPageQuery = /* @__PURE__ */ (() => z.strictObject({ ...paginationQuery }))();
+export type DashboardPageQuery = z.output<typeof dashboardPageQuery>;
+
+// Responses (API.md 3.7): the OpenAPI document's schemas; the types the code uses are inferred from them.
+
+/** Counts by name (status, type, source). */
+const counts = () => z.record(z.string(), count());
+
+/** `GET /api/dashboard/stats`: maintained counts, not scans. */
+export const dashboardStatsSchema = /* @__PURE__ */ (() =>
+  z.object({
+    issues: z.object({ total: count(), byStatus: counts(), byType: counts() }),
+    signals: z.object({
+      last24h: z.object({ total: count(), bySource: counts() }),
+      last7d: z.object({ total: count(), bySource: counts() }),
+    }),
+    dispatches: counts(),
+    queue: z.object({ depth: count() }),
+    todoToDone: z.object({ medianSeconds: z.nullable(z.number()), count: count() }),
+    generatedAt: timestamp(),
+  }))();
+export type DashboardStats = z.output<typeof dashboardStatsSchema>;
+
+/** One chain of the activity feed: a signal, the issue it touched, that issue's latest dispatch and its outcome. */
+export const activityChainSchema = /* @__PURE__ */ (() =>
+  z.object({
+    signal: z.pick(signalSchema, {
+      id: true,
+      source: true,
+      type: true,
+      severity: true,
+      title: true,
+      action: true,
+      receivedAt: true,
+    }),
+    issue: z.nullable(issueSummarySchema),
+    dispatch: z.nullable(
+      z.pick(dispatchSchema, { id: true, agent: true, status: true, attempt: true, claimedAt: true, finishedAt: true }),
+    ),
+    outcome: dispatchSchema.shape.outcome,
+  }))();
+export type ActivityChain = z.output<typeof activityChainSchema>;
+
+/** A template as the prompts dashboard shows it: its active version's usage, score and completion rate. */
+export const promptPerformanceSchema = /* @__PURE__ */ (() =>
+  z.object({
+    template: z.pick(templateSchema, { id: true, slug: true, name: true, specificity: true, conditions: true }),
+    activeVersion: z.nullable(
+      z.pick(templateVersionSchema, {
+        id: true,
+        version: true,
+        usageCount: true,
+        reviewCount: true,
+        reviewScore: true,
+        completionRate: true,
+        createdAt: true,
+      }),
+    ),
+  }))();
+export type PromptPerformance = z.output<typeof promptPerformanceSchema>;

@@ -5,49 +5,21 @@
  * the activity feed and the prompts' performance, a page at a time.
  */
 import type { Db } from "../db/client.js";
-import type { Dispatch } from "../dispatch/schemas.js";
 import { DISPATCH_STATUSES } from "../dispatch/schemas.js";
 import type { DispatchStore } from "../dispatch/store.js";
 import { ISSUE_STATUSES, ISSUE_TYPES } from "../issues/schemas.js";
-import { type IssueSummary, summaryOf } from "../issues/service.js";
+import { summaryOf } from "../issues/service.js";
 import type { IssueStore } from "../issues/store.js";
 import { SIGNAL_LISTINGS, timeFloor } from "../signals/keys.js";
 import { PROVIDER_SOURCES } from "../signals/schemas.js";
-import type { SignalHead, SignalStore } from "../signals/store.js";
+import type { SignalStore } from "../signals/store.js";
 import { medianOf, readCounts } from "../stats/counts.js";
-import type { Template, TemplateVersion } from "../templates/schemas.js";
 import type { TemplateStore } from "../templates/store.js";
+import type { ActivityChain, DashboardStats, PromptPerformance } from "./schemas.js";
 
 const HOUR_MS = 3_600_000;
 
-export interface DashboardStats {
-  issues: { total: number; byStatus: Record<string, number>; byType: Record<string, number> };
-  signals: {
-    last24h: { total: number; bySource: Record<string, number> };
-    last7d: { total: number; bySource: Record<string, number> };
-  };
-  dispatches: Record<string, number>;
-  queue: { depth: number };
-  todoToDone: { medianSeconds: number | null; count: number };
-  generatedAt: string;
-}
-
-/** One chain of the activity feed: a signal, the issue it touched, that issue's latest dispatch and its outcome. */
-export interface ActivityChain {
-  signal: Pick<SignalHead, "id" | "source" | "type" | "severity" | "title" | "action" | "receivedAt">;
-  issue: IssueSummary | null;
-  dispatch: Pick<Dispatch, "id" | "agent" | "status" | "attempt" | "claimedAt" | "finishedAt"> | null;
-  outcome: Dispatch["outcome"];
-}
-
-/** A template as the prompts dashboard shows it: its active version's usage, score and completion rate. */
-export interface PromptPerformance {
-  template: Pick<Template, "id" | "slug" | "name" | "specificity" | "conditions">;
-  activeVersion: Pick<
-    TemplateVersion,
-    "id" | "version" | "usageCount" | "reviewCount" | "reviewScore" | "completionRate" | "createdAt"
-  > | null;
-}
+export type { ActivityChain, DashboardStats, PromptPerformance };
 
 export class DashboardService {
   constructor(

@@ -18,10 +18,12 @@ import type { PromptService } from "../prompts/service.js";
 import { DISPATCH_ID, newDispatchId } from "./keys.js";
 import {
   type ClaimInput,
+  type ClaimResult,
   type CompleteInput,
   DEFAULT_LEASE_SECONDS,
   type Dispatch,
   type ListDispatchesQuery,
+  type QueueItem,
   type QueueQuery,
 } from "./schemas.js";
 import type { DispatchStore, StoredDispatch } from "./store.js";
@@ -34,17 +36,7 @@ const HEAD_SIZE = 10;
 /** Leases a claim expires before choosing (more wait for the next claim). */
 const EXPIRIES_PER_CLAIM = 25;
 
-export interface ClaimResult {
-  dispatch: Dispatch & { token: string };
-  issue: Issue;
-  prompt: Prompt | null;
-}
-
-export interface QueueItem {
-  issue: Issue;
-  score: number;
-  breakdown: ScoreBreakdown;
-}
+export type { ClaimResult, QueueItem };
 
 export class DispatchService {
   /** Claims take turns in this process, so agents polling together never race each other for one issue. */

@@ -14,10 +14,10 @@ function boundedInteger(name: string, max: number) {
 }
 
 /** The two query parameters every list takes; spread into each list's query schema. */
-export const paginationQuery = {
+export const paginationQuery = /* @__PURE__ */ (() => ({
   page: z._default(boundedInteger("page", MAX_PAGE), 1),
   limit: z._default(boundedInteger("limit", MAX_LIMIT), DEFAULT_LIMIT),
-};
+}))();
 
 export interface PageRequest {
   page: number;

@@ -1,25 +1,33 @@
 /** @module issues/relation-schemas — relations between issues (API.md 3.2.2). */
 import * as z from "zod/mini";
+import { resourceId, timestamp } from "../http/resource-fields.js";
+
+// Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
 
 export const RELATION_TYPES = ["blocks", "blocked_by", "related", "duplicate"] as const;
 export type RelationType = (typeof RELATION_TYPES)[number];
 
 /** `POST /api/issues/:id/relations` body. */
-export const createRelationBody = z.strictObject({
-  type: z.enum(RELATION_TYPES),
-  relatedIssueId: z
-    .string()
-    .check(
-      z.regex(/^(iss_[0-9A-HJKMNP-TV-Z]{26}|KZN-[1-9][0-9]{0,11})$/i, "must be an issue id (iss_…) or KZN-<number>"),
-    ),
-});
+export const createRelationBody = /* @__PURE__ */ (() =>
+  z.strictObject({
+    type: z.enum(RELATION_TYPES),
+    relatedIssueId: z
+      .string()
+      .check(
+        z.regex(/^(iss_[0-9A-HJKMNP-TV-Z]{26}|KZN-[1-9][0-9]{0,11})$/i, "must be an issue id (iss_…) or KZN-<number>"),
+      ),
+  }))();
 export type CreateRelationBody = z.output<typeof createRelationBody>;
 
+// Responses (API.md 3.2.2): the OpenAPI document's schemas; the types the code uses are inferred from them.
+
 /** A relation as seen from one of its issues (`issueId`): `blocked_by` is the far end of `blocks`. */
-export interface Relation {
-  id: string;
-  type: RelationType;
-  issueId: string;
-  relatedIssueId: string;
-  createdAt: string;
-}
+export const relationSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: resourceId("rel"),
+    type: z.enum(RELATION_TYPES),
+    issueId: resourceId("iss"),
+    relatedIssueId: resourceId("iss"),
+    createdAt: timestamp(),
+  }))();
+export type Relation = z.output<typeof relationSchema>;

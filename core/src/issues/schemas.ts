@@ -1,6 +1,9 @@
 /** @module issues/schemas — what an issue is and what clients may send (API.md 3.2). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
+import { count, nullableText, nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
+
+// Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
 
 export const ISSUE_TYPES = ["signal", "hypothesis", "plan", "task", "monitor"] as const;
 export const ISSUE_STATUSES = ["triage", "backlog", "todo", "in_progress", "done", "canceled"] as const;
@@ -15,56 +18,63 @@ export type IssueStatus = (typeof ISSUE_STATUSES)[number];
 export type IssueSort = (typeof ISSUE_SORTS)[number];
 
 const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
-const timestamp = z.iso.datetime({ offset: true });
-const priority = z.int().check(z.gte(0, "must be between 0 and 4"), z.lte(4, "must be between 0 and 4"));
+/** A timestamp a client sends: any ISO-8601 offset. */
+const timestampGiven = /* @__PURE__ */ (() => z.iso.datetime({ offset: true }))();
+const priority = /* @__PURE__ */ (() =>
+  z.int().check(z.gte(0, "must be between 0 and 4"), z.lte(4, "must be between 0 and 4")))();
 const shortList = <T extends z.ZodMiniType>(item: T) => z.array(item).check(z.maxLength(100, "at most 100 entries"));
 
-const hypothesis = z.strictObject({
-  statement: text(5_000).check(z.minLength(1, "must not be empty")),
-  confidence: z.number().check(z.gte(0, "must be between 0 and 1"), z.lte(1, "must be between 0 and 1")),
-  evidence: shortList(text(5_000)),
-  validationCriteria: text(5_000),
-  prediction: z.optional(z.nullable(text(5_000))),
-});
+const hypothesis = /* @__PURE__ */ (() =>
+  z.strictObject({
+    statement: text(5_000).check(z.minLength(1, "must not be empty")),
+    confidence: z.number().check(z.gte(0, "must be between 0 and 1"), z.lte(1, "must be between 0 and 1")),
+    evidence: shortList(text(5_000)),
+    validationCriteria: text(5_000),
+    prediction: z.optional(z.nullable(text(5_000))),
+  }))();
 
 /** A commit as issues and dispatch outcomes record it. */
-export const commitSchema = z.strictObject({
-  sha: z.string().check(z.regex(/^[0-9a-f]{7,64}$/i, "must be a hex commit sha")),
-  message: text(10_000),
-  url: z.optional(z.nullable(z.url())),
-  author: z.optional(z.nullable(text(200))),
-  timestamp: z.optional(z.nullable(timestamp)),
-});
+export const commitSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    sha: z.string().check(z.regex(/^[0-9a-f]{7,64}$/i, "must be a hex commit sha")),
+    message: text(10_000),
+    url: z.optional(z.nullable(z.url())),
+    author: z.optional(z.nullable(text(200))),
+    timestamp: z.optional(z.nullable(timestampGiven)),
+  }))();
 
 /** A pull request as issues and dispatch outcomes record it. */
-export const pullRequestSchema = z.strictObject({
-  number: z.int().check(z.gte(1, "must be a positive integer")),
-  title: text(500),
-  url: z.optional(z.nullable(z.url())),
-  state: z.optional(z.nullable(text(50))),
-  mergedAt: z.optional(z.nullable(timestamp)),
-});
+export const pullRequestSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    number: z.int().check(z.gte(1, "must be a positive integer")),
+    title: text(500),
+    url: z.optional(z.nullable(z.url())),
+    state: z.optional(z.nullable(text(50))),
+    mergedAt: z.optional(z.nullable(timestampGiven)),
+  }))();
 
 /** An issue as a reference in a body: its id or `KZN-<number>`. */
-const issueRefField = z
-  .string()
-  .check(
-    z.regex(/^(iss_[0-9A-HJKMNP-TV-Z]{26}|KZN-[1-9][0-9]{0,11})$/i, "must be an issue id (iss_…) or KZN-<number>"),
-  );
-const projectIdField = z.string().check(z.regex(/^prj_[0-9A-HJKMNP-TV-Z]{26}$/, "must be a project id (prj_…)"));
-const labelName = z
-  .string()
-  .check(z.minLength(1, "must not be empty"), z.maxLength(50, "must be at most 50 characters"));
-const labelList = z.array(labelName).check(
-  z.maxLength(MAX_LABELS_PER_ISSUE, `at most ${MAX_LABELS_PER_ISSUE} labels`),
-  z.refine(
-    (names) => new Set(names.map((name) => name.toLowerCase())).size === names.length,
-    "must not repeat a label",
-  ),
-);
+const issueRefField = /* @__PURE__ */ (() =>
+  z
+    .string()
+    .check(
+      z.regex(/^(iss_[0-9A-HJKMNP-TV-Z]{26}|KZN-[1-9][0-9]{0,11})$/i, "must be an issue id (iss_…) or KZN-<number>"),
+    ))();
+const projectIdField = /* @__PURE__ */ (() =>
+  z.string().check(z.regex(/^prj_[0-9A-HJKMNP-TV-Z]{26}$/, "must be a project id (prj_…)")))();
+const labelName = /* @__PURE__ */ (() =>
+  z.string().check(z.minLength(1, "must not be empty"), z.maxLength(50, "must be at most 50 characters")))();
+const labelList = /* @__PURE__ */ (() =>
+  z.array(labelName).check(
+    z.maxLength(MAX_LABELS_PER_ISSUE, `at most ${MAX_LABELS_PER_ISSUE} labels`),
+    z.refine(
+      (names) => new Set(names.map((name) => name.toLowerCase())).size === names.length,
+      "must not repeat a label",
+    ),
+  ))();
 
 /** Fields an issue body may set, on create (with `title` and `type` required) and on PATCH. */
-const issueFields = {
+const issueFields = /* @__PURE__ */ (() => ({
   description: z.optional(z.nullable(text(50_000))),
   priority: z.optional(priority),
   parentId: z.optional(z.nullable(issueRefField)),
@@ -74,26 +84,28 @@ const issueFields = {
   agentSummary: z.optional(z.nullable(text(50_000))),
   commits: z.optional(shortList(commitSchema)),
   pullRequests: z.optional(shortList(pullRequestSchema)),
-};
+}))();
 
 /** `POST /api/issues` body. */
-export const createIssueBody = z.strictObject({
-  ...issueFields,
-  title: z.string().check(z.minLength(1, "must be 1..500 characters"), z.maxLength(500, "must be 1..500 characters")),
-  type: z.enum(ISSUE_TYPES),
-  status: z.optional(z.enum(CREATABLE_STATUSES)),
-});
+export const createIssueBody = /* @__PURE__ */ (() =>
+  z.strictObject({
+    ...issueFields,
+    title: z.string().check(z.minLength(1, "must be 1..500 characters"), z.maxLength(500, "must be 1..500 characters")),
+    type: z.enum(ISSUE_TYPES),
+    status: z.optional(z.enum(CREATABLE_STATUSES)),
+  }))();
 export type CreateIssueBody = z.output<typeof createIssueBody>;
 
 /** `PATCH /api/issues/:id` body: any subset of the issue's fields. */
-export const updateIssueBody = z.strictObject({
-  ...issueFields,
-  title: z.optional(
-    z.string().check(z.minLength(1, "must be 1..500 characters"), z.maxLength(500, "must be 1..500 characters")),
-  ),
-  type: z.optional(z.enum(ISSUE_TYPES)),
-  status: z.optional(z.enum(ISSUE_STATUSES)),
-});
+export const updateIssueBody = /* @__PURE__ */ (() =>
+  z.strictObject({
+    ...issueFields,
+    title: z.optional(
+      z.string().check(z.minLength(1, "must be 1..500 characters"), z.maxLength(500, "must be 1..500 characters")),
+    ),
+    type: z.optional(z.enum(ISSUE_TYPES)),
+    status: z.optional(z.enum(ISSUE_STATUSES)),
+  }))();
 export type UpdateIssueBody = z.output<typeof updateIssueBody>;
 
 /** A comma-separated list of enum values (`status=todo,backlog`). */
@@ -109,53 +121,77 @@ function commaList<const T extends readonly [string, ...string[]]>(values: T) {
 }
 
 /** `GET /api/issues` query. Unknown parameters are refused so typos surface. */
-export const listIssuesQuery = z.strictObject({
-  ...paginationQuery,
-  status: z.optional(commaList(ISSUE_STATUSES)),
-  type: z.optional(commaList(ISSUE_TYPES)),
-  priority: z.optional(
-    z.pipe(z.string().check(z.regex(/^[0-4]$/, "must be an integer between 0 and 4")), z.transform(Number)),
-  ),
-  projectId: z.optional(projectIdField),
-  parentId: z.optional(issueRefField),
-  label: z.optional(labelName),
-  fingerprint: z.optional(
-    z.string().check(z.minLength(1, "must not be empty"), z.maxLength(500, "must be at most 500 characters")),
-  ),
-  q: z.optional(
-    z.string().check(z.minLength(1, "must not be empty"), z.maxLength(200, "must be at most 200 characters")),
-  ),
-  sort: z._default(z.enum(ISSUE_SORTS), "-createdAt"),
-});
+export const listIssuesQuery = /* @__PURE__ */ (() =>
+  z.strictObject({
+    ...paginationQuery,
+    status: z.optional(commaList(ISSUE_STATUSES)),
+    type: z.optional(commaList(ISSUE_TYPES)),
+    priority: z.optional(
+      z.pipe(z.string().check(z.regex(/^[0-4]$/, "must be an integer between 0 and 4")), z.transform(Number)),
+    ),
+    projectId: z.optional(projectIdField),
+    parentId: z.optional(issueRefField),
+    label: z.optional(labelName),
+    fingerprint: z.optional(
+      z.string().check(z.minLength(1, "must not be empty"), z.maxLength(500, "must be at most 500 characters")),
+    ),
+    q: z.optional(
+      z.string().check(z.minLength(1, "must not be empty"), z.maxLength(200, "must be at most 200 characters")),
+    ),
+    sort: z._default(z.enum(ISSUE_SORTS), "-createdAt"),
+  }))();
 export type ListIssuesQuery = z.output<typeof listIssuesQuery>;
 
 export type Hypothesis = z.output<typeof hypothesis>;
 export type Commit = z.output<typeof commitSchema>;
 export type PullRequest = z.output<typeof pullRequestSchema>;
 
+// Responses (API.md 3.2): the OpenAPI document's schemas; the types the code uses are inferred from them.
+// it (http/resource-fields says why); the types are inferred from them.
+
 /** An issue as the API shows it; absent optional values are `null`. */
-export interface Issue {
-  id: string;
-  number: number;
-  identifier: string;
-  title: string;
-  description: string | null;
-  type: IssueType;
-  status: IssueStatus;
-  priority: number;
-  parentId: string | null;
-  projectId: string | null;
-  labels: string[];
-  fingerprint: string | null;
-  signalSource: string | null;
-  signalCount: number;
-  lastSignalAt: string | null;
-  hypothesis: Hypothesis | null;
-  agentSummary: string | null;
-  commits: Commit[];
-  pullRequests: PullRequest[];
-  blockedBy: string[];
-  completedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const issueSchema = /* @__PURE__ */ (() =>
+  z.object({
+    id: resourceId("iss"),
+    number: z.int().check(z.gte(1)),
+    identifier: z.string().check(z.regex(/^KZN-[1-9][0-9]*$/)),
+    title: z.string(),
+    description: nullableText(),
+    type: z.enum(ISSUE_TYPES),
+    status: z.enum(ISSUE_STATUSES),
+    priority: z.int().check(z.gte(0), z.lte(4)),
+    parentId: z.nullable(resourceId("iss")),
+    projectId: z.nullable(resourceId("prj")),
+    labels: z.array(z.string()),
+    fingerprint: nullableText(),
+    signalSource: nullableText(),
+    signalCount: count(),
+    lastSignalAt: nullableTimestamp(),
+    hypothesis: z.nullable(hypothesis),
+    agentSummary: nullableText(),
+    commits: z.array(commitSchema),
+    pullRequests: z.array(pullRequestSchema),
+    blockedBy: z.array(resourceId("iss")),
+    completedAt: nullableTimestamp(),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  }))();
+export type Issue = z.output<typeof issueSchema>;
+
+/** An issue as other answers show it: a detail's parent and children, an activity chain. */
+export const issueSummarySchema = /* @__PURE__ */ (() =>
+  z.pick(issueSchema, {
+    id: true,
+    number: true,
+    identifier: true,
+    title: true,
+    type: true,
+    status: true,
+    priority: true,
+  }))();
+export type IssueSummary = z.output<typeof issueSummarySchema>;
+
+/** The parts of a score in the dispatch queue's order (API.md 3.6.1, ./scoring.ts). */
+export const scoreBreakdownSchema = /* @__PURE__ */ (() =>
+  z.object({ priority: z.number(), type: z.number(), goal: z.number(), age: z.number() }))();
+export type ScoreBreakdown = z.output<typeof scoreBreakdownSchema>;

@@ -3,7 +3,7 @@
  * at an instant, its breakdown, and the queue sort key that orders issues exactly as the score
  * does at every instant (the age term grows alike for all, so it cancels out of comparisons).
  */
-import type { IssueType } from "./schemas.js";
+import type { IssueType, ScoreBreakdown } from "./schemas.js";
 
 export const PRIORITY_WEIGHT: Readonly<Record<number, number>> = { 1: 100, 2: 75, 3: 50, 4: 25, 0: 10 };
 export const TYPE_BONUS: Readonly<Record<IssueType, number>> = {
@@ -24,12 +24,7 @@ export interface Scored {
   number: number;
 }
 
-export interface ScoreBreakdown {
-  priority: number;
-  type: number;
-  goal: number;
-  age: number;
-}
+export type { ScoreBreakdown };
 
 /** The score without its age term: what does not change with time. */
 export function baseScore(issue: Pick<Scored, "priority" | "type">, goalActive: boolean): number {

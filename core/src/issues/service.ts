@@ -7,7 +7,7 @@ import { pageOffset } from "../http/pagination.js";
 import { parseIssueRef } from "./keys.js";
 import type { IssueMoves } from "./moves.js";
 import { relationsFromEdges } from "./relation-store.js";
-import type { CreateIssueBody, Issue, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
+import type { CreateIssueBody, Issue, IssueSummary, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
 import { type IssueStore, type NewIssue, RECENT_SIGNALS, type RecentSignal, type StoredIssue } from "./store.js";
 
 /** Shape of an issue id (`iss_` + ULID). */
@@ -27,16 +27,7 @@ export interface IssueReferences {
 /** The answer when a project or label went away between the check and the write. */
 const REFERENCE_GONE = "A project or label of this issue was just deleted; check it and retry";
 
-/** An issue as other items show it. */
-export interface IssueSummary {
-  id: string;
-  number: number;
-  identifier: string;
-  title: string;
-  type: string;
-  status: string;
-  priority: number;
-}
+export type { IssueSummary } from "./schemas.js";
 
 export class IssueService {
   constructor(

@@ -1,6 +1,6 @@
 /**
  * @module openapi/document — builds the OpenAPI 3.1 document from the route table, the operations
- * table and the zod schemas that validate requests. Runs at build time (`npm run openapi` writes
+ * table and the zod schemas of requests and answers. Runs at build time (`npm run openapi` writes
  * docs/openapi.json, which the service serves), so no function bundles the generator.
  */
 import * as z from "zod/mini";

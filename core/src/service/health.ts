@@ -1,7 +1,8 @@
 /** @module service/health — the database check behind `GET /health`, cached so probes stay cheap. */
 import type { Db } from "../db/client.js";
+import type { CheckStatus } from "./schemas.js";
 
-export type CheckStatus = "ok" | "unreachable";
+export type { CheckStatus };
 
 /** Sentinel key read by the check; it never holds an item. */
 const HEALTH_KEY = { pk: "$kaizen#health_1", sk: "$kaizen#health_1" };

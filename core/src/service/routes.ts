@@ -7,6 +7,7 @@ import type { FamilyModule } from "../http/app.js";
 import { itemResponse, JSON_CONTENT_TYPE } from "../http/respond.js";
 import { DOCS_HTML_CONTENT_TYPE, DOCS_PAGE_HTML, readDocsAsset } from "../openapi/docs-page.js";
 import { databaseCheck } from "./health.js";
+import type { Health, ServiceInfo } from "./schemas.js";
 
 export const SERVICE_VERSION: string = pkg.version;
 
@@ -31,7 +32,7 @@ export const serviceFamily: FamilyModule<"service"> = ({ db }) => {
         description: pkg.description,
         docs: "/docs",
         openapi: "/api/openapi.json",
-      }),
+      } satisfies ServiceInfo),
     "GET /health": async (c) => {
       const database = await checkDatabase();
       const ok = database === "ok";
@@ -41,7 +42,7 @@ export const serviceFamily: FamilyModule<"service"> = ({ db }) => {
           version: SERVICE_VERSION,
           timestamp: new Date().toISOString(),
           checks: { database },
-        },
+        } satisfies Health,
         ok ? 200 : 503,
         { "Content-Type": JSON_CONTENT_TYPE, "Cache-Control": "no-store", ...(ok ? {} : { "Retry-After": "5" }) },
       );

@@ -18,7 +18,7 @@ import { newSignalId } from "./keys.js";
 import { type EncodedPayload, encodePayload } from "./payload.js";
 import { type RoutedSignal, type Routing, routeSignal } from "./routing.js";
 import { mergedPullRequest } from "./rules.js";
-import type { ListSignalsQuery, Signal } from "./schemas.js";
+import type { IngestResult, ListSignalsQuery, Signal } from "./schemas.js";
 import type { SeenDelivery, SignalHead, SignalStore } from "./store.js";
 
 /** Issues one merged pull request can close at once (the first it names, by number). */
@@ -41,15 +41,7 @@ export interface SignalDraft extends RoutedSignal {
   payloadText: string;
 }
 
-export interface IngestResult {
-  signal: SignalHead;
-  /**
-   * The linked issue as this delivery left it (deliveries grouped into it at the same moment may
-   * have added more signals since).
-   */
-  issue: Issue | null;
-  duplicate: boolean;
-}
+export type { IngestResult };
 
 /** A new signal's payload and whether its chunks were written ahead of the transaction. */
 interface PayloadPlan {

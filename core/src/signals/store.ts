@@ -244,7 +244,7 @@ function toHead(item: Item): SignalHead {
     type: String(item.type),
     deliveryId: typeof item.deliveryId === "string" ? item.deliveryId : null,
     fingerprint: String(item.fingerprint),
-    severity: String(item.severity),
+    severity: item.severity as Signal["severity"],
     title: String(item.title),
     action: item.action as SignalAction,
     issueId: typeof item.issueId === "string" ? item.issueId : null,

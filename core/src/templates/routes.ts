@@ -13,6 +13,7 @@ import {
   pageQuery,
   patchTemplateBody,
   previewQuery,
+  type TemplatePreview,
 } from "./schemas.js";
 
 export const templateFamily: FamilyModule<"templates"> = (deps) => {
@@ -79,7 +80,7 @@ export const templateFamily: FamilyModule<"templates"> = (deps) => {
         template: rendered?.template ?? null,
         version: rendered?.version ?? null,
         text: rendered?.text ?? null,
-      });
+      } satisfies TemplatePreview);
     },
   };
   // Every route may read templates: the defaults exist before the first answer of a process.

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { ISSUE_TYPES, type Issue } from "../../../core/src/issues/schemas.js";
+import { ISSUE_TYPES, type Issue, type IssueStatus, type IssueSummary } from "../../../core/src/issues/schemas.js";
 import { newIssue } from "../../../core/src/issues/service.js";
 import { DEFAULT_TEMPLATES } from "../../../core/src/templates/defaults.js";
 import {
@@ -52,7 +52,7 @@ const issue: Issue = {
   updatedAt: "2026-01-02T00:00:00.000Z",
 };
 
-const summary = (number: number, title: string, status = "todo") => ({
+const summary = (number: number, title: string, status: IssueStatus = "todo"): IssueSummary => ({
   id: `iss_01JD00000000000000000000${String(number).padStart(2, "0")}`,
   number,
   identifier: `KZN-${number}`,

@@ -1,0 +1,219 @@
+/**
+ * Every route of the route table called once or more, as a client would in a working day, with each
+ * answer checked against what the OpenAPI document says that route answers.
+ */
+import type { Hono } from "hono";
+import { expect } from "vitest";
+import * as z from "zod/mini";
+import type { AppEnv } from "../../core/src/http/app.js";
+import { type AnyRouteKey, OPERATIONS, type Success } from "../../core/src/openapi/operations.js";
+import { RESOURCE_SCHEMAS } from "../../core/src/openapi/resources.js";
+import { AUTH } from "./app.js";
+import { analyticsDelivery, codehostDelivery, errortrackerDelivery, issueEvent } from "./deliveries.js";
+
+type Data = Record<string, unknown> & { id: string };
+
+/** The schema of the whole body a success answers with, or undefined when it is not JSON. */
+function bodySchema(success: Success): z.ZodMiniType | undefined {
+  if ("item" in success) return z.object({ data: RESOURCE_SCHEMAS[success.item] });
+  if ("list" in success) {
+    return z.object({ data: z.array(RESOURCE_SCHEMAS[success.list]), total: z.int().check(z.gte(0)) });
+  }
+  if ("raw" in success && success.raw === "health") return RESOURCE_SCHEMAS.Health;
+  return undefined;
+}
+
+/**
+ * Checks `response` against the operation of `key`: a status it documents, and a JSON body its schema
+ * accepts with no field it does not describe (the response schemas strip unknown fields, so the parsed
+ * body equals the answer only when there were none). Returns the answer's `data`.
+ */
+export async function expectAsDocumented(key: AnyRouteKey, response: Response): Promise<unknown> {
+  const operation = OPERATIONS[key];
+  const success = [operation.success, operation.alsoSuccess].find((candidate) => candidate?.status === response.status);
+  if (!success) throw new Error(`${key} answered ${response.status}: ${await response.text()}`);
+  const schema = bodySchema(success);
+  if (success.status === 204 || !schema) return undefined;
+  const body = await response.json();
+  const result = z.safeParse(schema, body);
+  expect(result.error, `${key}: an answer its documented schema refuses`).toBeUndefined();
+  expect(result.data, `${key}: an answer with fields its documented schema does not describe`).toEqual(body);
+  return (body as { data?: unknown }).data ?? body;
+}
+
+/**
+ * Calls each route of the route table with a realistic request (creating what the next ones need),
+ * checks every answer with {@link expectAsDocumented}, and returns the route keys it called.
+ */
+export async function walkEveryRoute(app: Hono<AppEnv>): Promise<Set<AnyRouteKey>> {
+  const answered = new Set<AnyRouteKey>();
+  async function call<T = Data>(
+    key: AnyRouteKey,
+    params: Record<string, string> = {},
+    options: { query?: string; body?: unknown; init?: RequestInit } = {},
+  ): Promise<T> {
+    const [method, path = ""] = key.split(" ");
+    const url = path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? `missing-${name}`);
+    const response = await app.request(`${url}${options.query ? `?${options.query}` : ""}`, {
+      method,
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+      ...options.init,
+      headers: { ...AUTH, "Content-Type": "application/json", ...(options.init?.headers as Record<string, string>) },
+    });
+    answered.add(key);
+    return (await expectAsDocumented(key, response)) as T;
+  }
+  const delivered = (key: AnyRouteKey, delivery: { init: RequestInit }) => call(key, {}, { init: delivery.init });
+
+  // Service and docs.
+  await call("GET /");
+  await call("GET /health");
+  await call("GET /api/openapi.json");
+  await call("GET /docs");
+  await call("GET /docs/assets/:file", { file: "swagger-ui.css" });
+
+  // Catalog.
+  await call("POST /api/labels", {}, { body: { name: "walk", color: "#AABBCC" } });
+  const spareLabel = await call("POST /api/labels", {}, { body: { name: "spare", color: "#000000" } });
+  await call("GET /api/labels");
+  const project = await call("POST /api/projects", {}, { body: { name: "Walk" } });
+  const spareProject = await call("POST /api/projects", {}, { body: { name: "Spare" } });
+  await call("GET /api/projects");
+  await call("PATCH /api/projects/:id", { id: project.id }, { body: { health: "at_risk" } });
+  const goal = await call("POST /api/goals", {}, { body: { title: "Fast checkout", projectId: project.id } });
+  await call("GET /api/goals");
+  await call("GET /api/goals/:id", { id: goal.id });
+  await call("PATCH /api/goals/:id", { id: goal.id }, { body: { currentValue: 3.5, unit: "s" } });
+
+  // Issues, relations, comments.
+  const parent = await call(
+    "POST /api/issues",
+    {},
+    {
+      body: {
+        title: "Checkout is slow",
+        type: "hypothesis",
+        projectId: project.id,
+        labels: ["walk"],
+        hypothesis: { statement: "The cart query scans", confidence: 0.7, evidence: [], validationCriteria: "p99" },
+        commits: [{ sha: "abc1234", message: "Index the cart" }],
+      },
+    },
+  );
+  const task = await call(
+    "POST /api/issues",
+    {},
+    { body: { title: "Add the index", type: "task", parentId: parent.id, status: "todo", priority: 1 } },
+  );
+  const other = await call("POST /api/issues", {}, { body: { title: "Release it", type: "task", status: "todo" } });
+  await call("GET /api/issues", {}, { query: "status=todo,triage&sort=priority" });
+  await call("PATCH /api/issues/:id", { id: parent.id }, { body: { status: "backlog" } });
+  const relation = await call(
+    "POST /api/issues/:id/relations",
+    { id: parent.id },
+    { body: { type: "related", relatedIssueId: other.id } },
+  );
+  const comment = await call(
+    "POST /api/issues/:id/comments",
+    { id: parent.id },
+    { body: { body: "Looks likely", authorName: "Ada", authorType: "human" } },
+  );
+  await call(
+    "POST /api/issues/:id/comments",
+    { id: parent.id },
+    { body: { body: "Agreed", authorName: "walker", authorType: "agent", parentId: comment.id } },
+  );
+  await call("GET /api/issues/:id/comments", { id: parent.id });
+  await call("GET /api/projects/:id", { id: project.id });
+
+  // Signals: manual, and one delivery per receiver (one delivered twice).
+  const manual = await call<{ signal: Data; issue: Data }>(
+    "POST /api/signals",
+    {},
+    { body: { source: "walk", type: "probe", title: "Walk signal", severity: "high", payload: { n: 1 } } },
+  );
+  const opened = codehostDelivery("issues", issueEvent("opened", 7, "Cart button broken"), { delivery: "walk-7" });
+  await delivered("POST /api/signals/codehost", opened);
+  await delivered("POST /api/signals/codehost", opened);
+  await delivered(
+    "POST /api/signals/errortracker",
+    errortrackerDelivery("issue", { action: "created", data: { issue: { id: "77", level: "error", title: "Boom" } } }),
+  );
+  await delivered("POST /api/signals/analytics", analyticsDelivery({ event: "checkout_dropped", uuid: "walk-uuid" }));
+  await call("GET /api/signals", {}, { query: "severity=high" });
+  await call("GET /api/signals/:id", { id: manual.signal.id });
+  await call("GET /api/issues/:id/signals", { id: manual.issue.id });
+  await call("GET /api/issues/:id", { id: task.id });
+  await call("GET /api/issues/:id", { id: parent.id });
+  await call("GET /api/issues/:id", { id: manual.issue.id });
+
+  // Templates and versions.
+  await call("GET /api/templates");
+  const template = await call(
+    "POST /api/templates",
+    {},
+    {
+      body: {
+        slug: "walk-task",
+        name: "Walk",
+        conditions: { type: "task" },
+        specificity: 50,
+        content: "Do {{issue.title}}",
+      },
+    },
+  );
+  await call("GET /api/templates/:id", { id: template.id });
+  await call("PATCH /api/templates/:id", { id: template.id }, { body: { description: "For the walk" } });
+  const draft = await call(
+    "POST /api/templates/:id/versions",
+    { id: template.id },
+    { body: { content: "Please do {{issue.title}}", changelog: "Politer" } },
+  );
+  await call("GET /api/templates/:id/versions", { id: template.id });
+  await call("POST /api/templates/:id/versions/:versionId/promote", { id: template.id, versionId: draft.id });
+  await call("GET /api/templates/preview/:issueId", { issueId: task.id });
+  await call("GET /api/templates/preview/:issueId", { issueId: task.id }, { query: `versionId=${draft.id}` });
+
+  // Dispatch, prompts and reviews.
+  await call("GET /api/dispatch/queue");
+  const claim = await call<{ dispatch: Data; prompt: Data }>(
+    "POST /api/dispatch/claim",
+    {},
+    { body: { agent: "walker", leaseSeconds: 600 } },
+  );
+  await call("POST /api/dispatch/:id/heartbeat", { id: claim.dispatch.id });
+  await call("GET /api/dispatch", {}, { query: "status=active" });
+  await call("GET /api/dispatch/:id", { id: claim.dispatch.id });
+  await call("GET /api/prompts", {}, { query: `issueId=${claim.dispatch.issueId}` });
+  await call("GET /api/prompts/:id", { id: claim.prompt.id });
+  await call(
+    "POST /api/prompts/:id/reviews",
+    { id: claim.prompt.id },
+    { body: { clarity: 5, completeness: 4, relevance: 4, feedback: "Clear", authorType: "agent" } },
+  );
+  await call("GET /api/prompts/:id/reviews", { id: claim.prompt.id });
+  await call("GET /api/templates/:id/reviews", { id: template.id });
+  await call(
+    "POST /api/dispatch/:id/complete",
+    { id: claim.dispatch.id },
+    { body: { result: "done", summary: "Indexed", pullRequests: [{ number: 12, title: "Index the cart" }] } },
+  );
+  const next = await call<{ dispatch: Data }>("GET /api/dispatch/next", {}, { query: "agent=second" });
+  await call("POST /api/dispatch/:id/release", { id: next.dispatch.id });
+  await call("PATCH /api/issues/:id", { id: next.dispatch.issueId as string }, { body: { status: "backlog" } });
+  await call("POST /api/dispatch/claim", {}, { body: { agent: "walker", types: ["monitor"] } });
+
+  // Dashboard.
+  await call("GET /api/dashboard/stats");
+  await call("GET /api/dashboard/activity");
+  await call("GET /api/dashboard/prompts");
+
+  // Deletes, last.
+  await call("DELETE /api/relations/:id", { id: relation.id });
+  await call("DELETE /api/issues/:id", { id: other.id });
+  await call("DELETE /api/labels/:id", { id: spareLabel.id });
+  await call("DELETE /api/goals/:id", { id: goal.id });
+  await call("DELETE /api/projects/:id", { id: spareProject.id });
+  await call("DELETE /api/templates/:id", { id: template.id });
+  return answered;
+}
