@@ -2,14 +2,7 @@
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
-import {
-  commitSchema,
-  ISSUE_TYPES,
-  type IssueType,
-  issueSchema,
-  pullRequestSchema,
-  scoreBreakdownSchema,
-} from "../issues/schemas.js";
+import { commitSchema, ISSUE_TYPES, issueSchema, pullRequestSchema, scoreBreakdownSchema } from "../issues/schemas.js";
 import { promptSchema } from "../prompts/schemas.js";
 
 // Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).

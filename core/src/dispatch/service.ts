@@ -11,9 +11,8 @@ import { pageOffset } from "../http/pagination.js";
 import type { IssueMoves } from "../issues/moves.js";
 import { type DispatchQueue, isQueued, type QueueFilters, queuePlacement } from "../issues/queue.js";
 import type { Issue } from "../issues/schemas.js";
-import { type ScoreBreakdown, scoreOf } from "../issues/scoring.js";
+import { scoreOf } from "../issues/scoring.js";
 import type { IssueStore, StoredIssue } from "../issues/store.js";
-import type { Prompt } from "../prompts/schemas.js";
 import type { PromptService } from "../prompts/service.js";
 import { DISPATCH_ID, newDispatchId } from "./keys.js";
 import {
