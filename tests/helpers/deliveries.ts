@@ -82,3 +82,25 @@ export function issueEvent(action: string, number: number, title = `Issue ${numb
     repository: { full_name: repo },
   };
 }
+
+/** A code-host `pull_request.closed` body (merged unless said otherwise) whose title, body or branch may name Kaizen issues. */
+export function mergedPullRequest(
+  number: number,
+  fields: { title?: string; body?: string | null; branch?: string; merged?: boolean } = {},
+  repo = "octo-org/shop",
+) {
+  return {
+    action: "closed",
+    number,
+    pull_request: {
+      number,
+      title: fields.title ?? `Pull request ${number}`,
+      body: fields.body ?? null,
+      merged: fields.merged ?? true,
+      merged_at: "2026-11-20T10:00:00Z",
+      html_url: `https://codehost.example/${repo}/pull/${number}`,
+      head: { ref: fields.branch ?? `feature-${number}` },
+    },
+    repository: { full_name: repo },
+  };
+}

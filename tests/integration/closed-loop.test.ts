@@ -2,33 +2,13 @@
 import { describe, expect, it } from "vitest";
 import type { Dispatch } from "../../core/src/dispatch/schemas.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
-import { codehostDelivery, issueEvent } from "../helpers/deliveries.js";
+import { codehostDelivery, issueEvent, mergedPullRequest } from "../helpers/deliveries.js";
 
 type Body<T> = { data: T };
 type Issue = { id: string; number: number; status: string; pullRequests: { number: number; title: string }[] };
 
 async function json<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
-}
-
-function mergedPullRequest(
-  number: number,
-  fields: { title?: string; body?: string | null; branch?: string; merged?: boolean } = {},
-) {
-  return {
-    action: "closed",
-    number,
-    pull_request: {
-      number,
-      title: fields.title ?? `Pull request ${number}`,
-      body: fields.body ?? null,
-      merged: fields.merged ?? true,
-      merged_at: "2026-11-20T10:00:00Z",
-      html_url: `https://codehost.example/octo-org/shop/pull/${number}`,
-      head: { ref: fields.branch ?? `feature-${number}` },
-    },
-    repository: { full_name: "octo-org/shop" },
-  };
 }
 
 async function deliver(t: TestApp, event: string, body: unknown) {
