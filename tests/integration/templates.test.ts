@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { versionKey } from "../../core/src/templates/keys.js";
 import type { Template, TemplateDetail, TemplateVersion } from "../../core/src/templates/schemas.js";
 import { AUTH, anotherInstance, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES, TEST_API_KEY } from "../helpers/db.js";
@@ -381,6 +382,41 @@ describe("selection, rendering and preview", () => {
     expect(shop.template?.slug).toBe("shop-task");
     expect(shop.text).toBe("SHOP Shop");
     expect((await preview({ title: "plan", type: "plan" })).template?.slug).toBe("plan-decomposition");
+  });
+
+  it("stores each version precompiled, never shown by the API; a version stored without it still renders", async () => {
+    const template = await createTemplate(t.app, {
+      slug: "precompiled",
+      name: "P",
+      conditions: { type: "monitor" },
+      specificity: 0,
+      content: "one {{issue.title}}",
+    });
+    const second = await json<Body<TemplateVersion>>(
+      await t.app.request(`/api/templates/${template.id}/versions`, jsonPost({ content: "two {{issueRef issue}}" })),
+    );
+    expect(second.data).not.toHaveProperty("compiled");
+    for (const number of [1, 2]) {
+      expect((await t.db.get(versionKey(template.id, number)))?.compiled).toBeInstanceOf(Uint8Array);
+    }
+    // As versions written before they were precompiled are stored.
+    await t.db.update({
+      Key: versionKey(template.id, 2),
+      UpdateExpression: "REMOVE #compiled",
+      ExpressionAttributeNames: { "#compiled": "compiled" },
+    });
+    const issue = await createIssue(t, { title: "watch it", type: "monitor" });
+    for (const [versionId, text] of [
+      [template.activeVersion?.id, "one watch it"],
+      [second.data.id, `two KZN-${issue.number}`],
+    ]) {
+      const response = await t.app.request(`/api/templates/preview/${issue.id}?versionId=${versionId}`, {
+        headers: AUTH,
+      });
+      const { data } = await json<Body<{ version: TemplateVersion; text: string }>>(response);
+      expect(data.text).toBe(text);
+      expect(data.version).not.toHaveProperty("compiled");
+    }
   });
 
   it("renders a chosen version (a draft too) with versionId, and changes nothing", async () => {

@@ -1,5 +1,10 @@
-/** @module templates/render — prompt text from a version's Handlebars content: checked whole, compiled once per version. */
+/**
+ * @module templates/render — prompt text from a template version: content is checked and precompiled
+ * when a version is written (./compile.ts, loaded on demand), and stored versions run on Handlebars' runtime.
+ */
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type Handlebars from "handlebars";
+import handlebarsRuntime from "handlebars/runtime";
 import type { Goal, Project } from "../catalog/schemas.js";
 import { ValidationError } from "../errors.js";
 import type { Issue } from "../issues/schemas.js";
@@ -104,7 +109,7 @@ function issueRef(value: unknown): string {
 const PROMPT_HELPERS: Record<string, (value: unknown) => string> = { json, priorityLabel, issueRef };
 
 /** Arguments each callable helper needs; calling one otherwise fails at render time. */
-const HELPER_ARITY: Record<string, number> = {
+export const HELPER_ARITY: Record<string, number> = {
   if: 1,
   unless: 1,
   with: 1,
@@ -113,364 +118,78 @@ const HELPER_ARITY: Record<string, number> = {
   ...Object.fromEntries(Object.keys(PROMPT_HELPERS).map((name) => [name, 1])),
 };
 /** Built-in helpers that fail without a block to render (`options.fn`). */
-const BLOCK_ONLY = new Set(["if", "unless", "with", "each"]);
-
-type HandlebarsApi = typeof Handlebars;
-
-// Handlebars (and the source-map library its compiler brings) is loaded on first use, not when a
-// function starts: most requests of the families that bundle it never render, and a cold start
-// should not pay for it (ARCHITECTURE.md, module init budget).
-let hb: HandlebarsApi;
-let env: ReturnType<HandlebarsApi["create"]> | undefined;
-let parser: JisonParser;
-let loading: Promise<void> | undefined;
-
-/** The prompt environment; throws unless {@link handlebarsReady} has finished (a programming error, not a client's). */
-function loadedEnv(): ReturnType<HandlebarsApi["create"]> {
-  if (env === undefined) throw new Error("Handlebars is not loaded yet: await handlebarsReady() first");
-  return env;
-}
-
-/**
- * Loads Handlebars once per process and prepares the prompt environment: one of our own, so
- * helpers registered here never leak into (or from) other users of the Handlebars singleton.
- * Await it before {@link checkTemplateSyntax} or {@link renderTemplate}.
- * @example await handlebarsReady(); checkTemplateSyntax(content);
- */
-export function handlebarsReady(): Promise<void> {
-  loading ??= import("handlebars").then((module) => {
-    hb = ((module as { default?: HandlebarsApi }).default ?? module) as HandlebarsApi;
-    const created = hb.create();
-    env = created;
-    // `{{log this}}` would write the context, dispatch token included, to the function's logs.
-    created.unregisterHelper("log");
-    for (const [name, helper] of Object.entries(PROMPT_HELPERS)) {
-      created.registerHelper(name, (...args: unknown[]) => helper(argumentOf(args)));
-    }
-    parser = (hb as unknown as { Parser: JisonParser }).Parser;
-  });
-  return loading;
-}
+export const BLOCK_ONLY = new Set(["if", "unless", "with", "each"]);
 
 /** Prompts are Markdown, not HTML: nothing is escaped; a missing value renders empty (not strict). */
-const COMPILE_OPTIONS = { noEscape: true, strict: false } as const;
+export const COMPILE_OPTIONS = { noEscape: true, strict: false } as const;
 // Said explicitly rather than left to the defaults: inherited properties (`constructor`,
 // `__proto__`, `toString`) render empty, and Handlebars does not log each attempt.
 const RUNTIME_OPTIONS = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false } as const;
 
-// --- Locating what Handlebars refuses -------------------------------------------------------
-// Handlebars' Jison parser throws a bare Error whose text names a line but not a column (its
-// `hash.loc` is dropped, and is the last token accepted, not the one refused), so the column is
-// read from the lexer it leaves behind and the tokens are read again to name unclosed blocks.
-
-/** Handlebars' parser and lexer: not in its type definitions. */
-interface JisonLocation {
-  first_line: number;
-  first_column: number;
-  last_line: number;
-  last_column: number;
-}
-interface JisonParser {
-  lexer: { setInput(input: string): void; lex(): number | string; yytext: string; yylloc: JisonLocation; EOF: number };
-  terminals_: Record<number, string>;
+/** What of Handlebars' runtime renders prompts (its type definitions describe the whole of Handlebars). */
+interface RuntimeEnvironment {
+  create(): RuntimeEnvironment;
+  template<T>(spec: TemplateSpecification): Handlebars.TemplateDelegate<T>;
+  registerHelper(name: string, helper: Handlebars.HelperDelegate): void;
+  unregisterHelper(name: string): void;
+  helpers: Record<string, unknown>;
 }
 
-interface Token {
-  name: string;
-  text: string;
-  line: number;
-  /** 0-based, in UTF-16 units, as the lexer counts. */
-  column: number;
-}
+type PromptTemplate = Handlebars.TemplateDelegate<PromptContext>;
 
-/** A tag as the author wrote it (`{{#if}}`, `{{/each}}`) and where it starts. */
-interface Tag {
-  label: string;
-  name: string;
-  line: number;
-  column: number;
-}
-
-/** The template's tokens up to the end or to the first text the lexer cannot read. */
-function tokensOf(content: string): Token[] {
-  const { lexer, terminals_ } = parser;
-  const tokens: Token[] = [];
-  lexer.setInput(content);
-  try {
-    // Each token consumes input, so the bound only guards against a lexer that stops advancing.
-    while (tokens.length <= content.length + 1) {
-      const id = lexer.lex();
-      if (id === lexer.EOF) break;
-      const name = typeof id === "number" ? (terminals_[id] ?? String(id)) : id;
-      tokens.push({ name, text: lexer.yytext, line: lexer.yylloc.first_line, column: lexer.yylloc.first_column });
-      if (name === "EOF") break;
-    }
-  } catch {
-    // A lexical error: the tokens before it are all there are.
-  }
-  return tokens;
-}
-
-const MUSTACHE_OPENERS: Record<string, string> = {
-  OPEN: "}}",
-  OPEN_UNESCAPED: "}}}",
-  OPEN_BLOCK: "}}",
-  OPEN_INVERSE: "}}",
-  OPEN_INVERSE_CHAIN: "}}",
-  OPEN_ENDBLOCK: "}}",
-  OPEN_PARTIAL: "}}",
-  OPEN_PARTIAL_BLOCK: "}}",
-  OPEN_RAW_BLOCK: "}}}}",
-};
-const BLOCK_OPENERS = new Set(["OPEN_BLOCK", "OPEN_INVERSE", "OPEN_PARTIAL_BLOCK", "OPEN_RAW_BLOCK"]);
-const MUSTACHE_CLOSERS = new Set(["CLOSE", "CLOSE_UNESCAPED", "CLOSE_RAW_BLOCK"]);
-
-/** The block name after an opener: `foo`, `foo.bar`, `@root.x`, as Handlebars compares them. */
-function pathAfter(tokens: Token[], index: number): string {
-  let path = "";
-  let i = index;
-  if (tokens[i]?.name === "DATA") path += tokens[i++]?.text ?? "";
-  if (tokens[i]?.name !== "ID") return path;
-  path += tokens[i++]?.text ?? "";
-  while (tokens[i]?.name === "SEP" && tokens[i + 1]?.name === "ID") {
-    path += `${tokens[i]?.text}${tokens[i + 1]?.text}`;
-    i += 2;
-  }
-  return path;
-}
-
-/** How blocks and mustaches open and close, up to the first close that does not fit. */
-interface Structure {
-  /** Blocks still open at the end, innermost last. */
-  open: Tag[];
-  /** A mustache opened and not closed by the last token read. */
-  pendingMustache: (Tag & { closer: string }) | null;
-  /** The first closing tag that matches no open block, with the block it met (if any). */
-  badClose: { close: Tag; open: Tag | null } | null;
-}
-
-/** The structure of the tokens before `end` (by default all of them). */
-function structureOf(tokens: Token[], end = tokens.length): Structure {
-  const open: Tag[] = [];
-  let pendingMustache: Structure["pendingMustache"] = null;
-  for (const [index, token] of tokens.slice(0, end).entries()) {
-    const at = { line: token.line, column: token.column };
-    const closer = MUSTACHE_OPENERS[token.name];
-    if (closer) pendingMustache = { ...at, label: token.text.replace("~", ""), name: "", closer };
-    else if (MUSTACHE_CLOSERS.has(token.name)) pendingMustache = null;
-    if (BLOCK_OPENERS.has(token.name)) {
-      const name = pathAfter(tokens, index + 1);
-      const label = token.name === "OPEN_RAW_BLOCK" ? `{{{{${name}}}}}` : `${token.text.replace("~", "")}${name}}}`;
-      open.push({ ...at, label, name });
-    } else if (token.name === "OPEN_ENDBLOCK" || token.name === "END_RAW_BLOCK") {
-      const name = token.name === "END_RAW_BLOCK" ? token.text : pathAfter(tokens, index + 1);
-      const label = token.name === "END_RAW_BLOCK" ? `{{{{/${name}}}}}` : `{{/${name}}}`;
-      const innermost = open.pop() ?? null;
-      if (innermost?.name !== name) {
-        return { open, pendingMustache, badClose: { close: { ...at, label, name }, open: innermost } };
-      }
-    }
-  }
-  return { open, pendingMustache, badClose: null };
-}
+let environment: RuntimeEnvironment | undefined;
 
 /**
- * Deepest nesting of blocks, `{{else if}}` chains and sub-expressions accepted. Handlebars' parser
- * copies its stack at every step, so its time grows with the square of the depth (6,000 nested
- * blocks take 15 s) and its tree walkers recurse; deeper content is refused before it is parsed.
+ * The prompt environment, made on first use: one of our own, so helpers registered here never leak
+ * into (or from) other users of the Handlebars singleton.
  */
-const MAX_NESTING = 100;
-
-/** The first token that opens a level past `MAX_NESTING`, or null. */
-function tooDeep(tokens: Token[]): Token | null {
-  const levels: string[] = [];
-  for (const token of tokens) {
-    if (BLOCK_OPENERS.has(token.name) || token.name === "OPEN_INVERSE_CHAIN" || token.name === "OPEN_SEXPR") {
-      levels.push(token.name);
-      if (levels.length > MAX_NESTING) return token;
-    } else if (token.name === "CLOSE_SEXPR") {
-      if (levels.at(-1) === "OPEN_SEXPR") levels.pop();
-    } else if (token.name === "OPEN_ENDBLOCK" || token.name === "END_RAW_BLOCK") {
-      // A block's end closes its `{{else if}}` links too.
-      while (levels.at(-1) === "OPEN_INVERSE_CHAIN") levels.pop();
-      levels.pop();
-    }
+function promptEnvironment(): RuntimeEnvironment {
+  if (environment) return environment;
+  const created = (handlebarsRuntime as unknown as RuntimeEnvironment).create();
+  // `{{log this}}` would write the context, dispatch token included, to the function's logs.
+  created.unregisterHelper("log");
+  for (const [name, helper] of Object.entries(PROMPT_HELPERS)) {
+    created.registerHelper(name, (...args: unknown[]) => helper(argumentOf(args)));
   }
-  return null;
+  environment = created;
+  return created;
 }
 
-/** The 1-based column, in characters, of a position Handlebars gives as 0-based UTF-16 units. */
-function columnOf(content: string, line: number, column: number): number {
-  const text = content.split(/\r\n|\r|\n/)[line - 1] ?? "";
-  return Array.from(text.slice(0, column)).length + 1;
+/** The helpers a template may call, built-ins included (what ./compile.ts checks calls against). */
+export function promptHelpers(): Readonly<Record<string, unknown>> {
+  return promptEnvironment().helpers;
 }
 
-function locatedError(content: string, line: number, column: number, reason: string): TemplateSyntaxError {
-  return new TemplateSyntaxError(line, columnOf(content, line, column), reason);
+// --- Writing a version: the compiler, loaded on demand -----------------------------------------
+// Handlebars' compiler (and the source-map library it brings) is loaded on first use, not when a
+// function starts, and is bundled apart: rendering a stored version needs only the runtime.
+
+let compiler: typeof import("./compile.js") | undefined;
+let loading: Promise<void> | undefined;
+
+/**
+ * Loads Handlebars' compiler once per process (again after a failure). Await it before
+ * {@link checkTemplateSyntax}, {@link precompileTemplate}, or {@link renderTemplate} of a version
+ * not rendered before.
+ * @example await handlebarsReady(); checkTemplateSyntax(content);
+ */
+export function handlebarsReady(): Promise<void> {
+  loading ??= import("./compile.js").then(
+    (module) => {
+      compiler = module;
+    },
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
 }
 
-function offsetOf(content: string, line: number, column: number): number {
-  const breaks = /\r\n|\r|\n/g;
-  let offset = 0;
-  for (let current = 1; current < line; current++) {
-    if (!breaks.exec(content)) return content.length;
-    offset = breaks.lastIndex;
-  }
-  return offset + column;
-}
-
-function quoted(text: string): string {
-  return JSON.stringify(text.length > 30 ? `${text.slice(0, 30)}…` : text);
-}
-
-/** Tokens that start a tag: met inside an unclosed mustache, they show that it was never closed. */
-const TAG_STARTS = new Set([...Object.keys(MUSTACHE_OPENERS), "INVERSE", "COMMENT"]);
-
-/** A Jison "Parse error": the token refused is where the lexer stopped. */
-function parseErrorAt(content: string, message: string): TemplateSyntaxError {
-  const { first_line: line, first_column: column } = parser.lexer.yylloc;
-  const tokens = tokensOf(content);
-  const at = tokens.findLastIndex((token) => token.line === line && token.column === column);
-  const refused = tokens[at];
-  const got = refused?.name ?? /got '([^']+)'/.exec(message)?.[1] ?? "";
-  // What was open just before the refused token, not what later text happens to close.
-  const before = structureOf(tokens, at === -1 ? tokens.length : at);
-  const rest = content.slice(offsetOf(content, line, column));
-  if (got === "INVALID" && /^["']/.test(rest)) return locatedError(content, line, column, "string is not closed");
-  const pending = before.pendingMustache;
-  // The input ends inside a mustache, or the next tag starts before its `}}`.
-  const unclosed = got === "EOF" || TAG_STARTS.has(got) || (got === "INVALID" && !/^[^{]*?\}\}/.test(rest));
-  if (pending && unclosed) {
-    const reason = `${quoted(pending.label)} is not closed by ${quoted(pending.closer)}`;
-    return locatedError(content, pending.line, pending.column, reason);
-  }
-  const innermost = before.open.at(-1);
-  if (got === "EOF" && innermost) {
-    const expected = innermost.label.startsWith("{{{{") ? `{{{{/${innermost.name}}}}}` : `{{/${innermost.name}}}`;
-    return locatedError(content, innermost.line, innermost.column, `${innermost.label} is not closed by ${expected}`);
-  }
-  if (got === "EOF") return locatedError(content, line, column, "unexpected end of template");
-  if (got === "OPEN_ENDBLOCK" && !innermost) {
-    return locatedError(content, line, column, `{{/${pathAfter(tokens, at + 1)}}} closes no open block`);
-  }
-  return locatedError(content, line, column, `unexpected ${quoted(refused?.text ?? rest.slice(0, 1))}`);
-}
-
-/** A Jison "Lexical error": the unreadable text starts where the last token read ends. */
-function lexicalErrorAt(content: string): TemplateSyntaxError {
-  const { last_line: line, last_column: column } = parser.lexer.yylloc;
-  const rest = content.slice(offsetOf(content, line, column));
-  if (/^\{\{~?!--/.test(rest)) return locatedError(content, line, column, 'comment is not closed by "--}}"');
-  // Inside a raw block everything is text up to its end tag, so only a missing end tag stops the lexer.
-  const innermost = structureOf(tokensOf(content)).open.at(-1);
-  if (innermost?.label.startsWith("{{{{")) {
-    return locatedError(
-      content,
-      innermost.line,
-      innermost.column,
-      `${innermost.label} is not closed by {{{{/${innermost.name}}}}}`,
-    );
-  }
-  return locatedError(content, line, column, "unreadable text");
-}
-
-/** A Handlebars Exception from building the tree (`if doesn't match each - 3:5`), 0-based column. */
-function exceptionAt(content: string, error: Handlebars.Exception): TemplateSyntaxError {
-  const reason = error.message.replace(/ - \d+:\d+$/, "");
-  if (/doesn't match/.test(reason)) {
-    // Handlebars points at the opening block's name; the author's mistake shows at the close.
-    const bad = structureOf(tokensOf(content)).badClose;
-    if (bad?.open) {
-      const { close, open } = bad;
-      const opened = `line ${open.line}, column ${columnOf(content, open.line, open.column)}`;
-      return locatedError(content, close.line, close.column, `${close.label} does not match ${open.label} (${opened})`);
-    }
-  }
-  if (typeof error.lineNumber === "number" && typeof error.column === "number") {
-    return locatedError(content, error.lineNumber, error.column, reason);
-  }
-  return new TemplateSyntaxError(1, 1, reason);
-}
-
-/** What Handlebars threw while reading `content`, as a located error; anything else is rethrown. */
-function syntaxErrorFrom(content: string, error: unknown): TemplateSyntaxError {
-  if (error instanceof hb.Exception) return exceptionAt(content, error);
-  // A backstop: nesting is capped before parsing, but Handlebars' tree walkers recurse.
-  if (error instanceof RangeError) return new TemplateSyntaxError(1, 1, "the template nests too deeply");
-  if (error instanceof Error && error.message.startsWith("Parse error")) return parseErrorAt(content, error.message);
-  if (error instanceof Error && error.message.startsWith("Lexical error")) return lexicalErrorAt(content);
-  throw error;
-}
-
-// --- What parses but would fail at render time ------------------------------------------------
-
-/** The parts of Handlebars' tree the checks read; several are absent on some node types. */
-interface AstNode {
-  type: string;
-  loc?: { start: { line: number; column: number } } | null;
-  body?: AstNode[];
-  path?: AstNode;
-  params?: AstNode[];
-  hash?: { pairs: { value: AstNode }[] } | null;
-  program?: AstNode | null;
-  inverse?: AstNode | null;
-  data?: boolean;
-  depth?: number;
-  parts?: string[];
-  original?: unknown;
-}
-
-const CALLS = new Set(["MustacheStatement", "BlockStatement", "SubExpression"]);
-
-/** The helper a call names when it is a plain name (`json`, not `this.json` or `@json`). */
-function simpleName(path: AstNode | undefined): string | null {
-  if (path?.type !== "PathExpression" || path.data || path.depth !== 0) return null;
-  const [name, ...more] = path.parts ?? [];
-  return name !== undefined && more.length === 0 && path.original === name ? name : null;
-}
-
-/** Why a call would throw at render time, or null when it renders. */
-function callProblem(node: AstNode): string | null {
-  const name = simpleName(node.path);
-  const params = node.params?.length ?? 0;
-  if (name === null || !Object.hasOwn(loadedEnv().helpers, name)) {
-    // An unknown name with arguments is a call to a missing helper; without, it reads a value.
-    return params > 0 ? `unknown helper ${quoted(String(node.path?.original ?? ""))}` : null;
-  }
-  const arity = HELPER_ARITY[name];
-  if (arity === undefined) return `${quoted(name)} is reserved by Handlebars`;
-  if (BLOCK_ONLY.has(name) && node.type !== "BlockStatement") {
-    return `${name} must open a block: {{#${name} …}}…{{/${name}}}`;
-  }
-  if (params !== arity) return `${name} takes exactly ${arity === 1 ? "one argument" : `${arity} arguments`}`;
-  return null;
-}
-
-/** The first construct that parses but cannot render here: partials, decorators, bad helper calls. */
-function firstRenderProblem(node: AstNode): { node: AstNode; reason: string } | null {
-  if (node.type === "PartialStatement" || node.type === "PartialBlockStatement") {
-    return { node, reason: "partials are not available in prompt templates" };
-  }
-  if (node.type === "Decorator" || node.type === "DecoratorBlock") {
-    return { node, reason: "decorators are not available in prompt templates" };
-  }
-  if (CALLS.has(node.type)) {
-    const reason = callProblem(node);
-    if (reason) return { node, reason };
-  }
-  const children = [
-    ...(node.body ?? []),
-    ...(node.path ? [node.path] : []),
-    ...(node.params ?? []),
-    ...(node.hash?.pairs.map((pair) => pair.value) ?? []),
-    ...(node.program ? [node.program] : []),
-    ...(node.inverse ? [node.inverse] : []),
-  ];
-  for (const child of children) {
-    const problem = firstRenderProblem(child);
-    if (problem) return problem;
-  }
-  return null;
+/** The compiler; throws unless {@link handlebarsReady} has finished (a programming error, not a client's). */
+function loadedCompiler(): typeof import("./compile.js") {
+  if (compiler === undefined) throw new Error("Handlebars' compiler is not loaded yet: await handlebarsReady() first");
+  return compiler;
 }
 
 /**
@@ -481,62 +200,99 @@ function firstRenderProblem(node: AstNode): { node: AstNode; reason: string } | 
  * @example await handlebarsReady(); checkTemplateSyntax("Fix {{issueRef issue}}\n{{#if parent}}") // throws TemplateSyntaxError (line 2, column 1)
  */
 export function checkTemplateSyntax(content: string): void {
-  loadedEnv();
-  const deep = tooDeep(tokensOf(content));
-  if (deep) {
-    throw locatedError(
-      content,
-      deep.line,
-      deep.column,
-      `blocks and sub-expressions nest more than ${MAX_NESTING} deep`,
-    );
-  }
-  let tree: AstNode;
+  loadedCompiler().checkedSpec(content);
+}
+
+/**
+ * A version's precompiled form, stored with it: Handlebars' template spec for its content, deflated
+ * (the spec is several times the content's size, and repetitive).
+ */
+export type CompiledTemplate = Uint8Array;
+
+/**
+ * Most bytes of content and precompiled form kept together on a version item (DynamoDB items stop at
+ * 400 KB): larger versions are stored without their precompiled form and compiled when rendered.
+ */
+const MAX_STORED_VERSION_BYTES = 300 * 1024;
+
+/**
+ * Checks content as {@link checkTemplateSyntax} does and returns its precompiled form, or undefined
+ * when that would not fit beside the content in the version's item.
+ * @example await handlebarsReady(); const compiled = precompileTemplate("Fix {{issue.title}}");
+ */
+export function precompileTemplate(content: string): CompiledTemplate | undefined {
+  const compiled = deflateRawSync(loadedCompiler().checkedSpec(content));
+  return compiled.byteLength + Buffer.byteLength(content, "utf8") <= MAX_STORED_VERSION_BYTES ? compiled : undefined;
+}
+
+// --- Rendering: the runtime --------------------------------------------------------------------
+
+/** The template Handlebars' runtime makes of a spec: the code `Handlebars.compile` would have built from the same content. */
+function templateOfSpec(spec: string): PromptTemplate {
+  // The spec is JavaScript that this service's compiler wrote from content it checked (precompileTemplate).
+  const evaluated = new Function(`return (${spec});`)() as TemplateSpecification;
+  return promptEnvironment().template<PromptContext>(evaluated);
+}
+
+/** A stored precompiled form as a template, or undefined when this runtime cannot run it (another compiler revision). */
+function templateOfCompiled(compiled: CompiledTemplate): PromptTemplate | undefined {
   try {
-    tree = loadedEnv().parse(content);
-  } catch (error) {
-    throw syntaxErrorFrom(content, error);
-  }
-  const problem = firstRenderProblem(tree);
-  if (problem) {
-    const start = problem.node.loc?.start ?? { line: 1, column: 0 };
-    throw locatedError(content, start.line, start.column, problem.reason);
-  }
-  try {
-    loadedEnv().precompile(content, COMPILE_OPTIONS);
-  } catch (error) {
-    throw syntaxErrorFrom(content, error);
+    return templateOfSpec(inflateRawSync(compiled).toString("utf8"));
+  } catch {
+    return undefined;
   }
 }
 
-/** Compiled versions kept; a version's content never changes, so an entry never goes stale. */
+/** Templates kept; a version's content never changes, so an entry never goes stale. */
 const CACHE_LIMIT = 500;
-const compiled = new Map<string, Handlebars.TemplateDelegate<PromptContext>>();
+const templates = new Map<string, PromptTemplate>();
+
+/** Keeps `template` as the most recently used, letting the least recently used of {@link CACHE_LIMIT} go. */
+function keep(versionId: string, template: PromptTemplate): void {
+  templates.delete(versionId);
+  templates.set(versionId, template);
+  if (templates.size > CACHE_LIMIT) {
+    const oldest = templates.keys().next().value;
+    if (oldest !== undefined) templates.delete(oldest);
+  }
+}
 
 /**
- * The prompt text of one template version for one context. The version is checked and compiled
- * on first use and kept (the least recently used of 500 versions gives way); later calls with the
- * same version id reuse it, whatever `content` they pass.
+ * The prompt text of one template version for one context. A version not rendered before is
+ * checked and compiled from `content` (the compiler must be loaded: {@link handlebarsReady}) and
+ * kept (the least recently used of 500 versions gives way); later calls with the same version id
+ * reuse it, whatever `content` they pass.
  * @example renderTemplate("ver_01J…", "Work on {{issueRef issue}}: {{issue.title}}", context) // "Work on KZN-7: Checkout times out"
  */
 export function renderTemplate(versionId: string, content: string, context: PromptContext): string {
-  loadedEnv();
-  let template = compiled.get(versionId);
-  if (template) {
-    compiled.delete(versionId);
-  } else {
-    checkTemplateSyntax(content);
-    template = loadedEnv().compile<PromptContext>(content, COMPILE_OPTIONS);
-  }
-  compiled.set(versionId, template);
-  if (compiled.size > CACHE_LIMIT) {
-    const oldest = compiled.keys().next().value;
-    if (oldest !== undefined) compiled.delete(oldest);
-  }
+  const template = templates.get(versionId) ?? templateOfSpec(loadedCompiler().checkedSpec(content));
+  keep(versionId, template);
   return template(context, RUNTIME_OPTIONS);
+}
+
+/** A stored version as rendering reads it. */
+export interface RenderableVersion {
+  id: string;
+  content: string;
+  /** Absent on versions written before versions were precompiled, and on very large ones. */
+  compiled?: CompiledTemplate | undefined;
+}
+
+/**
+ * The prompt text of a stored version: run from its precompiled form when it has one, so the
+ * compiler loads only for a version without one (see {@link RenderableVersion.compiled}).
+ * @example await renderStoredVersion({ id, content, compiled }, context)
+ */
+export async function renderStoredVersion(version: RenderableVersion, context: PromptContext): Promise<string> {
+  if (!templates.has(version.id)) {
+    const template = version.compiled && templateOfCompiled(version.compiled);
+    if (template) keep(version.id, template);
+    else await handlebarsReady();
+  }
+  return renderTemplate(version.id, version.content, context);
 }
 
 /** How many compiled versions are kept (for tests of the cache). */
 export function compiledCacheSize(): number {
-  return compiled.size;
+  return templates.size;
 }

@@ -16,7 +16,14 @@ import type { IssueAggregate } from "../issues/store.js";
 import { type DispatchContext, NO_DISPATCH, type PromptContextBuilder, selectionFacts } from "./context.js";
 import { DEFAULT_TEMPLATES } from "./defaults.js";
 import { newTemplateId, newVersionId, SLUG, TEMPLATE_ID, VERSION_ID } from "./keys.js";
-import { checkTemplateSyntax, handlebarsReady, type PromptContext, renderTemplate } from "./render.js";
+import {
+  type CompiledTemplate,
+  handlebarsReady,
+  type PromptContext,
+  precompileTemplate,
+  type RenderableVersion,
+  renderStoredVersion,
+} from "./render.js";
 import type {
   CreateTemplateBody,
   CreateVersionBody,
@@ -61,15 +68,17 @@ export function boundedPromptText(text: string): string {
   return `${cut}${note}`;
 }
 
-/** Refuses content that would not render (400 naming line and column); loads Handlebars first. */
-async function checkedContent(content: string): Promise<void> {
+/**
+ * Refuses content that would not render (400 naming line and column) and returns its precompiled
+ * form, stored with the version so that rendering it needs only Handlebars' runtime; loads the compiler first.
+ */
+async function checkedContent(content: string): Promise<CompiledTemplate | undefined> {
   await handlebarsReady();
-  checkTemplateSyntax(content);
+  return precompileTemplate(content);
 }
 
-async function renderedText(versionId: string, content: string, context: PromptContext): Promise<string> {
-  await handlebarsReady();
-  return renderTemplate(versionId, content, context);
+async function renderedText(version: RenderableVersion, context: PromptContext): Promise<string> {
+  return boundedPromptText(await renderStoredVersion(version, context));
 }
 
 export class TemplateService {
@@ -88,7 +97,7 @@ export class TemplateService {
 
   /** Creates a template; with `content`, its version 1 is made and active at once. */
   async createTemplate(input: CreateTemplateBody): Promise<StoredTemplate> {
-    if (input.content !== undefined) await checkedContent(input.content);
+    const compiled = input.content !== undefined ? await checkedContent(input.content) : undefined;
     await this.checkProjects(input.projectId, input.conditions?.projectId);
     const { id, createdAt } = newTemplateId(this.now().getTime());
     const first =
@@ -108,7 +117,7 @@ export class TemplateService {
       updatedAt: createdAt,
     };
     const writes = [
-      ...this.store.prepareCreate(template, first),
+      ...this.store.prepareCreate(template, first, compiled),
       ...(template.projectId ? [projectExistsCheck(template.projectId, this.now())] : []),
     ];
     try {
@@ -190,14 +199,14 @@ export class TemplateService {
 
   /** A new draft numbered after the last one: concurrent creations take consecutive numbers. */
   async createVersion(ref: string, input: CreateVersionBody): Promise<TemplateVersion> {
-    await checkedContent(input.content);
+    const compiled = await checkedContent(input.content);
     const createdAt = this.now().toISOString();
     const id = newVersionId(this.now().getTime());
     return retryRaces(
       async () => {
         const current = await this.getTemplate(ref);
         const version = this.newVersion(current.template.id, current.versionCount + 1, input, "draft", createdAt, id);
-        await this.store.transact(this.store.prepareVersion(current, version));
+        await this.store.transact(this.store.prepareVersion(current, version, compiled));
         return version;
       },
       { isRace: lostRace },
@@ -270,15 +279,15 @@ export class TemplateService {
     if (!chosen?.activeVersionId || chosen.activeVersionNumber === null) {
       return { issueId: stored.issue.id, source: null };
     }
-    const content = await this.store.versionContent(chosen.id, chosen.activeVersionNumber, chosen.activeVersionId);
-    if (content === undefined) return { issueId: stored.issue.id, source: null };
+    const version = await this.store.versionSource(chosen.id, chosen.activeVersionNumber, chosen.activeVersionId);
+    if (version === undefined) return { issueId: stored.issue.id, source: null };
     return {
       issueId: stored.issue.id,
       source: {
         templateId: chosen.id,
         versionId: chosen.activeVersionId,
         versionNumber: chosen.activeVersionNumber,
-        text: boundedPromptText(await renderedText(chosen.activeVersionId, content, context)),
+        text: await renderedText(version, context),
       },
     };
   }
@@ -308,7 +317,7 @@ export class TemplateService {
       this.store.getVersion(templateId, number),
     ]);
     if (!template || template.deleted || !version) return null;
-    const text = boundedPromptText(await renderedText(version.version.id, version.version.content, context));
+    const text = await renderedText({ ...version.version, compiled: version.compiled }, context);
     return { template: template.template, version: version.version, text };
   }
 
@@ -335,6 +344,7 @@ export class TemplateService {
     const seeded = await this.store.seeded(DEFAULT_TEMPLATES.map(({ slug }) => slug));
     const created: string[] = [];
     for (const preset of DEFAULT_TEMPLATES.filter(({ slug }) => !seeded.has(slug))) {
+      const compiled = await checkedContent(preset.content);
       const { id, createdAt } = newTemplateId(this.now().getTime());
       const first = this.newVersion(
         id,
@@ -356,7 +366,7 @@ export class TemplateService {
         updatedAt: createdAt,
       };
       try {
-        const writes = [...this.store.prepareCreate(template, first), this.store.seedMark(preset.slug, id)];
+        const writes = [...this.store.prepareCreate(template, first, compiled), this.store.seedMark(preset.slug, id)];
         await retryConflicts(() => this.store.transact(writes));
         created.push(preset.slug);
       } catch (error) {

@@ -21,6 +21,7 @@ import {
   versionPointerKey,
   versionUsageKey,
 } from "./keys.js";
+import type { CompiledTemplate } from "./render.js";
 import type { Template, TemplateVersion } from "./schemas.js";
 
 /** A template as stored: its fields, its `ETag` version, and what it keeps of its versions. */
@@ -37,6 +38,8 @@ export interface StoredVersion {
   version: TemplateVersion;
   /** The improvement task opened for it, once (API.md 3.5). */
   improvementIssueId: string | null;
+  /** Its content precompiled (render.ts), absent on versions written before versions were precompiled. */
+  compiled: CompiledTemplate | undefined;
 }
 
 /** What selection and the list read of each live template: its listing entry. */
@@ -91,9 +94,16 @@ const reviewCountIs = "#reviewCount = :readCount";
 /** The version has no improvement task yet. */
 const noImprovementTask = "attribute_not_exists(#improvementIssueId)";
 
-/** Contents of versions read in this process, by version id (they never change); the oldest go first. */
-const contentCache = new Map<string, string>();
-const CONTENT_CACHE_LIMIT = 500;
+/** What renders a version: its content and precompiled form. */
+export interface VersionSource {
+  id: string;
+  content: string;
+  compiled: CompiledTemplate | undefined;
+}
+
+/** Sources of versions read in this process, by version id (they never change); the oldest go first. */
+const sourceCache = new Map<string, VersionSource>();
+const SOURCE_CACHE_LIMIT = 500;
 
 /** Index of the slug claim in a create's transaction, to tell a taken slug from other failures. */
 export const SLUG_CLAIM_INDEX = 1;
@@ -119,9 +129,9 @@ export class TemplateStore {
 
   /**
    * The writes that create `template` (with its slug claim second, see {@link SLUG_CLAIM_INDEX})
-   * and, when given, its first version made active.
+   * and, when given, its first version made active (with its precompiled content when there is one).
    */
-  prepareCreate(template: Template, first?: TemplateVersion): TransactItem[] {
+  prepareCreate(template: Template, first?: TemplateVersion, compiled?: CompiledTemplate): TransactItem[] {
     const stored: StoredTemplate = {
       template,
       version: 1,
@@ -137,7 +147,7 @@ export class TemplateStore {
         },
       },
       ...this.listings.additions(["all"], templateSortKey(template.id), entryOf(stored)),
-      ...(first ? versionWrites(first) : []),
+      ...(first ? versionWrites(first, compiled) : []),
     ];
   }
 
@@ -229,7 +239,7 @@ export class TemplateStore {
    * The writes that add `version` as number `versionCount + 1` of `current`: they hold only if no
    * other version was made since `current` was read, so numbers never repeat and never skip.
    */
-  prepareVersion(current: StoredTemplate, version: TemplateVersion): TransactItem[] {
+  prepareVersion(current: StoredTemplate, version: TemplateVersion, compiled?: CompiledTemplate): TransactItem[] {
     return [
       {
         Update: {
@@ -240,7 +250,7 @@ export class TemplateStore {
           ExpressionAttributeValues: { ":versionCount": current.versionCount, ":next": version.version },
         },
       },
-      ...versionWrites(version),
+      ...versionWrites(version, compiled),
     ];
   }
 
@@ -272,20 +282,21 @@ export class TemplateStore {
   }
 
   /**
-   * The content of version `number` (id `versionId`) of a template: read once per process, since
-   * a version's content never changes. Undefined when there is no such version.
+   * What renders version `number` (id `versionId`) of a template: read once per process, since a
+   * version's content never changes. Undefined when there is no such version.
    */
-  async versionContent(templateId: string, number: number, versionId: string): Promise<string | undefined> {
-    const cached = contentCache.get(versionId);
+  async versionSource(templateId: string, number: number, versionId: string): Promise<VersionSource | undefined> {
+    const cached = sourceCache.get(versionId);
     if (cached !== undefined) return cached;
     const found = await this.getVersion(templateId, number);
     if (!found || found.version.id !== versionId) return undefined;
-    contentCache.set(versionId, found.version.content);
-    if (contentCache.size > CONTENT_CACHE_LIMIT) {
-      const oldest = contentCache.keys().next().value;
-      if (oldest !== undefined) contentCache.delete(oldest);
+    const source = { id: versionId, content: found.version.content, compiled: found.compiled };
+    sourceCache.set(versionId, source);
+    if (sourceCache.size > SOURCE_CACHE_LIMIT) {
+      const oldest = sourceCache.keys().next().value;
+      if (oldest !== undefined) sourceCache.delete(oldest);
     }
-    return found.version.content;
+    return source;
   }
 
   /** Where a version id points. */
@@ -427,13 +438,18 @@ export class TemplateStore {
   }
 }
 
-/** The version item and its id pointer, both new. */
-function versionWrites(version: TemplateVersion): TransactItem[] {
+/** The version item (with its precompiled content, binary, when there is one) and its id pointer, both new. */
+function versionWrites(version: TemplateVersion, compiled?: CompiledTemplate): TransactItem[] {
   const { usageCount: _derived, ...fields } = version;
   return [
     {
       Put: {
-        Item: { ...versionKey(version.templateId, version.version), entity: "templateversion", ...fields },
+        Item: {
+          ...versionKey(version.templateId, version.version),
+          entity: "templateversion",
+          ...fields,
+          ...(compiled ? { compiled } : {}),
+        },
         ConditionExpression: itemAbsent,
       },
     },
@@ -529,5 +545,6 @@ function versionFromItem(item: Item, counts: Record<VersionCount, number>): Stor
       completionRate: counts.finished > 0 ? counts.completed / counts.finished : null,
     },
     improvementIssueId: (item.improvementIssueId as string | undefined) ?? null,
+    compiled: item.compiled instanceof Uint8Array ? item.compiled : undefined,
   };
 }

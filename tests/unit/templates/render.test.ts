@@ -8,6 +8,8 @@ import {
   compiledCacheSize,
   handlebarsReady,
   type PromptContext,
+  precompileTemplate,
+  renderStoredVersion,
   renderTemplate,
   TemplateSyntaxError,
 } from "../../../core/src/templates/render.js";
@@ -177,6 +179,63 @@ describe("renderTemplate", () => {
     const before = compiledCacheSize();
     expect(() => renderTemplate("ver_broken", "{{#if x}}", context)).toThrow(TemplateSyntaxError);
     expect(compiledCacheSize()).toBe(before);
+  });
+});
+
+describe("renderStoredVersion", () => {
+  const stored = (content: string, compiled = precompileTemplate(content)) => ({
+    id: `ver_stored_${++versions}`,
+    content,
+    compiled,
+  });
+
+  it("renders a precompiled version exactly as compiling its content does", async () => {
+    const withFamily: PromptContext = {
+      ...context,
+      parent: {
+        id: "iss_p",
+        number: 7,
+        identifier: "KZN-7",
+        title: "Parent",
+        type: "plan",
+        status: "todo",
+        priority: 1,
+      },
+      labels: [{ name: "bug", color: "#f00" }],
+    } as PromptContext;
+    const corpus = [
+      "{{issue.title}} {{{issue.title}}} {{issue.missing.deeper}}",
+      "# {{issueRef issue}} ({{priorityLabel issue.priority}}) {{json issue.labels}}",
+      "{{#if parent}}{{issueRef parent}} {{parent.title}}{{else}}no parent{{/if}}",
+      "{{#each labels as |label i|}}{{i}}:{{label.name}}{{#if @last}}.{{/if}}{{else}}none{{/each}}",
+      "{{#with issue}}{{title}} {{@root.api.baseUrl}}{{/with}} {{lookup issue 'title'}}",
+      "{{issue.constructor}}{{issue.__proto__}}{{toString}}{{lookup this 'constructor'}}",
+      "{{~issue.number~}}  \\{{literal}} {{!-- comment --}}",
+    ];
+    for (const content of corpus) {
+      for (const ctx of [context, withFamily]) {
+        const expected = renderTemplate(`ver_compiled_ref_${++versions}`, content, ctx);
+        expect(await renderStoredVersion(stored(content), ctx), content).toBe(expected);
+      }
+    }
+  });
+
+  it("runs the precompiled form, not the content, and keeps it like any version", async () => {
+    const version = stored("the content", precompileTemplate("compiled {{issue.number}}"));
+    expect(await renderStoredVersion(version, context)).toBe("compiled 42");
+    expect(renderTemplate(version.id, "other", context)).toBe("compiled 42");
+  });
+
+  it("compiles the content of a version stored without a precompiled form, or with one it cannot run", async () => {
+    expect(await renderStoredVersion(stored("plain {{issue.number}}", undefined), context)).toBe("plain 42");
+    const unreadable = stored("fallback {{issue.number}}", new Uint8Array([1, 2, 3]));
+    expect(await renderStoredVersion(unreadable, context)).toBe("fallback 42");
+  });
+
+  it("precompiles only content that passes the checks", () => {
+    expect(precompileTemplate("fine {{issue.title}}")).toBeInstanceOf(Uint8Array);
+    expect(() => precompileTemplate("{{#if x}}")).toThrow(TemplateSyntaxError);
+    expect(() => precompileTemplate("{{log issue}}")).toThrow(TemplateSyntaxError);
   });
 });
 
