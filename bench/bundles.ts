@@ -3,12 +3,12 @@
  * reference bundle (./reference.ts: Hono + DynamoDBClient) built with the same esbuild options in the same run.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
-import { FUNCTIONS_DIR, functionNames, LAMBDA_BUILD_OPTIONS, ROOT } from "../scripts/build.js";
+import { build, type Metafile } from "esbuild";
+import { buildFunction, FUNCTIONS_DIR, functionNames, LAMBDA_BUILD_OPTIONS, ROOT } from "../scripts/build.js";
 import { atMost, BUDGETS } from "./budgets.js";
 import { kb, ms, quantile, table, times } from "./format.js";
 import type { Section } from "./section.js";
@@ -16,7 +16,10 @@ import type { Section } from "./section.js";
 interface Bundle {
   name: string;
   file: string;
+  /** What a cold start reads: the entry file and the chunks it imports statically. */
   bytes: number;
+  /** Chunks read only when the code asks for them (dynamic imports), beyond {@link Bundle.bytes}. */
+  onDemandBytes: number;
   /** Module init times, one per fresh process. */
   init: number[];
   /** Output bytes by package (`kaizen` for this repository's code). */
@@ -61,33 +64,38 @@ function packageOf(path: string): string {
   return first.startsWith("@") ? `${first}/${second}` : first;
 }
 
-/** Builds the reference and every function in one esbuild run, then times `runs` interleaved imports of each. */
+/**
+ * Builds the reference and each function apart (as the deploy does, chunks and all), then times
+ * `runs` interleaved imports of each. A bundle's bytes are what a cold start reads: its entry file and
+ * the chunks it imports statically; chunks only a dynamic import reads are counted apart.
+ */
 async function measureBundles(outdir: string, runs: number, log: (line: string) => void): Promise<Bundle[]> {
-  const sources = { reference: join(ROOT, "bench", "reference.ts") } as Record<string, string>;
-  for (const name of functionNames()) sources[name] = join(FUNCTIONS_DIR, `${name}.ts`);
-  const result = await build({
+  const referenceEntry = join(ROOT, "bench", "reference.ts");
+  const reference = await build({
     ...LAMBDA_BUILD_OPTIONS,
-    entryPoints: sources,
-    outdir,
+    entryPoints: [referenceEntry],
+    outdir: join(outdir, "reference"),
     metafile: true,
-    absWorkingDir: ROOT,
   });
-  const bundles = Object.entries(result.metafile.outputs)
-    .filter(([, output]) => output.entryPoint !== undefined)
-    .map(([file, output]): Bundle => {
-      const composition = new Map<string, number>();
-      for (const [path, input] of Object.entries(output.inputs)) {
+  const built = [{ name: "reference", source: referenceEntry, metafile: reference.metafile }];
+  for (const name of functionNames()) {
+    built.push({
+      name,
+      source: join(FUNCTIONS_DIR, `${name}.ts`),
+      metafile: await buildFunction(name, join(outdir, "functions")),
+    });
+  }
+  const bundles = built.map(({ name, source, metafile }): Bundle => {
+    const { entry, loaded, onDemand } = outputsOf(metafile, source);
+    const bytesOf = (files: string[]) => files.reduce((sum, file) => sum + (metafile.outputs[file]?.bytes ?? 0), 0);
+    const composition = new Map<string, number>();
+    for (const file of loaded) {
+      for (const [path, input] of Object.entries(metafile.outputs[file]?.inputs ?? {})) {
         composition.set(packageOf(path), (composition.get(packageOf(path)) ?? 0) + input.bytesInOutput);
       }
-      return {
-        name: basename(file, ".mjs"),
-        file: join(ROOT, file),
-        bytes: statSync(join(ROOT, file)).size,
-        init: [],
-        composition,
-      };
-    })
-    .sort((a, b) => (a.name === "reference" ? -1 : b.name === "reference" ? 1 : a.name.localeCompare(b.name)));
+    }
+    return { name, file: entry, bytes: bytesOf(loaded), onDemandBytes: bytesOf(onDemand), init: [], composition };
+  });
 
   // One discarded import each (the first read of a file pays for the page cache), then rounds, rotated.
   for (const bundle of bundles) await timeImport(bundle.file);
@@ -99,6 +107,31 @@ async function measureBundles(outdir: string, runs: number, log: (line: string) 
     if ((round + 1) % 5 === 0 || round + 1 === runs) log(`  init timing: ${round + 1}/${runs} rounds`);
   }
   return bundles;
+}
+
+/**
+ * The output files of one entry (metafile paths): its own file (absolute), the files a cold start
+ * reads (it and the chunks it imports statically, transitively) and those only a dynamic import reads.
+ */
+function outputsOf(metafile: Metafile, source: string): { entry: string; loaded: string[]; onDemand: string[] } {
+  const entryPoint = relative(process.cwd(), source);
+  const entry = Object.keys(metafile.outputs).find((file) => metafile.outputs[file]?.entryPoint === entryPoint);
+  if (!entry) throw new Error(`no output for ${entryPoint}`);
+  const loaded = new Set<string>();
+  const dynamic: string[] = [];
+  const walk = (file: string, into: Set<string>) => {
+    if (loaded.has(file) || into.has(file)) return;
+    into.add(file);
+    for (const imported of metafile.outputs[file]?.imports ?? []) {
+      if (imported.external) continue;
+      if (imported.kind === "import-statement") walk(imported.path, into);
+      else if (imported.kind === "dynamic-import") dynamic.push(imported.path);
+    }
+  };
+  walk(entry, loaded);
+  const onDemand = new Set<string>();
+  for (let next = dynamic.pop(); next !== undefined; next = dynamic.pop()) walk(next, onDemand);
+  return { entry: resolve(entry), loaded: [...loaded], onDemand: [...onDemand].filter((file) => !loaded.has(file)) };
 }
 
 export const bundlesSection: Section = {
@@ -115,13 +148,14 @@ export const bundlesSection: Section = {
         bundle.name,
         kb(bundle.bytes),
         times(bundle.bytes / reference.bytes),
+        bundle.onDemandBytes > 0 ? kb(bundle.onDemandBytes) : "–",
         ms(quantile(bundle.init, 0.5)),
         times(quantile(bundle.init, 0.5) / refInit),
         `${ms(quantile(bundle.init, 0.25))} – ${ms(quantile(bundle.init, 0.75))}`,
       ];
       ctx.log(
         table(
-          ["bundle", "size", "× ref", "init (median)", "× ref", "init p25 – p75"],
+          ["bundle", "read at init", "× ref", "on demand", "init (median)", "× ref", "init p25 – p75"],
           [reference, ...functions].map(row),
         ),
       );

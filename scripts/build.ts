@@ -1,11 +1,12 @@
 /**
  * @module scripts/build — bundles every `functions/<family>.ts` into `dist/functions/<family>.mjs`
- * (ESM, minified, node20, source maps, AWS SDK included and tree-shaken).
+ * (ESM, minified, node20, source maps, AWS SDK included and tree-shaken), with what it loads only on
+ * demand in chunks beside it.
  */
 import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type BuildOptions, build } from "esbuild";
+import { type BuildOptions, build, type Metafile } from "esbuild";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const FUNCTIONS_DIR = join(ROOT, "functions");
@@ -27,6 +28,10 @@ export const LAMBDA_BUILD_OPTIONS: BuildOptions = {
   },
   logLevel: "warning",
   legalComments: "none",
+  // A dynamic import() becomes a chunk file read when first called, not at a cold start: Handlebars'
+  // compiler is needed only where template content is written (templates/render.ts).
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
 };
 
 /** The family names that have a handler file. */
@@ -37,10 +42,25 @@ export function functionNames(): string[] {
     .sort();
 }
 
+/**
+ * Bundles one function into `outdir` on its own, as the deploy does (SST builds each function apart),
+ * so its chunks hold only its own code; returns esbuild's metafile of what it wrote.
+ */
+export async function buildFunction(name: string, outdir = BUNDLE_DIR): Promise<Metafile> {
+  const result = await build({
+    ...LAMBDA_BUILD_OPTIONS,
+    entryPoints: [join(FUNCTIONS_DIR, `${name}.ts`)],
+    outdir,
+    chunkNames: `chunks/${name}-[name]-[hash]`,
+    metafile: true,
+  });
+  return result.metafile;
+}
+
 /** Bundles every function; returns the bundle paths by family. */
 export async function buildFunctions(outdir = BUNDLE_DIR): Promise<Record<string, string>> {
   const names = functionNames();
-  await build({ ...LAMBDA_BUILD_OPTIONS, entryPoints: names.map((name) => join(FUNCTIONS_DIR, `${name}.ts`)), outdir });
+  await Promise.all(names.map((name) => buildFunction(name, outdir)));
   return Object.fromEntries(names.map((name) => [name, join(outdir, `${name}.mjs`)]));
 }
 
