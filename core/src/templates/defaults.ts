@@ -1,9 +1,10 @@
 /** @module templates/defaults — the five templates every installation starts with, one per issue type (API.md 3.4). */
 import type { IssueType } from "../issues/schemas.js";
+import type { DEFAULT_TEMPLATE_SLUGS } from "./keys.js";
 
 /** A template seeded on first start, with the content of its active version 1. */
 export interface DefaultTemplate {
-  slug: string;
+  slug: (typeof DEFAULT_TEMPLATE_SLUGS)[number];
   name: string;
   description: string;
   conditions: { type: IssueType };

@@ -28,6 +28,18 @@ const SEED_ENTITY = "$kaizen#templateseed_1";
 const DAY_MS = 86_400_000;
 
 export const TEMPLATE_ID = /^tpl_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/**
+ * Slugs of the default templates (./defaults.ts, which holds their content): whether each was seeded
+ * is read by slug, and their content is loaded only when one is to be written.
+ */
+export const DEFAULT_TEMPLATE_SLUGS = [
+  "signal-triage",
+  "hypothesis-planning",
+  "plan-decomposition",
+  "task-execution",
+  "monitor-check",
+] as const;
 export const VERSION_ID = /^ver_[0-9A-HJKMNP-TV-Z]{26}$/;
 export const SLUG = /^[a-z0-9-]{2,64}$/;
 

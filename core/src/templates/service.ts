@@ -14,8 +14,7 @@ import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
 import type { IssueAggregate } from "../issues/store.js";
 import { type DispatchContext, NO_DISPATCH, type PromptContextBuilder, selectionFacts } from "./context.js";
-import { DEFAULT_TEMPLATES } from "./defaults.js";
-import { newTemplateId, newVersionId, SLUG, TEMPLATE_ID, VERSION_ID } from "./keys.js";
+import { DEFAULT_TEMPLATE_SLUGS, newTemplateId, newVersionId, SLUG, TEMPLATE_ID, VERSION_ID } from "./keys.js";
 import {
   type CompiledTemplate,
   handlebarsReady,
@@ -341,9 +340,14 @@ export class TemplateService {
    * A default the user changed or deleted is left as it is; a slug a user's template holds is skipped.
    */
   async seedDefaults(): Promise<string[]> {
-    const seeded = await this.store.seeded(DEFAULT_TEMPLATES.map(({ slug }) => slug));
+    const seeded = await this.store.seeded(DEFAULT_TEMPLATE_SLUGS);
     const created: string[] = [];
+    if (seeded.size === DEFAULT_TEMPLATE_SLUGS.length) return created;
+    // Their content (and the compiler that checks it) is loaded only when one is to be written.
+    const { DEFAULT_TEMPLATES } = await import("./defaults.js");
     for (const preset of DEFAULT_TEMPLATES.filter(({ slug }) => !seeded.has(slug))) {
+      // Never marked seeded while a user's template holds the slug: skipped without compiling it.
+      if (await this.store.idOfSlug(preset.slug)) continue;
       const compiled = await checkedContent(preset.content);
       const { id, createdAt } = newTemplateId(this.now().getTime());
       const first = this.newVersion(

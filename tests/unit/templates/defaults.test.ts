@@ -2,6 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ISSUE_TYPES, type Issue, type IssueStatus, type IssueSummary } from "../../../core/src/issues/schemas.js";
 import { newIssue } from "../../../core/src/issues/service.js";
 import { DEFAULT_TEMPLATES } from "../../../core/src/templates/defaults.js";
+import { DEFAULT_TEMPLATE_SLUGS } from "../../../core/src/templates/keys.js";
 import {
   checkTemplateSyntax,
   handlebarsReady,
@@ -139,6 +140,8 @@ describe("default templates", () => {
   it("are five, one per issue type, with unique slugs", () => {
     expect(DEFAULT_TEMPLATES.map(({ slug, conditions }) => [slug, conditions.type])).toEqual(EXPECTED);
     expect(new Set(DEFAULT_TEMPLATES.map(({ slug }) => slug)).size).toBe(5);
+    // Seeding reads the marks by these slugs before it loads the templates' content.
+    expect(DEFAULT_TEMPLATES.map(({ slug }) => slug)).toEqual([...DEFAULT_TEMPLATE_SLUGS]);
     expect(DEFAULT_TEMPLATES.map(({ conditions }) => conditions.type).sort()).toEqual([...ISSUE_TYPES].sort());
   });
 
