@@ -1,10 +1,10 @@
 /**
  * @module templates/render — prompt text from a template version: content is checked and precompiled
- * when a version is written (./compile.ts, loaded on demand), and stored versions run on Handlebars' runtime.
+ * when a version is written (./compile.ts), and stored versions run on Handlebars' runtime; both are
+ * loaded on first use.
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type Handlebars from "handlebars";
-import handlebarsRuntime from "handlebars/runtime";
 import type { Goal, Project } from "../catalog/schemas.js";
 import { ValidationError } from "../errors.js";
 import type { Issue } from "../issues/schemas.js";
@@ -137,22 +137,42 @@ interface RuntimeEnvironment {
 
 type PromptTemplate = Handlebars.TemplateDelegate<PromptContext>;
 
+// Handlebars is loaded on first use, not when a function starts, and is bundled apart (chunks read
+// on demand): most requests of the functions that carry it never render, and rendering a stored
+// version needs only the runtime, not the compiler (and the source-map library it brings).
+
 let environment: RuntimeEnvironment | undefined;
+let runtimeLoading: Promise<void> | undefined;
 
 /**
- * The prompt environment, made on first use: one of our own, so helpers registered here never leak
- * into (or from) other users of the Handlebars singleton.
+ * Loads Handlebars' runtime once per process (again after a failure) and makes the prompt
+ * environment: one of our own, so helpers registered here never leak into (or from) other users of
+ * the Handlebars singleton.
  */
+function runtimeReady(): Promise<void> {
+  runtimeLoading ??= import("handlebars/runtime").then(
+    (module) => {
+      const runtime = ((module as { default?: unknown }).default ?? module) as RuntimeEnvironment;
+      const created = runtime.create();
+      // `{{log this}}` would write the context, dispatch token included, to the function's logs.
+      created.unregisterHelper("log");
+      for (const [name, helper] of Object.entries(PROMPT_HELPERS)) {
+        created.registerHelper(name, (...args: unknown[]) => helper(argumentOf(args)));
+      }
+      environment = created;
+    },
+    (error: unknown) => {
+      runtimeLoading = undefined;
+      throw error;
+    },
+  );
+  return runtimeLoading;
+}
+
+/** The prompt environment; throws unless the runtime is loaded (a programming error, not a client's). */
 function promptEnvironment(): RuntimeEnvironment {
-  if (environment) return environment;
-  const created = (handlebarsRuntime as unknown as RuntimeEnvironment).create();
-  // `{{log this}}` would write the context, dispatch token included, to the function's logs.
-  created.unregisterHelper("log");
-  for (const [name, helper] of Object.entries(PROMPT_HELPERS)) {
-    created.registerHelper(name, (...args: unknown[]) => helper(argumentOf(args)));
-  }
-  environment = created;
-  return created;
+  if (environment === undefined) throw new Error("Handlebars is not loaded yet: await handlebarsReady() first");
+  return environment;
 }
 
 /** The helpers a template may call, built-ins included (what ./compile.ts checks calls against). */
@@ -160,35 +180,33 @@ export function promptHelpers(): Readonly<Record<string, unknown>> {
   return promptEnvironment().helpers;
 }
 
-// --- Writing a version: the compiler, loaded on demand -----------------------------------------
-// Handlebars' compiler (and the source-map library it brings) is loaded on first use, not when a
-// function starts, and is bundled apart: rendering a stored version needs only the runtime.
+// --- Writing a version: the compiler ----------------------------------------------------------
 
 let compiler: typeof import("./compile.js") | undefined;
-let loading: Promise<void> | undefined;
+let compilerLoading: Promise<void> | undefined;
 
 /**
- * Loads Handlebars' compiler once per process (again after a failure). Await it before
+ * Loads Handlebars, compiler included, once per process (again after a failure). Await it before
  * {@link checkTemplateSyntax}, {@link precompileTemplate}, or {@link renderTemplate} of a version
  * not rendered before.
  * @example await handlebarsReady(); checkTemplateSyntax(content);
  */
 export function handlebarsReady(): Promise<void> {
-  loading ??= import("./compile.js").then(
-    (module) => {
+  compilerLoading ??= Promise.all([runtimeReady(), import("./compile.js")]).then(
+    ([, module]) => {
       compiler = module;
     },
     (error: unknown) => {
-      loading = undefined;
+      compilerLoading = undefined;
       throw error;
     },
   );
-  return loading;
+  return compilerLoading;
 }
 
 /** The compiler; throws unless {@link handlebarsReady} has finished (a programming error, not a client's). */
 function loadedCompiler(): typeof import("./compile.js") {
-  if (compiler === undefined) throw new Error("Handlebars' compiler is not loaded yet: await handlebarsReady() first");
+  if (compiler === undefined) throw new Error("Handlebars is not loaded yet: await handlebarsReady() first");
   return compiler;
 }
 
@@ -284,6 +302,7 @@ export interface RenderableVersion {
  * @example await renderStoredVersion({ id, content, compiled }, context)
  */
 export async function renderStoredVersion(version: RenderableVersion, context: PromptContext): Promise<string> {
+  await runtimeReady();
   if (!templates.has(version.id)) {
     const template = version.compiled && templateOfCompiled(version.compiled);
     if (template) keep(version.id, template);
