@@ -3,7 +3,7 @@
  * (ESM, minified, node20, source maps, AWS SDK included and tree-shaken), with what it loads only on
  * demand in chunks beside it.
  */
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BuildOptions, build, type Metafile } from "esbuild";
@@ -55,6 +55,16 @@ export async function buildFunction(name: string, outdir = BUNDLE_DIR): Promise<
     metafile: true,
   });
   return result.metafile;
+}
+
+/** The files of one function's package in `outdir`, relative to it: its entry and its chunks, with their source maps. */
+export function packageFiles(name: string, outdir = BUNDLE_DIR): string[] {
+  const chunks = existsSync(join(outdir, "chunks"))
+    ? readdirSync(join(outdir, "chunks"))
+        .filter((file) => file.startsWith(`${name}-`))
+        .map((file) => join("chunks", file))
+    : [];
+  return [`${name}.mjs`, `${name}.mjs.map`, ...chunks];
 }
 
 /** Bundles every function; returns the bundle paths by family. */

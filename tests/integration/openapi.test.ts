@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { DOCS_ASSETS, DOCS_COPY_FILES } from "../../core/src/openapi/docs-page.js";
 import { type AnyRouteKey, OPERATIONS } from "../../core/src/openapi/operations.js";
 import { allRoutes, routeKey } from "../../core/src/routes.js";
+import { packageFiles } from "../../scripts/build.js";
 import { currentOpenApiDocument, OPENAPI_FILE } from "../../scripts/openapi.js";
 import { apiGatewayEvent } from "../helpers/apigw.js";
 import { AUTH, type TestApp, testApp } from "../helpers/app.js";
@@ -150,10 +151,10 @@ describe("the service bundle in a Lambda package", () => {
   async function packagedHandler(copyFiles: readonly { from: string; to: string }[]): Promise<Handler> {
     const root = mkdtempSync(join(tmpdir(), "kaizen-lambda-package-"));
     temps.push(root);
-    mkdirSync(join(root, "functions"));
-    const bundle = inject("bundles").service ?? "";
-    copyFileSync(bundle, join(root, "functions", "service.mjs"));
-    copyFileSync(`${bundle}.map`, join(root, "functions", "service.mjs.map"));
+    mkdirSync(join(root, "functions", "chunks"), { recursive: true });
+    const bundles = dirname(inject("bundles").service ?? "");
+    for (const file of packageFiles("service", bundles))
+      copyFileSync(join(bundles, file), join(root, "functions", file));
     for (const { from, to } of copyFiles) {
       mkdirSync(dirname(join(root, to)), { recursive: true });
       copyFileSync(join(ROOT, from), join(root, to));
