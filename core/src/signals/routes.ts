@@ -4,14 +4,9 @@ import { readJsonBody } from "../http/body.js";
 import { itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
 import { signalService } from "../services.js";
+import { ingestResponse } from "./respond.js";
 import { manualFingerprint } from "./rules.js";
 import { issueSignalsQuery, listSignalsQuery, manualSignalBody } from "./schemas.js";
-import type { IngestResult } from "./service.js";
-
-/** The receivers' and `POST /api/signals`' answer: 201 for a new signal, 200 for a duplicate delivery. */
-export function ingestResponse(c: Parameters<typeof itemResponse>[0], result: IngestResult): Response {
-  return itemResponse(c, result, { status: result.duplicate ? 200 : 201 });
-}
 
 export const signalFamily: FamilyModule<"signals"> = (deps) => {
   const signals = signalService(deps);

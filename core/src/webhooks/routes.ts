@@ -9,7 +9,7 @@ import type { AppEnv, FamilyModule } from "../http/app.js";
 import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_MESSAGE } from "../http/body.js";
 import type { WebhookProvider } from "../routes.js";
 import { signalService } from "../services.js";
-import { ingestResponse } from "../signals/routes.js";
+import { ingestResponse } from "../signals/respond.js";
 import { classifyDelivery } from "../signals/rules.js";
 import { verifyAnalyticsSecret, verifyCodehostSignature, verifyErrortrackerSignature } from "./verify.js";
 
