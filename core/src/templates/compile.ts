@@ -3,7 +3,7 @@
  * has no precompiled form (render.ts `handlebarsReady`): checks content whole and precompiles it.
  */
 import Handlebars from "handlebars";
-import { BLOCK_ONLY, COMPILE_OPTIONS, HELPER_ARITY, promptHelpers, TemplateSyntaxError } from "./render.js";
+import { BLOCK_ONLY, COMPILE_OPTIONS, HELPER_ARITY, TemplateSyntaxError } from "./helpers.js";
 
 // --- Locating what Handlebars refuses -------------------------------------------------------
 // Handlebars' Jison parser throws a bare Error whose text names a line but not a column (its
@@ -279,10 +279,10 @@ function simpleName(path: AstNode | undefined): string | null {
 }
 
 /** Why a call would throw at render time, or null when it renders. */
-function callProblem(node: AstNode): string | null {
+function callProblem(node: AstNode, helpers: Readonly<Record<string, unknown>>): string | null {
   const name = simpleName(node.path);
   const params = node.params?.length ?? 0;
-  if (name === null || !Object.hasOwn(promptHelpers(), name)) {
+  if (name === null || !Object.hasOwn(helpers, name)) {
     // An unknown name with arguments is a call to a missing helper; without, it reads a value.
     return params > 0 ? `unknown helper ${quoted(String(node.path?.original ?? ""))}` : null;
   }
@@ -296,7 +296,10 @@ function callProblem(node: AstNode): string | null {
 }
 
 /** The first construct that parses but cannot render here: partials, decorators, bad helper calls. */
-function firstRenderProblem(node: AstNode): { node: AstNode; reason: string } | null {
+function firstRenderProblem(
+  node: AstNode,
+  helpers: Readonly<Record<string, unknown>>,
+): { node: AstNode; reason: string } | null {
   if (node.type === "PartialStatement" || node.type === "PartialBlockStatement") {
     return { node, reason: "partials are not available in prompt templates" };
   }
@@ -304,7 +307,7 @@ function firstRenderProblem(node: AstNode): { node: AstNode; reason: string } | 
     return { node, reason: "decorators are not available in prompt templates" };
   }
   if (CALLS.has(node.type)) {
-    const reason = callProblem(node);
+    const reason = callProblem(node, helpers);
     if (reason) return { node, reason };
   }
   const children = [
@@ -316,7 +319,7 @@ function firstRenderProblem(node: AstNode): { node: AstNode; reason: string } | 
     ...(node.inverse ? [node.inverse] : []),
   ];
   for (const child of children) {
-    const problem = firstRenderProblem(child);
+    const problem = firstRenderProblem(child, helpers);
     if (problem) return problem;
   }
   return null;
@@ -327,10 +330,10 @@ function firstRenderProblem(node: AstNode): { node: AstNode; reason: string } | 
  * block mismatches, and what parses but cannot render here (partials, decorators, unknown helpers,
  * `{{#if}}` without its one argument). Precompiles eagerly (`Handlebars.compile` alone waits for
  * the first render) and returns what it wrote: the template spec, JavaScript source that
- * Handlebars' runtime runs.
- * @example checkedSpec("Fix {{issueRef issue}}\n{{#if parent}}") // throws TemplateSyntaxError (line 2, column 1)
+ * Handlebars' runtime runs. `helpers`: what the prompt environment can call, built-ins included.
+ * @example checkedSpec("Fix {{issueRef issue}}\n{{#if parent}}", promptHelpers()) // throws TemplateSyntaxError (line 2, column 1)
  */
-export function checkedSpec(content: string): string {
+export function checkedSpec(content: string, helpers: Readonly<Record<string, unknown>>): string {
   const deep = tooDeep(tokensOf(content));
   if (deep) {
     throw locatedError(
@@ -346,7 +349,7 @@ export function checkedSpec(content: string): string {
   } catch (error) {
     throw syntaxErrorFrom(content, error);
   }
-  const problem = firstRenderProblem(tree);
+  const problem = firstRenderProblem(tree, helpers);
   if (problem) {
     const start = problem.node.loc?.start ?? { line: 1, column: 0 };
     throw locatedError(content, start.line, start.column, problem.reason);

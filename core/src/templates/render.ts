@@ -6,9 +6,11 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type Handlebars from "handlebars";
 import type { Goal, Project } from "../catalog/schemas.js";
-import { ValidationError } from "../errors.js";
 import type { Issue } from "../issues/schemas.js";
 import type { IssueSummary } from "../issues/service.js";
+import { argumentOf, PROMPT_HELPERS } from "./helpers.js";
+
+export { TemplateSyntaxError } from "./helpers.js";
 
 /** Another issue as a prompt names it: parent, child, sibling, blocker. */
 export type PromptIssueSummary = IssueSummary;
@@ -65,63 +67,6 @@ export interface PromptContext {
   api: { baseUrl: string };
 }
 
-/**
- * A template that cannot be used, located for the author: 1-based line and column (the column
- * counts characters, not UTF-16 units).
- * @example new TemplateSyntaxError(3, 7, "{{#if}} is not closed").message // "content: syntax error at line 3, column 7: {{#if}} is not closed"
- */
-export class TemplateSyntaxError extends ValidationError {
-  readonly line: number;
-  readonly column: number;
-
-  constructor(line: number, column: number, reason: string) {
-    const problem = `syntax error at line ${line}, column ${column}: ${reason}`;
-    super(`content: ${problem}`, [{ path: "content", message: problem }]);
-    this.line = line;
-    this.column = column;
-  }
-}
-
-const PRIORITY_LABELS = ["none", "urgent", "high", "medium", "low"];
-
-/** The value a one-argument helper was given; Handlebars passes its options object last. */
-function argumentOf(args: unknown[]): unknown {
-  return args.length > 1 ? args[0] : undefined;
-}
-
-function json(value: unknown): string {
-  return JSON.stringify(value, null, 2) ?? "";
-}
-
-function priorityLabel(value: unknown): string {
-  return typeof value === "number" && Number.isInteger(value) ? (PRIORITY_LABELS[value] ?? "") : "";
-}
-
-function issueRef(value: unknown): string {
-  const number =
-    typeof value === "object" && value !== null && Object.hasOwn(value, "number")
-      ? (value as { number: unknown }).number
-      : value;
-  return typeof number === "number" && Number.isSafeInteger(number) && number > 0 ? `KZN-${number}` : "";
-}
-
-/** The helpers of API.md 3.4; each takes exactly one argument. */
-const PROMPT_HELPERS: Record<string, (value: unknown) => string> = { json, priorityLabel, issueRef };
-
-/** Arguments each callable helper needs; calling one otherwise fails at render time. */
-export const HELPER_ARITY: Record<string, number> = {
-  if: 1,
-  unless: 1,
-  with: 1,
-  each: 1,
-  lookup: 2,
-  ...Object.fromEntries(Object.keys(PROMPT_HELPERS).map((name) => [name, 1])),
-};
-/** Built-in helpers that fail without a block to render (`options.fn`). */
-export const BLOCK_ONLY = new Set(["if", "unless", "with", "each"]);
-
-/** Prompts are Markdown, not HTML: nothing is escaped; a missing value renders empty (not strict). */
-export const COMPILE_OPTIONS = { noEscape: true, strict: false } as const;
 // Said explicitly rather than left to the defaults: inherited properties (`constructor`,
 // `__proto__`, `toString`) render empty, and Handlebars does not log each attempt.
 const RUNTIME_OPTIONS = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false } as const;
@@ -218,7 +163,7 @@ function loadedCompiler(): typeof import("./compile.js") {
  * @example await handlebarsReady(); checkTemplateSyntax("Fix {{issueRef issue}}\n{{#if parent}}") // throws TemplateSyntaxError (line 2, column 1)
  */
 export function checkTemplateSyntax(content: string): void {
-  loadedCompiler().checkedSpec(content);
+  loadedCompiler().checkedSpec(content, promptHelpers());
 }
 
 /**
@@ -239,7 +184,7 @@ const MAX_STORED_VERSION_BYTES = 300 * 1024;
  * @example await handlebarsReady(); const compiled = precompileTemplate("Fix {{issue.title}}");
  */
 export function precompileTemplate(content: string): CompiledTemplate | undefined {
-  const compiled = deflateRawSync(loadedCompiler().checkedSpec(content));
+  const compiled = deflateRawSync(loadedCompiler().checkedSpec(content, promptHelpers()));
   return compiled.byteLength + Buffer.byteLength(content, "utf8") <= MAX_STORED_VERSION_BYTES ? compiled : undefined;
 }
 
@@ -283,7 +228,7 @@ function keep(versionId: string, template: PromptTemplate): void {
  * @example renderTemplate("ver_01J…", "Work on {{issueRef issue}}: {{issue.title}}", context) // "Work on KZN-7: Checkout times out"
  */
 export function renderTemplate(versionId: string, content: string, context: PromptContext): string {
-  const template = templates.get(versionId) ?? templateOfSpec(loadedCompiler().checkedSpec(content));
+  const template = templates.get(versionId) ?? templateOfSpec(loadedCompiler().checkedSpec(content, promptHelpers()));
   keep(versionId, template);
   return template(context, RUNTIME_OPTIONS);
 }
