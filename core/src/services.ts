@@ -91,7 +91,13 @@ export const templateService = (deps: AppDeps) =>
       catalogService(deps),
       apiBaseUrl(deps.config),
     );
-    return new TemplateService(templateStore(deps), catalogService(deps), contexts, clockOf(deps));
+    return new TemplateService(
+      templateStore(deps),
+      catalogService(deps),
+      contexts,
+      deps.config.serviceApiKey,
+      clockOf(deps),
+    );
   });
 export const promptService = (deps: AppDeps) =>
   once(

@@ -3,6 +3,7 @@
  * when a version is written (./compile.ts), and stored versions run on Handlebars' runtime; both are
  * loaded on first use.
  */
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type Handlebars from "handlebars";
 import type { Goal, Project } from "../catalog/schemas.js";
@@ -178,13 +179,28 @@ export type CompiledTemplate = Uint8Array;
  */
 const MAX_STORED_VERSION_BYTES = 300 * 1024;
 
+/** Bytes of the seal in front of a stored precompiled form (an HMAC-SHA256). */
+const SEAL_BYTES = 32;
+
 /**
- * Checks content as {@link checkTemplateSyntax} does and returns its precompiled form, or undefined
- * when that would not fit beside the content in the version's item.
- * @example await handlebarsReady(); const compiled = precompileTemplate("Fix {{issue.title}}");
+ * The seal of a precompiled form: an HMAC-SHA256 keyed with a key derived from the service's own
+ * secret, so only this service can write a spec that rendering will run (a spec is code).
  */
-export function precompileTemplate(content: string): CompiledTemplate | undefined {
-  const compiled = deflateRawSync(loadedCompiler().checkedSpec(content, promptHelpers()));
+function sealOf(deflated: Uint8Array, secret: string): Buffer {
+  const key = createHmac("sha256", secret).update("kaizen template version seal").digest();
+  return createHmac("sha256", key).update(deflated).digest();
+}
+
+/**
+ * Checks content as {@link checkTemplateSyntax} does and returns its precompiled form, sealed with
+ * `secret` (the service key), or undefined when there is no secret to seal it with or it would not
+ * fit beside the content in the version's item (such versions are compiled when rendered).
+ * @example await handlebarsReady(); const compiled = precompileTemplate("Fix {{issue.title}}", serviceApiKey);
+ */
+export function precompileTemplate(content: string, secret: string | undefined): CompiledTemplate | undefined {
+  const deflated = deflateRawSync(loadedCompiler().checkedSpec(content, promptHelpers()));
+  if (!secret) return undefined;
+  const compiled = Buffer.concat([sealOf(deflated, secret), deflated]);
   return compiled.byteLength + Buffer.byteLength(content, "utf8") <= MAX_STORED_VERSION_BYTES ? compiled : undefined;
 }
 
@@ -192,15 +208,24 @@ export function precompileTemplate(content: string): CompiledTemplate | undefine
 
 /** The template Handlebars' runtime makes of a spec: the code `Handlebars.compile` would have built from the same content. */
 function templateOfSpec(spec: string): PromptTemplate {
-  // The spec is JavaScript that this service's compiler wrote from content it checked (precompileTemplate).
+  // The spec is JavaScript that this service's compiler wrote from content it checked, and its seal
+  // (templateOfCompiled) proves it: nothing else that can write the table gets code run here.
   const evaluated = new Function(`return (${spec});`)() as TemplateSpecification;
   return promptEnvironment().template<PromptContext>(evaluated);
 }
 
-/** A stored precompiled form as a template, or undefined when this runtime cannot run it (another compiler revision). */
-function templateOfCompiled(compiled: CompiledTemplate): PromptTemplate | undefined {
+/**
+ * A stored precompiled form as a template, or undefined when its seal is not this service's (written
+ * by anything else, or under another key: it never runs) or this runtime cannot run it (another
+ * compiler revision).
+ */
+function templateOfCompiled(compiled: CompiledTemplate, secret: string | undefined): PromptTemplate | undefined {
+  if (!secret || compiled.byteLength <= SEAL_BYTES) return undefined;
+  const seal = compiled.subarray(0, SEAL_BYTES);
+  const deflated = compiled.subarray(SEAL_BYTES);
+  if (!timingSafeEqual(seal, sealOf(deflated, secret))) return undefined;
   try {
-    return templateOfSpec(inflateRawSync(compiled).toString("utf8"));
+    return templateOfSpec(inflateRawSync(deflated).toString("utf8"));
   } catch {
     return undefined;
   }
@@ -242,14 +267,18 @@ export interface RenderableVersion {
 }
 
 /**
- * The prompt text of a stored version: run from its precompiled form when it has one, so the
- * compiler loads only for a version without one (see {@link RenderableVersion.compiled}).
- * @example await renderStoredVersion({ id, content, compiled }, context)
+ * The prompt text of a stored version: run from its precompiled form when it has one sealed with
+ * `secret`, so the compiler loads only for a version without one (see {@link RenderableVersion.compiled}).
+ * @example await renderStoredVersion({ id, content, compiled }, context, serviceApiKey)
  */
-export async function renderStoredVersion(version: RenderableVersion, context: PromptContext): Promise<string> {
+export async function renderStoredVersion(
+  version: RenderableVersion,
+  context: PromptContext,
+  secret: string | undefined,
+): Promise<string> {
   await runtimeReady();
   if (!templates.has(version.id)) {
-    const template = version.compiled && templateOfCompiled(version.compiled);
+    const template = version.compiled && templateOfCompiled(version.compiled, secret);
     if (template) keep(version.id, template);
     else await handlebarsReady();
   }

@@ -71,13 +71,9 @@ export function boundedPromptText(text: string): string {
  * Refuses content that would not render (400 naming line and column) and returns its precompiled
  * form, stored with the version so that rendering it needs only Handlebars' runtime; loads the compiler first.
  */
-async function checkedContent(content: string): Promise<CompiledTemplate | undefined> {
+async function checkedContent(content: string, secret: string | undefined): Promise<CompiledTemplate | undefined> {
   await handlebarsReady();
-  return precompileTemplate(content);
-}
-
-async function renderedText(version: RenderableVersion, context: PromptContext): Promise<string> {
-  return boundedPromptText(await renderStoredVersion(version, context));
+  return precompileTemplate(content, secret);
 }
 
 export class TemplateService {
@@ -89,14 +85,20 @@ export class TemplateService {
     store: TemplateStore,
     private readonly catalog: CatalogService,
     private readonly contexts: PromptContextBuilder,
+    /** Seals the precompiled forms this service stores (the service key): only sealed ones are run. */
+    private readonly sealSecret: string | undefined,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.store = store;
   }
 
+  private async renderedText(version: RenderableVersion, context: PromptContext): Promise<string> {
+    return boundedPromptText(await renderStoredVersion(version, context, this.sealSecret));
+  }
+
   /** Creates a template; with `content`, its version 1 is made and active at once. */
   async createTemplate(input: CreateTemplateBody): Promise<StoredTemplate> {
-    const compiled = input.content !== undefined ? await checkedContent(input.content) : undefined;
+    const compiled = input.content !== undefined ? await checkedContent(input.content, this.sealSecret) : undefined;
     await this.checkProjects(input.projectId, input.conditions?.projectId);
     const { id, createdAt } = newTemplateId(this.now().getTime());
     const first =
@@ -198,7 +200,7 @@ export class TemplateService {
 
   /** A new draft numbered after the last one: concurrent creations take consecutive numbers. */
   async createVersion(ref: string, input: CreateVersionBody): Promise<TemplateVersion> {
-    const compiled = await checkedContent(input.content);
+    const compiled = await checkedContent(input.content, this.sealSecret);
     const createdAt = this.now().toISOString();
     const id = newVersionId(this.now().getTime());
     return retryRaces(
@@ -286,7 +288,7 @@ export class TemplateService {
         templateId: chosen.id,
         versionId: chosen.activeVersionId,
         versionNumber: chosen.activeVersionNumber,
-        text: await renderedText(version, context),
+        text: await this.renderedText(version, context),
       },
     };
   }
@@ -316,7 +318,7 @@ export class TemplateService {
       this.store.getVersion(templateId, number),
     ]);
     if (!template || template.deleted || !version) return null;
-    const text = await renderedText({ ...version.version, compiled: version.compiled }, context);
+    const text = await this.renderedText({ ...version.version, compiled: version.compiled }, context);
     return { template: template.template, version: version.version, text };
   }
 
@@ -348,7 +350,7 @@ export class TemplateService {
     for (const preset of DEFAULT_TEMPLATES.filter(({ slug }) => !seeded.has(slug))) {
       // Never marked seeded while a user's template holds the slug: skipped without compiling it.
       if (await this.store.idOfSlug(preset.slug)) continue;
-      const compiled = await checkedContent(preset.content);
+      const compiled = await checkedContent(preset.content, this.sealSecret);
       const { id, createdAt } = newTemplateId(this.now().getTime());
       const first = this.newVersion(
         id,

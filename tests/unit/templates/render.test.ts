@@ -183,7 +183,8 @@ describe("renderTemplate", () => {
 });
 
 describe("renderStoredVersion", () => {
-  const stored = (content: string, compiled = precompileTemplate(content)) => ({
+  const SECRET = `kaizen_${"cd".repeat(32)}`;
+  const stored = (content: string, compiled = precompileTemplate(content, SECRET)) => ({
     id: `ver_stored_${++versions}`,
     content,
     compiled,
@@ -215,27 +216,41 @@ describe("renderStoredVersion", () => {
     for (const content of corpus) {
       for (const ctx of [context, withFamily]) {
         const expected = renderTemplate(`ver_compiled_ref_${++versions}`, content, ctx);
-        expect(await renderStoredVersion(stored(content), ctx), content).toBe(expected);
+        expect(await renderStoredVersion(stored(content), ctx, SECRET), content).toBe(expected);
       }
     }
   });
 
   it("runs the precompiled form, not the content, and keeps it like any version", async () => {
-    const version = stored("the content", precompileTemplate("compiled {{issue.number}}"));
-    expect(await renderStoredVersion(version, context)).toBe("compiled 42");
+    const version = stored("the content", precompileTemplate("compiled {{issue.number}}", SECRET));
+    expect(await renderStoredVersion(version, context, SECRET)).toBe("compiled 42");
     expect(renderTemplate(version.id, "other", context)).toBe("compiled 42");
   });
 
   it("compiles the content of a version stored without a precompiled form, or with one it cannot run", async () => {
-    expect(await renderStoredVersion(stored("plain {{issue.number}}", undefined), context)).toBe("plain 42");
+    expect(await renderStoredVersion(stored("plain {{issue.number}}", undefined), context, SECRET)).toBe("plain 42");
     const unreadable = stored("fallback {{issue.number}}", new Uint8Array([1, 2, 3]));
-    expect(await renderStoredVersion(unreadable, context)).toBe("fallback 42");
+    expect(await renderStoredVersion(unreadable, context, SECRET)).toBe("fallback 42");
+  });
+
+  it("never runs a precompiled form it did not seal: another key's, a forged one, or any without a key", async () => {
+    const forged = precompileTemplate("forged {{issue.number}}", `kaizen_${"ef".repeat(32)}`);
+    expect(await renderStoredVersion(stored("content {{issue.number}}", forged), context, SECRET)).toBe("content 42");
+    const sealed = precompileTemplate("sealed {{issue.number}}", SECRET) ?? new Uint8Array();
+    const tampered = Uint8Array.from(sealed);
+    tampered[tampered.length - 1] = (tampered[tampered.length - 1] ?? 0) ^ 1;
+    expect(await renderStoredVersion(stored("content {{issue.number}}", tampered), context, SECRET)).toBe("content 42");
+    expect(await renderStoredVersion(stored("content {{issue.number}}", sealed), context, undefined)).toBe(
+      "content 42",
+    );
+    expect(await renderStoredVersion(stored("content {{issue.number}}", sealed), context, SECRET)).toBe("sealed 42");
+    expect(precompileTemplate("no key {{issue.number}}", undefined)).toBeUndefined();
   });
 
   it("precompiles only content that passes the checks", () => {
-    expect(precompileTemplate("fine {{issue.title}}")).toBeInstanceOf(Uint8Array);
-    expect(() => precompileTemplate("{{#if x}}")).toThrow(TemplateSyntaxError);
-    expect(() => precompileTemplate("{{log issue}}")).toThrow(TemplateSyntaxError);
+    expect(precompileTemplate("fine {{issue.title}}", SECRET)).toBeInstanceOf(Uint8Array);
+    expect(() => precompileTemplate("{{#if x}}", SECRET)).toThrow(TemplateSyntaxError);
+    expect(() => precompileTemplate("{{log issue}}", undefined)).toThrow(TemplateSyntaxError);
   });
 });
 
