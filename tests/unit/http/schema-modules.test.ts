@@ -23,6 +23,8 @@ async function bundle(contents: string): Promise<{ text: string; inputs: Metafil
   const result = await build({
     ...LAMBDA_BUILD_OPTIONS,
     stdin: { contents, resolveDir: ROOT, loader: "ts", sourcefile: "entry.ts" },
+    // One file out: the schema modules load nothing on demand, so there is nothing to split.
+    splitting: false,
     outfile: "entry.mjs",
     sourcemap: false,
     write: false,
