@@ -7,7 +7,7 @@
  *                              dispatch, sorted by when its lease ends; a claim expires what it finds)
  * - lists .................... listings of db/listing.ts, entity `dispatch`, sort key = the id's ULID,
  *                              buckets of one hour; listings `all`, `status=`, `issue=`, `agent=`
- * - the queue ................ dispatch/queue-index.ts (kept by issue writes)
+ * - the queue ................ issues/queue.ts (kept by issue moves)
  */
 import { createHash } from "node:crypto";
 import { decodeTime, monotonicFactory } from "ulid";

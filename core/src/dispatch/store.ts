@@ -1,7 +1,7 @@
 /**
  * @module dispatch/store — every DynamoDB expression about dispatches: a dispatch with its listing
  * entries and lease entry, finishing one only while it is active, heartbeats that move its lease,
- * and the leases that ran out. Keys: ./keys.ts; the queue: ./queue-index.ts.
+ * and the leases that ran out. Keys: ./keys.ts; the queue: issues/queue.ts.
  */
 
 import type { Db, Item, TransactItem } from "../db/client.js";

@@ -54,7 +54,7 @@ export interface IssueInternals {
   blocking: string[];
   /** The latest signals linked to it, newest first (the first {@link RECENT_SIGNALS} show on its detail). */
   recentSignals: RecentSignal[];
-  /** Its project has an active goal: the score's goal bonus (dispatch/scoring.ts). */
+  /** Its project has an active goal: the score's goal bonus (./scoring.ts). */
   goalActive: boolean;
   /** The dispatch working it now, while `in_progress`. */
   activeDispatchId: string | null;
