@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { AUTH, dataOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";
 import { codehostDelivery, issueEvent, mergedPullRequest } from "../helpers/deliveries.js";
+import { PATCH_MOVES } from "../helpers/issue-states.js";
 import { countMismatches, everyPage, queuedIssueIds } from "../helpers/moves.js";
 
 const STATUSES = ["triage", "backlog", "todo", "in_progress", "done", "canceled"] as const;
@@ -29,16 +30,6 @@ const LEASE_SECONDS = 60;
 const TIME_BUDGET_MS = 90_000;
 
 const isOpen = (status: Status) => status !== "done" && status !== "canceled";
-
-/** The PATCH moves of API.md 3.2.1 from each status (into `in_progress` only a claim moves). */
-const PATCH_MOVES: Record<Status, Status[]> = {
-  triage: ["backlog", "todo", "canceled", "done"],
-  backlog: ["todo", "triage", "canceled"],
-  todo: ["backlog", "canceled"],
-  in_progress: ["done", "canceled", "todo"],
-  done: ["triage", "todo"],
-  canceled: ["triage", "backlog"],
-};
 
 /** A command's fields, as a plain object (a counterexample then prints as JSON to paste back). */
 function fields<T>(model: { [K in keyof T]: fc.Arbitrary<T[K]> }): fc.Arbitrary<T> {

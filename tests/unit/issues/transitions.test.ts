@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ISSUE_STATUSES, type IssueStatus } from "../../../core/src/issues/schemas.js";
+import { ISSUE_STATUSES } from "../../../core/src/issues/schemas.js";
 import { completedAtAfter, isOpen, transitionRefusal } from "../../../core/src/issues/transitions.js";
-
-/** API.md 3.2.1, written out: for each from, the statuses a PATCH may move to. */
-const PATCH_ALLOWED: Record<IssueStatus, IssueStatus[]> = {
-  triage: ["backlog", "todo", "canceled", "done"],
-  backlog: ["todo", "triage", "canceled"],
-  todo: ["backlog", "canceled"],
-  in_progress: ["done", "canceled", "todo"],
-  done: ["triage", "todo"],
-  canceled: ["triage", "backlog"],
-};
+import { PATCH_MOVES } from "../../helpers/issue-states.js";
 
 const PAIRS = ISSUE_STATUSES.flatMap((from) => ISSUE_STATUSES.map((to) => [from, to] as const));
 
@@ -21,12 +12,12 @@ describe("issue transitions", () => {
 
   it.each(PAIRS)("PATCH %s → %s", (from, to) => {
     const refusal = transitionRefusal(from, to, "patch");
-    if (from === to || PATCH_ALLOWED[from].includes(to)) expect(refusal).toBeNull();
+    if (from === to || PATCH_MOVES[from].includes(to)) expect(refusal).toBeNull();
     else expect(refusal).toBe(`Cannot move issue from ${from} to ${to}`);
   });
 
   it.each(PAIRS)("dispatch %s → %s", (from, to) => {
-    const allowed = from === to || PATCH_ALLOWED[from].includes(to) || (from === "todo" && to === "in_progress");
+    const allowed = from === to || PATCH_MOVES[from].includes(to) || (from === "todo" && to === "in_progress");
     expect(transitionRefusal(from, to, "dispatch") === null).toBe(allowed);
   });
 

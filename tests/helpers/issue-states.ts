@@ -1,0 +1,12 @@
+/** The issue state machine of API.md 3.2.1, written out for tests apart from the code that enforces it. */
+import type { IssueStatus } from "../../core/src/issues/schemas.js";
+
+/** For each status, the statuses a PATCH may move an issue to (into `in_progress` only a claim moves). */
+export const PATCH_MOVES: Record<IssueStatus, IssueStatus[]> = {
+  triage: ["backlog", "todo", "canceled", "done"],
+  backlog: ["todo", "triage", "canceled"],
+  todo: ["backlog", "canceled"],
+  in_progress: ["done", "canceled", "todo"],
+  done: ["triage", "todo"],
+  canceled: ["triage", "backlog"],
+};
