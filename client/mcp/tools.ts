@@ -40,7 +40,7 @@ function defineTool<S extends ObjectSchema>(tool: KaizenTool<S>): KaizenTool<S> 
 // Path ids. The API takes them in the URL, not in a body, so no request schema holds them: the issue
 // reference comes from the signals list's `issueId` filter (the same `iss_…`/`KZN-<n>` rule), the
 // dispatch and prompt ids from the patterns their keys are built with.
-const issueRef = z.required(z.pick(listSignalsQuery, { issueId: true })).shape.issueId;
+const issueRef = z.required(z.pick(listSignalsQuery(), { issueId: true })).shape.issueId;
 const dispatchId = z
   .string()
   .check(
@@ -99,7 +99,7 @@ const claimNextIssue = defineTool({
     "issue is eligible. In a repository connected with `kaizen connect`, only its project's issues are claimed " +
     "unless projectId names another.",
   route: "POST /api/dispatch/claim",
-  inputSchema: claimBody,
+  inputSchema: claimBody(),
   annotations: WRITE,
   async run(args, session) {
     const { data, response } = await session.call("service", (kaizen) =>
@@ -137,7 +137,7 @@ const getIssue = defineTool({
     "10 signals (the evidence that opened it or grouped into it). Use it to triage an issue or to re-read the one " +
     "you are working on.",
   route: "GET /api/issues/:id",
-  inputSchema: z.required(z.pick(listSignalsQuery, { issueId: true })),
+  inputSchema: z.required(z.pick(listSignalsQuery(), { issueId: true })),
   annotations: READ,
   async run({ issueId }, session) {
     const { data } = await session.call("service", (kaizen) =>
@@ -173,7 +173,7 @@ const addComment = defineTool({
     "Post a comment (Markdown) on an issue: what you found, decided, are blocked on, or want a human to know. " +
     "authorType is `agent` for you; parentId makes it a reply. issueId defaults to your dispatch's issue.",
   route: "POST /api/issues/:id/comments",
-  inputSchema: z.extend(createCommentBody, { issueId: z.optional(defaultIssue) }),
+  inputSchema: z.extend(createCommentBody(), { issueId: z.optional(defaultIssue) }),
   annotations: WRITE,
   async run({ issueId, ...body }, session) {
     const id = await session.issueId(issueId);
@@ -193,7 +193,7 @@ const completeDispatch = defineTool({
     "attempt cancels it). Review the prompt (review_prompt) before this if you hold only a dispatch token: it stops " +
     "working when the dispatch ends. Answers with the dispatch and the issue.",
   route: "POST /api/dispatch/:id/complete",
-  inputSchema: z.extend(completeBody, { dispatchId: z.optional(dispatchId) }),
+  inputSchema: z.extend(completeBody(), { dispatchId: z.optional(dispatchId) }),
   annotations: WRITE,
   async run({ dispatchId: given, ...body }, session) {
     const id = session.dispatchId(given);
@@ -234,7 +234,7 @@ const reviewPrompt = defineTool({
     "Reviews score the prompt's template version; low scores open an issue to improve it. authorType is `agent` " +
     "for you. promptId defaults to your dispatch's prompt.",
   route: "POST /api/prompts/:id/reviews",
-  inputSchema: z.extend(createReviewBody, { promptId: z.optional(promptId) }),
+  inputSchema: z.extend(createReviewBody(), { promptId: z.optional(promptId) }),
   annotations: WRITE,
   async run({ promptId: given, ...body }, session) {
     const id = await session.promptId(given);
@@ -254,7 +254,7 @@ const listIssues = defineTool({
     "parentId, label, fingerprint, q (a substring of the title, any case). page and limit are digits as text " +
     "(limit at most 100). Use it to find issues to triage (status `triage`) or to check for duplicates.",
   route: "GET /api/issues",
-  inputSchema: listIssuesQuery,
+  inputSchema: listIssuesQuery(),
   annotations: READ,
   async run(args, session) {
     // The schema's output, written back as the query it was parsed from (its enum values checked).
@@ -272,7 +272,7 @@ const createIssue = defineTool({
     "triage unless status says backlog, todo (straight into the claim queue), done or canceled; priority 1 is " +
     "urgent, 4 low, 0 none. Use it for work you find that is not yet tracked; search with list_issues first.",
   route: "POST /api/issues",
-  inputSchema: createIssueBody,
+  inputSchema: createIssueBody(),
   annotations: WRITE,
   async run(args, session) {
     const { data } = await session.call("service", (kaizen) => kaizen.POST("/api/issues", { body: args }));
@@ -289,7 +289,7 @@ const updateIssue = defineTool({
     "answer 409 when not allowed; in_progress is reached only by a claim). Also priority, title, description, " +
     "labels, parentId, projectId.",
   route: "PATCH /api/issues/:id",
-  inputSchema: z.extend(updateIssueBody, {
+  inputSchema: z.extend(updateIssueBody(), {
     issueId: issueRef.check(z.describe("The issue to change (iss_… or KZN-<n>).")),
   }),
   annotations: { ...WRITE, idempotentHint: true },
@@ -310,7 +310,7 @@ const sendSignal = defineTool({
     "`manual:<source>:<type>`) or opens a new issue in triage. Use it for something noticed that should be " +
     "tracked and deduplicated, rather than create_issue for work already understood.",
   route: "POST /api/signals",
-  inputSchema: manualSignalBody,
+  inputSchema: manualSignalBody(),
   annotations: WRITE,
   async run(args, session) {
     const { data } = await session.call("service", (kaizen) => kaizen.POST("/api/signals", { body: args }));

@@ -1,22 +1,25 @@
 /** @module errors — the one error hierarchy: every failure a client can see is an AppError with its HTTP status. */
 
 import * as z from "zod/mini";
+import { type Output, onFirstUse } from "./schema.js";
 
-// Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
+// Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
 /** One problem with one field of a request. */
-export const fieldProblemSchema = /* @__PURE__ */ (() =>
+export const fieldProblemSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     /** Dotted path of the field (`title`, `hypothesis.confidence`, `limit`). */
     path: z.string(),
     message: z.string(),
-  }))();
-export type FieldProblem = z.output<typeof fieldProblemSchema>;
+  }),
+);
+export type FieldProblem = Output<typeof fieldProblemSchema>;
 
 /** The error envelope of API.md 1.2: `error` always, `details` when there are field problems. */
-export const errorBodySchema = /* @__PURE__ */ (() =>
-  z.object({ error: z.string(), details: z.optional(z.array(fieldProblemSchema)) }))();
-export type ErrorBody = z.output<typeof errorBodySchema>;
+export const errorBodySchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({ error: z.string(), details: z.optional(z.array(fieldProblemSchema())) }),
+);
+export type ErrorBody = Output<typeof errorBodySchema>;
 
 /**
  * Base of every error the API answers with; knows its status and JSON body.

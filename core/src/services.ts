@@ -24,6 +24,7 @@ import { PromptStore } from "./prompts/store.js";
 import { SignalService } from "./signals/service.js";
 import { SignalStore } from "./signals/store.js";
 import { PromptContextBuilder } from "./templates/context.js";
+import { PromptRenderer } from "./templates/prompting.js";
 import { TemplateService } from "./templates/service.js";
 import { TemplateStore } from "./templates/store.js";
 
@@ -82,8 +83,8 @@ export const signalService = (deps: DbDeps) =>
     "signals",
     () => new SignalService(deps.db, signalStore(deps), issueService(deps), issueStore(deps), issueMoves(deps)),
   );
-export const templateService = (deps: AppDeps) =>
-  once(deps, "templates", () => {
+export const promptRenderer = (deps: AppDeps) =>
+  once(deps, "promptRenderer", () => {
     const contexts = new PromptContextBuilder(
       issueService(deps),
       issueStore(deps),
@@ -91,14 +92,14 @@ export const templateService = (deps: AppDeps) =>
       catalogService(deps),
       apiBaseUrl(deps.config),
     );
-    return new TemplateService(
-      templateStore(deps),
-      catalogService(deps),
-      contexts,
-      deps.config.serviceApiKey,
-      clockOf(deps),
-    );
+    return new PromptRenderer(templateStore(deps), contexts, deps.config.serviceApiKey, clockOf(deps));
   });
+export const templateService = (deps: AppDeps) =>
+  once(
+    deps,
+    "templates",
+    () => new TemplateService(templateStore(deps), catalogService(deps), deps.config.serviceApiKey, clockOf(deps)),
+  );
 export const promptService = (deps: AppDeps) =>
   once(
     deps,
@@ -107,7 +108,7 @@ export const promptService = (deps: AppDeps) =>
       new PromptService(
         promptStore(deps),
         templateStore(deps),
-        templateService(deps),
+        promptRenderer(deps),
         issueStore(deps),
         catalogService(deps),
         clockOf(deps),

@@ -18,7 +18,7 @@ import {
   InvalidConfigError,
   waitForDatabase,
 } from "../../core/src/index.js";
-import { templateService } from "../../core/src/services.js";
+import { promptRenderer } from "../../core/src/services.js";
 import { type RunningDynamoDb, startDynamoDbLocal } from "./dynamodb.js";
 
 export interface LocalStackOptions {
@@ -71,7 +71,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await ensureTable(db);
     const { apiKey, source } = resolveApiKey(config, dataDir);
     const deps = { config: { ...config, serviceApiKey: apiKey }, db };
-    const seededTemplates = await templateService(deps).seedDefaults();
+    const seededTemplates = await promptRenderer(deps).seedDefaults();
     const app = createApp(ALL_FAMILIES, deps);
     const server = await listen(
       app.fetch,

@@ -523,7 +523,7 @@ describe("default templates", () => {
   it("are seeded once: a second seeding creates nothing and keeps a user's edits and deletions", async () => {
     const t = await testApp();
     const engine = engineOf(t);
-    await engine.templates.defaultsReady();
+    await engine.renderer.defaultsReady();
     const task = await json<Body<TemplateDetail>>(
       await t.app.request("/api/templates/task-execution", { headers: AUTH }),
     );
@@ -533,8 +533,8 @@ describe("default templates", () => {
     );
     await t.app.request(`/api/templates/${task.data.id}/versions/${mine.data.id}/promote`, jsonPost({}));
     await t.app.request("/api/templates/monitor-check", { method: "DELETE", headers: AUTH });
-    expect(await engine.templates.seedDefaults()).toEqual([]);
-    expect(await engineOf(t).templates.seedDefaults()).toEqual([]);
+    expect(await engine.renderer.seedDefaults()).toEqual([]);
+    expect(await engineOf(t).renderer.seedDefaults()).toEqual([]);
     const after = await json<Body<TemplateDetail>>(
       await t.app.request("/api/templates/task-execution", { headers: AUTH }),
     );
@@ -547,7 +547,7 @@ describe("default templates", () => {
 
   it("are seeded exactly once when many instances start at once", async () => {
     const t = await testApp();
-    const results = await Promise.all(Array.from({ length: 6 }, () => engineOf(t).templates.seedDefaults()));
+    const results = await Promise.all(Array.from({ length: 6 }, () => engineOf(t).renderer.seedDefaults()));
     expect(results.flat().sort()).toEqual([
       "hypothesis-planning",
       "monitor-check",

@@ -114,7 +114,7 @@ describe("the OpenAPI document", () => {
       "task",
       "monitor",
     ]);
-    expect(body).toEqual(jsonSchemaOf(createIssueBody, "input"));
+    expect(body).toEqual(jsonSchemaOf(createIssueBody(), "input"));
   });
 
   it("marks every JSON body strict, as the request schemas are", () => {

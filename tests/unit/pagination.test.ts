@@ -4,7 +4,7 @@ import { ValidationError } from "../../core/src/errors.js";
 import { linkHeader, pageOffset, paginationQuery } from "../../core/src/http/pagination.js";
 import { parseWith } from "../../core/src/http/validation.js";
 
-const query = z.strictObject(paginationQuery);
+const query = z.strictObject(paginationQuery());
 
 describe("pagination query", () => {
   it("defaults to page 1 of 20", () => {

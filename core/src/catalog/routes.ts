@@ -33,7 +33,7 @@ export const catalogFamily: FamilyModule<"catalog"> = (deps) => {
   const id = (c: Context) => c.req.param("id") ?? "";
   return {
     "GET /api/projects": async (c) => {
-      const query = parseWith(listProjectsQuery, c.req.query(), "query");
+      const query = parseWith(listProjectsQuery(), c.req.query(), "query");
       const { records, total } = await catalog.listProjects(query);
       return listResponse(
         c,
@@ -43,14 +43,18 @@ export const catalogFamily: FamilyModule<"catalog"> = (deps) => {
       );
     },
     "POST /api/projects": async (c) =>
-      created(c, "projects", await catalog.createProject(parseWith(createProjectBody, await readJsonBody(c), "body"))),
+      created(
+        c,
+        "projects",
+        await catalog.createProject(parseWith(createProjectBody(), await readJsonBody(c), "body")),
+      ),
     "GET /api/projects/:id": async (c) => {
       const { project, version } = await catalog.projectDetail(id(c));
       return itemResponse(c, project, { etag: etagOf(version) });
     },
     "PATCH /api/projects/:id": async (c) => {
       const expected = expectedVersion(c);
-      const changes = parseWith(patchProjectBody, await readJsonBody(c), "body");
+      const changes = parseWith(patchProjectBody(), await readJsonBody(c), "body");
       return stored(c, await catalog.updateProject(id(c), changes, expected));
     },
     "DELETE /api/projects/:id": async (c) => {
@@ -58,7 +62,7 @@ export const catalogFamily: FamilyModule<"catalog"> = (deps) => {
       return c.body(null, 204);
     },
     "GET /api/goals": async (c) => {
-      const query = parseWith(listGoalsQuery, c.req.query(), "query");
+      const query = parseWith(listGoalsQuery(), c.req.query(), "query");
       const { records, total } = await catalog.listGoals(query);
       return listResponse(
         c,
@@ -68,11 +72,11 @@ export const catalogFamily: FamilyModule<"catalog"> = (deps) => {
       );
     },
     "POST /api/goals": async (c) =>
-      created(c, "goals", await catalog.createGoal(parseWith(createGoalBody, await readJsonBody(c), "body"))),
+      created(c, "goals", await catalog.createGoal(parseWith(createGoalBody(), await readJsonBody(c), "body"))),
     "GET /api/goals/:id": async (c) => stored(c, await catalog.getGoal(id(c))),
     "PATCH /api/goals/:id": async (c) => {
       const expected = expectedVersion(c);
-      const changes = parseWith(patchGoalBody, await readJsonBody(c), "body");
+      const changes = parseWith(patchGoalBody(), await readJsonBody(c), "body");
       return stored(c, await catalog.updateGoal(id(c), changes, expected));
     },
     "DELETE /api/goals/:id": async (c) => {
@@ -80,7 +84,7 @@ export const catalogFamily: FamilyModule<"catalog"> = (deps) => {
       return c.body(null, 204);
     },
     "GET /api/labels": async (c) => {
-      const query = parseWith(listLabelsQuery, c.req.query(), "query");
+      const query = parseWith(listLabelsQuery(), c.req.query(), "query");
       const { records, total } = await catalog.listLabels(query);
       return listResponse(
         c,
@@ -90,7 +94,7 @@ export const catalogFamily: FamilyModule<"catalog"> = (deps) => {
       );
     },
     "POST /api/labels": async (c) =>
-      created(c, "labels", await catalog.createLabel(parseWith(createLabelBody, await readJsonBody(c), "body"))),
+      created(c, "labels", await catalog.createLabel(parseWith(createLabelBody(), await readJsonBody(c), "body"))),
     "DELETE /api/labels/:id": async (c) => {
       await catalog.deleteLabel(id(c), expectedVersion(c));
       return c.body(null, 204);

@@ -3,9 +3,10 @@ import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { count, nullableText, resourceId, timestamp } from "../http/resource-fields.js";
 import { ISSUE_STATUSES } from "../issues/schemas.js";
+import { type Output, onFirstUse } from "../schema.js";
 import { GOAL_ID, PROJECT_ID } from "./keys.js";
 
-// Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
+// Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
 export const PROJECT_STATUSES = ["backlog", "planned", "active", "paused", "completed", "canceled"] as const;
 export const PROJECT_HEALTHS = ["on_track", "at_risk", "off_track"] as const;
@@ -23,38 +24,42 @@ const sized = (min: number, max: number) =>
       z.maxLength(max, `must be ${min}..${max} characters`),
     );
 const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
-const projectId = /* @__PURE__ */ (() => z.string().check(z.regex(PROJECT_ID, "must be a project id (prj_…)")))();
-const goalId = /* @__PURE__ */ (() => z.string().check(z.regex(GOAL_ID, "must be a goal id (gol_…)")))();
+const projectId = /* @__PURE__ */ onFirstUse(() =>
+  z.string().check(z.regex(PROJECT_ID, "must be a project id (prj_…)")),
+);
+const goalId = /* @__PURE__ */ onFirstUse(() => z.string().check(z.regex(GOAL_ID, "must be a goal id (gol_…)")));
 /** `#rrggbb` in either case; stored lowercase so equal colours compare equal. */
-const color = /* @__PURE__ */ (() =>
+const color = /* @__PURE__ */ onFirstUse(() =>
   z.pipe(
     z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/, "must be a colour #rrggbb")),
     z.transform((value) => value.toLowerCase()),
-  ))();
+  ),
+);
 
-const projectFields = /* @__PURE__ */ (() => ({
+const projectFields = /* @__PURE__ */ onFirstUse(() => ({
   name: sized(1, 200),
   description: z.nullable(text(10_000)),
   status: z.enum(PROJECT_STATUSES),
   health: z.enum(PROJECT_HEALTHS),
-  goalId: z.nullable(goalId),
-}))();
+  goalId: z.nullable(goalId()),
+}));
 
 /** `POST /api/projects` body. */
-export const createProjectBody = /* @__PURE__ */ (() =>
-  z.partial(z.strictObject(projectFields), {
+export const createProjectBody = /* @__PURE__ */ onFirstUse(() =>
+  z.partial(z.strictObject(projectFields()), {
     description: true,
     status: true,
     health: true,
     goalId: true,
-  }))();
-export type CreateProjectBody = z.output<typeof createProjectBody>;
+  }),
+);
+export type CreateProjectBody = Output<typeof createProjectBody>;
 
 /** `PATCH /api/projects/:id` body: any subset of the fields; `null` clears an optional one. */
-export const patchProjectBody = /* @__PURE__ */ (() => z.partial(z.strictObject(projectFields)))();
-export type PatchProjectBody = z.output<typeof patchProjectBody>;
+export const patchProjectBody = /* @__PURE__ */ onFirstUse(() => z.partial(z.strictObject(projectFields())));
+export type PatchProjectBody = Output<typeof patchProjectBody>;
 
-const goalFields = /* @__PURE__ */ (() => ({
+const goalFields = /* @__PURE__ */ onFirstUse(() => ({
   title: sized(1, 200),
   description: z.nullable(text(10_000)),
   metric: z.nullable(text(200)),
@@ -62,12 +67,12 @@ const goalFields = /* @__PURE__ */ (() => ({
   currentValue: z.nullable(z.number()),
   unit: z.nullable(text(50)),
   status: z.enum(GOAL_STATUSES),
-  projectId: z.nullable(projectId),
-}))();
+  projectId: z.nullable(projectId()),
+}));
 
 /** `POST /api/goals` body. */
-export const createGoalBody = /* @__PURE__ */ (() =>
-  z.partial(z.strictObject(goalFields), {
+export const createGoalBody = /* @__PURE__ */ onFirstUse(() =>
+  z.partial(z.strictObject(goalFields()), {
     description: true,
     metric: true,
     targetValue: true,
@@ -75,42 +80,45 @@ export const createGoalBody = /* @__PURE__ */ (() =>
     unit: true,
     status: true,
     projectId: true,
-  }))();
-export type CreateGoalBody = z.output<typeof createGoalBody>;
+  }),
+);
+export type CreateGoalBody = Output<typeof createGoalBody>;
 
 /** `PATCH /api/goals/:id` body. */
-export const patchGoalBody = /* @__PURE__ */ (() => z.partial(z.strictObject(goalFields)))();
-export type PatchGoalBody = z.output<typeof patchGoalBody>;
+export const patchGoalBody = /* @__PURE__ */ onFirstUse(() => z.partial(z.strictObject(goalFields())));
+export type PatchGoalBody = Output<typeof patchGoalBody>;
 
 /** `POST /api/labels` body. */
-export const createLabelBody = /* @__PURE__ */ (() => z.strictObject({ name: sized(1, 50), color }))();
-export type CreateLabelBody = z.output<typeof createLabelBody>;
+export const createLabelBody = /* @__PURE__ */ onFirstUse(() => z.strictObject({ name: sized(1, 50), color: color() }));
+export type CreateLabelBody = Output<typeof createLabelBody>;
 
 /** `GET /api/projects` query. Unknown parameters are refused so typos surface. */
-export const listProjectsQuery = /* @__PURE__ */ (() =>
+export const listProjectsQuery = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
-    ...paginationQuery,
+    ...paginationQuery(),
     status: z.optional(z.enum(PROJECT_STATUSES)),
-  }))();
-export type ListProjectsQuery = z.output<typeof listProjectsQuery>;
+  }),
+);
+export type ListProjectsQuery = Output<typeof listProjectsQuery>;
 
 /** `GET /api/goals` query. */
-export const listGoalsQuery = /* @__PURE__ */ (() =>
+export const listGoalsQuery = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
-    ...paginationQuery,
+    ...paginationQuery(),
     status: z.optional(z.enum(GOAL_STATUSES)),
-    projectId: z.optional(projectId),
-  }))();
-export type ListGoalsQuery = z.output<typeof listGoalsQuery>;
+    projectId: z.optional(projectId()),
+  }),
+);
+export type ListGoalsQuery = Output<typeof listGoalsQuery>;
 
 /** `GET /api/labels` query. */
-export const listLabelsQuery = /* @__PURE__ */ (() => z.strictObject({ ...paginationQuery }))();
-export type ListLabelsQuery = z.output<typeof listLabelsQuery>;
+export const listLabelsQuery = /* @__PURE__ */ onFirstUse(() => z.strictObject({ ...paginationQuery() }));
+export type ListLabelsQuery = Output<typeof listLabelsQuery>;
 
 // Responses (API.md 3.3): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /** A project as the API shows it; absent optional values are `null`. */
-export const projectSchema = /* @__PURE__ */ (() =>
+export const projectSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     id: resourceId("prj"),
     name: z.string(),
@@ -120,15 +128,17 @@ export const projectSchema = /* @__PURE__ */ (() =>
     goalId: z.nullable(resourceId("gol")),
     createdAt: timestamp(),
     updatedAt: timestamp(),
-  }))();
-export type Project = z.output<typeof projectSchema>;
+  }),
+);
+export type Project = Output<typeof projectSchema>;
 
 /** `GET /api/projects/:id`: the project and its live issues per status, zeros included. */
-export const projectDetailSchema = /* @__PURE__ */ (() =>
-  z.extend(projectSchema, { issueCounts: z.record(z.enum(ISSUE_STATUSES), count()) }))();
-export type ProjectDetail = z.output<typeof projectDetailSchema>;
+export const projectDetailSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.extend(projectSchema(), { issueCounts: z.record(z.enum(ISSUE_STATUSES), count()) }),
+);
+export type ProjectDetail = Output<typeof projectDetailSchema>;
 
-export const goalSchema = /* @__PURE__ */ (() =>
+export const goalSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     id: resourceId("gol"),
     title: z.string(),
@@ -141,15 +151,17 @@ export const goalSchema = /* @__PURE__ */ (() =>
     projectId: z.nullable(resourceId("prj")),
     createdAt: timestamp(),
     updatedAt: timestamp(),
-  }))();
-export type Goal = z.output<typeof goalSchema>;
+  }),
+);
+export type Goal = Output<typeof goalSchema>;
 
-export const labelSchema = /* @__PURE__ */ (() =>
+export const labelSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     id: resourceId("lbl"),
     name: z.string(),
     /** `#rrggbb`, lowercase. */
     color: z.string().check(z.regex(/^#[0-9a-f]{6}$/)),
     createdAt: timestamp(),
-  }))();
-export type Label = z.output<typeof labelSchema>;
+  }),
+);
+export type Label = Output<typeof labelSchema>;

@@ -23,12 +23,12 @@ export function commentHandlers(comments: CommentService): {
 } {
   return {
     "GET /api/issues/:id/comments": async (c) => {
-      const query = parseWith(listCommentsQuery, c.req.query(), "query");
+      const query = parseWith(listCommentsQuery(), c.req.query(), "query");
       const { comments: page, total } = await comments.listComments(c.req.param("id") ?? "", query);
       return listResponse(c, page, total, query);
     },
     "POST /api/issues/:id/comments": async (c) => {
-      const input = parseWith(createCommentBody, await readJsonBody(c), "body");
+      const input = parseWith(createCommentBody(), await readJsonBody(c), "body");
       const { comment, version } = await comments.addComment(c.req.param("id") ?? "", input);
       return itemResponse(c, comment, { status: 201, etag: etagOf(version) });
     },

@@ -2,8 +2,9 @@
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { resourceId, timestamp } from "../http/resource-fields.js";
+import { type Output, onFirstUse } from "../schema.js";
 
-// Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
+// Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
 export const AUTHOR_TYPES = ["human", "agent"] as const;
 export type AuthorType = (typeof AUTHOR_TYPES)[number];
@@ -14,7 +15,9 @@ export const MAX_AUTHOR_NAME_LENGTH = 100;
 /** Shape of a comment id (`cmt_` + ULID). */
 export const COMMENT_ID = /^cmt_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-const commentId = /* @__PURE__ */ (() => z.string().check(z.regex(COMMENT_ID, "must be a comment id (cmt_…)")))();
+const commentId = /* @__PURE__ */ onFirstUse(() =>
+  z.string().check(z.regex(COMMENT_ID, "must be a comment id (cmt_…)")),
+);
 
 /** 1..max characters with something besides whitespace: a blank comment or name says nothing. */
 const nonBlankText = (max: number) =>
@@ -24,27 +27,29 @@ const nonBlankText = (max: number) =>
   );
 
 /** `POST /api/issues/:id/comments` body. `parentId` makes the comment a reply (threads of any depth). */
-export const createCommentBody = /* @__PURE__ */ (() =>
+export const createCommentBody = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     body: nonBlankText(MAX_BODY_LENGTH),
     authorName: nonBlankText(MAX_AUTHOR_NAME_LENGTH),
     authorType: z.enum(AUTHOR_TYPES),
-    parentId: z.optional(z.nullable(commentId)),
-  }))();
-export type CreateCommentBody = z.output<typeof createCommentBody>;
+    parentId: z.optional(z.nullable(commentId())),
+  }),
+);
+export type CreateCommentBody = Output<typeof createCommentBody>;
 
 /** `GET /api/issues/:id/comments` query; `parentId` narrows the list to one comment's direct replies. */
-export const listCommentsQuery = /* @__PURE__ */ (() =>
+export const listCommentsQuery = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
-    ...paginationQuery,
-    parentId: z.optional(commentId),
-  }))();
-export type ListCommentsQuery = z.output<typeof listCommentsQuery>;
+    ...paginationQuery(),
+    parentId: z.optional(commentId()),
+  }),
+);
+export type ListCommentsQuery = Output<typeof listCommentsQuery>;
 
 // Responses (API.md 3.2.2): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /** A comment as the API shows it. */
-export const commentSchema = /* @__PURE__ */ (() =>
+export const commentSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     id: resourceId("cmt"),
     issueId: resourceId("iss"),
@@ -56,5 +61,6 @@ export const commentSchema = /* @__PURE__ */ (() =>
     authorType: z.enum(AUTHOR_TYPES),
     createdAt: timestamp(),
     updatedAt: timestamp(),
-  }))();
-export type Comment = z.output<typeof commentSchema>;
+  }),
+);
+export type Comment = Output<typeof commentSchema>;

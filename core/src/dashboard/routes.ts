@@ -11,12 +11,12 @@ export const dashboardFamily: FamilyModule<"dashboard"> = (deps) => {
   return {
     "GET /api/dashboard/stats": async (c) => itemResponse(c, await dashboard.stats()),
     "GET /api/dashboard/activity": async (c) => {
-      const query = parseWith(dashboardPageQuery, c.req.query(), "query");
+      const query = parseWith(dashboardPageQuery(), c.req.query(), "query");
       const { chains, total } = await dashboard.activity({ offset: pageOffset(query), limit: query.limit });
       return listResponse(c, chains, total, query);
     },
     "GET /api/dashboard/prompts": async (c) => {
-      const query = parseWith(dashboardPageQuery, c.req.query(), "query");
+      const query = parseWith(dashboardPageQuery(), c.req.query(), "query");
       const { items, total } = await dashboard.prompts({ offset: pageOffset(query), limit: query.limit });
       return listResponse(c, items, total, query);
     },

@@ -4,14 +4,15 @@ import { dispatchSchema } from "../dispatch/schemas.js";
 import { paginationQuery } from "../http/pagination.js";
 import { count, timestamp } from "../http/resource-fields.js";
 import { issueSummarySchema } from "../issues/schemas.js";
+import { type Output, onFirstUse } from "../schema.js";
 import { signalSchema } from "../signals/schemas.js";
 import { templateSchema, templateVersionSchema } from "../templates/schemas.js";
 
-// Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
+// Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
 /** `GET /api/dashboard/activity` and `GET /api/dashboard/prompts`: nothing but a page. */
-export const dashboardPageQuery = /* @__PURE__ */ (() => z.strictObject({ ...paginationQuery }))();
-export type DashboardPageQuery = z.output<typeof dashboardPageQuery>;
+export const dashboardPageQuery = /* @__PURE__ */ onFirstUse(() => z.strictObject({ ...paginationQuery() }));
+export type DashboardPageQuery = Output<typeof dashboardPageQuery>;
 
 // Responses (API.md 3.7): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
@@ -19,7 +20,7 @@ export type DashboardPageQuery = z.output<typeof dashboardPageQuery>;
 const counts = () => z.record(z.string(), count());
 
 /** `GET /api/dashboard/stats`: maintained counts, not scans. */
-export const dashboardStatsSchema = /* @__PURE__ */ (() =>
+export const dashboardStatsSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     issues: z.object({ total: count(), byStatus: counts(), byType: counts() }),
     signals: z.object({
@@ -30,13 +31,14 @@ export const dashboardStatsSchema = /* @__PURE__ */ (() =>
     queue: z.object({ depth: count() }),
     todoToDone: z.object({ medianSeconds: z.nullable(z.number()), count: count() }),
     generatedAt: timestamp(),
-  }))();
-export type DashboardStats = z.output<typeof dashboardStatsSchema>;
+  }),
+);
+export type DashboardStats = Output<typeof dashboardStatsSchema>;
 
 /** One chain of the activity feed: a signal, the issue it touched, that issue's latest dispatch and its outcome. */
-export const activityChainSchema = /* @__PURE__ */ (() =>
+export const activityChainSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
-    signal: z.pick(signalSchema, {
+    signal: z.pick(signalSchema(), {
       id: true,
       source: true,
       type: true,
@@ -45,20 +47,28 @@ export const activityChainSchema = /* @__PURE__ */ (() =>
       action: true,
       receivedAt: true,
     }),
-    issue: z.nullable(issueSummarySchema),
+    issue: z.nullable(issueSummarySchema()),
     dispatch: z.nullable(
-      z.pick(dispatchSchema, { id: true, agent: true, status: true, attempt: true, claimedAt: true, finishedAt: true }),
+      z.pick(dispatchSchema(), {
+        id: true,
+        agent: true,
+        status: true,
+        attempt: true,
+        claimedAt: true,
+        finishedAt: true,
+      }),
     ),
-    outcome: dispatchSchema.shape.outcome,
-  }))();
-export type ActivityChain = z.output<typeof activityChainSchema>;
+    outcome: dispatchSchema().shape.outcome,
+  }),
+);
+export type ActivityChain = Output<typeof activityChainSchema>;
 
 /** A template as the prompts dashboard shows it: its active version's usage, score and completion rate. */
-export const promptPerformanceSchema = /* @__PURE__ */ (() =>
+export const promptPerformanceSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
-    template: z.pick(templateSchema, { id: true, slug: true, name: true, specificity: true, conditions: true }),
+    template: z.pick(templateSchema(), { id: true, slug: true, name: true, specificity: true, conditions: true }),
     activeVersion: z.nullable(
-      z.pick(templateVersionSchema, {
+      z.pick(templateVersionSchema(), {
         id: true,
         version: true,
         usageCount: true,
@@ -68,5 +78,6 @@ export const promptPerformanceSchema = /* @__PURE__ */ (() =>
         createdAt: true,
       }),
     ),
-  }))();
-export type PromptPerformance = z.output<typeof promptPerformanceSchema>;
+  }),
+);
+export type PromptPerformance = Output<typeof promptPerformanceSchema>;

@@ -4,95 +4,107 @@ import { paginationQuery } from "../http/pagination.js";
 import { nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
 import { commitSchema, ISSUE_TYPES, issueSchema, pullRequestSchema, scoreBreakdownSchema } from "../issues/schemas.js";
 import { promptSchema } from "../prompts/schemas.js";
+import { type Output, onFirstUse } from "../schema.js";
 
-// Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
+// Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
 export const DISPATCH_STATUSES = ["active", "completed", "failed", "released", "expired"] as const;
 export type DispatchStatus = (typeof DISPATCH_STATUSES)[number];
 
 export const DEFAULT_LEASE_SECONDS = 1800;
 
-const agent = /* @__PURE__ */ (() =>
-  z.string().check(z.minLength(1, "must be 1..100 characters"), z.maxLength(100, "must be 1..100 characters")))();
-const projectId = /* @__PURE__ */ (() =>
-  z.string().check(z.regex(/^prj_[0-9A-HJKMNP-TV-Z]{26}$/, "must be a project id (prj_…)")))();
-const leaseSeconds = /* @__PURE__ */ (() =>
-  z.int().check(z.gte(60, "must be between 60 and 7200"), z.lte(7200, "must be between 60 and 7200")))();
-const types = /* @__PURE__ */ (() =>
+const agent = /* @__PURE__ */ onFirstUse(() =>
+  z.string().check(z.minLength(1, "must be 1..100 characters"), z.maxLength(100, "must be 1..100 characters")),
+);
+const projectId = /* @__PURE__ */ onFirstUse(() =>
+  z.string().check(z.regex(/^prj_[0-9A-HJKMNP-TV-Z]{26}$/, "must be a project id (prj_…)")),
+);
+const leaseSeconds = /* @__PURE__ */ onFirstUse(() =>
+  z.int().check(z.gte(60, "must be between 60 and 7200"), z.lte(7200, "must be between 60 and 7200")),
+);
+const types = /* @__PURE__ */ onFirstUse(() =>
   z
     .array(z.enum(ISSUE_TYPES))
-    .check(z.minLength(1, "must name at least one type"), z.maxLength(5, "at most 5 types")))();
+    .check(z.minLength(1, "must name at least one type"), z.maxLength(5, "at most 5 types()")),
+);
 /** `types=task,plan` in a query string. */
-const typeList = /* @__PURE__ */ (() =>
+const typeList = /* @__PURE__ */ onFirstUse(() =>
   z.pipe(
     z.string(),
     z.pipe(
       z.transform((value: string) => value.split(",").filter((part) => part !== "")),
-      types,
+      types(),
     ),
-  ))();
+  ),
+);
 const queryInteger = (schema: z.ZodMiniInt) =>
   z.pipe(z.string().check(z.regex(/^[0-9]+$/, "must be an integer")), z.pipe(z.transform(Number), schema));
 
 /** `POST /api/dispatch/claim`. */
-export const claimBody = /* @__PURE__ */ (() =>
+export const claimBody = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
-    agent,
-    projectId: z.optional(projectId),
-    types: z.optional(types),
-    leaseSeconds: z.optional(leaseSeconds),
-  }))();
-export type ClaimInput = z.output<typeof claimBody>;
+    agent: agent(),
+    projectId: z.optional(projectId()),
+    types: z.optional(types()),
+    leaseSeconds: z.optional(leaseSeconds()),
+  }),
+);
+export type ClaimInput = Output<typeof claimBody>;
 
 /** `GET /api/dispatch/next`: the claim for agents that can only GET. */
-export const nextQuery = /* @__PURE__ */ (() =>
+export const nextQuery = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
-    agent: z._default(agent, "anonymous"),
-    projectId: z.optional(projectId),
-    types: z.optional(typeList),
-    leaseSeconds: z.optional(queryInteger(leaseSeconds)),
-  }))();
+    agent: z._default(agent(), "anonymous"),
+    projectId: z.optional(projectId()),
+    types: z.optional(typeList()),
+    leaseSeconds: z.optional(queryInteger(leaseSeconds())),
+  }),
+);
 
 /** `GET /api/dispatch/queue`. */
-export const queueQuery = /* @__PURE__ */ (() =>
+export const queueQuery = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
-    ...paginationQuery,
-    projectId: z.optional(projectId),
-    types: z.optional(typeList),
-  }))();
-export type QueueQuery = z.output<typeof queueQuery>;
+    ...paginationQuery(),
+    projectId: z.optional(projectId()),
+    types: z.optional(typeList()),
+  }),
+);
+export type QueueQuery = Output<typeof queueQuery>;
 
 /** `GET /api/dispatch`. */
-export const listDispatchesQuery = /* @__PURE__ */ (() =>
+export const listDispatchesQuery = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
-    ...paginationQuery,
+    ...paginationQuery(),
     status: z.optional(z.enum(DISPATCH_STATUSES)),
     issueId: z.optional(z.string().check(z.regex(/^iss_[0-9A-HJKMNP-TV-Z]{26}$/, "must be an issue id (iss_…)"))),
-    agent: z.optional(agent),
-  }))();
-export type ListDispatchesQuery = z.output<typeof listDispatchesQuery>;
+    agent: z.optional(agent()),
+  }),
+);
+export type ListDispatchesQuery = Output<typeof listDispatchesQuery>;
 
 /** `POST /api/dispatch/:id/complete`. */
-export const completeBody = /* @__PURE__ */ (() =>
+export const completeBody = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     result: z.enum(["done", "failed"]),
     summary: z
       .string()
       .check(z.minLength(1, "must not be empty"), z.maxLength(50_000, "must be at most 50000 characters")),
-    commits: z.optional(z.array(commitSchema).check(z.maxLength(100, "at most 100 entries"))),
-    pullRequests: z.optional(z.array(pullRequestSchema).check(z.maxLength(100, "at most 100 entries"))),
-  }))();
-export type CompleteInput = z.output<typeof completeBody>;
+    commits: z.optional(z.array(commitSchema()).check(z.maxLength(100, "at most 100 entries"))),
+    pullRequests: z.optional(z.array(pullRequestSchema()).check(z.maxLength(100, "at most 100 entries"))),
+  }),
+);
+export type CompleteInput = Output<typeof completeBody>;
 
 // Responses (API.md 3.6): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /** What an agent reported when it completed a dispatch. */
-export const dispatchOutcomeSchema = /* @__PURE__ */ (() =>
-  z.object({ summary: z.string(), commits: z.array(commitSchema), pullRequests: z.array(pullRequestSchema) }))();
-export type DispatchOutcome = z.output<typeof dispatchOutcomeSchema>;
+export const dispatchOutcomeSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({ summary: z.string(), commits: z.array(commitSchema()), pullRequests: z.array(pullRequestSchema()) }),
+);
+export type DispatchOutcome = Output<typeof dispatchOutcomeSchema>;
 
 /** One hand-off of one issue to one agent. */
-export const dispatchSchema = /* @__PURE__ */ (() =>
+export const dispatchSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     id: resourceId("dsp"),
     issueId: resourceId("iss"),
@@ -105,25 +117,29 @@ export const dispatchSchema = /* @__PURE__ */ (() =>
     heartbeatAt: nullableTimestamp(),
     leaseExpiresAt: timestamp(),
     finishedAt: nullableTimestamp(),
-    outcome: z.nullable(dispatchOutcomeSchema),
-  }))();
-export type Dispatch = z.output<typeof dispatchSchema>;
+    outcome: z.nullable(dispatchOutcomeSchema()),
+  }),
+);
+export type Dispatch = Output<typeof dispatchSchema>;
 
 /** A claim's answer: `dispatch.token` authorises this dispatch's follow-up calls (API.md 3.6). */
-export const claimResultSchema = /* @__PURE__ */ (() =>
+export const claimResultSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
-    dispatch: z.extend(dispatchSchema, { token: z.string() }),
-    issue: issueSchema,
-    prompt: z.nullable(promptSchema),
-  }))();
-export type ClaimResult = z.output<typeof claimResultSchema>;
+    dispatch: z.extend(dispatchSchema(), { token: z.string() }),
+    issue: issueSchema(),
+    prompt: z.nullable(promptSchema()),
+  }),
+);
+export type ClaimResult = Output<typeof claimResultSchema>;
 
 /** A completed or released dispatch and its issue as the outcome left it. */
-export const dispatchWithIssueSchema = /* @__PURE__ */ (() =>
-  z.object({ dispatch: dispatchSchema, issue: z.nullable(issueSchema) }))();
-export type DispatchWithIssue = z.output<typeof dispatchWithIssueSchema>;
+export const dispatchWithIssueSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({ dispatch: dispatchSchema(), issue: z.nullable(issueSchema()) }),
+);
+export type DispatchWithIssue = Output<typeof dispatchWithIssueSchema>;
 
 /** An entry of `GET /api/dispatch/queue`, in claim order. */
-export const queueItemSchema = /* @__PURE__ */ (() =>
-  z.object({ issue: issueSchema, score: z.number(), breakdown: scoreBreakdownSchema }))();
-export type QueueItem = z.output<typeof queueItemSchema>;
+export const queueItemSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({ issue: issueSchema(), score: z.number(), breakdown: scoreBreakdownSchema() }),
+);
+export type QueueItem = Output<typeof queueItemSchema>;

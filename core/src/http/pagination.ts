@@ -1,5 +1,6 @@
 /** @module http/pagination — `page`/`limit` per API.md 1.3: validation, offsets and the `Link` header. */
 import * as z from "zod/mini";
+import { onFirstUse } from "../schema.js";
 
 export const MAX_LIMIT = 100;
 export const MAX_PAGE = 10_000;
@@ -14,10 +15,10 @@ function boundedInteger(name: string, max: number) {
 }
 
 /** The two query parameters every list takes; spread into each list's query schema. */
-export const paginationQuery = /* @__PURE__ */ (() => ({
+export const paginationQuery = /* @__PURE__ */ onFirstUse(() => ({
   page: z._default(boundedInteger("page", MAX_PAGE), 1),
   limit: z._default(boundedInteger("limit", MAX_LIMIT), DEFAULT_LIMIT),
-}))();
+}));
 
 export interface PageRequest {
   page: number;

@@ -1,11 +1,6 @@
 /**
- * @module http/resource-fields — the fields response schemas are made of.
- *
- * Schema modules (each domain's schemas.ts, http/pagination) are imported by every bundle that needs
- * one of their schemas or types, but a bundle reads few of their schemas and only the OpenAPI generator
- * reads the response ones. So every schema is built in an arrow function called at once and annotated
- * `@__PURE__`: esbuild drops such a call when nothing uses its result, where a plain top-level
- * `z.object(…)` (and every call in its arguments) would stay. These fields are functions for the same reason.
+ * @module http/resource-fields — the fields response schemas are made of. They are functions, called
+ * inside the schema definitions (../schema.ts), so nothing is built until a schema is asked for.
  */
 import * as z from "zod/mini";
 

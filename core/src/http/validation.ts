@@ -4,8 +4,8 @@ import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
 import { type FieldProblem, ValidationError } from "../errors.js";
 
-// English messages only: `z.locales` would pull every language pack into each bundle.
-z.config(en());
+/** Set on the first parse, not at import (a cold start builds nothing of zod's: ../schema.ts). */
+let configured = false;
 
 /**
  * Parses `input` with `schema`, or throws a {@link ValidationError} whose message names the first
@@ -13,6 +13,11 @@ z.config(en());
  * @example const body = parseWith(createIssueBody, json, "body");
  */
 export function parseWith<T extends z.ZodMiniType>(schema: T, input: unknown, where: "body" | "query"): z.output<T> {
+  if (!configured) {
+    // English messages only: `z.locales` would pull every language pack into each bundle.
+    z.config(en());
+    configured = true;
+  }
   const result = z.safeParse(schema, input);
   if (result.success) return result.data;
   // A query parameter is one name: a list inside it (`status=a,b`) is still that parameter.

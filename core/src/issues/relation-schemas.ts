@@ -1,14 +1,15 @@
 /** @module issues/relation-schemas — relations between issues (API.md 3.2.2). */
 import * as z from "zod/mini";
 import { resourceId, timestamp } from "../http/resource-fields.js";
+import { type Output, onFirstUse } from "../schema.js";
 
-// Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
+// Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
 export const RELATION_TYPES = ["blocks", "blocked_by", "related", "duplicate"] as const;
 export type RelationType = (typeof RELATION_TYPES)[number];
 
 /** `POST /api/issues/:id/relations` body. */
-export const createRelationBody = /* @__PURE__ */ (() =>
+export const createRelationBody = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     type: z.enum(RELATION_TYPES),
     relatedIssueId: z
@@ -16,18 +17,20 @@ export const createRelationBody = /* @__PURE__ */ (() =>
       .check(
         z.regex(/^(iss_[0-9A-HJKMNP-TV-Z]{26}|KZN-[1-9][0-9]{0,11})$/i, "must be an issue id (iss_…) or KZN-<number>"),
       ),
-  }))();
-export type CreateRelationBody = z.output<typeof createRelationBody>;
+  }),
+);
+export type CreateRelationBody = Output<typeof createRelationBody>;
 
 // Responses (API.md 3.2.2): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /** A relation as seen from one of its issues (`issueId`): `blocked_by` is the far end of `blocks`. */
-export const relationSchema = /* @__PURE__ */ (() =>
+export const relationSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     id: resourceId("rel"),
     type: z.enum(RELATION_TYPES),
     issueId: resourceId("iss"),
     relatedIssueId: resourceId("iss"),
     createdAt: timestamp(),
-  }))();
-export type Relation = z.output<typeof relationSchema>;
+  }),
+);
+export type Relation = Output<typeof relationSchema>;

@@ -14,7 +14,7 @@ export const issueFamily: FamilyModule<"issues"> = (deps) => {
   const relations = relationService(deps);
   return {
     "GET /api/issues": async (c) => {
-      const query = parseWith(listIssuesQuery, c.req.query(), "query");
+      const query = parseWith(listIssuesQuery(), c.req.query(), "query");
       const { issues: page, total } = await issues.listIssues(query);
       return listResponse(
         c,
@@ -24,7 +24,7 @@ export const issueFamily: FamilyModule<"issues"> = (deps) => {
       );
     },
     "POST /api/issues": async (c) => {
-      const input = parseWith(createIssueBody, await readJsonBody(c), "body");
+      const input = parseWith(createIssueBody(), await readJsonBody(c), "body");
       const { issue, version } = await issues.createIssue(input);
       c.header("Location", `/api/issues/${issue.id}`);
       return itemResponse(c, issue, { status: 201, etag: etagOf(version) });
@@ -35,7 +35,7 @@ export const issueFamily: FamilyModule<"issues"> = (deps) => {
     },
     "PATCH /api/issues/:id": async (c) => {
       const expected = expectedVersion(c);
-      const patch = parseWith(updateIssueBody, await readJsonBody(c), "body");
+      const patch = parseWith(updateIssueBody(), await readJsonBody(c), "body");
       const { issue, version } = await issues.updateIssue(c.req.param("id") ?? "", patch, expected);
       return itemResponse(c, issue, { etag: etagOf(version) });
     },
@@ -44,7 +44,7 @@ export const issueFamily: FamilyModule<"issues"> = (deps) => {
       return c.body(null, 204);
     },
     "POST /api/issues/:id/relations": async (c) => {
-      const input = parseWith(createRelationBody, await readJsonBody(c), "body");
+      const input = parseWith(createRelationBody(), await readJsonBody(c), "body");
       const relation = await relations.relate(c.req.param("id") ?? "", input);
       // Relations never change, so every relation is at version 1.
       return itemResponse(c, relation, { status: 201, etag: etagOf(1) });

@@ -2,8 +2,9 @@
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { count, nullableText, nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
+import { type Output, onFirstUse } from "../schema.js";
 
-// Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
+// Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
 export const ISSUE_TYPES = ["signal", "hypothesis", "plan", "task", "monitor"] as const;
 export const ISSUE_STATUSES = ["triage", "backlog", "todo", "in_progress", "done", "canceled"] as const;
@@ -19,94 +20,104 @@ export type IssueSort = (typeof ISSUE_SORTS)[number];
 
 const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
 /** A timestamp a client sends: any ISO-8601 offset. */
-const timestampGiven = /* @__PURE__ */ (() => z.iso.datetime({ offset: true }))();
-const priority = /* @__PURE__ */ (() =>
-  z.int().check(z.gte(0, "must be between 0 and 4"), z.lte(4, "must be between 0 and 4")))();
+const timestampGiven = /* @__PURE__ */ onFirstUse(() => z.iso.datetime({ offset: true }));
+const priority = /* @__PURE__ */ onFirstUse(() =>
+  z.int().check(z.gte(0, "must be between 0 and 4"), z.lte(4, "must be between 0 and 4")),
+);
 const shortList = <T extends z.ZodMiniType>(item: T) => z.array(item).check(z.maxLength(100, "at most 100 entries"));
 
-const hypothesis = /* @__PURE__ */ (() =>
+const hypothesis = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     statement: text(5_000).check(z.minLength(1, "must not be empty")),
     confidence: z.number().check(z.gte(0, "must be between 0 and 1"), z.lte(1, "must be between 0 and 1")),
     evidence: shortList(text(5_000)),
     validationCriteria: text(5_000),
     prediction: z.optional(z.nullable(text(5_000))),
-  }))();
+  }),
+);
 
 /** A commit as issues and dispatch outcomes record it. */
-export const commitSchema = /* @__PURE__ */ (() =>
+export const commitSchema = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     sha: z.string().check(z.regex(/^[0-9a-f]{7,64}$/i, "must be a hex commit sha")),
     message: text(10_000),
     url: z.optional(z.nullable(z.url())),
     author: z.optional(z.nullable(text(200))),
-    timestamp: z.optional(z.nullable(timestampGiven)),
-  }))();
+    timestamp: z.optional(z.nullable(timestampGiven())),
+  }),
+);
 
 /** A pull request as issues and dispatch outcomes record it. */
-export const pullRequestSchema = /* @__PURE__ */ (() =>
+export const pullRequestSchema = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     number: z.int().check(z.gte(1, "must be a positive integer")),
     title: text(500),
     url: z.optional(z.nullable(z.url())),
     state: z.optional(z.nullable(text(50))),
-    mergedAt: z.optional(z.nullable(timestampGiven)),
-  }))();
+    mergedAt: z.optional(z.nullable(timestampGiven())),
+  }),
+);
 
 /** An issue as a reference in a body: its id or `KZN-<number>`. */
-const issueRefField = /* @__PURE__ */ (() =>
+const issueRefField = /* @__PURE__ */ onFirstUse(() =>
   z
     .string()
     .check(
       z.regex(/^(iss_[0-9A-HJKMNP-TV-Z]{26}|KZN-[1-9][0-9]{0,11})$/i, "must be an issue id (iss_…) or KZN-<number>"),
-    ))();
-const projectIdField = /* @__PURE__ */ (() =>
-  z.string().check(z.regex(/^prj_[0-9A-HJKMNP-TV-Z]{26}$/, "must be a project id (prj_…)")))();
-const labelName = /* @__PURE__ */ (() =>
-  z.string().check(z.minLength(1, "must not be empty"), z.maxLength(50, "must be at most 50 characters")))();
-const labelList = /* @__PURE__ */ (() =>
-  z.array(labelName).check(
+    ),
+);
+const projectIdField = /* @__PURE__ */ onFirstUse(() =>
+  z.string().check(z.regex(/^prj_[0-9A-HJKMNP-TV-Z]{26}$/, "must be a project id (prj_…)")),
+);
+const labelName = /* @__PURE__ */ onFirstUse(() =>
+  z.string().check(z.minLength(1, "must not be empty"), z.maxLength(50, "must be at most 50 characters")),
+);
+const labelList = /* @__PURE__ */ onFirstUse(() =>
+  z.array(labelName()).check(
     z.maxLength(MAX_LABELS_PER_ISSUE, `at most ${MAX_LABELS_PER_ISSUE} labels`),
     z.refine(
       (names) => new Set(names.map((name) => name.toLowerCase())).size === names.length,
       "must not repeat a label",
     ),
-  ))();
+  ),
+);
 
 /** Fields an issue body may set, on create (with `title` and `type` required) and on PATCH. */
-const issueFields = /* @__PURE__ */ (() => ({
+const issueFields = /* @__PURE__ */ onFirstUse(() => ({
   description: z.optional(z.nullable(text(50_000))),
-  priority: z.optional(priority),
-  parentId: z.optional(z.nullable(issueRefField)),
-  projectId: z.optional(z.nullable(projectIdField)),
-  labels: z.optional(labelList),
-  hypothesis: z.optional(z.nullable(hypothesis)),
+  priority: z.optional(priority()),
+  parentId: z.optional(z.nullable(issueRefField())),
+  projectId: z.optional(z.nullable(projectIdField())),
+  labels: z.optional(labelList()),
+  hypothesis: z.optional(z.nullable(hypothesis())),
   agentSummary: z.optional(z.nullable(text(50_000))),
-  commits: z.optional(shortList(commitSchema)),
-  pullRequests: z.optional(shortList(pullRequestSchema)),
-}))();
+  commits: z.optional(shortList(commitSchema())),
+  pullRequests: z.optional(shortList(pullRequestSchema())),
+}));
 
 /** `POST /api/issues` body. */
-export const createIssueBody = /* @__PURE__ */ (() =>
+export const createIssueBody = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
-    ...issueFields,
+    ...issueFields(),
     title: z.string().check(z.minLength(1, "must be 1..500 characters"), z.maxLength(500, "must be 1..500 characters")),
     type: z.enum(ISSUE_TYPES),
     status: z.optional(z.enum(CREATABLE_STATUSES)),
-  }))();
-export type CreateIssueBody = z.output<typeof createIssueBody>;
+  }),
+);
+export type CreateIssueBody = Output<typeof createIssueBody>;
 
 /** `PATCH /api/issues/:id` body: any subset of the issue's fields. */
-export const updateIssueBody = /* @__PURE__ */ (() =>
+export const updateIssueBody = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
-    ...issueFields,
+    ...issueFields(),
     title: z.optional(
       z.string().check(z.minLength(1, "must be 1..500 characters"), z.maxLength(500, "must be 1..500 characters")),
     ),
     type: z.optional(z.enum(ISSUE_TYPES)),
     status: z.optional(z.enum(ISSUE_STATUSES)),
-  }))();
-export type UpdateIssueBody = z.output<typeof updateIssueBody>;
+  }),
+);
+export type UpdateIssueBody = Output<typeof updateIssueBody>;
 
 /** A comma-separated list of enum values (`status=todo,backlog`). */
 function commaList<const T extends readonly [string, ...string[]]>(values: T) {
@@ -121,17 +132,17 @@ function commaList<const T extends readonly [string, ...string[]]>(values: T) {
 }
 
 /** `GET /api/issues` query. Unknown parameters are refused so typos surface. */
-export const listIssuesQuery = /* @__PURE__ */ (() =>
+export const listIssuesQuery = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
-    ...paginationQuery,
+    ...paginationQuery(),
     status: z.optional(commaList(ISSUE_STATUSES)),
     type: z.optional(commaList(ISSUE_TYPES)),
     priority: z.optional(
       z.pipe(z.string().check(z.regex(/^[0-4]$/, "must be an integer between 0 and 4")), z.transform(Number)),
     ),
-    projectId: z.optional(projectIdField),
-    parentId: z.optional(issueRefField),
-    label: z.optional(labelName),
+    projectId: z.optional(projectIdField()),
+    parentId: z.optional(issueRefField()),
+    label: z.optional(labelName()),
     fingerprint: z.optional(
       z.string().check(z.minLength(1, "must not be empty"), z.maxLength(500, "must be at most 500 characters")),
     ),
@@ -139,18 +150,18 @@ export const listIssuesQuery = /* @__PURE__ */ (() =>
       z.string().check(z.minLength(1, "must not be empty"), z.maxLength(200, "must be at most 200 characters")),
     ),
     sort: z._default(z.enum(ISSUE_SORTS), "-createdAt"),
-  }))();
-export type ListIssuesQuery = z.output<typeof listIssuesQuery>;
+  }),
+);
+export type ListIssuesQuery = Output<typeof listIssuesQuery>;
 
-export type Hypothesis = z.output<typeof hypothesis>;
-export type Commit = z.output<typeof commitSchema>;
-export type PullRequest = z.output<typeof pullRequestSchema>;
+export type Hypothesis = Output<typeof hypothesis>;
+export type Commit = Output<typeof commitSchema>;
+export type PullRequest = Output<typeof pullRequestSchema>;
 
 // Responses (API.md 3.2): the OpenAPI document's schemas; the types the code uses are inferred from them.
-// it (http/resource-fields says why); the types are inferred from them.
 
 /** An issue as the API shows it; absent optional values are `null`. */
-export const issueSchema = /* @__PURE__ */ (() =>
+export const issueSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     id: resourceId("iss"),
     number: z.int().check(z.gte(1)),
@@ -167,20 +178,21 @@ export const issueSchema = /* @__PURE__ */ (() =>
     signalSource: nullableText(),
     signalCount: count(),
     lastSignalAt: nullableTimestamp(),
-    hypothesis: z.nullable(hypothesis),
+    hypothesis: z.nullable(hypothesis()),
     agentSummary: nullableText(),
-    commits: z.array(commitSchema),
-    pullRequests: z.array(pullRequestSchema),
+    commits: z.array(commitSchema()),
+    pullRequests: z.array(pullRequestSchema()),
     blockedBy: z.array(resourceId("iss")),
     completedAt: nullableTimestamp(),
     createdAt: timestamp(),
     updatedAt: timestamp(),
-  }))();
-export type Issue = z.output<typeof issueSchema>;
+  }),
+);
+export type Issue = Output<typeof issueSchema>;
 
 /** An issue as other answers show it: a detail's parent and children, an activity chain. */
-export const issueSummarySchema = /* @__PURE__ */ (() =>
-  z.pick(issueSchema, {
+export const issueSummarySchema = /* @__PURE__ */ onFirstUse(() =>
+  z.pick(issueSchema(), {
     id: true,
     number: true,
     identifier: true,
@@ -188,10 +200,12 @@ export const issueSummarySchema = /* @__PURE__ */ (() =>
     type: true,
     status: true,
     priority: true,
-  }))();
-export type IssueSummary = z.output<typeof issueSummarySchema>;
+  }),
+);
+export type IssueSummary = Output<typeof issueSummarySchema>;
 
 /** The parts of a score in the dispatch queue's order (API.md 3.6.1, ./scoring.ts). */
-export const scoreBreakdownSchema = /* @__PURE__ */ (() =>
-  z.object({ priority: z.number(), type: z.number(), goal: z.number(), age: z.number() }))();
-export type ScoreBreakdown = z.output<typeof scoreBreakdownSchema>;
+export const scoreBreakdownSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({ priority: z.number(), type: z.number(), goal: z.number(), age: z.number() }),
+);
+export type ScoreBreakdown = Output<typeof scoreBreakdownSchema>;

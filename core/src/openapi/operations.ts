@@ -102,12 +102,12 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
 
   "GET /api/issues": {
     summary: "List issues",
-    query: listIssuesQuery,
+    query: listIssuesQuery(),
     success: list("Issue", "A page of issues"),
   },
   "POST /api/issues": {
     summary: "Create an issue",
-    body: createIssueBody,
+    body: createIssueBody(),
     success: item("Issue", "The new issue", 201),
     errors: [404],
   },
@@ -120,7 +120,7 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
     summary: "Update an issue",
     description: "Partial update; status changes follow the transitions of API.md 3.2.1 (409 otherwise).",
     params: { id: ISSUE_REF },
-    body: updateIssueBody,
+    body: updateIssueBody(),
     success: item("Issue", "The updated issue"),
     ifMatch: true,
     errors: [409],
@@ -134,21 +134,21 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
   "GET /api/issues/:id/comments": {
     summary: "List an issue's comments",
     params: { id: ISSUE_REF },
-    query: listCommentsQuery,
+    query: listCommentsQuery(),
     success: list("Comment", "A page of comments"),
   },
   "POST /api/issues/:id/comments": {
     summary: "Comment on an issue",
     description: "Also allowed with the dispatch token of a dispatch of this issue.",
     params: { id: ISSUE_REF },
-    body: createCommentBody,
+    body: createCommentBody(),
     success: item("Comment", "The new comment", 201),
   },
   "POST /api/issues/:id/relations": {
     summary: "Relate two issues",
     description: "A relation and its inverse are one fact; a cycle of `blocks` is a 409.",
     params: { id: ISSUE_REF },
-    body: createRelationBody,
+    body: createRelationBody(),
     success: item("Relation", "The new relation", 201),
   },
   "DELETE /api/relations/:id": {
@@ -157,10 +157,10 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
     success: noContent("Removed"),
   },
 
-  "GET /api/projects": { summary: "List projects", query: listProjectsQuery, success: list("Project", "A page") },
+  "GET /api/projects": { summary: "List projects", query: listProjectsQuery(), success: list("Project", "A page") },
   "POST /api/projects": {
     summary: "Create a project",
-    body: createProjectBody,
+    body: createProjectBody(),
     success: item("Project", "The new project", 201),
     errors: [404],
   },
@@ -172,7 +172,7 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
   "PATCH /api/projects/:id": {
     summary: "Update a project",
     params: { id: "Project id (`prj_…`)" },
-    body: patchProjectBody,
+    body: patchProjectBody(),
     success: item("Project", "The updated project"),
     ifMatch: true,
   },
@@ -183,10 +183,10 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
     ifMatch: true,
     errors: [409],
   },
-  "GET /api/goals": { summary: "List goals", query: listGoalsQuery, success: list("Goal", "A page") },
+  "GET /api/goals": { summary: "List goals", query: listGoalsQuery(), success: list("Goal", "A page") },
   "POST /api/goals": {
     summary: "Create a goal",
-    body: createGoalBody,
+    body: createGoalBody(),
     success: item("Goal", "The new goal", 201),
     errors: [404],
   },
@@ -198,7 +198,7 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
   "PATCH /api/goals/:id": {
     summary: "Update a goal",
     params: { id: "Goal id (`gol_…`)" },
-    body: patchGoalBody,
+    body: patchGoalBody(),
     success: item("Goal", "The updated goal"),
     ifMatch: true,
   },
@@ -209,11 +209,11 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
     ifMatch: true,
     errors: [409],
   },
-  "GET /api/labels": { summary: "List labels", query: listLabelsQuery, success: list("Label", "A page") },
+  "GET /api/labels": { summary: "List labels", query: listLabelsQuery(), success: list("Label", "A page") },
   "POST /api/labels": {
     summary: "Create a label",
     description: "Names are unique regardless of case (409).",
-    body: createLabelBody,
+    body: createLabelBody(),
     success: item("Label", "The new label", 201),
   },
   "DELETE /api/labels/:id": {
@@ -251,10 +251,10 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
     alsoSuccess: item("IngestResult", "A delivery already stored (`duplicate: true`); nothing new was written"),
   },
 
-  "GET /api/signals": { summary: "List signals", query: listSignalsQuery, success: list("Signal", "A page") },
+  "GET /api/signals": { summary: "List signals", query: listSignalsQuery(), success: list("Signal", "A page") },
   "POST /api/signals": {
     summary: "Record a manual signal",
-    body: manualSignalBody,
+    body: manualSignalBody(),
     success: item("IngestResult", "The signal and the issue it opened or joined", 201),
   },
   "GET /api/signals/:id": {
@@ -265,22 +265,22 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
   "GET /api/issues/:id/signals": {
     summary: "List an issue's signals",
     params: { id: ISSUE_REF },
-    query: issueSignalsQuery,
+    query: issueSignalsQuery(),
     success: list("Signal", "A page"),
   },
 
-  "GET /api/templates": { summary: "List templates", query: listTemplatesQuery, success: list("Template", "A page") },
+  "GET /api/templates": { summary: "List templates", query: listTemplatesQuery(), success: list("Template", "A page") },
   "POST /api/templates": {
     summary: "Create a template",
     description: "`content` makes version 1, active at once. A template that does not compile is a 400.",
-    body: createTemplateBody,
+    body: createTemplateBody(),
     success: item("TemplateDetail", "The new template", 201),
   },
   "GET /api/templates/preview/:issueId": {
     summary: "Preview the prompt an issue would get",
     description: "Which template would be chosen and the rendered text, without claiming anything.",
     params: { issueId: ISSUE_REF },
-    query: previewQuery,
+    query: previewQuery(),
     success: item("TemplatePreview", "The chosen template and rendered text (nulls when none matches)"),
   },
   "GET /api/templates/:id": {
@@ -291,7 +291,7 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
   "PATCH /api/templates/:id": {
     summary: "Update a template",
     params: { id: "Template id (`tpl_…`) or slug" },
-    body: patchTemplateBody,
+    body: patchTemplateBody(),
     success: item("TemplateDetail", "The updated template"),
     ifMatch: true,
   },
@@ -304,13 +304,13 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
   "GET /api/templates/:id/versions": {
     summary: "List a template's versions",
     params: { id: "Template id (`tpl_…`) or slug" },
-    query: pageQuery,
+    query: pageQuery(),
     success: list("Version", "A page"),
   },
   "POST /api/templates/:id/versions": {
     summary: "Add a draft version",
     params: { id: "Template id (`tpl_…`) or slug" },
-    body: createVersionBody,
+    body: createVersionBody(),
     success: item("Version", "The new draft", 201),
   },
   "POST /api/templates/:id/versions/:versionId/promote": {
@@ -322,11 +322,11 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
   "GET /api/templates/:id/reviews": {
     summary: "List the reviews of a template's prompts",
     params: { id: "Template id (`tpl_…`) or slug" },
-    query: pageQuery,
+    query: pageQuery(),
     success: list("Review", "A page"),
   },
 
-  "GET /api/prompts": { summary: "List prompts", query: listPromptsQuery, success: list("Prompt", "A page") },
+  "GET /api/prompts": { summary: "List prompts", query: listPromptsQuery(), success: list("Prompt", "A page") },
   "GET /api/prompts/:id": {
     summary: "Get a prompt",
     params: { id: "Prompt id (`prm_…`)" },
@@ -335,14 +335,14 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
   "GET /api/prompts/:id/reviews": {
     summary: "List a prompt's reviews",
     params: { id: "Prompt id (`prm_…`)" },
-    query: pageQuery,
+    query: pageQuery(),
     success: list("Review", "A page"),
   },
   "POST /api/prompts/:id/reviews": {
     summary: "Review a prompt",
     description: "Also allowed with the dispatch token of the dispatch this prompt was rendered for.",
     params: { id: "Prompt id (`prm_…`)" },
-    body: createReviewBody,
+    body: createReviewBody(),
     success: item("Review", "The new review", 201),
   },
 
@@ -351,24 +351,24 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
     description:
       "Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, " +
       "complete, release, comments on the issue and reviews of the prompt. Takes no `Idempotency-Key`.",
-    body: claimBody,
+    body: claimBody(),
     success: item("ClaimResult", "The dispatch, its issue and the rendered prompt", 201),
     alsoSuccess: noContent("Nothing is eligible"),
   },
   "GET /api/dispatch/next": {
     summary: "Claim, for agents that can only GET",
-    query: nextQuery,
+    query: nextQuery(),
     success: item("ClaimResult", "The dispatch, its issue and the rendered prompt"),
     alsoSuccess: noContent("Nothing is eligible"),
   },
   "GET /api/dispatch/queue": {
     summary: "Preview the claim order",
-    query: queueQuery,
+    query: queueQuery(),
     success: list("QueueItem", "A page of the queue, in claim order"),
   },
   "GET /api/dispatch": {
     summary: "List dispatches",
-    query: listDispatchesQuery,
+    query: listDispatchesQuery(),
     success: list("Dispatch", "A page"),
   },
   "GET /api/dispatch/:id": {
@@ -385,7 +385,7 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
   "POST /api/dispatch/:id/complete": {
     summary: "Report a dispatch's outcome",
     params: { id: "Dispatch id (`dsp_…`)" },
-    body: completeBody,
+    body: completeBody(),
     success: item("DispatchWithIssue", "The finished dispatch and its issue"),
     errors: [409],
   },
@@ -403,12 +403,12 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
   },
   "GET /api/dashboard/activity": {
     summary: "The latest signal → issue → dispatch → outcome chains",
-    query: dashboardPageQuery,
+    query: dashboardPageQuery(),
     success: list("ActivityChain", "A page of chains, newest first"),
   },
   "GET /api/dashboard/prompts": {
     summary: "Per template: active version, usage, review score, completion rate",
-    query: dashboardPageQuery,
+    query: dashboardPageQuery(),
     success: list("PromptPerformance", "A page of templates"),
   },
 };

@@ -11,6 +11,7 @@ import { errorBodySchema } from "../errors.js";
 import { relationSchema } from "../issues/relation-schemas.js";
 import { issueSchema, issueSummarySchema } from "../issues/schemas.js";
 import { promptSchema, reviewSchema } from "../prompts/schemas.js";
+import { type Output, onFirstUse } from "../schema.js";
 import { healthSchema, serviceInfoSchema } from "../service/schemas.js";
 import { ingestResultSchema, signalSchema } from "../signals/schemas.js";
 import {
@@ -24,42 +25,44 @@ import {
  * `GET /api/issues/:id`: the issue with its parent, children, relations and latest signals (without
  * their payloads). Composed here: the issues domain does not import the signals domain, which imports it.
  */
-export const issueDetailSchema = z.extend(issueSchema, {
-  parent: z.nullable(issueSummarySchema),
-  children: z.array(issueSummarySchema),
-  relations: z.array(relationSchema),
-  signals: z.array(signalSchema),
-});
-export type IssueDetail = z.output<typeof issueDetailSchema>;
+export const issueDetailSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.extend(issueSchema(), {
+    parent: z.nullable(issueSummarySchema()),
+    children: z.array(issueSummarySchema()),
+    relations: z.array(relationSchema()),
+    signals: z.array(signalSchema()),
+  }),
+);
+export type IssueDetail = Output<typeof issueDetailSchema>;
 
 /** Every named response schema, as it appears under `components.schemas`. */
 export const RESOURCE_SCHEMAS = {
-  Issue: issueSchema,
-  IssueDetail: issueDetailSchema,
-  Relation: relationSchema,
-  Comment: commentSchema,
-  Signal: signalSchema,
-  IngestResult: ingestResultSchema,
-  Project: projectSchema,
-  ProjectDetail: projectDetailSchema,
-  Goal: goalSchema,
-  Label: labelSchema,
-  Template: templateSchema,
-  TemplateDetail: templateDetailSchema,
-  TemplatePreview: templatePreviewSchema,
-  Version: templateVersionSchema,
-  Prompt: promptSchema,
-  Review: reviewSchema,
-  Dispatch: dispatchSchema,
-  ClaimResult: claimResultSchema,
-  DispatchWithIssue: dispatchWithIssueSchema,
-  QueueItem: queueItemSchema,
-  DashboardStats: dashboardStatsSchema,
-  ActivityChain: activityChainSchema,
-  PromptPerformance: promptPerformanceSchema,
-  ServiceInfo: serviceInfoSchema,
-  Health: healthSchema,
-  Error: errorBodySchema,
+  Issue: issueSchema(),
+  IssueDetail: issueDetailSchema(),
+  Relation: relationSchema(),
+  Comment: commentSchema(),
+  Signal: signalSchema(),
+  IngestResult: ingestResultSchema(),
+  Project: projectSchema(),
+  ProjectDetail: projectDetailSchema(),
+  Goal: goalSchema(),
+  Label: labelSchema(),
+  Template: templateSchema(),
+  TemplateDetail: templateDetailSchema(),
+  TemplatePreview: templatePreviewSchema(),
+  Version: templateVersionSchema(),
+  Prompt: promptSchema(),
+  Review: reviewSchema(),
+  Dispatch: dispatchSchema(),
+  ClaimResult: claimResultSchema(),
+  DispatchWithIssue: dispatchWithIssueSchema(),
+  QueueItem: queueItemSchema(),
+  DashboardStats: dashboardStatsSchema(),
+  ActivityChain: activityChainSchema(),
+  PromptPerformance: promptPerformanceSchema(),
+  ServiceInfo: serviceInfoSchema(),
+  Health: healthSchema(),
+  Error: errorBodySchema(),
 } as const;
 
 export type ResourceName = keyof typeof RESOURCE_SCHEMAS;

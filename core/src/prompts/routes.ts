@@ -13,18 +13,18 @@ export const promptFamily: FamilyModule<"prompts"> = (deps) => {
   const id = (c: Context) => c.req.param("id") ?? "";
   return {
     "GET /api/prompts": async (c) => {
-      const query = parseWith(listPromptsQuery, c.req.query(), "query");
+      const query = parseWith(listPromptsQuery(), c.req.query(), "query");
       const { prompts: page, total } = await prompts.listPrompts(query);
       return listResponse(c, page, total, query);
     },
     "GET /api/prompts/:id": async (c) => itemResponse(c, await prompts.getPrompt(id(c))),
     "GET /api/prompts/:id/reviews": async (c) => {
-      const query = parseWith(pageQuery, c.req.query(), "query");
+      const query = parseWith(pageQuery(), c.req.query(), "query");
       const { reviews, total } = await prompts.listPromptReviews(id(c), query);
       return listResponse(c, reviews, total, query);
     },
     "POST /api/prompts/:id/reviews": async (c) => {
-      const review = await prompts.review(id(c), parseWith(createReviewBody, await readJsonBody(c), "body"));
+      const review = await prompts.review(id(c), parseWith(createReviewBody(), await readJsonBody(c), "body"));
       return itemResponse(c, review, { status: 201 });
     },
   };

@@ -2,41 +2,45 @@
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { count, nullableText, resourceId, timestamp } from "../http/resource-fields.js";
+import { type Output, onFirstUse } from "../schema.js";
 import { AUTHOR_TYPES } from "../templates/schemas.js";
 
-// Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
+// Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
 const id = (prefix: string, noun: string) =>
   z.string().check(z.regex(new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`), `must be a ${noun} id (${prefix}_…)`));
-const rating = /* @__PURE__ */ (() =>
-  z.int().check(z.gte(1, "must be an integer from 1 to 5"), z.lte(5, "must be an integer from 1 to 5")))();
+const rating = /* @__PURE__ */ onFirstUse(() =>
+  z.int().check(z.gte(1, "must be an integer from 1 to 5"), z.lte(5, "must be an integer from 1 to 5")),
+);
 
 /** `POST /api/prompts/:id/reviews`. */
-export const createReviewBody = /* @__PURE__ */ (() =>
+export const createReviewBody = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
-    clarity: rating,
-    completeness: rating,
-    relevance: rating,
+    clarity: rating(),
+    completeness: rating(),
+    relevance: rating(),
     feedback: z.optional(z.nullable(z.string().check(z.maxLength(10_000, "must be at most 10000 characters")))),
     authorType: z.enum(AUTHOR_TYPES),
     authorName: z.optional(z.nullable(z.string().check(z.maxLength(100, "must be at most 100 characters")))),
-  }))();
-export type CreateReviewBody = z.output<typeof createReviewBody>;
+  }),
+);
+export type CreateReviewBody = Output<typeof createReviewBody>;
 
 /** `GET /api/prompts`. */
-export const listPromptsQuery = /* @__PURE__ */ (() =>
+export const listPromptsQuery = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
-    ...paginationQuery,
+    ...paginationQuery(),
     templateId: z.optional(id("tpl", "template")),
     versionId: z.optional(id("ver", "version")),
     issueId: z.optional(id("iss", "issue")),
-  }))();
-export type ListPromptsQuery = z.output<typeof listPromptsQuery>;
+  }),
+);
+export type ListPromptsQuery = Output<typeof listPromptsQuery>;
 
 // Responses (API.md 3.5): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /** The exact text an agent received; immutable but for its review count. */
-export const promptSchema = /* @__PURE__ */ (() =>
+export const promptSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     id: resourceId("prm"),
     issueId: resourceId("iss"),
@@ -47,10 +51,11 @@ export const promptSchema = /* @__PURE__ */ (() =>
     text: z.string(),
     createdAt: timestamp(),
     reviewCount: count(),
-  }))();
-export type Prompt = z.output<typeof promptSchema>;
+  }),
+);
+export type Prompt = Output<typeof promptSchema>;
 
-export const reviewSchema = /* @__PURE__ */ (() =>
+export const reviewSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     id: resourceId("rev"),
     promptId: resourceId("prm"),
@@ -59,14 +64,15 @@ export const reviewSchema = /* @__PURE__ */ (() =>
     versionNumber: z.int().check(z.gte(1)),
     /** Its place among the version's reviews: the order the score took them in (1, 2, …). */
     sequence: z.int().check(z.gte(1)),
-    clarity: rating,
-    completeness: rating,
-    relevance: rating,
+    clarity: rating(),
+    completeness: rating(),
+    relevance: rating(),
     /** The mean of the three ratings, the value the version's score moves toward. */
     composite: z.number().check(z.gte(1), z.lte(5)),
     feedback: nullableText(),
     authorType: z.enum(AUTHOR_TYPES),
     authorName: nullableText(),
     createdAt: timestamp(),
-  }))();
-export type Review = z.output<typeof reviewSchema>;
+  }),
+);
+export type Review = Output<typeof reviewSchema>;

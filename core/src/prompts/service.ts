@@ -14,8 +14,8 @@ import { pageOffset } from "../http/pagination.js";
 import { newIssue } from "../issues/service.js";
 import type { IssueAggregate, IssueStore } from "../issues/store.js";
 import type { DispatchContext } from "../templates/context.js";
+import type { PromptRenderer } from "../templates/prompting.js";
 import type { PageQuery } from "../templates/schemas.js";
-import type { TemplateService } from "../templates/service.js";
 import type { TemplateStore } from "../templates/store.js";
 import { newPromptId, newReviewId, PROMPT_ID } from "./keys.js";
 import type { CreateReviewBody, ListPromptsQuery, Prompt, Review } from "./schemas.js";
@@ -37,7 +37,7 @@ export class PromptService {
   constructor(
     private readonly store: PromptStore,
     private readonly templates: TemplateStore,
-    private readonly templateService: TemplateService,
+    private readonly renderer: PromptRenderer,
     private readonly issues: IssueStore,
     private readonly catalog: CatalogService,
     private readonly now: () => Date = () => new Date(),
@@ -66,7 +66,7 @@ export class PromptService {
     failedDispatches = 0,
   ): Promise<{ prompt: Prompt; writes: TransactItem[] } | null> {
     const { id, createdAt } = newPromptId(this.now().getTime());
-    const { issueId, source } = await this.templateService.renderChosen(
+    const { issueId, source } = await this.renderer.renderChosen(
       issueRef,
       { ...extra, prompt: { id } },
       failedDispatches,
@@ -149,7 +149,9 @@ export class PromptService {
 
   /** Reviews of every version of a template, newest first. */
   async listTemplateReviews(templateRef: string, query: PageQuery) {
-    const { template } = await this.templateService.getTemplate(templateRef);
+    const found = await this.templates.resolve(templateRef);
+    if (!found) throw new NotFoundError(`Template ${templateRef} not found`);
+    const { template } = found;
     return this.store.listReviews(`template=${template.id}`, { offset: pageOffset(query), limit: query.limit });
   }
 

@@ -12,12 +12,12 @@ export const signalFamily: FamilyModule<"signals"> = (deps) => {
   const signals = signalService(deps);
   return {
     "GET /api/signals": async (c) => {
-      const query = parseWith(listSignalsQuery, c.req.query(), "query");
+      const query = parseWith(listSignalsQuery(), c.req.query(), "query");
       const { signals: page, total } = await signals.listSignals(query);
       return listResponse(c, page, total, query);
     },
     "POST /api/signals": async (c) => {
-      const input = parseWith(manualSignalBody, await readJsonBody(c), "body");
+      const input = parseWith(manualSignalBody(), await readJsonBody(c), "body");
       const result = await signals.ingest({
         source: input.source,
         type: input.type,
@@ -34,7 +34,7 @@ export const signalFamily: FamilyModule<"signals"> = (deps) => {
     },
     "GET /api/signals/:id": async (c) => itemResponse(c, await signals.getSignal(c.req.param("id") ?? "")),
     "GET /api/issues/:id/signals": async (c) => {
-      const query = parseWith(issueSignalsQuery, c.req.query(), "query");
+      const query = parseWith(issueSignalsQuery(), c.req.query(), "query");
       const { signals: page, total } = await signals.listIssueSignals(c.req.param("id") ?? "", query);
       return listResponse(c, page, total, query);
     },

@@ -3,19 +3,22 @@ import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { count, nullableText, resourceId, timestamp } from "../http/resource-fields.js";
 import { issueSchema } from "../issues/schemas.js";
+import { type Output, onFirstUse } from "../schema.js";
 import { SEVERITIES } from "./rules.js";
 
-// Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
+// Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
 export const SIGNAL_ACTIONS = ["opened", "grouped", "closed_loop", "recorded"] as const;
 export const PROVIDER_SOURCES = ["codehost", "errortracker", "analytics"] as const;
 export type SignalAction = (typeof SIGNAL_ACTIONS)[number];
 
 const SOURCE = /^[a-z0-9_-]{1,40}$/;
-const severity = /* @__PURE__ */ (() => z.enum(SEVERITIES as unknown as ["low", "medium", "high", "critical"]))();
+const severity = /* @__PURE__ */ onFirstUse(() =>
+  z.enum(SEVERITIES as unknown as ["low", "medium", "high", "critical"]),
+);
 
 /** `POST /api/signals`: a signal from anything that is not a webhook provider. */
-export const manualSignalBody = /* @__PURE__ */ (() =>
+export const manualSignalBody = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     source: z.string().check(
       z.regex(SOURCE, "must be 1..40 of a-z, 0-9, _ and -"),
@@ -26,24 +29,25 @@ export const manualSignalBody = /* @__PURE__ */ (() =>
     ),
     type: z.string().check(z.minLength(1, "must be 1..200 characters"), z.maxLength(200, "must be 1..200 characters")),
     title: z.string().check(z.minLength(1, "must be 1..500 characters"), z.maxLength(500, "must be 1..500 characters")),
-    severity,
+    severity: severity(),
     payload: z.optional(z.record(z.string(), z.unknown())),
     fingerprint: z.optional(
       z.string().check(z.minLength(1, "must be 1..500 characters"), z.maxLength(500, "must be 1..500 characters")),
     ),
     projectId: z.optional(z.string().check(z.regex(/^prj_[0-9A-Z]{26}$/, "must be a project id (prj_…)"))),
-  }))();
-export type ManualSignalBody = z.output<typeof manualSignalBody>;
+  }),
+);
+export type ManualSignalBody = Output<typeof manualSignalBody>;
 
 /** `GET /api/signals` query. */
-export const listSignalsQuery = /* @__PURE__ */ (() =>
+export const listSignalsQuery = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
-    ...paginationQuery,
+    ...paginationQuery(),
     source: z.optional(z.string().check(z.regex(SOURCE, "must be 1..40 of a-z, 0-9, _ and -"))),
     type: z.optional(
       z.string().check(z.minLength(1, "must not be empty"), z.maxLength(200, "must be at most 200 characters")),
     ),
-    severity: z.optional(severity),
+    severity: z.optional(severity()),
     issueId: z.optional(
       z
         .string()
@@ -56,23 +60,24 @@ export const listSignalsQuery = /* @__PURE__ */ (() =>
     ),
     action: z.optional(z.enum(SIGNAL_ACTIONS)),
     since: z.optional(z.iso.datetime({ offset: true, message: "must be an ISO-8601 timestamp" })),
-  }))();
-export type ListSignalsQuery = z.output<typeof listSignalsQuery>;
+  }),
+);
+export type ListSignalsQuery = Output<typeof listSignalsQuery>;
 
 /** `GET /api/issues/:id/signals` query. */
-export const issueSignalsQuery = /* @__PURE__ */ (() => z.strictObject({ ...paginationQuery }))();
+export const issueSignalsQuery = /* @__PURE__ */ onFirstUse(() => z.strictObject({ ...paginationQuery() }));
 
 // Responses (API.md 3.1): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /** A signal as the API shows it. `payload` is present only when one signal is read by id. */
-export const signalSchema = /* @__PURE__ */ (() =>
+export const signalSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     id: resourceId("sig"),
     source: z.string(),
     type: z.string(),
     deliveryId: nullableText(),
     fingerprint: z.string(),
-    severity,
+    severity: severity(),
     title: z.string(),
     action: z.enum(SIGNAL_ACTIONS),
     issueId: z.nullable(resourceId("iss")),
@@ -81,10 +86,12 @@ export const signalSchema = /* @__PURE__ */ (() =>
     payload: z.optional(z.unknown()),
     headers: z.record(z.string(), z.string()),
     receivedAt: timestamp(),
-  }))();
-export type Signal = z.output<typeof signalSchema>;
+  }),
+);
+export type Signal = Output<typeof signalSchema>;
 
 /** A receiver's or `POST /api/signals`' answer: the signal, the issue it opened or joined, and whether it was seen before. */
-export const ingestResultSchema = /* @__PURE__ */ (() =>
-  z.object({ signal: signalSchema, issue: z.nullable(issueSchema), duplicate: z.boolean() }))();
-export type IngestResult = z.output<typeof ingestResultSchema>;
+export const ingestResultSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({ signal: signalSchema(), issue: z.nullable(issueSchema()), duplicate: z.boolean() }),
+);
+export type IngestResult = Output<typeof ingestResultSchema>;

@@ -204,6 +204,19 @@ export function precompileTemplate(content: string, secret: string | undefined):
   return compiled.byteLength + Buffer.byteLength(content, "utf8") <= MAX_STORED_VERSION_BYTES ? compiled : undefined;
 }
 
+/**
+ * Refuses content that would not render (400 naming line and column) and returns its precompiled
+ * form, stored with the version so that rendering it needs only Handlebars' runtime; loads the compiler first.
+ * @example const compiled = await checkedContent(input.content, serviceApiKey);
+ */
+export async function checkedContent(
+  content: string,
+  secret: string | undefined,
+): Promise<CompiledTemplate | undefined> {
+  await handlebarsReady();
+  return precompileTemplate(content, secret);
+}
+
 // --- Rendering: the runtime --------------------------------------------------------------------
 
 /** The template Handlebars' runtime makes of a spec: the code `Handlebars.compile` would have built from the same content. */

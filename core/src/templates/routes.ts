@@ -5,7 +5,7 @@ import { readJsonBody } from "../http/body.js";
 import { expectedVersion } from "../http/conditional.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
-import { promptService, templateService } from "../services.js";
+import { promptRenderer, promptService, templateService } from "../services.js";
 import {
   createTemplateBody,
   createVersionBody,
@@ -18,6 +18,7 @@ import {
 
 export const templateFamily: FamilyModule<"templates"> = (deps) => {
   const templates = templateService(deps);
+  const rendering = promptRenderer(deps);
   const prompts = promptService(deps);
   const id = (c: Context) => c.req.param("id") ?? "";
   const detail = async (c: Context, ref: string, status: 200 | 201 = 200) => {
@@ -27,7 +28,7 @@ export const templateFamily: FamilyModule<"templates"> = (deps) => {
   };
   const handlers: FamilyHandlers<"templates"> = {
     "GET /api/templates": async (c) => {
-      const query = parseWith(listTemplatesQuery, c.req.query(), "query");
+      const query = parseWith(listTemplatesQuery(), c.req.query(), "query");
       const { templates: page, total } = await templates.listTemplates(query);
       return listResponse(
         c,
@@ -37,13 +38,13 @@ export const templateFamily: FamilyModule<"templates"> = (deps) => {
       );
     },
     "POST /api/templates": async (c) => {
-      const created = await templates.createTemplate(parseWith(createTemplateBody, await readJsonBody(c), "body"));
+      const created = await templates.createTemplate(parseWith(createTemplateBody(), await readJsonBody(c), "body"));
       return detail(c, created.template.id, 201);
     },
     "GET /api/templates/:id": (c) => detail(c, id(c)),
     "PATCH /api/templates/:id": async (c) => {
       const expected = expectedVersion(c);
-      const changes = parseWith(patchTemplateBody, await readJsonBody(c), "body");
+      const changes = parseWith(patchTemplateBody(), await readJsonBody(c), "body");
       const updated = await templates.updateTemplate(id(c), changes, expected);
       return detail(c, updated.template.id);
     },
@@ -52,12 +53,15 @@ export const templateFamily: FamilyModule<"templates"> = (deps) => {
       return c.body(null, 204);
     },
     "GET /api/templates/:id/versions": async (c) => {
-      const query = parseWith(pageQuery, c.req.query(), "query");
+      const query = parseWith(pageQuery(), c.req.query(), "query");
       const { versions, total } = await templates.listVersions(id(c), query);
       return listResponse(c, versions, total, query);
     },
     "POST /api/templates/:id/versions": async (c) => {
-      const version = await templates.createVersion(id(c), parseWith(createVersionBody, await readJsonBody(c), "body"));
+      const version = await templates.createVersion(
+        id(c),
+        parseWith(createVersionBody(), await readJsonBody(c), "body"),
+      );
       return itemResponse(c, version, { status: 201 });
     },
     "POST /api/templates/:id/versions/:versionId/promote": async (c) => {
@@ -65,16 +69,16 @@ export const templateFamily: FamilyModule<"templates"> = (deps) => {
       return detail(c, template.template.id);
     },
     "GET /api/templates/:id/reviews": async (c) => {
-      const query = parseWith(pageQuery, c.req.query(), "query");
+      const query = parseWith(pageQuery(), c.req.query(), "query");
       const { reviews, total } = await prompts.listTemplateReviews(id(c), query);
       return listResponse(c, reviews, total, query);
     },
     "GET /api/templates/preview/:issueId": async (c) => {
-      const { versionId } = parseWith(previewQuery, c.req.query(), "query");
+      const { versionId } = parseWith(previewQuery(), c.req.query(), "query");
       const issueRef = c.req.param("issueId") ?? "";
       const { issueId, rendered } = versionId
-        ? await templates.renderVersionFor(issueRef, versionId)
-        : await templates.renderFor(issueRef);
+        ? await rendering.renderVersionFor(issueRef, versionId)
+        : await rendering.renderFor(issueRef);
       return itemResponse(c, {
         issueId,
         template: rendered?.template ?? null,
@@ -89,7 +93,7 @@ export const templateFamily: FamilyModule<"templates"> = (deps) => {
       route,
       // One parameter: Hono tells handlers from middleware by their arity.
       (async (c) => {
-        await templates.defaultsReady();
+        await rendering.defaultsReady();
         return (handler as Handler<AppEnv>)(c, async () => {});
       }) as Handler<AppEnv>,
     ]),

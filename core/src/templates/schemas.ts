@@ -3,9 +3,10 @@ import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { count, nullableText, resourceId, timestamp } from "../http/resource-fields.js";
 import { ISSUE_TYPES, type IssueType } from "../issues/schemas.js";
+import { type Output, onFirstUse } from "../schema.js";
 import { SLUG } from "./keys.js";
 
-// Each schema is built in a pure-annotated call, so a bundle keeps only those it uses (http/resource-fields).
+// Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
 export const VERSION_STATUSES = ["draft", "active", "retired"] as const;
 export const AUTHOR_TYPES = ["human", "agent"] as const;
@@ -23,111 +24,119 @@ const sized = (min: number, max: number) =>
       z.minLength(min, `must be ${min}..${max} characters`),
       z.maxLength(max, `must be ${min}..${max} characters`),
     );
-const projectId = /* @__PURE__ */ (() =>
-  z.string().check(z.regex(/^prj_[0-9A-HJKMNP-TV-Z]{26}$/, "must be a project id (prj_…)")))();
-const slug = /* @__PURE__ */ (() => z.string().check(z.regex(SLUG, "must be 2..64 of a-z, 0-9 and -")))();
-const labelName = /* @__PURE__ */ (() => sized(1, 50))();
+const projectId = /* @__PURE__ */ onFirstUse(() =>
+  z.string().check(z.regex(/^prj_[0-9A-HJKMNP-TV-Z]{26}$/, "must be a project id (prj_…)")),
+);
+const slug = /* @__PURE__ */ onFirstUse(() => z.string().check(z.regex(SLUG, "must be 2..64 of a-z, 0-9 and -")));
+const labelName = /* @__PURE__ */ onFirstUse(() => sized(1, 50));
 
 /** When a template applies: every condition given must hold (API.md 3.4); unknown keys are a 400. */
-export const templateConditions = /* @__PURE__ */ (() =>
+export const templateConditions = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     type: z.optional(z.enum(ISSUE_TYPES)),
     signalSource: z.optional(z.string().check(z.regex(/^[a-z0-9_-]{1,40}$/, "must be 1..40 of a-z, 0-9, _ and -"))),
-    labels: z.optional(z.array(labelName).check(z.maxLength(20, "at most 20 labels"))),
-    projectId: z.optional(projectId),
+    labels: z.optional(z.array(labelName()).check(z.maxLength(20, "at most 20 labels"))),
+    projectId: z.optional(projectId()),
     hasFailedDispatches: z.optional(z.boolean()),
     minHypothesisConfidence: z.optional(
       z.number().check(z.gte(0, "must be between 0 and 1"), z.lte(1, "must be between 0 and 1")),
     ),
-  }))();
-export type TemplateConditions = z.output<typeof templateConditions>;
+  }),
+);
+export type TemplateConditions = Output<typeof templateConditions>;
 
-const specificity = /* @__PURE__ */ (() =>
-  z.int().check(z.gte(0, "must be between 0 and 1000"), z.lte(1000, "must be between 0 and 1000")))();
-const content = /* @__PURE__ */ (() =>
+const specificity = /* @__PURE__ */ onFirstUse(() =>
+  z.int().check(z.gte(0, "must be between 0 and 1000"), z.lte(1000, "must be between 0 and 1000")),
+);
+const content = /* @__PURE__ */ onFirstUse(() =>
   z
     .string()
-    .check(
-      z.minLength(1, "must not be empty"),
-      z.maxLength(MAX_CONTENT, `must be at most ${MAX_CONTENT} characters`),
-    ))();
+    .check(z.minLength(1, "must not be empty"), z.maxLength(MAX_CONTENT, `must be at most ${MAX_CONTENT} characters`)),
+);
 
 /** Who wrote a version, and why; shared by template creation (version 1) and new versions. */
-const versionFields = /* @__PURE__ */ (() => ({
+const versionFields = /* @__PURE__ */ onFirstUse(() => ({
   changelog: z.optional(z.nullable(text(5_000))),
   authorType: z.optional(z.enum(AUTHOR_TYPES)),
   authorName: z.optional(z.nullable(text(100))),
-}))();
+}));
 
 /** `POST /api/templates`: `content` makes version 1, active at once. */
-export const createTemplateBody = /* @__PURE__ */ (() =>
+export const createTemplateBody = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
-    slug,
+    slug: slug(),
     name: sized(1, 200),
     description: z.optional(z.nullable(text(10_000))),
-    conditions: z.optional(templateConditions),
-    specificity: z.optional(specificity),
-    projectId: z.optional(z.nullable(projectId)),
-    content: z.optional(content),
-    ...versionFields,
-  }))();
-export type CreateTemplateBody = z.output<typeof createTemplateBody>;
+    conditions: z.optional(templateConditions()),
+    specificity: z.optional(specificity()),
+    projectId: z.optional(z.nullable(projectId())),
+    content: z.optional(content()),
+    ...versionFields(),
+  }),
+);
+export type CreateTemplateBody = Output<typeof createTemplateBody>;
 
 /** `PATCH /api/templates/:id`: any subset; `conditions` replaces the whole object. */
-export const patchTemplateBody = /* @__PURE__ */ (() =>
+export const patchTemplateBody = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
-    slug: z.optional(slug),
+    slug: z.optional(slug()),
     name: z.optional(sized(1, 200)),
     description: z.optional(z.nullable(text(10_000))),
-    conditions: z.optional(templateConditions),
-    specificity: z.optional(specificity),
-    projectId: z.optional(z.nullable(projectId)),
-  }))();
-export type PatchTemplateBody = z.output<typeof patchTemplateBody>;
+    conditions: z.optional(templateConditions()),
+    specificity: z.optional(specificity()),
+    projectId: z.optional(z.nullable(projectId())),
+  }),
+);
+export type PatchTemplateBody = Output<typeof patchTemplateBody>;
 
 /** `POST /api/templates/:id/versions`: a new draft. */
-export const createVersionBody = /* @__PURE__ */ (() => z.strictObject({ content, ...versionFields }))();
-export type CreateVersionBody = z.output<typeof createVersionBody>;
+export const createVersionBody = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({ content: content(), ...versionFields() }),
+);
+export type CreateVersionBody = Output<typeof createVersionBody>;
 
 /** `GET /api/templates`. */
-export const listTemplatesQuery = /* @__PURE__ */ (() =>
+export const listTemplatesQuery = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
-    ...paginationQuery,
-    projectId: z.optional(projectId),
+    ...paginationQuery(),
+    projectId: z.optional(projectId()),
     type: z.optional(z.enum(ISSUE_TYPES)),
-  }))();
-export type ListTemplatesQuery = z.output<typeof listTemplatesQuery>;
+  }),
+);
+export type ListTemplatesQuery = Output<typeof listTemplatesQuery>;
 
 /** `GET /api/templates/preview/:issueId`: `versionId` renders that version (a draft too) instead of the one selection picks. */
-export const previewQuery = /* @__PURE__ */ (() =>
+export const previewQuery = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     versionId: z.optional(z.string().check(z.regex(/^ver_[0-9A-HJKMNP-TV-Z]{26}$/, "must be a version id (ver_…)"))),
-  }))();
+  }),
+);
 
 /** Lists that take nothing but a page. */
-export const pageQuery = /* @__PURE__ */ (() => z.strictObject({ ...paginationQuery }))();
-export type PageQuery = z.output<typeof pageQuery>;
+export const pageQuery = /* @__PURE__ */ onFirstUse(() => z.strictObject({ ...paginationQuery() }));
+export type PageQuery = Output<typeof pageQuery>;
 
 // Responses (API.md 3.4): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /** A template as the API shows it. */
-export const templateSchema = /* @__PURE__ */ (() =>
+export const templateSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     id: resourceId("tpl"),
     slug: z.string(),
     name: z.string(),
     description: nullableText(),
-    conditions: templateConditions,
+    conditions: templateConditions(),
     specificity: z.int().check(z.gte(0), z.lte(1000)),
     projectId: z.nullable(resourceId("prj")),
     activeVersionId: z.nullable(resourceId("ver")),
     createdAt: timestamp(),
     updatedAt: timestamp(),
-  }))();
-export type Template = z.output<typeof templateSchema>;
+  }),
+);
+export type Template = Output<typeof templateSchema>;
 
 /** A version of a template: what its prompts say, and how they fared. */
-export const templateVersionSchema = /* @__PURE__ */ (() =>
+export const templateVersionSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     id: resourceId("ver"),
     templateId: resourceId("tpl"),
@@ -143,23 +152,26 @@ export const templateVersionSchema = /* @__PURE__ */ (() =>
     reviewScore: z.nullable(z.number().check(z.gte(1), z.lte(5))),
     completionRate: z.nullable(z.number().check(z.gte(0), z.lte(1))),
     createdAt: timestamp(),
-  }))();
-export type TemplateVersion = z.output<typeof templateVersionSchema>;
+  }),
+);
+export type TemplateVersion = Output<typeof templateVersionSchema>;
 
 /** `GET /api/templates/:id`: the template and its active version. */
-export const templateDetailSchema = /* @__PURE__ */ (() =>
-  z.extend(templateSchema, { activeVersion: z.nullable(templateVersionSchema) }))();
-export type TemplateDetail = z.output<typeof templateDetailSchema>;
+export const templateDetailSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.extend(templateSchema(), { activeVersion: z.nullable(templateVersionSchema()) }),
+);
+export type TemplateDetail = Output<typeof templateDetailSchema>;
 
 /** `GET /api/templates/preview/:issueId`: the template selection would choose and its text; nulls when none matches. */
-export const templatePreviewSchema = /* @__PURE__ */ (() =>
+export const templatePreviewSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     issueId: resourceId("iss"),
-    template: z.nullable(templateSchema),
-    version: z.nullable(templateVersionSchema),
+    template: z.nullable(templateSchema()),
+    version: z.nullable(templateVersionSchema()),
     text: nullableText(),
-  }))();
-export type TemplatePreview = z.output<typeof templatePreviewSchema>;
+  }),
+);
+export type TemplatePreview = Output<typeof templatePreviewSchema>;
 
 /** The issue types, for the default templates and selection. */
 export type { IssueType };

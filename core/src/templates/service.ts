@@ -1,28 +1,19 @@
 /**
  * @module templates/service — template rules: unique slugs, strict conditions, versions numbered
- * without gaps, promotion that leaves one version active, selection and rendering for an issue,
- * and the default templates seeded once.
+ * without gaps, promotion that leaves one version active. Choosing and rendering a template for an
+ * issue, and seeding the defaults, are ./prompting.ts.
  */
 
 import { lostRace } from "../catalog/patch.js";
 import type { CatalogService } from "../catalog/service.js";
 import { projectExistsCheck } from "../catalog/store.js";
 import { ConditionFailedError } from "../db/client.js";
-import { retryConflicts, retryRaces } from "../db/retry.js";
+import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
-import type { IssueAggregate } from "../issues/store.js";
-import { type DispatchContext, NO_DISPATCH, type PromptContextBuilder, selectionFacts } from "./context.js";
-import { DEFAULT_TEMPLATE_SLUGS, newTemplateId, newVersionId, SLUG, TEMPLATE_ID, VERSION_ID } from "./keys.js";
-import {
-  type CompiledTemplate,
-  handlebarsReady,
-  type PromptContext,
-  precompileTemplate,
-  type RenderableVersion,
-  renderStoredVersion,
-} from "./render.js";
+import { newTemplateId, newVersionId, VERSION_ID } from "./keys.js";
+import { checkedContent } from "./render.js";
 import type {
   CreateTemplateBody,
   CreateVersionBody,
@@ -33,67 +24,19 @@ import type {
   TemplateDetail,
   TemplateVersion,
 } from "./schemas.js";
-import { selectTemplate } from "./selection.js";
-import { SLUG_CLAIM_INDEX, type StoredTemplate, type TemplateStore } from "./store.js";
-
-/** What a recorded prompt names: the version it was rendered from, and the text. */
-export interface PromptSource {
-  templateId: string;
-  versionId: string;
-  versionNumber: number;
-  text: string;
-}
-
-/** A prompt as rendered for an issue: the template and version chosen and the text. */
-export interface RenderedPrompt {
-  template: Template;
-  version: TemplateVersion;
-  text: string;
-}
-
-/**
- * Largest prompt text kept and handed out (UTF-8 bytes): a prompt is one item, and DynamoDB's
- * items stop at 400 KB. Longer text is cut at a character boundary, with a line saying so.
- */
-export const MAX_PROMPT_BYTES = 300 * 1024;
-
-/** The text within {@link MAX_PROMPT_BYTES}: whole, or cut with a closing note. */
-export function boundedPromptText(text: string): string {
-  if (Buffer.byteLength(text, "utf8") <= MAX_PROMPT_BYTES) return text;
-  const note = `\n\n[This prompt was cut at ${MAX_PROMPT_BYTES / 1024} KB; read the issue and its signals through the API for the rest.]`;
-  const budget = MAX_PROMPT_BYTES - Buffer.byteLength(note, "utf8");
-  // Cutting the bytes may split a character; the decoder drops the partial one.
-  const cut = new TextDecoder("utf-8").decode(Buffer.from(text, "utf8").subarray(0, budget)).replace(/\uFFFD$/, "");
-  return `${cut}${note}`;
-}
-
-/**
- * Refuses content that would not render (400 naming line and column) and returns its precompiled
- * form, stored with the version so that rendering it needs only Handlebars' runtime; loads the compiler first.
- */
-async function checkedContent(content: string, secret: string | undefined): Promise<CompiledTemplate | undefined> {
-  await handlebarsReady();
-  return precompileTemplate(content, secret);
-}
+import { newVersionRecord, SLUG_CLAIM_INDEX, type StoredTemplate, type TemplateStore } from "./store.js";
 
 export class TemplateService {
   private readonly store: TemplateStore;
 
-  private seeding: Promise<void> | undefined;
-
   constructor(
     store: TemplateStore,
     private readonly catalog: CatalogService,
-    private readonly contexts: PromptContextBuilder,
     /** Seals the precompiled forms this service stores (the service key): only sealed ones are run. */
     private readonly sealSecret: string | undefined,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.store = store;
-  }
-
-  private async renderedText(version: RenderableVersion, context: PromptContext): Promise<string> {
-    return boundedPromptText(await renderStoredVersion(version, context, this.sealSecret));
   }
 
   /** Creates a template; with `content`, its version 1 is made and active at once. */
@@ -103,7 +46,7 @@ export class TemplateService {
     const { id, createdAt } = newTemplateId(this.now().getTime());
     const first =
       input.content !== undefined
-        ? this.newVersion(id, 1, { ...input, content: input.content }, "active", createdAt)
+        ? newVersionRecord(id, 1, { ...input, content: input.content }, "active", createdAt)
         : undefined;
     const template: Template = {
       id,
@@ -134,9 +77,8 @@ export class TemplateService {
 
   /** A live template by `tpl_…` id or by slug; 404 otherwise. */
   async getTemplate(ref: string): Promise<StoredTemplate> {
-    const id = TEMPLATE_ID.test(ref) ? ref : SLUG.test(ref) ? await this.store.idOfSlug(ref) : undefined;
-    const found = id ? await this.store.get(id) : undefined;
-    if (!found || found.deleted) throw new NotFoundError(`Template ${ref} not found`);
+    const found = await this.store.resolve(ref);
+    if (!found) throw new NotFoundError(`Template ${ref} not found`);
     return found;
   }
 
@@ -206,7 +148,7 @@ export class TemplateService {
     return retryRaces(
       async () => {
         const current = await this.getTemplate(ref);
-        const version = this.newVersion(current.template.id, current.versionCount + 1, input, "draft", createdAt, id);
+        const version = newVersionRecord(current.template.id, current.versionCount + 1, input, "draft", createdAt, id);
         await this.store.transact(this.store.prepareVersion(current, version, compiled));
         return version;
       },
@@ -250,162 +192,6 @@ export class TemplateService {
       },
       { isRace: lostRace },
     );
-  }
-
-  /**
-   * The template an issue gets and the text rendered from its active version, with the template
-   * and version as the API shows them (a preview), or null when no template matches.
-   */
-  async renderFor(issueRef: string): Promise<{ issueId: string; rendered: RenderedPrompt | null }> {
-    const { context, stored, chosen } = await this.choose(issueRef, NO_DISPATCH, 0);
-    if (!chosen || chosen.activeVersionNumber === null) return { issueId: stored.issue.id, rendered: null };
-    return {
-      issueId: stored.issue.id,
-      rendered: await this.renderVersion(chosen.id, chosen.activeVersionNumber, context),
-    };
-  }
-
-  /**
-   * What a claim records: the chosen template's active version rendered for the issue, named by
-   * ids only. A version's content never changes, so it is read once per process; the template
-   * itself is not read (its listing entry says what selection needs). `extra` carries what only a
-   * claim knows (the dispatch, the prompt id).
-   */
-  async renderChosen(
-    issue: string | IssueAggregate,
-    extra: DispatchContext,
-    failedDispatches = 0,
-  ): Promise<{ issueId: string; source: PromptSource | null }> {
-    const { context, stored, chosen } = await this.choose(issue, extra, failedDispatches);
-    if (!chosen?.activeVersionId || chosen.activeVersionNumber === null) {
-      return { issueId: stored.issue.id, source: null };
-    }
-    const version = await this.store.versionSource(chosen.id, chosen.activeVersionNumber, chosen.activeVersionId);
-    if (version === undefined) return { issueId: stored.issue.id, source: null };
-    return {
-      issueId: stored.issue.id,
-      source: {
-        templateId: chosen.id,
-        versionId: chosen.activeVersionId,
-        versionNumber: chosen.activeVersionNumber,
-        text: await this.renderedText(version, context),
-      },
-    };
-  }
-
-  /** The issue's prompt context and the template selection picks for it (the context and the live templates read side by side). */
-  private async choose(issue: string | IssueAggregate, extra: DispatchContext, failedDispatches: number) {
-    const [{ context, stored }, entries] = await Promise.all([
-      this.contexts.build(issue, extra),
-      this.store.selectionEntries(),
-    ]);
-    return { context, stored, chosen: selectTemplate(entries, selectionFacts(stored, failedDispatches)) };
-  }
-
-  /** Any version (a draft included) rendered for an issue, whatever selection would choose: to try a version before promoting it. */
-  async renderVersionFor(issueRef: string, versionId: string): Promise<{ issueId: string; rendered: RenderedPrompt }> {
-    const located = VERSION_ID.test(versionId) ? await this.store.locateVersion(versionId) : undefined;
-    if (!located) throw new NotFoundError(`Version ${versionId} not found`);
-    const { context, stored } = await this.contexts.build(issueRef);
-    const rendered = await this.renderVersion(located.templateId, located.number, context);
-    if (!rendered) throw new NotFoundError(`Version ${versionId} not found`);
-    return { issueId: stored.issue.id, rendered };
-  }
-
-  private async renderVersion(templateId: string, number: number, context: PromptContext) {
-    const [template, version] = await Promise.all([
-      this.store.get(templateId),
-      this.store.getVersion(templateId, number),
-    ]);
-    if (!template || template.deleted || !version) return null;
-    const text = await this.renderedText({ ...version.version, compiled: version.compiled }, context);
-    return { template: template.template, version: version.version, text };
-  }
-
-  /**
-   * Seeds the default templates once per app instance (again after a failure): claims and previews
-   * wait for it, so a fresh table renders the defaults from its first request.
-   */
-  defaultsReady(): Promise<void> {
-    this.seeding ??= this.seedDefaults().then(
-      () => undefined,
-      (error: unknown) => {
-        this.seeding = undefined;
-        throw error;
-      },
-    );
-    return this.seeding;
-  }
-
-  /**
-   * Creates each default template (API.md 3.4) that was never seeded: one read when all were.
-   * A default the user changed or deleted is left as it is; a slug a user's template holds is skipped.
-   */
-  async seedDefaults(): Promise<string[]> {
-    const seeded = await this.store.seeded(DEFAULT_TEMPLATE_SLUGS);
-    const created: string[] = [];
-    if (seeded.size === DEFAULT_TEMPLATE_SLUGS.length) return created;
-    // Their content (and the compiler that checks it) is loaded only when one is to be written.
-    const { DEFAULT_TEMPLATES } = await import("./defaults.js");
-    for (const preset of DEFAULT_TEMPLATES.filter(({ slug }) => !seeded.has(slug))) {
-      // Never marked seeded while a user's template holds the slug: skipped without compiling it.
-      if (await this.store.idOfSlug(preset.slug)) continue;
-      const compiled = await checkedContent(preset.content, this.sealSecret);
-      const { id, createdAt } = newTemplateId(this.now().getTime());
-      const first = this.newVersion(
-        id,
-        1,
-        { changelog: preset.changelog, authorType: "human", authorName: "kaizen", content: preset.content },
-        "active",
-        createdAt,
-      );
-      const template: Template = {
-        id,
-        slug: preset.slug,
-        name: preset.name,
-        description: preset.description,
-        conditions: preset.conditions,
-        specificity: preset.specificity,
-        projectId: null,
-        activeVersionId: first.id,
-        createdAt,
-        updatedAt: createdAt,
-      };
-      try {
-        const writes = [...this.store.prepareCreate(template, first, compiled), this.store.seedMark(preset.slug, id)];
-        await retryConflicts(() => this.store.transact(writes));
-        created.push(preset.slug);
-      } catch (error) {
-        // Seeded meanwhile by another instance, or the slug is a user's: either way there is nothing to do.
-        if (!(error instanceof ConditionFailedError)) throw error;
-      }
-    }
-    return created;
-  }
-
-  private newVersion(
-    templateId: string,
-    number: number,
-    input: Pick<CreateVersionBody, "changelog" | "authorType" | "authorName" | "content">,
-    status: TemplateVersion["status"],
-    createdAt: string,
-    id = newVersionId(Date.parse(createdAt)),
-  ): TemplateVersion {
-    return {
-      id,
-      templateId,
-      version: number,
-      content: input.content,
-      changelog: input.changelog ?? null,
-      authorType: input.authorType ?? "human",
-      authorName: input.authorName ?? null,
-      status,
-      usageCount: 0,
-      reviewCount: 0,
-      reviewScore: null,
-      completionRate: null,
-      createdAt,
-    };
   }
 
   /** A project a template names must exist (400 otherwise), as an issue's must. */

@@ -8,8 +8,11 @@ import { ListingIndex } from "../db/listing.js";
 import { sumSpreadCounts } from "../db/spread.js";
 import {
   isVersionSortKey,
+  newVersionId,
+  SLUG,
   seedKey,
   slugKey,
+  TEMPLATE_ID,
   TEMPLATE_LISTINGS,
   templateKey,
   templateSortKey,
@@ -22,7 +25,7 @@ import {
   versionUsageKey,
 } from "./keys.js";
 import type { CompiledTemplate } from "./render.js";
-import type { Template, TemplateVersion } from "./schemas.js";
+import type { CreateVersionBody, Template, TemplateVersion } from "./schemas.js";
 
 /** A template as stored: its fields, its `ETag` version, and what it keeps of its versions. */
 export interface StoredTemplate {
@@ -119,6 +122,13 @@ export class TemplateStore {
   async get(id: string): Promise<(StoredTemplate & { deleted: boolean }) | undefined> {
     const item = await this.db.get(templateKey(id), { consistent: true });
     return item ? { ...templateFromItem(item), deleted: item.deletedAt !== undefined } : undefined;
+  }
+
+  /** A live template by `tpl_…` id or by slug, or undefined. */
+  async resolve(ref: string): Promise<(StoredTemplate & { deleted: false }) | undefined> {
+    const id = TEMPLATE_ID.test(ref) ? ref : SLUG.test(ref) ? await this.idOfSlug(ref) : undefined;
+    const found = id ? await this.get(id) : undefined;
+    return found && !found.deleted ? { ...found, deleted: false } : undefined;
   }
 
   /** The id of the live template holding `slug`. */
@@ -546,5 +556,31 @@ function versionFromItem(item: Item, counts: Record<VersionCount, number>): Stor
     },
     improvementIssueId: (item.improvementIssueId as string | undefined) ?? null,
     compiled: item.compiled instanceof Uint8Array ? item.compiled : undefined,
+  };
+}
+
+/** A new version as first stored: no usage, reviews or score yet. */
+export function newVersionRecord(
+  templateId: string,
+  number: number,
+  input: Pick<CreateVersionBody, "changelog" | "authorType" | "authorName" | "content">,
+  status: TemplateVersion["status"],
+  createdAt: string,
+  id = newVersionId(Date.parse(createdAt)),
+): TemplateVersion {
+  return {
+    id,
+    templateId,
+    version: number,
+    content: input.content,
+    changelog: input.changelog ?? null,
+    authorType: input.authorType ?? "human",
+    authorName: input.authorName ?? null,
+    status,
+    usageCount: 0,
+    reviewCount: 0,
+    reviewScore: null,
+    completionRate: null,
+    createdAt,
   };
 }

@@ -13,7 +13,7 @@ const valid = { body: "Looks like a **race** in checkout.", authorName: "Ada", a
 
 function bodyError(input: unknown): string {
   try {
-    parseWith(createCommentBody, input, "body");
+    parseWith(createCommentBody(), input, "body");
   } catch (error) {
     expect(error).toBeInstanceOf(ValidationError);
     return (error as ValidationError).message;
@@ -23,7 +23,7 @@ function bodyError(input: unknown): string {
 
 function queryError(input: Record<string, string>): string {
   try {
-    parseWith(listCommentsQuery, input, "query");
+    parseWith(listCommentsQuery(), input, "query");
   } catch (error) {
     expect(error).toBeInstanceOf(ValidationError);
     return (error as ValidationError).message;
@@ -33,23 +33,23 @@ function queryError(input: Record<string, string>): string {
 
 describe("comment body", () => {
   it("takes the contract's fields, parentId optional or null", () => {
-    expect(parseWith(createCommentBody, valid, "body")).toEqual(valid);
-    expect(parseWith(createCommentBody, { ...valid, authorType: "agent", parentId: PARENT }, "body").parentId).toBe(
+    expect(parseWith(createCommentBody(), valid, "body")).toEqual(valid);
+    expect(parseWith(createCommentBody(), { ...valid, authorType: "agent", parentId: PARENT }, "body").parentId).toBe(
       PARENT,
     );
-    expect(parseWith(createCommentBody, { ...valid, parentId: null }, "body").parentId).toBeNull();
+    expect(parseWith(createCommentBody(), { ...valid, parentId: null }, "body").parentId).toBeNull();
   });
 
   it("keeps the body as written (Markdown whitespace matters)", () => {
     const body = "  - item\n\n```\ncode\n```\n";
-    expect(parseWith(createCommentBody, { ...valid, body }, "body").body).toBe(body);
+    expect(parseWith(createCommentBody(), { ...valid, body }, "body").body).toBe(body);
   });
 
   it("takes bodies of 1..50000 characters and names of 1..100", () => {
-    expect(() => parseWith(createCommentBody, { ...valid, body: "x" }, "body")).not.toThrow();
-    expect(() => parseWith(createCommentBody, { ...valid, body: "x".repeat(MAX_BODY_LENGTH) }, "body")).not.toThrow();
+    expect(() => parseWith(createCommentBody(), { ...valid, body: "x" }, "body")).not.toThrow();
+    expect(() => parseWith(createCommentBody(), { ...valid, body: "x".repeat(MAX_BODY_LENGTH) }, "body")).not.toThrow();
     expect(() =>
-      parseWith(createCommentBody, { ...valid, authorName: "a".repeat(MAX_AUTHOR_NAME_LENGTH) }, "body"),
+      parseWith(createCommentBody(), { ...valid, authorName: "a".repeat(MAX_AUTHOR_NAME_LENGTH) }, "body"),
     ).not.toThrow();
   });
 
@@ -73,8 +73,8 @@ describe("comment body", () => {
 
 describe("comment list query", () => {
   it("defaults the page and takes a parentId filter", () => {
-    expect(parseWith(listCommentsQuery, {}, "query")).toEqual({ page: 1, limit: 20 });
-    expect(parseWith(listCommentsQuery, { parentId: PARENT, page: "2", limit: "5" }, "query")).toEqual({
+    expect(parseWith(listCommentsQuery(), {}, "query")).toEqual({ page: 1, limit: 20 });
+    expect(parseWith(listCommentsQuery(), { parentId: PARENT, page: "2", limit: "5" }, "query")).toEqual({
       page: 2,
       limit: 5,
       parentId: PARENT,

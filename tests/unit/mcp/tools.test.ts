@@ -28,17 +28,17 @@ function tool(name: string) {
 
 /** Each tool, the API schema its input is made from, and the path id it adds (required or not). */
 const DERIVED: { tool: string; api: z.ZodMiniType | undefined; pathId?: { name: string; required: boolean } }[] = [
-  { tool: "claim_next_issue", api: claimBody },
+  { tool: "claim_next_issue", api: claimBody() },
   { tool: "get_issue", api: undefined, pathId: { name: "issueId", required: true } },
   { tool: "heartbeat", api: undefined, pathId: { name: "dispatchId", required: false } },
-  { tool: "add_comment", api: createCommentBody, pathId: { name: "issueId", required: false } },
-  { tool: "review_prompt", api: createReviewBody, pathId: { name: "promptId", required: false } },
-  { tool: "complete_dispatch", api: completeBody, pathId: { name: "dispatchId", required: false } },
+  { tool: "add_comment", api: createCommentBody(), pathId: { name: "issueId", required: false } },
+  { tool: "review_prompt", api: createReviewBody(), pathId: { name: "promptId", required: false } },
+  { tool: "complete_dispatch", api: completeBody(), pathId: { name: "dispatchId", required: false } },
   { tool: "release_dispatch", api: undefined, pathId: { name: "dispatchId", required: false } },
-  { tool: "list_issues", api: listIssuesQuery },
-  { tool: "create_issue", api: createIssueBody },
-  { tool: "update_issue", api: updateIssueBody, pathId: { name: "issueId", required: true } },
-  { tool: "send_signal", api: manualSignalBody },
+  { tool: "list_issues", api: listIssuesQuery() },
+  { tool: "create_issue", api: createIssueBody() },
+  { tool: "update_issue", api: updateIssueBody(), pathId: { name: "issueId", required: true } },
+  { tool: "send_signal", api: manualSignalBody() },
 ];
 
 describe("tool input schemas", () => {
@@ -73,7 +73,7 @@ describe("tool input schemas", () => {
 
   it("names issues as the API does: iss_… or KZN-<n>, the signals filter's rule", () => {
     const issueId = jsonSchema(tool("get_issue").inputSchema).properties.issueId;
-    expect(issueId).toEqual(jsonSchema(listSignalsQuery).properties.issueId);
+    expect(issueId).toEqual(jsonSchema(listSignalsQuery()).properties.issueId);
     expect(z.safeParse(tool("get_issue").inputSchema, { issueId: "KZN-12" }).success).toBe(true);
     expect(z.safeParse(tool("get_issue").inputSchema, { issueId: "iss_01J2ZQ5K8Y3M4N6P7R9S0T1V2W" }).success).toBe(
       true,

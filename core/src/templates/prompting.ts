@@ -1,0 +1,194 @@
+/**
+ * @module templates/prompting — what a claim and a preview need of templates: the template an issue
+ * gets, its version rendered for the issue, and the default templates seeded once. Template writes
+ * (./service.ts) are not needed for that, so a function that only renders does not carry them.
+ */
+import { ConditionFailedError } from "../db/client.js";
+import { retryConflicts } from "../db/retry.js";
+import { NotFoundError } from "../errors.js";
+import type { IssueAggregate } from "../issues/store.js";
+import { type DispatchContext, NO_DISPATCH, type PromptContextBuilder, selectionFacts } from "./context.js";
+import { DEFAULT_TEMPLATE_SLUGS, newTemplateId, VERSION_ID } from "./keys.js";
+import { checkedContent, type PromptContext, type RenderableVersion, renderStoredVersion } from "./render.js";
+import type { Template, TemplateVersion } from "./schemas.js";
+import { selectTemplate } from "./selection.js";
+import { newVersionRecord, type TemplateStore } from "./store.js";
+
+/** What a recorded prompt names: the version it was rendered from, and the text. */
+export interface PromptSource {
+  templateId: string;
+  versionId: string;
+  versionNumber: number;
+  text: string;
+}
+
+/** A prompt as rendered for an issue: the template and version chosen and the text. */
+export interface RenderedPrompt {
+  template: Template;
+  version: TemplateVersion;
+  text: string;
+}
+
+/**
+ * Largest prompt text kept and handed out (UTF-8 bytes): a prompt is one item, and DynamoDB's
+ * items stop at 400 KB. Longer text is cut at a character boundary, with a line saying so.
+ */
+export const MAX_PROMPT_BYTES = 300 * 1024;
+
+/** The text within {@link MAX_PROMPT_BYTES}: whole, or cut with a closing note. */
+export function boundedPromptText(text: string): string {
+  if (Buffer.byteLength(text, "utf8") <= MAX_PROMPT_BYTES) return text;
+  const note = `\n\n[This prompt was cut at ${MAX_PROMPT_BYTES / 1024} KB; read the issue and its signals through the API for the rest.]`;
+  const budget = MAX_PROMPT_BYTES - Buffer.byteLength(note, "utf8");
+  // Cutting the bytes may split a character; the decoder drops the partial one.
+  const cut = new TextDecoder("utf-8").decode(Buffer.from(text, "utf8").subarray(0, budget)).replace(/\uFFFD$/, "");
+  return `${cut}${note}`;
+}
+
+/** Chooses and renders templates for issues, and seeds the defaults they start from. */
+export class PromptRenderer {
+  private seeding: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: TemplateStore,
+    private readonly contexts: PromptContextBuilder,
+    /** Seals the precompiled forms this service stores (the service key): only sealed ones are run. */
+    private readonly sealSecret: string | undefined,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private async renderedText(version: RenderableVersion, context: PromptContext): Promise<string> {
+    return boundedPromptText(await renderStoredVersion(version, context, this.sealSecret));
+  }
+
+  /**
+   * The template an issue gets and the text rendered from its active version, with the template
+   * and version as the API shows them (a preview), or null when no template matches.
+   */
+  async renderFor(issueRef: string): Promise<{ issueId: string; rendered: RenderedPrompt | null }> {
+    const { context, stored, chosen } = await this.choose(issueRef, NO_DISPATCH, 0);
+    if (!chosen || chosen.activeVersionNumber === null) return { issueId: stored.issue.id, rendered: null };
+    return {
+      issueId: stored.issue.id,
+      rendered: await this.renderVersion(chosen.id, chosen.activeVersionNumber, context),
+    };
+  }
+
+  /**
+   * What a claim records: the chosen template's active version rendered for the issue, named by
+   * ids only. A version's content never changes, so it is read once per process; the template
+   * itself is not read (its listing entry says what selection needs). `extra` carries what only a
+   * claim knows (the dispatch, the prompt id).
+   */
+  async renderChosen(
+    issue: string | IssueAggregate,
+    extra: DispatchContext,
+    failedDispatches = 0,
+  ): Promise<{ issueId: string; source: PromptSource | null }> {
+    const { context, stored, chosen } = await this.choose(issue, extra, failedDispatches);
+    if (!chosen?.activeVersionId || chosen.activeVersionNumber === null) {
+      return { issueId: stored.issue.id, source: null };
+    }
+    const version = await this.store.versionSource(chosen.id, chosen.activeVersionNumber, chosen.activeVersionId);
+    if (version === undefined) return { issueId: stored.issue.id, source: null };
+    return {
+      issueId: stored.issue.id,
+      source: {
+        templateId: chosen.id,
+        versionId: chosen.activeVersionId,
+        versionNumber: chosen.activeVersionNumber,
+        text: await this.renderedText(version, context),
+      },
+    };
+  }
+
+  /** The issue's prompt context and the template selection picks for it (the context and the live templates read side by side). */
+  private async choose(issue: string | IssueAggregate, extra: DispatchContext, failedDispatches: number) {
+    const [{ context, stored }, entries] = await Promise.all([
+      this.contexts.build(issue, extra),
+      this.store.selectionEntries(),
+    ]);
+    return { context, stored, chosen: selectTemplate(entries, selectionFacts(stored, failedDispatches)) };
+  }
+
+  /** Any version (a draft included) rendered for an issue, whatever selection would choose: to try a version before promoting it. */
+  async renderVersionFor(issueRef: string, versionId: string): Promise<{ issueId: string; rendered: RenderedPrompt }> {
+    const located = VERSION_ID.test(versionId) ? await this.store.locateVersion(versionId) : undefined;
+    if (!located) throw new NotFoundError(`Version ${versionId} not found`);
+    const { context, stored } = await this.contexts.build(issueRef);
+    const rendered = await this.renderVersion(located.templateId, located.number, context);
+    if (!rendered) throw new NotFoundError(`Version ${versionId} not found`);
+    return { issueId: stored.issue.id, rendered };
+  }
+
+  private async renderVersion(templateId: string, number: number, context: PromptContext) {
+    const [template, version] = await Promise.all([
+      this.store.get(templateId),
+      this.store.getVersion(templateId, number),
+    ]);
+    if (!template || template.deleted || !version) return null;
+    const text = await this.renderedText({ ...version.version, compiled: version.compiled }, context);
+    return { template: template.template, version: version.version, text };
+  }
+
+  /**
+   * Seeds the default templates once per app instance (again after a failure): claims and previews
+   * wait for it, so a fresh table renders the defaults from its first request.
+   */
+  defaultsReady(): Promise<void> {
+    this.seeding ??= this.seedDefaults().then(
+      () => undefined,
+      (error: unknown) => {
+        this.seeding = undefined;
+        throw error;
+      },
+    );
+    return this.seeding;
+  }
+
+  /**
+   * Creates each default template (API.md 3.4) that was never seeded: one read when all were.
+   * A default the user changed or deleted is left as it is; a slug a user's template holds is skipped.
+   */
+  async seedDefaults(): Promise<string[]> {
+    const seeded = await this.store.seeded(DEFAULT_TEMPLATE_SLUGS);
+    const created: string[] = [];
+    if (seeded.size === DEFAULT_TEMPLATE_SLUGS.length) return created;
+    // Their content (and the compiler that checks it) is loaded only when one is to be written.
+    const { DEFAULT_TEMPLATES } = await import("./defaults.js");
+    for (const preset of DEFAULT_TEMPLATES.filter(({ slug }) => !seeded.has(slug))) {
+      // Never marked seeded while a user's template holds the slug: skipped without compiling it.
+      if (await this.store.idOfSlug(preset.slug)) continue;
+      const compiled = await checkedContent(preset.content, this.sealSecret);
+      const { id, createdAt } = newTemplateId(this.now().getTime());
+      const first = newVersionRecord(
+        id,
+        1,
+        { changelog: preset.changelog, authorType: "human", authorName: "kaizen", content: preset.content },
+        "active",
+        createdAt,
+      );
+      const template: Template = {
+        id,
+        slug: preset.slug,
+        name: preset.name,
+        description: preset.description,
+        conditions: preset.conditions,
+        specificity: preset.specificity,
+        projectId: null,
+        activeVersionId: first.id,
+        createdAt,
+        updatedAt: createdAt,
+      };
+      try {
+        const writes = [...this.store.prepareCreate(template, first, compiled), this.store.seedMark(preset.slug, id)];
+        await retryConflicts(() => this.store.transact(writes));
+        created.push(preset.slug);
+      } catch (error) {
+        // Seeded meanwhile by another instance, or the slug is a user's: either way there is nothing to do.
+        if (!(error instanceof ConditionFailedError)) throw error;
+      }
+    }
+    return created;
+  }
+}
