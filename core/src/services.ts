@@ -10,7 +10,7 @@ import { CommentStore } from "./comments/store.js";
 import { apiBaseUrl } from "./config.js";
 import { DashboardService } from "./dashboard/service.js";
 import { DispatchService } from "./dispatch/service.js";
-import { DispatchStore } from "./dispatch/store.js";
+import { DispatchStore, tokenDispatchOf } from "./dispatch/store.js";
 import { dispatchTokenCheck } from "./dispatch/token.js";
 import { type AppDeps, type AppEnv, createHttpApp, type FamilyModules } from "./http/app.js";
 import { IssueMoves } from "./issues/moves.js";
@@ -150,7 +150,6 @@ export const dashboardService = (deps: DbDeps) =>
  * @example const app = createApp({ issues: issueFamily }, { config, db });
  */
 export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> {
-  const dispatches = dispatchStore(deps);
-  const dispatchTokens = dispatchTokenCheck((id) => dispatches.tokenDispatch(id, clockOf(deps)()));
+  const dispatchTokens = dispatchTokenCheck((id) => tokenDispatchOf(deps.db, id, clockOf(deps)()));
   return createHttpApp(families, deps, { dispatchTokens });
 }

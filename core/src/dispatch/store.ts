@@ -70,22 +70,6 @@ export class DispatchStore {
     return item ? fromItem(item) : undefined;
   }
 
-  /** What a token check reads of a dispatch: a lease that ran out ends the token's use at once, before anything marks it expired. */
-  async tokenDispatch(id: string, now: Date): Promise<TokenDispatch | undefined> {
-    const stored = await this.get(id);
-    if (!stored) return undefined;
-    const { dispatch, tokenHash, issueNumber } = stored;
-    const leaseOver = dispatch.status === "active" && dispatch.leaseExpiresAt <= now.toISOString();
-    return {
-      id: dispatch.id,
-      issueId: dispatch.issueId,
-      issueNumber,
-      promptId: dispatch.promptId,
-      status: leaseOver ? "expired" : dispatch.status,
-      tokenHash,
-    };
-  }
-
   async getMany(ids: string[]): Promise<StoredDispatch[]> {
     const items = await this.db.batchGet(ids.map(dispatchKey), { consistent: true });
     return items.map(fromItem);
@@ -278,5 +262,25 @@ function fromItem(item: Item): StoredDispatch {
     issueNumber: Number(item.issueNumber ?? 0),
     version: Number(item.version ?? 1),
     promptVersion: (item.promptVersion as StoredDispatch["promptVersion"] | undefined) ?? null,
+  };
+}
+
+/**
+ * What a dispatch token check needs of dispatch `id` (./token.ts): a lease that ran out ends the
+ * token's use at once, before anything marks it expired. A function of its own, not a method: the
+ * HTTP layer of every function checks tokens, and most functions need nothing else of this store.
+ */
+export async function tokenDispatchOf(db: Db, id: string, now: Date): Promise<TokenDispatch | undefined> {
+  const item = await db.get(dispatchKey(id), { consistent: true });
+  if (!item) return undefined;
+  const { dispatch, tokenHash, issueNumber } = fromItem(item);
+  const leaseOver = dispatch.status === "active" && dispatch.leaseExpiresAt <= now.toISOString();
+  return {
+    id: dispatch.id,
+    issueId: dispatch.issueId,
+    issueNumber,
+    promptId: dispatch.promptId,
+    status: leaseOver ? "expired" : dispatch.status,
+    tokenHash,
   };
 }

@@ -71,7 +71,7 @@ export interface TokenDispatch {
  * The check the app's bearer auth is handed (http/auth.ts `DispatchTokens`): a token names its
  * dispatch, which `lookup` reads; it holds while it matches the stored hash and the dispatch is
  * active, and acts only on that dispatch's own dispatch, issue (by id or `KZN-<number>`) or prompt.
- * @example bearerAuth({ apiKey, dispatchTokens: dispatchTokenCheck((id) => store.tokenDispatch(id, now)) })
+ * @example bearerAuth({ apiKey, dispatchTokens: dispatchTokenCheck((id) => tokenDispatchOf(db, id, now)) })
  */
 export function dispatchTokenCheck(lookup: (dispatchId: string) => Promise<TokenDispatch | undefined>): DispatchTokens {
   return {
