@@ -3,6 +3,7 @@ import type { Hono } from "hono";
 import type { AppEnv } from "../../core/src/http/app.js";
 import { ALL_FAMILIES, type AppDeps, createApp, createDb, type Db } from "../../core/src/index.js";
 import { freshTable, TEST_API_KEY, testConfig } from "./db.js";
+import { appFleet, type Fleet } from "./fleet.js";
 
 export interface TestApp {
   app: Hono<AppEnv>;
@@ -53,6 +54,19 @@ export async function createIssues(
 export function anotherInstance(t: TestApp, emulateConflicts: boolean): Pick<TestApp, "app"> {
   const db = createDb({ tableName: t.tableName, region: "us-east-1", endpoint: t.endpoint, emulateConflicts });
   return { app: createApp(ALL_FAMILIES, { config: testConfig({ tableName: t.tableName, endpoint: t.endpoint }), db }) };
+}
+
+/** What sends a request as `app.request` does: one app, or a fleet of them. */
+export interface Requester {
+  request(path: string, init?: RequestInit): Response | Promise<Response>;
+}
+
+/**
+ * The app over `t`'s table served as Lambda serves it (./fleet.ts): one request per instance, a new
+ * instance whenever all are busy.
+ */
+export function fleetOf(t: TestApp, emulateConflicts: boolean): Fleet {
+  return appFleet(testConfig({ tableName: t.tableName, endpoint: t.endpoint }), { emulateConflicts });
 }
 
 /**

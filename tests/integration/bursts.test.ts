@@ -1,11 +1,12 @@
 /**
- * Bursts: many writes of one kind at once, with AWS's transaction conflicts emulated and not.
- * After each burst nothing is lost and nothing doubled: issue numbers are unique, a fingerprint
- * has one open issue, every acknowledged delivery is stored once, `signalCount` equals the
- * signals linked, and every listing's `total` and pages equal a recount of what was written.
+ * Bursts: many writes of one kind at once, with AWS's transaction conflicts emulated and not, sent
+ * to one app (the local server) and to a fleet of one-request instances (Lambda). After each burst
+ * nothing is lost and nothing doubled: issue numbers are unique, a fingerprint has one open issue,
+ * every acknowledged delivery is stored once, `signalCount` equals the signals linked, and every
+ * listing's `total` and pages equal a recount of what was written.
  */
-import { describe, expect, it } from "vitest";
-import { AUTH, anotherInstance, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { AUTH, anotherInstance, fleetOf, jsonPost, type Requester, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";
 import { codehostDelivery, issueEvent, type SignedDelivery } from "../helpers/deliveries.js";
 
@@ -20,13 +21,13 @@ interface SignalAnswer {
   duplicate: boolean;
 }
 
-async function request(t: Pick<TestApp, "app">, path: string, init?: RequestInit): Promise<Answer> {
+async function request(t: { app: Requester }, path: string, init?: RequestInit): Promise<Answer> {
   const response = await t.app.request(path, init);
   const body = (await response.json()) as { data: Json };
   return { status: response.status, data: body.data };
 }
 
-const deliver = (t: Pick<TestApp, "app">, delivery: SignedDelivery) => request(t, delivery.path, delivery.init);
+const deliver = (t: { app: Requester }, delivery: SignedDelivery) => request(t, delivery.path, delivery.init);
 
 /** Every item of a list, page by page (limit 100), and the `total` each page reported. */
 async function everyItem(t: TestApp, path: string): Promise<{ items: Json[]; totals: number[] }> {
@@ -52,13 +53,46 @@ async function expectListing(t: TestApp, path: string, expected: string[]): Prom
 
 const signalOf = (answer: Answer) => answer.data as unknown as SignalAnswer;
 
-describe.each(CONFLICT_MODES)("bursts ($mode)", ({ emulateConflicts }) => {
+/**
+ * Where a burst is sent: `one app` is the local server (every request in one process's app, with
+ * `pair` a second app as another server would be); `fleet` is Lambda (a new instance whenever all
+ * are busy). `senders` gives the two apps a burst alternates between.
+ */
+const MODELS = [
+  {
+    model: "one app",
+    senders: (t: TestApp, emulateConflicts: boolean, pair: boolean): [{ app: Requester }, { app: Requester }] => [
+      t,
+      pair ? anotherInstance(t, emulateConflicts) : t,
+    ],
+  },
+  {
+    model: "fleet",
+    senders: (t: TestApp, emulateConflicts: boolean): [{ app: Requester }, { app: Requester }] => {
+      const fleet = fleetOf(t, emulateConflicts);
+      fleets.push(fleet);
+      return [{ app: fleet }, { app: fleet }];
+    },
+  },
+] as const;
+const fleets: ReturnType<typeof fleetOf>[] = [];
+afterEach(() => {
+  for (const fleet of fleets.splice(0)) fleet.destroy();
+});
+
+/** DynamoDB calls made for `t`'s table so far: by its app and by every fleet of the test. */
+const callsMade = (t: TestApp) => t.db.usage().calls + fleets.reduce((sum, fleet) => sum + fleet.calls(), 0);
+
+const CASES = MODELS.flatMap((model) => CONFLICT_MODES.map((conflicts) => ({ ...model, ...conflicts })));
+
+describe.each(CASES)("bursts ($model, $mode)", ({ emulateConflicts, senders }) => {
   it("60 creates at once: 60 unique numbers, every listing and sort equal to a recount", async () => {
     const t = await testApp({}, { emulateConflicts });
+    const [burst] = senders(t, emulateConflicts, false);
     const types = ["task", "signal", "plan"];
     const answers = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
-        request(t, "/api/issues", jsonPost({ title: `Burst ${i}`, type: types[i % 3], priority: i % 5 })),
+        request(burst, "/api/issues", jsonPost({ title: `Burst ${i}`, type: types[i % 3], priority: i % 5 })),
       ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
@@ -106,17 +140,18 @@ describe.each(CONFLICT_MODES)("bursts ($mode)", ({ emulateConflicts }) => {
     const t = await testApp({}, { emulateConflicts });
     await request(t, "/api/labels", jsonPost({ name: "incident", color: "#ff0000" }));
     const project = await request(t, "/api/projects", jsonPost({ name: "Checkout" }));
-    const before = t.db.usage().calls;
+    const [burst] = senders(t, emulateConflicts, false);
+    const before = callsMade(t);
     const answers = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
         request(
-          t,
+          burst,
           "/api/issues",
           jsonPost({ title: `Alert ${i}`, type: "task", labels: ["incident"], projectId: project.data.id }),
         ),
       ),
     );
-    const calls = t.db.usage().calls - before;
+    const calls = callsMade(t) - before;
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
     // Label and project lookups (2), the number (1), the transaction (1), and a few spread
     // retries: every create checking the one label item would cost tens of calls each.
@@ -128,8 +163,9 @@ describe.each(CONFLICT_MODES)("bursts ($mode)", ({ emulateConflicts }) => {
 
   it("40 deliveries of 40 fingerprints at once: one open issue per fingerprint, every signal stored once", async () => {
     const t = await testApp({}, { emulateConflicts });
+    const [burst] = senders(t, emulateConflicts, false);
     const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => deliver(t, codehostDelivery("issues", issueEvent("opened", 100 + i)))),
+      Array.from({ length: 40 }, (_, i) => deliver(burst, codehostDelivery("issues", issueEvent("opened", 100 + i)))),
     );
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
     const signals = answers.map(signalOf);
@@ -149,12 +185,12 @@ describe.each(CONFLICT_MODES)("bursts ($mode)", ({ emulateConflicts }) => {
     await expectListing(t, "/api/signals?type=issues.opened", signalIds);
   });
 
-  it("60 deliveries of one fingerprint at once, through two instances: one issue, signalCount 60, its latest 10", async () => {
+  it("60 deliveries of one fingerprint at once, through two senders: one issue, signalCount 60, its latest 10", async () => {
     const t = await testApp({}, { emulateConflicts });
-    const other = anotherInstance(t, emulateConflicts);
+    const [one, other] = senders(t, emulateConflicts, true);
     const answers = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
-        deliver(i % 2 === 0 ? t : other, codehostDelivery("issues", issueEvent("edited", 7))),
+        deliver(i % 2 === 0 ? one : other, codehostDelivery("issues", issueEvent("edited", 7))),
       ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
@@ -183,14 +219,14 @@ describe.each(CONFLICT_MODES)("bursts ($mode)", ({ emulateConflicts }) => {
     );
   });
 
-  it("15 deliveries sent 4 times each at once, through two instances: 15 signals, the rest duplicates of them", async () => {
+  it("15 deliveries sent 4 times each at once, through two senders: 15 signals, the rest duplicates of them", async () => {
     const t = await testApp({}, { emulateConflicts });
-    const other = anotherInstance(t, emulateConflicts);
+    const [one, other] = senders(t, emulateConflicts, true);
     const deliveries = Array.from({ length: 15 }, (_, i) => codehostDelivery("issues", issueEvent("edited", 300 + i)));
     const answers = await Promise.all(
       Array.from({ length: 60 }, (_, i) => {
         const delivery = deliveries[i % 15] as SignedDelivery;
-        return deliver(i % 2 === 0 ? t : other, delivery).then((answer) => ({ answer, id: i % 15 }));
+        return deliver(i % 2 === 0 ? one : other, delivery).then((answer) => ({ answer, id: i % 15 }));
       }),
     );
     const created = answers.filter(({ answer }) => answer.status === 201);
@@ -218,10 +254,11 @@ describe.each(CONFLICT_MODES)("bursts ($mode)", ({ emulateConflicts }) => {
 
   it("40 manual signals of one fingerprint at once: one issue counting all 40", async () => {
     const t = await testApp({}, { emulateConflicts });
+    const [burst] = senders(t, emulateConflicts, false);
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         request(
-          t,
+          burst,
           "/api/signals",
           jsonPost({
             source: "ops",
@@ -247,9 +284,10 @@ describe.each(CONFLICT_MODES)("bursts ($mode)", ({ emulateConflicts }) => {
 
   it("20 close events of one open issue at once: it closes once, the rest are recorded", async () => {
     const t = await testApp({}, { emulateConflicts });
+    const [burst] = senders(t, emulateConflicts, false);
     const opened = signalOf(await deliver(t, codehostDelivery("issues", issueEvent("opened", 9))));
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => deliver(t, codehostDelivery("issues", issueEvent("closed", 9)))),
+      Array.from({ length: 20 }, () => deliver(burst, codehostDelivery("issues", issueEvent("closed", 9)))),
     );
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
     const actions = answers.map((answer) => signalOf(answer).signal.action).sort();
