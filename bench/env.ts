@@ -12,6 +12,22 @@ export function intEnv(name: string, fallback: number, min: number): number {
   return value;
 }
 
+/** How the local server answers: one app in one process, or a fleet of one-request instances as Lambda runs them. */
+export const BENCH_MODELS = ["server", "fleet"] as const;
+export type BenchModel = (typeof BENCH_MODELS)[number];
+
+/**
+ * The value `name` holds among `choices` (case-insensitive), or `fallback` when it is unset or blank; throws for any other.
+ * @example choiceEnv("BENCH_LOAD_MODEL", BENCH_MODELS, "server")
+ */
+export function choiceEnv<T extends string>(name: string, choices: readonly T[], fallback: T): T {
+  const raw = process.env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return fallback;
+  const value = choices.find((choice) => choice === raw);
+  if (value === undefined) throw new Error(`${name} must be one of ${choices.join(", ")}, got "${raw}"`);
+  return value;
+}
+
 /** Every setting of a run, by the variable that sets it. */
 export function benchSettings() {
   return {
