@@ -38,7 +38,10 @@ export function benchSettings() {
     /** Fresh imports of each bundle (the init figure is their median). */
     BENCH_INIT_RUNS: intEnv("BENCH_INIT_RUNS", 21, 10),
     BENCH_THROUGHPUT_SECONDS: intEnv("BENCH_THROUGHPUT_SECONDS", 10, 1),
-    /** Requests per burst, and rounds of each burst (one run each way per round). */
+    /**
+     * Requests per burst (a claim burst runs against max(200, 2 × it) eligible issues), and rounds of
+     * each burst (one run each way per round); every burst runs in both models, both conflict modes.
+     */
     BENCH_BURST: intEnv("BENCH_BURST", 100, 4),
     BENCH_BURST_ROUNDS: intEnv("BENCH_BURST_ROUNDS", 3, 1),
     /** The sustained load: long enough (150 s) for vanished agents' 60 s leases to run out and be claimed again. */
