@@ -225,8 +225,10 @@ function problemsOf(burst: BurstCase, run: Run): string[] {
   const problems: string[] = [];
   const wrong = run.answers.filter((answer) => !burst.expect.includes(answer.status ?? 0));
   if (wrong.length > 0) {
-    const statuses = [...new Set(wrong.map((answer) => answer.status))].join(", ");
-    problems.push(`${wrong.length} answers ${statuses}, first: ${JSON.stringify(wrong[0]?.body).slice(0, 200)}`);
+    const statuses = [...new Set(wrong.map((answer) => answer.status ?? "no answer"))].join(", ");
+    const first = wrong.find((answer) => answer.status !== null);
+    const body = first ? `, first: ${String(JSON.stringify(first.body)).slice(0, 200)}` : "";
+    problems.push(`${wrong.length} answers ${statuses}${body}`);
   }
   const problem = burst.verify?.(run.answers);
   if (problem) problems.push(problem);
@@ -386,7 +388,9 @@ export const burstsSection: Section = {
         ctx.log(`  !! ${row.label}: ${problem}`);
         ctx.fail(`burst ${row.label}: ${problem}`);
       }
-      const fiveXx = [...row.serial, ...row.concurrent].flatMap((r) => r.answers).filter((a) => (a.status ?? 0) >= 500);
+      const answers = [...row.serial, ...row.concurrent].flatMap((r) => r.answers);
+      const fiveXx = answers.filter((a) => (a.status ?? 0) >= 500);
+      const unanswered = answers.filter((a) => a.status === null).length;
       const statuses: Record<string, number> = {};
       for (const answer of fiveXx) statuses[String(answer.status)] = (statuses[String(answer.status)] ?? 0) + 1;
       const rounds = row.concurrent.map((r, i) => times(r.wallMs / (row.serial[i]?.wallMs ?? Number.NaN)));
@@ -395,7 +399,8 @@ export const burstsSection: Section = {
           `burst ${row.label}`,
           ratioOf(row),
           row.emulation ? BUDGETS.burstEmulated : BUDGETS.burstOff,
-          `${fiveXx.length} × 5xx${fiveXx.length > 0 ? ` (${statusCounts(statuses)})` : ""}; rounds ${rounds.join(", ")}`,
+          `${fiveXx.length} × 5xx${fiveXx.length > 0 ? ` (${statusCounts(statuses)})` : ""}` +
+            `${unanswered > 0 ? `, ${unanswered} unanswered within 30 s` : ""}; rounds ${rounds.join(", ")}`,
         ),
       );
     }
