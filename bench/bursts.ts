@@ -220,15 +220,23 @@ async function timedRun(server: BenchServer, requests: BurstRequest[], together:
   };
 }
 
+/** `answers` counted by status ("no answer" for those that got none). */
+function statusesOf(answers: Reply[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { status } of answers) counts[status ?? "no answer"] = (counts[status ?? "no answer"] ?? 0) + 1;
+  return counts;
+}
+
 /** What is wrong with one run of `burst`: answers of a status it does not expect, and its own check. */
 function problemsOf(burst: BurstCase, run: Run): string[] {
   const problems: string[] = [];
   const wrong = run.answers.filter((answer) => !burst.expect.includes(answer.status ?? 0));
   if (wrong.length > 0) {
-    const statuses = [...new Set(wrong.map((answer) => answer.status ?? "no answer"))].join(", ");
     const first = wrong.find((answer) => answer.status !== null);
     const body = first ? `, first: ${String(JSON.stringify(first.body)).slice(0, 200)}` : "";
-    problems.push(`${wrong.length} answers ${statuses}${body}`);
+    problems.push(
+      `${wrong.length} answers not ${burst.expect.join(" or ")} (${statusCounts(statusesOf(wrong))})${body}`,
+    );
   }
   const problem = burst.verify?.(run.answers);
   if (problem) problems.push(problem);
@@ -391,15 +399,13 @@ export const burstsSection: Section = {
       const answers = [...row.serial, ...row.concurrent].flatMap((r) => r.answers);
       const fiveXx = answers.filter((a) => (a.status ?? 0) >= 500);
       const unanswered = answers.filter((a) => a.status === null).length;
-      const statuses: Record<string, number> = {};
-      for (const answer of fiveXx) statuses[String(answer.status)] = (statuses[String(answer.status)] ?? 0) + 1;
       const rounds = row.concurrent.map((r, i) => times(r.wallMs / (row.serial[i]?.wallMs ?? Number.NaN)));
       lines.push(
         atMost(
           `burst ${row.label}`,
           ratioOf(row),
           row.emulation ? BUDGETS.burstEmulated : BUDGETS.burstOff,
-          `${fiveXx.length} × 5xx${fiveXx.length > 0 ? ` (${statusCounts(statuses)})` : ""}` +
+          `${fiveXx.length} × 5xx${fiveXx.length > 0 ? ` (${statusCounts(statusesOf(fiveXx))})` : ""}` +
             `${unanswered > 0 ? `, ${unanswered} unanswered within 30 s` : ""}; rounds ${rounds.join(", ")}`,
         ),
       );
