@@ -2,7 +2,8 @@
 import { table } from "./format.js";
 
 /**
- * The ratio budgets, each measured against its reference in the same run. The DynamoDB calls per
+ * The budgets: ratios, each measured against its reference in the same run, and one latency held
+ * to a time (the fleet's claim p99 under load). The DynamoDB calls per
  * request that the architecture fixes are asserted by tests/integration/request-costs.test.ts; the
  * bench reports them beside what they consume.
  */
@@ -17,6 +18,8 @@ export const BUDGETS = {
   /** A burst all at once over the same requests one after another, AWS conflicts off and emulated. */
   burstOff: 1.0,
   burstEmulated: 1.5,
+  /** Claim p99 with 50 agents polling a fleet of one-request instances (the local load, conflicts emulated), in ms. */
+  fleetClaimP99Ms: 1_000,
 } as const;
 
 export type Verdict = "ok" | "OVER" | "n/a";
@@ -44,6 +47,21 @@ export function atMost(what: string, value: number, limit: number, note = ""): B
     verdict: measured ? (value <= limit ? "ok" : "OVER") : "n/a",
     note,
     ...(measured ? { ratio: { value, limit } } : {}),
+  };
+}
+
+/**
+ * A time held to `limitMs`; not measured (n/a) when it is not finite.
+ * @example withinMs("claim p99, 50 agents polling, fleet", 412, BUDGETS.fleetClaimP99Ms)
+ */
+export function withinMs(what: string, valueMs: number, limitMs: number, note = ""): BudgetLine {
+  const measured = Number.isFinite(valueMs);
+  return {
+    what,
+    figure: measured ? `${valueMs.toFixed(0)} ms` : "not measured",
+    budget: `≤ ${limitMs} ms`,
+    verdict: measured ? (valueMs <= limitMs ? "ok" : "OVER") : "n/a",
+    note,
   };
 }
 

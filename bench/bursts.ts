@@ -1,17 +1,18 @@
 /**
- * @module bench/bursts — the same requests sent one after another and all at once against the local
- * server, AWS's transaction conflicts off and emulated (ARCHITECTURE.md: all at once ≤ 1.0 × one after
- * another with emulation off, ≤ 1.5 × with it on, no 5xx): creates, deliveries of many fingerprints, of
- * one, and of ids sent 4 times, reviews of one template version, and claims. Every run sends what no
- * other run sent, prepared before it is timed; rounds alternate which side goes first.
+ * @module bench/bursts — the same requests sent one after another and all at once, against the local
+ * server in both models (one app in one process, and a fleet of one-request instances as Lambda runs
+ * them) with AWS's transaction conflicts off and emulated (ARCHITECTURE.md: all at once ≤ 1.0 × one
+ * after another with emulation off, ≤ 1.5 × with it on, no 5xx): creates, deliveries of many
+ * fingerprints, of one, and of ids sent 4 times, reviews of one template version, and claims. Every
+ * run sends what no other run sent, prepared before it is timed; rounds alternate which side goes first.
  */
 import { atMost, BUDGETS, type BudgetLine } from "./budgets.js";
 import { codehostDelivery, issueEvent } from "./deliveries.js";
-import type { TraceTotals } from "./dynamo-trace.js";
 import { conflictsIn } from "./dynamo-trace.js";
-import { ms, num, quantile, table, times } from "./format.js";
+import { BENCH_MODELS, type BenchModel } from "./env.js";
+import { ms, num, quantile, statusCounts, table, times } from "./format.js";
 import { api, type BenchServer, type Reply, send, startBenchServer } from "./http.js";
-import { benchTable, type Section } from "./section.js";
+import { type BenchContext, benchTable, type Section } from "./section.js";
 
 interface BurstRequest {
   path: string;
@@ -20,7 +21,10 @@ interface BurstRequest {
 }
 
 interface BurstCase {
+  /** What the budget line calls it, after the count: `claim (≥ 200 eligible)`. */
   name: string;
+  /** The route it sends. */
+  route: string;
   /** The requests of run `run` (unique per run), prepared untimed. */
   requests(run: number): BurstRequest[] | Promise<BurstRequest[]>;
   /** Statuses a right answer may have. */
@@ -35,10 +39,11 @@ interface Run {
   /** DynamoDB calls the server made during the run (failed ones included), and transactions refused as conflicting. */
   calls: number;
   conflicts: number;
+  /** Apps the server made during the run: instances the fleet launched because every one was busy. */
+  launched: number;
 }
 
-/** Claims per run, against at least this many eligible issues (the dispatch issue's own target). */
-const CLAIMS = 50;
+/** At least this many issues are eligible when a claim burst starts (the dispatch issue's own target). */
 const ELIGIBLE = 200;
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
@@ -59,7 +64,7 @@ function actions(answers: Reply[], expected: Record<string, number>): string | u
   return wrong ? `actions ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}` : undefined;
 }
 
-/** The burst cases against the server at `url`. */
+/** The burst cases against the server at `url`, `size` requests each. */
 function burstCases(url: string, apiKey: string, size: number): BurstCase[] {
   const client = api(url, apiKey);
   const post = (path: string, body: unknown): BurstRequest => ({
@@ -119,15 +124,19 @@ function burstCases(url: string, apiKey: string, size: number): BurstCase[] {
     authorType: "agent",
   });
 
+  const eligible = Math.max(ELIGIBLE, 2 * size);
+
   return [
     {
-      name: `${size} × POST /api/issues`,
+      name: "create",
+      route: "POST /api/issues",
       requests: (run) => issues(run),
       expect: [201],
       verify: (answers) => distinct("issue numbers", answers, (data) => data.number, size),
     },
     {
-      name: `${size} × POST /api/issues naming one label and one project`,
+      name: "create (one label and project)",
+      route: "POST /api/issues naming one label and one project",
       requests: async (run) => {
         named ??= client.post("/api/labels", { name: "incident", color: "#d73a4a" }).then(() => project("Checkout"));
         return issues(run, { labels: ["incident"], projectId: await named });
@@ -136,19 +145,22 @@ function burstCases(url: string, apiKey: string, size: number): BurstCase[] {
       verify: (answers) => distinct("issue numbers", answers, (data) => data.number, size),
     },
     {
-      name: `${size} deliveries, ${size} fingerprints (each opens an issue)`,
+      name: `delivery (${size} fingerprints)`,
+      route: "POST /api/signals/codehost, each opening an issue",
       requests: (run) => range(size).map((i) => delivery("opened", run * 10_000 + i)),
       expect: [201],
       verify: (answers) => actions(answers, { opened: size }),
     },
     {
-      name: `${size} deliveries, one fingerprint (one opens, the rest group)`,
+      name: "delivery (one fingerprint)",
+      route: "POST /api/signals/codehost, one opening an issue and the rest grouping into it",
       requests: (run) => range(size).map(() => delivery("edited", run * 10_000)),
       expect: [201],
       verify: (answers) => actions(answers, { opened: 1, grouped: size - 1 }),
     },
     {
-      name: `${size} deliveries of ${ids} delivery ids (each sent 4 times)`,
+      name: `delivery (${ids} ids × 4)`,
+      route: "POST /api/signals/codehost, each delivery id sent 4 times, interleaved",
       requests: (run) => {
         const sent = range(ids).map((i) => delivery("edited", run * 10_000 + i));
         // Each id four times, interleaved, as a provider's redeliveries would arrive.
@@ -161,7 +173,8 @@ function burstCases(url: string, apiKey: string, size: number): BurstCase[] {
       },
     },
     {
-      name: `${size} × POST /api/prompts/:id/reviews, one version (${Math.min(10, size)} prompts)`,
+      name: "review (one version)",
+      route: `POST /api/prompts/:id/reviews, ${Math.min(10, size)} prompts of one template version`,
       requests: async (run) => {
         reviewed ??= reviewWarmUp();
         const promptIds = await prompts(await reviewed, Math.min(10, size), run);
@@ -170,10 +183,11 @@ function burstCases(url: string, apiKey: string, size: number): BurstCase[] {
       expect: [201],
     },
     {
-      name: `${CLAIMS} × POST /api/dispatch/claim (≥ ${ELIGIBLE} eligible)`,
+      name: `claim (≥ ${eligible} eligible)`,
+      route: "POST /api/dispatch/claim, each by an agent of its own",
       requests: async (run) => {
         const queued = (await client.get("/api/dispatch/queue?limit=1")).total as number;
-        for (let i = queued; i < ELIGIBLE; i++) {
+        for (let i = queued; i < eligible; i++) {
           await client.post("/api/issues", {
             title: `Claim burst ${run} task ${i}`,
             type: "task",
@@ -181,10 +195,10 @@ function burstCases(url: string, apiKey: string, size: number): BurstCase[] {
             priority: 1 + (i % 4),
           });
         }
-        return range(CLAIMS).map((i) => post("/api/dispatch/claim", { agent: `bench-${run}-${i}` }));
+        return range(size).map((i) => post("/api/dispatch/claim", { agent: `bench-${run}-${i}` }));
       },
       expect: [201],
-      verify: (answers) => distinct("issues claimed", answers, (data) => (data.issue as { id?: string })?.id, CLAIMS),
+      verify: (answers) => distinct("issues claimed", answers, (data) => (data.issue as { id?: string })?.id, size),
     },
   ];
 }
@@ -196,111 +210,203 @@ async function timedRun(server: BenchServer, requests: BurstRequest[], together:
   if (together) answers.push(...(await Promise.all(requests.map((request) => send(server.url, request)))));
   else for (const request of requests) answers.push(await send(server.url, request));
   const wallMs = performance.now() - started;
-  const after: TraceTotals = await server.stats();
-  return { wallMs, answers, calls: after.calls - before.calls, conflicts: conflictsIn(after) - conflictsIn(before) };
+  const after = await server.stats();
+  return {
+    wallMs,
+    answers,
+    calls: after.calls - before.calls,
+    conflicts: conflictsIn(after) - conflictsIn(before),
+    launched: after.instances - before.instances,
+  };
+}
+
+/** `answers` counted by status ("no answer" for those that got none). */
+function statusesOf(answers: Reply[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { status } of answers) counts[status ?? "no answer"] = (counts[status ?? "no answer"] ?? 0) + 1;
+  return counts;
+}
+
+/** What is wrong with one run of `burst`: answers of a status it does not expect, and its own check. */
+function problemsOf(burst: BurstCase, run: Run): string[] {
+  const problems: string[] = [];
+  const wrong = run.answers.filter((answer) => !burst.expect.includes(answer.status ?? 0));
+  if (wrong.length > 0) {
+    const first = wrong.find((answer) => answer.status !== null);
+    const body = first ? `, first: ${String(JSON.stringify(first.body)).slice(0, 200)}` : "";
+    problems.push(
+      `${wrong.length} answers not ${burst.expect.join(" or ")} (${statusCounts(statusesOf(wrong))})${body}`,
+    );
+  }
+  const problem = burst.verify?.(run.answers);
+  if (problem) problems.push(problem);
+  return problems;
 }
 
 interface BurstRow {
-  name: string;
+  /** The case's place in {@link burstCases}, to print the models and modes of one case together. */
+  order: number;
+  /** `100 × claim (≥ 200 eligible), fleet, emulation on` */
+  label: string;
+  burst: string;
+  route: string;
+  model: BenchModel;
   emulation: boolean;
   serial: Run[];
   concurrent: Run[];
   problems: string[];
+  /** Apps the server held after the case's runs. */
+  instances: number;
+}
+
+/**
+ * Every burst case, `rounds` times each way, against a server of `model` (on a table of its own)
+ * with conflict emulation on or off; `nextRun` numbers the runs.
+ */
+async function burstsOn(
+  ctx: BenchContext,
+  model: BenchModel,
+  emulation: boolean,
+  nextRun: () => number,
+): Promise<BurstRow[]> {
+  const { BENCH_BURST: size, BENCH_BURST_ROUNDS: rounds } = ctx.settings;
+  const { tableName, endpoint } = await benchTable(ctx, `bursts_${model}_${emulation ? "aws" : "local"}`);
+  const server = await startBenchServer({
+    endpoint,
+    tableName,
+    apiKey: ctx.apiKey,
+    emulateConflicts: emulation,
+    model,
+  });
+  const rows: BurstRow[] = [];
+  try {
+    for (const [order, burst] of burstCases(server.url, ctx.apiKey, size).entries()) {
+      const label = `${size} × ${burst.name}, ${model}, emulation ${emulation ? "on" : "off"}`;
+      ctx.log(`  ${label}…`);
+      const row: BurstRow = {
+        order,
+        label,
+        burst: `${size} × ${burst.name}`,
+        route: burst.route,
+        model,
+        emulation,
+        serial: [],
+        concurrent: [],
+        problems: [],
+        instances: 0,
+      };
+      for (let round = 0; round < rounds; round++) {
+        for (const together of round % 2 === 0 ? [false, true] : [true, false]) {
+          const result = await timedRun(server, await burst.requests(nextRun()), together);
+          (together ? row.concurrent : row.serial).push(result);
+          row.problems.push(...problemsOf(burst, result));
+        }
+      }
+      row.instances = (await server.stats()).instances;
+      rows.push(row);
+    }
+    if (model === "fleet") {
+      ctx.log(`  fleet, emulation ${emulation ? "on" : "off"}: ${(await server.stats()).instances} instances launched`);
+    }
+  } finally {
+    await server.stop();
+  }
+  return rows;
+}
+
+const median = (runs: Run[]) =>
+  quantile(
+    runs.map((r) => r.wallMs),
+    0.5,
+  );
+const ratioOf = (row: BurstRow) => median(row.concurrent) / median(row.serial);
+const perRequest = (runs: Run[], pick: (r: Run) => number) =>
+  runs.reduce((sum, r) => sum + pick(r), 0) / runs.reduce((sum, r) => sum + r.answers.length, 0);
+const sum = (runs: Run[], pick: (r: Run) => number) => runs.reduce((total, r) => total + pick(r), 0);
+
+function burstTable(rows: BurstRow[]): string {
+  return table(
+    [
+      "burst",
+      "model",
+      "AWS conflicts",
+      "one after another",
+      "all at once",
+      "ratio",
+      "at once p50 / p99",
+      "calls / request (conflicts)",
+      "instances (new)",
+    ],
+    rows.map((row) => {
+      const latencies = row.concurrent.flatMap((r) => r.answers.map((answer) => answer.ms));
+      const calls = num(
+        perRequest(row.concurrent, (r) => r.calls),
+        2,
+      );
+      const conflicts = num(
+        perRequest(row.concurrent, (r) => r.conflicts),
+        2,
+      );
+      const launched = sum([...row.serial, ...row.concurrent], (r) => r.launched);
+      return [
+        row.burst,
+        row.model,
+        row.emulation ? "emulated" : "off",
+        ms(median(row.serial), 0),
+        ms(median(row.concurrent), 0),
+        times(ratioOf(row)),
+        `${ms(quantile(latencies, 0.5), 0)} / ${ms(quantile(latencies, 0.99), 0)}`,
+        `${calls} (${conflicts})`,
+        `${row.instances} (+${launched})`,
+      ];
+    }),
+  );
 }
 
 export const burstsSection: Section = {
   name: "bursts",
-  title: "Bursts: the same requests one after another and all at once (local server)",
+  title:
+    "Bursts: the same requests one after another and all at once (one server, and a fleet of one-request instances)",
   async run(ctx) {
-    const { BENCH_BURST: size, BENCH_BURST_ROUNDS: rounds } = ctx.settings;
     const rows: BurstRow[] = [];
     let run = 0;
-    for (const emulation of [false, true]) {
-      const { tableName, endpoint } = await benchTable(ctx, `bursts_${emulation ? "aws" : "local"}`);
-      const server = await startBenchServer({ endpoint, tableName, apiKey: ctx.apiKey, emulateConflicts: emulation });
-      try {
-        for (const burst of burstCases(server.url, ctx.apiKey, size)) {
-          ctx.log(`  ${burst.name}, conflicts ${emulation ? "emulated" : "off"}…`);
-          const row: BurstRow = { name: burst.name, emulation, serial: [], concurrent: [], problems: [] };
-          for (let round = 0; round < rounds; round++) {
-            for (const together of round % 2 === 0 ? [false, true] : [true, false]) {
-              const result = await timedRun(server, await burst.requests(++run), together);
-              (together ? row.concurrent : row.serial).push(result);
-              const wrong = result.answers.filter((answer) => !burst.expect.includes(answer.status ?? 0));
-              if (wrong.length > 0) {
-                const statuses = [...new Set(wrong.map((answer) => answer.status))].join(", ");
-                row.problems.push(
-                  `${wrong.length} answers ${statuses}, first: ${JSON.stringify(wrong[0]?.body).slice(0, 200)}`,
-                );
-              }
-              const problem = burst.verify?.(result.answers);
-              if (problem) row.problems.push(problem);
-            }
-          }
-          rows.push(row);
-        }
-      } finally {
-        await server.stop();
-      }
+    for (const model of BENCH_MODELS) {
+      for (const emulation of [false, true]) rows.push(...(await burstsOn(ctx, model, emulation, () => ++run)));
     }
-    const median = (runs: Run[]) =>
-      quantile(
-        runs.map((r) => r.wallMs),
-        0.5,
-      );
-    const perRequest = (runs: Run[], pick: (r: Run) => number) =>
-      runs.reduce((sum, r) => sum + pick(r), 0) / runs.reduce((sum, r) => sum + r.answers.length, 0);
-    const mode = (row: BurstRow) => (row.emulation ? "emulated" : "off");
+    // The models and modes of one case together (the sort is stable).
+    rows.sort((a, b) => a.order - b.order);
+    ctx.log(burstTable(rows));
     ctx.log(
-      table(
-        [
-          "burst",
-          "AWS conflicts",
-          "one after another",
-          "all at once",
-          "ratio",
-          "at once p50 / p99",
-          "calls / request (conflicts)",
-        ],
-        rows.map((row) => {
-          const latencies = row.concurrent.flatMap((r) => r.answers.map((answer) => answer.ms));
-          return [
-            row.name,
-            mode(row),
-            ms(median(row.serial), 0),
-            ms(median(row.concurrent), 0),
-            times(median(row.concurrent) / median(row.serial)),
-            `${ms(quantile(latencies, 0.5), 0)} / ${ms(quantile(latencies, 0.99), 0)}`,
-            `${num(
-              perRequest(row.concurrent, (r) => r.calls),
-              2,
-            )} (${num(
-              perRequest(row.concurrent, (r) => r.conflicts),
-              2,
-            )})`,
-          ];
-        }),
-      ),
+      [...new Map(rows.map((row) => [row.burst, row.route]))]
+        .map(([burst, route]) => `  ${burst}: ${route}`)
+        .join("\n"),
     );
     ctx.log(
-      "  Walls are medians over the rounds; calls / request counts every DynamoDB call the server made while all were sent at once,\n" +
-        "  failed ones included; conflicts are transactions refused as AWS would (emulated). Claims take turns in the server\n" +
-        "  process by design, so all at once saves only their HTTP, parsing and response work: about 1.0× is their floor.",
+      "  Walls are medians over the rounds; calls / request counts every DynamoDB call made while all were sent at once (by\n" +
+        "  the server, or by every instance of the fleet), failed ones included; conflicts are transactions refused as AWS\n" +
+        "  would (emulated). instances: apps the server held after the case (the fleet launches one whenever every one is\n" +
+        "  busy and keeps them, as Lambda keeps warm instances), and how many the case's runs launched. In the server model\n" +
+        "  claims and reviews of one version take turns in the process by design, so all at once saves only their HTTP,\n" +
+        "  parsing and response work: about 1.0× is their floor. In the fleet model nothing in-process is shared: instances\n" +
+        "  race for the queue head and the version's review count, and only the conditions of their writes decide.",
     );
     const lines: BudgetLine[] = [];
     for (const row of rows) {
       for (const problem of [...new Set(row.problems)]) {
-        ctx.log(`  !! ${row.name} (conflicts ${mode(row)}): ${problem}`);
-        ctx.fail(`burst ${row.name} (conflicts ${mode(row)}): ${problem}`);
+        ctx.log(`  !! ${row.label}: ${problem}`);
+        ctx.fail(`burst ${row.label}: ${problem}`);
       }
-      const fiveXx = [...row.serial, ...row.concurrent].flatMap((r) => r.answers).filter((a) => (a.status ?? 0) >= 500);
+      const answers = [...row.serial, ...row.concurrent].flatMap((r) => r.answers);
+      const fiveXx = answers.filter((a) => (a.status ?? 0) >= 500);
+      const unanswered = answers.filter((a) => a.status === null).length;
       const rounds = row.concurrent.map((r, i) => times(r.wallMs / (row.serial[i]?.wallMs ?? Number.NaN)));
       lines.push(
         atMost(
-          `burst, ${row.name}, conflicts ${mode(row)}`,
-          median(row.concurrent) / median(row.serial),
+          `burst ${row.label}`,
+          ratioOf(row),
           row.emulation ? BUDGETS.burstEmulated : BUDGETS.burstOff,
-          `${fiveXx.length} × 5xx; rounds ${rounds.join(", ")}`,
+          `${fiveXx.length} × 5xx${fiveXx.length > 0 ? ` (${statusCounts(statusesOf(fiveXx))})` : ""}` +
+            `${unanswered > 0 ? `, ${unanswered} unanswered within 30 s` : ""}; rounds ${rounds.join(", ")}`,
         ),
       );
     }

@@ -152,3 +152,21 @@ export function conflictsIn(totals: Pick<TraceTotals, "byCommand">): number {
   }
   return total;
 }
+
+/** The totals of several traces (one per client) as one. */
+export function summedTotals(all: TraceTotals[]): TraceTotals {
+  const sum: TraceTotals = { calls: 0, ms: 0, byCommand: {} };
+  for (const totals of all) {
+    sum.calls += totals.calls;
+    sum.ms += totals.ms;
+    for (const [command, counts] of Object.entries(totals.byCommand)) {
+      const perCommand = sum.byCommand[command] ?? { calls: 0, failures: {} };
+      sum.byCommand[command] = perCommand;
+      perCommand.calls += counts.calls;
+      for (const [failure, count] of Object.entries(counts.failures)) {
+        perCommand.failures[failure] = (perCommand.failures[failure] ?? 0) + count;
+      }
+    }
+  }
+  return sum;
+}

@@ -12,6 +12,22 @@ export function intEnv(name: string, fallback: number, min: number): number {
   return value;
 }
 
+/** How the local server answers: one app in one process, or a fleet of one-request instances as Lambda runs them. */
+export const BENCH_MODELS = ["server", "fleet"] as const;
+export type BenchModel = (typeof BENCH_MODELS)[number];
+
+/**
+ * The value `name` holds among `choices` (case-insensitive), or `fallback` when it is unset or blank; throws for any other.
+ * @example choiceEnv("BENCH_LOAD_MODEL", BENCH_MODELS, "server")
+ */
+export function choiceEnv<T extends string>(name: string, choices: readonly T[], fallback: T): T {
+  const raw = process.env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return fallback;
+  const value = choices.find((choice) => choice === raw);
+  if (value === undefined) throw new Error(`${name} must be one of ${choices.join(", ")}, got "${raw}"`);
+  return value;
+}
+
 /** Every setting of a run, by the variable that sets it. */
 export function benchSettings() {
   return {
@@ -22,7 +38,10 @@ export function benchSettings() {
     /** Fresh imports of each bundle (the init figure is their median). */
     BENCH_INIT_RUNS: intEnv("BENCH_INIT_RUNS", 21, 10),
     BENCH_THROUGHPUT_SECONDS: intEnv("BENCH_THROUGHPUT_SECONDS", 10, 1),
-    /** Requests per burst, and rounds of each burst (one run each way per round). */
+    /**
+     * Requests per burst (a claim burst runs against max(200, 2 × it) eligible issues), and rounds of
+     * each burst (one run each way per round); every burst runs in both models, both conflict modes.
+     */
     BENCH_BURST: intEnv("BENCH_BURST", 100, 4),
     BENCH_BURST_ROUNDS: intEnv("BENCH_BURST_ROUNDS", 3, 1),
     /** The sustained load: long enough (150 s) for vanished agents' 60 s leases to run out and be claimed again. */
@@ -30,6 +49,11 @@ export function benchSettings() {
     /** Connections of each autocannon route of the load, and agents working at once. */
     BENCH_LOAD_CONNECTIONS: intEnv("BENCH_LOAD_CONNECTIONS", 2, 1),
     BENCH_LOAD_AGENTS: intEnv("BENCH_LOAD_AGENTS", 30, 1),
+    /**
+     * `fleet` runs the load against a fleet of one-request instances instead of one server; with
+     * BENCH_LOAD_AGENTS=50 its claim p99 is held to its budget.
+     */
+    BENCH_LOAD_MODEL: choiceEnv("BENCH_LOAD_MODEL", BENCH_MODELS, "server"),
     /** `off` (or 0, false) runs the load without AWS's transaction conflicts emulated. */
     BENCH_LOAD_EMULATE_CONFLICTS: ["0", "off", "false"].includes(
       (process.env.BENCH_LOAD_EMULATE_CONFLICTS ?? "on").toLowerCase(),

@@ -4,21 +4,27 @@ import { join } from "node:path";
 import { freePort } from "../infra/local/dynamodb.js";
 import { ROOT } from "../scripts/build.js";
 import { BENCH_WEBHOOK_SECRETS } from "./deliveries.js";
+import type { BenchModel } from "./env.js";
 import type { ServerStats } from "./server.js";
 
 export interface BenchServer {
   url: string;
-  /** The server's counters: requests, handler time, DynamoDB calls and time. */
+  /** The server's counters: requests, handler time, DynamoDB calls and time, apps made. */
   stats(): Promise<ServerStats>;
   stop(): Promise<void>;
 }
 
-/** Every family on @hono/node-server over table `tableName`, as `npm start` serves them, with AWS conflicts emulated or not. */
+/**
+ * Every family on @hono/node-server over table `tableName`, with AWS conflicts emulated or not:
+ * answered by one app as `npm start` serves them (`model` "server", the default), or by a fleet of
+ * one-request instances as Lambda runs them ("fleet").
+ */
 export async function startBenchServer(options: {
   endpoint: string;
   tableName: string;
   apiKey: string;
   emulateConflicts?: boolean;
+  model?: BenchModel;
   logLevel?: "SILENT" | "ERROR";
 }): Promise<BenchServer> {
   const port = await freePort();
@@ -39,6 +45,7 @@ export async function startBenchServer(options: {
         ANALYTICS_WEBHOOK_SECRET: BENCH_WEBHOOK_SECRETS.analytics,
         PORT: String(port),
         DYNAMODB_EMULATE_CONFLICTS: options.emulateConflicts ? "on" : "off",
+        BENCH_MODEL: options.model ?? "server",
         POWERTOOLS_LOG_LEVEL: options.logLevel ?? "SILENT",
         AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: "1",
       },

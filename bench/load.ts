@@ -2,17 +2,19 @@
  * @module bench/load — sustained mixed load without loss (`npm run bench:load`): for BENCH_LOAD_SECONDS,
  * autocannon sends signed deliveries of the three providers (with redeliveries), issue creates, edits
  * and lists while agents claim, heartbeat, review and complete (some vanishing mid-dispatch), against
- * the local server with AWS's transaction conflicts emulated. Then the audit
- * (tests/helpers/load-audit.ts) reads the whole table; a 5xx or a violation fails the run.
+ * the local server with AWS's transaction conflicts emulated: one app, or with BENCH_LOAD_MODEL=fleet a
+ * fleet of one-request instances as Lambda runs them, where the claim p99 of 50 agents polling is held
+ * to its budget. Then the audit (tests/helpers/load-audit.ts) reads the whole table; a 5xx or a
+ * violation fails the run.
  */
 import { createDb } from "../core/src/index.js";
 import { auditLoad } from "../tests/helpers/load-audit.js";
-import { reported } from "./budgets.js";
+import { BUDGETS, type BudgetLine, reported, withinMs } from "./budgets.js";
 import { conflictsIn } from "./dynamo-trace.js";
 import { ms, num, statusCounts, table } from "./format.js";
 import { api, type BenchServer, send, startBenchServer } from "./http.js";
 import { LEASE_SECONDS, runAgents } from "./load-agents.js";
-import { LoadLedger, RouteTimings } from "./load-ledger.js";
+import { LoadLedger, type RouteFigures, RouteTimings } from "./load-ledger.js";
 import { REDELIVERY_SHARE, runTraffic, trafficRoutes } from "./load-traffic.js";
 import { benchTable, type Section } from "./section.js";
 import type { ServerStats } from "./server.js";
@@ -20,6 +22,9 @@ import type { ServerStats } from "./server.js";
 /** Todo tasks created before the load starts, so the first claims find work. */
 const SEEDED_ISSUES = 40;
 const QUEUE_ROUTE = "GET /api/dispatch/queue";
+const CLAIM_ROUTE = "POST /api/dispatch/claim";
+/** Agents polling the fleet at which its claim p99 is held to BUDGETS.fleetClaimP99Ms. */
+const FLEET_AGENTS = 50;
 
 /** Reads the queue's depth every second until the deadline, for the creates and edits to steer by. */
 async function watchQueue(url: string, apiKey: string, ledger: LoadLedger, timings: RouteTimings, deadline: number) {
@@ -32,6 +37,23 @@ async function watchQueue(url: string, apiKey: string, ledger: LoadLedger, timin
     if (reply.status === 200) ledger.queueDepth = reply.body.total;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
+}
+
+/**
+ * The claim p99 of a load on the fleet: held to its budget with {@link FLEET_AGENTS} agents polling,
+ * reported with any other number.
+ */
+function fleetClaimLine(routes: RouteFigures[], agents: number): BudgetLine {
+  const claims = routes.find((route) => route.route === CLAIM_ROUTE);
+  const what = `claim p99, ${agents} agents polling, fleet`;
+  const unanswered = claims?.errors ?? 0;
+  const note =
+    `${claims?.requests ?? 0} claims answered, p50 ${ms(claims?.p50Ms ?? Number.NaN, 0)}` +
+    (unanswered > 0 ? `; ${unanswered} unanswered within 30 s (not in the p99)` : "");
+  const p99 = claims?.p99Ms ?? Number.NaN;
+  return agents === FLEET_AGENTS
+    ? withinMs(what, p99, BUDGETS.fleetClaimP99Ms, note)
+    : reported(what, ms(p99, 0), `${note}; the budget holds at ${FLEET_AGENTS} agents`);
 }
 
 /** Waits until the server has answered all it was sent (cut-off requests still run), so the audit reads a quiet table. */
@@ -48,7 +70,7 @@ async function quiet(server: BenchServer): Promise<ServerStats> {
 
 export const loadSection: Section = {
   name: "load",
-  title: "Sustained mixed load, AWS conflicts emulated, and the audit of the table after it",
+  title: "Sustained mixed load, AWS conflicts emulated, and the audit of the table after it (one server, or a fleet)",
   async run(ctx) {
     const {
       BENCH_LOAD_SECONDS: seconds,
@@ -56,12 +78,15 @@ export const loadSection: Section = {
       BENCH_LOAD_AGENTS: agents,
     } = ctx.settings;
     const emulateConflicts = ctx.settings.BENCH_LOAD_EMULATE_CONFLICTS === "on";
+    const model = ctx.settings.BENCH_LOAD_MODEL;
+    const load = model === "fleet" ? "sustained load, fleet" : "sustained load";
     const { tableName, endpoint } = await benchTable(ctx, "load");
     const server = await startBenchServer({
       endpoint,
       tableName,
       apiKey: ctx.apiKey,
       emulateConflicts,
+      model,
       logLevel: "ERROR",
     });
     const db = createDb({ tableName, region: "us-east-1", endpoint });
@@ -85,7 +110,8 @@ export const loadSection: Section = {
         onServerError: () => fiveXx++,
       });
       ctx.log(
-        `conflict emulation ${emulateConflicts ? "on" : "off"}; ${SEEDED_ISSUES} todo tasks seeded; loading for ${seconds} s: ` +
+        `${model === "fleet" ? "a fleet of one-request instances" : "one server"}; ` +
+          `conflict emulation ${emulateConflicts ? "on" : "off"}; ${SEEDED_ISSUES} todo tasks seeded; loading for ${seconds} s: ` +
           `${routes.length} autocannon routes × ${connections} connections, ${agents} agents (leases ${LEASE_SECONDS} s), ` +
           `${REDELIVERY_SHARE * 100}% of deliveries sent again…`,
       );
@@ -145,7 +171,8 @@ export const loadSection: Section = {
       ctx.log(
         `total: ${requests} requests, ${num(requests / elapsed)} req/s, 5xx ${serverErrors}, unexpected ${count((r) => r.unexpected)}, ` +
           `no answer ${count((r) => r.errors)}; server: ${after.calls - before.calls} DynamoDB calls, ` +
-          `${conflictsIn(after) - conflictsIn(before)} transactions refused as conflicting`,
+          `${conflictsIn(after) - conflictsIn(before)} transactions refused as conflicting` +
+          (model === "fleet" ? `; ${after.instances} instances launched` : ""),
       );
       ctx.log(
         `agents: ${Object.entries(agentFigures)
@@ -173,18 +200,15 @@ export const loadSection: Section = {
       }
       if (serverErrors > 0) ctx.fail(`the load saw ${serverErrors} answers with a 5xx`);
       return [
-        reported(
-          "sustained load",
-          `${requests} requests, ${serverErrors} × 5xx`,
-          `${audit.violations.length} audit violations`,
-        ),
+        reported(load, `${requests} requests, ${serverErrors} × 5xx`, `${audit.violations.length} audit violations`),
         ...routeFigures.map((route) =>
           reported(
-            `sustained load, ${route.route}`,
+            `${load}, ${route.route}`,
             `${num(route.requestsPerSecond)} req/s, p50 ${ms(route.p50Ms, 0)}, p99 ${ms(route.p99Ms, 0)}`,
             `${route.requests} requests, ${route.concurrency} at once (${route.driver})`,
           ),
         ),
+        ...(model === "fleet" ? [fleetClaimLine(routeFigures, agents)] : []),
       ];
     } finally {
       db.client.destroy();

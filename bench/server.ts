@@ -2,25 +2,64 @@
  * @module bench/server — the local server of the throughput, burst and load sections, in its own
  * process: every family on @hono/node-server at 127.0.0.1, configured from the environment as
  * `npm start` is, with its DynamoDB calls and handler time totalled for the parent to ask over IPC.
+ * BENCH_MODEL says what answers the requests: `server` (the default) one app, as `npm start` runs
+ * it; `fleet` a fleet of one-request instances as Lambda runs them (tests/helpers/fleet.ts), each
+ * with its own client, every client traced.
  */
 import { serve } from "@hono/node-server";
 import { ALL_FAMILIES, createApp, createDb, loadConfig } from "../core/src/index.js";
-import { type TraceTotals, traceDynamo } from "./dynamo-trace.js";
+import { appFleet } from "../tests/helpers/fleet.js";
+import { type DynamoTrace, summedTotals, type TraceTotals, traceDynamo } from "./dynamo-trace.js";
+import { BENCH_MODELS, choiceEnv } from "./env.js";
 
 export interface ServerStats extends TraceTotals {
   requests: number;
   handlerMs: number;
+  /** Apps made so far: 1 for the server model, the instances launched for the fleet. */
+  instances: number;
+}
+
+/** What answers the requests, however many apps it holds. */
+interface Answerer {
+  /** `env`: the node server's bindings, handed to one app as `npm start` does (a fleet instance gets none, as on Lambda it gets the event's). */
+  fetch(request: Request, env: object): Promise<Response>;
+  instances(): number;
+  destroy(): void;
 }
 
 const config = loadConfig({ env: process.env });
-const db = createDb({
-  tableName: config.tableName,
-  region: config.region,
-  endpoint: config.dynamodbEndpoint,
-  emulateConflicts: config.emulateConflicts,
-});
-const trace = traceDynamo(db.client, { keepCalls: false });
-const app = createApp(ALL_FAMILIES, { config, db });
+const traces: DynamoTrace[] = [];
+const traced = (client: Parameters<typeof traceDynamo>[0]) => traces.push(traceDynamo(client, { keepCalls: false }));
+
+function oneApp(): Answerer {
+  const db = createDb({
+    tableName: config.tableName,
+    region: config.region,
+    endpoint: config.dynamodbEndpoint,
+    emulateConflicts: config.emulateConflicts,
+  });
+  traced(db.client);
+  const app = createApp(ALL_FAMILIES, { config, db });
+  return {
+    fetch: async (request, env) => app.fetch(request, env),
+    instances: () => 1,
+    destroy: () => db.client.destroy(),
+  };
+}
+
+function fleet(): Answerer {
+  const instances = appFleet(config, {
+    emulateConflicts: config.emulateConflicts,
+    onLaunch: ({ db }) => traced(db.client),
+  });
+  return {
+    fetch: (request) => instances.fetch(request),
+    instances: () => instances.instances.length,
+    destroy: () => instances.destroy(),
+  };
+}
+
+const answerer = choiceEnv("BENCH_MODEL", BENCH_MODELS, "server") === "fleet" ? fleet() : oneApp();
 const served = { requests: 0, handlerMs: 0 };
 
 const server = serve(
@@ -28,7 +67,7 @@ const server = serve(
     fetch: async (request, env) => {
       const started = performance.now();
       try {
-        return await app.fetch(request, env);
+        return await answerer.fetch(request, env);
       } finally {
         served.requests += 1;
         served.handlerMs += performance.now() - started;
@@ -41,11 +80,17 @@ const server = serve(
 );
 
 process.on("message", (message) => {
-  if (message === "stats") process.send?.({ type: "stats", stats: { ...served, ...trace.totals() } });
+  if (message !== "stats") return;
+  const stats: ServerStats = {
+    ...served,
+    ...summedTotals(traces.map((trace) => trace.totals())),
+    instances: answerer.instances(),
+  };
+  process.send?.({ type: "stats", stats });
 });
 // The parent went away (or is done): stop with it.
 process.on("disconnect", () => {
   server.close();
-  db.client.destroy();
+  answerer.destroy();
   process.exit(0);
 });

@@ -61,6 +61,7 @@ function since(after: ServerStats, before: ServerStats): ServerStats {
     calls: after.calls - before.calls,
     ms: after.ms - before.ms,
     byCommand,
+    instances: after.instances - before.instances,
   };
 }
 
