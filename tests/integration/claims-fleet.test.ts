@@ -3,10 +3,13 @@
  * instances (Lambda), with AWS's transaction conflicts emulated and not. Each issue is claimed
  * once; K claims at once take issues from the first 2K of the queue as it stood; they do not try
  * one issue after another (the calls they make stay a few per claim); a claim that cannot finish
- * answers 503 with `Retry-After` and writes nothing.
+ * answers 503 with `Retry-After` and writes nothing. Fails on claims that take turns in a process:
+ * there, each fleet instance tries the head first, and the claims cost tens of calls each.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { newClaimerId } from "../../core/src/dispatch/keys.js";
 import type { Dispatch } from "../../core/src/dispatch/schemas.js";
+import { dispatchStore } from "../../core/src/services.js";
 import { AUTH, fleetOf, jsonPost, type Requester, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";
 import type { Fleet } from "../helpers/fleet.js";
@@ -24,7 +27,13 @@ function fleet(t: TestApp, emulateConflicts: boolean): Fleet {
   return made;
 }
 
+/**
+ * `count` todo issues, and the default templates seeded (by a claim that takes nothing): a table
+ * is seeded once, by its first claim, and what is under test here is claims on a table in use.
+ */
 async function createTodos(t: TestApp, count: number): Promise<string[]> {
+  const seeding = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "seeding", types: ["monitor"] }));
+  if (seeding.status !== 204) throw new Error(`the seeding claim answered ${seeding.status}`);
   const ids: string[] = [];
   // Ten at a time: the queue is what is under test here, not the creates.
   for (let start = 0; start < count; start += 10) {
@@ -114,4 +123,29 @@ describe.each(CONFLICT_MODES)("claims through a fleet ($mode)", ({ emulateConfli
     }
     expect((await claimBy(lambda, "alone")).status).toBe(204);
   });
+});
+
+describe("a claim that cannot finish", () => {
+  it("answers 503 with Retry-After after a few seconds and writes nothing; the issue is claimed once the way is clear", async () => {
+    const t = await testApp();
+    const [issueId] = await createTodos(t, 1);
+    // A claimer that began a moment ago and never finished (its function died): the one issue is its.
+    const store = dispatchStore({ db: t.db });
+    const stale = newClaimerId(Date.now() - 1_000);
+    await store.enterClaimer("all", stale, new Date());
+    const started = Date.now();
+    const refused = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "waiting" }));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("Retry-After")).toMatch(/^[1-9][0-9]*$/);
+    expect(((await refused.json()) as { error: string }).error).toBe("Too many concurrent claims; retry shortly");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4_000);
+    const issue = (await (await t.app.request(`/api/issues/${issueId}`, { headers: AUTH })).json()) as { data: Json };
+    expect(issue.data.status).toBe("todo");
+    const dispatches = (await (await t.app.request("/api/dispatch", { headers: AUTH })).json()) as { total: number };
+    expect(dispatches.total).toBe(0);
+    await store.leaveClaimers("all", stale);
+    const claimed = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "waiting" }));
+    expect(claimed.status).toBe(201);
+    expect(((await claimed.json()) as { data: { issue: Json } }).data.issue.id).toBe(issueId);
+  }, 30_000);
 });

@@ -81,7 +81,11 @@ export class DispatchService {
     let entered = true;
     try {
       const skipped = new Set<string>();
-      for (let wait = WAIT_START_MS; Date.now() - started < CLAIM_DEADLINE_MS; ) {
+      for (let wait = WAIT_START_MS, round = 0; ; round++) {
+        // The first look always happens, however slow the way here was; looking again has a deadline.
+        if (round > 0 && Date.now() - started >= CLAIM_DEADLINE_MS) {
+          throw new UnavailableError("Too many concurrent claims; retry shortly");
+        }
         const ahead = await this.store.claimersAhead(listing, claimerId, new Date(Date.now() - CLAIMER_COUNTS_MS));
         const wanted = ahead + skipped.size + 1;
         const head = await this.head(input, wanted);
@@ -90,7 +94,6 @@ export class DispatchService {
         const issueId = open[ahead];
         if (issueId === undefined) {
           // More claimers ahead than issues left for them: one of them may still leave one.
-          if (ahead === 0 && head.length < wanted) return null;
           await sleep(wait);
           wait = Math.min(wait * 2, WAIT_MAX_MS);
           continue;
@@ -102,7 +105,6 @@ export class DispatchService {
         }
         skipped.add(issueId);
       }
-      throw new UnavailableError("Too many concurrent claims; retry shortly");
     } finally {
       if (entered) await this.store.leaveClaimers(listing, claimerId);
     }
