@@ -154,9 +154,11 @@ describe("signal requests", () => {
 
 describe("claims", () => {
   // ARCHITECTURE.md budgets a claim at 3 calls (the queue head, the issue, one transaction). It
-  // makes 5 today: the lease-expiry query and the template listing the prompt is chosen from come
-  // on top (bench/REPORT.md). The bound holds it where it is; lower it when the claim meets its budget.
-  const CLAIM_CALLS_TODAY = 5;
+  // makes 7 today: the lease-expiry query and the template listing the prompt is chosen from come
+  // on top, and so do the claimer's entry and the count of claimers ahead of it, which let claims
+  // made at once take different issues without taking turns (README, "A claim"). The bound holds it
+  // where it is; lower it when the claim meets its budget.
+  const CLAIM_CALLS_TODAY = 7;
 
   it(`costs at most ${CLAIM_CALLS_TODAY} calls, as many with 30 issues queued as with 2`, async () => {
     const t = await testApp();

@@ -8,19 +8,26 @@
  * - lists .................... listings of db/listing.ts, entity `dispatch`, sort key = the id's ULID,
  *                              buckets of one hour; listings `all`, `status=`, `issue=`, `agent=`
  * - the queue ................ issues/queue.ts (kept by issue moves)
+ * - claimers in flight ....... Query    pk=$kaizen#claimers_1#<queue listing>  sk < <claimer id>
+ *                              (one entry per claim under way on that listing, sorted by when it
+ *                              began; the claim's transaction deletes its own, and one that never
+ *                              got that far lapses)
  */
 import { createHash } from "node:crypto";
-import { decodeTime, monotonicFactory } from "ulid";
+import { decodeTime, encodeTime, monotonicFactory } from "ulid";
 import type { Key } from "../db/client.js";
 import { ulidListingScheme } from "../db/listing.js";
 
 const DISPATCH_ENTITY = "$kaizen#dispatch_1";
 const LEASE_PARTITION = "$kaizen#lease_1";
+const CLAIMERS_ENTITY = "$kaizen#claimers_1";
 const HOUR_MS = 3_600_000;
 
 export const DISPATCH_ID = /^dsp_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 const nextUlid = monotonicFactory();
+/** Apart from dispatch ids: those follow the service's clock, claimers the machine's. */
+const nextClaimerUlid = monotonicFactory();
 
 /** A new dispatch id and the instant it names (its `claimedAt`). */
 export function newDispatchId(now = Date.now()): { id: string; claimedAt: string } {
@@ -30,6 +37,26 @@ export function newDispatchId(now = Date.now()): { id: string; claimedAt: string
 
 export function dispatchKey(id: string): Key {
   return { pk: `${DISPATCH_ENTITY}#${id}`, sk: DISPATCH_ENTITY };
+}
+
+/** A new claimer id: a ULID, so claimers sort by when they began. */
+export function newClaimerId(now = Date.now()): string {
+  return nextClaimerUlid(now);
+}
+
+/** The least claimer id of a claimer that began at `since` or later. */
+export function claimerIdFloor(since: Date): string {
+  return `${encodeTime(since.getTime(), 10)}${"0".repeat(16)}`;
+}
+
+/** The partition of the claimers under way on one queue listing (issues/queue.ts). */
+export function claimersPartition(listing: string): string {
+  return `${CLAIMERS_ENTITY}#${listing}`;
+}
+
+/** The entry of one claim under way on `listing`. */
+export function claimerKey(listing: string, claimerId: string): Key {
+  return { pk: claimersPartition(listing), sk: claimerId };
 }
 
 /** The entry that says when a dispatch's lease ends. */

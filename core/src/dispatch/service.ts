@@ -3,18 +3,18 @@
  * the queue with its prompt in one transaction, leases run out and put issues back, and an agent
  * ends its dispatch once (done, failed, released). Time comes from an injected clock.
  */
-import { ConditionFailedError, type Db, TransactionConflictError } from "../db/client.js";
+import { setTimeout as sleep } from "node:timers/promises";
+import { ConditionFailedError, type Db, type TransactItem, TransactionConflictError } from "../db/client.js";
 import { retryRaces } from "../db/retry.js";
-import { TurnsByKey } from "../db/turns.js";
 import { ConflictError, NotFoundError, UnavailableError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
 import type { IssueMoves } from "../issues/moves.js";
-import { type DispatchQueue, isQueued, type QueueFilters, queuePlacement } from "../issues/queue.js";
+import { type DispatchQueue, isQueued, type QueueFilters, queueListingOf, queuePlacement } from "../issues/queue.js";
 import type { Issue } from "../issues/schemas.js";
 import { scoreOf } from "../issues/scoring.js";
 import type { IssueStore, StoredIssue } from "../issues/store.js";
 import type { PromptService } from "../prompts/service.js";
-import { DISPATCH_ID, newDispatchId } from "./keys.js";
+import { DISPATCH_ID, newClaimerId, newDispatchId } from "./keys.js";
 import {
   type ClaimInput,
   type ClaimResult,
@@ -30,17 +30,24 @@ import { newDispatchToken } from "./token.js";
 
 /** Failed attempts after which an issue is canceled instead of queued again. */
 export const MAX_FAILED_ATTEMPTS = 3;
-/** Queue entries a claim reads at once; the next ones are tried when another agent took one. */
-const HEAD_SIZE = 10;
+/** A claim still looking for an issue after this long answers 503 with `Retry-After` (API.md 3.6). */
+const CLAIM_DEADLINE_MS = 5_000;
+/**
+ * How long after it began a claimer counts for those behind it: past its deadline and one last
+ * transaction, so one that died (a function that timed out) holds nobody back for longer.
+ */
+const CLAIMER_COUNTS_MS = 10_000;
+/** Transactions sent for one issue while AWS refuses them for another transaction's items. */
+const CONFLICT_ATTEMPTS = 3;
+/** How long a claimer with nothing left for it first waits for those ahead, doubling up to the most. */
+const WAIT_START_MS = 25;
+const WAIT_MAX_MS = 200;
 /** Leases a claim expires before choosing (more wait for the next claim). */
 const EXPIRIES_PER_CLAIM = 25;
 
 export type { ClaimResult, QueueItem };
 
 export class DispatchService {
-  /** Claims take turns in this process, so agents polling together never race each other for one issue. */
-  private readonly turns = new TurnsByKey();
-
   constructor(
     private readonly db: Db,
     private readonly store: DispatchStore,
@@ -55,20 +62,61 @@ export class DispatchService {
    * Takes the highest-scoring eligible issue for `input.agent`: the issue to `in_progress`, the
    * dispatch, its lease and its prompt in one transaction; null when nothing is eligible. Leases
    * that ran out are expired first, so their issues compete again.
+   *
+   * Claims made at once do not take turns (on Lambda they share no process) and do not all go for
+   * the head: each enters itself among the claimers of its queue listing, counts the `r` that began
+   * before it and are still under way, and goes for the queue's `r`-th issue, which those ahead of
+   * it leave to it. So K claims at once take K different issues from the first K or so (API.md 3.6:
+   * within the first 2K), each at the cost of one claim; alone, a claimer takes the head. An issue
+   * that is gone when its transaction is sent (another claimer saw the claimers differently, or a
+   * person moved it) is skipped and the count taken again. With fewer issues than claimers ahead,
+   * a claimer waits for those ahead to finish (they may leave an issue) before it answers 204.
    */
-  claim(input: ClaimInput): Promise<ClaimResult | null> {
-    return this.turns.run("claim", async () => {
-      await this.expireEnded(this.now());
-      for (let round = 0; round < 50; round++) {
-        const head = await this.head(input, HEAD_SIZE);
-        if (head.length === 0) return null;
-        for (const issueId of head) {
-          const claimed = await this.tryClaim(issueId, input);
-          if (claimed) return claimed;
+  async claim(input: ClaimInput): Promise<ClaimResult | null> {
+    await this.expireEnded(this.now());
+    const started = Date.now();
+    const listing = queueListingOf(input);
+    const claimerId = newClaimerId(started);
+    await this.store.enterClaimer(listing, claimerId, new Date(started));
+    let entered = true;
+    try {
+      const skipped = new Set<string>();
+      for (let wait = WAIT_START_MS, round = 0; ; round++) {
+        // The first look always happens, however slow the way here was; looking again has a deadline.
+        if (round > 0 && Date.now() - started >= CLAIM_DEADLINE_MS) {
+          throw new UnavailableError("Too many concurrent claims; retry shortly");
         }
+        const ahead = await this.store.claimersAhead(listing, claimerId, new Date(Date.now() - CLAIMER_COUNTS_MS));
+        const wanted = ahead + skipped.size + 1;
+        const head = await this.head(input, wanted);
+        const open = head.filter((id) => !skipped.has(id));
+        if (open.length === 0 && head.length < wanted) return null;
+        const issueId = open[ahead];
+        if (issueId === undefined) {
+          // More claimers ahead than issues left for them: one of them may still leave one.
+          await sleep(wait);
+          wait = Math.min(wait * 2, WAIT_MAX_MS);
+          continue;
+        }
+        const outcome = await this.claimHeld(issueId, input, listing, claimerId);
+        if (outcome !== "gone") {
+          entered = false;
+          return outcome;
+        }
+        skipped.add(issueId);
       }
-      throw new UnavailableError("Too many concurrent claims; retry shortly");
-    });
+    } finally {
+      if (entered) await this.store.leaveClaimers(listing, claimerId);
+    }
+  }
+
+  /** Claims `issueId`, sending the transaction again while AWS refuses it for another transaction's items. */
+  private async claimHeld(issueId: string, input: ClaimInput, listing: string, claimerId: string) {
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.tryClaim(issueId, input, this.store.claimerEnd(listing, claimerId));
+      if (outcome !== "conflict") return outcome;
+      if (attempt >= CONFLICT_ATTEMPTS) return "gone";
+    }
   }
 
   /** The queue in claim order, a page at a time, with each issue's score now; reads only. */
@@ -226,12 +274,20 @@ export class DispatchService {
     return this.queueIndex.head(filters, count);
   }
 
-  /** One attempt at one issue: null when it is no longer queued or another claim took it first. */
-  private async tryClaim(issueId: string, input: ClaimInput): Promise<ClaimResult | null> {
+  /**
+   * One attempt at one issue, ending the claimer's entry (`claimerEnd`) in the same transaction:
+   * `gone` when it is no longer queued (or changed as the transaction was sent), `conflict` when
+   * another transaction held one of its items (AWS refuses such a transaction at once).
+   */
+  private async tryClaim(
+    issueId: string,
+    input: ClaimInput,
+    claimerEnd: TransactItem,
+  ): Promise<ClaimResult | "gone" | "conflict"> {
     // The issue's whole partition in one read: the claim's condition and the prompt's context both use it.
     const aggregate = await this.issues.getAggregate(issueId);
     const stored = aggregate?.stored;
-    if (!aggregate || !stored || !isQueued(stored.issue)) return null;
+    if (!aggregate || !stored || !isQueued(stored.issue)) return "gone";
     // The clock read after the issue was seen free: a claim never starts before the previous dispatch ended.
     const now = this.now();
     const { id, claimedAt } = newDispatchId(now.getTime());
@@ -294,10 +350,12 @@ export class DispatchService {
           prepared ? { templateId: prepared.prompt.templateId, versionNumber: prepared.prompt.versionNumber } : null,
         ),
         ...(prepared?.writes ?? []),
+        claimerEnd,
       ]);
     } catch (error) {
-      // The issue changed or another claim holds it: the caller moves on to the next candidate.
-      if (error instanceof ConditionFailedError || error instanceof TransactionConflictError) return null;
+      // Another claim took it or a person moved it: the caller moves on.
+      if (error instanceof ConditionFailedError) return "gone";
+      if (error instanceof TransactionConflictError) return "conflict";
       throw error;
     }
     return { dispatch: { ...dispatch, token }, issue: moved.stored.issue, prompt: prepared?.prompt ?? null };

@@ -11,6 +11,9 @@ import { countChange } from "../stats/counts.js";
 import type { TemplateStore } from "../templates/store.js";
 import {
   agentListing,
+  claimerIdFloor,
+  claimerKey,
+  claimersPartition,
   DISPATCH_LISTINGS,
   dispatchKey,
   dispatchListings,
@@ -49,6 +52,8 @@ const DISPATCH_FIELDS = [
 // Named condition fragments.
 /** The key is new. */
 const itemAbsent = "attribute_not_exists(pk)";
+/** How long a claimer entry left behind stays before DynamoDB's TTL removes it (it counts for nothing long before). */
+const CLAIMER_KEPT_SECONDS = 3_600;
 /** The dispatch is still active and as it was read. */
 const activeAtVersion = "#status = :active AND #version = :expectedVersion";
 /** Its lease has not run out. */
@@ -68,6 +73,50 @@ export class DispatchStore {
   async get(id: string): Promise<StoredDispatch | undefined> {
     const item = await this.db.get(dispatchKey(id), { consistent: true });
     return item ? fromItem(item) : undefined;
+  }
+
+  /**
+   * Enters a claim under way on queue listing `listing`. Claimers count the ones that began before
+   * them ({@link claimersAhead}) and each goes that many places down the queue, so claims made at
+   * once take different issues without taking turns and without trying one issue after another.
+   */
+  async enterClaimer(listing: string, claimerId: string, now: Date): Promise<void> {
+    await this.db.put({
+      Item: {
+        ...claimerKey(listing, claimerId),
+        expiresAt: Math.ceil(now.getTime() / 1000) + CLAIMER_KEPT_SECONDS,
+      },
+    });
+  }
+
+  /**
+   * How many claims on `listing` began after `since` and before `claimerId`, not ended yet (one
+   * read). A claimer's id is a ULID, so its key says when it began: one older than `since` gave
+   * up or died, and counts for nothing.
+   */
+  async claimersAhead(listing: string, claimerId: string, since: Date): Promise<number> {
+    const out = await this.db.query({
+      KeyConditionExpression: "pk = :pk AND sk BETWEEN :since AND :me",
+      ExpressionAttributeValues: {
+        ":pk": claimersPartition(listing),
+        ":since": claimerIdFloor(since),
+        ":me": claimerId,
+      },
+      ConsistentRead: true,
+      Select: "COUNT",
+    });
+    // BETWEEN includes the claimer's own entry.
+    return Math.max(0, (out.Count ?? 0) - 1);
+  }
+
+  /** The write that ends a claimer's entry, in its claim's transaction. */
+  claimerEnd(listing: string, claimerId: string): TransactItem {
+    return { Delete: { Key: claimerKey(listing, claimerId) } };
+  }
+
+  /** Ends a claimer's entry when its claim took nothing. */
+  async leaveClaimers(listing: string, claimerId: string): Promise<void> {
+    await this.db.delete(claimerKey(listing, claimerId));
   }
 
   async getMany(ids: string[]): Promise<StoredDispatch[]> {

@@ -135,6 +135,11 @@ export class DispatchQueue {
   }
 }
 
+/** The listing the queue of `filters` is read from: claims that read the same listing meet on it. */
+export function queueListingOf(filters: QueueFilters): string {
+  return queueListing(filters).listing;
+}
+
 /** The listing a queue read starts from, and the filters it checks on its entries. */
 function queueListing(filters: QueueFilters): { listing: string; filters: EntryFilter[] } {
   const types = filters.types ?? [];

@@ -1,0 +1,151 @@
+/**
+ * Claims as deployed (API.md 3.6): many agents claiming at once through a fleet of one-request
+ * instances (Lambda), with AWS's transaction conflicts emulated and not. Each issue is claimed
+ * once; K claims at once take issues from the first 2K of the queue as it stood; they do not try
+ * one issue after another (the calls they make stay a few per claim); a claim that cannot finish
+ * answers 503 with `Retry-After` and writes nothing. Fails on claims that take turns in a process:
+ * there, each fleet instance tries the head first, and the claims cost tens of calls each.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { newClaimerId } from "../../core/src/dispatch/keys.js";
+import type { Dispatch } from "../../core/src/dispatch/schemas.js";
+import { dispatchStore } from "../../core/src/services.js";
+import { AUTH, fleetOf, jsonPost, type Requester, type TestApp, testApp } from "../helpers/app.js";
+import { CONFLICT_MODES } from "../helpers/db.js";
+import type { Fleet } from "../helpers/fleet.js";
+
+type Json = Record<string, unknown>;
+
+const fleets: Fleet[] = [];
+afterEach(() => {
+  for (const fleet of fleets.splice(0)) fleet.destroy();
+});
+
+function fleet(t: TestApp, emulateConflicts: boolean): Fleet {
+  const made = fleetOf(t, emulateConflicts);
+  fleets.push(made);
+  return made;
+}
+
+/**
+ * `count` todo issues, and the default templates seeded (by a claim that takes nothing): a table
+ * is seeded once, by its first claim, and what is under test here is claims on a table in use.
+ */
+async function createTodos(t: TestApp, count: number): Promise<string[]> {
+  const seeding = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "seeding", types: ["monitor"] }));
+  if (seeding.status !== 204) throw new Error(`the seeding claim answered ${seeding.status}`);
+  const ids: string[] = [];
+  // Ten at a time: the queue is what is under test here, not the creates.
+  for (let start = 0; start < count; start += 10) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(10, count - start) }, async (_, i) => {
+        const n = start + i;
+        const response = await t.app.request(
+          "/api/issues",
+          jsonPost({
+            title: `todo ${n}`,
+            type: n % 3 === 0 ? "signal" : "task",
+            status: "todo",
+            priority: (n % 4) + 1,
+          }),
+        );
+        if (response.status !== 201) throw new Error(`create answered ${response.status}`);
+        return String(((await response.json()) as { data: Json }).data.id);
+      }),
+    );
+    ids.push(...batch);
+  }
+  return ids;
+}
+
+/** The queue in claim order, as the preview shows it. */
+async function queueOrder(t: TestApp): Promise<string[]> {
+  const order: string[] = [];
+  for (let page = 1; ; page++) {
+    const response = await t.app.request(`/api/dispatch/queue?limit=100&page=${page}`, { headers: AUTH });
+    const body = (await response.json()) as { data: { issue: Json }[] };
+    if (body.data.length === 0) return order;
+    order.push(...body.data.map(({ issue }) => String(issue.id)));
+  }
+}
+
+const claimBy = (sender: Requester, agent: string) =>
+  Promise.resolve(sender.request("/api/dispatch/claim", jsonPost({ agent })));
+
+describe.each(CONFLICT_MODES)("claims through a fleet ($mode)", ({ emulateConflicts }) => {
+  it("40 at once against 100 eligible: 40 issues, each once, all from the first 80 of the queue, a few calls each", async () => {
+    const t = await testApp({}, { emulateConflicts });
+    await createTodos(t, 100);
+    const order = await queueOrder(t);
+    expect(order).toHaveLength(100);
+    const lambda = fleet(t, emulateConflicts);
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => claimBy(lambda, `agent-${i}`)));
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
+    const claimed = await Promise.all(
+      answers.map(async (answer) => ((await answer.json()) as { data: { issue: Json } }).data.issue),
+    );
+    const ids = claimed.map((issue) => String(issue.id));
+    expect(new Set(ids).size).toBe(40);
+    for (const id of ids) expect(order.indexOf(id), id).toBeLessThan(80);
+    // Each claim is one claim's work: none tried the issues the others took one after another.
+    expect(lambda.calls() / 40).toBeLessThan(12);
+    const active = (await (await t.app.request("/api/dispatch?status=active&limit=100", { headers: AUTH })).json()) as {
+      data: Dispatch[];
+      total: number;
+    };
+    expect(active.total).toBe(40);
+    expect(new Set(active.data.map(({ issueId }) => issueId))).toEqual(new Set(ids));
+  });
+
+  it("30 at once against 20 eligible: 20 claimed once each, 10 × 204", async () => {
+    const t = await testApp({}, { emulateConflicts });
+    const issues = await createTodos(t, 20);
+    const lambda = fleet(t, emulateConflicts);
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => claimBy(lambda, `agent-${i}`)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([...Array(20).fill(201), ...Array(10).fill(204)]);
+    const claimed = await Promise.all(
+      answers
+        .filter((answer) => answer.status === 201)
+        .map(async (answer) => String(((await answer.json()) as { data: { issue: Json } }).data.issue.id)),
+    );
+    expect(new Set(claimed)).toEqual(new Set(issues));
+  });
+
+  it("one after another, each claimer takes the head of the queue", async () => {
+    const t = await testApp({}, { emulateConflicts });
+    await createTodos(t, 6);
+    const order = await queueOrder(t);
+    const lambda = fleet(t, emulateConflicts);
+    for (const expected of order) {
+      const answer = await claimBy(lambda, "alone");
+      expect(answer.status).toBe(201);
+      expect(((await answer.json()) as { data: { issue: Json } }).data.issue.id).toBe(expected);
+    }
+    expect((await claimBy(lambda, "alone")).status).toBe(204);
+  });
+});
+
+describe("a claim that cannot finish", () => {
+  it("answers 503 with Retry-After after a few seconds and writes nothing; the issue is claimed once the way is clear", async () => {
+    const t = await testApp();
+    const [issueId] = await createTodos(t, 1);
+    // A claimer that began a moment ago and never finished (its function died): the one issue is its.
+    const store = dispatchStore({ db: t.db });
+    const stale = newClaimerId(Date.now() - 1_000);
+    await store.enterClaimer("all", stale, new Date());
+    const started = Date.now();
+    const refused = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "waiting" }));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("Retry-After")).toMatch(/^[1-9][0-9]*$/);
+    expect(((await refused.json()) as { error: string }).error).toBe("Too many concurrent claims; retry shortly");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4_000);
+    const issue = (await (await t.app.request(`/api/issues/${issueId}`, { headers: AUTH })).json()) as { data: Json };
+    expect(issue.data.status).toBe("todo");
+    const dispatches = (await (await t.app.request("/api/dispatch", { headers: AUTH })).json()) as { total: number };
+    expect(dispatches.total).toBe(0);
+    await store.leaveClaimers("all", stale);
+    const claimed = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "waiting" }));
+    expect(claimed.status).toBe(201);
+    expect(((await claimed.json()) as { data: { issue: Json } }).data.issue.id).toBe(issueId);
+  }, 30_000);
+});
