@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { ConditionFailedError, type Db, type TransactItem, TransactionConflictError } from "../db/client.js";
-import { retryRaces } from "../db/retry.js";
+import { retryConflicts, retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, UnavailableError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
 import type { IssueMoves } from "../issues/moves.js";
@@ -37,8 +37,6 @@ const CLAIM_DEADLINE_MS = 5_000;
  * transaction, so one that died (a function that timed out) holds nobody back for longer.
  */
 const CLAIMER_COUNTS_MS = 10_000;
-/** Transactions sent for one issue while AWS refuses them for another transaction's items. */
-const CONFLICT_ATTEMPTS = 3;
 /** How long a claimer with nothing left for it first waits for those ahead, doubling up to the most. */
 const WAIT_START_MS = 25;
 const WAIT_MAX_MS = 200;
@@ -98,7 +96,9 @@ export class DispatchService {
           wait = Math.min(wait * 2, WAIT_MAX_MS);
           continue;
         }
-        const outcome = await this.claimHeld(issueId, input, listing, claimerId);
+        // AWS refuses a transaction at once while another holds one of its items: send it again.
+        const claimerEnd = this.store.claimerEnd(listing, claimerId);
+        const outcome = await retryConflicts(() => this.tryClaim(issueId, input, claimerEnd));
         if (outcome !== "gone") {
           entered = false;
           return outcome;
@@ -107,15 +107,6 @@ export class DispatchService {
       }
     } finally {
       if (entered) await this.store.leaveClaimers(listing, claimerId);
-    }
-  }
-
-  /** Claims `issueId`, sending the transaction again while AWS refuses it for another transaction's items. */
-  private async claimHeld(issueId: string, input: ClaimInput, listing: string, claimerId: string) {
-    for (let attempt = 1; ; attempt++) {
-      const outcome = await this.tryClaim(issueId, input, this.store.claimerEnd(listing, claimerId));
-      if (outcome !== "conflict") return outcome;
-      if (attempt >= CONFLICT_ATTEMPTS) return "gone";
     }
   }
 
@@ -276,14 +267,10 @@ export class DispatchService {
 
   /**
    * One attempt at one issue, ending the claimer's entry (`claimerEnd`) in the same transaction:
-   * `gone` when it is no longer queued (or changed as the transaction was sent), `conflict` when
-   * another transaction held one of its items (AWS refuses such a transaction at once).
+   * `gone` when it is no longer queued (or changed as the transaction was sent). Throws
+   * {@link TransactionConflictError} when another transaction held one of its items.
    */
-  private async tryClaim(
-    issueId: string,
-    input: ClaimInput,
-    claimerEnd: TransactItem,
-  ): Promise<ClaimResult | "gone" | "conflict"> {
+  private async tryClaim(issueId: string, input: ClaimInput, claimerEnd: TransactItem): Promise<ClaimResult | "gone"> {
     // The issue's whole partition in one read: the claim's condition and the prompt's context both use it.
     const aggregate = await this.issues.getAggregate(issueId);
     const stored = aggregate?.stored;
@@ -355,7 +342,6 @@ export class DispatchService {
     } catch (error) {
       // Another claim took it or a person moved it: the caller moves on.
       if (error instanceof ConditionFailedError) return "gone";
-      if (error instanceof TransactionConflictError) return "conflict";
       throw error;
     }
     return { dispatch: { ...dispatch, token }, issue: moved.stored.issue, prompt: prepared?.prompt ?? null };
