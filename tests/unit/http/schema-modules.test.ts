@@ -7,16 +7,7 @@ import { join } from "node:path";
 import { build, type Metafile } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { LAMBDA_BUILD_OPTIONS, ROOT } from "../../../scripts/build.js";
-
-/** Every module that builds schemas, as esbuild's metafile names it. */
-const SCHEMA_MODULES = [
-  ...readdirSync(join(ROOT, "core", "src"))
-    .map((domain) => `core/src/${domain}/schemas.ts`)
-    .filter((path) => existsSync(join(ROOT, path))),
-  "core/src/http/pagination.ts",
-  "core/src/http/resource-fields.ts",
-  "core/src/errors.ts",
-];
+import { SCHEMA_MODULES } from "../../helpers/schema-modules.js";
 
 /** The bundle of `contents` (an entry at the repository's root), built as the functions are. */
 async function bundle(contents: string): Promise<{ text: string; inputs: Metafile["outputs"][string]["inputs"] }> {
