@@ -2,7 +2,6 @@
  * A cold start builds no zod schema (core/src/schema.ts): importing every schema module calls no
  * zod builder; a schema is built on its first use, once.
  */
-import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ROOT } from "../../scripts/build.js";

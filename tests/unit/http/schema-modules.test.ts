@@ -2,8 +2,6 @@
  * Schema modules cost a Lambda bundle only the schemas it uses: each definition is a pure-annotated
  * call (core/src/schema.ts), so esbuild drops every one nothing reads, the response schemas above all.
  */
-import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
 import { build, type Metafile } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { LAMBDA_BUILD_OPTIONS, ROOT } from "../../../scripts/build.js";
