@@ -49,3 +49,28 @@ export function needsImprovement(version: { reviewCount: number; reviewScore: nu
 export function scoreAfter(composites: readonly number[]): number | null {
   return composites.reduce<number | null>((score, composite) => nextReviewScore(score, composite), null);
 }
+
+/** How a version's reviews stand: how many its score has taken, and the score after them. */
+export interface ReviewTally {
+  reviewCount: number;
+  reviewScore: number | null;
+}
+
+/**
+ * The tally after `composites` are taken in order after `from`, and the first of them after which
+ * the version needs improvement (its index and the tally there), if one does.
+ * @example foldComposites({ reviewCount: 2, reviewScore: 2 }, [1, 5])
+ * // { tally: { reviewCount: 4, reviewScore: 2.69 }, needing: { index: 0, tally: { reviewCount: 3, reviewScore: 1.7 } } }
+ */
+export function foldComposites(
+  from: ReviewTally,
+  composites: readonly number[],
+): { tally: ReviewTally; needing: { index: number; tally: ReviewTally } | undefined } {
+  let tally = from;
+  let needing: { index: number; tally: ReviewTally } | undefined;
+  for (const [index, composite] of composites.entries()) {
+    tally = { reviewCount: tally.reviewCount + 1, reviewScore: nextReviewScore(tally.reviewScore, composite) };
+    if (needing === undefined && needsImprovement(tally)) needing = { index, tally };
+  }
+  return { tally, needing };
+}

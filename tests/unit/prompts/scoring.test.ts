@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   compositeScore,
+  foldComposites,
   needsImprovement,
   nextReviewScore,
   REVIEW_ALPHA,
@@ -62,5 +63,28 @@ describe("review scoring", () => {
     const reviewScore = scoreAfter([4, 4, 7 / 3]); // 4, 4, then 0.3·(7/3) + 0.7·4 = 3.5
     expect(reviewScore).toBe(3.5);
     expect(needsImprovement({ reviewCount: 3, reviewScore })).toBe(false);
+  });
+});
+
+describe("folding reviews into a tally", () => {
+  it("takes composites in order, as one review after another would", () => {
+    const composites = [5, 1, 3, 5];
+    const { tally } = foldComposites({ reviewCount: 0, reviewScore: null }, composites);
+    expect(tally).toEqual({ reviewCount: 4, reviewScore: scoreAfter(composites) });
+    const resumed = foldComposites({ reviewCount: 2, reviewScore: scoreAfter([5, 1]) }, [3, 5]);
+    expect(resumed.tally).toEqual(tally);
+  });
+
+  it("names the first review after which the version needs improvement, with the tally there", () => {
+    expect(foldComposites({ reviewCount: 2, reviewScore: 2 }, [1, 5])).toEqual({
+      tally: { reviewCount: 4, reviewScore: 2.69 },
+      needing: { index: 0, tally: { reviewCount: 3, reviewScore: 1.7 } },
+    });
+    expect(foldComposites({ reviewCount: 13, reviewScore: 5 }, [5, 5, 5]).needing).toEqual({
+      index: 1,
+      tally: { reviewCount: 15, reviewScore: 5 },
+    });
+    expect(foldComposites({ reviewCount: 0, reviewScore: null }, [5, 5, 5]).needing).toBeUndefined();
+    expect(foldComposites({ reviewCount: 0, reviewScore: null }, []).needing).toBeUndefined();
   });
 });
