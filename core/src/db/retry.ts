@@ -25,10 +25,19 @@ export async function retryRaces<T>(
         (error instanceof ConditionFailedError && (options.isRace?.(error) ?? true));
       if (!lostRace) throw error;
       if (n >= maxAttempts) throw new UnavailableError(CONCURRENT_CHANGES_MESSAGE, { cause: error });
-      const ceiling = Math.min(200, 5 * 2 ** Math.min(n, 6));
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
+      await raceBackoff(n);
     }
   }
+}
+
+/**
+ * Waits before attempt `n + 1` after `n` lost races: a jittered wait under 10 ms, then 20, 40 …
+ * up to 200 ms, so writers that lost together do not come back together.
+ * @example for (let n = 1; !(await tryOnce()); n++) await raceBackoff(n);
+ */
+export function raceBackoff(n: number): Promise<void> {
+  const ceiling = Math.min(200, 5 * 2 ** Math.min(n, 6));
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
 }
 
 /** How long {@link retryConflicts} keeps sending a write that other transactions hold items of. */
