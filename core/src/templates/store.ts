@@ -45,6 +45,20 @@ export interface StoredVersion {
   compiled: CompiledTemplate | undefined;
 }
 
+/**
+ * Where the reviews of a version stand: how many its score has taken and the score after them,
+ * the last review number folded in (numbers given up count too: prompts/service.ts), and its
+ * improvement task.
+ */
+export interface VersionReviews {
+  reviewCount: number;
+  reviewScore: number | null;
+  foldedThrough: number;
+  /** False on a version no fold has reached yet (its reviews, if any, were applied one at a time). */
+  positionRecorded: boolean;
+  improvementIssueId: string | null;
+}
+
 /** What selection and the list read of each live template: its listing entry. */
 export type TemplateEntry = Pick<
   Template,
@@ -92,6 +106,10 @@ const versionCountIs = "#versionCount = :versionCount";
 const slugHeldBy = "#templateId = :templateId";
 /** The version exists. */
 const versionExists = "attribute_exists(pk)";
+/** No fold moved the version's review position since it was read. */
+const foldedThroughIs = "#foldedThrough = :readThrough";
+/** The version's reviews were never folded (those it has were applied one at a time, before folds). */
+const neverFolded = "attribute_not_exists(#foldedThrough)";
 /** No review reached the version since its count was read. */
 const reviewCountIs = "#reviewCount = :readCount";
 /** The version has no improvement task yet. */
@@ -393,6 +411,73 @@ export class TemplateStore {
     if (applied.improvementIssueId) {
       names["#improvementIssueId"] = "improvementIssueId";
       values[":issueId"] = applied.improvementIssueId;
+      update += ", #improvementIssueId = :issueId";
+      condition += ` AND ${noImprovementTask}`;
+    }
+    return {
+      Update: {
+        Key: versionKey(templateId, number),
+        UpdateExpression: update,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    };
+  }
+
+  /** Where the reviews of a version stand (one read, strongly consistent); undefined when there is no such version. */
+  async reviewsOf(templateId: string, number: number): Promise<VersionReviews | undefined> {
+    const item = await this.db.get(versionKey(templateId, number), {
+      consistent: true,
+      projection: ["pk", "reviewCount", "reviewScore", "reviewsFoldedThrough", "improvementIssueId"],
+    });
+    if (!item) return undefined;
+    const reviewCount = Number(item.reviewCount ?? 0);
+    const recorded = item.reviewsFoldedThrough !== undefined && item.reviewsFoldedThrough !== null;
+    return {
+      reviewCount,
+      reviewScore: item.reviewScore === null || item.reviewScore === undefined ? null : Number(item.reviewScore),
+      // Reviews applied one at a time, before folds, were numbered 1..reviewCount.
+      foldedThrough: recorded ? Number(item.reviewsFoldedThrough) : reviewCount,
+      positionRecorded: recorded,
+      improvementIssueId: (item.improvementIssueId as string | undefined) ?? null,
+    };
+  }
+
+  /**
+   * The write that folds the reviews numbered `read.foldedThrough + 1`..`folded.foldedThrough` into
+   * a version: its count, score and position set at the position read, so of two folds from one
+   * position one wins and the other reads again; with `improvementIssueId`, the version's
+   * improvement task is recorded, once.
+   */
+  reviewFold(
+    templateId: string,
+    number: number,
+    read: VersionReviews,
+    folded: { foldedThrough: number; reviewCount: number; reviewScore: number | null; improvementIssueId?: string },
+  ): TransactItem {
+    const names: Record<string, string> = {
+      "#foldedThrough": "reviewsFoldedThrough",
+      "#reviewCount": "reviewCount",
+      "#reviewScore": "reviewScore",
+    };
+    const values: Record<string, unknown> = {
+      ":through": folded.foldedThrough,
+      ":count": folded.reviewCount,
+      ":score": folded.reviewScore,
+    };
+    let update = "SET #foldedThrough = :through, #reviewCount = :count, #reviewScore = :score";
+    let condition: string;
+    if (read.positionRecorded) {
+      values[":readThrough"] = read.foldedThrough;
+      condition = `${versionExists} AND ${foldedThroughIs}`;
+    } else {
+      values[":readCount"] = read.reviewCount;
+      condition = `${versionExists} AND ${neverFolded} AND ${reviewCountIs}`;
+    }
+    if (folded.improvementIssueId) {
+      names["#improvementIssueId"] = "improvementIssueId";
+      values[":issueId"] = folded.improvementIssueId;
       update += ", #improvementIssueId = :issueId";
       condition += ` AND ${noImprovementTask}`;
     }
