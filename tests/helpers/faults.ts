@@ -19,6 +19,7 @@ import type { Key } from "../../core/src/db/client.js";
 import { idempotencyRecordKey } from "../../core/src/http/idempotency-store.js";
 import { createDb, type Db } from "../../core/src/index.js";
 import { issueCounterKey } from "../../core/src/issues/keys.js";
+import { reviewSequenceKey, reviewSlotPartition } from "../../core/src/prompts/keys.js";
 import { signalSourceKey } from "../../core/src/signals/keys.js";
 
 /** How a failed call fails, as DynamoDB on AWS (or the network under it) fails it. */
@@ -294,11 +295,16 @@ export function tableChanges(before: TableSnapshot, after: TableSnapshot): ItemC
 /**
  * Changes a failed request may leave behind because they are written ahead of its transaction on
  * purpose, idempotently or harmlessly: an issue number taken (API.md 3.2: a number is skipped when
- * a create fails after taking it), a manual signal source registered, and an Idempotency-Key claim
- * that was released (claimable at once, so the client's retry runs).
+ * a create fails after taking it), a review number taken and given up (its void slot lets later
+ * reviews be folded past it), a manual signal source registered, and an Idempotency-Key claim that
+ * was released (claimable at once, so the client's retry runs).
  */
 export function isAllowedLeftover(change: ItemChange): boolean {
   if (change.key === keyOf(issueCounterKey())) return true;
+  if (change.key.startsWith(reviewSequenceKey("").pk)) return true;
+  if (change.before === undefined && change.after?.void === true && change.key.startsWith(reviewSlotPartition(""))) {
+    return true;
+  }
   if (change.before === undefined && change.key.startsWith(`${signalSourceKey("").pk}\u0000`)) return true;
   const record = change.after;
   if (record?.entity === "idempotency" && change.key === keyOf(idempotencyRecordKey(String(record.key)))) {

@@ -8,12 +8,19 @@
  * - review lists ............ listings, entity `review`, sort key = the id's ULID, buckets of one
  *                             hour; listings `prompt=`, `template=`. Reviews never change, so each
  *                             listing entry is the whole review and a page needs no further read.
+ * - review numbers .......... UpdateItem  pk=sk=$kaizen#reviewseq_1#<version id> (db/sequence.ts: the
+ *                             last number a review of the version took)
+ * - review slots ............ Query  pk=$kaizen#reviewslot_1#<version id>  sk > <number, padded>: per
+ *                             number, what the version's score needs of its review, or a void (a
+ *                             number given up); each written once, folded into the version in order
  */
 import { decodeTime, monotonicFactory } from "ulid";
 import type { Key } from "../db/client.js";
 import { ulidListingScheme } from "../db/listing.js";
 
 const PROMPT_ENTITY = "$kaizen#prompt_1";
+const REVIEW_SEQUENCE_ENTITY = "$kaizen#reviewseq_1";
+const REVIEW_SLOT_ENTITY = "$kaizen#reviewslot_1";
 const HOUR_MS = 3_600_000;
 
 export const PROMPT_ID = /^prm_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -33,6 +40,27 @@ export function newReviewId(now = Date.now()): { id: string; createdAt: string }
 
 export function promptKey(id: string): Key {
   return { pk: `${PROMPT_ENTITY}#${id}`, sk: PROMPT_ENTITY };
+}
+
+/** The sequence a version's reviews take their numbers from. */
+export function reviewSequenceKey(versionId: string): Key {
+  const pk = `${REVIEW_SEQUENCE_ENTITY}#${versionId}`;
+  return { pk, sk: pk };
+}
+
+/** Review numbers in keys: zero-padded so they sort as numbers. */
+export function padReviewSequence(sequence: number): string {
+  return String(sequence).padStart(10, "0");
+}
+
+/** The partition of a version's review slots. */
+export function reviewSlotPartition(versionId: string): string {
+  return `${REVIEW_SLOT_ENTITY}#${versionId}`;
+}
+
+/** The slot of review number `sequence` of a version. */
+export function reviewSlotKey(versionId: string, sequence: number): Key {
+  return { pk: reviewSlotPartition(versionId), sk: padReviewSequence(sequence) };
 }
 
 /** Sort key of a prompt or review in its listings: the ULID of its id. */

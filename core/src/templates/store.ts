@@ -390,41 +390,6 @@ export class TemplateStore {
     return completed ? [count("finished"), count("completed")] : [count("finished")];
   }
 
-  /**
-   * The write that applies one review to a version: `reviewCount` and `reviewScore` set at the
-   * count read (`readCount`), so a concurrent review makes this one read again; with
-   * `improvementIssueId`, the version's improvement task is recorded, once.
-   */
-  reviewApplication(
-    templateId: string,
-    number: number,
-    applied: { readCount: number; reviewCount: number; reviewScore: number; improvementIssueId?: string },
-  ): TransactItem {
-    const names: Record<string, string> = { "#reviewCount": "reviewCount", "#reviewScore": "reviewScore" };
-    const values: Record<string, unknown> = {
-      ":readCount": applied.readCount,
-      ":count": applied.reviewCount,
-      ":score": applied.reviewScore,
-    };
-    let update = "SET #reviewCount = :count, #reviewScore = :score";
-    let condition = `${versionExists} AND ${reviewCountIs}`;
-    if (applied.improvementIssueId) {
-      names["#improvementIssueId"] = "improvementIssueId";
-      values[":issueId"] = applied.improvementIssueId;
-      update += ", #improvementIssueId = :issueId";
-      condition += ` AND ${noImprovementTask}`;
-    }
-    return {
-      Update: {
-        Key: versionKey(templateId, number),
-        UpdateExpression: update,
-        ConditionExpression: condition,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    };
-  }
-
   /** Where the reviews of a version stand (one read, strongly consistent); undefined when there is no such version. */
   async reviewsOf(templateId: string, number: number): Promise<VersionReviews | undefined> {
     const item = await this.db.get(versionKey(templateId, number), {

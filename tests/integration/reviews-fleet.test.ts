@@ -1,0 +1,196 @@
+/**
+ * Reviews of one template version as deployed (API.md 3.5): a burst through a fleet of one-request
+ * instances (Lambda), with AWS's transaction conflicts emulated and not. Every review answers 201
+ * and is counted once on its version and its prompt; the version's score is the reviews' composites
+ * folded in the order of their `sequence`; the version opens one improvement task; each review
+ * stays a few DynamoDB calls, with no review retried once per other review. Fails on reviews that
+ * are applied to the version item one at a time: through a fleet their turns in a process never
+ * meet, and they race for the version's count. Then a review number taken and never written: it
+ * holds the reviews after it only until it is old enough to be given up.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { Prompt, Review } from "../../core/src/prompts/schemas.js";
+import { compositeScore, nextReviewScore, scoreAfter } from "../../core/src/prompts/scoring.js";
+import { PromptService, type ReviewTimings } from "../../core/src/prompts/service.js";
+import { catalogService, issueStore, promptRenderer, promptStore, templateStore } from "../../core/src/services.js";
+import { versionKey } from "../../core/src/templates/keys.js";
+import type { TemplateDetail, TemplateVersion } from "../../core/src/templates/schemas.js";
+import { AUTH, dataOf, fleetOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { CONFLICT_MODES, testConfig } from "../helpers/db.js";
+import type { Fleet } from "../helpers/fleet.js";
+
+const fleets: Fleet[] = [];
+afterEach(() => {
+  for (const fleet of fleets.splice(0)) fleet.destroy();
+});
+
+function fleet(t: TestApp, emulateConflicts: boolean): Fleet {
+  const made = fleetOf(t, emulateConflicts);
+  fleets.push(made);
+  return made;
+}
+
+/**
+ * `count` prompts of the default task-execution version, recorded as agents get them: by claiming
+ * `count` todo tasks (the first claim, which takes nothing, seeds the default templates).
+ */
+async function promptsOfOneVersion(t: TestApp, count: number): Promise<Prompt[]> {
+  const seeding = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "seeding", types: ["monitor"] }));
+  if (seeding.status !== 204) throw new Error(`the seeding claim answered ${seeding.status}`);
+  for (let i = 0; i < count; i++) {
+    await dataOf(t.app.request("/api/issues", jsonPost({ title: `task ${i}`, type: "task", status: "todo" })), 201);
+  }
+  const prompts: Prompt[] = [];
+  for (let i = 0; i < count; i++) {
+    const claim = await dataOf<{ prompt: Prompt | null }>(
+      t.app.request("/api/dispatch/claim", jsonPost({ agent: `agent-${i}`, types: ["task"] })),
+      201,
+    );
+    if (!claim.prompt) throw new Error("the default templates give every task a prompt");
+    prompts.push(claim.prompt);
+  }
+  return prompts;
+}
+
+async function activeVersion(t: TestApp, template: string): Promise<TemplateVersion> {
+  const detail = await dataOf<TemplateDetail>(t.app.request(`/api/templates/${template}`, { headers: AUTH }));
+  if (!detail.activeVersion) throw new Error("no active version");
+  return detail.activeVersion;
+}
+
+const rating = (i: number) => ({
+  clarity: (i % 5) + 1,
+  completeness: ((i * 3) % 5) + 1,
+  relevance: ((i * 7) % 5) + 1,
+  authorType: "agent" as const,
+});
+
+describe.each(CONFLICT_MODES)("reviews of one version through a fleet ($mode)", ({ emulateConflicts }) => {
+  it("40 at once over 8 prompts: each counted once, scored in sequence order, one improvement task, a few calls each", async () => {
+    const t = await testApp({}, { emulateConflicts });
+    const prompts = await promptsOfOneVersion(t, 8);
+    const versionIds = new Set(prompts.map(({ versionId }) => versionId));
+    expect(versionIds.size).toBe(1);
+    const lambda = fleet(t, emulateConflicts);
+    const answeredOf = new Map<string, number>();
+    const answered: Review[] = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const prompt = prompts[i % prompts.length] as Prompt;
+        const review = await dataOf<Review>(
+          lambda.request(`/api/prompts/${prompt.id}/reviews`, jsonPost(rating(i))),
+          201,
+        );
+        // Read-your-writes: once answered, a review counts on its version and its prompt.
+        const ofPrompt = (answeredOf.get(prompt.id) ?? 0) + 1;
+        answeredOf.set(prompt.id, ofPrompt);
+        expect((await activeVersion(t, "task-execution")).reviewCount).toBeGreaterThanOrEqual(review.sequence);
+        const stored = await dataOf<Prompt>(t.app.request(`/api/prompts/${prompt.id}`, { headers: AUTH }));
+        expect(stored.reviewCount).toBeGreaterThanOrEqual(ofPrompt);
+        return review;
+      }),
+    );
+    // Each review is its own work: none was retried once for each of the others.
+    const callsPerReview = lambda.calls() / 40;
+    const inOrder = [...answered].sort((a, b) => a.sequence - b.sequence);
+    expect(new Set(inOrder.map(({ sequence }) => sequence)).size).toBe(40);
+    const version = await activeVersion(t, "task-execution");
+    expect(version.reviewCount).toBe(40);
+    expect(version.reviewScore).toBeCloseTo(scoreAfter(inOrder.map(({ composite }) => composite)) ?? Number.NaN, 9);
+    for (const prompt of prompts) {
+      const stored = await dataOf<Prompt>(t.app.request(`/api/prompts/${prompt.id}`, { headers: AUTH }));
+      expect(stored.reviewCount).toBe(answered.filter(({ promptId }) => promptId === prompt.id).length);
+    }
+    const tasks = await dataOf<{ title: string }[]>(
+      t.app.request("/api/issues?label=prompt-improvement&limit=100", { headers: AUTH }),
+    );
+    expect(tasks.map(({ title }) => title)).toEqual(["Improve prompt template: task-execution"]);
+    expect(callsPerReview).toBeLessThan(12);
+  });
+});
+
+/** The app's stores, and its prompt service as the composition root builds it but with `timings`. */
+function reviewsWith(t: TestApp, timings: Partial<ReviewTimings>) {
+  const deps = { config: testConfig({ tableName: t.tableName, endpoint: t.endpoint }), db: t.db };
+  const service = new PromptService(
+    promptStore(deps),
+    templateStore(deps),
+    promptRenderer(deps),
+    issueStore(deps),
+    catalogService(deps),
+    () => new Date(),
+    timings,
+  );
+  return { service, store: promptStore(deps) };
+}
+
+const promptOf = (t: TestApp, id: string) => dataOf<Prompt>(t.app.request(`/api/prompts/${id}`, { headers: AUTH }));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("a review number taken and never written", () => {
+  it("holds the reviews after it until the slot after it is gapTimeoutMs old; they are then folded past it", async () => {
+    const t = await testApp();
+    const [prompt] = await promptsOfOneVersion(t, 1);
+    if (!prompt) throw new Error("no prompt");
+    const { service, store } = reviewsWith(t, { gapTimeoutMs: 400 });
+    // A review that took its number and died before writing it.
+    const lost = await store.takeReviewNumber(prompt.versionId, new Date().toISOString());
+    expect(lost.value).toBe(1);
+    const started = Date.now();
+    const first = await service.review(prompt.id, rating(1));
+    expect(first.sequence).toBe(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    const afterFirst = await activeVersion(t, "task-execution");
+    expect(afterFirst).toMatchObject({ reviewCount: 1, reviewScore: first.composite });
+    expect((await promptOf(t, prompt.id)).reviewCount).toBe(1);
+    // The number is given up for good: the next review is folded at once.
+    const second = await service.review(prompt.id, rating(2));
+    expect(second.sequence).toBe(3);
+    const afterSecond = await activeVersion(t, "task-execution");
+    expect(afterSecond.reviewCount).toBe(2);
+    expect(afterSecond.reviewScore).toBeCloseTo(scoreAfter([first.composite, second.composite]) ?? Number.NaN, 9);
+    expect((await promptOf(t, prompt.id)).reviewCount).toBe(2);
+  });
+
+  it("a review that cannot be folded within foldWaitMs answers all the same, and the next fold takes it in", async () => {
+    const t = await testApp();
+    const [prompt] = await promptsOfOneVersion(t, 1);
+    if (!prompt) throw new Error("no prompt");
+    const { service, store } = reviewsWith(t, { gapTimeoutMs: 1_500, foldWaitMs: 300 });
+    await store.takeReviewNumber(prompt.versionId, new Date().toISOString());
+    const started = Date.now();
+    const first = await service.review(prompt.id, rating(3));
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(first.sequence).toBe(2);
+    // Stored and listed, not yet counted on its version or prompt.
+    const listed = await dataOf<Review[]>(t.app.request(`/api/prompts/${prompt.id}/reviews`, { headers: AUTH }));
+    expect(listed.map(({ id }) => id)).toEqual([first.id]);
+    expect((await activeVersion(t, "task-execution")).reviewCount).toBe(0);
+    expect((await promptOf(t, prompt.id)).reviewCount).toBe(0);
+    await sleep(1_600 - (Date.now() - started));
+    const second = await service.review(prompt.id, rating(4));
+    expect(second.sequence).toBe(3);
+    const version = await activeVersion(t, "task-execution");
+    expect(version.reviewCount).toBe(2);
+    expect(version.reviewScore).toBeCloseTo(scoreAfter([first.composite, second.composite]) ?? Number.NaN, 9);
+    expect((await promptOf(t, prompt.id)).reviewCount).toBe(2);
+  });
+});
+
+describe("a version reviewed before reviews took numbers", () => {
+  it("numbers its next reviews after the ones it has, and folds them onto its count and score", async () => {
+    const t = await testApp();
+    const [prompt] = await promptsOfOneVersion(t, 1);
+    if (!prompt) throw new Error("no prompt");
+    // As reviews applied one at a time left a version: a count and a score, no fold position.
+    await t.db.update({
+      Key: versionKey(prompt.templateId, prompt.versionNumber),
+      UpdateExpression: "SET reviewCount = :count, reviewScore = :score",
+      ExpressionAttributeValues: { ":count": 2, ":score": 4.5 },
+    });
+    const review = await dataOf<Review>(t.app.request(`/api/prompts/${prompt.id}/reviews`, jsonPost(rating(2))), 201);
+    expect(review.sequence).toBe(3);
+    const version = await activeVersion(t, "task-execution");
+    expect(version.reviewCount).toBe(3);
+    expect(version.reviewScore).toBeCloseTo(nextReviewScore(4.5, compositeScore(rating(2))), 9);
+  });
+});
