@@ -126,6 +126,22 @@ function reviewsWith(t: TestApp, timings: Partial<ReviewTimings>) {
 const promptOf = (t: TestApp, id: string) => dataOf<Prompt>(t.app.request(`/api/prompts/${id}`, { headers: AUTH }));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+describe("one review at a time", () => {
+  it("costs 6 calls: the prompt, the version, a number, its write, the slots after the version's position, the fold", async () => {
+    const t = await testApp();
+    const [prompt] = await promptsOfOneVersion(t, 1);
+    if (!prompt) throw new Error("no prompt");
+    for (let i = 1; i <= 3; i++) {
+      const before = t.db.usage().calls;
+      const review = await dataOf<Review>(
+        t.app.request(`/api/prompts/${prompt.id}/reviews`, jsonPost({ ...rating(4), clarity: 5 })),
+        201,
+      );
+      expect({ sequence: review.sequence, calls: t.db.usage().calls - before }).toEqual({ sequence: i, calls: 6 });
+    }
+  });
+});
+
 describe("a review number taken and never written", () => {
   it("holds the reviews after it until the slot after it is gapTimeoutMs old; they are then folded past it", async () => {
     const t = await testApp();
