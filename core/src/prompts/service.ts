@@ -45,8 +45,13 @@ export interface ReviewTimings {
 
 export const REVIEW_TIMINGS: ReviewTimings = { gapTimeoutMs: 5_000, foldWaitMs: 6_000 };
 
-/** Review slots one fold takes at most: with their prompts and an improvement task, one transaction of < 100 items. */
-const FOLD_LIMIT = 25;
+/**
+ * Review slots one fold takes at most: with one update per prompt and an improvement task's
+ * writes (about 25), one transaction stays under DynamoDB's 100 items.
+ */
+const FOLD_LIMIT = 50;
+/** Slots one read returns at most: more than a fold takes, so that a review sees the folds ahead of its own. */
+const SLOTS_READ = 2 * FOLD_LIMIT;
 /** Numbers a review takes before it gives up: each after the last one was voided under it. */
 const NUMBER_ATTEMPTS = 3;
 /**
@@ -208,11 +213,20 @@ export class PromptService {
   ): Promise<void> {
     const deadline = Date.now() + this.timings.foldWaitMs;
     // Waits sized by how long the review's own write took (the store's pace right now), within bounds.
-    const pollMs = Math.min(Math.max(FOLD_POLL_MS, writeMs / 2), FOLD_POLL_CAP_MS);
+    const pollMs = Math.min(Math.max(FOLD_POLL_MS, writeMs), FOLD_POLL_CAP_MS);
     const deferMs = Math.min(Math.max(FOLD_DEFER_MS, 4 * writeMs), this.timings.foldWaitMs / 2);
     const draft: ImprovementDraft = {};
     // `read` may be behind already; a fold from it then fails on its condition and reads again.
     let known: VersionReviews | undefined = read;
+    // Slots read so far, in number order: written once, they are read again only for a number
+    // that was missing (it may be written now).
+    let seen: ReviewSlot[] = [];
+    const slotsAfter = async (position: number) => {
+      const after = seen.filter((slot) => slot.sequence > position);
+      if (after[0]?.sequence === position + 1) return after;
+      seen = await this.store.reviewSlotsAfter(version.versionId, position, SLOTS_READ);
+      return seen;
+    };
     // While another review folds from a position: that position, and until when this one waits.
     let deferring: { from: number; until: number; polls: number } | undefined;
     const deferTo = (from: number) => {
@@ -227,8 +241,8 @@ export class PromptService {
           await pause(Math.min(pollMs * 2 ** deferring.polls++, FOLD_POLL_CAP_MS));
           continue;
         }
-        const slots = await this.store.reviewSlotsAfter(version.versionId, known.foldedThrough, FOLD_LIMIT);
-        const run = contiguousRun(slots, known.foldedThrough);
+        const slots = await slotsAfter(known.foldedThrough);
+        const run = contiguousRun(slots, known.foldedThrough).slice(0, FOLD_LIMIT);
         const last = run[run.length - 1]?.sequence;
         if (last !== undefined && last !== sequence && deferring?.from !== known.foldedThrough) {
           // The run ends at another review, which folds it (each review reads the slots after
