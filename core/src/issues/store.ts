@@ -277,26 +277,20 @@ export class IssueStore {
     signal: RecentSignal,
   ): { stored: StoredIssue; writes: TransactItem[] } | undefined {
     if (!current.recentSignalsInPlace) return undefined;
-    const kept = newestFirst([signal, ...current.recentSignals]).slice(0, RECENT_SIGNALS);
-    const leaving = current.recentSignals.filter((old) => !kept.includes(old));
-    const joins = kept.includes(signal);
-    const names: Record<string, string> = { "#signalCount": "signalCount", "#version": "version", "#status": "status" };
-    // A signal older than the ten kept neither joins nor pushes one out: the map is left alone.
-    if (joins || leaving.length > 0) names["#recent"] = "recentSignals";
-    const values: Record<string, unknown> = { ":one": 1, ":done": "done", ":canceled": "canceled" };
-    let expression = "ADD #signalCount :one, #version :one";
-    if (joins) {
-      names["#joining"] = signal.id;
-      values[":joining"] = signal;
-      expression += " SET #recent.#joining = :joining";
-    }
-    if (leaving.length > 0) {
-      const paths = leaving.map((old, i) => {
-        names[`#leaving${i}`] = old.id;
-        return `#recent.#leaving${i}`;
-      });
-      expression += ` REMOVE ${paths.join(", ")}`;
-    }
+    const recent = recentSignalsChange(current.recentSignals, [signal]);
+    const kept = recent.kept;
+    const names: Record<string, string> = {
+      "#signalCount": "signalCount",
+      "#version": "version",
+      "#status": "status",
+      ...recent.names,
+    };
+    const values: Record<string, unknown> = { ":one": 1, ":done": "done", ":canceled": "canceled", ...recent.values };
+    const expression = [
+      "ADD #signalCount :one, #version :one",
+      ...(recent.sets.length > 0 ? [`SET ${recent.sets.join(", ")}`] : []),
+      ...(recent.removals.length > 0 ? [`REMOVE ${recent.removals.join(", ")}`] : []),
+    ].join(" ");
     const issue: Issue = {
       ...current.issue,
       signalCount: current.issue.signalCount + 1,
@@ -678,34 +672,50 @@ function todoToDone(current: StoredIssue, status: Issue["status"], now: Date): T
 }
 
 /**
+ * How `arriving` signals change an issue's recent-signals map (`recent`, newest first): the
+ * latest ten kept, and the paths that set those joining and remove those pushed out. A signal
+ * older than the ten kept neither joins nor pushes one out: then the map is left alone.
+ */
+function recentSignalsChange(recent: RecentSignal[], arriving: RecentSignal[]) {
+  const kept = newestFirst([...arriving, ...recent]).slice(0, RECENT_SIGNALS);
+  const joining = arriving.filter((signal) => kept.includes(signal));
+  const leaving = recent.filter((old) => !kept.includes(old));
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (joining.length > 0 || leaving.length > 0) names["#recent"] = "recentSignals";
+  const sets = joining.map((signal, i) => {
+    names[`#joining${i}`] = signal.id;
+    values[`:joining${i}`] = signal;
+    return `#recent.#joining${i} = :joining${i}`;
+  });
+  const removals = leaving.map((old, i) => {
+    names[`#leaving${i}`] = old.id;
+    return `#recent.#leaving${i}`;
+  });
+  return { kept, names, values, sets, removals };
+}
+
+/**
  * The transaction that folds `pending` signal items into `current`: commutative additions to the
  * issue item (at any version, while it is live) and the deletion of each pending item that is
  * still there.
  */
 function foldWrites(current: StoredIssue, pending: Item[]): TransactItem[] {
   const signals = pending.map((item) => item.signal as RecentSignal);
-  const kept = newestFirst([...signals, ...current.recentSignals]).slice(0, RECENT_SIGNALS);
-  const joining = signals.filter((signal) => kept.includes(signal));
-  const leaving = current.recentSignals.filter((old) => !kept.includes(old));
   const names: Record<string, string> = { "#signalCount": "signalCount", "#version": "version" };
   const values: Record<string, unknown> = { ":count": signals.length };
   const sets: string[] = [];
   const removals: string[] = [];
   if (current.recentSignalsInPlace) {
-    if (joining.length > 0 || leaving.length > 0) names["#recent"] = "recentSignals";
-    joining.forEach((signal, i) => {
-      names[`#joining${i}`] = signal.id;
-      values[`:joining${i}`] = signal;
-      sets.push(`#recent.#joining${i} = :joining${i}`);
-    });
-    leaving.forEach((old, i) => {
-      names[`#leaving${i}`] = old.id;
-      removals.push(`#recent.#leaving${i}`);
-    });
+    const recent = recentSignalsChange(current.recentSignals, signals);
+    Object.assign(names, recent.names);
+    Object.assign(values, recent.values);
+    sets.push(...recent.sets);
+    removals.push(...recent.removals);
   } else {
     // An item of an older release keeps a list: the fold writes the map whole.
     names["#recent"] = "recentSignals";
-    values[":recent"] = recentSignalsMap(kept);
+    values[":recent"] = recentSignalsMap(newestFirst([...signals, ...current.recentSignals]));
     sets.push("#recent = :recent");
   }
   const expression = [
