@@ -269,7 +269,7 @@ async function burstsOn(
   emulation: boolean,
   nextRun: () => number,
 ): Promise<BurstRow[]> {
-  const { BENCH_BURST: size, BENCH_BURST_ROUNDS: rounds } = ctx.settings;
+  const { BENCH_BURST: size, BENCH_BURST_ROUNDS: rounds, BENCH_BURST_ONLY: only } = ctx.settings;
   const { tableName, endpoint } = await benchTable(ctx, `bursts_${model}_${emulation ? "aws" : "local"}`);
   const server = await startBenchServer({
     endpoint,
@@ -281,6 +281,7 @@ async function burstsOn(
   const rows: BurstRow[] = [];
   try {
     for (const [order, burst] of burstCases(server.url, ctx.apiKey, size).entries()) {
+      if (!burst.name.includes(only)) continue;
       const label = `${size} × ${burst.name}, ${model}, emulation ${emulation ? "on" : "off"}`;
       ctx.log(`  ${label}…`);
       const row: BurstRow = {

@@ -44,6 +44,8 @@ export function benchSettings() {
      */
     BENCH_BURST: intEnv("BENCH_BURST", 100, 4),
     BENCH_BURST_ROUNDS: intEnv("BENCH_BURST_ROUNDS", 3, 1),
+    /** Only the bursts whose name contains this text (`one fingerprint`, `claim`); blank: every burst. */
+    BENCH_BURST_ONLY: process.env.BENCH_BURST_ONLY?.trim() ?? "",
     /** The sustained load: long enough (150 s) for vanished agents' 60 s leases to run out and be claimed again. */
     BENCH_LOAD_SECONDS: intEnv("BENCH_LOAD_SECONDS", 150, 5),
     /** Connections of each autocannon route of the load, and agents working at once. */

@@ -1,9 +1,15 @@
-/** Grouping a signal into an issue in place: commutative updates of its count and latest signals. */
+/**
+ * Grouping a signal into an issue: in place, commutative updates of its count and latest signals;
+ * or, while the issue item is held, a signal waiting beside it until a fold adds it, counted once
+ * however many fold at once.
+ */
 import { describe, expect, it } from "vitest";
+import { TransactionConflictError } from "../../core/src/db/client.js";
+import { issueKey, PENDING_SIGNAL_PREFIX } from "../../core/src/issues/keys.js";
 import { newIssue } from "../../core/src/issues/service.js";
 import type { RecentSignal } from "../../core/src/issues/store.js";
 import { issueStore } from "../../core/src/services.js";
-import { freshTable } from "../helpers/db.js";
+import { CONFLICT_MODES, freshTable } from "../helpers/db.js";
 
 /** A recent signal received `second` seconds into 2030 (ids order as the instants do). */
 const signal = (second: number): RecentSignal => ({
@@ -56,5 +62,72 @@ describe("IssueStore.prepareGrouping", () => {
     const { writes } = store.prepareUpdate(created, { status: "done" }, new Date());
     await db.transactWrite(writes);
     await expect(db.transactWrite(grouping?.writes ?? [])).rejects.toThrow("Condition failed");
+  });
+});
+
+describe.each(CONFLICT_MODES)("IssueStore.foldPendingSignals ($mode)", ({ emulateConflicts }) => {
+  async function storm(count: number) {
+    const { db } = await freshTable({ emulateConflicts });
+    const store = issueStore({ db });
+    const created = await store.create(newIssue({ title: "Storm", type: "signal", signalCount: 1 }));
+    const id = created.issue.id;
+    // Arrival order is not id order: deliveries commit in any order.
+    const seconds = Array.from({ length: count }, (_, i) => (i * 37) % count);
+    await Promise.all(seconds.map((second) => db.transactWrite([store.preparePendingSignal(id, signal(second))])));
+    const pendingLeft = async () =>
+      (await db.queryPartition(issueKey(id).pk)).filter((item) => String(item.sk).startsWith(PENDING_SIGNAL_PREFIX))
+        .length;
+    return { db, store, id, seconds, pendingLeft };
+  }
+
+  it("folds 30 pending signals with 30 folds at once: each counted once, the latest ten kept", async () => {
+    const { store, id, seconds, pendingLeft } = await storm(30);
+    const folded = await Promise.all(seconds.map((second) => store.foldPendingSignals(id, signal(second).id)));
+    expect(folded).toEqual(seconds.map(() => true));
+    const stored = await store.get(id);
+    expect(stored?.issue.signalCount).toBe(31);
+    expect(stored?.recentSignals.map((s) => s.id)).toEqual(Array.from({ length: 10 }, (_, i) => signal(29 - i).id));
+    expect(stored?.issue.lastSignalAt).toBe(signal(29).receivedAt);
+    expect(await pendingLeft()).toBe(0);
+  });
+
+  it("folds past one transaction's worth for the signal asked: 120 pending, whose deliveries are gone, all counted", async () => {
+    const { store, id, pendingLeft } = await storm(120);
+    // The newest sorts last: its fold reads on past the first page.
+    expect(await store.foldPendingSignals(id, signal(119).id)).toBe(true);
+    expect((await store.get(id))?.issue.signalCount).toBe(121);
+    expect(await pendingLeft()).toBe(0);
+  });
+
+  it("counts in-place groupings and folds that run at once", async () => {
+    const { db, store, id, seconds } = await storm(20);
+    const inPlace = Array.from({ length: 20 }, (_, i) => 100 + i);
+    await Promise.all([
+      ...seconds.map((second) => store.foldPendingSignals(id, signal(second).id)),
+      ...inPlace.map(async (second) => {
+        for (;;) {
+          const current = await store.get(id);
+          const grouping = current && store.prepareGrouping(current, signal(second));
+          if (!grouping) throw new Error("the issue's recent signals are not a map");
+          try {
+            return await db.transactWrite(grouping.writes);
+          } catch (error) {
+            if (!(error instanceof TransactionConflictError)) throw error;
+          }
+        }
+      }),
+    ]);
+    const stored = await store.get(id);
+    expect(stored?.issue.signalCount).toBe(41);
+    expect(stored?.issue.lastSignalAt).toBe(signal(119).receivedAt);
+  });
+
+  it("leaves the signals of a deleted issue alone and says so", async () => {
+    const { db, store, id, pendingLeft } = await storm(3);
+    const current = await store.get(id);
+    if (!current) throw new Error("missing");
+    await db.transactWrite(store.prepareDelete(current, new Date()).writes);
+    expect(await store.foldPendingSignals(id, signal(0).id)).toBe(false);
+    expect(await pendingLeft()).toBe(3);
   });
 });

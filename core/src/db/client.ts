@@ -28,7 +28,7 @@ import { ConfiguredRetryStrategy } from "@smithy/core/retry";
 import { ConflictError, UnavailableError } from "../errors.js";
 import { conflictEmulatorFor, emulateConflicts } from "./conflicts.js";
 import type { Item, Key } from "./item.js";
-import { ShardChoice, type SpreadAddition, type SpreadCheck } from "./spread.js";
+import { SHARD_WAIT_MS, ShardChoice, type SpreadAddition, type SpreadCheck } from "./spread.js";
 
 export type { Item, Key } from "./item.js";
 
@@ -242,6 +242,11 @@ export class Db {
   async transactWrite(items: TransactItem[]): Promise<void> {
     const shards = new ShardChoice(items.map((item) => item.SpreadAdd?.Key ?? item.SpreadCheck?.Key));
     for (let attempt = 1; ; attempt++) {
+      for (const until = Date.now() + SHARD_WAIT_MS; Date.now() < until; ) {
+        const busy = shards.shardReleased();
+        if (!busy) break;
+        await busy;
+      }
       const { keys, release } = shards.attempt();
       const concrete = items.map((item, index) => withTableName(item, this.tableName, keys[index]));
       try {

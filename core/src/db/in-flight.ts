@@ -26,3 +26,34 @@ export class InFlight {
     }
   }
 }
+
+/**
+ * Keys seen in this process within the last `ttlMs` (at most `capacity` of them, the oldest
+ * forgotten first): what a request learned that the next ones should act on for a while, such as
+ * an item other transactions keep holding.
+ */
+export class RecentlySeen {
+  private readonly until = new Map<string, number>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly capacity = 1_000,
+  ) {}
+
+  remember(key: string): void {
+    this.until.delete(key);
+    this.until.set(key, Date.now() + this.ttlMs);
+    for (const oldest of this.until.keys()) {
+      if (this.until.size <= this.capacity) break;
+      this.until.delete(oldest);
+    }
+  }
+
+  has(key: string): boolean {
+    const until = this.until.get(key);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.until.delete(key);
+    return false;
+  }
+}

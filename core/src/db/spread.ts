@@ -21,6 +21,8 @@ const SHARD_MARK = "~";
 /** How long a count that conflicted stays spread in this process. */
 const HOT_MS = 60_000;
 const MAX_REMEMBERED = 10_000;
+/** How long a transaction waits, at most, for a shard while this process writes all of them. */
+export const SHARD_WAIT_MS = 2_000;
 
 /** A condition expression with its names and values. */
 export interface Condition {
@@ -111,7 +113,13 @@ function beginWriting(id: string, shard: number): void {
   writing.set(id, shards);
 }
 
+/** Attempts waiting for a shard of this process to be released: woken at the next release. */
+let released: (() => void)[] = [];
+
 function endWriting(id: string, shard: number): void {
+  const waiting = released;
+  released = [];
+  for (const wake of waiting) wake();
   const shards = writing.get(id);
   const left = (shards?.get(shard) ?? 1) - 1;
   if (left > 0) shards?.set(shard, left);
@@ -170,12 +178,35 @@ export class ShardChoice {
     return conflicted.length > 0 && conflicted.every((index) => this.spread[index] !== undefined);
   }
 
+  /**
+   * Undefined when the next attempt can have a shard this process is not writing (or spreads
+   * nothing); else a wait until one is released, or {@link SHARD_WAIT_MS} passed: while this
+   * process writes every shard of a hot count, another attempt would surely conflict.
+   */
+  shardReleased(): Promise<void> | undefined {
+    const now = Date.now();
+    const hotIds = [...new Set(this.spread.flatMap((key) => (key && isHot(key, now) ? [countId(key)] : [])))];
+    if (hotIds.length === 0 || this.freeShards(hotIds).length > 0) return undefined;
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, SHARD_WAIT_MS);
+      released.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
   /** A random shard other than the last one tried, preferring those this process is not writing. */
   private freeShard(ids: string[]): number {
-    const busy = new Set<number>([this.shard]);
-    for (const id of ids) for (const shard of writing.get(id)?.keys() ?? []) busy.add(shard);
-    const free = Array.from({ length: SPREAD_SHARDS }, (_, shard) => shard).filter((shard) => !busy.has(shard));
+    const free = this.freeShards(ids);
     const pool = free.length > 0 ? free : Array.from({ length: SPREAD_SHARDS }, (_, shard) => shard);
     return pool[Math.floor(this.random() * pool.length)] ?? 0;
+  }
+
+  /** The shards of the counts `ids` that no transaction of this process is writing, but the last one tried. */
+  private freeShards(ids: string[]): number[] {
+    const busy = new Set<number>([this.shard]);
+    for (const id of ids) for (const shard of writing.get(id)?.keys() ?? []) busy.add(shard);
+    return Array.from({ length: SPREAD_SHARDS }, (_, shard) => shard).filter((shard) => !busy.has(shard));
   }
 }

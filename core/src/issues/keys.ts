@@ -6,6 +6,8 @@
  * - issue with its children and relations, for its detail: Query pk=$kaizen#issue_1#<id>
  *                            (child summaries sk=$kaizen#issuechild_1#<number>, relation edges
  *                            sk=$kaizen#issuerel_1#<relation id>)
+ * - issue with its pending signals, for a fold: Query pk=$kaizen#issue_1#<id>, sk begins_with
+ *                            $kaizen#issue_1 (the issue item, then sk=$kaizen#issue_1#signal#<signal id>)
  * - issue by number ........ Query     gsi1pk=$kaizen#issue_1#number    gsi1sk=<number, padded>
  *                            (fallback: GetItem on the `all` listing entry, which is strongly consistent)
  * - next number ............ UpdateItem ADD lastNumber on pk=$kaizen#counter_1#issue  sk=$kaizen#counter_1
@@ -38,6 +40,17 @@ export function issueKey(id: string): Key {
 export const CHILD_POINTER_PREFIX = "$kaizen#issuechild_1#";
 /** Sort-key prefix of the relation edges kept in each related issue's partition. */
 export const RELATION_EDGE_PREFIX = "$kaizen#issuerel_1#";
+
+/**
+ * Sort-key prefix of the signals waiting in an issue's partition to be folded into its item: they
+ * begin with the issue's own sort key, so one query from it reads the issue and them.
+ */
+export const PENDING_SIGNAL_PREFIX = `${ISSUE_ENTITY}#signal#`;
+
+/** A grouped signal waiting to be folded into its issue's aggregates. */
+export function pendingSignalKey(issueId: string, signalId: string): Key {
+  return { pk: issueKey(issueId).pk, sk: `${PENDING_SIGNAL_PREFIX}${signalId}` };
+}
 
 /** A child's summary, in its parent's partition (read with the parent in one query). */
 export function childPointerKey(parentId: string, childNumber: number): Key {

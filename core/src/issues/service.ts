@@ -101,18 +101,20 @@ export class IssueService {
 
   /**
    * The writes that link a grouped signal to `current` (API.md 3.1.3), for the signal's own
-   * transaction. A plain grouping is a commutative update, so a storm of deliveries into one
-   * issue never loses a race; one that also moves the issue (a close or reopen event, a risen
-   * priority) is written at the version read, with what the move does to the issues it blocks.
+   * transaction. A plain grouping is a commutative update of the issue item, and `whenHeld` the
+   * write that replaces it while another transaction holds that item (a storm into one issue):
+   * the signal waits beside the issue until a fold adds it ({@link IssueStore.foldPendingSignals}).
+   * One that also moves the issue (a close or reopen event, a risen priority) is written at the
+   * version read, with what the move does to the issues it blocks.
    */
   async linkSignal(
     current: StoredIssue,
     changes: Partial<NewIssue>,
     signal: RecentSignal,
-  ): Promise<{ stored: StoredIssue; writes: TransactItem[] }> {
+  ): Promise<{ stored: StoredIssue; writes: TransactItem[]; whenHeld?: TransactItem[] }> {
     const moves = Object.keys(changes).some((field) => field !== "signalCount" && field !== "lastSignalAt");
     const inPlace = moves ? undefined : this.store.prepareGrouping(current, signal);
-    if (inPlace) return inPlace;
+    if (inPlace) return { ...inPlace, whenHeld: [this.store.preparePendingSignal(current.issue.id, signal)] };
     const { stored, writes } = await this.moves.prepare(
       { current, changes, by: "signal", internals: { recentSignals: [signal, ...current.recentSignals] } },
       new Date(signal.receivedAt),

@@ -5,7 +5,8 @@
  * Keys and access patterns: ./keys.ts.
  */
 import { ulid } from "ulid";
-import type { Db, Item, TransactItem } from "../db/client.js";
+import { ConditionFailedError, type Db, type Item, type TransactItem, TransactionConflictError } from "../db/client.js";
+import { InFlight } from "../db/in-flight.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
 import { type Taken, takeNext } from "../db/sequence.js";
@@ -13,6 +14,7 @@ import { countChange, durationBucket } from "../stats/counts.js";
 import {
   CHILD_POINTER_PREFIX,
   childPointerKey,
+  ISSUE_ENTITY,
   ISSUE_LISTINGS,
   ISSUE_PRIORITY_LISTINGS,
   ISSUE_UPDATED_LISTINGS,
@@ -24,7 +26,9 @@ import {
   listingName,
   listingsOf,
   numberEntryKey,
+  PENDING_SIGNAL_PREFIX,
   padNumber,
+  pendingSignalKey,
   prioritySortKey,
   RELATION_EDGE_PREFIX,
   updatedSortKey,
@@ -86,6 +90,19 @@ export interface RecentSignal {
 
 /** Signals an issue shows on its detail (API.md 3.2.2: the latest 10). */
 export const RECENT_SIGNALS = 10;
+/** Pending signals one fold takes: with the issue item, half a transaction's limit. */
+const FOLDED_AT_ONCE = 49;
+/** How long a delivery keeps folding before it leaves its signal to the next fold. */
+const FOLD_BUDGET_MS = 5_000;
+/** The least a fold that lost waits before reading again: about one transaction's time. */
+const FOLD_WAIT_MS = 20;
+
+/** What one fold did: the issue is gone, or these signals were folded; `waiting`: the asked one was pending when read. */
+interface FoldRound {
+  gone: boolean;
+  folded: string[];
+  waiting: boolean;
+}
 
 /** An issue with everything its partition holds: its children and relation edges. */
 export interface IssueAggregate {
@@ -116,6 +133,8 @@ const ENTRY_FIELDS = [
 // Named condition fragments.
 /** The issue id is new. */
 const itemAbsent = "attribute_not_exists(pk)";
+/** The item is still there (a pending signal not yet folded). */
+const itemExists = "attribute_exists(pk)";
 /** The issue has not been deleted. */
 const issueLive = "attribute_not_exists(deletedAt)";
 /** The issue is neither done nor canceled. */
@@ -130,6 +149,9 @@ export class IssueStore {
   private readonly byPriority: ListingIndex;
   /** All issues by last update. */
   private readonly byUpdate: ListingIndex;
+
+  /** Folds of pending signals running in this process, by issue. */
+  private readonly folds = new InFlight();
 
   constructor(
     private readonly db: Db,
@@ -255,26 +277,20 @@ export class IssueStore {
     signal: RecentSignal,
   ): { stored: StoredIssue; writes: TransactItem[] } | undefined {
     if (!current.recentSignalsInPlace) return undefined;
-    const kept = newestFirst([signal, ...current.recentSignals]).slice(0, RECENT_SIGNALS);
-    const leaving = current.recentSignals.filter((old) => !kept.includes(old));
-    const joins = kept.includes(signal);
-    const names: Record<string, string> = { "#signalCount": "signalCount", "#version": "version", "#status": "status" };
-    // A signal older than the ten kept neither joins nor pushes one out: the map is left alone.
-    if (joins || leaving.length > 0) names["#recent"] = "recentSignals";
-    const values: Record<string, unknown> = { ":one": 1, ":done": "done", ":canceled": "canceled" };
-    let expression = "ADD #signalCount :one, #version :one";
-    if (joins) {
-      names["#joining"] = signal.id;
-      values[":joining"] = signal;
-      expression += " SET #recent.#joining = :joining";
-    }
-    if (leaving.length > 0) {
-      const paths = leaving.map((old, i) => {
-        names[`#leaving${i}`] = old.id;
-        return `#recent.#leaving${i}`;
-      });
-      expression += ` REMOVE ${paths.join(", ")}`;
-    }
+    const recent = recentSignalsChange(current.recentSignals, [signal]);
+    const kept = recent.kept;
+    const names: Record<string, string> = {
+      "#signalCount": "signalCount",
+      "#version": "version",
+      "#status": "status",
+      ...recent.names,
+    };
+    const values: Record<string, unknown> = { ":one": 1, ":done": "done", ":canceled": "canceled", ...recent.values };
+    const expression = [
+      "ADD #signalCount :one, #version :one",
+      ...(recent.sets.length > 0 ? [`SET ${recent.sets.join(", ")}`] : []),
+      ...(recent.removals.length > 0 ? [`REMOVE ${recent.removals.join(", ")}`] : []),
+    ].join(" ");
     const issue: Issue = {
       ...current.issue,
       signalCount: current.issue.signalCount + 1,
@@ -296,6 +312,73 @@ export class IssueStore {
         },
       ],
     };
+  }
+
+  /**
+   * The write that links one more signal to an issue without holding the issue item: the signal
+   * waits in the issue's partition until {@link IssueStore.foldPendingSignals} adds it to the
+   * issue's aggregates. For storms: a delivery that finds the item held by another transaction
+   * writes this instead, so deliveries into one issue never refuse each other.
+   */
+  preparePendingSignal(issueId: string, signal: RecentSignal): TransactItem {
+    return {
+      Put: {
+        Item: { ...pendingSignalKey(issueId, signal.id), entity: "issuesignal", signal },
+        ConditionExpression: itemAbsent,
+      },
+    };
+  }
+
+  /**
+   * Folds the signals waiting in the issue's partition into its item, as many as one transaction
+   * takes at a time, until the signal `signalId` is among those folded: `signalCount` and
+   * `version` go up by their number, they join the latest ten, and their items are deleted under
+   * the condition that they still exist, so each is counted once however many fold at once. In
+   * one process one fold of an issue runs at a time and the others wait for it; a fold that loses
+   * to another write reads again after a short wait. Resolves true once the signal is folded,
+   * false when the issue is gone or `budgetMs` passed (the signal stays pending and the next fold
+   * takes it).
+   */
+  async foldPendingSignals(issueId: string, signalId: string, budgetMs = FOLD_BUDGET_MS): Promise<boolean> {
+    const deadline = Date.now() + budgetMs;
+    for (let n = 1; ; n++) {
+      const joined = this.folds.pending(issueId) as Promise<FoldRound> | undefined;
+      let round: FoldRound | undefined;
+      try {
+        round = await (joined ?? this.folds.run(issueId, () => this.foldRound(issueId, signalId)));
+      } catch (error) {
+        if (!(error instanceof TransactionConflictError || error instanceof ConditionFailedError)) throw error;
+      }
+      if (round?.gone) return false;
+      if (round?.folded.includes(signalId)) return true;
+      // A round this call started read after its signal was written: not seen is folded already.
+      if (round && !joined && !round.waiting) return true;
+      if (Date.now() >= deadline) return false;
+      // Joined another's round: the next one may take it. Lost to another fold: that fold may well
+      // take it, so wait about a transaction's time before reading again.
+      if (joined && round) continue;
+      await new Promise((resolve) => setTimeout(resolve, FOLD_WAIT_MS * (1 + Math.random() * Math.min(8, n))));
+    }
+  }
+
+  /** One fold: reads the issue and its pending signals, and folds those it read into it. */
+  private async foldRound(issueId: string, signalId: string): Promise<FoldRound> {
+    const out = await this.db.query({
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :sk)",
+      ExpressionAttributeValues: { ":pk": issueKey(issueId).pk, ":sk": ISSUE_ENTITY },
+      ConsistentRead: true,
+      Limit: FOLDED_AT_ONCE + 1,
+    });
+    const [head, ...rest] = out.Items ?? [];
+    if (!head || head.sk !== ISSUE_ENTITY || head.deletedAt) return { gone: true, folded: [], waiting: false };
+    const pending = rest.filter((item) => String(item.sk).startsWith(PENDING_SIGNAL_PREFIX));
+    const own = pendingSignalKey(issueId, signalId).sk;
+    // Pending items sort by signal id: past a full page, the signal may still wait.
+    const waiting =
+      pending.some((item) => item.sk === own) || (out.LastEvaluatedKey !== undefined && own > String(rest.at(-1)?.sk));
+    if (pending.length === 0) return { gone: false, folded: [], waiting };
+    await this.db.transactWrite(foldWrites(fromItem(head), pending));
+    return { gone: false, folded: pending.map((item) => String((item.signal as RecentSignal).id)), waiting };
   }
 
   /**
@@ -586,6 +669,77 @@ function todoToDone(current: StoredIssue, status: Issue["status"], now: Date): T
   if (status !== "done" || current.issue.status === "done" || !current.todoAt) return [];
   const seconds = Math.max(0, (now.getTime() - Date.parse(current.todoAt)) / 1000);
   return [countChange(`todo-to-done#${durationBucket(seconds)}`, 1)];
+}
+
+/**
+ * How `arriving` signals change an issue's recent-signals map (`recent`, newest first): the
+ * latest ten kept, and the paths that set those joining and remove those pushed out. A signal
+ * older than the ten kept neither joins nor pushes one out: then the map is left alone.
+ */
+function recentSignalsChange(recent: RecentSignal[], arriving: RecentSignal[]) {
+  const kept = newestFirst([...arriving, ...recent]).slice(0, RECENT_SIGNALS);
+  const joining = arriving.filter((signal) => kept.includes(signal));
+  const leaving = recent.filter((old) => !kept.includes(old));
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (joining.length > 0 || leaving.length > 0) names["#recent"] = "recentSignals";
+  const sets = joining.map((signal, i) => {
+    names[`#joining${i}`] = signal.id;
+    values[`:joining${i}`] = signal;
+    return `#recent.#joining${i} = :joining${i}`;
+  });
+  const removals = leaving.map((old, i) => {
+    names[`#leaving${i}`] = old.id;
+    return `#recent.#leaving${i}`;
+  });
+  return { kept, names, values, sets, removals };
+}
+
+/**
+ * The transaction that folds `pending` signal items into `current`: commutative additions to the
+ * issue item (at any version, while it is live) and the deletion of each pending item that is
+ * still there.
+ */
+function foldWrites(current: StoredIssue, pending: Item[]): TransactItem[] {
+  const signals = pending.map((item) => item.signal as RecentSignal);
+  const names: Record<string, string> = { "#signalCount": "signalCount", "#version": "version" };
+  const values: Record<string, unknown> = { ":count": signals.length };
+  const sets: string[] = [];
+  const removals: string[] = [];
+  if (current.recentSignalsInPlace) {
+    const recent = recentSignalsChange(current.recentSignals, signals);
+    Object.assign(names, recent.names);
+    Object.assign(values, recent.values);
+    sets.push(...recent.sets);
+    removals.push(...recent.removals);
+  } else {
+    // An item of an older release keeps a list: the fold writes the map whole.
+    names["#recent"] = "recentSignals";
+    values[":recent"] = recentSignalsMap(newestFirst([...signals, ...current.recentSignals]));
+    sets.push("#recent = :recent");
+  }
+  const expression = [
+    "ADD #signalCount :count, #version :one",
+    ...(sets.length > 0 ? [`SET ${sets.join(", ")}`] : []),
+    ...(removals.length > 0 ? [`REMOVE ${removals.join(", ")}`] : []),
+  ].join(" ");
+  values[":one"] = 1;
+  return [
+    {
+      Update: {
+        Key: issueKey(current.issue.id),
+        UpdateExpression: expression,
+        ConditionExpression: issueLive,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+    ...pending.map(
+      (item): TransactItem => ({
+        Delete: { Key: { pk: String(item.pk), sk: String(item.sk) }, ConditionExpression: itemExists },
+      }),
+    ),
+  ];
 }
 
 /** Replaces an issue item only if it is still at `version` (nobody wrote it since it was read). */

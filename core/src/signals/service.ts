@@ -5,8 +5,8 @@
  * race starts over from the read.
  */
 
-import { ConditionFailedError, type Db, type TransactItem } from "../db/client.js";
-import { InFlight } from "../db/in-flight.js";
+import { ConditionFailedError, type Db, type TransactItem, TransactionConflictError } from "../db/client.js";
+import { InFlight, RecentlySeen } from "../db/in-flight.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
 import { NotFoundError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
@@ -21,6 +21,9 @@ import { mergedPullRequest } from "./rules.js";
 import type { IngestResult, ListSignalsQuery, Signal } from "./schemas.js";
 import type { SeenDelivery, SignalHead, SignalStore } from "./store.js";
 
+/** How long an issue whose item was found held takes its grouped signals beside it (a storm lasts). */
+const HELD_ISSUE_MS = 10_000;
+
 /** Issues one merged pull request can close at once (the first it names, by number). */
 const MAX_CLOSED_ISSUES = 10;
 
@@ -31,6 +34,14 @@ function parsedPayload(text: string): unknown {
   } catch {
     return null;
   }
+}
+
+/** What a signal does to the issues: the writes for its transaction and the issue as left. */
+interface IssueEffect {
+  issue: Issue | null;
+  writes: TransactItem[];
+  /** The writes that replace `writes` while another transaction holds the issue item. */
+  whenHeld?: TransactItem[];
 }
 
 /** A verified, classified signal ready to be stored. */
@@ -54,6 +65,8 @@ export class SignalService {
   private readonly deliveries = new InFlight();
   /** Issues being opened here, by fingerprint: other signals of it wait, then group into it. */
   private readonly openings = new InFlight();
+  /** Issues whose item a grouping here found held lately: their next signals go beside them at once. */
+  private readonly heldIssues = new RecentlySeen(HELD_ISSUE_MS);
 
   constructor(
     private readonly db: Db,
@@ -161,14 +174,12 @@ export class SignalService {
     closed: StoredIssue[] = [],
   ): Promise<IngestResult> {
     const signal = signalHead(draft, id, receivedAt, payload.encoded, routing, current);
-    const effect =
+    const effect: IssueEffect =
       routing.action === "closed_loop"
         ? await this.closeLoop(closed, routing.pullRequest, receivedAt)
         : await this.issueEffect(draft, routing, current, signal, pointer);
-    const stored = await this.write(draft, [
-      ...this.signals.prepareCreate(signal, payload.encoded, payload.chunksAhead),
-      ...effect.writes,
-    ]);
+    const own = this.signals.prepareCreate(signal, payload.encoded, payload.chunksAhead);
+    const stored = await this.write(draft, own, effect, signal);
     return stored ?? { signal, issue: effect.issue, duplicate: false };
   }
 
@@ -240,10 +251,10 @@ export class SignalService {
     current: StoredIssue | undefined,
     signal: SignalHead,
     pointer: string | null,
-  ): Promise<{ issue: Issue | null; writes: TransactItem[] }> {
+  ): Promise<IssueEffect> {
     if (routing.action === "grouped" && current) {
-      const { stored, writes } = await this.issueService.linkSignal(current, routing.changes, signal);
-      return { issue: stored.issue, writes };
+      const { stored, writes, whenHeld } = await this.issueService.linkSignal(current, routing.changes, signal);
+      return { issue: stored.issue, writes, ...(whenHeld ? { whenHeld } : {}) };
     }
     if (routing.action === "opened" && signal.issueId) {
       const { stored, writes } = await this.issueService.openFromSignal(routing.issue, signal.issueId, signal);
@@ -256,13 +267,43 @@ export class SignalService {
   }
 
   /**
-   * Runs the transaction, again while other transactions hold its items (it stays valid: its
-   * items are its own, its issue change commutes or is conditioned on the version read); a
+   * Runs the signal's transaction, again while other transactions hold its items (it stays valid:
+   * its items are its own, its issue change commutes or is conditioned on the version read), but
+   * for an opening: one that finds the fingerprint held by another opening starts over from the
+   * read, and groups into that issue once it is there (re-sent instead, a herd of openings would
+   * keep the fingerprint held, each failing its condition in turn). A
+   * grouping that finds the issue item held (a storm into one issue) is sent again without it: the
+   * signal waits beside the issue and is folded into it before the delivery is answered. A
    * delivery id that another delivery took first makes this one a duplicate.
    */
-  private async write(draft: SignalDraft, writes: TransactItem[]): Promise<IngestResult | undefined> {
+  private async write(
+    draft: SignalDraft,
+    own: TransactItem[],
+    effect: IssueEffect,
+    signal: SignalHead,
+  ): Promise<IngestResult | undefined> {
     try {
-      await retryConflicts(() => this.db.transactWrite(writes));
+      const { whenHeld } = effect;
+      if (signal.action === "opened") {
+        // Opening is decided on the fingerprint read: held by another opening, it is read again.
+        await this.db.transactWrite([...own, ...effect.writes]);
+        return undefined;
+      }
+      if (!whenHeld || !signal.issueId) {
+        await retryConflicts(() => this.db.transactWrite([...own, ...effect.writes]));
+        return undefined;
+      }
+      if (!this.heldIssues.has(signal.issueId)) {
+        try {
+          await this.db.transactWrite([...own, ...effect.writes]);
+          return undefined;
+        } catch (error) {
+          if (!(error instanceof TransactionConflictError)) throw error;
+          this.heldIssues.remember(signal.issueId);
+        }
+      }
+      await retryConflicts(() => this.db.transactWrite([...own, ...whenHeld]));
+      await this.issueStore.foldPendingSignals(signal.issueId, signal.id);
       return undefined;
     } catch (error) {
       const deliveryTaken =
