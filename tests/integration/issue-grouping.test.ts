@@ -3,7 +3,7 @@
  * or, while the issue item is held, a signal waiting beside it until a fold adds it, counted once
  * however many fold at once.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { TransactionConflictError } from "../../core/src/db/client.js";
 import { issueKey, PENDING_SIGNAL_PREFIX } from "../../core/src/issues/keys.js";
 import { newIssue } from "../../core/src/issues/service.js";
@@ -91,6 +91,20 @@ describe.each(CONFLICT_MODES)("IssueStore.foldPendingSignals ($mode)", ({ emulat
     expect(await pendingLeft()).toBe(0);
   });
 
+  it("takes turns by age across processes: 30 folds at once, each from a store of its own, make one fold or two", async () => {
+    const { db, id, seconds, pendingLeft } = await storm(30);
+    const transactions = vi.spyOn(db, "transactWrite");
+    // A store per delivery, as one Lambda instance per request: no fold under way is shared.
+    const folded = await Promise.all(
+      seconds.map((second) => issueStore({ db }).foldPendingSignals(id, signal(second).id)),
+    );
+    expect(folded).toEqual(seconds.map(() => true));
+    // The oldest's delivery folds every one; the others read until theirs is gone.
+    expect(transactions.mock.calls.length).toBeLessThanOrEqual(2);
+    expect((await issueStore({ db }).get(id))?.issue.signalCount).toBe(31);
+    expect(await pendingLeft()).toBe(0);
+  });
+
   it("folds past one transaction's worth for the signal asked: 120 pending, whose deliveries are gone, all counted", async () => {
     const { store, id, pendingLeft } = await storm(120);
     // The newest sorts last: its fold reads on past the first page.
@@ -129,5 +143,21 @@ describe.each(CONFLICT_MODES)("IssueStore.foldPendingSignals ($mode)", ({ emulat
     await db.transactWrite(store.prepareDelete(current, new Date()).writes);
     expect(await store.foldPendingSignals(id, signal(0).id)).toBe(false);
     expect(await pendingLeft()).toBe(3);
+  });
+});
+
+describe("IssueStore.getForSignal", () => {
+  it("says whether signals wait beside the issue, whatever else its partition holds", async () => {
+    const { db } = await freshTable();
+    const store = issueStore({ db });
+    const parent = await store.create(newIssue({ title: "Storm", type: "signal" }));
+    const id = parent.issue.id;
+    await store.create(newIssue({ title: "Child", type: "task", parentId: id }));
+    expect((await store.getForSignal(id))?.signalsWaiting).toBe(false);
+    await db.transactWrite([store.preparePendingSignal(id, signal(3))]);
+    const found = await store.getForSignal(id);
+    expect(found?.signalsWaiting).toBe(true);
+    expect(found?.issue).toEqual((await store.get(id))?.issue);
+    expect(await store.getForSignal("iss_00000000000000000000000000")).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 /** Manual signals and the signal reads. */
 import { beforeAll, describe, expect, it } from "vitest";
+import { issueStore } from "../../core/src/services.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { codehostDelivery, issueEvent } from "../helpers/deliveries.js";
 
@@ -61,6 +62,28 @@ describe("POST /api/signals (manual)", () => {
     expect(((await custom.json()) as { data: { signal: { fingerprint: string } } }).data.signal.fingerprint).toBe(
       "qa:suite:checkout",
     );
+  });
+
+  it("groups a signal into an issue with signals waiting beside it (a storm) by waiting with them: all are counted", async () => {
+    const opened = await t.app.request(
+      "/api/signals",
+      jsonPost({ source: "ops", type: "oom", title: "Out of memory", severity: "high", fingerprint: "ops:oom" }),
+    );
+    const issueId = String(((await opened.json()) as { data: { issue: { id: string } } }).data.issue.id);
+    // A delivery of the storm stored its signal beside the issue and was never answered.
+    const waiting = { id: "sig_00000000000000000000000001", receivedAt: "2020-01-01T00:00:00.000Z", title: "Earlier" };
+    await t.db.transactWrite([issueStore({ db: t.db }).preparePendingSignal(issueId, waiting)]);
+
+    const grouped = await t.app.request(
+      "/api/signals",
+      jsonPost({ source: "ops", type: "oom", title: "Out of memory again", severity: "high", fingerprint: "ops:oom" }),
+    );
+    expect(grouped.status).toBe(201);
+    const detail = await t.app.request(`/api/issues/${issueId}`, { headers: AUTH });
+    const issue = ((await detail.json()) as { data: { signalCount: number; signals: { id: string }[] } }).data;
+    expect(issue.signalCount).toBe(3);
+    expect(issue.signals.map((s) => s.id)).toContain(waiting.id);
+    expect((await issueStore({ db: t.db }).getForSignal(issueId))?.signalsWaiting).toBe(false);
   });
 
   it.each([

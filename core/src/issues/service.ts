@@ -99,6 +99,11 @@ export class IssueService {
     return this.store.get(id);
   }
 
+  /** A live issue by id as a signal to be linked to it finds it (with `signalsWaiting`), or undefined. */
+  findForSignal(id: string): Promise<StoredIssue | undefined> {
+    return this.store.getForSignal(id);
+  }
+
   /**
    * The writes that link a grouped signal to `current` (API.md 3.1.3), for the signal's own
    * transaction. A plain grouping is a commutative update of the issue item, and `whenHeld` the

@@ -50,6 +50,8 @@ export interface StoredIssue extends IssueInternals {
   version: number;
   /** Its recent signals are a map that deliveries can add to in place (items of older releases kept a list). */
   recentSignalsInPlace?: boolean;
+  /** Read by {@link IssueStore.getForSignal}: signals wait beside it to be folded in (a storm is under way). */
+  signalsWaiting?: boolean;
 }
 
 /** What an issue item keeps beside its API fields. */
@@ -94,14 +96,23 @@ export const RECENT_SIGNALS = 10;
 const FOLDED_AT_ONCE = 49;
 /** How long a delivery keeps folding before it leaves its signal to the next fold. */
 const FOLD_BUDGET_MS = 5_000;
-/** The least a fold that lost waits before reading again: about one transaction's time. */
+/**
+ * How long a delivery whose signal waits behind others reads again (about one transaction's time
+ * at first, then growing to {@link FOLD_WAIT_CAP_MS}, with jitter).
+ */
 const FOLD_WAIT_MS = 20;
+const FOLD_WAIT_CAP_MS = 120;
+/** How long the oldest waiting signal may stay the oldest before another delivery folds it. */
+const FOLD_STALL_MS = 1_000;
 
-/** What one fold did: the issue is gone, or these signals were folded; `waiting`: the asked one was pending when read. */
+function foldWait(waits: number): number {
+  return Math.min(FOLD_WAIT_MS * 1.5 ** (waits - 1), FOLD_WAIT_CAP_MS) * (0.5 + Math.random());
+}
+
+/** What one fold did: the issue is gone, or these signals were folded. */
 interface FoldRound {
   gone: boolean;
   folded: string[];
-  waiting: boolean;
 }
 
 /** An issue with everything its partition holds: its children and relation edges. */
@@ -330,39 +341,66 @@ export class IssueStore {
   }
 
   /**
-   * Folds the signals waiting in the issue's partition into its item, as many as one transaction
-   * takes at a time, until the signal `signalId` is among those folded: `signalCount` and
-   * `version` go up by their number, they join the latest ten, and their items are deleted under
-   * the condition that they still exist, so each is counted once however many fold at once. In
-   * one process one fold of an issue runs at a time and the others wait for it; a fold that loses
-   * to another write reads again after a short wait. Resolves true once the signal is folded,
-   * false when the issue is gone or `budgetMs` passed (the signal stays pending and the next fold
-   * takes it).
+   * Folds the signals waiting in the issue's partition into its item until the signal `signalId`
+   * is folded: `signalCount` and `version` go up by their number, they join the latest ten, and
+   * their items are deleted under the condition that they still exist, so each is counted once
+   * however many fold at once. Folds take turns without meeting, across processes too: the
+   * delivery whose signal is the oldest waiting folds (everything waiting by then, up to a
+   * transaction's worth), and the others read where the oldest stands until theirs is folded or
+   * is the oldest. One whose oldest has not moved for {@link FOLD_STALL_MS} (its delivery died)
+   * folds in its place, and goes on folding until its own is in. In one process, a fold of the issue under way is joined. Resolves true
+   * once the signal is folded, false when the issue is gone or `budgetMs` passed (the signal stays
+   * waiting and the next fold takes it).
    */
   async foldPendingSignals(issueId: string, signalId: string, budgetMs = FOLD_BUDGET_MS): Promise<boolean> {
     const deadline = Date.now() + budgetMs;
-    for (let n = 1; ; n++) {
+    const own = pendingSignalKey(issueId, signalId).sk;
+    let stall = { oldest: "", since: Date.now() };
+    // Once it has folded, a delivery goes on folding until its own signal is in.
+    let folding = false;
+    for (let waits = 0; ; ) {
       const joined = this.folds.pending(issueId) as Promise<FoldRound> | undefined;
-      let round: FoldRound | undefined;
-      try {
-        round = await (joined ?? this.folds.run(issueId, () => this.foldRound(issueId, signalId)));
-      } catch (error) {
-        if (!(error instanceof TransactionConflictError || error instanceof ConditionFailedError)) throw error;
+      if (joined) {
+        const round = await joined.catch(() => undefined);
+        if (round?.folded.includes(signalId)) return true;
       }
-      if (round?.gone) return false;
-      if (round?.folded.includes(signalId)) return true;
-      // A round this call started read after its signal was written: not seen is folded already.
-      if (round && !joined && !round.waiting) return true;
+      const oldest = await this.oldestPendingSignal(issueId);
+      // Waiting signals sort by id: none at or before this one means it was folded.
+      if (oldest === undefined || oldest > own) return true;
+      if (oldest !== stall.oldest) stall = { oldest, since: Date.now() };
+      if (folding || oldest === own || Date.now() - stall.since >= FOLD_STALL_MS) {
+        try {
+          const round = await this.folds.run(issueId, () => this.foldRound(issueId));
+          if (round.gone) return false;
+          if (round.folded.includes(signalId)) return true;
+          // Folded the oldest transaction's worth, not this one yet: it folds the next as well.
+          folding = round.folded.length > 0;
+          waits = 0;
+          continue;
+        } catch (error) {
+          if (!(error instanceof TransactionConflictError || error instanceof ConditionFailedError)) throw error;
+        }
+      }
       if (Date.now() >= deadline) return false;
-      // Joined another's round: the next one may take it. Lost to another fold: that fold may well
-      // take it, so wait about a transaction's time before reading again.
-      if (joined && round) continue;
-      await new Promise((resolve) => setTimeout(resolve, FOLD_WAIT_MS * (1 + Math.random() * Math.min(8, n))));
+      await new Promise((resolve) => setTimeout(resolve, foldWait(++waits)));
     }
   }
 
-  /** One fold: reads the issue and its pending signals, and folds those it read into it. */
-  private async foldRound(issueId: string, signalId: string): Promise<FoldRound> {
+  /** The sort key of the issue's oldest waiting signal, or undefined when none waits. */
+  private async oldestPendingSignal(issueId: string): Promise<string | undefined> {
+    const out = await this.db.query({
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :sk)",
+      ExpressionAttributeValues: { ":pk": issueKey(issueId).pk, ":sk": PENDING_SIGNAL_PREFIX },
+      ConsistentRead: true,
+      Limit: 1,
+      ProjectionExpression: "sk",
+    });
+    const sk = out.Items?.[0]?.sk;
+    return sk === undefined ? undefined : String(sk);
+  }
+
+  /** One fold: reads the issue and its oldest waiting signals, and folds those it read into it. */
+  private async foldRound(issueId: string): Promise<FoldRound> {
     const out = await this.db.query({
       KeyConditionExpression: "pk = :pk AND begins_with(sk, :sk)",
       ExpressionAttributeValues: { ":pk": issueKey(issueId).pk, ":sk": ISSUE_ENTITY },
@@ -370,15 +408,11 @@ export class IssueStore {
       Limit: FOLDED_AT_ONCE + 1,
     });
     const [head, ...rest] = out.Items ?? [];
-    if (!head || head.sk !== ISSUE_ENTITY || head.deletedAt) return { gone: true, folded: [], waiting: false };
+    if (!head || head.sk !== ISSUE_ENTITY || head.deletedAt) return { gone: true, folded: [] };
     const pending = rest.filter((item) => String(item.sk).startsWith(PENDING_SIGNAL_PREFIX));
-    const own = pendingSignalKey(issueId, signalId).sk;
-    // Pending items sort by signal id: past a full page, the signal may still wait.
-    const waiting =
-      pending.some((item) => item.sk === own) || (out.LastEvaluatedKey !== undefined && own > String(rest.at(-1)?.sk));
-    if (pending.length === 0) return { gone: false, folded: [], waiting };
+    if (pending.length === 0) return { gone: false, folded: [] };
     await this.db.transactWrite(foldWrites(fromItem(head), pending));
-    return { gone: false, folded: pending.map((item) => String((item.signal as RecentSignal).id)), waiting };
+    return { gone: false, folded: pending.map((item) => String((item.signal as RecentSignal).id)) };
   }
 
   /**
@@ -482,6 +516,22 @@ export class IssueStore {
   async get(id: string): Promise<StoredIssue | undefined> {
     const item = await this.db.get(issueKey(id), { consistent: true });
     return item && !item.deletedAt ? fromItem(item) : undefined;
+  }
+
+  /**
+   * A live issue as a signal to be linked to it finds it: one query reads the item and the first
+   * signal waiting beside it, so that `signalsWaiting` says whether a storm is being folded into it.
+   */
+  async getForSignal(id: string): Promise<StoredIssue | undefined> {
+    const out = await this.db.query({
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :sk)",
+      ExpressionAttributeValues: { ":pk": issueKey(id).pk, ":sk": ISSUE_ENTITY },
+      ConsistentRead: true,
+      Limit: 2,
+    });
+    const [head, next] = out.Items ?? [];
+    if (!head || head.sk !== ISSUE_ENTITY || head.deletedAt) return undefined;
+    return { ...fromItem(head), signalsWaiting: String(next?.sk ?? "").startsWith(PENDING_SIGNAL_PREFIX) };
   }
 
   /**

@@ -42,6 +42,8 @@ interface IssueEffect {
   writes: TransactItem[];
   /** The writes that replace `writes` while another transaction holds the issue item. */
   whenHeld?: TransactItem[];
+  /** Signals already wait beside the issue (a storm): `whenHeld` from the start. */
+  held?: boolean;
 }
 
 /** A verified, classified signal ready to be stored. */
@@ -146,7 +148,7 @@ export class SignalService {
         closing.issues,
       );
     }
-    const current = context.pointer ? await this.issueService.findIssue(context.pointer) : undefined;
+    const current = context.pointer ? await this.issueService.findForSignal(context.pointer) : undefined;
     const routing = routeSignal(draft, current ? current.issue : null, receivedAt);
     if (routing.action === "opened") {
       // Another signal of this fingerprint is opening its issue here: wait, then group into it.
@@ -254,7 +256,7 @@ export class SignalService {
   ): Promise<IssueEffect> {
     if (routing.action === "grouped" && current) {
       const { stored, writes, whenHeld } = await this.issueService.linkSignal(current, routing.changes, signal);
-      return { issue: stored.issue, writes, ...(whenHeld ? { whenHeld } : {}) };
+      return { issue: stored.issue, writes, ...(whenHeld ? { whenHeld, held: current.signalsWaiting === true } : {}) };
     }
     if (routing.action === "opened" && signal.issueId) {
       const { stored, writes } = await this.issueService.openFromSignal(routing.issue, signal.issueId, signal);
@@ -273,7 +275,8 @@ export class SignalService {
    * read, and groups into that issue once it is there (re-sent instead, a herd of openings would
    * keep the fingerprint held, each failing its condition in turn). A
    * grouping that finds the issue item held (a storm into one issue) is sent again without it: the
-   * signal waits beside the issue and is folded into it before the delivery is answered. A
+   * signal waits beside the issue and is folded into it before the delivery is answered; one that
+   * read signals waiting there already does so from the start. A
    * delivery id that another delivery took first makes this one a duplicate.
    */
   private async write(
@@ -293,7 +296,7 @@ export class SignalService {
         await retryConflicts(() => this.db.transactWrite([...own, ...effect.writes]));
         return undefined;
       }
-      if (!this.heldIssues.has(signal.issueId)) {
+      if (!effect.held && !this.heldIssues.has(signal.issueId)) {
         try {
           await this.db.transactWrite([...own, ...effect.writes]);
           return undefined;
