@@ -386,10 +386,9 @@ export const burstsSection: Section = {
       "  Walls are medians over the rounds; calls / request counts every DynamoDB call made while all were sent at once (by\n" +
         "  the server, or by every instance of the fleet), failed ones included; conflicts are transactions refused as AWS\n" +
         "  would (emulated). instances: apps the server held after the case (the fleet launches one whenever every one is\n" +
-        "  busy and keeps them, as Lambda keeps warm instances), and how many the case's runs launched. In the server model\n" +
-        "  claims and reviews of one version take turns in the process by design, so all at once saves only their HTTP,\n" +
-        "  parsing and response work: about 1.0× is their floor. In the fleet model nothing in-process is shared: instances\n" +
-        "  race for the queue head and the version's review count, and only the conditions of their writes decide.",
+        "  busy and keeps them, as Lambda keeps warm instances), and how many the case's runs launched. In the fleet model\n" +
+        "  nothing in-process is shared: what keeps bursts apart is in the data (claimers ranked by arrival, reviews\n" +
+        "  numbered and folded behind their writes, a storm's signals folded by the delivery whose signal waits longest).",
     );
     const lines: BudgetLine[] = [];
     for (const row of rows) {

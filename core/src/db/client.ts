@@ -337,13 +337,24 @@ export function dbRetryStrategy(): ConfiguredRetryStrategy {
   return new ConfiguredRetryStrategy(DB_MAX_ATTEMPTS, (retry) => dbRetryDelay(retry));
 }
 
+/**
+ * Connections one client keeps open to DynamoDB at most (the SDK's default is 50): a server taking
+ * a burst of requests, each making a few calls at once, would otherwise queue calls in the client.
+ */
+const MAX_SOCKETS = 256;
+
 /** Builds the client from connection settings; made once per process at module scope by callers. */
 export function createDb(options: DbOptions): Db {
   const client = new DynamoDBClient({
     region: options.region,
     maxAttempts: DB_MAX_ATTEMPTS,
     retryStrategy: dbRetryStrategy(),
-    requestHandler: { connectionTimeout: 2000, requestTimeout: 5000 },
+    requestHandler: {
+      connectionTimeout: 2000,
+      requestTimeout: 5000,
+      httpAgent: { keepAlive: true, maxSockets: MAX_SOCKETS },
+      httpsAgent: { keepAlive: true, maxSockets: MAX_SOCKETS },
+    },
     ...(options.endpoint
       ? {
           endpoint: options.endpoint,

@@ -30,7 +30,7 @@ import { newDispatchToken } from "./token.js";
 
 /** Failed attempts after which an issue is canceled instead of queued again. */
 export const MAX_FAILED_ATTEMPTS = 3;
-/** A claim still looking for an issue after this long answers 503 with `Retry-After` (API.md 3.6). */
+/** A claim still looking for an issue this long after its first look answers 503 with `Retry-After` (API.md 3.6). */
 const CLAIM_DEADLINE_MS = 5_000;
 /**
  * How long after it began a claimer counts for those behind it: past its deadline and one last
@@ -77,11 +77,13 @@ export class DispatchService {
     const claimerId = newClaimerId(started);
     await this.store.enterClaimer(listing, claimerId, new Date(started));
     let entered = true;
+    // The first look always happens, however slow the way here was (a busy process, expiries);
+    // looking again has a deadline, counted from the first look.
+    const looking = Date.now();
     try {
       const skipped = new Set<string>();
       for (let wait = WAIT_START_MS, round = 0; ; round++) {
-        // The first look always happens, however slow the way here was; looking again has a deadline.
-        if (round > 0 && Date.now() - started >= CLAIM_DEADLINE_MS) {
+        if (round > 0 && Date.now() - looking >= CLAIM_DEADLINE_MS) {
           throw new UnavailableError("Too many concurrent claims; retry shortly");
         }
         const ahead = await this.store.claimersAhead(listing, claimerId, new Date(Date.now() - CLAIMER_COUNTS_MS));
