@@ -9,6 +9,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { newClaimerId } from "../../core/src/dispatch/keys.js";
 import type { Dispatch } from "../../core/src/dispatch/schemas.js";
+import { issueKey } from "../../core/src/issues/keys.js";
 import { dispatchStore } from "../../core/src/services.js";
 import { AUTH, fleetOf, jsonPost, type Requester, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";
@@ -126,7 +127,7 @@ describe.each(CONFLICT_MODES)("claims through a fleet ($mode)", ({ emulateConfli
 });
 
 describe("a claim that cannot finish", () => {
-  it("answers 503 with Retry-After after a few seconds and writes nothing; the issue is claimed once the way is clear", async () => {
+  it("answers 204 after a moment when the claimers ahead of it hold every issue, writes nothing, and takes the issue once the way is clear", async () => {
     const t = await testApp();
     const [issueId] = await createTodos(t, 1);
     // A claimer that began a moment ago and never finished (its function died): the one issue is its.
@@ -134,11 +135,11 @@ describe("a claim that cannot finish", () => {
     const stale = newClaimerId(Date.now() - 1_000);
     await store.enterClaimer("all", stale, new Date());
     const started = Date.now();
-    const refused = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "waiting" }));
-    expect(refused.status).toBe(503);
-    expect(refused.headers.get("Retry-After")).toMatch(/^[1-9][0-9]*$/);
-    expect(((await refused.json()) as { error: string }).error).toBe("Too many concurrent claims; retry shortly");
-    expect(Date.now() - started).toBeGreaterThanOrEqual(4_000);
+    const nothing = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "waiting" }));
+    expect(nothing.status).toBe(204);
+    // It waited a moment for the one ahead to leave the issue, not the claim's deadline.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(Date.now() - started).toBeLessThan(4_000);
     const issue = (await (await t.app.request(`/api/issues/${issueId}`, { headers: AUTH })).json()) as { data: Json };
     expect(issue.data.status).toBe("todo");
     const dispatches = (await (await t.app.request("/api/dispatch", { headers: AUTH })).json()) as { total: number };
@@ -148,4 +149,21 @@ describe("a claim that cannot finish", () => {
     expect(claimed.status).toBe(201);
     expect(((await claimed.json()) as { data: { issue: Json } }).data.issue.id).toBe(issueId);
   }, 30_000);
+
+  it("answers 503 with Retry-After when every issue it goes for is gone for 5 s, and writes nothing", async () => {
+    const t = await testApp();
+    const ids = await createTodos(t, 700);
+    // Issues whose items went and whose queue entries stayed: each look finds one gone and looks again.
+    for (let i = 0; i < ids.length; i += 50) {
+      await Promise.all(ids.slice(i, i + 50).map((id) => t.db.delete(issueKey(id))));
+    }
+    const started = Date.now();
+    const refused = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "unlucky" }));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("Retry-After")).toMatch(/^[1-9][0-9]*$/);
+    expect(((await refused.json()) as { error: string }).error).toBe("Too many concurrent claims; retry shortly");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(5_000);
+    const dispatches = (await (await t.app.request("/api/dispatch", { headers: AUTH })).json()) as { total: number };
+    expect(dispatches.total).toBe(0);
+  }, 60_000);
 });

@@ -37,6 +37,11 @@ const CLAIM_DEADLINE_MS = 5_000;
  * transaction, so one that died (a function that timed out) holds nobody back for longer.
  */
 const CLAIMER_COUNTS_MS = 10_000;
+/**
+ * How long a claimer with more claimers ahead of it than issues left waits for one of them to
+ * leave an issue before it answers that nothing is eligible (204).
+ */
+const AHEAD_WAIT_MS = 1_000;
 /** How long a claimer with nothing left for it first waits for those ahead, doubling up to the most. */
 const WAIT_START_MS = 25;
 const WAIT_MAX_MS = 200;
@@ -68,7 +73,7 @@ export class DispatchService {
    * within the first 2K), each at the cost of one claim; alone, a claimer takes the head. An issue
    * that is gone when its transaction is sent (another claimer saw the claimers differently, or a
    * person moved it) is skipped and the count taken again. With fewer issues than claimers ahead,
-   * a claimer waits for those ahead to finish (they may leave an issue) before it answers 204.
+   * a claimer waits a moment for those ahead (one may leave an issue) before it answers 204.
    */
   async claim(input: ClaimInput): Promise<ClaimResult | null> {
     await this.expireEnded(this.now());
@@ -82,6 +87,7 @@ export class DispatchService {
     const looking = Date.now();
     try {
       const skipped = new Set<string>();
+      let waitingSince: number | undefined;
       for (let wait = WAIT_START_MS, round = 0; ; round++) {
         if (round > 0 && Date.now() - looking >= CLAIM_DEADLINE_MS) {
           throw new UnavailableError("Too many concurrent claims; retry shortly");
@@ -93,7 +99,10 @@ export class DispatchService {
         if (open.length === 0 && head.length < wanted) return null;
         const issueId = open[ahead];
         if (issueId === undefined) {
-          // More claimers ahead than issues left for them: one of them may still leave one.
+          // More claimers ahead than issues left for them: one of them may still leave one, or the
+          // count was read as one of them finished. Past a short while, the issues are theirs.
+          waitingSince ??= Date.now();
+          if (Date.now() - waitingSince >= AHEAD_WAIT_MS) return null;
           await sleep(wait);
           wait = Math.min(wait * 2, WAIT_MAX_MS);
           continue;
