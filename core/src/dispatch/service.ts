@@ -45,6 +45,8 @@ const AHEAD_WAIT_MS = 1_000;
 /** How long a claimer with nothing left for it first waits for those ahead, doubling up to the most. */
 const WAIT_START_MS = 25;
 const WAIT_MAX_MS = 200;
+/** Queue entries a claim reads with the count of claimers ahead of it (more when more are ahead). */
+const HEAD_LOOKAHEAD = 64;
 /** Leases a claim expires before choosing (more wait for the next claim). */
 const EXPIRIES_PER_CLAIM = 25;
 
@@ -92,9 +94,8 @@ export class DispatchService {
         if (round > 0 && Date.now() - looking >= CLAIM_DEADLINE_MS) {
           throw new UnavailableError("Too many concurrent claims; retry shortly");
         }
-        const ahead = await this.store.claimersAhead(listing, claimerId, new Date(Date.now() - CLAIMER_COUNTS_MS));
+        const { ahead, head } = await this.look(input, listing, claimerId, skipped.size);
         const wanted = ahead + skipped.size + 1;
-        const head = await this.head(input, wanted);
         const open = head.filter((id) => !skipped.has(id));
         if (open.length === 0 && head.length < wanted) return null;
         const issueId = open[ahead];
@@ -272,8 +273,33 @@ export class DispatchService {
   }
 
   /** Ids of the first `count` queued issues matching the claim's filters, in claim order. */
-  private head(filters: QueueFilters, count: number): Promise<string[]> {
-    return this.queueIndex.head(filters, count);
+  /**
+   * How many claimers are ahead of this one, and the head of the queue deep enough for it (the
+   * `ahead + skipped + 1` first issues, or all there are). Where the head is one query (no entry
+   * filters), both are read at once: claims that end between two reads would otherwise leave the
+   * count and the queue out of step (the count still holding claimers whose issues have left the
+   * queue), and the claimer would go one place too far, for the issue of the claimer behind it.
+   */
+  private async look(
+    filters: QueueFilters,
+    listing: string,
+    claimerId: string,
+    skipped: number,
+  ): Promise<{ ahead: number; head: string[] }> {
+    const since = new Date(Date.now() - CLAIMER_COUNTS_MS);
+    if (!this.queueIndex.headIsOneQuery(filters)) {
+      const ahead = await this.store.claimersAhead(listing, claimerId, since);
+      return { ahead, head: await this.queueIndex.head(filters, ahead + skipped + 1) };
+    }
+    const depth = skipped + HEAD_LOOKAHEAD;
+    const [ahead, head] = await Promise.all([
+      this.store.claimersAhead(listing, claimerId, since),
+      this.queueIndex.head(filters, depth),
+    ]);
+    const wanted = ahead + skipped + 1;
+    // More claimers ahead than the look read past: read on.
+    if (wanted > depth && head.length === depth) return { ahead, head: await this.queueIndex.head(filters, wanted) };
+    return { ahead, head };
   }
 
   /**

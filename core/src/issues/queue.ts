@@ -106,6 +106,11 @@ export class DispatchQueue {
     ];
   }
 
+  /** Whether {@link head} is one query for these filters (its listing's entries need no filtering). */
+  headIsOneQuery(filters: QueueFilters): boolean {
+    return queueListing(filters).filters.length === 0;
+  }
+
   /** Ids of the first `count` queued issues matching the filters, in claim order. */
   async head(filters: QueueFilters, count: number): Promise<string[]> {
     const { listing, filters: entryFilters } = queueListing(filters);
