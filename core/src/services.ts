@@ -19,6 +19,8 @@ import { RelationStore } from "./issues/relation-store.js";
 import { RelationService } from "./issues/relations.js";
 import { IssueService } from "./issues/service.js";
 import { IssueStore } from "./issues/store.js";
+import { ReviewStore } from "./prompts/review-store.js";
+import { ReviewService } from "./prompts/reviews.js";
 import { PromptService } from "./prompts/service.js";
 import { PromptStore } from "./prompts/store.js";
 import { SignalService } from "./signals/service.js";
@@ -86,7 +88,6 @@ export const signalService = (deps: DbDeps) =>
 export const promptRenderer = (deps: AppDeps) =>
   once(deps, "promptRenderer", () => {
     const contexts = new PromptContextBuilder(
-      issueService(deps),
       issueStore(deps),
       signalStore(deps),
       catalogService(deps),
@@ -101,14 +102,17 @@ export const templateService = (deps: AppDeps) =>
     () => new TemplateService(templateStore(deps), catalogService(deps), deps.config.serviceApiKey, clockOf(deps)),
   );
 export const promptService = (deps: AppDeps) =>
+  once(deps, "prompts", () => new PromptService(promptStore(deps), promptRenderer(deps), clockOf(deps)));
+export const reviewService = (deps: AppDeps) =>
   once(
     deps,
-    "prompts",
+    "reviews",
     () =>
-      new PromptService(
+      new ReviewService(
+        new ReviewStore(deps.db),
+        promptService(deps),
         promptStore(deps),
         templateStore(deps),
-        promptRenderer(deps),
         issueStore(deps),
         catalogService(deps),
         clockOf(deps),

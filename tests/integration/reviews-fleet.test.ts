@@ -9,10 +9,11 @@
  * holds the reviews after it only until it is old enough to be given up.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { ReviewStore } from "../../core/src/prompts/review-store.js";
+import { ReviewService, type ReviewTimings } from "../../core/src/prompts/reviews.js";
 import type { Prompt, Review } from "../../core/src/prompts/schemas.js";
 import { compositeScore, nextReviewScore, scoreAfter } from "../../core/src/prompts/scoring.js";
-import { PromptService, type ReviewTimings } from "../../core/src/prompts/service.js";
-import { catalogService, issueStore, promptRenderer, promptStore, templateStore } from "../../core/src/services.js";
+import { catalogService, issueStore, promptService, promptStore, templateStore } from "../../core/src/services.js";
 import { versionKey } from "../../core/src/templates/keys.js";
 import type { TemplateDetail, TemplateVersion } from "../../core/src/templates/schemas.js";
 import { AUTH, dataOf, fleetOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
@@ -108,19 +109,21 @@ describe.each(CONFLICT_MODES)("reviews of one version through a fleet ($mode)", 
   });
 });
 
-/** The app's stores, and its prompt service as the composition root builds it but with `timings`. */
+/** The app's review store, and its review service as the composition root builds it but with `timings`. */
 function reviewsWith(t: TestApp, timings: Partial<ReviewTimings>) {
   const deps = { config: testConfig({ tableName: t.tableName, endpoint: t.endpoint }), db: t.db };
-  const service = new PromptService(
+  const store = new ReviewStore(deps.db);
+  const service = new ReviewService(
+    store,
+    promptService(deps),
     promptStore(deps),
     templateStore(deps),
-    promptRenderer(deps),
     issueStore(deps),
     catalogService(deps),
     () => new Date(),
     timings,
   );
-  return { service, store: promptStore(deps) };
+  return { service, store };
 }
 
 const promptOf = (t: TestApp, id: string) => dataOf<Prompt>(t.app.request(`/api/prompts/${id}`, { headers: AUTH }));

@@ -1,6 +1,6 @@
 /** @module comments/service — comment rules: the issue must exist, replies stay within their issue, lists in conversation order. */
 import { pageOffset } from "../http/pagination.js";
-import { ISSUE_ID } from "../issues/service.js";
+import { ISSUE_ID } from "../issues/keys.js";
 import type { CreateCommentBody, ListCommentsQuery } from "./schemas.js";
 import type { CommentStore, StoredComment } from "./store.js";
 

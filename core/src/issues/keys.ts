@@ -149,6 +149,9 @@ export function padBucket(bucket: number): string {
   return String(bucket).padStart(10, "0");
 }
 
+/** Shape of an issue id (`iss_` + ULID). */
+export const ISSUE_ID = /^iss_[0-9A-HJKMNP-TV-Z]{26}$/;
+
 /** `KZN-12` → 12; undefined for anything else. */
 export function parseIssueRef(ref: string): number | undefined {
   const match = /^KZN-([1-9][0-9]{0,11})$/i.exec(ref);

@@ -4,14 +4,11 @@ import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
-import { parseIssueRef } from "./keys.js";
+import { ISSUE_ID, parseIssueRef } from "./keys.js";
 import type { IssueMoves } from "./moves.js";
 import { relationsFromEdges } from "./relation-store.js";
 import type { CreateIssueBody, Issue, IssueSummary, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
 import { type IssueStore, type NewIssue, RECENT_SIGNALS, type RecentSignal, type StoredIssue } from "./store.js";
-
-/** Shape of an issue id (`iss_` + ULID). */
-export const ISSUE_ID = /^iss_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** What the issue rules need to know of the catalog (labels and projects). */
 export interface IssueReferences {
@@ -60,13 +57,7 @@ export class IssueService {
 
   /** By `iss_…` id or `KZN-<number>`; 404 for anything else or nothing found (deleted included). */
   async getIssue(ref: string): Promise<StoredIssue> {
-    const number = parseIssueRef(ref);
-    const found =
-      number !== undefined
-        ? await this.store.getByNumber(number)
-        : ISSUE_ID.test(ref)
-          ? await this.store.get(ref)
-          : undefined;
+    const found = await this.store.getByRef(ref);
     if (!found) throw new NotFoundError(`Issue ${ref} not found`);
     return found;
   }

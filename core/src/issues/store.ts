@@ -15,6 +15,7 @@ import {
   CHILD_POINTER_PREFIX,
   childPointerKey,
   ISSUE_ENTITY,
+  ISSUE_ID,
   ISSUE_LISTINGS,
   ISSUE_PRIORITY_LISTINGS,
   ISSUE_UPDATED_LISTINGS,
@@ -28,6 +29,7 @@ import {
   numberEntryKey,
   PENDING_SIGNAL_PREFIX,
   padNumber,
+  parseIssueRef,
   pendingSignalKey,
   prioritySortKey,
   RELATION_EDGE_PREFIX,
@@ -558,6 +560,13 @@ export class IssueStore {
   }
 
   /** By `number`: one index query, or the strongly consistent listing entry while the index lags. */
+  /** By `iss_…` id or `KZN-<number>`; undefined for anything else, or nothing found (deleted included). */
+  async getByRef(ref: string): Promise<StoredIssue | undefined> {
+    const number = parseIssueRef(ref);
+    if (number !== undefined) return this.getByNumber(number);
+    return ISSUE_ID.test(ref) ? this.get(ref) : undefined;
+  }
+
   async getByNumber(number: number): Promise<StoredIssue | undefined> {
     const { gsi1pk, gsi1sk } = issueNumberIndexKey(number);
     const out = await this.db.query({

@@ -4,12 +4,13 @@ import type { FamilyModule } from "../http/app.js";
 import { readJsonBody } from "../http/body.js";
 import { itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
-import { promptService } from "../services.js";
+import { promptService, reviewService } from "../services.js";
 import { pageQuery } from "../templates/schemas.js";
 import { createReviewBody, listPromptsQuery } from "./schemas.js";
 
 export const promptFamily: FamilyModule<"prompts"> = (deps) => {
   const prompts = promptService(deps);
+  const reviewing = reviewService(deps);
   const id = (c: Context) => c.req.param("id") ?? "";
   return {
     "GET /api/prompts": async (c) => {
@@ -20,11 +21,11 @@ export const promptFamily: FamilyModule<"prompts"> = (deps) => {
     "GET /api/prompts/:id": async (c) => itemResponse(c, await prompts.getPrompt(id(c))),
     "GET /api/prompts/:id/reviews": async (c) => {
       const query = parseWith(pageQuery(), c.req.query(), "query");
-      const { reviews, total } = await prompts.listPromptReviews(id(c), query);
+      const { reviews, total } = await reviewing.listPromptReviews(id(c), query);
       return listResponse(c, reviews, total, query);
     },
     "POST /api/prompts/:id/reviews": async (c) => {
-      const review = await prompts.review(id(c), parseWith(createReviewBody(), await readJsonBody(c), "body"));
+      const review = await reviewing.review(id(c), parseWith(createReviewBody(), await readJsonBody(c), "body"));
       return itemResponse(c, review, { status: 201 });
     },
   };

@@ -4,7 +4,8 @@
  */
 import type { CatalogService } from "../catalog/service.js";
 import { NotFoundError } from "../errors.js";
-import { ISSUE_ID, type IssueService, type IssueSummary, summaryOf } from "../issues/service.js";
+import { ISSUE_ID } from "../issues/keys.js";
+import { type IssueSummary, summaryOf } from "../issues/service.js";
 import type { IssueAggregate, IssueStore, StoredIssue } from "../issues/store.js";
 import type { SignalStore } from "../signals/store.js";
 import type { PromptContext } from "./render.js";
@@ -37,7 +38,6 @@ export const NO_DISPATCH: DispatchContext = { dispatch: null, prompt: null, prev
 
 export class PromptContextBuilder {
   constructor(
-    private readonly issues: IssueService,
     private readonly store: IssueStore,
     private readonly signals: SignalStore,
     private readonly catalog: CatalogService,
@@ -96,8 +96,8 @@ export class PromptContextBuilder {
 
   /** The issue's partition by `iss_…` id (one read) or `KZN-<n>` (two); 404 when there is none. */
   private async aggregateOf(ref: string): Promise<IssueAggregate> {
-    const id = ISSUE_ID.test(ref) ? ref : (await this.issues.getIssue(ref)).issue.id;
-    const aggregate = await this.store.getAggregate(id);
+    const id = ISSUE_ID.test(ref) ? ref : (await this.store.getByRef(ref))?.issue.id;
+    const aggregate = id ? await this.store.getAggregate(id) : undefined;
     if (!aggregate) throw new NotFoundError(`Issue ${ref} not found`);
     return aggregate;
   }
