@@ -167,3 +167,26 @@ describe.each(CONFLICT_MODES)("sequences ($mode)", ({ emulateConflicts }) => {
     expect(await takeNext(db, key, "2030-01-01T00:00:06.000Z")).toEqual({ value: 3, at: "2030-01-01T00:00:06.000Z" });
   });
 });
+
+describe("metered work", () => {
+  it("counts only the calls of its own client and of its own work, with many clients and works at once", async () => {
+    const { db: first } = await freshTable({ emulateConflicts: false });
+    const { db: second } = await freshTable({ emulateConflicts: false });
+    const reads = (db: typeof first, n: number) =>
+      Promise.all(Array.from({ length: n }, (_, i) => db.get({ pk: `m${i}`, sk: "s" })));
+    const [outer, inner, other] = await Promise.all([
+      // A work on the first client that also calls the second: only its own client's calls count.
+      first.metered(async () => {
+        await reads(first, 3);
+        await reads(second, 4);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await reads(first, 2);
+      }),
+      second.metered(() => reads(second, 5)),
+      first.metered(() => reads(first, 7)),
+    ]);
+    expect(outer.usage.calls).toBe(5);
+    expect(inner.usage.calls).toBe(5);
+    expect(other.usage.calls).toBe(7);
+  });
+});

@@ -98,6 +98,14 @@ export interface DbOptions {
 }
 
 /**
+ * The {@link Db.metered} call the current async context runs in, if any, with the client it meters.
+ * One for the process, not one per client: Node's async hooks copy every enabled store into each
+ * new promise, so many clients in one process (the test and bench fleet of one-request
+ * instances) would each add to the cost of every promise.
+ */
+const meteredWork = new AsyncLocalStorage<{ db: Db; usage: DbUsage }>();
+
+/**
  * Table-bound data access with usage metering. Only stores under `core/src/<domain>/` use it.
  * @example const db = createDb({ tableName: "kaizen", region: "us-east-1" });
  */
@@ -106,8 +114,6 @@ export class Db {
   readonly client: DynamoDBClient;
   private readonly doc: DynamoDBDocumentClient;
   private readonly totals: DbUsage = { calls: 0, readCapacity: 0, writeCapacity: 0 };
-  /** The usage of the {@link metered} call the current async context runs in, if any. */
-  private readonly scope = new AsyncLocalStorage<DbUsage>();
 
   constructor(client: DynamoDBClient, tableName: string) {
     this.client = client;
@@ -130,7 +136,7 @@ export class Db {
    */
   async metered<T>(work: () => Promise<T>): Promise<{ result: T; usage: DbUsage }> {
     const usage: DbUsage = { calls: 0, readCapacity: 0, writeCapacity: 0 };
-    const result = await this.scope.run(usage, work);
+    const result = await meteredWork.run({ db: this, usage }, work);
     return { result, usage: { ...usage } };
   }
 
@@ -288,7 +294,8 @@ export class Db {
 
   /** Adds one call's usage to the process total and to the metered work it belongs to, if any. */
   private count(call: DbUsage): void {
-    for (const usage of [this.totals, this.scope.getStore()]) {
+    const metered = meteredWork.getStore();
+    for (const usage of [this.totals, metered?.db === this ? metered.usage : undefined]) {
       if (!usage) continue;
       usage.calls += call.calls;
       usage.readCapacity += call.readCapacity;
