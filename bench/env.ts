@@ -54,6 +54,8 @@ export function benchSettings() {
     /** Connections of each autocannon route of the load, and agents working at once. */
     BENCH_LOAD_CONNECTIONS: intEnv("BENCH_LOAD_CONNECTIONS", 2, 1),
     BENCH_LOAD_AGENTS: intEnv("BENCH_LOAD_AGENTS", 30, 1),
+    /** Requests per second of each autocannon route; 0: each as fast as it is answered. */
+    BENCH_LOAD_RATE: intEnv("BENCH_LOAD_RATE", 0, 0),
     /**
      * `fleet` runs the load against a fleet of one-request instances instead of one server; with
      * BENCH_LOAD_AGENTS=50 its claim p99 is held to its budget.

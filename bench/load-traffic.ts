@@ -186,14 +186,23 @@ function freshDelivery(provider: Provider, n: number): Delivery {
   }
 }
 
-/** Loads every route at once for `seconds`; one row of figures per route. */
-export async function runTraffic(url: string, routes: TrafficRoute[], seconds: number): Promise<RouteFigures[]> {
+/**
+ * Loads every route at once for `seconds`, each as fast as it is answered or, with `rate`, at that
+ * many requests per second; one row of figures per route.
+ */
+export async function runTraffic(
+  url: string,
+  routes: TrafficRoute[],
+  seconds: number,
+  rate = 0,
+): Promise<RouteFigures[]> {
   return Promise.all(
     routes.map(async (route) => {
       const result = await autocannon({
         url,
         connections: route.connections,
         duration: seconds,
+        ...(rate > 0 ? { overallRate: rate } : {}),
         timeout: 30,
         requests: [
           {

@@ -125,7 +125,7 @@ export const loadSection: Section = {
         );
       }, 15_000);
       const [traffic, , agentFigures] = await Promise.all([
-        runTraffic(server.url, routes, seconds),
+        runTraffic(server.url, routes, seconds, ctx.settings.BENCH_LOAD_RATE),
         watchQueue(server.url, ctx.apiKey, ledger, timings, deadline),
         runAgents({
           url: server.url,
