@@ -272,7 +272,6 @@ export class DispatchService {
       : undefined;
   }
 
-  /** Ids of the first `count` queued issues matching the claim's filters, in claim order. */
   /**
    * How many claimers are ahead of this one, and the head of the queue deep enough for it (the
    * `ahead + skipped + 1` first issues, or all there are). Where the head is one query (no entry

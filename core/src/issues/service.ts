@@ -4,7 +4,7 @@ import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
-import { ISSUE_ID, parseIssueRef } from "./keys.js";
+import { ISSUE_ID } from "./keys.js";
 import type { IssueMoves } from "./moves.js";
 import { relationsFromEdges } from "./relation-store.js";
 import type { CreateIssueBody, Issue, IssueSummary, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
@@ -67,8 +67,7 @@ export class IssueService {
    * (its partition holds all but the parent), one more for a parent, one more for `KZN-<n>`.
    */
   async getIssueDetail(ref: string) {
-    const number = parseIssueRef(ref);
-    const id = number !== undefined ? (await this.getIssue(ref)).issue.id : ISSUE_ID.test(ref) ? ref : undefined;
+    const id = ISSUE_ID.test(ref) ? ref : (await this.store.getByRef(ref))?.issue.id;
     const aggregate = id ? await this.store.getAggregate(id) : undefined;
     if (!aggregate) throw new NotFoundError(`Issue ${ref} not found`);
     const { issue } = aggregate.stored;

@@ -559,7 +559,6 @@ export class IssueStore {
     return items.filter((item) => !item.deletedAt).map(fromItem);
   }
 
-  /** By `number`: one index query, or the strongly consistent listing entry while the index lags. */
   /** By `iss_…` id or `KZN-<number>`; undefined for anything else, or nothing found (deleted included). */
   async getByRef(ref: string): Promise<StoredIssue | undefined> {
     const number = parseIssueRef(ref);
@@ -567,6 +566,7 @@ export class IssueStore {
     return ISSUE_ID.test(ref) ? this.get(ref) : undefined;
   }
 
+  /** By `number`: one index query, or the strongly consistent listing entry while the index lags. */
   async getByNumber(number: number): Promise<StoredIssue | undefined> {
     const { gsi1pk, gsi1sk } = issueNumberIndexKey(number);
     const out = await this.db.query({
