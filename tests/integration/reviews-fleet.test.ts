@@ -14,7 +14,7 @@ import { ReviewService, type ReviewTimings } from "../../core/src/prompts/review
 import type { Prompt, Review } from "../../core/src/prompts/schemas.js";
 import { compositeScore, nextReviewScore, scoreAfter } from "../../core/src/prompts/scoring.js";
 import { catalogService, issueStore, promptService, promptStore, templateStore } from "../../core/src/services.js";
-import { versionKey } from "../../core/src/templates/keys.js";
+import { versionKey, versionReviewsKey } from "../../core/src/templates/keys.js";
 import type { TemplateDetail, TemplateVersion } from "../../core/src/templates/schemas.js";
 import { AUTH, dataOf, fleetOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES, testConfig } from "../helpers/db.js";
@@ -200,16 +200,79 @@ describe("a version reviewed before reviews took numbers", () => {
     const t = await testApp();
     const [prompt] = await promptsOfOneVersion(t, 1);
     if (!prompt) throw new Error("no prompt");
-    // As reviews applied one at a time left a version: a count and a score, no fold position.
+    // As reviews applied one at a time left a version: a count and a score on it, no fold position
+    // and no reviews item.
     await t.db.update({
       Key: versionKey(prompt.templateId, prompt.versionNumber),
       UpdateExpression: "SET reviewCount = :count, reviewScore = :score",
       ExpressionAttributeValues: { ":count": 2, ":score": 4.5 },
     });
+    await t.db.delete(versionReviewsKey(prompt.templateId, prompt.versionNumber));
     const review = await dataOf<Review>(t.app.request(`/api/prompts/${prompt.id}/reviews`, jsonPost(rating(2))), 201);
     expect(review.sequence).toBe(3);
     const version = await activeVersion(t, "task-execution");
     expect(version.reviewCount).toBe(3);
     expect(version.reviewScore).toBeCloseTo(nextReviewScore(4.5, compositeScore(rating(2))), 9);
+  });
+});
+
+describe("a version's reviews item", () => {
+  it("takes every fold: the version item, with its content, is never rewritten by a review", async () => {
+    const t = await testApp();
+    const [prompt] = await promptsOfOneVersion(t, 1);
+    if (!prompt) throw new Error("no prompt");
+    const key = versionKey(prompt.templateId, prompt.versionNumber);
+    const before = await t.db.get(key, { consistent: true });
+    const composites: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const review = await dataOf<Review>(t.app.request(`/api/prompts/${prompt.id}/reviews`, jsonPost(rating(i))), 201);
+      composites.push(review.composite);
+    }
+    expect(await t.db.get(key, { consistent: true })).toEqual(before);
+    const version = await activeVersion(t, "task-execution");
+    expect(version.reviewCount).toBe(3);
+    expect(version.reviewScore).toBeCloseTo(scoreAfter(composites) ?? Number.NaN, 9);
+    const tally = await t.db.get(versionReviewsKey(prompt.templateId, prompt.versionNumber), { consistent: true });
+    expect(tally).toMatchObject({ reviewCount: 3, reviewsFoldedThrough: 3 });
+  });
+
+  it("starts from what a version folded before it kept on itself: count, score, position and improvement task", async () => {
+    const t = await testApp();
+    const [prompt] = await promptsOfOneVersion(t, 1);
+    if (!prompt) throw new Error("no prompt");
+    const first = await dataOf<Review>(t.app.request(`/api/prompts/${prompt.id}/reviews`, jsonPost(rating(1))), 201);
+    const second = await dataOf<Review>(t.app.request(`/api/prompts/${prompt.id}/reviews`, jsonPost(rating(2))), 201);
+    // As folds left a version before its reviews had an item of their own: the tally on the version.
+    const reviewsKey = versionReviewsKey(prompt.templateId, prompt.versionNumber);
+    const tally = await t.db.get(reviewsKey, { consistent: true });
+    await t.db.update({
+      Key: versionKey(prompt.templateId, prompt.versionNumber),
+      UpdateExpression:
+        "SET reviewCount = :count, reviewScore = :score, reviewsFoldedThrough = :through, improvementIssueId = :issue",
+      ExpressionAttributeValues: {
+        ":count": tally?.reviewCount,
+        ":score": tally?.reviewScore,
+        ":through": tally?.reviewsFoldedThrough,
+        ":issue": "iss_01M000000000000000000000AA",
+      },
+    });
+    await t.db.delete(reviewsKey);
+    const before = await activeVersion(t, "task-execution");
+    expect(before.reviewCount).toBe(2);
+    expect(before.reviewScore).toBeCloseTo(scoreAfter([first.composite, second.composite]) ?? Number.NaN, 9);
+    const third = await dataOf<Review>(t.app.request(`/api/prompts/${prompt.id}/reviews`, jsonPost(rating(3))), 201);
+    expect(third.sequence).toBe(3);
+    const after = await activeVersion(t, "task-execution");
+    expect(after.reviewCount).toBe(3);
+    expect(after.reviewScore).toBeCloseTo(
+      scoreAfter([first.composite, second.composite, third.composite]) ?? Number.NaN,
+      9,
+    );
+    // The improvement task the version recorded moves with the tally: it is never opened twice.
+    expect(await t.db.get(reviewsKey, { consistent: true })).toMatchObject({
+      reviewCount: 3,
+      reviewsFoldedThrough: 3,
+      improvementIssueId: "iss_01M000000000000000000000AA",
+    });
   });
 });

@@ -8,6 +8,9 @@
  *                           no gaps, so a page's numbers follow from the template's `versionCount`)
  * - a version's usage ..... spread count at sk=$kaizen#templatever_1#<000042>#usage (sorts right after
  *                           its version, so one query reads versions and their counts together)
+ * - a version's reviews ... GetItem  sk=$kaizen#templatever_1#<000042>#reviews: where its reviews stand
+ *                           (count, score, fold position, improvement task), an item of a few fields
+ *                           that folds rewrite instead of the version and its content
  * - version by id ......... GetItem  pk=$kaizen#version_1#<ver id>  (the template id and number)
  * - slug claim ............ GetItem  pk=$kaizen#templateslug_1#<slug>  (written only if absent, in the
  *                           template's own transaction: two live templates never share a slug)
@@ -25,6 +28,8 @@ const VERSION_ENTRY = "$kaizen#templatever_1";
 const VERSION_ENTITY = "$kaizen#version_1";
 const SLUG_ENTITY = "$kaizen#templateslug_1";
 const SEED_ENTITY = "$kaizen#templateseed_1";
+/** Ends the sort key of a version's reviews item. */
+const REVIEWS_SUFFIX = "reviews";
 const DAY_MS = 86_400_000;
 
 export const TEMPLATE_ID = /^tpl_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -85,6 +90,20 @@ export function versionCountKey(templateId: string, number: number, count: Versi
 /** Base of the spread count of prompts rendered from one version. */
 export function versionUsageKey(templateId: string, number: number): Key {
   return versionCountKey(templateId, number, "usage");
+}
+
+/**
+ * Where a version's reviews stand, beside it (sorted among its counts, so the version range reads it
+ * too); versions folded before it existed keep their tally on the version item itself.
+ */
+export function versionReviewsKey(templateId: string, number: number): Key {
+  const key = versionKey(templateId, number);
+  return { pk: key.pk, sk: `${key.sk}#${REVIEWS_SUFFIX}` };
+}
+
+/** Whether a sort key of the template partition is a version's reviews item. */
+export function isVersionReviewsSortKey(sk: string): boolean {
+  return sk.startsWith(`${VERSION_ENTRY}#`) && sk.slice(VERSION_ENTRY.length + 8) === REVIEWS_SUFFIX;
 }
 
 /** Whether a sort key of the template partition is a version item (not one of its counts). */

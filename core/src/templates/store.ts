@@ -7,6 +7,7 @@ import type { Db, Item, TransactItem } from "../db/client.js";
 import { ListingIndex } from "../db/listing.js";
 import { sumSpreadCounts } from "../db/spread.js";
 import {
+  isVersionReviewsSortKey,
   isVersionSortKey,
   newVersionId,
   SLUG,
@@ -22,6 +23,7 @@ import {
   versionKey,
   versionNumberOfSortKey,
   versionPointerKey,
+  versionReviewsKey,
   versionUsageKey,
 } from "./keys.js";
 import type { CompiledTemplate } from "./render.js";
@@ -104,14 +106,8 @@ const versionUnchanged = "#version = :expectedVersion";
 const versionCountIs = "#versionCount = :versionCount";
 /** The slug claim belongs to this template. */
 const slugHeldBy = "#templateId = :templateId";
-/** The version exists. */
-const versionExists = "attribute_exists(pk)";
 /** No fold moved the version's review position since it was read. */
 const foldedThroughIs = "#foldedThrough = :readThrough";
-/** The version's reviews were never folded (those it has were applied one at a time, before folds). */
-const neverFolded = "attribute_not_exists(#foldedThrough)";
-/** No review reached the version since its count was read. */
-const reviewCountIs = "#reviewCount = :readCount";
 /** The version has no improvement task yet. */
 const noImprovementTask = "attribute_not_exists(#improvementIssueId)";
 
@@ -355,8 +351,12 @@ export class TemplateStore {
       startKey = out.LastEvaluatedKey;
     } while (startKey);
     const counts = new Map<string, number>();
+    const reviews = new Map<number, Item>();
+    for (const item of items.filter((item) => isVersionReviewsSortKey(String(item.sk)))) {
+      reviews.set(versionNumberOfSortKey(String(item.sk)), item);
+    }
     for (const { sk, total } of sumSpreadCounts(
-      items.filter((item) => !isVersionSortKey(String(item.sk))),
+      items.filter((item) => !isVersionSortKey(String(item.sk)) && !isVersionReviewsSortKey(String(item.sk))),
       "count",
     )) {
       counts.set(`${versionNumberOfSortKey(sk)}#${versionCountOfSortKey(sk)}`, total);
@@ -366,7 +366,7 @@ export class TemplateStore {
       .filter((item) => isVersionSortKey(String(item.sk)))
       .map((item) => {
         const number = Number(item.version);
-        return versionFromItem(item, {
+        return versionFromItem(item, reviews.get(number) ?? item, {
           usage: count(number, "usage"),
           finished: count(number, "finished"),
           completed: count(number, "completed"),
@@ -390,30 +390,26 @@ export class TemplateStore {
     return completed ? [count("finished"), count("completed")] : [count("finished")];
   }
 
-  /** Where the reviews of a version stand (one read, strongly consistent); undefined when there is no such version. */
+  /**
+   * Where the reviews of a version stand (strongly consistent): one read of its reviews item; the
+   * version's own fields where no fold wrote that item yet. Undefined when there is no such version.
+   */
   async reviewsOf(templateId: string, number: number): Promise<VersionReviews | undefined> {
+    const tally = await this.db.get(versionReviewsKey(templateId, number), { consistent: true });
+    if (tally) return reviewsFromItem(tally);
     const item = await this.db.get(versionKey(templateId, number), {
       consistent: true,
-      projection: ["pk", "reviewCount", "reviewScore", "reviewsFoldedThrough", "improvementIssueId"],
+      projection: ["pk", ...REVIEW_FIELDS],
     });
-    if (!item) return undefined;
-    const reviewCount = Number(item.reviewCount ?? 0);
-    const recorded = item.reviewsFoldedThrough !== undefined && item.reviewsFoldedThrough !== null;
-    return {
-      reviewCount,
-      reviewScore: item.reviewScore === null || item.reviewScore === undefined ? null : Number(item.reviewScore),
-      // Reviews applied one at a time, before folds, were numbered 1..reviewCount.
-      foldedThrough: recorded ? Number(item.reviewsFoldedThrough) : reviewCount,
-      positionRecorded: recorded,
-      improvementIssueId: (item.improvementIssueId as string | undefined) ?? null,
-    };
+    return item ? reviewsFromItem(item) : undefined;
   }
 
   /**
    * The write that folds the reviews numbered `read.foldedThrough + 1`..`folded.foldedThrough` into
-   * a version: its count, score and position set at the position read, so of two folds from one
-   * position one wins and the other reads again; with `improvementIssueId`, the version's
-   * improvement task is recorded, once.
+   * a version's reviews item (never the version, whose content makes it large): its count, score
+   * and position set at the position read, so of two folds from one position one wins and the
+   * other reads again. The first fold writes the item, carrying the improvement task a version
+   * kept on itself; with `improvementIssueId`, the version's improvement task is recorded, once.
    */
   reviewFold(
     templateId: string,
@@ -430,25 +426,22 @@ export class TemplateStore {
       ":through": folded.foldedThrough,
       ":count": folded.reviewCount,
       ":score": folded.reviewScore,
+      ":readThrough": read.foldedThrough,
+      ":entity": "templatereviews",
     };
-    let update = "SET #foldedThrough = :through, #reviewCount = :count, #reviewScore = :score";
-    let condition: string;
-    if (read.positionRecorded) {
-      values[":readThrough"] = read.foldedThrough;
-      condition = `${versionExists} AND ${foldedThroughIs}`;
-    } else {
-      values[":readCount"] = read.reviewCount;
-      condition = `${versionExists} AND ${neverFolded} AND ${reviewCountIs}`;
-    }
-    if (folded.improvementIssueId) {
+    let update = "SET #foldedThrough = :through, #reviewCount = :count, #reviewScore = :score, entity = :entity";
+    // Absent (no fold wrote it: the read came from the version) or still at the position read.
+    let condition = `${itemAbsent} OR ${foldedThroughIs}`;
+    const improvementIssueId = folded.improvementIssueId ?? read.improvementIssueId;
+    if (improvementIssueId) {
       names["#improvementIssueId"] = "improvementIssueId";
-      values[":issueId"] = folded.improvementIssueId;
+      values[":issueId"] = improvementIssueId;
       update += ", #improvementIssueId = :issueId";
-      condition += ` AND ${noImprovementTask}`;
     }
+    if (folded.improvementIssueId) condition = `(${condition}) AND ${noImprovementTask}`;
     return {
       Update: {
-        Key: versionKey(templateId, number),
+        Key: versionReviewsKey(templateId, number),
         UpdateExpression: update,
         ConditionExpression: condition,
         ExpressionAttributeNames: names,
@@ -499,8 +492,15 @@ export class TemplateStore {
 }
 
 /** The version item (with its precompiled content, binary, when there is one) and its id pointer, both new. */
+/** A new version's items: the version, the pointer from its id, and its reviews item (none yet). */
 function versionWrites(version: TemplateVersion, compiled?: CompiledTemplate): TransactItem[] {
-  const { usageCount: _derived, ...fields } = version;
+  const {
+    usageCount: _usage,
+    completionRate: _completion,
+    reviewCount: _reviews,
+    reviewScore: _score,
+    ...fields
+  } = version;
   return [
     {
       Put: {
@@ -520,6 +520,18 @@ function versionWrites(version: TemplateVersion, compiled?: CompiledTemplate): T
           entity: "versionpointer",
           templateId: version.templateId,
           number: version.version,
+        },
+        ConditionExpression: itemAbsent,
+      },
+    },
+    {
+      Put: {
+        Item: {
+          ...versionReviewsKey(version.templateId, version.version),
+          entity: "templatereviews",
+          reviewCount: 0,
+          reviewScore: null,
+          reviewsFoldedThrough: 0,
         },
         ConditionExpression: itemAbsent,
       },
@@ -593,19 +605,38 @@ export function templateFromItem(item: Item): StoredTemplate {
   };
 }
 
-function versionFromItem(item: Item, counts: Record<VersionCount, number>): StoredVersion {
+/** A version from its item, with its reviews from `reviewsItem` (its reviews item, or the version item itself). */
+function versionFromItem(item: Item, reviewsItem: Item, counts: Record<VersionCount, number>): StoredVersion {
   const fields = Object.fromEntries(VERSION_FIELDS.map((field) => [field, item[field] ?? null]));
+  const { reviewCount, reviewScore, improvementIssueId } = reviewsFromItem(reviewsItem);
   return {
     version: {
       ...(fields as unknown as TemplateVersion),
       version: Number(item.version),
-      reviewCount: Number(item.reviewCount ?? 0),
-      reviewScore: item.reviewScore === null || item.reviewScore === undefined ? null : Number(item.reviewScore),
+      reviewCount,
+      reviewScore,
       usageCount: counts.usage,
       completionRate: counts.finished > 0 ? counts.completed / counts.finished : null,
     },
-    improvementIssueId: (item.improvementIssueId as string | undefined) ?? null,
+    improvementIssueId,
     compiled: item.compiled instanceof Uint8Array ? item.compiled : undefined,
+  };
+}
+
+/** The review attributes of a version's reviews item, or of a version item written before those items. */
+const REVIEW_FIELDS = ["reviewCount", "reviewScore", "reviewsFoldedThrough", "improvementIssueId"];
+
+/** Where a version's reviews stand, as its reviews item (or, before any fold wrote one, the version item) holds it. */
+function reviewsFromItem(item: Item): VersionReviews {
+  const reviewCount = Number(item.reviewCount ?? 0);
+  const recorded = item.reviewsFoldedThrough !== undefined && item.reviewsFoldedThrough !== null;
+  return {
+    reviewCount,
+    reviewScore: item.reviewScore === null || item.reviewScore === undefined ? null : Number(item.reviewScore),
+    // Reviews applied one at a time, before folds, were numbered 1..reviewCount.
+    foldedThrough: recorded ? Number(item.reviewsFoldedThrough) : reviewCount,
+    positionRecorded: recorded,
+    improvementIssueId: (item.improvementIssueId as string | undefined) ?? null,
   };
 }
 
