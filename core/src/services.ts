@@ -53,11 +53,9 @@ export const dispatchQueue = (deps: DbDeps) => once(deps, "dispatchQueue", () =>
 export const issueStore = (deps: DbDeps) =>
   once(deps, "issueStore", () => new IssueStore(deps.db, dispatchQueue(deps)));
 export const templateStore = (deps: DbDeps) => once(deps, "templateStore", () => new TemplateStore(deps.db));
-export const dispatchStore = (deps: DbDeps) =>
-  once(deps, "dispatchStore", () => new DispatchStore(deps.db, templateStore(deps)));
+export const dispatchStore = (deps: DbDeps) => once(deps, "dispatchStore", () => new DispatchStore(deps.db));
 export const signalStore = (deps: DbDeps) => once(deps, "signalStore", () => new SignalStore(deps.db));
-export const promptStore = (deps: DbDeps) =>
-  once(deps, "promptStore", () => new PromptStore(deps.db, templateStore(deps)));
+export const promptStore = (deps: DbDeps) => once(deps, "promptStore", () => new PromptStore(deps.db));
 
 export const catalogService = (deps: DbDeps) =>
   once(deps, "catalog", () => new CatalogService(deps.db, issueStore(deps), deps.clock));

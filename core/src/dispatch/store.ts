@@ -8,7 +8,7 @@ import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import type { DispatchEnd } from "../issues/moves.js";
 import { countChange } from "../stats/counts.js";
-import type { TemplateStore } from "../templates/store.js";
+import { versionOutcomeAdditions } from "../templates/version-counts.js";
 import {
   agentListing,
   claimerIdFloor,
@@ -62,11 +62,7 @@ const leaseRunning = "#leaseExpiresAt > :now";
 export class DispatchStore {
   private readonly listings: ListingIndex;
 
-  constructor(
-    private readonly db: Db,
-    /** Owner of the template versions whose completion counts a dispatch's end adds to. */
-    private readonly templates: TemplateStore,
-  ) {
+  constructor(private readonly db: Db) {
     this.listings = new ListingIndex(db, DISPATCH_LISTINGS);
   }
 
@@ -196,7 +192,7 @@ export class DispatchStore {
         ),
         { Delete: { Key: leaseKey(current.dispatch.leaseExpiresAt, dispatch.id) } },
         ...(current.promptVersion
-          ? this.templates.outcomeAdditions(
+          ? versionOutcomeAdditions(
               current.promptVersion.templateId,
               current.promptVersion.versionNumber,
               status === "completed",

@@ -5,7 +5,7 @@
  */
 import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
-import type { TemplateStore } from "../templates/store.js";
+import { versionUsageAddition } from "../templates/version-counts.js";
 import { PROMPT_LISTINGS, promptKey, promptListings, ulidSortKey } from "./keys.js";
 import type { Prompt } from "./schemas.js";
 
@@ -30,10 +30,7 @@ const itemExists = "attribute_exists(pk)";
 export class PromptStore {
   private readonly prompts: ListingIndex;
 
-  constructor(
-    private readonly db: Db,
-    private readonly templates: TemplateStore,
-  ) {
+  constructor(private readonly db: Db) {
     this.prompts = new ListingIndex(db, PROMPT_LISTINGS);
   }
 
@@ -45,7 +42,7 @@ export class PromptStore {
     return [
       { Put: { Item: { ...promptKey(prompt.id), entity: "prompt", ...prompt }, ConditionExpression: itemAbsent } },
       ...this.prompts.additions(promptListings(prompt), ulidSortKey(prompt.id), entryOf(prompt)),
-      this.templates.usageAddition(prompt.templateId, prompt.versionNumber),
+      versionUsageAddition(prompt.templateId, prompt.versionNumber),
     ];
   }
 

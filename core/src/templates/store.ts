@@ -1,7 +1,7 @@
 /**
  * @module templates/store — every DynamoDB expression about templates, their versions and slugs:
  * a template with its slug claim and listing entry, versions numbered without gaps, promotion in
- * one transaction, usage counts spread for bursts of claims. Keys: ./keys.ts.
+ * one transaction, versions read with the counts ./version-counts.ts keeps beside them. Keys: ./keys.ts.
  */
 import type { Db, Item, TransactItem } from "../db/client.js";
 import { ListingIndex } from "../db/listing.js";
@@ -18,7 +18,6 @@ import {
   templateKey,
   templateSortKey,
   type VersionCount,
-  versionCountKey,
   versionCountOfSortKey,
   versionKey,
   versionNumberOfSortKey,
@@ -372,22 +371,6 @@ export class TemplateStore {
           completed: count(number, "completed"),
         });
       });
-  }
-
-  /** A prompt rendered from a version counts once toward its `usageCount` (a spread count: claims come in bursts). */
-  usageAddition(templateId: string, number: number): TransactItem {
-    return { SpreadAdd: { Key: versionUsageKey(templateId, number), attribute: "count", delta: 1 } };
-  }
-
-  /**
-   * A dispatch of a prompt rendered from a version ended: it counts toward the version's
-   * `completionRate` as finished, and as completed when it ended done (spread counts).
-   */
-  outcomeAdditions(templateId: string, number: number, completed: boolean): TransactItem[] {
-    const count = (kind: "finished" | "completed"): TransactItem => ({
-      SpreadAdd: { Key: versionCountKey(templateId, number, kind), attribute: "count", delta: 1 },
-    });
-    return completed ? [count("finished"), count("completed")] : [count("finished")];
   }
 
   /**
