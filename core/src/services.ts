@@ -4,6 +4,7 @@
  * function, so a family's bundle carries only the services its handlers ask for.
  */
 import type { Hono } from "hono";
+import { CatalogLookups } from "./catalog/lookups.js";
 import { CatalogService } from "./catalog/service.js";
 import { CommentService } from "./comments/service.js";
 import { CommentStore } from "./comments/store.js";
@@ -19,6 +20,7 @@ import { RelationStore } from "./issues/relation-store.js";
 import { RelationService } from "./issues/relations.js";
 import { IssueService } from "./issues/service.js";
 import { IssueStore } from "./issues/store.js";
+import { ReviewLists } from "./prompts/review-lists.js";
 import { ReviewStore } from "./prompts/review-store.js";
 import { ReviewService } from "./prompts/reviews.js";
 import { PromptService } from "./prompts/service.js";
@@ -57,12 +59,14 @@ export const dispatchStore = (deps: DbDeps) => once(deps, "dispatchStore", () =>
 export const signalStore = (deps: DbDeps) => once(deps, "signalStore", () => new SignalStore(deps.db));
 export const promptStore = (deps: DbDeps) => once(deps, "promptStore", () => new PromptStore(deps.db));
 
+export const catalogLookups = (deps: DbDeps) =>
+  once(deps, "catalogLookups", () => new CatalogLookups(deps.db, deps.clock));
 export const catalogService = (deps: DbDeps) =>
-  once(deps, "catalog", () => new CatalogService(deps.db, issueStore(deps), deps.clock));
+  once(deps, "catalog", () => new CatalogService(deps.db, catalogLookups(deps), issueStore(deps), deps.clock));
 export const issueMoves = (deps: DbDeps) =>
   once(deps, "issueMoves", () => new IssueMoves(issueStore(deps), dispatchStore(deps)));
 export const issueService = (deps: DbDeps) =>
-  once(deps, "issues", () => new IssueService(issueStore(deps), catalogService(deps), issueMoves(deps)));
+  once(deps, "issues", () => new IssueService(issueStore(deps), catalogLookups(deps), issueMoves(deps)));
 export const relationService = (deps: DbDeps) =>
   once(deps, "relations", () => new RelationService(new RelationStore(deps.db), issueService(deps), issueStore(deps)));
 export const commentStore = (deps: DbDeps) => once(deps, "commentStore", () => new CommentStore(deps.db));
@@ -88,7 +92,7 @@ export const promptRenderer = (deps: AppDeps) =>
     const contexts = new PromptContextBuilder(
       issueStore(deps),
       signalStore(deps),
-      catalogService(deps),
+      catalogLookups(deps),
       apiBaseUrl(deps.config),
     );
     return new PromptRenderer(templateStore(deps), contexts, deps.config.serviceApiKey, clockOf(deps));
@@ -97,22 +101,26 @@ export const templateService = (deps: AppDeps) =>
   once(
     deps,
     "templates",
-    () => new TemplateService(templateStore(deps), catalogService(deps), deps.config.serviceApiKey, clockOf(deps)),
+    () => new TemplateService(templateStore(deps), catalogLookups(deps), deps.config.serviceApiKey, clockOf(deps)),
   );
 export const promptService = (deps: AppDeps) =>
   once(deps, "prompts", () => new PromptService(promptStore(deps), promptRenderer(deps), clockOf(deps)));
+export const reviewStore = (deps: DbDeps) => once(deps, "reviewStore", () => new ReviewStore(deps.db));
+export const reviewLists = (deps: AppDeps) =>
+  once(deps, "reviewLists", () => new ReviewLists(reviewStore(deps), promptService(deps), templateStore(deps)));
 export const reviewService = (deps: AppDeps) =>
   once(
     deps,
     "reviews",
     () =>
       new ReviewService(
-        new ReviewStore(deps.db),
+        reviewStore(deps),
         promptService(deps),
         promptStore(deps),
         templateStore(deps),
         issueStore(deps),
         catalogService(deps),
+        catalogLookups(deps),
         clockOf(deps),
       ),
   );

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { newIssue } from "../../core/src/issues/service.js";
-import { catalogService, issueStore } from "../../core/src/services.js";
+import { catalogLookups, catalogService, issueStore } from "../../core/src/services.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";
 
@@ -91,24 +91,24 @@ describe("labels", () => {
 
   it("resolves names case-insensitively to the stored spelling, for the issue service", async () => {
     await createLabel(t, "Frontend");
-    const catalog = catalogService({ db: t.db });
-    expect(await catalog.resolveLabels(["frontend", "FRONTEND", "nope", "bug", "nope"])).toEqual({
+    const lookups = catalogLookups({ db: t.db });
+    expect(await lookups.resolveLabels(["frontend", "FRONTEND", "nope", "bug", "nope"])).toEqual({
       found: ["Frontend", "bug"],
       missing: ["nope"],
     });
-    expect(await catalog.missingLabels(["Bug", "backend"])).toEqual(["backend"]);
-    expect(await catalog.resolveLabels([])).toEqual({ found: [], missing: [] });
+    expect((await lookups.resolveLabels(["Bug", "backend"])).missing).toEqual(["backend"]);
+    expect(await lookups.resolveLabels([])).toEqual({ found: [], missing: [] });
     const before = t.db.usage().calls;
-    await catalog.missingLabels(Array.from({ length: 20 }, (_, i) => `name-${i}`));
+    await lookups.resolveLabels(Array.from({ length: 20 }, (_, i) => `name-${i}`));
     expect(t.db.usage().calls - before).toBe(1);
   });
 
   it("answers projectExists for the issue service", async () => {
-    const catalog = catalogService({ db: t.db });
-    const project = await catalog.createProject({ name: "p" });
-    expect(await catalog.projectExists(project.record.id)).toBe(true);
-    expect(await catalog.projectExists("prj_01ARZ3NDEKTSV4RRFFQ69G5FAV")).toBe(false);
-    expect(await catalog.projectExists("nope")).toBe(false);
+    const project = await catalogService({ db: t.db }).createProject({ name: "p" });
+    const lookups = catalogLookups({ db: t.db });
+    expect(await lookups.projectExists(project.record.id)).toBe(true);
+    expect(await lookups.projectExists("prj_01ARZ3NDEKTSV4RRFFQ69G5FAV")).toBe(false);
+    expect(await lookups.projectExists("nope")).toBe(false);
   });
 });
 

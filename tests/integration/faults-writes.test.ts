@@ -94,8 +94,9 @@ describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in
         };
       },
     });
-    // Key claim, parent-less checks (labels, project, goal), number, transaction, stored response.
-    expect(report.calls).toBe(8);
+    // Key claim, parent-less checks (labels, project, the project's goal entries), number,
+    // transaction, stored response.
+    expect(report.calls).toBe(7);
     expect(report.positions.map((p) => p.command)).toContain("TransactWriteItemsCommand");
   });
 

@@ -13,7 +13,14 @@ import { ReviewStore } from "../../core/src/prompts/review-store.js";
 import { ReviewService, type ReviewTimings } from "../../core/src/prompts/reviews.js";
 import type { Prompt, Review } from "../../core/src/prompts/schemas.js";
 import { compositeScore, nextReviewScore, scoreAfter } from "../../core/src/prompts/scoring.js";
-import { catalogService, issueStore, promptService, promptStore, templateStore } from "../../core/src/services.js";
+import {
+  catalogLookups,
+  catalogService,
+  issueStore,
+  promptService,
+  promptStore,
+  templateStore,
+} from "../../core/src/services.js";
 import { versionKey, versionReviewsKey } from "../../core/src/templates/keys.js";
 import type { TemplateDetail, TemplateVersion } from "../../core/src/templates/schemas.js";
 import { AUTH, dataOf, fleetOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
@@ -120,6 +127,7 @@ function reviewsWith(t: TestApp, timings: Partial<ReviewTimings>) {
     templateStore(deps),
     issueStore(deps),
     catalogService(deps),
+    catalogLookups(deps),
     () => new Date(),
     timings,
   );

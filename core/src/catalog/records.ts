@@ -215,12 +215,16 @@ export class RecordStore<T extends { id: string }> {
     return { ...this.kind.key(record.id), entity: this.kind.entity, version, ...record };
   }
 
-  /** The record an item holds: the kind's fields, absent ones `null`. */
   private fromItem(item: Item): Stored<T> {
-    // The item was written from a T by this store; its fields are T's.
-    const record = Object.fromEntries(this.kind.fields.map((field) => [field, item[field] ?? null])) as T;
-    return { record, version: Number(item.version ?? 1), refCount: Number(item.refCount ?? 0) };
+    return recordOf(this.kind, item);
   }
+}
+
+/** The record an item of `kind` holds: the kind's fields, absent ones `null`. */
+export function recordOf<T extends { id: string }>(kind: RecordKind<T>, item: Item): Stored<T> {
+  // The item was written from a T by the kind's store; its fields are T's.
+  const record = Object.fromEntries(kind.fields.map((field) => [field, item[field] ?? null])) as T;
+  return { record, version: Number(item.version ?? 1), refCount: Number(item.refCount ?? 0) };
 }
 
 /** Counts a pointer in or out on the record it names, which must exist. */

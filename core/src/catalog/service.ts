@@ -1,16 +1,17 @@
 /**
- * @module catalog/service — rules of projects, goals and labels: defaults, lookups, partial
- * updates under optimistic concurrency, deletes refused while something still uses the record,
- * and the label and project checks the issue service validates issue bodies with.
+ * @module catalog/service — rules of projects, goals and labels: defaults, partial updates under
+ * optimistic concurrency, and deletes refused while something still uses the record. What the rest
+ * of Kaizen reads of the catalog (and the checks issue writes add) is ./lookups.ts.
  */
-import type { Db, TransactItem } from "../db/client.js";
+import type { Db } from "../db/client.js";
 import type { EntryFilter } from "../db/listing.js";
 import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
 import { FENCE_MS } from "./fence.js";
-import { foldLabelName, GOAL_ID, LABEL_ID, listingName, newCatalogId, PROJECT_ID } from "./keys.js";
+import { GOAL_ID, LABEL_ID, listingName, newCatalogId, PROJECT_ID } from "./keys.js";
+import type { CatalogLookups } from "./lookups.js";
 import { lostRace, patchRecord } from "./patch.js";
 import { RecordStore, type Stored } from "./records.js";
 import type {
@@ -27,15 +28,7 @@ import type {
   Project,
   ProjectDetail,
 } from "./schemas.js";
-import { GOAL_KIND, LabelStore, labelExistsCheck, PROJECT_KIND, projectExistsCheck } from "./store.js";
-
-/** Label names split into those a label holds (as the label spells them) and those none does. */
-export interface ResolvedLabels {
-  /** Canonical stored names, in the order given, each once. */
-  found: string[];
-  /** Given names no label holds, in the order given, each once. */
-  missing: string[];
-}
+import { GOAL_KIND, LabelStore, PROJECT_KIND } from "./store.js";
 
 /** What the catalog's rules need of the issues: who uses a label or project, and the goal bonus of a project's issues. */
 export interface CatalogIssues {
@@ -48,7 +41,7 @@ export interface CatalogIssues {
 }
 
 /**
- * @example const catalog = catalogService(deps); const { missing } = await catalog.resolveLabels(["bug"]);
+ * @example const catalog = catalogService(deps); await catalog.createLabel({ name: "bug", color: "#d73a4a" });
  */
 export class CatalogService {
   private readonly projects: RecordStore<Project>;
@@ -57,6 +50,8 @@ export class CatalogService {
 
   constructor(
     db: Db,
+    /** The catalog's reads, shared with what only reads it. */
+    private readonly lookups: CatalogLookups,
     /** What the catalog's rules ask of the issues (the composition root hands in the issue store). */
     private readonly issues: CatalogIssues,
     private readonly now: () => Date = () => new Date(),
@@ -173,19 +168,6 @@ export class CatalogService {
   }
 
   /**
-   * Whether a project has an active goal (one of its goals, by the goal's `projectId`, is
-   * `active`): the issues of such a project score the goal bonus (API.md 3.6.1).
-   */
-  async goalActive(projectId: string): Promise<boolean> {
-    const { total } = await this.goals.list(
-      listingName("project", projectId),
-      [{ attribute: "status", value: "active", match: "equals" }],
-      { offset: 0, limit: 1 },
-    );
-    return total > 0;
-  }
-
-  /**
    * After a goal changed: the issues of the projects it left or joined, or whose active goal it
    * started or stopped being, take their goal bonus again (a rare, per-project rewrite).
    */
@@ -196,7 +178,7 @@ export class CatalogService {
       before?.projectId !== after?.projectId || (before?.status === "active") !== (after?.status === "active");
     if (!moved) return;
     for (const projectId of projects) {
-      await this.issues.setGoalBonus(projectId, await this.goalActive(projectId));
+      await this.issues.setGoalBonus(projectId, await this.lookups.goalActive(projectId));
     }
   }
 
@@ -244,58 +226,6 @@ export class CatalogService {
       }
       await this.labels.deleteLabel(current, this.now().toISOString());
     });
-  }
-
-  /**
-   * Which of `names` are labels (matched case-insensitively, answered with the label's own
-   * spelling) and which are not: one strongly consistent BatchGet of the name claims.
-   * @example await catalog.resolveLabels(["BUG", "nope"]) // { found: ["bug"], missing: ["nope"] }
-   */
-  async resolveLabels(names: string[]): Promise<ResolvedLabels> {
-    if (names.length === 0) return { found: [], missing: [] };
-    const held = await this.labels.namesHeld(names);
-    const canonical = new Set<string>();
-    const missing = new Set<string>();
-    for (const name of names) {
-      const stored = held.get(foldLabelName(name));
-      if (stored === undefined) missing.add(name);
-      else canonical.add(stored);
-    }
-    return { found: [...canonical], missing: [...missing] };
-  }
-
-  /**
-   * Transaction items an issue write adds when it sets a project or labels: they hold only while
-   * each still exists and is not being deleted.
-   */
-  existenceChecks(references: { projectId?: string | null; labels?: string[] }): TransactItem[] {
-    return [
-      ...(references.projectId ? [projectExistsCheck(references.projectId, this.now())] : []),
-      ...(references.labels ?? []).map((name) => labelExistsCheck(name, this.now())),
-    ];
-  }
-
-  /** The given names no label holds (case-insensitive match). */
-  async missingLabels(names: string[]): Promise<string[]> {
-    return (await this.resolveLabels(names)).missing;
-  }
-
-  /** A project by id, or null when there is none (for what shows a project beside something else). */
-  async findProject(id: string): Promise<Project | null> {
-    return PROJECT_ID.test(id) ? ((await this.projects.get(id))?.record ?? null) : null;
-  }
-
-  async findGoal(id: string): Promise<Goal | null> {
-    return GOAL_ID.test(id) ? ((await this.goals.get(id))?.record ?? null) : null;
-  }
-
-  /** The labels of the given names, with their colours (names no label holds are left out). */
-  labelsNamed(names: string[]): Promise<Label[]> {
-    return this.labels.labelsNamed(names);
-  }
-
-  async projectExists(id: string): Promise<boolean> {
-    return PROJECT_ID.test(id) && (await this.projects.get(id)) !== undefined;
   }
 
   private fenceUntil(): string {

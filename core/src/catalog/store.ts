@@ -1,15 +1,14 @@
 /**
  * @module catalog/store — the catalog's kinds of record (projects, goals, labels) and every
  * DynamoDB expression about label names: the claim written with a label, so a name belongs to one
- * label whatever the concurrency, and the lookups and checks the issue service uses.
- * Keys and access patterns: ./keys.ts; the record writes: ./records.ts.
+ * label whatever the concurrency, and the checks issue and template writes add. Keys and access
+ * patterns: ./keys.ts; the record writes: ./records.ts; the reads others make: ./lookups.ts.
  */
 import type { Db, TransactItem } from "../db/client.js";
 import { ConditionFailedError } from "../db/client.js";
 import { ConflictError } from "../errors.js";
 import { fenceHeld, guardShardsCleared, guardTombstones, referenceCheck, removeFence, setFence } from "./fence.js";
 import {
-  foldLabelName,
   GOAL_LISTINGS,
   goalKey,
   goalListings,
@@ -126,32 +125,6 @@ export class LabelStore extends RecordStore<Label> {
       },
     };
     await this.delete(current, { extra: [release, ...guardTombstones(labelNameKey(current.record.name))] });
-  }
-
-  /** The labels holding the given names (any case), in the order given: two reads. */
-  async labelsNamed(names: string[]): Promise<Label[]> {
-    if (names.length === 0) return [];
-    const claims = await this.db.batchGet(
-      names.map((name) => labelNameKey(name)),
-      { consistent: true },
-    );
-    const found = await this.db.batchGet(
-      claims.map((claim) => labelKey(String(claim.labelId))),
-      { consistent: true },
-    );
-    return found.map((item) => ({
-      id: String(item.id),
-      name: String(item.name),
-      color: String(item.color),
-      createdAt: String(item.createdAt),
-    }));
-  }
-
-  /** The stored (canonical) name of each given name that a label holds, by folded name: one BatchGet. */
-  async namesHeld(names: string[]): Promise<Map<string, string>> {
-    const keys = new Map(names.map((name) => [foldLabelName(name), labelNameKey(name)]));
-    const claims = await this.db.batchGet([...keys.values()], { consistent: true });
-    return new Map(claims.map((claim) => [foldLabelName(String(claim.name)), String(claim.name)]));
   }
 }
 

@@ -7,16 +7,15 @@
  * seen within `foldWaitMs` (a review number before it still unwritten, or the store failing), it
  * answers 201 all the same: it is stored and numbered, and the next review's fold takes it in.
  */
+import type { CatalogLookups } from "../catalog/lookups.js";
 import type { CatalogService } from "../catalog/service.js";
 import { labelExistsCheck } from "../catalog/store.js";
 import { ConditionFailedError, type TransactItem, TransactionConflictError } from "../db/client.js";
 import { raceBackoff, retryConflicts } from "../db/retry.js";
 import type { Taken } from "../db/sequence.js";
 import { ConflictError, NotFoundError, UnavailableError } from "../errors.js";
-import { pageOffset } from "../http/pagination.js";
 import { newIssue } from "../issues/service.js";
 import type { IssueStore } from "../issues/store.js";
-import type { PageQuery } from "../templates/schemas.js";
 import type { TemplateStore, VersionReviews } from "../templates/store.js";
 import { newReviewId } from "./keys.js";
 import { type ReviewSlot, type ReviewStore, SLOT_INDEX } from "./review-store.js";
@@ -84,7 +83,10 @@ export class ReviewService {
     private readonly promptStore: PromptStore,
     private readonly templates: TemplateStore,
     private readonly issues: IssueStore,
-    private readonly catalog: CatalogService,
+    /** Creates the improvement label when the table has none yet. */
+    private readonly catalog: Pick<CatalogService, "createLabel">,
+    /** Finds the improvement label as stored. */
+    private readonly labels: Pick<CatalogLookups, "resolveLabels">,
     private readonly now: () => Date = () => new Date(),
     timings: Partial<ReviewTimings> = {},
   ) {
@@ -301,19 +303,6 @@ export class ReviewService {
     };
   }
 
-  async listPromptReviews(promptId: string, query: PageQuery) {
-    const prompt = await this.prompts.getPrompt(promptId);
-    return this.store.listReviews(`prompt=${prompt.id}`, { offset: pageOffset(query), limit: query.limit });
-  }
-
-  /** Reviews of every version of a template, newest first. */
-  async listTemplateReviews(templateRef: string, query: PageQuery) {
-    const found = await this.templates.resolve(templateRef);
-    if (!found) throw new NotFoundError(`Template ${templateRef} not found`);
-    const { template } = found;
-    return this.store.listReviews(`template=${template.id}`, { offset: pageOffset(query), limit: query.limit });
-  }
-
   /**
    * The writes that open "Improve prompt template: <slug>" (a `task` in `todo`, labelled
    * `prompt-improvement`) for `version`, whose reviews stand at `tally`, quoting the feedback of
@@ -352,7 +341,7 @@ export class ReviewService {
 
   /** The improvement label's name as stored, creating the label when it does not exist yet. */
   private async improvementLabel(): Promise<string> {
-    const { found } = await this.catalog.resolveLabels([IMPROVEMENT_LABEL.name]);
+    const { found } = await this.labels.resolveLabels([IMPROVEMENT_LABEL.name]);
     if (found[0]) return found[0];
     try {
       return (await this.catalog.createLabel(IMPROVEMENT_LABEL)).record.name;

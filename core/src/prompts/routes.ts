@@ -4,13 +4,14 @@ import type { FamilyModule } from "../http/app.js";
 import { readJsonBody } from "../http/body.js";
 import { itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
-import { promptService, reviewService } from "../services.js";
+import { promptService, reviewLists, reviewService } from "../services.js";
 import { pageQuery } from "../templates/schemas.js";
 import { createReviewBody, listPromptsQuery } from "./schemas.js";
 
 export const promptFamily: FamilyModule<"prompts"> = (deps) => {
   const prompts = promptService(deps);
   const reviewing = reviewService(deps);
+  const reviewPages = reviewLists(deps);
   const id = (c: Context) => c.req.param("id") ?? "";
   return {
     "GET /api/prompts": async (c) => {
@@ -21,7 +22,7 @@ export const promptFamily: FamilyModule<"prompts"> = (deps) => {
     "GET /api/prompts/:id": async (c) => itemResponse(c, await prompts.getPrompt(id(c))),
     "GET /api/prompts/:id/reviews": async (c) => {
       const query = parseWith(pageQuery(), c.req.query(), "query");
-      const { reviews, total } = await reviewing.listPromptReviews(id(c), query);
+      const { reviews, total } = await reviewPages.listPromptReviews(id(c), query);
       return listResponse(c, reviews, total, query);
     },
     "POST /api/prompts/:id/reviews": async (c) => {

@@ -2,7 +2,7 @@
  * @module templates/context — what a prompt is rendered from (API.md 3.4): an issue with its
  * family, project, goal, labels, blockers and latest signals. Never the service's own key.
  */
-import type { CatalogService } from "../catalog/service.js";
+import type { CatalogLookups } from "../catalog/lookups.js";
 import { NotFoundError } from "../errors.js";
 import { ISSUE_ID } from "../issues/keys.js";
 import { type IssueSummary, summaryOf } from "../issues/service.js";
@@ -40,7 +40,7 @@ export class PromptContextBuilder {
   constructor(
     private readonly store: IssueStore,
     private readonly signals: SignalStore,
-    private readonly catalog: CatalogService,
+    private readonly catalog: CatalogLookups,
     private readonly baseUrl: string,
   ) {}
 

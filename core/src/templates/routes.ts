@@ -5,7 +5,7 @@ import { readJsonBody } from "../http/body.js";
 import { expectedVersion } from "../http/conditional.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
-import { promptRenderer, reviewService, templateService } from "../services.js";
+import { promptRenderer, reviewLists, templateService } from "../services.js";
 import {
   createTemplateBody,
   createVersionBody,
@@ -19,7 +19,7 @@ import {
 export const templateFamily: FamilyModule<"templates"> = (deps) => {
   const templates = templateService(deps);
   const rendering = promptRenderer(deps);
-  const reviewing = reviewService(deps);
+  const reviewPages = reviewLists(deps);
   const id = (c: Context) => c.req.param("id") ?? "";
   const detail = async (c: Context, ref: string, status: 200 | 201 = 200) => {
     const { detail, version } = await templates.templateDetail(ref);
@@ -70,7 +70,7 @@ export const templateFamily: FamilyModule<"templates"> = (deps) => {
     },
     "GET /api/templates/:id/reviews": async (c) => {
       const query = parseWith(pageQuery(), c.req.query(), "query");
-      const { reviews, total } = await reviewing.listTemplateReviews(id(c), query);
+      const { reviews, total } = await reviewPages.listTemplateReviews(id(c), query);
       return listResponse(c, reviews, total, query);
     },
     "GET /api/templates/preview/:issueId": async (c) => {

@@ -4,8 +4,8 @@
  * issue, and seeding the defaults, are ./prompting.ts.
  */
 
+import type { CatalogLookups } from "../catalog/lookups.js";
 import { lostRace } from "../catalog/patch.js";
-import type { CatalogService } from "../catalog/service.js";
 import { projectExistsCheck } from "../catalog/store.js";
 import { ConditionFailedError } from "../db/client.js";
 import { retryRaces } from "../db/retry.js";
@@ -31,7 +31,7 @@ export class TemplateService {
 
   constructor(
     store: TemplateStore,
-    private readonly catalog: CatalogService,
+    private readonly catalog: CatalogLookups,
     /** Seals the precompiled forms this service stores (the service key): only sealed ones are run. */
     private readonly sealSecret: string | undefined,
     private readonly now: () => Date = () => new Date(),
