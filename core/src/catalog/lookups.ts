@@ -39,9 +39,7 @@ export class CatalogLookups {
    */
   async resolveLabels(names: string[]): Promise<ResolvedLabels> {
     if (names.length === 0) return { found: [], missing: [] };
-    // One key per name as folded: a BatchGet refuses the same key twice.
-    const keys = new Map(names.map((name) => [foldLabelName(name), labelNameKey(name)]));
-    const claims = await this.db.batchGet([...keys.values()], { consistent: true });
+    const claims = await this.nameClaims(names);
     const held = new Map(claims.map((claim) => [foldLabelName(String(claim.name)), String(claim.name)]));
     const canonical = new Set<string>();
     const missing = new Set<string>();
@@ -56,10 +54,7 @@ export class CatalogLookups {
   /** The labels holding the given names (any case), with their colours: two reads. */
   async labelsNamed(names: string[]): Promise<Label[]> {
     if (names.length === 0) return [];
-    const claims = await this.db.batchGet(
-      names.map((name) => labelNameKey(name)),
-      { consistent: true },
-    );
+    const claims = await this.nameClaims(names);
     const found = await this.db.batchGet(
       claims.map((claim) => labelKey(String(claim.labelId))),
       { consistent: true },
@@ -70,6 +65,13 @@ export class CatalogLookups {
       color: String(item.color),
       createdAt: String(item.createdAt),
     }));
+  }
+
+  /** The name claims of the labels holding `names` (any case): one strongly consistent BatchGet. */
+  private nameClaims(names: string[]) {
+    // One key per name as folded: a BatchGet refuses the same key twice.
+    const keys = new Map(names.map((name) => [foldLabelName(name), labelNameKey(name)]));
+    return this.db.batchGet([...keys.values()], { consistent: true });
   }
 
   /**

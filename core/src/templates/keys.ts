@@ -103,7 +103,7 @@ export function versionReviewsKey(templateId: string, number: number): Key {
 
 /** Whether a sort key of the template partition is a version's reviews item. */
 export function isVersionReviewsSortKey(sk: string): boolean {
-  return sk.startsWith(`${VERSION_ENTRY}#`) && sk.slice(VERSION_ENTRY.length + 8) === REVIEWS_SUFFIX;
+  return sk.startsWith(`${VERSION_ENTRY}#`) && suffixOfVersionSortKey(sk) === REVIEWS_SUFFIX;
 }
 
 /** Whether a sort key of the template partition is a version item (not one of its counts). */
@@ -113,7 +113,12 @@ export function isVersionSortKey(sk: string): boolean {
 
 /** Which of a version's counts a (base) sort key holds. */
 export function versionCountOfSortKey(sk: string): VersionCount {
-  return sk.slice(VERSION_ENTRY.length + 8) as VersionCount;
+  return suffixOfVersionSortKey(sk) as VersionCount;
+}
+
+/** What follows `#<000042>#` in the sort key of an item beside a version (`usage`, `reviews`, …). */
+function suffixOfVersionSortKey(sk: string): string {
+  return sk.slice(VERSION_ENTRY.length + 8);
 }
 
 /** The version number a version or usage sort key belongs to. */

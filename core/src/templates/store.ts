@@ -474,8 +474,10 @@ export class TemplateStore {
   }
 }
 
-/** The version item (with its precompiled content, binary, when there is one) and its id pointer, both new. */
-/** A new version's items: the version, the pointer from its id, and its reviews item (none yet). */
+/**
+ * A new version's items: the version (with its precompiled content, binary, when there is one), the
+ * pointer from its id, and its reviews item (none yet).
+ */
 function versionWrites(version: TemplateVersion, compiled?: CompiledTemplate): TransactItem[] {
   const {
     usageCount: _usage,
