@@ -1414,7 +1414,7 @@ export interface components {
         "application/json": components["schemas"]["Error"];
       };
     };
-    /** @description The database is unreachable or throttling; retry after `Retry-After` seconds */
+    /** @description The database is unreachable or throttling, or the same change is still in progress elsewhere (concurrent changes that keep conflicting, a copy of a delivery still being stored); retry after `Retry-After` seconds */
     Unavailable: {
       headers: {
         [name: string]: unknown;

@@ -20,7 +20,7 @@ import { idempotencyRecordKey } from "../../core/src/http/idempotency-store.js";
 import { createDb, type Db } from "../../core/src/index.js";
 import { issueCounterKey } from "../../core/src/issues/keys.js";
 import { reviewSequenceKey, reviewSlotPartition } from "../../core/src/prompts/keys.js";
-import { signalSourceKey } from "../../core/src/signals/keys.js";
+import { deliveryKey, signalSourceKey } from "../../core/src/signals/keys.js";
 
 /** How a failed call fails, as DynamoDB on AWS (or the network under it) fails it. */
 export type FaultKind =
@@ -296,8 +296,9 @@ export function tableChanges(before: TableSnapshot, after: TableSnapshot): ItemC
  * Changes a failed request may leave behind because they are written ahead of its transaction on
  * purpose, idempotently or harmlessly: an issue number taken (API.md 3.2: a number is skipped when
  * a create fails after taking it), a review number taken and given up (its void slot lets later
- * reviews be folded past it), a manual signal source registered, and an Idempotency-Key claim that
- * was released (claimable at once, so the client's retry runs).
+ * reviews be folded past it), a manual signal source registered, a delivery id's reservation whose
+ * request could not give it up (it lapses within seconds, and a redelivery then takes it), and an
+ * Idempotency-Key claim that was released (claimable at once, so the client's retry runs).
  */
 export function isAllowedLeftover(change: ItemChange): boolean {
   if (change.key === keyOf(issueCounterKey())) return true;
@@ -306,6 +307,9 @@ export function isAllowedLeftover(change: ItemChange): boolean {
     return true;
   }
   if (change.before === undefined && change.key.startsWith(`${signalSourceKey("").pk}\u0000`)) return true;
+  // A delivery's reservation its request could not give up (the database was gone): it lapses.
+  const reservation = change.after !== undefined && change.after.signalId === undefined;
+  if (change.before === undefined && change.key.endsWith(`\u0000${deliveryKey("", "").sk}`) && reservation) return true;
   const record = change.after;
   if (record?.entity === "idempotency" && change.key === keyOf(idempotencyRecordKey(String(record.key)))) {
     return record.state === "in_progress" && Number(record.inProgressUntil) === 0;

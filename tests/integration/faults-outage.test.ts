@@ -144,6 +144,6 @@ describe("the store going away in the middle of a request, at each of its calls 
       },
       { kinds: ["connectionReset", "internalError"], onward: true },
     );
-    expect(report.calls).toBe(3);
+    expect(report.calls).toBe(4);
   });
 });

@@ -214,8 +214,9 @@ describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in
         };
       },
     });
-    // The receiver's budget (ARCHITECTURE.md): three calls.
-    expect(report.calls).toBe(3);
+    // The receiver's calls (request-costs.test.ts): the delivery's reservation beside the fingerprint's
+    // read, the issue number, the transaction.
+    expect(report.calls).toBe(4);
   });
 
   it("a signed codehost delivery grouped into an open issue counts once", async () => {

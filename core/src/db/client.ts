@@ -7,6 +7,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { ConsumedCapacity } from "@aws-sdk/client-dynamodb";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type {
+  DeleteCommandInput,
   GetCommandInput,
   PutCommandInput,
   QueryCommandInput,
@@ -24,6 +25,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
+import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { ConfiguredRetryStrategy } from "@smithy/core/retry";
 import { ConflictError, UnavailableError } from "../errors.js";
 import { conflictEmulatorFor, emulateConflicts } from "./conflicts.js";
@@ -177,9 +179,18 @@ export class Db {
     return out.Attributes;
   }
 
-  async delete(key: Key): Promise<void> {
+  /** Deletes one item; with `condition`, only while it holds (else a {@link ConditionFailedError}). */
+  async delete(
+    key: Key,
+    condition?: Pick<
+      DeleteCommandInput,
+      "ConditionExpression" | "ExpressionAttributeNames" | "ExpressionAttributeValues"
+    >,
+  ): Promise<void> {
     const out = await this.send(() =>
-      this.doc.send(new DeleteCommand({ TableName: this.tableName, Key: key, ReturnConsumedCapacity: "TOTAL" })),
+      this.doc.send(
+        new DeleteCommand({ ...condition, TableName: this.tableName, Key: key, ReturnConsumedCapacity: "TOTAL" }),
+      ),
     );
     this.record("write", out.ConsumedCapacity);
   }
@@ -379,7 +390,7 @@ function translate(error: unknown, countFailedCall: () => void): unknown {
   const code = (error as { code?: string })?.code ?? "";
   if (name === "ConditionalCheckFailedException") {
     countFailedCall();
-    return new ConditionFailedError(["ConditionalCheckFailed"], (error as { Item?: unknown }).Item, error);
+    return new ConditionFailedError(["ConditionalCheckFailed"], plainItem((error as { Item?: unknown }).Item), error);
   }
   if (name === "TransactionCanceledException") {
     countFailedCall();
@@ -389,7 +400,7 @@ function translate(error: unknown, countFailedCall: () => void): unknown {
     if (codes.includes("ConditionalCheckFailed")) {
       return new ConditionFailedError(
         codes,
-        reasons.map((reason) => reason.Item),
+        reasons.map((reason) => plainItem(reason.Item)),
         error,
       );
     }
@@ -406,6 +417,12 @@ function translate(error: unknown, countFailedCall: () => void): unknown {
     return new UnavailableError("Database unavailable", { cause: error });
   }
   return error;
+}
+
+/** An item a failed condition returned (in DynamoDB's wire form) as plain values, like every other read. */
+function plainItem(item: unknown): Item | undefined {
+  if (typeof item !== "object" || item === null) return undefined;
+  return unmarshall(item as Parameters<typeof unmarshall>[0]) as Item;
 }
 
 function isNetworkError(error: unknown): boolean {

@@ -54,7 +54,10 @@ const ERRORS = {
   413: ["PayloadTooLarge", "Body over the limit (1 MiB, 5 MiB for webhook receivers)"],
   415: ["UnsupportedMediaType", "The body is not of a media type this endpoint takes"],
   500: ["InternalError", "Internal error, or this receiver's secret is not configured"],
-  503: ["Unavailable", "The database is unreachable or throttling; retry after `Retry-After` seconds"],
+  503: [
+    "Unavailable",
+    "The database is unreachable or throttling, or the same change is still in progress elsewhere (concurrent changes that keep conflicting, a copy of a delivery still being stored); retry after `Retry-After` seconds",
+  ],
 } as const;
 type ErrorStatus = keyof typeof ERRORS;
 

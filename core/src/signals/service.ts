@@ -1,14 +1,14 @@
 /**
- * @module signals/service — ingesting a signal, in one line: dedupe (one read of the delivery and
- * the fingerprint's issue) → route (a pure decision) → the issue side's writes (from the issue
- * rules) → one transaction with the delivery, the signal, its payload and its listings. A lost
- * race starts over from the read.
+ * @module signals/service — ingesting a signal, in one line: dedupe (a conditional put reserving
+ * the delivery id, beside the read of the fingerprint's issue) → route (a pure decision) → the
+ * issue side's writes (from the issue rules) → one transaction with the delivery, the signal, its
+ * payload and its listings. A lost race starts over from the read.
  */
 
 import { ConditionFailedError, type Db, type TransactItem, TransactionConflictError } from "../db/client.js";
 import { InFlight, RecentlySeen } from "../db/in-flight.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
-import { NotFoundError } from "../errors.js";
+import { NotFoundError, UnavailableError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
 import { ISSUE_ID } from "../issues/keys.js";
 import type { IssueMoves } from "../issues/moves.js";
@@ -24,6 +24,19 @@ import type { SeenDelivery, SignalHead, SignalStore } from "./store.js";
 
 /** How long an issue whose item was found held takes its grouped signals beside it (a storm lasts). */
 const HELD_ISSUE_MS = 10_000;
+
+/**
+ * How long a delivery id stays reserved by the request storing it. A delivery is stored in well
+ * under a second, so this only decides how soon a redelivery takes over a reservation whose request
+ * died (its function timed out, or the database went away before it could give it up). A request
+ * slower than this loses the delivery to the one that took it over: one of them stores it, and the
+ * other answers as a duplicate.
+ */
+const DELIVERY_LEASE_MS = 5_000;
+/** How long a redelivery waits for the same delivery to be stored before answering 503 (past a lapse). */
+const DELIVERY_WAIT_MS = 8_000;
+/** The 503's message when the same delivery is still being stored by another request. */
+export const DELIVERY_PENDING_MESSAGE = "This delivery is still being stored; retry shortly";
 
 /** Issues one merged pull request can close at once (the first it names, by number). */
 const MAX_CLOSED_ISSUES = 10;
@@ -101,17 +114,50 @@ export class SignalService {
     const { id, receivedAt } = newSignalId();
     const encoded = encodePayload(draft.payloadText);
     const payload = { encoded, chunksAhead: this.signals.payloadTooBigForTransaction(encoded) };
-    if (!payload.chunksAhead) return retryRaces(() => this.ingestOnce(draft, id, receivedAt, payload));
+    const { deliveryId } = draft;
+    let holding = false;
+    const take = async (delivery: string) => {
+      const seen = await this.takeDelivery(draft.source, delivery, id);
+      holding = seen === null;
+      return seen;
+    };
+    // The delivery id is taken once, beside the first read; later attempts hold it already.
+    const attempt = (n: number) =>
+      this.ingestOnce(draft, id, receivedAt, payload, n === 1 && deliveryId !== null ? () => take(deliveryId) : null);
     let result: IngestResult;
     try {
-      await this.signals.writePayloadChunks(id, encoded);
-      result = await retryRaces(() => this.ingestOnce(draft, id, receivedAt, payload));
+      if (payload.chunksAhead) await this.signals.writePayloadChunks(id, encoded);
+      result = await retryRaces(attempt);
     } catch (error) {
-      await this.dropUnusedChunks(id, encoded);
+      if (holding) await this.signals.releaseDelivery(draft.source, deliveryId as string, id).catch(() => undefined);
+      if (payload.chunksAhead) await this.dropUnusedChunks(id, encoded);
       throw error;
     }
-    if (result.duplicate) await this.signals.deletePayloadChunks(id, encoded);
+    if (payload.chunksAhead && result.duplicate) await this.signals.deletePayloadChunks(id, encoded);
     return result;
+  }
+
+  /**
+   * Takes delivery id `deliveryId` for signal `signalId`: null when this request now holds it, or
+   * the stored delivery when another request stored it first — waiting, while one is storing it,
+   * until it has (polling with backoff; after {@link DELIVERY_WAIT_MS}, a 503 the provider retries).
+   */
+  private async takeDelivery(source: string, deliveryId: string, signalId: string): Promise<SeenDelivery | null> {
+    const reserve = () => this.signals.reserveDelivery(source, deliveryId, signalId, Date.now() + DELIVERY_LEASE_MS);
+    const deadline = Date.now() + DELIVERY_WAIT_MS;
+    let found = await reserve();
+    for (let n = 1; ; n++) {
+      if (found.state === "reserved") return null;
+      if (found.state === "stored") return found.delivery;
+      if (Date.now() >= deadline) {
+        // At the latest, the reservation has lapsed by then (its request died) and may be taken.
+        const retryAfterSeconds = Math.max(1, Math.ceil((found.until - Date.now()) / 1000));
+        throw new UnavailableError(DELIVERY_PENDING_MESSAGE, { retryAfterSeconds });
+      }
+      await pollBackoff(n);
+      const now = await this.signals.deliveryState(source, deliveryId);
+      found = now === null || (now.state === "pending" && now.until < Date.now()) ? await reserve() : now;
+    }
   }
 
   /**
@@ -128,14 +174,19 @@ export class SignalService {
     }
   }
 
+  /** One attempt: `take` takes the delivery id first (beside the fingerprint's read), on the first only. */
   private async ingestOnce(
     draft: SignalDraft,
     id: string,
     receivedAt: string,
     payload: PayloadPlan,
+    take: (() => Promise<SeenDelivery | null>) | null = null,
   ): Promise<IngestResult> {
-    const context = await this.signals.readIngestContext(draft.source, draft.deliveryId, draft.fingerprint);
-    if (context.delivery) return this.duplicate(context.delivery);
+    const [taken, pointer] = await Promise.all([
+      take === null ? null : take(),
+      this.signals.fingerprintPointer(draft.fingerprint),
+    ]);
+    if (taken) return this.duplicate(taken);
     const closing = await this.closedLoop(draft, receivedAt);
     if (closing) {
       return this.writeRouted(
@@ -144,12 +195,12 @@ export class SignalService {
         receivedAt,
         payload,
         closing.routing,
-        context.pointer,
+        pointer,
         closing.issues[0],
         closing.issues,
       );
     }
-    const current = context.pointer ? await this.issueService.findForSignal(context.pointer) : undefined;
+    const current = pointer ? await this.issueService.findForSignal(pointer) : undefined;
     const routing = routeSignal(draft, current ? current.issue : null, receivedAt);
     if (routing.action === "opened") {
       // Another signal of this fingerprint is opening its issue here: wait, then group into it.
@@ -159,10 +210,10 @@ export class SignalService {
         return this.ingestOnce(draft, id, receivedAt, payload);
       }
       return this.openings.run(draft.fingerprint, () =>
-        this.writeRouted(draft, id, receivedAt, payload, routing, context.pointer, current),
+        this.writeRouted(draft, id, receivedAt, payload, routing, pointer, current),
       );
     }
-    return this.writeRouted(draft, id, receivedAt, payload, routing, context.pointer, current);
+    return this.writeRouted(draft, id, receivedAt, payload, routing, pointer, current);
   }
 
   /** The signal and what its routing does to the issues, written in one transaction. */
@@ -278,7 +329,8 @@ export class SignalService {
    * grouping that finds the issue item held (a storm into one issue) is sent again without it: the
    * signal waits beside the issue and is folded into it before the delivery is answered; one that
    * read signals waiting there already does so from the start. A
-   * delivery id that another delivery took first makes this one a duplicate.
+   * delivery id that another request took over (this one outlived its reservation) makes this
+   * one a duplicate once that one is stored.
    */
   private async write(
     draft: SignalDraft,
@@ -315,8 +367,12 @@ export class SignalService {
         error instanceof ConditionFailedError &&
         error.reasons[0] === "ConditionalCheckFailed";
       if (!deliveryTaken) throw error;
-      const seen = await this.signals.seenDelivery(draft.source, draft.deliveryId as string);
-      if (!seen) throw error;
+      // Another request took the delivery over (this one outlived its reservation): wait for it.
+      const seen = await this.takeDelivery(draft.source, draft.deliveryId as string, signal.id);
+      // Held again (that request died too): the next attempt writes it.
+      if (seen === null) throw error;
+      // Stored by this very signal: a transaction that landed while its answer was lost.
+      if (seen.signalId === signal.id) return undefined;
       return this.duplicate(seen);
     }
   }
@@ -366,6 +422,12 @@ export class SignalService {
     if (byId && result.total === 0) await this.issueService.getIssue(ref);
     return result;
   }
+}
+
+/** Waits before poll `n + 1` of a delivery being stored elsewhere: 25–50 ms, doubling up to 200–400 ms. */
+function pollBackoff(n: number): Promise<void> {
+  const ceiling = Math.min(400, 25 * 2 ** n);
+  return new Promise((resolve) => setTimeout(resolve, ceiling / 2 + (Math.random() * ceiling) / 2));
 }
 
 /** The signal's own fields, with the action routing chose and the issue it links to. */

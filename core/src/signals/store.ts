@@ -3,7 +3,7 @@
  * writes (in its caller's transaction), the one read that routing decides on, reads by id with
  * the whole payload, and listing pages. Keys and access patterns: ./keys.ts.
  */
-import type { Db, Item, Key, TransactItem } from "../db/client.js";
+import { ConditionFailedError, type Db, type Item, type TransactItem, TransactionConflictError } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import {
   deliveryKey,
@@ -29,11 +29,14 @@ export interface SeenDelivery {
   issueId: string | null;
 }
 
-export interface IngestContext {
-  delivery: SeenDelivery | null;
-  /** The issue the fingerprint last opened, if any. */
-  pointer: string | null;
-}
+/**
+ * Where a delivery id stands: stored (its signal and issue), or being stored by the request that
+ * reserved it until `until` (epoch ms), or free for this request (`reserved`: it now holds it).
+ */
+export type DeliveryState =
+  | { state: "stored"; delivery: SeenDelivery }
+  | { state: "pending"; until: number }
+  | { state: "reserved" };
 
 export interface SignalListRequest {
   filters: { source?: string; type?: string; severity?: string; action?: string; issueId?: string };
@@ -48,8 +51,10 @@ export const PAYLOAD_IN_TRANSACTION_BYTES = 3_000_000;
 const ENTRY_FIELDS = ["id", "source", "type", "severity", "action", "issueId"] as const;
 
 // Named condition fragments.
-/** This delivery has not been stored before. */
-const deliveryUnseen = "attribute_not_exists(pk)";
+/** No request stored this delivery or holds it now (an abandoned reservation has lapsed). */
+const deliveryFree = "attribute_not_exists(pk) OR (attribute_not_exists(signalId) AND #reservedUntil < :now)";
+/** The delivery is still reserved by the signal being written (nobody took a lapsed reservation over). */
+const deliveryReservedBy = "#reservedBy = :signalId";
 /** Nobody pointed the fingerprint elsewhere since it was read. */
 const pointerUnchanged = "#issueId = :expectedIssueId";
 const pointerAbsent = "attribute_not_exists(pk)";
@@ -64,18 +69,63 @@ export class SignalStore {
     this.listings = new ListingIndex(db, SIGNAL_LISTINGS);
   }
 
-  /** Delivery and fingerprint pointer in one strongly consistent read. */
-  async readIngestContext(source: string, deliveryId: string | null, fingerprint: string): Promise<IngestContext> {
-    const keys: Key[] = [fingerprintKey(fingerprint)];
-    if (deliveryId !== null) keys.push(deliveryKey(source, deliveryId));
-    const items = await this.db.batchGet(keys, { consistent: true });
-    const find = (key: Key) => items.find((item) => item.pk === key.pk && item.sk === key.sk);
-    const delivery = deliveryId === null ? undefined : find(deliveryKey(source, deliveryId));
-    const pointer = find(fingerprintKey(fingerprint));
-    return {
-      delivery: delivery ? seenDelivery(delivery) : null,
-      pointer: typeof pointer?.issueId === "string" ? pointer.issueId : null,
-    };
+  /** The issue the fingerprint last opened, if any (strongly consistent: routing decides on it). */
+  async fingerprintPointer(fingerprint: string): Promise<string | null> {
+    const pointer = await this.db.get(fingerprintKey(fingerprint), { consistent: true });
+    return typeof pointer?.issueId === "string" ? pointer.issueId : null;
+  }
+
+  /**
+   * Reserves a delivery id for signal `signalId` until `until` (epoch ms) with one conditional
+   * put, unless it is stored or reserved by another request: then says which, from the item the
+   * refused put returns. A put refused because a transaction holds the item (the delivery being
+   * stored right now, on AWS) finds it pending. So redeliveries that arrive together on separate
+   * instances wait for one of them instead of each sending a transaction bound to fail.
+   */
+  async reserveDelivery(source: string, deliveryId: string, signalId: string, until: number): Promise<DeliveryState> {
+    const now = Date.now();
+    try {
+      await this.db.put({
+        Item: { ...deliveryKey(source, deliveryId), reservedBy: signalId, reservedUntil: until },
+        ConditionExpression: deliveryFree,
+        ExpressionAttributeNames: { "#reservedUntil": "reservedUntil" },
+        ExpressionAttributeValues: { ":now": now },
+      });
+      return { state: "reserved" };
+    } catch (error) {
+      if (error instanceof TransactionConflictError) return { state: "pending", until: now };
+      if (!(error instanceof ConditionFailedError)) throw error;
+      const existing = error.existing as Item | undefined;
+      // This very put, applied while its answer was lost (the SDK sent it again), or a reservation
+      // this signal made before and still holds.
+      if (existing?.reservedBy === signalId) return { state: "reserved" };
+      return existing ? deliveryState(existing) : { state: "pending", until: now };
+    }
+  }
+
+  /** Where a delivery id stands now (strongly consistent); null when nobody stored or holds it. */
+  async deliveryState(
+    source: string,
+    deliveryId: string,
+  ): Promise<Exclude<DeliveryState, { state: "reserved" }> | null> {
+    const item = await this.db.get(deliveryKey(source, deliveryId), { consistent: true });
+    return item ? deliveryState(item) : null;
+  }
+
+  /**
+   * Gives up signal `signalId`'s reservation of a delivery it did not store (its request failed), so
+   * a redelivery need not wait for the reservation to lapse. Harmless once the delivery is stored.
+   */
+  async releaseDelivery(source: string, deliveryId: string, signalId: string): Promise<void> {
+    try {
+      await this.db.delete(deliveryKey(source, deliveryId), {
+        ConditionExpression: `${deliveryReservedBy} AND attribute_not_exists(signalId)`,
+        ExpressionAttributeNames: { "#reservedBy": "reservedBy" },
+        ExpressionAttributeValues: { ":signalId": signalId },
+      });
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+    }
   }
 
   /** Whether the payload must be written before the transaction (it would not fit inside). */
@@ -96,9 +146,9 @@ export class SignalStore {
   }
 
   /**
-   * The writes of a new signal: the delivery (only if unseen: it comes first, so a failed
-   * condition at index 0 means a duplicate), the signal, its payload chunks unless written
-   * ahead, and its listing entries and counts.
+   * The writes of a new signal: the delivery (only while this signal still holds its reservation:
+   * it comes first, so a failed condition at index 0 means another request took the delivery), the
+   * signal, its payload chunks unless written ahead, and its listing entries and counts.
    */
   prepareCreate(signal: SignalHead, payload: EncodedPayload, chunksWrittenAhead: boolean): TransactItem[] {
     const writes: TransactItem[] = [];
@@ -106,7 +156,9 @@ export class SignalStore {
       writes.push({
         Put: {
           Item: { ...deliveryKey(signal.source, signal.deliveryId), signalId: signal.id, issueId: signal.issueId },
-          ConditionExpression: deliveryUnseen,
+          ConditionExpression: deliveryReservedBy,
+          ExpressionAttributeNames: { "#reservedBy": "reservedBy" },
+          ExpressionAttributeValues: { ":signalId": signal.id },
         },
       });
     }
@@ -175,11 +227,6 @@ export class SignalStore {
     };
   }
 
-  async seenDelivery(source: string, deliveryId: string): Promise<SeenDelivery | null> {
-    const item = await this.db.get(deliveryKey(source, deliveryId), { consistent: true });
-    return item ? seenDelivery(item) : null;
-  }
-
   /** A signal with its whole payload: the signal and its chunks share a partition (one query). */
   async get(id: string): Promise<Signal | undefined> {
     const items = await this.db.queryPartition(signalKey(id).pk);
@@ -233,8 +280,13 @@ export class SignalStore {
   }
 }
 
-function seenDelivery(item: Item): SeenDelivery {
-  return { signalId: String(item.signalId), issueId: typeof item.issueId === "string" ? item.issueId : null };
+/** A delivery item: stored when it names its signal, else a reservation until its `reservedUntil`. */
+function deliveryState(item: Item): Exclude<DeliveryState, { state: "reserved" }> {
+  if (typeof item.signalId !== "string") return { state: "pending", until: Number(item.reservedUntil ?? 0) };
+  return {
+    state: "stored",
+    delivery: { signalId: item.signalId, issueId: typeof item.issueId === "string" ? item.issueId : null },
+  };
 }
 
 function toHead(item: Item): SignalHead {
