@@ -57,6 +57,11 @@ export function benchSettings() {
     /** Requests per second of each autocannon route; 0: each as fast as it is answered. */
     BENCH_LOAD_RATE: intEnv("BENCH_LOAD_RATE", 0, 0),
     /**
+     * Seconds an agent works on a dispatch (heartbeating) before it completes it, on average; 0:
+     * a second or two, so that agents claim again as fast as the stack lets them.
+     */
+    BENCH_LOAD_WORK_SECONDS: intEnv("BENCH_LOAD_WORK_SECONDS", 0, 0),
+    /**
      * `fleet` runs the load against a fleet of one-request instances instead of one server; with
      * BENCH_LOAD_AGENTS=50 its claim p99 is held to its budget.
      */

@@ -1,6 +1,7 @@
 /**
  * @module bench/load-agents — the agents of the sustained load, written with fetch: each slot runs
- * an agent that claims (60 s leases, the shortest), heartbeats while it works, reviews its prompt
+ * an agent that claims (60 s leases, the shortest), heartbeats while it works (a second or two, or
+ * about BENCH_LOAD_WORK_SECONDS), reviews its prompt
  * with its dispatch token, and completes done or failed; some vanish right after a claim or a
  * heartbeat and never come back (another agent takes the slot), so their leases run out and their
  * issues are claimed again. Every answer is recorded in the ledger; every request is timed.
@@ -25,6 +26,8 @@ export interface AgentOptions {
   failShare: number;
   /** Share of dispatches whose prompt the agent reviews. */
   reviewShare: number;
+  /** Seconds spent on a dispatch before completing it, on average (half to one and a half times); 0: 0.2–1.2 s a heartbeat. */
+  workSeconds: number;
   /** No claim starts after this instant (performance.now()); dispatches in hand are finished. */
   deadline: number;
   apiKey: string;
@@ -110,8 +113,9 @@ export async function runAgents(options: AgentOptions): Promise<AgentFigures> {
       options.ledger.claims.push(record);
       const vanishing = Math.random() < options.vanishShare;
       const heartbeats = vanishing ? Math.floor(Math.random() * 2) : 1 + Math.floor(Math.random() * 3);
+      const work = options.workSeconds * 1000 * (0.5 + Math.random());
       for (let i = 0; i < heartbeats; i++) {
-        await sleep(200 + Math.random() * 1000);
+        await sleep(options.workSeconds > 0 ? work / Math.max(heartbeats, 1) : 200 + Math.random() * 1000);
         const beat = await send(
           "POST /api/dispatch/:id/heartbeat",
           `/api/dispatch/${dispatch.id}/heartbeat`,

@@ -135,6 +135,7 @@ export const loadSection: Section = {
           vanishShare: 0.1,
           failShare: 0.25,
           reviewShare: 0.8,
+          workSeconds: ctx.settings.BENCH_LOAD_WORK_SECONDS,
           deadline,
           apiKey: ctx.apiKey,
         }),

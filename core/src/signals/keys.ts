@@ -5,7 +5,9 @@
  * - signal by id ............. GetItem  pk=$kaizen#signal_1#<id>  sk=$kaizen#signal_1
  * - its payload chunks ....... Query    pk=$kaizen#signal_1#<id>  sk begins_with $kaizen#signalpayload_1#
  *                              (a payload that fits one chunk stays inline on the signal item)
- * - delivery seen? ........... GetItem  pk=$kaizen#delivery_1#<source>#<delivery id>  (signal and issue ids)
+ * - delivery taken? ......... PutItem (conditional) / GetItem  pk=$kaizen#delivery_1#<source>#<delivery id>
+ *                              (a reservation, `reservedBy` and `reservedUntil`, until the signal and
+ *                              issue ids replace it)
  * - open issue of a fingerprint GetItem pk=$kaizen#fingerprint_1#<fingerprint>  (the issue it last opened)
  * - manual sources ........... Query    pk=$kaizen#signalsources_1  (sk = the source name)
  * - lists .................... listings of db/listing.ts, entity `signal`, sort key = the id's ULID,

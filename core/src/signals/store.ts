@@ -99,7 +99,7 @@ export class SignalStore {
       // This very put, applied while its answer was lost (the SDK sent it again), or a reservation
       // this signal made before and still holds.
       if (existing?.reservedBy === signalId) return { state: "reserved" };
-      return existing ? deliveryState(existing) : { state: "pending", until: now };
+      return existing ? stateOfDelivery(existing) : { state: "pending", until: now };
     }
   }
 
@@ -109,7 +109,7 @@ export class SignalStore {
     deliveryId: string,
   ): Promise<Exclude<DeliveryState, { state: "reserved" }> | null> {
     const item = await this.db.get(deliveryKey(source, deliveryId), { consistent: true });
-    return item ? deliveryState(item) : null;
+    return item ? stateOfDelivery(item) : null;
   }
 
   /**
@@ -281,7 +281,7 @@ export class SignalStore {
 }
 
 /** A delivery item: stored when it names its signal, else a reservation until its `reservedUntil`. */
-function deliveryState(item: Item): Exclude<DeliveryState, { state: "reserved" }> {
+function stateOfDelivery(item: Item): Exclude<DeliveryState, { state: "reserved" }> {
   if (typeof item.signalId !== "string") return { state: "pending", until: Number(item.reservedUntil ?? 0) };
   return {
     state: "stored",
