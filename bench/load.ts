@@ -43,9 +43,10 @@ async function watchQueue(url: string, apiKey: string, ledger: LoadLedger, timin
  * The claim p99 of a load on the fleet: held to its budget with {@link FLEET_AGENTS} agents polling,
  * reported with any other number.
  */
-function fleetClaimLine(routes: RouteFigures[], agents: number): BudgetLine {
+function fleetClaimLine(routes: RouteFigures[], agents: number, workSeconds: number): BudgetLine {
   const claims = routes.find((route) => route.route === CLAIM_ROUTE);
-  const what = `claim p99, ${agents} agents polling, fleet`;
+  const working = workSeconds > 0 ? `, working ${workSeconds} s a dispatch` : "";
+  const what = `claim p99, ${agents} agents polling${working}, fleet`;
   const unanswered = claims?.errors ?? 0;
   const note =
     `${claims?.requests ?? 0} claims answered, p50 ${ms(claims?.p50Ms ?? Number.NaN, 0)}` +
@@ -200,6 +201,8 @@ export const loadSection: Section = {
         ctx.fail(`the load audit found ${audit.violations.length} violations`);
       }
       if (serverErrors > 0) ctx.fail(`the load saw ${serverErrors} answers with a 5xx`);
+      const unanswered = count((route) => route.errors);
+      if (unanswered > 0) ctx.fail(`the load left ${unanswered} requests unanswered within 30 s`);
       return [
         reported(load, `${requests} requests, ${serverErrors} × 5xx`, `${audit.violations.length} audit violations`),
         ...routeFigures.map((route) =>
@@ -209,7 +212,7 @@ export const loadSection: Section = {
             `${route.requests} requests, ${route.concurrency} at once (${route.driver})`,
           ),
         ),
-        ...(model === "fleet" ? [fleetClaimLine(routeFigures, agents)] : []),
+        ...(model === "fleet" ? [fleetClaimLine(routeFigures, agents, ctx.settings.BENCH_LOAD_WORK_SECONDS)] : []),
       ];
     } finally {
       db.client.destroy();
