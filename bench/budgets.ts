@@ -32,6 +32,17 @@ export interface BudgetLine {
   note: string;
   /** A ratio held to a bound: the chart of the report draws these. */
   ratio?: { value: number; limit: number };
+  /** Why the line is over although its figure is within the bound (answers that broke a rule of the budget). */
+  overBecause?: string;
+}
+
+/**
+ * `line`, over its budget whatever its figure when `failure` names what else broke the budget
+ * (5xx answers in a burst that must have none).
+ * @example overWhen(atMost("burst …", 0.8, 1), fiveXx > 0 ? "3 × 5xx" : undefined)
+ */
+export function overWhen(line: BudgetLine, failure: string | undefined): BudgetLine {
+  return failure === undefined || line.verdict === "n/a" ? line : { ...line, verdict: "OVER", overBecause: failure };
 }
 
 /**

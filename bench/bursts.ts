@@ -6,7 +6,7 @@
  * fingerprints, of one, and of ids sent 4 times, reviews of one template version, and claims. Every
  * run sends what no other run sent, prepared before it is timed; rounds alternate which side goes first.
  */
-import { atMost, BUDGETS, type BudgetLine } from "./budgets.js";
+import { atMost, BUDGETS, type BudgetLine, overWhen } from "./budgets.js";
 import { codehostDelivery, issueEvent } from "./deliveries.js";
 import { conflictsIn } from "./dynamo-trace.js";
 import { BENCH_MODELS, type BenchModel } from "./env.js";
@@ -400,13 +400,20 @@ export const burstsSection: Section = {
       const fiveXx = answers.filter((a) => (a.status ?? 0) >= 500);
       const unanswered = answers.filter((a) => a.status === null).length;
       const rounds = row.concurrent.map((r, i) => times(r.wallMs / (row.serial[i]?.wallMs ?? Number.NaN)));
+      const failures = [
+        ...(fiveXx.length > 0 ? [`${fiveXx.length} × 5xx`] : []),
+        ...(unanswered > 0 ? [`${unanswered} unanswered`] : []),
+      ];
       lines.push(
-        atMost(
-          `burst ${row.label}`,
-          ratioOf(row),
-          row.emulation ? BUDGETS.burstEmulated : BUDGETS.burstOff,
-          `${fiveXx.length} × 5xx${fiveXx.length > 0 ? ` (${statusCounts(statusesOf(fiveXx))})` : ""}` +
-            `${unanswered > 0 ? `, ${unanswered} unanswered within 30 s` : ""}; rounds ${rounds.join(", ")}`,
+        overWhen(
+          atMost(
+            `burst ${row.label}`,
+            ratioOf(row),
+            row.emulation ? BUDGETS.burstEmulated : BUDGETS.burstOff,
+            `${fiveXx.length} × 5xx${fiveXx.length > 0 ? ` (${statusCounts(statusesOf(fiveXx))})` : ""}` +
+              `${unanswered > 0 ? `, ${unanswered} unanswered within 30 s` : ""}; rounds ${rounds.join(", ")}`,
+          ),
+          failures.length > 0 ? `${failures.join(", ")} (none allowed)` : undefined,
         ),
       );
     }

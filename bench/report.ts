@@ -10,11 +10,12 @@ const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ")
 const xml = (text: string) =>
   text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
-/** `+0.30 (1.20× the budget)` for a ratio over its budget, empty otherwise. */
+/** `+0.30 (1.20× the budget)` for a ratio over its budget, what else broke it, or empty. */
 function missedBy(line: BudgetLine): string {
-  if (line.verdict !== "OVER" || !line.ratio) return "";
-  const { value, limit } = line.ratio;
-  return `+${(value - limit).toFixed(2)} (${(value / limit).toFixed(2)}× the budget)`;
+  if (line.verdict !== "OVER") return "";
+  const { value, limit } = line.ratio ?? { value: 0, limit: Number.POSITIVE_INFINITY };
+  const missed = value > limit ? [`+${(value - limit).toFixed(2)} (${(value / limit).toFixed(2)}× the budget)`] : [];
+  return [...missed, ...(line.overBecause ? [line.overBecause] : [])].join("; ");
 }
 
 /** A bar per ratio as a share of its budget: the dashed line is the budget, red bars are over it. */

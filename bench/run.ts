@@ -103,7 +103,7 @@ async function main(): Promise<number> {
   console.log(
     over.length === 0
       ? "\nEvery measured ratio is within its budget."
-      : `\nOVER BUDGET: ${over.map((line) => `${line.what} = ${line.figure}`).join("; ")}`,
+      : `\nOVER BUDGET: ${over.map((line) => `${line.what} = ${line.figure}${line.overBecause ? `, ${line.overBecause}` : ""}`).join("; ")}`,
   );
   if (report)
     console.log(
