@@ -46,10 +46,13 @@ async function deliver(to: Requester, delivery: SignedDelivery): Promise<Answer>
 /** A code-host `issues.opened` delivery of issue `number`: stored, it opens a Kaizen issue. */
 const opened = (number: number) => codehostDelivery("issues", issueEvent("opened", number));
 
+/** The key of `delivery`'s id item. */
+const keyOf = (delivery: SignedDelivery) =>
+  deliveryKey("codehost", delivery.init.headers["X-Codehost-Delivery"] as string);
+
 /** Writes a reservation of `delivery`'s id as a request storing it would, by signal `by`, until `until`. */
 async function reserve(t: TestApp, delivery: SignedDelivery, by: string, until: number): Promise<void> {
-  const key = deliveryKey("codehost", delivery.init.headers["X-Codehost-Delivery"] as string);
-  await t.db.put({ Item: { ...key, reservedBy: by, reservedUntil: until } });
+  await t.db.put({ Item: { ...keyOf(delivery), reservedBy: by, reservedUntil: until } });
 }
 
 async function signalCount(t: TestApp): Promise<number> {
@@ -110,8 +113,9 @@ describe("a delivery whose id another request reserved", () => {
     const waiting = deliver(t.app, delivery);
     await sleep(400);
     // The holder stores it: its delivery now names its signal (here, the first one's).
-    const key = deliveryKey("codehost", delivery.init.headers["X-Codehost-Delivery"] as string);
-    await t.db.put({ Item: { ...key, signalId: first.data.signal.id, issueId: first.data.signal.issueId } });
+    await t.db.put({
+      Item: { ...keyOf(delivery), signalId: first.data.signal.id, issueId: first.data.signal.issueId },
+    });
     expect(await waiting).toMatchObject({
       status: 200,
       data: { duplicate: true, signal: { id: first.data.signal.id }, issue: { number: 1 } },

@@ -38,6 +38,9 @@ export type DeliveryState =
   | { state: "pending"; until: number }
   | { state: "reserved" };
 
+/** Where a delivery id stands as read: stored, or being stored. */
+export type DeliveryFound = Exclude<DeliveryState, { state: "reserved" }>;
+
 export interface SignalListRequest {
   filters: { source?: string; type?: string; severity?: string; action?: string; issueId?: string };
   since?: string;
@@ -104,10 +107,7 @@ export class SignalStore {
   }
 
   /** Where a delivery id stands now (strongly consistent); null when nobody stored or holds it. */
-  async deliveryState(
-    source: string,
-    deliveryId: string,
-  ): Promise<Exclude<DeliveryState, { state: "reserved" }> | null> {
+  async deliveryState(source: string, deliveryId: string): Promise<DeliveryFound | null> {
     const item = await this.db.get(deliveryKey(source, deliveryId), { consistent: true });
     return item ? stateOfDelivery(item) : null;
   }
@@ -119,7 +119,8 @@ export class SignalStore {
   async releaseDelivery(source: string, deliveryId: string, signalId: string): Promise<void> {
     try {
       await this.db.delete(deliveryKey(source, deliveryId), {
-        ConditionExpression: `${deliveryReservedBy} AND attribute_not_exists(signalId)`,
+        // A stored delivery names no reservation any more, so this never deletes one.
+        ConditionExpression: deliveryReservedBy,
         ExpressionAttributeNames: { "#reservedBy": "reservedBy" },
         ExpressionAttributeValues: { ":signalId": signalId },
       });
@@ -281,7 +282,7 @@ export class SignalStore {
 }
 
 /** A delivery item: stored when it names its signal, else a reservation until its `reservedUntil`. */
-function stateOfDelivery(item: Item): Exclude<DeliveryState, { state: "reserved" }> {
+function stateOfDelivery(item: Item): DeliveryFound {
   if (typeof item.signalId !== "string") return { state: "pending", until: Number(item.reservedUntil ?? 0) };
   return {
     state: "stored",
