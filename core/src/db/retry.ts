@@ -64,3 +64,13 @@ export async function retryConflicts<T>(write: () => Promise<T>, budgetMs = CONF
     }
   }
 }
+
+/**
+ * Waits before poll `n + 1` of something another request is writing (a delivery being stored, the
+ * default templates being seeded): 25–50 ms, doubling up to 200–400 ms.
+ * @example for (let n = 1; !(await isStored()); n++) await pollBackoff(n);
+ */
+export function pollBackoff(n: number): Promise<void> {
+  const ceiling = Math.min(400, 25 * 2 ** n);
+  return new Promise((resolve) => setTimeout(resolve, ceiling / 2 + (Math.random() * ceiling) / 2));
+}

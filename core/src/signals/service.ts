@@ -7,7 +7,7 @@
 
 import { ConditionFailedError, type Db, type TransactItem, TransactionConflictError } from "../db/client.js";
 import { InFlight, RecentlySeen } from "../db/in-flight.js";
-import { retryConflicts, retryRaces } from "../db/retry.js";
+import { pollBackoff, retryConflicts, retryRaces } from "../db/retry.js";
 import { NotFoundError, UnavailableError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
 import { ISSUE_ID } from "../issues/keys.js";
@@ -422,12 +422,6 @@ export class SignalService {
     if (byId && result.total === 0) await this.issueService.getIssue(ref);
     return result;
   }
-}
-
-/** Waits before poll `n + 1` of a delivery being stored elsewhere: 25–50 ms, doubling up to 200–400 ms. */
-function pollBackoff(n: number): Promise<void> {
-  const ceiling = Math.min(400, 25 * 2 ** n);
-  return new Promise((resolve) => setTimeout(resolve, ceiling / 2 + (Math.random() * ceiling) / 2));
 }
 
 /** The signal's own fields, with the action routing chose and the issue it links to. */

@@ -15,6 +15,8 @@
  * - slug claim ............ GetItem  pk=$kaizen#templateslug_1#<slug>  (written only if absent, in the
  *                           template's own transaction: two live templates never share a slug)
  * - default seeded? ....... GetItem  pk=$kaizen#templateseed_1#<slug>  (a default is seeded once)
+ * - seeding under way ..... PutItem  pk=$kaizen#templateseed_1  (held by the one instance seeding the
+ *                           defaults, until a time; the others wait for its marks instead of racing it)
  * - lists and selection ... listing `all` of db/listing.ts, entity `template`, sort key = the id's
  *                           ULID, buckets of one day; entries carry what selection reads, so choosing
  *                           a template for an issue is one query
@@ -137,6 +139,11 @@ export function slugKey(slug: string): Key {
 
 export function seedKey(slug: string): Key {
   return { pk: `${SEED_ENTITY}#${slug}`, sk: SEED_ENTITY };
+}
+
+/** Held by the instance seeding the default templates while it does. */
+export function seedingKey(): Key {
+  return { pk: SEED_ENTITY, sk: SEED_ENTITY };
 }
 
 /** Sort key of a template in its listing: the ULID of its id. */

@@ -3,9 +3,10 @@
  * gets, its version rendered for the issue, and the default templates seeded once. Template writes
  * (./service.ts) are not needed for that, so a function that only renders does not carry them.
  */
+import { randomUUID } from "node:crypto";
 import { ConditionFailedError } from "../db/client.js";
-import { retryConflicts } from "../db/retry.js";
-import { NotFoundError } from "../errors.js";
+import { pollBackoff, retryConflicts } from "../db/retry.js";
+import { NotFoundError, UnavailableError } from "../errors.js";
 import type { IssueAggregate } from "../issues/store.js";
 import { type DispatchContext, NO_DISPATCH, type PromptContextBuilder, selectionFacts } from "./context.js";
 import { DEFAULT_TEMPLATE_SLUGS, newTemplateId, VERSION_ID } from "./keys.js";
@@ -44,6 +45,13 @@ export function boundedPromptText(text: string): string {
   const cut = new TextDecoder("utf-8").decode(Buffer.from(text, "utf8").subarray(0, budget)).replace(/\uFFFD$/, "");
   return `${cut}${note}`;
 }
+
+/** How long an instance seeding the default templates holds the seeding: far more than it takes. */
+const SEEDING_LEASE_MS = 10_000;
+/** How long a request waits for another instance to seed the defaults before it answers 503 (past one lease, so a dead holder is taken over first). */
+const SEEDING_WAIT_MS = 15_000;
+/** The 503's message when the defaults are still being seeded by another instance after that. */
+export const SEEDING_MESSAGE = "The default templates are still being created; retry shortly";
 
 /** Chooses and renders templates for issues, and seeds the defaults they start from. */
 export class PromptRenderer {
@@ -149,9 +157,33 @@ export class PromptRenderer {
   /**
    * Creates each default template (API.md 3.4) that was never seeded: one read when all were.
    * A default the user changed or deleted is left as it is; a slug a user's template holds is skipped.
+   *
+   * One instance seeds at a time: it holds the seeding (templates/store.ts) while it writes, and
+   * instances that start meanwhile (fifty agents' first claims on a fresh table, each on an
+   * instance of its own) wait for its marks instead of each compiling the defaults and racing it.
+   * A holder that died is taken over once its time runs out.
    */
   async seedDefaults(): Promise<string[]> {
-    const seeded = await this.store.seeded(DEFAULT_TEMPLATE_SLUGS);
+    const holder = randomUUID();
+    const deadline = Date.now() + SEEDING_WAIT_MS;
+    for (let n = 1; ; n++) {
+      const seeded = await this.store.seeded(DEFAULT_TEMPLATE_SLUGS);
+      if (seeded.size === DEFAULT_TEMPLATE_SLUGS.length) return [];
+      if (await this.store.reserveSeeding(holder, Date.now() + SEEDING_LEASE_MS)) {
+        try {
+          // Read again under the hold: the last holder may have finished since the read above.
+          return await this.seedMissing(await this.store.seeded(DEFAULT_TEMPLATE_SLUGS));
+        } finally {
+          await this.store.releaseSeeding(holder).catch(() => undefined);
+        }
+      }
+      if (Date.now() >= deadline) throw new UnavailableError(SEEDING_MESSAGE);
+      await pollBackoff(n);
+    }
+  }
+
+  /** Writes the defaults not in `seeded`, each with its mark, and returns their slugs. */
+  private async seedMissing(seeded: Set<string>): Promise<string[]> {
     const created: string[] = [];
     if (seeded.size === DEFAULT_TEMPLATE_SLUGS.length) return created;
     // Their content (and the compiler that checks it) is loaded only when one is to be written.

@@ -3,7 +3,7 @@
  * a template with its slug claim and listing entry, versions numbered without gaps, promotion in
  * one transaction, versions read with the counts ./version-counts.ts keeps beside them. Keys: ./keys.ts.
  */
-import type { Db, Item, TransactItem } from "../db/client.js";
+import { ConditionFailedError, type Db, type Item, type TransactItem, TransactionConflictError } from "../db/client.js";
 import { ListingIndex } from "../db/listing.js";
 import { sumSpreadCounts } from "../db/spread.js";
 import {
@@ -11,6 +11,7 @@ import {
   isVersionSortKey,
   newVersionId,
   SLUG,
+  seedingKey,
   seedKey,
   slugKey,
   TEMPLATE_ID,
@@ -182,6 +183,39 @@ export class TemplateStore {
         ConditionExpression: itemAbsent,
       },
     };
+  }
+
+  /**
+   * Takes the seeding of the default templates for `holder` until `until` (epoch ms): true when it
+   * is free (or held by `holder`, or its holder's time ran out), false when another holds it.
+   */
+  async reserveSeeding(holder: string, until: number): Promise<boolean> {
+    try {
+      await this.db.put({
+        Item: { ...seedingKey(), entity: "templateseeding", holder, until },
+        ConditionExpression: "attribute_not_exists(pk) OR #holder = :holder OR #until < :now",
+        ExpressionAttributeNames: { "#holder": "holder", "#until": "until" },
+        ExpressionAttributeValues: { ":holder": holder, ":now": Date.now() },
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionFailedError || error instanceof TransactionConflictError) return false;
+      throw error;
+    }
+  }
+
+  /** Gives up `holder`'s seeding once it is done (or failed), so a waiting instance need not wait for its time to run out. */
+  async releaseSeeding(holder: string): Promise<void> {
+    try {
+      await this.db.delete(seedingKey(), {
+        ConditionExpression: "#holder = :holder",
+        ExpressionAttributeNames: { "#holder": "holder" },
+        ExpressionAttributeValues: { ":holder": holder },
+      });
+    } catch (error) {
+      // Taken over after its time ran out: the item is the new holder's.
+      if (!(error instanceof ConditionFailedError)) throw error;
+    }
   }
 
   /** The slugs of `slugs` that were seeded already: one read. */
