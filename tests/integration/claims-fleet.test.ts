@@ -150,6 +150,29 @@ describe("a claim that cannot finish", () => {
     expect(((await claimed.json()) as { data: { issue: Json } }).data.issue.id).toBe(issueId);
   }, 30_000);
 
+  it("looks once more when its first transaction comes back after the deadline with its issue gone (a database taking a burst in turn)", async () => {
+    const t = await testApp();
+    const [first, second] = await createTodos(t, 2);
+    let held = false;
+    // The claim's transaction waits 5.5 s at the database, as the last of a burst does in DynamoDB
+    // Local's queue; meanwhile its issue goes (a person deleted it, say).
+    t.db.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === "TransactWriteItemsCommand" && !held) {
+          held = true;
+          await t.db.delete(issueKey(first as string));
+          await new Promise((resolve) => setTimeout(resolve, 5_500));
+        }
+        return next(args);
+      },
+      { step: "initialize", name: "slowFirstTransaction" },
+    );
+    const claimed = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "patient" }));
+    expect(held).toBe(true);
+    expect(claimed.status).toBe(201);
+    expect(((await claimed.json()) as { data: { issue: Json } }).data.issue.id).toBe(second);
+  }, 30_000);
+
   it("answers 503 with Retry-After when every issue it goes for is gone for 5 s, and writes nothing", async () => {
     const t = await testApp();
     const ids = await createTodos(t, 700);
