@@ -62,6 +62,12 @@ export function benchSettings() {
      */
     BENCH_LOAD_WORK_SECONDS: intEnv("BENCH_LOAD_WORK_SECONDS", 0, 0),
     /**
+     * Seconds over which the agents join, one after another at even intervals, as agents started by
+     * people and schedulers do; 0: all at the first instant. All at once is the claims burst's case
+     * (the bursts section), so the load measures agents polling, not their start.
+     */
+    BENCH_LOAD_RAMP_SECONDS: intEnv("BENCH_LOAD_RAMP_SECONDS", 10, 0),
+    /**
      * `fleet` runs the load against a fleet of one-request instances instead of one server; with
      * BENCH_LOAD_AGENTS=50 its claim p99 is held to its budget.
      */

@@ -1,6 +1,6 @@
 /**
  * @module bench/load-agents — the agents of the sustained load, written with fetch: each slot runs
- * an agent that claims (60 s leases, the shortest), heartbeats while it works (a second or two, or
+ * an agent that joins within the ramp, claims (60 s leases, the shortest), heartbeats while it works (a second or two, or
  * about BENCH_LOAD_WORK_SECONDS), reviews its prompt
  * with its dispatch token, and completes done or failed; some vanish right after a claim or a
  * heartbeat and never come back (another agent takes the slot), so their leases run out and their
@@ -10,6 +10,8 @@
 import type { ClaimRecord } from "../tests/helpers/load-audit.js";
 import { send as sendRequest } from "./http.js";
 import type { LoadLedger, RouteTimings } from "./load-ledger.js";
+
+export const CLAIM_ROUTE = "POST /api/dispatch/claim";
 
 /** The shortest lease the API allows: vanished agents' leases run out within the load. */
 export const LEASE_SECONDS = 60;
@@ -28,6 +30,10 @@ export interface AgentOptions {
   reviewShare: number;
   /** Seconds spent on a dispatch before completing it, on average (half to one and a half times); 0: 0.2–1.2 s a heartbeat. */
   workSeconds: number;
+  /** Seconds over which the agents join, at even intervals (the first at once); 0: all at once. */
+  rampSeconds: number;
+  /** Claims sent once every agent has joined are recorded here too: the load's polling, past its start. */
+  joinedTimings: RouteTimings;
   /** No claim starts after this instant (performance.now()); dispatches in hand are finished. */
   deadline: number;
   apiKey: string;
@@ -70,11 +76,14 @@ export async function runAgents(options: AgentOptions): Promise<AgentFigures> {
     refused: 0,
     reviews: 0,
   };
+  const joinedAt = performance.now() + options.rampSeconds * 1000;
   const send = async (route: string, path: string, bearer: string, body: unknown): Promise<Answer> => {
     const sentAt = Date.now();
+    const joined = performance.now() >= joinedAt;
     const headers = { Authorization: `Bearer ${bearer}`, "Content-Type": "application/json" };
     const reply = await sendRequest(options.url, { path, headers, body: JSON.stringify(body) });
     options.timings.record(route, reply.status, reply.ms);
+    if (joined && route === CLAIM_ROUTE) options.joinedTimings.record(route, reply.status, reply.ms);
     return { status: reply.status, data: reply.body?.data ?? {}, sentAt, answeredAt: Date.now() };
   };
   const running = () => performance.now() < options.deadline;
@@ -82,7 +91,7 @@ export async function runAgents(options: AgentOptions): Promise<AgentFigures> {
   /** One agent's life: dispatch after dispatch until the deadline; false when it vanished. */
   const life = async (agent: string): Promise<boolean> => {
     while (running()) {
-      const claim = await send("POST /api/dispatch/claim", "/api/dispatch/claim", options.apiKey, {
+      const claim = await send(CLAIM_ROUTE, "/api/dispatch/claim", options.apiKey, {
         agent,
         leaseSeconds: LEASE_SECONDS,
       });
@@ -174,6 +183,7 @@ export async function runAgents(options: AgentOptions): Promise<AgentFigures> {
 
   await Promise.all(
     Array.from({ length: options.agents }, async (_, slot) => {
+      await sleep((options.rampSeconds * 1000 * slot) / options.agents);
       for (let generation = 0; running(); generation++) {
         figures.started += 1;
         const stayed = await life(`load-agent-${slot}.${generation}`);
