@@ -30,8 +30,14 @@ import { newDispatchToken } from "./token.js";
 
 /** Failed attempts after which an issue is canceled instead of queued again. */
 export const MAX_FAILED_ATTEMPTS = 3;
-/** A claim still looking for an issue this long after its first look answers 503 with `Retry-After` (API.md 3.6). */
+/**
+ * A claim that has looked for an issue this long answers 503 with `Retry-After` (API.md 3.6). Its
+ * transactions' own time does not count: a database taking a burst's transactions in turn is not
+ * a claim going round in circles.
+ */
 const CLAIM_DEADLINE_MS = 5_000;
+/** A claim still under way this long after its first look answers 503 however its time went: it never hangs. */
+const CLAIM_LIMIT_MS = 15_000;
 /**
  * How long after it began a claimer counts for those behind it: past its deadline and one last
  * transaction, so one that died (a function that timed out) holds nobody back for longer.
@@ -84,15 +90,16 @@ export class DispatchService {
     const claimerId = newClaimerId(started);
     await this.store.enterClaimer(listing, claimerId, new Date(started));
     let entered = true;
-    // The first look and one more always happen, however slow the way here was (a busy process,
-    // expiries) or the first transaction (a database taking a burst's transactions in turn); looking
-    // again after that has a deadline, counted from the first look.
+    // The first look always happens, however slow the way here was (a busy process, expiries);
+    // looking again has a deadline, counted from the first look without the transactions' time.
     const looking = Date.now();
+    const transactions = { ms: 0 };
     try {
       const skipped = new Set<string>();
       let waitingSince: number | undefined;
       for (let wait = WAIT_START_MS, round = 0; ; round++) {
-        if (round > 1 && Date.now() - looking >= CLAIM_DEADLINE_MS) {
+        const elapsed = Date.now() - looking;
+        if (round > 0 && (elapsed - transactions.ms >= CLAIM_DEADLINE_MS || elapsed >= CLAIM_LIMIT_MS)) {
           throw new UnavailableError("Too many concurrent claims; retry shortly");
         }
         const { ahead, head } = await this.look(input, listing, claimerId, skipped.size);
@@ -111,7 +118,7 @@ export class DispatchService {
         }
         // AWS refuses a transaction at once while another holds one of its items: send it again.
         const claimerEnd = this.store.claimerEnd(listing, claimerId);
-        const outcome = await retryConflicts(() => this.tryClaim(issueId, input, claimerEnd));
+        const outcome = await retryConflicts(() => this.tryClaim(issueId, input, claimerEnd, transactions));
         if (outcome !== "gone") {
           entered = false;
           return outcome;
@@ -305,9 +312,15 @@ export class DispatchService {
   /**
    * One attempt at one issue, ending the claimer's entry (`claimerEnd`) in the same transaction:
    * `gone` when it is no longer queued (or changed as the transaction was sent). Throws
-   * {@link TransactionConflictError} when another transaction held one of its items.
+   * {@link TransactionConflictError} when another transaction held one of its items. The
+   * transaction's time is added to `transactions` (the claim's deadline leaves it out).
    */
-  private async tryClaim(issueId: string, input: ClaimInput, claimerEnd: TransactItem): Promise<ClaimResult | "gone"> {
+  private async tryClaim(
+    issueId: string,
+    input: ClaimInput,
+    claimerEnd: TransactItem,
+    transactions: { ms: number },
+  ): Promise<ClaimResult | "gone"> {
     // The issue's whole partition in one read: the claim's condition and the prompt's context both use it.
     const aggregate = await this.issues.getAggregate(issueId);
     const stored = aggregate?.stored;
@@ -364,6 +377,7 @@ export class DispatchService {
       now,
     );
     if (!moved.stored) throw new Error("A claim never deletes its issue");
+    const sent = Date.now();
     try {
       await this.db.transactWrite([
         ...moved.writes,
@@ -380,6 +394,8 @@ export class DispatchService {
       // Another claim took it or a person moved it: the caller moves on.
       if (error instanceof ConditionFailedError) return "gone";
       throw error;
+    } finally {
+      transactions.ms += Date.now() - sent;
     }
     return { dispatch: { ...dispatch, token }, issue: moved.stored.issue, prompt: prepared?.prompt ?? null };
   }

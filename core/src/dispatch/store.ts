@@ -88,14 +88,17 @@ export class DispatchStore {
   /**
    * How many claims on `listing` began after `since` and before `claimerId`, not ended yet (one
    * read). A claimer's id is a ULID, so its key says when it began: one older than `since` gave
-   * up or died, and counts for nothing.
+   * up or died, and counts for nothing. A claimer that began before `since` itself (a claim whose
+   * transactions took long) has none ahead that still count: 0, without a read.
    */
   async claimersAhead(listing: string, claimerId: string, since: Date): Promise<number> {
+    const floor = claimerIdFloor(since);
+    if (floor > claimerId) return 0;
     const out = await this.db.query({
       KeyConditionExpression: "pk = :pk AND sk BETWEEN :since AND :me",
       ExpressionAttributeValues: {
         ":pk": claimersPartition(listing),
-        ":since": claimerIdFloor(since),
+        ":since": floor,
         ":me": claimerId,
       },
       ConsistentRead: true,
