@@ -149,6 +149,7 @@ export const dashboardService = (deps: DbDeps) =>
         signalStore(deps),
         issueStore(deps),
         dispatchStore(deps),
+        dispatchQueue(deps),
         templateStore(deps),
         clockOf(deps),
       ),
