@@ -149,7 +149,6 @@ export const dashboardService = (deps: DbDeps) =>
         signalStore(deps),
         issueStore(deps),
         dispatchStore(deps),
-        dispatchQueue(deps),
         templateStore(deps),
         clockOf(deps),
       ),

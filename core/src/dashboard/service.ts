@@ -1,14 +1,12 @@
 /**
  * @module dashboard/service — the figures of `GET /api/dashboard/stats` (API.md 3.7), read from the
- * counts the writes keep: the listings' counts (issues by status and type, dispatches by status,
- * the queue, signals per hour and source) and the todo-to-done histogram (stats/counts.ts). One
- * query per figure's count, all at once, however many issues; and the activity feed and the
- * prompts' performance, a page at a time.
+ * counts the writes keep (stats/counts.ts, and the signal listings' hourly counts per source):
+ * a query for the counts, one for the manual sources, one per source, however many issues; and
+ * the activity feed and the prompts' performance, a page at a time.
  */
 import type { Db } from "../db/client.js";
 import { DISPATCH_STATUSES } from "../dispatch/schemas.js";
 import type { DispatchStore } from "../dispatch/store.js";
-import type { DispatchQueue } from "../issues/queue.js";
 import { ISSUE_STATUSES, ISSUE_TYPES } from "../issues/schemas.js";
 import { summaryOf } from "../issues/service.js";
 import type { IssueStore } from "../issues/store.js";
@@ -29,7 +27,6 @@ export class DashboardService {
     private readonly signals: SignalStore,
     private readonly issues: IssueStore,
     private readonly dispatches: DispatchStore,
-    private readonly queue: DispatchQueue,
     private readonly templates: TemplateStore,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -115,16 +112,12 @@ export class DashboardService {
   async stats(): Promise<DashboardStats> {
     const now = this.now();
     const weekStart = now.getTime() - 7 * 24 * HOUR_MS + HOUR_MS;
-    const [totals, manual, byStatus, byType, dispatches, depth] = await Promise.all([
-      readCounts(this.db),
-      this.signals.manualSources(),
-      this.issues.countsBy("status", ISSUE_STATUSES),
-      this.issues.countsBy("type", ISSUE_TYPES),
-      this.dispatches.countsByStatus(DISPATCH_STATUSES),
-      this.queue.depth(),
-    ]);
+    const [totals, manual] = await Promise.all([readCounts(this.db), this.signals.manualSources()]);
     const sources = [...new Set([...PROVIDER_SOURCES, ...manual])];
     const signalHours = await this.signals.hourlyBySource(sources, weekStart);
+    const of = (prefix: string, names: readonly string[]) =>
+      Object.fromEntries(names.map((name) => [name, totals.get(`${prefix}#${name}`) ?? 0]));
+    const byStatus = of("issue.status", ISSUE_STATUSES);
     const histogram: Record<string, number> = {};
     for (const [sk, total] of totals) {
       if (sk.startsWith("todo-to-done#")) histogram[sk.slice("todo-to-done#".length)] = total;
@@ -141,11 +134,11 @@ export class DashboardService {
       issues: {
         total: Object.values(byStatus).reduce((sum, count) => sum + count, 0),
         byStatus,
-        byType,
+        byType: of("issue.type", ISSUE_TYPES),
       },
       signals: { last24h: summed(last24h), last7d: summed(last7d) },
-      dispatches,
-      queue: { depth },
+      dispatches: of("dispatch.status", DISPATCH_STATUSES),
+      queue: { depth: totals.get("queue.depth") ?? 0 },
       todoToDone: {
         medianSeconds: medianOf(histogram),
         count: Object.values(histogram).reduce((sum, count) => sum + count, 0),

@@ -77,11 +77,6 @@ export function agentListing(agent: string): string {
   return `agent=${createHash("sha256").update(agent).digest("hex").slice(0, 32)}`;
 }
 
-/** The listing of the dispatches in one status. */
-export function statusListing(status: string): string {
-  return `status=${status}`;
-}
-
 export function dispatchListings(dispatch: { status: string; issueId: string; agent: string }): string[] {
-  return ["all", statusListing(dispatch.status), `issue=${dispatch.issueId}`, agentListing(dispatch.agent)];
+  return ["all", `status=${dispatch.status}`, `issue=${dispatch.issueId}`, agentListing(dispatch.agent)];
 }

@@ -7,6 +7,7 @@
 import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import type { DispatchEnd } from "../issues/moves.js";
+import { countChange } from "../stats/counts.js";
 import { versionOutcomeAdditions } from "../templates/version-counts.js";
 import {
   agentListing,
@@ -19,7 +20,6 @@ import {
   dispatchSortKey,
   LEASE_PARTITION_KEY,
   leaseKey,
-  statusListing,
 } from "./keys.js";
 import type { Dispatch, DispatchOutcome, DispatchStatus } from "./schemas.js";
 import type { TokenDispatch } from "./token.js";
@@ -118,12 +118,6 @@ export class DispatchStore {
     await this.db.delete(claimerKey(listing, claimerId));
   }
 
-  /** How many dispatches have each of `statuses` (the dashboard's figures), from their listings' counts: one query each. */
-  async countsByStatus<T extends string>(statuses: readonly T[]): Promise<Record<T, number>> {
-    const counts = await Promise.all(statuses.map((status) => this.listings.count(statusListing(status))));
-    return Object.fromEntries(statuses.map((status, i) => [status, counts[i] ?? 0])) as Record<T, number>;
-  }
-
   async getMany(ids: string[]): Promise<StoredDispatch[]> {
     const items = await this.db.batchGet(ids.map(dispatchKey), { consistent: true });
     return items.map(fromItem);
@@ -153,6 +147,7 @@ export class DispatchStore {
       },
       ...this.listings.additions(dispatchListings(dispatch), dispatchSortKey(dispatch.id), entryOf(dispatch)),
       { Put: { Item: { ...leaseKey(dispatch.leaseExpiresAt, dispatch.id), dispatchId: dispatch.id } } },
+      countChange(`dispatch.status#${dispatch.status}`, 1),
     ];
   }
 
@@ -206,6 +201,8 @@ export class DispatchStore {
               status === "completed",
             )
           : []),
+        countChange(`dispatch.status#${current.dispatch.status}`, -1),
+        countChange(`dispatch.status#${status}`, 1),
       ],
     };
   }

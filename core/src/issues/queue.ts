@@ -6,6 +6,7 @@
  */
 import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex, type ListingScheme, type PageRequest } from "../db/listing.js";
+import { countChange } from "../stats/counts.js";
 import type { Issue } from "./schemas.js";
 import { queueSortKey } from "./scoring.js";
 
@@ -73,8 +74,8 @@ export class DispatchQueue {
 
   /**
    * The writes that keep the queue in step with an issue going from `before` to `after` (null:
-   * absent or deleted): its entry joins, leaves, or moves to its new place in each listing (whose
-   * counts are the queue's depth).
+   * absent or deleted): its entry joins, leaves, or moves to its new place in each listing, and
+   * the queue depth follows.
    */
   changes(before: Queued | null, after: Queued | null): TransactItem[] {
     const from = before && isQueued(before.issue) ? queuePlacement(before.issue, before.goalActive) : undefined;
@@ -84,6 +85,8 @@ export class DispatchQueue {
     const kept = toListings.filter((listing) => fromListings.includes(listing));
     const changed = JSON.stringify(from) !== JSON.stringify(to);
     return [
+      ...(from && !to ? [countChange("queue.depth", -1)] : []),
+      ...(to && !from ? [countChange("queue.depth", 1)] : []),
       ...(from
         ? this.listings.removals(
             fromListings.filter((listing) => !kept.includes(listing)),
@@ -106,11 +109,6 @@ export class DispatchQueue {
   /** Whether {@link head} is one query for these filters (its listing's entries need no filtering). */
   headIsOneQuery(filters: QueueFilters): boolean {
     return queueListing(filters).filters.length === 0;
-  }
-
-  /** How many issues are queued (the dashboard's queue depth), from the counts of the `all` listing. */
-  depth(): Promise<number> {
-    return this.listings.count("all");
   }
 
   /** Ids of the first `count` queued issues matching the filters, in claim order. */

@@ -222,6 +222,7 @@ export class IssueStore {
     const writes: TransactItem[] = [
       { Put: { Item: item, ConditionExpression: itemAbsent } },
       ...this.queue.changes(null, fromItem(item)),
+      ...issueCountChanges(null, issue),
       ...this.byNumber.additions(listingsOf(issue).map(listingName), padNumber(number), entry),
       ...this.byPriority.additions(["all"], prioritySortKey(issue.priority, number), entry),
       ...this.byUpdate.additions(["all"], updatedSortKey(issue.updatedAt, number), entry),
@@ -270,6 +271,7 @@ export class IssueStore {
       ),
       ...childPointerWrites(current.issue, updated),
       ...this.queue.changes(current, stored),
+      ...issueCountChanges(current.issue, updated),
       ...todoToDone(current, updated.status, now),
     ];
     return { stored, writes };
@@ -429,6 +431,7 @@ export class IssueStore {
       ...this.byUpdate.removals(["all"], updatedSortKey(issue.updatedAt, issue.number)),
       ...childPointerWrites(issue, null),
       ...this.queue.changes(current, null),
+      ...issueCountChanges(issue, null),
     ];
     return { writes };
   }
@@ -598,15 +601,6 @@ export class IssueStore {
   }
 
   /**
-   * How many issues have each of `values` in `field` (the dashboard's figures), from the counts of
-   * their listings: one query per value, whatever the number of issues.
-   */
-  async countsBy<T extends string>(field: "status" | "type", values: readonly T[]): Promise<Record<T, number>> {
-    const counts = await Promise.all(values.map((value) => this.byNumber.count(listingName({ field, value }))));
-    return Object.fromEntries(values.map((value, i) => [value, counts[i] ?? 0])) as Record<T, number>;
-  }
-
-  /**
    * One page of issues and the count of all matches. Served from counts (three calls whatever
    * the page) when at most one single-valued condition applies and the order has an index of its
    * own; otherwise the narrow entries of the most selective listing are walked, filtered on the
@@ -704,6 +698,17 @@ function recentSignalsOf(stored: unknown): RecentSignal[] {
 /** Signal ids are `sig_` + ULID, so they order as the instants they were received at. */
 function newestFirst(signals: RecentSignal[]): RecentSignal[] {
   return [...signals].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+}
+
+/** The dashboard's issue counts by status and type, following an issue from `before` to `after` (null: absent). */
+function issueCountChanges(before: Issue | null, after: Issue | null): TransactItem[] {
+  const writes: TransactItem[] = [];
+  for (const field of ["status", "type"] as const) {
+    if (before?.[field] === after?.[field]) continue;
+    if (before) writes.push(countChange(`issue.${field}#${before[field]}`, -1));
+    if (after) writes.push(countChange(`issue.${field}#${after[field]}`, 1));
+  }
+  return writes;
 }
 
 /**

@@ -1,16 +1,14 @@
 /**
- * @module stats/counts — the counts the dashboard reads (API.md 3.7) that no listing keeps: the
- * histogram of todo-to-done times, which issue writes keep as spread counts (db/spread.ts) so no
- * count becomes a hot item.
+ * @module stats/counts — the activity counts (issues by status and type, dispatches by status, queue
+ * depth, todo-to-done times) that issue and dispatch writes keep and the dashboard reads (API.md 3.7),
+ * as spread counts (db/spread.ts) so no count becomes a hot item.
  *
  * Keys:
- * - pk=$kaizen#stats_1, sk=`todo-to-done#<bucket>` (a histogram of seconds from todo to done); the
- *   dashboard reads it in one query, whatever the number of issues.
- * What a listing counts already is not counted again here: issues by status and type are the counts
- * of the issue listings `status=…` and `type=…`, dispatches by status those of the dispatch
- * listings `status=…`, the queue's depth that of the queue listing `all`, and signals per hour and
- * source those of the signal listings `source=…`, each kept in the write's own transaction
- * (db/listing.ts). One count of one thing, one owner.
+ * - pk=$kaizen#stats_1, sk=`issue.status#<status>` · `issue.type#<type>` · `dispatch.status#<status>`
+ *   · `queue.depth` · `todo-to-done#<bucket>` (a histogram of seconds from todo to done);
+ *   the dashboard reads them all in one query, whatever the number of issues.
+ * Signals per hour and source are not counted here: the signal listings `source=<source>` already
+ * keep a count per hour in each signal's transaction (db/listing.ts).
  */
 import type { Db, Key, TransactItem } from "../db/client.js";
 import { sumSpreadCounts } from "../db/spread.js";
@@ -19,7 +17,12 @@ const STATS = "$kaizen#stats_1";
 
 export const STATS_PARTITION = STATS;
 
-export type Counter = `todo-to-done#${string}`;
+export type Counter =
+  | `issue.status#${string}`
+  | `issue.type#${string}`
+  | `dispatch.status#${string}`
+  | "queue.depth"
+  | `todo-to-done#${string}`;
 
 function add(key: Key, delta: number): TransactItem {
   return { SpreadAdd: { Key: key, attribute: "count", delta } };
@@ -71,7 +74,7 @@ export function medianOf(histogram: Record<string, number>): number | null {
  * Count changes merged per count: one transaction may not touch one item twice, so the changes a
  * move gathers for one count (an issue leaving the queue while its dependent joins it) become
  * their sum, and a sum of zero no change. Other items keep their place, first changes first.
- * @example mergeCountChanges([countChange("todo-to-done#012", -1), countChange("todo-to-done#012", 1)]) // []
+ * @example mergeCountChanges([countChange("queue.depth", -1), countChange("queue.depth", 1)]) // []
  */
 export function mergeCountChanges(writes: TransactItem[]): TransactItem[] {
   const sums = new Map<string, number>();
@@ -96,7 +99,7 @@ export function mergeCountChanges(writes: TransactItem[]): TransactItem[] {
   return merged;
 }
 
-/** Every count's total now, by its name (`todo-to-done#012`, …): one query, whatever the number of issues. */
+/** Every count's total now, by its name (`issue.status#todo`, `queue.depth`, …): one query, whatever the number of issues. */
 export async function readCounts(db: Db): Promise<Map<string, number>> {
   const items = await db.queryPartition(STATS);
   return new Map(sumSpreadCounts(items, "count").map(({ sk, total }) => [sk, total]));
