@@ -51,7 +51,7 @@ const SEEDING_LEASE_MS = 10_000;
 /** How long a request waits for another instance to seed the defaults before it answers 503 (past one lease, so a dead holder is taken over first). */
 const SEEDING_WAIT_MS = 15_000;
 /** The 503's message when the defaults are still being seeded by another instance after that. */
-export const SEEDING_MESSAGE = "The default templates are still being created; retry shortly";
+const SEEDING_MESSAGE = "The default templates are still being created; retry shortly";
 
 /** Chooses and renders templates for issues, and seeds the defaults they start from. */
 export class PromptRenderer {
