@@ -51,16 +51,23 @@ export function benchSettings() {
     BENCH_BURST_ONLY: process.env.BENCH_BURST_ONLY?.trim() ?? "",
     /** The sustained load: long enough (150 s) for vanished agents' 60 s leases to run out and be claimed again. */
     BENCH_LOAD_SECONDS: intEnv("BENCH_LOAD_SECONDS", 150, 5),
-    /** Connections of each autocannon route of the load, and agents working at once. */
-    BENCH_LOAD_CONNECTIONS: intEnv("BENCH_LOAD_CONNECTIONS", 2, 1),
-    BENCH_LOAD_AGENTS: intEnv("BENCH_LOAD_AGENTS", 30, 1),
-    /** Requests per second of each autocannon route; 0: each as fast as it is answered. */
-    BENCH_LOAD_RATE: intEnv("BENCH_LOAD_RATE", 0, 0),
     /**
-     * Seconds an agent works on a dispatch (heartbeating) before it completes it, on average; 0:
-     * a second or two, so that agents claim again as fast as the stack lets them.
+     * Connections of each autocannon route of the load, and agents working at once: 50 by default,
+     * the number of agents polling at which the fleet's claim p99 is held to its budget.
      */
-    BENCH_LOAD_WORK_SECONDS: intEnv("BENCH_LOAD_WORK_SECONDS", 0, 0),
+    BENCH_LOAD_CONNECTIONS: intEnv("BENCH_LOAD_CONNECTIONS", 2, 1),
+    BENCH_LOAD_AGENTS: intEnv("BENCH_LOAD_AGENTS", 50, 1),
+    /**
+     * Requests per second of each autocannon route (3 by default, so that the agents' own requests
+     * are what loads the stack); 0: each as fast as it is answered.
+     */
+    BENCH_LOAD_RATE: intEnv("BENCH_LOAD_RATE", 3, 0),
+    /**
+     * Seconds an agent works on a dispatch (heartbeating) before it completes it, on average (20 by
+     * default, as agents that do the task would); 0: a second or two, so that agents claim again as
+     * fast as the stack lets them.
+     */
+    BENCH_LOAD_WORK_SECONDS: intEnv("BENCH_LOAD_WORK_SECONDS", 20, 0),
     /**
      * Seconds over which the agents join, one after another at even intervals, as agents started by
      * people and schedulers do; 0: all at the first instant. All at once is the claims burst's case
@@ -68,10 +75,10 @@ export function benchSettings() {
      */
     BENCH_LOAD_RAMP_SECONDS: intEnv("BENCH_LOAD_RAMP_SECONDS", 10, 0),
     /**
-     * `fleet` runs the load against a fleet of one-request instances instead of one server; with
-     * BENCH_LOAD_AGENTS=50 its claim p99 is held to its budget.
+     * `fleet` (the default) runs the load against a fleet of one-request instances, where the claim
+     * p99 of 50 agents is held to its budget; `server` runs it against one server, as `npm start` does.
      */
-    BENCH_LOAD_MODEL: choiceEnv("BENCH_LOAD_MODEL", BENCH_MODELS, "server"),
+    BENCH_LOAD_MODEL: choiceEnv("BENCH_LOAD_MODEL", BENCH_MODELS, "fleet"),
     /** `off` (or 0, false) runs the load without AWS's transaction conflicts emulated. */
     BENCH_LOAD_EMULATE_CONFLICTS: ["0", "off", "false"].includes(
       (process.env.BENCH_LOAD_EMULATE_CONFLICTS ?? "on").toLowerCase(),

@@ -2,10 +2,10 @@
  * @module bench/load — sustained mixed load without loss (`npm run bench:load`): for BENCH_LOAD_SECONDS,
  * autocannon sends signed deliveries of the three providers (with redeliveries), issue creates, edits
  * and lists while agents claim, heartbeat, review and complete (some vanishing mid-dispatch), against
- * the local server with AWS's transaction conflicts emulated: one app, or with BENCH_LOAD_MODEL=fleet a
- * fleet of one-request instances as Lambda runs them, where the claim p99 of 50 agents polling is held
- * to its budget. Then the audit (tests/helpers/load-audit.ts) reads the whole table; a 5xx or a
- * violation fails the run.
+ * the stack with AWS's transaction conflicts emulated: by default a fleet of one-request instances as
+ * Lambda runs them, where the claim p99 of 50 agents polling is held to its budget, or with
+ * BENCH_LOAD_MODEL=server one app as `npm start` runs it. Then the audit (tests/helpers/load-audit.ts)
+ * reads the whole table; a 5xx or a violation fails the run.
  */
 import { createDb } from "../core/src/index.js";
 import { auditLoad } from "../tests/helpers/load-audit.js";
