@@ -318,7 +318,7 @@ export interface paths {
     put?: never;
     /**
      * Code-host webhook receiver
-     * @description Verified by `X-Codehost-Signature-256: sha256=<hex>`, the HMAC-SHA256 of the raw body with `CODEHOST_WEBHOOK_SECRET`. Event from `X-Codehost-Event` (+ body `action`), delivery id from `X-Codehost-Delivery`. Takes `application/json` or `application/x-www-form-urlencoded` (`payload=<json>`).
+     * @description Verified by `X-Codehost-Signature-256: sha256=<hex>`, the HMAC-SHA256 of the raw body with `CODEHOST_WEBHOOK_SECRET`. Event from `X-Codehost-Event` (+ body `action`), delivery id from `X-Codehost-Delivery`. GitHub's own headers are read the same way: `X-Hub-Signature-256`, `X-GitHub-Event`, `X-GitHub-Delivery`, `X-GitHub-Hook-ID` (the neutral name wins when both are sent; two signatures that differ are a 401). Takes `application/json` or `application/x-www-form-urlencoded` (`payload=<json>`).
      */
     post: operations["postApiSignalsCodehost"];
     delete?: never;
@@ -338,7 +338,7 @@ export interface paths {
     put?: never;
     /**
      * Error-tracker webhook receiver
-     * @description Verified by `X-Errortracker-Hook-Signature`: the lowercase hex HMAC-SHA256, with `ERRORTRACKER_CLIENT_SECRET`, of the body parsed and serialised again (`JSON.stringify`). Event from `X-Errortracker-Hook-Resource` (+ body `action`), delivery id from `Request-ID`.
+     * @description Verified by `X-Errortracker-Hook-Signature`: the lowercase hex HMAC-SHA256, with `ERRORTRACKER_CLIENT_SECRET`, of the body parsed and serialised again (`JSON.stringify`). Event from `X-Errortracker-Hook-Resource` (+ body `action`), delivery id from `Request-ID`. Sentry's own headers are read the same way: `Sentry-Hook-Signature`, `Sentry-Hook-Resource`, `Sentry-Hook-Timestamp` (the neutral name wins when both are sent; two signatures that differ are a 401).
      */
     post: operations["postApiSignalsErrortracker"];
     delete?: never;
@@ -358,7 +358,7 @@ export interface paths {
     put?: never;
     /**
      * Analytics webhook receiver
-     * @description Verified by `X-Analytics-Secret`, equal to `ANALYTICS_WEBHOOK_SECRET`. Delivery id from `X-Analytics-Delivery`, else the event's `uuid`, else the SHA-256 of the body.
+     * @description Verified by `X-Analytics-Secret`, equal to `ANALYTICS_WEBHOOK_SECRET` (PostHog's webhook destination sends the headers it is configured with; it signs nothing of its own). Delivery id from `X-Analytics-Delivery`, else the event's `uuid`, else the SHA-256 of the body.
      */
     post: operations["postApiSignalsAnalytics"];
     delete?: never;

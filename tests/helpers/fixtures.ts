@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { WebhookDefinition } from "@octokit/webhooks-examples";
-import type { Delivery, ProviderSource } from "../../core/src/signals/rules.js";
+import type { Delivery, ProviderSource, Severity } from "../../core/src/signals/rules.js";
 
 /** One example delivery of a code-host event. */
 export interface CodehostExample {
@@ -36,7 +36,66 @@ export function codehostExamples(events: string[]): CodehostExample[] {
   });
 }
 
+/** Every code-host event the package has examples of, in its order. */
+export function codehostEventNames(): string[] {
+  return definitions.filter((definition) => definition.examples.length > 0).map((definition) => definition.name);
+}
+
 const FIXTURES = new URL("../fixtures/", import.meta.url);
+
+/** The installation every error-tracker fixture comes from. */
+export const FIXTURE_INSTALLATION = "7a485448-a9e2-4c85-8a3c-4f44175783c9";
+const TRACKER_ISSUE_TITLE = "TypeError: Cannot read properties of undefined (reading 'total')";
+
+/** An error-tracker fixture and the signal it makes (API.md 3.1.2). */
+export interface ErrortrackerFixture {
+  file: string;
+  /** The resource header it is delivered with: the file name up to the first dot. */
+  resource: string;
+  type: string;
+  fingerprint: string;
+  severity: Severity;
+  title: string;
+}
+
+function trackerFixture(file: string, fingerprint: string, severity: Severity, title: string): ErrortrackerFixture {
+  const type = file.slice(0, -".json".length);
+  return { file, resource: type.slice(0, type.indexOf(".")), type, fingerprint, severity, title };
+}
+
+/** Every file under tests/fixtures/errortracker/, with the signal each makes. */
+export const ERRORTRACKER_FIXTURES: readonly ErrortrackerFixture[] = [
+  trackerFixture("issue.created.json", "errortracker:issue:4537161830", "high", TRACKER_ISSUE_TITLE),
+  trackerFixture("issue.resolved.json", "errortracker:issue:4537161830", "high", TRACKER_ISSUE_TITLE),
+  trackerFixture(
+    "issue.unresolved.json",
+    "errortracker:issue:4498210077",
+    "critical",
+    "OperationalError: deadlock detected",
+  ),
+  trackerFixture("error.created.json", "errortracker:issue:4551902316", "critical", "Error: read ECONNRESET"),
+  trackerFixture(
+    "event_alert.triggered.json",
+    "errortracker:issue:4560034419",
+    "medium",
+    "Payment provider responded after 8.2s",
+  ),
+  trackerFixture("metric_alert.critical.json", "errortracker:metric:31", "critical", "Critical: Checkout failure rate"),
+  trackerFixture("metric_alert.warning.json", "errortracker:metric:31", "high", "Warning: Checkout failure rate"),
+  trackerFixture("metric_alert.resolved.json", "errortracker:metric:31", "low", "Resolved: Checkout failure rate"),
+  trackerFixture(
+    "installation.created.json",
+    `errortracker:installation:${FIXTURE_INSTALLATION}`,
+    "low",
+    "installation.created on acme",
+  ),
+  trackerFixture(
+    "installation.deleted.json",
+    `errortracker:installation:${FIXTURE_INSTALLATION}`,
+    "low",
+    "installation.deleted on acme",
+  ),
+];
 
 /**
  * A JSON file under tests/fixtures/, parsed.

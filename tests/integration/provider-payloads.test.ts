@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type TestApp, testApp } from "../helpers/app.js";
 import { analyticsDelivery, codehostDelivery, errortrackerDelivery } from "../helpers/deliveries.js";
-import { codehostExamples, loadFixture } from "../helpers/fixtures.js";
+import { codehostExamples, ERRORTRACKER_FIXTURES, loadFixture } from "../helpers/fixtures.js";
 
 const CODEHOST_EVENTS = [
   "issues",
@@ -14,17 +14,6 @@ const CODEHOST_EVENTS = [
   "code_scanning_alert",
   "dependabot_alert",
 ];
-const ERRORTRACKER_FIXTURES = [
-  ["issue", "issue.created.json"],
-  ["issue", "issue.resolved.json"],
-  ["issue", "issue.unresolved.json"],
-  ["error", "error.created.json"],
-  ["event_alert", "event_alert.triggered.json"],
-  ["metric_alert", "metric_alert.critical.json"],
-  ["metric_alert", "metric_alert.warning.json"],
-  ["metric_alert", "metric_alert.resolved.json"],
-  ["installation", "installation.created.json"],
-] as const;
 const ANALYTICS_FIXTURES = ["posthog.checkout_failed.json", "posthog.exception.json", "custom.conversion_drop.json"];
 
 /** The same text with one byte changed (a digit or letter swapped for another). */
@@ -72,17 +61,20 @@ describe("error-tracker payloads", () => {
     t = await testApp();
   });
 
-  it.each(ERRORTRACKER_FIXTURES)("%s %s: accepted signed, refused tampered", async (resource, file) => {
-    const body = loadFixture(`errortracker/${file}`);
-    const delivery = errortrackerDelivery(resource, body);
-    const response = await t.app.request(delivery.path, delivery.init);
-    expect(response.status).toBe(201);
-    const { data } = (await response.json()) as { data: { signal: { type: string; fingerprint: string } } };
-    expect(data.signal.type).toBe(`${resource}.${(body as { action: string }).action}`);
-    expect(data.signal.fingerprint.startsWith("errortracker:")).toBe(true);
-    const tampered = await t.app.request(delivery.path, { ...delivery.init, body: tamper(delivery.init.body) });
-    expect(tampered.status).toBe(401);
-  });
+  it.each(ERRORTRACKER_FIXTURES.map(({ resource, file }) => [resource, file]))(
+    "%s %s: accepted signed, refused tampered",
+    async (resource, file) => {
+      const body = loadFixture(`errortracker/${file}`);
+      const delivery = errortrackerDelivery(resource, body);
+      const response = await t.app.request(delivery.path, delivery.init);
+      expect(response.status).toBe(201);
+      const { data } = (await response.json()) as { data: { signal: { type: string; fingerprint: string } } };
+      expect(data.signal.type).toBe(`${resource}.${(body as { action: string }).action}`);
+      expect(data.signal.fingerprint.startsWith("errortracker:")).toBe(true);
+      const tampered = await t.app.request(delivery.path, { ...delivery.init, body: tamper(delivery.init.body) });
+      expect(tampered.status).toBe(401);
+    },
+  );
 });
 
 describe("analytics payloads", () => {

@@ -263,6 +263,60 @@ describe("Lambda bundles", () => {
       expect(tampered.json).toEqual({ error: "Invalid webhook signature" });
     });
 
+    it("take GitHub's and Sentry's own headers, lowercased as the gateway passes them", async () => {
+      const handler = await loadHandler("webhooks", { ...env, ...secrets });
+      const githubBody = issueBody.replace('"number":31', '"number":33');
+      const github = await invoke(
+        handler,
+        apiGatewayEvent({
+          method: "POST",
+          path: "/api/signals/codehost",
+          headers: {
+            "content-type": "application/json",
+            "x-github-event": "issues",
+            "x-github-delivery": "github-lambda-1",
+            "x-github-hook-id": "292430182",
+            "x-hub-signature-256": signCodehost(githubBody, TEST_WEBHOOK_SECRETS.codehost),
+          },
+          body: githubBody,
+          base64: true,
+        }),
+      );
+      expect(github.statusCode).toBe(201);
+      expect(github.json.data).toMatchObject({
+        signal: {
+          type: "issues.opened",
+          deliveryId: "github-lambda-1",
+          headers: { "X-Codehost-Event": "issues", "X-Codehost-Delivery": "github-lambda-1" },
+        },
+      });
+      const sentryBody = JSON.stringify({ action: "created", data: { issue: { id: "4712", level: "fatal" } } });
+      const sentry = await invoke(
+        handler,
+        apiGatewayEvent({
+          method: "POST",
+          path: "/api/signals/errortracker",
+          headers: {
+            "content-type": "application/json",
+            "sentry-hook-resource": "issue",
+            "sentry-hook-timestamp": "1764000000",
+            "request-id": "sentry-lambda-1",
+            "sentry-hook-signature": signErrortracker(sentryBody, TEST_WEBHOOK_SECRETS.errortracker),
+          },
+          body: sentryBody,
+        }),
+      );
+      expect(sentry.statusCode).toBe(201);
+      expect(sentry.json.data).toMatchObject({
+        signal: {
+          type: "issue.created",
+          fingerprint: "errortracker:issue:4712",
+          severity: "critical",
+          headers: { "X-Errortracker-Hook-Resource": "issue", "X-Errortracker-Hook-Timestamp": "1764000000" },
+        },
+      });
+    });
+
     it("verify the error tracker's re-serialised JSON and the analytics secret", async () => {
       const handler = await loadHandler("webhooks", { ...env, ...secrets });
       const text =
@@ -318,7 +372,9 @@ describe("Lambda bundles", () => {
       apiGatewayEvent({ method: "GET", path: "/api/signals", query: "source=codehost", headers: auth }),
     );
     expect(listed.statusCode).toBe(200);
-    const [first] = listed.json.data as { id: string; issueId: string }[];
+    const first = (listed.json.data as { id: string; issueId: string; deliveryId: string }[]).find(
+      (signal) => signal.deliveryId === "lambda-1",
+    );
     expect(first).toBeDefined();
     const one = await invoke(
       handler,

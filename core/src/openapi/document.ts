@@ -7,6 +7,7 @@ import * as z from "zod/mini";
 import { takesIdempotencyKey } from "../http/idempotency.js";
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_PAGE } from "../http/pagination.js";
 import { allRoutes, type Family, type RouteSpec, type WebhookProvider } from "../routes.js";
+import { PROVIDER_HEADERS } from "../webhooks/headers.js";
 import { type AnyRouteKey, OPERATIONS, type Operation, type Success } from "./operations.js";
 import { RESOURCE_SCHEMAS } from "./resources.js";
 
@@ -25,23 +26,46 @@ const TAGS: Record<Family, string> = {
   dashboard: "What the engine is doing, from maintained counts",
 };
 
-const WEBHOOK_SCHEMES: Record<WebhookProvider, { name: string; header: string; description: string }> = {
+/** Each receiver's security scheme under the neutral header; the provider's own header gets a scheme of its own. */
+const WEBHOOK_SCHEMES: Record<WebhookProvider, { name: string; ownName?: string; description: string }> = {
   codehost: {
     name: "codehostSignature",
-    header: "X-Codehost-Signature-256",
+    ownName: "githubSignature",
     description: "`sha256=<hex>`: HMAC-SHA256 of the raw body bytes with CODEHOST_WEBHOOK_SECRET.",
   },
   errortracker: {
     name: "errortrackerSignature",
-    header: "X-Errortracker-Hook-Signature",
+    ownName: "sentrySignature",
     description: "Lowercase hex HMAC-SHA256, with ERRORTRACKER_CLIENT_SECRET, of the body parsed and serialised again.",
   },
   analytics: {
     name: "analyticsSecret",
-    header: "X-Analytics-Secret",
     description: "The value of ANALYTICS_WEBHOOK_SECRET itself.",
   },
 };
+
+/** The security schemes of `provider`'s receiver: its neutral header, and the provider's own when it has one. */
+function webhookSchemes(provider: WebhookProvider): [string, Json][] {
+  const { name, ownName, description } = WEBHOOK_SCHEMES[provider];
+  const { provider: who, signature, aliases } = PROVIDER_HEADERS[provider];
+  const own = aliases[signature];
+  return [
+    [name, { type: "apiKey", in: "header", name: signature, description }],
+    ...(own === undefined || ownName === undefined
+      ? []
+      : ([
+          [
+            ownName,
+            {
+              type: "apiKey",
+              in: "header",
+              name: own,
+              description: `${who}'s own header for the same value: ${description}`,
+            },
+          ],
+        ] as [string, Json][])),
+  ];
+}
 
 /** Why each error status is answered, for the shared `components.responses`. */
 const ERRORS = {
@@ -223,7 +247,9 @@ function headerParameters(route: RouteSpec, operation: Operation): Json[] {
 
 function security(route: RouteSpec): Json[] {
   if (route.auth === "bearer") return [{ bearerAuth: [] }];
-  if (route.auth === "webhook" && route.provider) return [{ [WEBHOOK_SCHEMES[route.provider].name]: [] }];
+  // Either header verifies (API.md 2.2): alternatives, one requirement object each.
+  if (route.auth === "webhook" && route.provider)
+    return webhookSchemes(route.provider).map(([name]) => ({ [name]: [] }));
   return [];
 }
 
@@ -319,12 +345,7 @@ export function buildOpenApiDocument(info: { version: string; description?: stri
           scheme: "bearer",
           description: "SERVICE_API_KEY (`kaizen_` + 64 hex), or a dispatch token where the operation says so",
         },
-        ...Object.fromEntries(
-          Object.values(WEBHOOK_SCHEMES).map(({ name, header, description }) => [
-            name,
-            { type: "apiKey", in: "header", name: header, description },
-          ]),
-        ),
+        ...Object.fromEntries((Object.keys(WEBHOOK_SCHEMES) as WebhookProvider[]).flatMap(webhookSchemes)),
       },
     },
   };

@@ -229,7 +229,10 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
     description:
       "Verified by `X-Codehost-Signature-256: sha256=<hex>`, the HMAC-SHA256 of the raw body with " +
       "`CODEHOST_WEBHOOK_SECRET`. Event from `X-Codehost-Event` (+ body `action`), delivery id from " +
-      "`X-Codehost-Delivery`. Takes `application/json` or `application/x-www-form-urlencoded` (`payload=<json>`).",
+      "`X-Codehost-Delivery`. GitHub's own headers are read the same way: `X-Hub-Signature-256`, " +
+      "`X-GitHub-Event`, `X-GitHub-Delivery`, `X-GitHub-Hook-ID` (the neutral name wins when both are sent; " +
+      "two signatures that differ are a 401). Takes `application/json` or `application/x-www-form-urlencoded` " +
+      "(`payload=<json>`).",
     success: item("IngestResult", "A new delivery was stored", 201),
     alsoSuccess: item("IngestResult", "A delivery already stored (`duplicate: true`); nothing new was written"),
   },
@@ -238,14 +241,17 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
     description:
       "Verified by `X-Errortracker-Hook-Signature`: the lowercase hex HMAC-SHA256, with " +
       "`ERRORTRACKER_CLIENT_SECRET`, of the body parsed and serialised again (`JSON.stringify`). Event from " +
-      "`X-Errortracker-Hook-Resource` (+ body `action`), delivery id from `Request-ID`.",
+      "`X-Errortracker-Hook-Resource` (+ body `action`), delivery id from `Request-ID`. Sentry's own headers " +
+      "are read the same way: `Sentry-Hook-Signature`, `Sentry-Hook-Resource`, `Sentry-Hook-Timestamp` (the " +
+      "neutral name wins when both are sent; two signatures that differ are a 401).",
     success: item("IngestResult", "A new delivery was stored", 201),
     alsoSuccess: item("IngestResult", "A delivery already stored (`duplicate: true`); nothing new was written"),
   },
   "POST /api/signals/analytics": {
     summary: "Analytics webhook receiver",
     description:
-      "Verified by `X-Analytics-Secret`, equal to `ANALYTICS_WEBHOOK_SECRET`. Delivery id from " +
+      "Verified by `X-Analytics-Secret`, equal to `ANALYTICS_WEBHOOK_SECRET` (PostHog's webhook destination " +
+      "sends the headers it is configured with; it signs nothing of its own). Delivery id from " +
       "`X-Analytics-Delivery`, else the event's `uuid`, else the SHA-256 of the body.",
     success: item("IngestResult", "A new delivery was stored", 201),
     alsoSuccess: item("IngestResult", "A delivery already stored (`duplicate: true`); nothing new was written"),

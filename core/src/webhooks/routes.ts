@@ -1,5 +1,6 @@
 /**
  * @module webhooks/routes — the `webhooks` family: the three verified receivers (API.md 2.2, 3.1.1).
+ * Each reads the seed's neutral headers or the real provider's own (`webhooks/headers.ts`).
  * Order: secret configured (the app factory, before the body is read) → body size → signature
  * over the raw bytes → media type → JSON → classify → ingest.
  */
@@ -11,6 +12,7 @@ import type { WebhookProvider } from "../routes.js";
 import { signalService } from "../services.js";
 import { ingestResponse } from "../signals/respond.js";
 import { classifyDelivery } from "../signals/rules.js";
+import { deliveryHeaders } from "./headers.js";
 import { verifyAnalyticsSecret, verifyCodehostSignature, verifyErrortrackerSignature } from "./verify.js";
 
 /** The one 401 body for a missing or wrong signature or secret. */
@@ -20,13 +22,13 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
 
-/** Checks a delivery's signature or secret against the raw body, as each provider signs. */
-const VERIFIERS: Record<WebhookProvider, (raw: Uint8Array, c: Context<AppEnv>, secret: string) => boolean> = {
-  codehost: (raw, c, secret) => verifyCodehostSignature(raw, c.req.header("X-Codehost-Signature-256"), secret),
-  errortracker: (raw, c, secret) =>
-    verifyErrortrackerSignature(raw, c.req.header("X-Errortracker-Hook-Signature"), secret),
-  analytics: (_raw, c, secret) => verifyAnalyticsSecret(c.req.header("X-Analytics-Secret"), secret),
-};
+/** Checks a delivery's signature or secret (from the neutral header or the provider's own) against the raw body. */
+const VERIFIERS: Record<WebhookProvider, (raw: Uint8Array, presented: string | undefined, secret: string) => boolean> =
+  {
+    codehost: verifyCodehostSignature,
+    errortracker: verifyErrortrackerSignature,
+    analytics: (_raw, presented, secret) => verifyAnalyticsSecret(presented, secret),
+  };
 
 export const webhookFamily: FamilyModule<"webhooks"> = (deps) => {
   const { config } = deps;
@@ -35,15 +37,13 @@ export const webhookFamily: FamilyModule<"webhooks"> = (deps) => {
   const receiver = (provider: WebhookProvider) => async (c: Context<AppEnv>) => {
     const secret = config.webhookSecrets[provider] ?? "";
     const raw = new Uint8Array(await c.req.arrayBuffer());
-    if (!VERIFIERS[provider](raw, c, secret)) throw new UnauthorizedError(WEBHOOK_FAILURE_MESSAGE);
+    const headers = deliveryHeaders(provider, (name) => c.req.header(name));
+    // Two signatures that disagree are refused, whichever of them would verify.
+    const presented = headers.signature === "conflict" ? undefined : headers.signature;
+    if (!VERIFIERS[provider](raw, presented, secret)) throw new UnauthorizedError(WEBHOOK_FAILURE_MESSAGE);
     const payloadText = payloadTextOf(provider, c.req.header("Content-Type") ?? "", raw);
     const body = parseJsonObject(payloadText);
-    const classified = classifyDelivery({
-      source: provider,
-      header: (name) => c.req.header(name),
-      body,
-      rawBody: raw,
-    });
+    const classified = classifyDelivery({ source: provider, header: headers.header, body, rawBody: raw });
     const result = await signals.ingest({ ...classified, source: provider, manual: false, payloadText });
     return ingestResponse(c, result);
   };

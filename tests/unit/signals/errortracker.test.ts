@@ -1,9 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { classifyDelivery, errorSeverity, type Severity } from "../../../core/src/signals/rules.js";
-import { deliveryOf, fixtureBytes, loadFixture } from "../../helpers/fixtures.js";
+import {
+  deliveryOf,
+  ERRORTRACKER_FIXTURES,
+  fixtureBytes,
+  FIXTURE_INSTALLATION as INSTALLATION,
+  loadFixture,
+} from "../../helpers/fixtures.js";
 
 const REQUEST_ID = "b9f4c7e2-5a1d-4e8b-9c3f-2d6a8e0b1f47";
-const INSTALLATION = "7a485448-a9e2-4c85-8a3c-4f44175783c9";
 
 function classify(resource: string | undefined, body: unknown, extra: Record<string, string> = {}) {
   const headers: Record<string, string> = { "Request-ID": REQUEST_ID, ...extra };
@@ -169,88 +174,23 @@ describe("errortracker fingerprints and severities", () => {
 });
 
 describe("errortracker fixtures (Sentry's documented webhook shapes)", () => {
-  const ISSUE_TITLE = "TypeError: Cannot read properties of undefined (reading 'total')";
-  it.each<[string, string, string, Severity, string]>([
-    ["issue.created.json", "issue.created", "errortracker:issue:4537161830", "high", ISSUE_TITLE],
-    ["issue.resolved.json", "issue.resolved", "errortracker:issue:4537161830", "high", ISSUE_TITLE],
-    [
-      "issue.unresolved.json",
-      "issue.unresolved",
-      "errortracker:issue:4498210077",
-      "critical",
-      "OperationalError: deadlock detected",
-    ],
-    ["error.created.json", "error.created", "errortracker:issue:4551902316", "critical", "Error: read ECONNRESET"],
-    [
-      "event_alert.triggered.json",
-      "event_alert.triggered",
-      "errortracker:issue:4560034419",
-      "medium",
-      "Payment provider responded after 8.2s",
-    ],
-    [
-      "metric_alert.critical.json",
-      "metric_alert.critical",
-      "errortracker:metric:31",
-      "critical",
-      "Critical: Checkout failure rate",
-    ],
-    [
-      "metric_alert.warning.json",
-      "metric_alert.warning",
-      "errortracker:metric:31",
-      "high",
-      "Warning: Checkout failure rate",
-    ],
-    [
-      "metric_alert.resolved.json",
-      "metric_alert.resolved",
-      "errortracker:metric:31",
-      "low",
-      "Resolved: Checkout failure rate",
-    ],
-    [
-      "installation.created.json",
-      "installation.created",
-      `errortracker:installation:${INSTALLATION}`,
-      "low",
-      "installation.created on acme",
-    ],
-  ])("%s", (file, type, fingerprint, severity, title) => {
-    const resource = file.slice(0, file.indexOf("."));
+  it.each(ERRORTRACKER_FIXTURES.map((fixture) => [fixture.file, fixture] as const))("%s", (file, expected) => {
     const body = loadFixture(`errortracker/${file}`);
     const signal = classifyDelivery(
       deliveryOf(
         "errortracker",
-        { "X-Errortracker-Hook-Resource": resource, "Request-ID": REQUEST_ID },
+        { "X-Errortracker-Hook-Resource": expected.resource, "Request-ID": REQUEST_ID },
         body,
         fixtureBytes(`errortracker/${file}`),
       ),
     );
     expect(signal).toEqual({
-      type,
+      type: expected.type,
       deliveryId: REQUEST_ID,
-      fingerprint,
-      severity,
-      title,
-      headers: { "X-Errortracker-Hook-Resource": resource, "Request-ID": REQUEST_ID },
+      fingerprint: expected.fingerprint,
+      severity: expected.severity,
+      title: expected.title,
+      headers: { "X-Errortracker-Hook-Resource": expected.resource, "Request-ID": REQUEST_ID },
     });
-  });
-});
-
-describe("errortracker titles", () => {
-  it("falls back from the issue title to the error's and the event's, and to the type", () => {
-    expect(classify("error", { action: "created", data: { error: { issue_id: "1", title: "E: boom" } } }).title).toBe(
-      "E: boom",
-    );
-    expect(
-      classify("event_alert", { action: "triggered", data: { event: { issue_id: "1", title: "E: bang" } } }).title,
-    ).toBe("E: bang");
-    expect(classify("issue", { action: "created", data: { issue: { id: "1" } } }).title).toBe("issue.created");
-  });
-
-  it("names a metric alert by its rule when the tracker sends no title", () => {
-    const body = { action: "critical", data: { metric_alert: { alert_rule: { id: "7", name: "Too many errors" } } } };
-    expect(classify("metric_alert", body).title).toBe("Metric alert: Too many errors");
   });
 });
