@@ -11,6 +11,7 @@ import { type Define, type GlobalFlags, JSON_FLAG } from "./command.js";
 import { registerConnect } from "./commands/connect.js";
 import { registerIssues } from "./commands/issues.js";
 import { registerOverview } from "./commands/overview.js";
+import { registerProviders } from "./commands/providers.js";
 import { registerSignals } from "./commands/signals.js";
 import { registerTemplates } from "./commands/templates.js";
 import { registerWork } from "./commands/work.js";
@@ -21,7 +22,7 @@ import { type CliIo, createContext, EXIT, UsageError } from "./runtime.js";
 class CommandLineError extends UsageError {}
 
 /** Commands whose first argument is a subcommand, so `--help` hints name both words. */
-const GROUPS = new Set(["issues", "signals", "templates", "projects"]);
+const GROUPS = new Set(["issues", "signals", "templates", "projects", "providers"]);
 
 const VERSION = (
   JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
@@ -35,6 +36,8 @@ const EPILOGUE = `Configuration (environment, then .kaizen/env written by kaizen
   KAIZEN_PROJECT         the project next and queue default to
   KAIZEN_AGENT           the name next claims under (default user@host)
   NO_COLOR               no colour, even on a terminal
+  CODEHOST_WEBHOOK_SECRET, ERRORTRACKER_CLIENT_SECRET, ANALYTICS_WEBHOOK_SECRET
+                         the receivers' secrets (environment only): providers test signs with them
 Exit status: 0 ok, 1 API error (message on stderr), 2 usage error, 3 next found nothing to claim.
 Shell completion: kaizen completion >> ~/.bashrc (or ~/.zshrc).`;
 
@@ -77,7 +80,7 @@ export async function main(args: string[], io: CliIo = processIo()): Promise<num
   const parser = yargs()
     .scriptName("kaizen")
     .usage(
-      "kaizen <command> [options]\n\nKaizen from the command line: issues, signals, an agent's dispatch loop, templates.",
+      "kaizen <command> [options]\n\nKaizen from the command line: issues, signals, an agent's dispatch loop, templates, provider checks.",
     )
     .option("json", JSON_FLAG)
     .strict()
@@ -97,6 +100,7 @@ export async function main(args: string[], io: CliIo = processIo()): Promise<num
   for (const register of [
     registerIssues,
     registerSignals,
+    registerProviders,
     registerWork,
     registerTemplates,
     registerOverview,

@@ -3,59 +3,27 @@
  * an agent's whole loop (signal → triage → todo → next → heartbeat → comment → complete → review),
  * with stdout, stderr and exit statuses checked, and `--json` compared with the API's own answer.
  */
-import { execFile } from "node:child_process";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliRunner, apiData as fetchData } from "../helpers/cli.js";
 import { TEST_API_KEY } from "../helpers/db.js";
 import { startTestServer, type TestServer } from "../helpers/local-server.js";
 
-const BIN = join(import.meta.dirname, "..", "..", "bin", "kaizen.js");
-
 let server: TestServer;
-let dataDir: string;
 let baseUrl: string;
+let kaizen: ReturnType<typeof cliRunner>;
 
 beforeAll(async () => {
   server = await startTestServer("cli");
-  dataDir = server.dir;
   baseUrl = server.url;
+  kaizen = cliRunner(server);
 });
 
 afterAll(() => server?.stop());
 
-interface Run {
-  status: number;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs `kaizen …` in a child process (asynchronously: the server answers from this process) with
- * only the variables given, in a directory with no `.kaizen/env` or `.data/api-key`.
- */
-function kaizen(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const base: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: dataDir, KAIZEN_URL: baseUrl };
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { cwd: dataDir, env: { ...base, ...env }, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        const status = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-        resolve({ status, stdout, stderr });
-      },
-    );
-  });
-}
-
 const withKey = { KAIZEN_API_KEY: TEST_API_KEY, KAIZEN_AGENT: "cli-test-agent" };
 
 /** The API's `data` for a GET, fetched directly, to compare with `--json`. */
-async function apiData(path: string): Promise<unknown> {
-  const response = await fetch(`${baseUrl}${path}`, { headers: { Authorization: `Bearer ${TEST_API_KEY}` } });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { data: unknown }).data;
-}
+const apiData = (path: string) => fetchData(server, path);
 
 describe("kaizen CLI over a real local server", () => {
   it("works an issue from signal to review, each step's output and exit status checked", async () => {

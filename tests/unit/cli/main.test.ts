@@ -66,6 +66,7 @@ const EXPECTED_FLAGS: Record<string, string[]> = {
   ],
   "signals send": ["source", "type", "title", "severity", "fingerprint", "payload", "project"],
   "signals list": ["source", "type", "severity", "issue", "action", "since", "page", "limit"],
+  "providers test": ["secret", "open"],
   next: ["agent", "project", "types", "lease"],
   complete: ["result", "summary", "commit", "pr"],
   review: ["clarity", "completeness", "relevance", "feedback", "author", "author-type"],
@@ -82,6 +83,7 @@ describe("--help", () => {
     for (const command of [
       "issues",
       "signals",
+      "providers",
       "next",
       "heartbeat",
       "complete",
