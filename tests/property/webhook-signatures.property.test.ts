@@ -1,7 +1,8 @@
 /**
- * @module tests/property/webhook-signatures — each webhook receiver (read from the route table)
- * against random variants of a valid signed delivery: signature or secret missing, empty, under
- * another scheme, truncated or extended, in the wrong case where case matters, with garbage around
+ * @module tests/property/webhook-signatures — each webhook receiver (read from the route table),
+ * signed under its neutral header and under the provider's own (GitHub's, Sentry's), against random
+ * variants of a valid signed delivery: signature or secret missing, empty, under a header it does
+ * not read, beside a different signature under its other name, under another scheme, truncated or extended, in the wrong case where case matters, with garbage around
  * it, duplicated beside a good one, made with another secret or over another body, or the body
  * changed by one byte or one space after signing. Every variant is a 401 with the envelope and
  * stores nothing; the valid delivery is accepted. Then: correctly signed deliveries that are not
@@ -12,6 +13,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "../../core/src/http/body.js";
 import { allRoutes, type WebhookProvider } from "../../core/src/routes.js";
+import { PROVIDER_HEADERS } from "../../core/src/webhooks/headers.js";
 import { WEBHOOK_FAILURE_MESSAGE } from "../../core/src/webhooks/routes.js";
 import { signCodehost, signErrortracker } from "../../core/src/webhooks/verify.js";
 import { AUTH, type TestApp, testApp } from "../helpers/app.js";
@@ -66,6 +68,16 @@ const receivers = allRoutes().flatMap((route) =>
   route.auth === "webhook" && route.provider ? [{ provider: route.provider, path: route.path }] : [],
 );
 
+/** The provider's own name for the receiver's signature header, where it has one (GitHub's, Sentry's). */
+const ownSignatureHeader = (provider: WebhookProvider): string | undefined =>
+  PROVIDER_HEADERS[provider].aliases[SCHEMES[provider].header];
+
+/** Each receiver once per header its signature may come in: the neutral one, and the provider's own. */
+const signatureHeaders = receivers.flatMap(({ provider, path }) => {
+  const own = ownSignatureHeader(provider);
+  return [SCHEMES[provider].header, ...(own ? [own] : [])].map((header) => ({ provider, path, header }));
+});
+
 /** A payload each provider's rules accept, made different per run by its title or event name. */
 function payloadFor(provider: WebhookProvider, word: string, extra: Record<string, unknown>): unknown {
   switch (provider) {
@@ -85,8 +97,14 @@ function payloadFor(provider: WebhookProvider, word: string, extra: Record<strin
   }
 }
 
-/** A valid delivery of `payload`, written compactly or indented (`indent`). */
-function signedDelivery(provider: WebhookProvider, path: string, payload: unknown, indent: number): Delivery {
+/** A valid delivery of `payload`, written compactly or indented (`indent`), its signature under `header`. */
+function signedDelivery(
+  provider: WebhookProvider,
+  path: string,
+  payload: unknown,
+  indent: number,
+  header = SCHEMES[provider].header,
+): Delivery {
   const scheme = SCHEMES[provider];
   const body = encoder.encode(JSON.stringify(payload, null, indent));
   return {
@@ -94,7 +112,7 @@ function signedDelivery(provider: WebhookProvider, path: string, payload: unknow
     headers: [
       ["Content-Type", "application/json"],
       ...scheme.extra(),
-      [scheme.header, scheme.sign(body, TEST_WEBHOOK_SECRETS[provider])],
+      [header, scheme.sign(body, TEST_WEBHOOK_SECRETS[provider])],
     ],
     body,
     what: "valid",
@@ -122,13 +140,15 @@ function signatureOf(delivery: Delivery, header: string): string {
  * Changes to a valid delivery that must each be refused. `fc.pre` drops the rare change that is no
  * change to what the provider signs (a byte flip the error tracker's re-serialisation undoes).
  */
-function misSigned(provider: WebhookProvider, path: string): fc.Arbitrary<Delivery> {
+function misSigned(provider: WebhookProvider, path: string, header: string): fc.Arbitrary<Delivery> {
   const scheme = SCHEMES[provider];
-  const { header } = scheme;
   const secret = TEST_WEBHOOK_SECRETS[provider];
+  // The receiver's other name for its signature header, if any: a second, different signature there is refused too.
+  const otherName = header === scheme.header ? ownSignatureHeader(provider) : scheme.header;
+  const readNames = new Set([scheme.header, ownSignatureHeader(provider)].map((name) => name?.toLowerCase()));
   const base = fc
     .tuple(word, extraFields, fc.constantFrom(0, 0, 2))
-    .map(([text, extra, indent]) => signedDelivery(provider, path, payloadFor(provider, text, extra), indent));
+    .map(([text, extra, indent]) => signedDelivery(provider, path, payloadFor(provider, text, extra), indent, header));
   type Change = (delivery: Delivery) => fc.Arbitrary<Delivery>;
   const fixed =
     (make: (delivery: Delivery) => Delivery): Change =>
@@ -165,10 +185,29 @@ function misSigned(provider: WebhookProvider, path: string): fc.Arbitrary<Delive
         .filter((other) => other !== secret)
         .map((other) => withSignature(d, header, [scheme.sign(d.body, other)], `signed with secret ${other}`)),
     (d) =>
-      fc.constantFrom("X-Hub-Signature-256", "X-Signature", "Authorization").map((name) => {
-        const unsigned = withSignature(d, header, [], `signature under ${name}`);
-        return { ...unsigned, headers: [...unsigned.headers, [name, signatureOf(d, header)] as [string, string]] };
-      }),
+      fc
+        .constantFrom(
+          ...["X-Hub-Signature-256", "Sentry-Hook-Signature", "X-Hub-Signature", "X-Signature", "Authorization"].filter(
+            (name) => !readNames.has(name.toLowerCase()),
+          ),
+        )
+        .map((name) => {
+          const unsigned = withSignature(d, header, [], `signature under ${name}`);
+          return { ...unsigned, headers: [...unsigned.headers, [name, signatureOf(d, header)] as [string, string]] };
+        }),
+    ...(otherName === undefined
+      ? []
+      : [
+          (d: Delivery) =>
+            fc
+              .string({ minLength: 1, maxLength: 30 })
+              .filter((other) => other !== secret)
+              .map((other) => ({
+                ...d,
+                headers: [...d.headers, [otherName, scheme.sign(d.body, other)] as [string, string]],
+                what: `a second, different signature under ${otherName}`,
+              })),
+        ]),
   ];
   const providerChanges: Record<WebhookProvider, Change[]> = {
     codehost: [
@@ -245,7 +284,8 @@ function bodyChanges(): ((delivery: Delivery) => fc.Arbitrary<Delivery>)[] {
 /** Whether a changed delivery still says exactly what was signed (then it is not mis-signed). */
 function signsTheSame(provider: WebhookProvider, delivery: Delivery): boolean {
   const { header, sign } = SCHEMES[provider];
-  const values = delivery.headers.filter(([name]) => name === header).map(([, value]) => value);
+  const names = new Set([header, ownSignatureHeader(provider)]);
+  const values = delivery.headers.filter(([name]) => names.has(name)).map(([, value]) => value);
   if (values.length !== 1) return false;
   try {
     return sign(delivery.body, TEST_WEBHOOK_SECRETS[provider]) === values[0];
@@ -276,12 +316,12 @@ describe("webhook receivers and their signatures", () => {
     expect(receivers.map(({ provider }) => provider).sort()).toEqual(["analytics", "codehost", "errortracker"]);
   });
 
-  describe.each(receivers)("$provider", ({ provider, path }) => {
+  describe.each(signatureHeaders)("$provider, signed under $header", ({ provider, path, header }) => {
     it("accepts the valid delivery, compact or indented, and stores its signal (positive control)", async () => {
       await fc.assert(
         fc.asyncProperty(word, extraFields, fc.constantFrom(0, 2), async (text, extra, indent) => {
           const before = await storedSignals(provider);
-          const delivery = signedDelivery(provider, path, payloadFor(provider, text, extra), indent);
+          const delivery = signedDelivery(provider, path, payloadFor(provider, text, extra), indent, header);
           const response = await t.app.request(path, toRequestInit(delivery));
           const label = `${provider} valid delivery`;
           expect(response.status, label).toBe(201);
@@ -294,7 +334,7 @@ describe("webhook receivers and their signatures", () => {
 
     it("refuses every unsigned or mis-signed variant with 401 and stores nothing", async () => {
       await fc.assert(
-        fc.asyncProperty(misSigned(provider, path), async (delivery) => {
+        fc.asyncProperty(misSigned(provider, path, header), async (delivery) => {
           fc.pre(!signsTheSame(provider, delivery));
           const before = await storedSignals(provider);
           const response = await t.app.request(path, toRequestInit(delivery));
