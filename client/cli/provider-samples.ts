@@ -5,19 +5,24 @@
  */
 import { WEBHOOK_SECRET_VARIABLES } from "../../core/src/config.js";
 import type { WebhookProvider } from "../../core/src/routes.js";
+import { PROVIDER_HEADERS } from "../../core/src/webhooks/headers.js";
 import { signCodehost, signErrortracker } from "../../core/src/webhooks/verify.js";
 
 /** The providers a test delivery imitates, as people name them on the command line. */
 export const PROVIDER_NAMES = ["github", "sentry", "posthog"] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
+function providerOf(receiver: WebhookProvider) {
+  return { title: PROVIDER_HEADERS[receiver].provider, receiver, secretVariable: WEBHOOK_SECRET_VARIABLES[receiver] };
+}
+
 /** Who each provider is, the receiver it sends to, and the variable its secret has on the server. */
 export const PROVIDERS: Readonly<
   Record<ProviderName, { title: string; receiver: WebhookProvider; secretVariable: string }>
 > = {
-  github: { title: "GitHub", receiver: "codehost", secretVariable: WEBHOOK_SECRET_VARIABLES.codehost },
-  sentry: { title: "Sentry", receiver: "errortracker", secretVariable: WEBHOOK_SECRET_VARIABLES.errortracker },
-  posthog: { title: "PostHog", receiver: "analytics", secretVariable: WEBHOOK_SECRET_VARIABLES.analytics },
+  github: providerOf("codehost"),
+  sentry: providerOf("errortracker"),
+  posthog: providerOf("analytics"),
 };
 
 /**
@@ -73,18 +78,12 @@ export interface SampleOptions {
  * @example sampleDelivery("github", { open: false, secret, deliveryId: randomUUID(), now: new Date(), url }).event // "ping"
  */
 export function sampleDelivery(provider: ProviderName, options: SampleOptions): SampleDelivery {
-  switch (provider) {
-    case "github":
-      return githubDelivery(options);
-    case "sentry":
-      return sentryDelivery(options);
-    case "posthog":
-      return posthogDelivery(options);
-  }
+  const build = { github: githubDelivery, sentry: sentryDelivery, posthog: posthogDelivery }[provider];
+  return { path: `/api/signals/${PROVIDERS[provider].receiver}`, ...build(options) };
 }
 
 /** GitHub's `ping` (what it sends when a hook is created), or `issues.opened` with `open`. */
-function githubDelivery({ open, secret, deliveryId, now, url }: SampleOptions): SampleDelivery {
+function githubDelivery({ open, secret, deliveryId, now, url }: SampleOptions): Omit<SampleDelivery, "path"> {
   const at = now.toISOString().replace(/\.\d{3}Z$/, "Z");
   const event = open ? "issues" : "ping";
   const payload = open
@@ -122,7 +121,6 @@ function githubDelivery({ open, secret, deliveryId, now, url }: SampleOptions): 
       };
   const body = JSON.stringify(payload);
   return {
-    path: "/api/signals/codehost",
     event: open ? "issues.opened" : "ping",
     body,
     headers: {
@@ -139,7 +137,7 @@ function githubDelivery({ open, secret, deliveryId, now, url }: SampleOptions): 
 }
 
 /** Sentry's `installation.created` (what an integration receives when installed), or `issue.created` with `open`. */
-function sentryDelivery({ open, secret, deliveryId, now }: SampleOptions): SampleDelivery {
+function sentryDelivery({ open, secret, deliveryId, now }: SampleOptions): Omit<SampleDelivery, "path"> {
   const resource = open ? "issue" : "installation";
   const payload = open
     ? {
@@ -182,7 +180,6 @@ function sentryDelivery({ open, secret, deliveryId, now }: SampleOptions): Sampl
   // Sentry signs `JSON.stringify` of the body: sending exactly that text keeps the two the same.
   const body = JSON.stringify(payload);
   return {
-    path: "/api/signals/errortracker",
     event: `${resource}.created`,
     body,
     headers: {
@@ -201,7 +198,7 @@ function sentryDelivery({ open, secret, deliveryId, now }: SampleOptions): Sampl
  * "{person}"}`): `kaizen_test` at low severity, or `kaizen_test_alert` at high severity with `open`.
  * The names differ so that the setup event never joins the issue an `--open` test opened.
  */
-function posthogDelivery({ open, secret, deliveryId, now }: SampleOptions): SampleDelivery {
+function posthogDelivery({ open, secret, deliveryId, now }: SampleOptions): Omit<SampleDelivery, "path"> {
   const name = open ? "kaizen_test_alert" : "kaizen_test";
   const timestamp = now.toISOString();
   const payload = {
@@ -222,7 +219,6 @@ function posthogDelivery({ open, secret, deliveryId, now }: SampleOptions): Samp
     },
   };
   return {
-    path: "/api/signals/analytics",
     event: name,
     body: JSON.stringify(payload),
     headers: {

@@ -48,23 +48,13 @@ const WEBHOOK_SCHEMES: Record<WebhookProvider, { name: string; ownName?: string;
 function webhookSchemes(provider: WebhookProvider): [string, Json][] {
   const { name, ownName, description } = WEBHOOK_SCHEMES[provider];
   const { provider: who, signature, aliases } = PROVIDER_HEADERS[provider];
+  const schemes: [string, Json][] = [[name, { type: "apiKey", in: "header", name: signature, description }]];
   const own = aliases[signature];
-  return [
-    [name, { type: "apiKey", in: "header", name: signature, description }],
-    ...(own === undefined || ownName === undefined
-      ? []
-      : ([
-          [
-            ownName,
-            {
-              type: "apiKey",
-              in: "header",
-              name: own,
-              description: `${who}'s own header for the same value: ${description}`,
-            },
-          ],
-        ] as [string, Json][])),
-  ];
+  if (own !== undefined && ownName !== undefined) {
+    const ownDescription = `${who}'s own header for the same value: ${description}`;
+    schemes.push([ownName, { type: "apiKey", in: "header", name: own, description: ownDescription }]);
+  }
+  return schemes;
 }
 
 /** Why each error status is answered, for the shared `components.responses`. */
