@@ -97,6 +97,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/providers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The webhook providers and how to connect them
+     * @description One entry per receiver: its URL, the variable of the secret that signs its deliveries and whether that secret is configured (never its value), the signature headers it reads, and the setup guide.
+     */
+    get: operations["getApiProviders"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/issues": {
     parameters: {
       query?: never;
@@ -1324,6 +1344,19 @@ export interface components {
         database: "ok" | "unreachable";
       };
     };
+    ProviderSetup: {
+      /** @enum {string} */
+      provider: "codehost" | "errortracker" | "analytics";
+      name: string;
+      receiverPath: string;
+      receiverUrl: string;
+      secret: {
+        variable: string;
+        configured: boolean;
+      };
+      signatureHeaders: string[];
+      guide: string;
+    };
     Error: {
       error: string;
       details?: {
@@ -1552,6 +1585,35 @@ export interface operations {
         };
       };
       404: components["responses"]["NotFound"];
+    };
+  };
+  getApiProviders: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every provider, on one page */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["ProviderSetup"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
     };
   };
   getApiIssues: {

@@ -55,6 +55,7 @@ export const ROUTE_TABLE = {
     { method: "GET", path: "/api/openapi.json", auth: "none" },
     { method: "GET", path: "/docs", auth: "none" },
     { method: "GET", path: "/docs/assets/:file", auth: "none" },
+    { method: "GET", path: "/api/providers", auth: "bearer" },
   ],
   issues: [
     { method: "GET", path: "/api/issues", auth: "bearer" },

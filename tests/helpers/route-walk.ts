@@ -71,6 +71,7 @@ export async function walkEveryRoute(app: Hono<AppEnv>): Promise<Set<AnyRouteKey
   await call("GET /api/openapi.json");
   await call("GET /docs");
   await call("GET /docs/assets/:file", { file: "swagger-ui.css" });
+  await call("GET /api/providers");
 
   // Catalog.
   await call("POST /api/labels", {}, { body: { name: "walk", color: "#AABBCC" } });

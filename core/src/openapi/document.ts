@@ -15,7 +15,7 @@ type Json = Record<string, unknown>;
 
 /** What each tag (one per family) covers. */
 const TAGS: Record<Family, string> = {
-  service: "Service information, health, this document and the reference page",
+  service: "Service information, health, this document, the reference page and the webhook providers' setup",
   issues: "Issues, their relations and comments",
   catalog: "Projects, goals and labels",
   webhooks: "Signed webhook receivers for the code host, the error tracker and the analytics tool",

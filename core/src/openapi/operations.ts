@@ -99,6 +99,12 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
     success: { status: 200, raw: "asset", description: "The file" },
     errors: [404],
   },
+  "GET /api/providers": {
+    summary: "The webhook providers and how to connect them",
+    description:
+      "One entry per receiver: its URL, the variable of the secret that signs its deliveries and whether that secret is configured (never its value), the signature headers it reads, and the setup guide.",
+    success: list("ProviderSetup", "Every provider, on one page"),
+  },
 
   "GET /api/issues": {
     summary: "List issues",

@@ -12,7 +12,7 @@ import { relationSchema } from "../issues/relation-schemas.js";
 import { issueSchema, issueSummarySchema } from "../issues/schemas.js";
 import { promptSchema, reviewSchema } from "../prompts/schemas.js";
 import { type Output, onFirstUse } from "../schema.js";
-import { healthSchema, serviceInfoSchema } from "../service/schemas.js";
+import { healthSchema, providerSetupSchema, serviceInfoSchema } from "../service/schemas.js";
 import { ingestResultSchema, signalSchema } from "../signals/schemas.js";
 import {
   templateDetailSchema,
@@ -62,6 +62,7 @@ export const RESOURCE_SCHEMAS = {
   PromptPerformance: promptPerformanceSchema(),
   ServiceInfo: serviceInfoSchema(),
   Health: healthSchema(),
+  ProviderSetup: providerSetupSchema(),
   Error: errorBodySchema(),
 } as const;
 

@@ -1,12 +1,13 @@
 /**
  * @module service/routes — the `service` family (API.md 3.7): `GET /`, `GET /health`, the OpenAPI
- * document and the `/docs` reference page with its files.
+ * document, the `/docs` reference page with its files, and the webhook providers' setup.
  */
 import pkg from "../../../package.json" with { type: "json" };
 import type { FamilyModule } from "../http/app.js";
-import { itemResponse, JSON_CONTENT_TYPE } from "../http/respond.js";
+import { itemResponse, JSON_CONTENT_TYPE, listResponse } from "../http/respond.js";
 import { DOCS_HTML_CONTENT_TYPE, DOCS_PAGE_HTML, readDocsAsset } from "../openapi/docs-page.js";
 import { databaseCheck } from "./health.js";
+import { providerSetups } from "./providers.js";
 import type { Health, ServiceInfo } from "./schemas.js";
 
 export const SERVICE_VERSION: string = pkg.version;
@@ -22,8 +23,10 @@ const loadOpenApiText = () =>
     JSON.stringify(document),
   );
 
-export const serviceFamily: FamilyModule<"service"> = ({ db }) => {
+export const serviceFamily: FamilyModule<"service"> = ({ db, config }) => {
   const checkDatabase = databaseCheck(db);
+  // From the configuration alone, which does not change while the process runs.
+  const providers = providerSetups(config);
   return {
     "GET /": (c) =>
       itemResponse(c, {
@@ -59,5 +62,7 @@ export const serviceFamily: FamilyModule<"service"> = ({ db }) => {
       const { body, contentType } = await readDocsAsset(c.req.param("file") ?? "");
       return c.body(body, 200, { "Content-Type": contentType, "Cache-Control": "public, max-age=86400" });
     },
+    // All three on one page: the list is as long as the route table's receivers.
+    "GET /api/providers": (c) => listResponse(c, providers, providers.length, { page: 1, limit: providers.length }),
   };
 };

@@ -1,7 +1,8 @@
-/** @module service/schemas — what `GET /` and `GET /health` answer (API.md 3.7). */
+/** @module service/schemas — what `GET /`, `GET /health` and `GET /api/providers` answer (API.md 3.7, 3.8). */
 import * as z from "zod/mini";
 import { timestamp } from "../http/resource-fields.js";
 import { type Output, onFirstUse } from "../schema.js";
+import { PROVIDER_SOURCES } from "../signals/schemas.js";
 
 // Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
@@ -33,3 +34,24 @@ export const healthSchema = /* @__PURE__ */ onFirstUse(() =>
   }),
 );
 export type Health = Output<typeof healthSchema>;
+
+/**
+ * `GET /api/providers`: one webhook provider as its setup needs it — where to send, which secret
+ * signs, and whether the server has that secret (never the secret itself).
+ */
+export const providerSetupSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({
+    provider: z.enum(PROVIDER_SOURCES),
+    /** The real provider behind the receiver: GitHub, Sentry, PostHog. */
+    name: z.string(),
+    receiverPath: z.string(),
+    /** The receiver's address as the provider must be given it: the public base URL and the path. */
+    receiverUrl: z.string(),
+    secret: z.object({ variable: z.string(), configured: z.boolean() }),
+    /** The header carrying the signature (or the secret): the neutral name, then the provider's own if it has one. */
+    signatureHeaders: z.array(z.string()),
+    /** The setup guide, as a path in the repository. */
+    guide: z.string(),
+  }),
+);
+export type ProviderSetup = Output<typeof providerSetupSchema>;
