@@ -757,7 +757,7 @@ export interface paths {
     };
     /**
      * What the engine is doing
-     * @description Issues by status and type, signals by source, dispatches, queue depth, median todo→done time.
+     * @description Issues by status and type, signals by source (the last 24 h, the last 7 d, and each of the last 24 hours, oldest first), dispatches, queue depth, median todo→done time.
      */
     get: operations["getApiDashboardStats"];
     put?: never;
@@ -1232,6 +1232,14 @@ export interface components {
             [key: string]: number;
           };
         };
+        perHour: {
+          /** Format: date-time */
+          hour: string;
+          total: number;
+          bySource: {
+            [key: string]: number;
+          };
+        }[];
       };
       dispatches: {
         [key: string]: number;

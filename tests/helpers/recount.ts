@@ -67,7 +67,8 @@ function tally(values: string[], names: readonly string[]): Record<string, numbe
 /**
  * The dashboard's figures counted from scanned items at `now`: live issues by status and type,
  * the queue (todo, unblocked), dispatches by status, and signals per source received in the hours
- * the dashboard's windows cover (the last 24 and 7 × 24 hours, whole hours, as it reads them).
+ * the dashboard's windows cover (the last 24 and 7 × 24 hours, whole hours, as it reads them) and in
+ * each of the last 24 hours.
  * @example expect(dashboardMismatches(stats, recountDashboard(await scanTable(db), new Date(stats.generatedAt)))).toEqual([]);
  */
 export function recountDashboard(items: TableItem[], now: Date): DashboardRecount {
@@ -84,12 +85,22 @@ export function recountDashboard(items: TableItem[], now: Date): DashboardRecoun
   const weekStart = Math.floor((now.getTime() - 7 * 24 * HOUR_MS + HOUR_MS) / HOUR_MS);
   const last24h: Record<string, number> = {};
   const last7d: Record<string, number> = {};
+  const perHour = Array.from({ length: 24 }, (_, index) => ({
+    hour: new Date((dayStart + index) * HOUR_MS).toISOString(),
+    total: 0,
+    bySource: {} as Record<string, number>,
+  }));
   for (const signal of items.filter((item) => item.entity === "signal")) {
     // The signal's hour is the hour its id names (the listings count it there).
     const hour = Math.floor(decodeTime(String(signal.id).slice("sig_".length)) / HOUR_MS);
     const source = String(signal.source);
     if (hour >= weekStart) last7d[source] = (last7d[source] ?? 0) + 1;
     if (hour >= dayStart) last24h[source] = (last24h[source] ?? 0) + 1;
+    const slot = perHour[hour - dayStart];
+    if (slot) {
+      slot.total += 1;
+      slot.bySource[source] = (slot.bySource[source] ?? 0) + 1;
+    }
   }
   return {
     issues: {
@@ -100,7 +111,7 @@ export function recountDashboard(items: TableItem[], now: Date): DashboardRecoun
         ISSUE_TYPES,
       ),
     },
-    signals: { last24h: summed(last24h), last7d: summed(last7d) },
+    signals: { last24h: summed(last24h), last7d: summed(last7d), perHour },
     dispatches: tally(
       dispatches.map((dispatch) => String(dispatch.status)),
       DISPATCH_STATUSES,
@@ -134,6 +145,17 @@ export function dashboardMismatches(stats: DashboardStats, recount: DashboardRec
   for (const window of ["last24h", "last7d"] as const) {
     compare(`signals.${window}`, { total: stats.signals[window].total }, { total: recount.signals[window].total });
     compare(`signals.${window}.bySource`, stats.signals[window].bySource, recount.signals[window].bySource);
+  }
+  const hours = (perHour: DashboardStats["signals"]["perHour"]) => perHour.map(({ hour }) => hour).join(", ");
+  if (hours(stats.signals.perHour) !== hours(recount.signals.perHour)) {
+    mismatches.push(
+      `signals.perHour: dashboard hours ${hours(stats.signals.perHour)}, recount ${hours(recount.signals.perHour)}`,
+    );
+  }
+  for (const [index, counted] of recount.signals.perHour.entries()) {
+    const shown = stats.signals.perHour[index] ?? { total: 0, bySource: {} };
+    compare(`signals.perHour.${counted.hour}`, { total: shown.total }, { total: counted.total });
+    compare(`signals.perHour.${counted.hour}.bySource`, shown.bySource, counted.bySource);
   }
   return mismatches;
 }

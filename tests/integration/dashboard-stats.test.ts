@@ -1,6 +1,7 @@
 /** The dashboard's counts against a full recount of the table (tests/helpers/recount.ts, the one the load audit uses), after a random mix of everything that changes them. */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { decodeTime } from "ulid";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DashboardStats } from "../../core/src/dashboard/service.js";
 import { durationBucket } from "../../core/src/stats/counts.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
@@ -13,8 +14,10 @@ import {
 } from "../helpers/recount.js";
 
 type Body<T> = { data: T };
+type SentSignal = Body<{ signal: { id: string } }>;
 const TYPES = ["signal", "hypothesis", "plan", "task", "monitor"] as const;
 const SOURCES = ["deploys", "pager", "support"] as const;
+const HOUR_MS = 3_600_000;
 
 const patch = (t: TestApp, id: string, body: unknown) =>
   t.app.request(`/api/issues/${id}`, {
@@ -87,6 +90,81 @@ describe("dashboard stats", () => {
       }),
       { numRuns: 4 },
     );
+  });
+
+  describe("signals per hour", () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    it("put each signal in the hour its id names, under its source: 24 hours, oldest first, summing to last24h", async () => {
+      const t = await testApp();
+      const wallClock = Date.now.bind(Date);
+      /** Sends `count` signals from `source` as if it were `hoursAgo` hours ago; returns their ids. */
+      const sendAgo = async (hoursAgo: number, source: string, count: number) => {
+        vi.spyOn(Date, "now").mockImplementation(() => wallClock() - hoursAgo * HOUR_MS);
+        const ids: string[] = [];
+        for (let n = 0; n < count; n++) {
+          const body = { source, type: "probe", title: `${source} ${hoursAgo}h`, severity: "low" };
+          ids.push(((await (await t.app.request("/api/signals", jsonPost(body))).json()) as SentSignal).data.signal.id);
+        }
+        vi.restoreAllMocks();
+        return ids;
+      };
+      const sent = [
+        { source: "deploys", ids: await sendAgo(0, "deploys", 2) },
+        { source: "pager", ids: await sendAgo(0, "pager", 1) },
+        { source: "pager", ids: await sendAgo(3, "pager", 2) },
+        { source: "support", ids: await sendAgo(3, "support", 1) },
+        { source: "support", ids: await sendAgo(23, "support", 3) },
+        // Outside the last 24 hours: in last7d only.
+        { source: "deploys", ids: await sendAgo(24, "deploys", 1) },
+        { source: "pager", ids: await sendAgo(30, "pager", 2) },
+      ];
+      const stats = (
+        (await (await t.app.request("/api/dashboard/stats", { headers: AUTH })).json()) as Body<DashboardStats>
+      ).data;
+
+      const currentHour = Math.floor(new Date(stats.generatedAt).getTime() / HOUR_MS) * HOUR_MS;
+      const hours = Array.from({ length: 24 }, (_, index) =>
+        new Date(currentHour - (23 - index) * HOUR_MS).toISOString(),
+      );
+      // Each signal's hour from its id, so a run that crosses the hour still knows where each belongs.
+      const expected = new Map(hours.map((hour) => [hour, {} as Record<string, number>]));
+      for (const { source, ids } of sent) {
+        for (const id of ids) {
+          const counts = expected.get(new Date(Math.floor(decodeTime(id.slice(4)) / HOUR_MS) * HOUR_MS).toISOString());
+          if (counts) counts[source] = (counts[source] ?? 0) + 1;
+        }
+      }
+      const { perHour, last24h, last7d } = stats.signals;
+      expect(perHour).toHaveLength(24);
+      expect(perHour.map(({ hour }) => hour)).toEqual(hours);
+      expect(perHour).toEqual(
+        hours.map((hour) => {
+          const bySource = expected.get(hour) ?? {};
+          return { hour, total: Object.values(bySource).reduce((sum, n) => sum + n, 0), bySource };
+        }),
+      );
+      // The hours sent at: the current one, three and 23 hours ago; the rest are there with nothing.
+      expect(perHour[23]?.bySource).toMatchObject({ deploys: 2, pager: 1 });
+      expect(perHour[20]?.bySource).toMatchObject({ pager: 2, support: 1 });
+      expect(perHour[0]?.bySource).toMatchObject({ support: 3 });
+      expect(perHour.filter(({ total }) => total === 0).length).toBeGreaterThanOrEqual(18);
+      for (const { total, bySource } of perHour) {
+        expect(total).toBe(Object.values(bySource).reduce((sum, n) => sum + n, 0));
+      }
+
+      const summed: Record<string, number> = {};
+      for (const { bySource } of perHour) {
+        for (const [source, n] of Object.entries(bySource)) summed[source] = (summed[source] ?? 0) + n;
+      }
+      expect(last24h).toEqual({ total: perHour.reduce((sum, { total }) => sum + total, 0), bySource: summed });
+      expect(last7d.total).toBe(last24h.total + 3);
+      expect(dashboardMismatches(stats, recountDashboard(await scanTable(t.db), new Date(stats.generatedAt)))).toEqual(
+        [],
+      );
+    });
   });
 
   it("give the median time from todo to done from the issues that made that trip", async () => {

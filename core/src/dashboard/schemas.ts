@@ -19,6 +19,12 @@ export type DashboardPageQuery = Output<typeof dashboardPageQuery>;
 /** Counts by name (status, type, source). */
 const counts = () => z.record(z.string(), count());
 
+/** One hour of signals: when it starts, how many arrived, and how many from each source that sent any. */
+const signalHourSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({ hour: timestamp(), total: count(), bySource: counts() }),
+);
+export type SignalHour = Output<typeof signalHourSchema>;
+
 /** `GET /api/dashboard/stats`: maintained counts, not scans. */
 export const dashboardStatsSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
@@ -26,6 +32,8 @@ export const dashboardStatsSchema = /* @__PURE__ */ onFirstUse(() =>
     signals: z.object({
       last24h: z.object({ total: count(), bySource: counts() }),
       last7d: z.object({ total: count(), bySource: counts() }),
+      /** The 24 hours `last24h` covers, oldest first (the last is the current hour), with no signal too. */
+      perHour: z.array(signalHourSchema()),
     }),
     dispatches: counts(),
     queue: z.object({ depth: count() }),

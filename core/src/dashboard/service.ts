@@ -15,7 +15,7 @@ import { PROVIDER_SOURCES } from "../signals/schemas.js";
 import type { SignalStore } from "../signals/store.js";
 import { medianOf, readCounts } from "../stats/counts.js";
 import type { TemplateStore } from "../templates/store.js";
-import type { ActivityChain, DashboardStats, PromptPerformance } from "./schemas.js";
+import type { ActivityChain, DashboardStats, PromptPerformance, SignalHour } from "./schemas.js";
 
 const HOUR_MS = 3_600_000;
 
@@ -122,13 +122,26 @@ export class DashboardService {
     for (const [sk, total] of totals) {
       if (sk.startsWith("todo-to-done#")) histogram[sk.slice("todo-to-done#".length)] = total;
     }
-    const dayStart = SIGNAL_LISTINGS.bucketOf(timeFloor(now.getTime() - 24 * HOUR_MS + HOUR_MS));
+    // The last 24 hours are the current one and the 23 whole ones before it, oldest first, each
+    // under the name of its bucket in the signal listings' hourly counts.
+    const currentHour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
+    const bucketOf = (start: number) => SIGNAL_LISTINGS.bucketOf(timeFloor(start));
+    const hourOf = new Map<string, SignalHour>();
+    for (let start = currentHour - 23 * HOUR_MS; start <= currentHour; start += HOUR_MS) {
+      hourOf.set(bucketOf(start), { hour: new Date(start).toISOString(), total: 0, bySource: {} });
+    }
+    const currentBucket = bucketOf(currentHour);
     const last24h: Record<string, number> = {};
     const last7d: Record<string, number> = {};
     for (const { source, hour, count } of signalHours) {
       if (count === 0) continue;
       last7d[source] = (last7d[source] ?? 0) + count;
-      if (hour >= dayStart) last24h[source] = (last24h[source] ?? 0) + count;
+      // A signal stamped after this instant (another instance's clock running ahead) was received now.
+      const slot = hourOf.get(hour) ?? (hour > currentBucket ? hourOf.get(currentBucket) : undefined);
+      if (slot === undefined) continue;
+      slot.total += count;
+      slot.bySource[source] = (slot.bySource[source] ?? 0) + count;
+      last24h[source] = (last24h[source] ?? 0) + count;
     }
     return {
       issues: {
@@ -136,7 +149,7 @@ export class DashboardService {
         byStatus,
         byType: of("issue.type", ISSUE_TYPES),
       },
-      signals: { last24h: summed(last24h), last7d: summed(last7d) },
+      signals: { last24h: summed(last24h), last7d: summed(last7d), perHour: [...hourOf.values()] },
       dispatches: of("dispatch.status", DISPATCH_STATUSES),
       queue: { depth: totals.get("queue.depth") ?? 0 },
       todoToDone: {

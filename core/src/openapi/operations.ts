@@ -410,7 +410,8 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
 
   "GET /api/dashboard/stats": {
     summary: "What the engine is doing",
-    description: "Issues by status and type, signals by source, dispatches, queue depth, median todo→done time.",
+    description:
+      "Issues by status and type, signals by source (the last 24 h, the last 7 d, and each of the last 24 hours, oldest first), dispatches, queue depth, median todo→done time.",
     success: item("DashboardStats", "The figures"),
   },
   "GET /api/dashboard/activity": {
