@@ -19,7 +19,13 @@ const LAYERS = [
   { name: "dispatch", paths: ["^core/src/dispatch/"] },
   {
     name: "readers and receivers",
-    paths: ["^core/src/dashboard/", "^core/src/webhooks/", "^core/src/openapi/", "^core/src/service/"],
+    paths: [
+      "^core/src/dashboard/",
+      "^core/src/webhooks/",
+      "^core/src/openapi/",
+      "^core/src/service/",
+      "^core/src/console/",
+    ],
   },
   { name: "composition root", paths: ["^core/src/services\\.ts$"] },
   { name: "families and entry points", paths: [FAMILY_FILES, "^core/src/(families|index|lambda)\\.ts$"] },
@@ -49,6 +55,21 @@ module.exports = {
       severity: "error",
       from: { path: "^tests/" },
       to: { path: "^bench/" },
+    },
+    {
+      name: "console-speaks-through-the-client",
+      comment:
+        "the web console reaches the service through the typed client; of core it may use only the route table and the issue state machine, which run in a browser",
+      severity: "error",
+      from: { path: "^console/src/" },
+      to: { path: "^core/", pathNot: "^core/src/(routes|issues/transitions)\\.ts$" },
+    },
+    {
+      name: "nothing-imports-the-console-app",
+      comment: "the browser app is built on its own; the service serves its files and never imports them",
+      severity: "error",
+      from: { path: "^(core|client|functions|infra)/" },
+      to: { path: "^console/src/" },
     },
     {
       name: "only-db-speaks-dynamodb",

@@ -16,6 +16,9 @@ export default $config({
   async run() {
     await import("./infra/table");
     await import("./infra/secrets");
+    // The service function's package copies the built console (infra/api.ts `copyFiles`).
+    const { buildConsole } = await import("./console/build");
+    await buildConsole();
     const { api } = await import("./infra/api");
     return { api: api.url };
   },

@@ -20,6 +20,8 @@ export const BUDGETS = {
   burstEmulated: 1.5,
   /** Claim p99 with 50 agents polling a fleet of one-request instances (the local load, conflicts emulated), in ms. */
   fleetClaimP99Ms: 1_000,
+  /** The web console's JavaScript, gzipped, in KB (an absolute size: a browser downloads it, no reference runs it). */
+  consoleScriptGzipKb: 120,
 } as const;
 
 export type Verdict = "ok" | "OVER" | "n/a";
@@ -72,6 +74,21 @@ export function withinMs(what: string, valueMs: number, limitMs: number, note = 
     figure: measured ? `${valueMs.toFixed(0)} ms` : "not measured",
     budget: `≤ ${limitMs} ms`,
     verdict: measured ? (valueMs <= limitMs ? "ok" : "OVER") : "n/a",
+    note,
+  };
+}
+
+/**
+ * A size held to `limitKb` (1 KB = 1,024 bytes).
+ * @example withinKb("console script, gzipped", 44_870, BUDGETS.consoleScriptGzipKb)
+ */
+export function withinKb(what: string, bytes: number, limitKb: number, note = ""): BudgetLine {
+  const measured = Number.isFinite(bytes);
+  return {
+    what,
+    figure: measured ? `${(bytes / 1024).toFixed(1)} KB` : "not measured",
+    budget: `≤ ${limitKb} KB`,
+    verdict: measured ? (bytes <= limitKb * 1024 ? "ok" : "OVER") : "n/a",
     note,
   };
 }

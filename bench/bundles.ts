@@ -1,15 +1,18 @@
 /**
  * @module bench/bundles — bundle size and module init of every function, each as a ratio to the
- * reference bundle (./reference.ts: Hono + DynamoDBClient) built with the same esbuild options in the same run.
+ * reference bundle (./reference.ts: Hono + DynamoDBClient) built with the same esbuild options in the same run,
+ * and the web console's script as a browser downloads it (gzipped).
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
 import { build, type Metafile } from "esbuild";
+import { buildConsole } from "../console/build.js";
 import { buildFunction, FUNCTIONS_DIR, functionNames, LAMBDA_BUILD_OPTIONS, ROOT } from "../scripts/build.js";
-import { atMost, BUDGETS } from "./budgets.js";
+import { atMost, BUDGETS, withinKb } from "./budgets.js";
 import { kb, ms, quantile, table, times } from "./format.js";
 import type { Section } from "./section.js";
 
@@ -196,15 +199,31 @@ export const bundlesSection: Section = {
           `  ${bundle.name} vs reference: ${kb(bundle.bytes - reference.bytes)} more; largest: ${growth.join(", ")}`,
         );
       }
-      return functions.flatMap((bundle) => [
-        atMost(`bundle size, ${bundle.name}`, bundle.bytes / reference.bytes, BUDGETS.bundle, kb(bundle.bytes)),
-        atMost(
-          `module init, ${bundle.name}`,
-          quantile(bundle.initRatios, 0.5),
-          BUDGETS.init,
-          `${ms(quantile(bundle.init, 0.5))}; median of ${bundle.initRatios.length} paired ratios`,
-        ),
-      ]);
+      // The console is not a function: it is measured by what a browser downloads.
+      const consoleDir = join(outdir, "console");
+      const consoleFiles = await buildConsole(consoleDir);
+      const script = consoleFiles.find((file) => file.endsWith(".js")) ?? "";
+      const scriptBytes = readFileSync(join(consoleDir, script));
+      const gzipped = gzipSync(scriptBytes, { level: 9 }).length;
+      ctx.log(`console script ${script}: ${kb(scriptBytes.length)}, ${kb(gzipped)} gzipped`);
+      const consoleLine = withinKb(
+        "web console script, gzipped",
+        gzipped,
+        BUDGETS.consoleScriptGzipKb,
+        `${kb(scriptBytes.length)} minified`,
+      );
+      return [
+        ...functions.flatMap((bundle) => [
+          atMost(`bundle size, ${bundle.name}`, bundle.bytes / reference.bytes, BUDGETS.bundle, kb(bundle.bytes)),
+          atMost(
+            `module init, ${bundle.name}`,
+            quantile(bundle.initRatios, 0.5),
+            BUDGETS.init,
+            `${ms(quantile(bundle.init, 0.5))}; median of ${bundle.initRatios.length} paired ratios`,
+          ),
+        ]),
+        consoleLine,
+      ];
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }

@@ -97,6 +97,183 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/app": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The console's overview
+     * @description The web console's HTML, the same for every page: its script signs in with the API key (kept in the tab's session storage) and shows the page this URL names.
+     */
+    get: operations["getApp"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/app/issues": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The console's issue list
+     * @description The web console's HTML, the same for every page: its script signs in with the API key (kept in the tab's session storage) and shows the page this URL names.
+     */
+    get: operations["getAppIssues"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/app/issues/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The console's page of one issue
+     * @description The web console's HTML, the same for every page: its script signs in with the API key (kept in the tab's session storage) and shows the page this URL names.
+     */
+    get: operations["getAppIssuesId"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/app/queue": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The console's queue
+     * @description The web console's HTML, the same for every page: its script signs in with the API key (kept in the tab's session storage) and shows the page this URL names.
+     */
+    get: operations["getAppQueue"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/app/activity": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The console's activity chains
+     * @description The web console's HTML, the same for every page: its script signs in with the API key (kept in the tab's session storage) and shows the page this URL names.
+     */
+    get: operations["getAppActivity"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/app/prompts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The console's templates
+     * @description The web console's HTML, the same for every page: its script signs in with the API key (kept in the tab's session storage) and shows the page this URL names.
+     */
+    get: operations["getAppPrompts"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/app/prompts/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The console's page of one template
+     * @description The web console's HTML, the same for every page: its script signs in with the API key (kept in the tab's session storage) and shows the page this URL names.
+     */
+    get: operations["getAppPromptsId"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/app/providers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The console's providers
+     * @description The web console's HTML, the same for every page: its script signs in with the API key (kept in the tab's session storage) and shows the page this URL names.
+     */
+    get: operations["getAppProviders"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/app/assets/{file}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A script or style sheet of the web console */
+    get: operations["getAppAssetsFile"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/providers": {
     parameters: {
       query?: never;
@@ -1593,6 +1770,208 @@ export interface operations {
         };
       };
       404: components["responses"]["NotFound"];
+    };
+  };
+  getApp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The console */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getAppIssues: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The console */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getAppIssuesId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Issue id (`iss_…`) or `KZN-<number>` */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The console */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getAppQueue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The console */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getAppActivity: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The console */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getAppPrompts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The console */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getAppPromptsId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Template id (`tpl_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The console */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getAppProviders: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The console */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getAppAssetsFile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description File name, named by its content's hash, e.g. `app-HDPOXB4Q.js` */
+        file: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/javascript": string;
+          "text/css": string;
+        };
+      };
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
     };
   };
   getApiProviders: {

@@ -2,9 +2,9 @@
  * @module client/client — the typed Kaizen client: openapi-fetch over the types generated from the
  * service's OpenAPI document (./api-types.ts). Failures surface as one {@link KaizenApiError};
  * requests are retried only where that is safe: idempotent methods, and POSTs carrying an
- * `Idempotency-Key`, which the client adds itself to every route that takes one.
+ * `Idempotency-Key`, which the client adds itself to every route that takes one. It runs in Node and
+ * in browsers alike (the web console uses it).
  */
-import { randomUUID } from "node:crypto";
 import createClient, { type Client, type Middleware } from "openapi-fetch";
 import { allRoutes, takesIdempotencyKey } from "../core/src/routes.js";
 import type { components, paths } from "./api-types.js";
@@ -129,7 +129,7 @@ function sleep(ms: number): Promise<void> {
 const idempotencyKeys: Middleware = {
   onRequest({ request, schemaPath }) {
     if (request.method === "POST" && KEYED_POSTS.has(schemaPath) && !request.headers.has(IDEMPOTENCY_KEY)) {
-      request.headers.set(IDEMPOTENCY_KEY, randomUUID());
+      request.headers.set(IDEMPOTENCY_KEY, globalThis.crypto.randomUUID());
     }
     return request;
   },

@@ -3,6 +3,7 @@
  * route table to them; anything else goes to the default family for the service's own 404/405.
  */
 import { CORS_POLICY, LINKED, loadConfig } from "../core/src/config.js";
+import { CONSOLE_COPY_FILES } from "../core/src/console/assets.js";
 import { DOCS_COPY_FILES } from "../core/src/openapi/docs-page.js";
 import { allRoutes, DEFAULT_ROUTE_FAMILY, FAMILIES, type Family, gatewayMethods } from "../core/src/routes.js";
 import { secrets } from "./secrets.js";
@@ -69,8 +70,8 @@ export const functions = Object.fromEntries(
       ...(publicBaseUrl === undefined ? {} : { environment: { PUBLIC_BASE_URL: publicBaseUrl } }),
       // Splitting as scripts/build.ts does: what a function imports on demand (Handlebars' compiler) is not read at a cold start.
       nodejs: { format: "esm", minify: true, sourcemap: true, splitting: true },
-      // The `/docs` page's files, read at run time rather than bundled (megabytes of Swagger UI).
-      ...(family === "service" ? { copyFiles: [...DOCS_COPY_FILES] } : {}),
+      // The `/docs` page's files and the built console, read at run time rather than bundled.
+      ...(family === "service" ? { copyFiles: [...DOCS_COPY_FILES, ...CONSOLE_COPY_FILES] } : {}),
     }),
   ]),
 ) as Record<Family, sst.aws.Function>;

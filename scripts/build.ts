@@ -1,12 +1,14 @@
 /**
  * @module scripts/build — bundles every `functions/<family>.ts` into `dist/functions/<family>.mjs`
  * (ESM, minified, node20, source maps, AWS SDK included and tree-shaken), with what it loads only on
- * demand in chunks beside it.
+ * demand in chunks beside it; run as `npm run build`, it also builds the web console into
+ * `dist/console` (console/build.ts), which the service function serves from its package.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BuildOptions, build, type Metafile } from "esbuild";
+import { buildConsole, CONSOLE_BUILD_DIR } from "../console/build.js";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const FUNCTIONS_DIR = join(ROOT, "functions");
@@ -75,6 +77,9 @@ export async function buildFunctions(outdir = BUNDLE_DIR): Promise<Record<string
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const bundles = await buildFunctions();
+  const [bundles, consoleFiles] = await Promise.all([buildFunctions(), buildConsole()]);
   for (const [name, file] of Object.entries(bundles)) console.log(`${name}: ${file.slice(ROOT.length + 1)}`);
+  console.log(
+    `console: ${consoleFiles.map((file) => join(CONSOLE_BUILD_DIR, file).slice(ROOT.length + 1)).join(", ")}`,
+  );
 }

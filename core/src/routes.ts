@@ -55,6 +55,16 @@ export const ROUTE_TABLE = {
     { method: "GET", path: "/api/openapi.json", auth: "none" },
     { method: "GET", path: "/docs", auth: "none" },
     { method: "GET", path: "/docs/assets/:file", auth: "none" },
+    // The web console (API.md 3.8): one URL per page, each answered with the same shell.
+    { method: "GET", path: "/app", auth: "none" },
+    { method: "GET", path: "/app/issues", auth: "none" },
+    { method: "GET", path: "/app/issues/:id", auth: "none" },
+    { method: "GET", path: "/app/queue", auth: "none" },
+    { method: "GET", path: "/app/activity", auth: "none" },
+    { method: "GET", path: "/app/prompts", auth: "none" },
+    { method: "GET", path: "/app/prompts/:id", auth: "none" },
+    { method: "GET", path: "/app/providers", auth: "none" },
+    { method: "GET", path: "/app/assets/:file", auth: "none" },
     { method: "GET", path: "/api/providers", auth: "bearer" },
   ],
   issues: [

@@ -4,6 +4,7 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildConsole } from "../../console/build.js";
 import { loadConfig } from "../../core/src/index.js";
 import { startLocalStack } from "./stack.js";
 
@@ -14,6 +15,8 @@ async function main(): Promise<void> {
   const unknown = args.filter((arg) => arg !== "--memory");
   if (unknown.length > 0) throw new Error(`Unknown option ${unknown.join(" ")}; the only option is --memory`);
   const config = loadConfig({ env: process.env });
+  // The console is served from its built files; build them from the sources this clone has.
+  await buildConsole();
   const stack = await startLocalStack({ config, dataDir: join(root, ".data"), memory: args.includes("--memory") });
 
   const keyNote = {
@@ -26,6 +29,7 @@ async function main(): Promise<void> {
       `Kaizen is listening on ${stack.url} (DynamoDB at ${stack.endpoint}${args.includes("--memory") ? ", in memory" : ", data in .data/"})`,
       `API key (${keyNote}): ${stack.apiKey}`,
       ...(stack.seededTemplates.length > 0 ? [`Default templates created: ${stack.seededTemplates.join(", ")}`] : []),
+      `Console: ${stack.url}/app (sign in with the API key)`,
       `Try: curl -H "Authorization: Bearer ${stack.apiKey}" ${stack.url}/api/issues`,
       "Press Ctrl-C to stop.",
     ].join("\n"),

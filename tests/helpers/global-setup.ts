@@ -1,5 +1,6 @@
-/** One DynamoDB Local for the whole run (each test file makes its own tables), and fresh Lambda bundles. */
+/** One DynamoDB Local for the whole run (each test file makes its own tables), fresh Lambda bundles and a fresh console build. */
 import type { TestProject } from "vitest/node";
+import { buildConsole } from "../../console/build.js";
 import { startDynamoDbLocal } from "../../infra/local/dynamodb.js";
 import { buildFunctions } from "../../scripts/build.js";
 
@@ -13,7 +14,8 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const dynamo = await startDynamoDbLocal();
   try {
-    project.provide("bundles", await buildFunctions());
+    const [bundles] = await Promise.all([buildFunctions(), buildConsole()]);
+    project.provide("bundles", bundles);
   } catch (error) {
     // No teardown runs when setup fails: stop DynamoDB Local here so it does not outlive the run.
     await dynamo.stop();

@@ -14,9 +14,9 @@ export const ANSWER_TIMEOUT_MS = 10_000;
 /** Statuses that carry no body. */
 const BODYLESS_STATUSES = new Set([204, 304]);
 
-/** The only 2xx answers that are not JSON (API.md 1.2: "except 204 and the docs page"). */
-function isDocsPage(path: string): boolean {
-  return path === "/docs" || path.startsWith("/docs/");
+/** The only 2xx answers that are not JSON (API.md 1.2: "except 204 and the docs page"), and the web console's pages and files. */
+function isPageOrAsset(path: string): boolean {
+  return ["/docs", "/app"].some((page) => path === page || path.startsWith(`${page}/`));
 }
 
 /** JSON documents with a shape of their own rather than `{"data": …}` (API.md 3.7). */
@@ -132,7 +132,7 @@ export async function expectEnvelope(
     return undefined;
   }
   const path = request.path === undefined ? undefined : routedPath(request.path);
-  if (response.status < 300 && path !== undefined && isDocsPage(path)) return undefined;
+  if (response.status < 300 && path !== undefined && isPageOrAsset(path)) return undefined;
   expect(response.headers.get("content-type"), label).toBe("application/json; charset=utf-8");
   let json: unknown;
   try {

@@ -2,9 +2,11 @@
  * Every route of the route table called once or more, as a client would in a working day, with each
  * answer checked against what the OpenAPI document says that route answers.
  */
+import { readdirSync } from "node:fs";
 import type { Hono } from "hono";
 import { expect } from "vitest";
 import * as z from "zod/mini";
+import { CONSOLE_BUILD_DIR } from "../../console/build.js";
 import type { AppEnv } from "../../core/src/http/app.js";
 import { type AnyRouteKey, OPERATIONS, type Success } from "../../core/src/openapi/operations.js";
 import { RESOURCE_SCHEMAS } from "../../core/src/openapi/resources.js";
@@ -71,6 +73,14 @@ export async function walkEveryRoute(app: Hono<AppEnv>): Promise<Set<AnyRouteKey
   await call("GET /api/openapi.json");
   await call("GET /docs");
   await call("GET /docs/assets/:file", { file: "swagger-ui.css" });
+  // The web console: every page URL answers with the same shell, whatever it names.
+  for (const key of ["GET /app", "GET /app/issues", "GET /app/queue", "GET /app/activity"] as const) await call(key);
+  for (const key of ["GET /app/prompts", "GET /app/providers"] as const) await call(key);
+  await call("GET /app/issues/:id", { id: "KZN-1" });
+  await call("GET /app/prompts/:id", { id: "tpl_01JD0000000000000000000000" });
+  for (const file of readdirSync(CONSOLE_BUILD_DIR).filter((name) => name !== "index.html")) {
+    await call("GET /app/assets/:file", { file });
+  }
   await call("GET /api/providers");
 
   // Catalog.

@@ -5,14 +5,13 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { loadConfig } from "../../core/src/index.js";
 import { freePort } from "../../infra/local/dynamodb.js";
 import { startLocalStack } from "../../infra/local/stack.js";
+import { launchChromium, requestsElsewhere } from "../helpers/browser.js";
 import { TEST_API_KEY } from "../helpers/db.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const temps: string[] = [];
 function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -25,7 +24,6 @@ afterAll(() => {
 
 describe("the /docs page in headless Chromium", () => {
   it("lists the operations, loads nothing from another host, and can be looked at", async () => {
-    expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`).toBe(true);
     const config = {
       ...loadConfig({
         env: { DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"), TABLE_NAME: `kaizen_docs_${Date.now()}` },
@@ -34,24 +32,9 @@ describe("the /docs page in headless Chromium", () => {
       port: await freePort(),
     };
     const stack = await startLocalStack({ config, dataDir: tempDir("kaizen-docs-data-"), hostname: "127.0.0.1" });
-    // A fresh profile each run; playwright passes it as --user-data-dir.
-    const browser = await chromium.launchPersistentContext(tempDir("kaizen-chromium-profile-"), {
-      executablePath: CHROMIUM,
-      viewport: { width: 1280, height: 2000 },
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    const browser = await launchChromium({ width: 1280, height: 2000 });
     try {
-      const page = await browser.newPage();
+      const page = await browser.context.newPage();
       const requested: string[] = [];
       page.on("request", (request) => requested.push(request.url()));
       const errors: string[] = [];
@@ -79,10 +62,7 @@ describe("the /docs page in headless Chromium", () => {
 
       expect(requested).toContain(`http://127.0.0.1:${config.port}/api/openapi.json`);
       expect(requested).toContain(`http://127.0.0.1:${config.port}/docs/assets/swagger-ui-bundle.js`);
-      const elsewhere = requested.filter((url) => {
-        const { protocol, hostname } = new URL(url);
-        return !(protocol === "data:" || hostname === "127.0.0.1" || hostname === "localhost");
-      });
+      const elsewhere = requestsElsewhere(requested);
       expect(elsewhere, "the page reached another host").toEqual([]);
 
       const screenshot = join(tempDir("kaizen-docs-screenshot-"), "docs.png");

@@ -3,22 +3,18 @@
  * app and from the built Lambda bundle in a package laid out as SST's `copyFiles` lays it out; and the
  * document held to the app: every route answers as documented and validates with the documented schemas.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
-import type { Context } from "aws-lambda";
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DOCS_ASSETS, DOCS_COPY_FILES } from "../../core/src/openapi/docs-page.js";
 import { type AnyRouteKey, OPERATIONS } from "../../core/src/openapi/operations.js";
 import { allRoutes, routeKey } from "../../core/src/routes.js";
-import { packageFiles } from "../../scripts/build.js";
 import { currentOpenApiDocument, OPENAPI_FILE } from "../../scripts/openapi.js";
 import { apiGatewayEvent } from "../helpers/apigw.js";
 import { AUTH, type TestApp, testApp } from "../helpers/app.js";
 import { freshTable, TEST_API_KEY } from "../helpers/db.js";
-import { type Handler, invoke } from "../helpers/lambda.js";
+import { invoke } from "../helpers/lambda.js";
+import { getBytes, servicePackages } from "../helpers/lambda-package.js";
 import { walkEveryRoute } from "../helpers/route-walk.js";
 
 /** Every `parseWith` call the handlers make: the schema, and whether it read the query or the body. */
@@ -34,7 +30,6 @@ vi.mock(import("../../core/src/http/validation.js"), async (importOriginal) => {
   };
 });
 
-const ROOT = join(import.meta.dirname, "..", "..");
 const packageFile = (file: string) => createRequire(import.meta.url).resolve(`swagger-ui-dist/${file}`);
 
 describe("the service's OpenAPI document and docs page", () => {
@@ -133,7 +128,7 @@ describe("each route's request schemas", () => {
  * what `copyFiles` adds), away from the repository's node_modules.
  */
 describe("the service bundle in a Lambda package", () => {
-  const temps: string[] = [];
+  const packages = servicePackages();
   let env: Record<string, string>;
   beforeAll(async () => {
     const { tableName, endpoint } = await freshTable();
@@ -144,53 +139,18 @@ describe("the service bundle in a Lambda package", () => {
       AWS_REGION: "us-east-1",
     };
   });
-  afterAll(() => {
-    for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function packagedHandler(copyFiles: readonly { from: string; to: string }[]): Promise<Handler> {
-    const root = mkdtempSync(join(tmpdir(), "kaizen-lambda-package-"));
-    temps.push(root);
-    mkdirSync(join(root, "functions", "chunks"), { recursive: true });
-    const bundles = dirname(inject("bundles").service ?? "");
-    for (const file of packageFiles("service", bundles))
-      copyFileSync(join(bundles, file), join(root, "functions", file));
-    for (const { from, to } of copyFiles) {
-      mkdirSync(dirname(join(root, to)), { recursive: true });
-      copyFileSync(join(ROOT, from), join(root, to));
-    }
-    const saved = { ...process.env };
-    Object.assign(process.env, env);
-    try {
-      const url = pathToFileURL(join(root, "functions", "service.mjs")).href;
-      return ((await import(/* @vite-ignore */ url)) as { handler: Handler }).handler;
-    } finally {
-      for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
-      Object.assign(process.env, saved);
-    }
-  }
-
-  /** A GET through the handler, its body as bytes whatever the media type. */
-  async function call(handler: Handler, path: string) {
-    const result = (await handler(apiGatewayEvent({ method: "GET", path }), {} as Context)) as {
-      statusCode: number;
-      headers: Record<string, string>;
-      body: string;
-      isBase64Encoded: boolean;
-    };
-    return { ...result, body: Buffer.from(result.body, result.isBase64Encoded ? "base64" : "utf8") };
-  }
+  afterAll(() => packages.remove());
 
   it("serves the document, the page and every asset from the files copyFiles adds", async () => {
-    const handler = await packagedHandler(DOCS_COPY_FILES);
+    const handler = await packages.handler(DOCS_COPY_FILES, env);
     const document = await invoke(handler, apiGatewayEvent({ method: "GET", path: "/api/openapi.json" }));
     expect(document.statusCode).toBe(200);
     expect(document.json).toEqual(currentOpenApiDocument());
-    const page = await call(handler, "/docs");
+    const page = await getBytes(handler, "/docs");
     expect(page.statusCode).toBe(200);
     expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
     for (const [file, contentType] of Object.entries(DOCS_ASSETS)) {
-      const asset = await call(handler, `/docs/assets/${file}`);
+      const asset = await getBytes(handler, `/docs/assets/${file}`);
       expect(asset.statusCode, file).toBe(200);
       expect(asset.headers["content-type"], file).toBe(contentType);
       expect(asset.body.equals(readFileSync(packageFile(file))), file).toBe(true);
@@ -198,8 +158,8 @@ describe("the service bundle in a Lambda package", () => {
   });
 
   it("cannot serve the assets without them, so the bundle does not carry them", async () => {
-    const handler = await packagedHandler([]);
-    const asset = await call(handler, "/docs/assets/swagger-ui-bundle.js");
+    const handler = await packages.handler([], env);
+    const asset = await getBytes(handler, "/docs/assets/swagger-ui-bundle.js");
     expect(asset.statusCode).toBe(500);
     const document = await invoke(handler, apiGatewayEvent({ method: "GET", path: "/api/openapi.json" }));
     expect(document.statusCode).toBe(200);

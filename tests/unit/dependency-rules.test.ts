@@ -106,4 +106,31 @@ describe("dependency rules", () => {
       }),
     ).toEqual([["tests-never-import-bench", "tests/unit/x.test.ts", "bench/y.ts"]]);
   });
+
+  it("let the console use the typed client, the route table and the state machine, and nothing else of core", async () => {
+    const allowed = {
+      "console/src/main.ts":
+        'import { kaizen } from "../../client/client.js";\nimport { moves } from "../../core/src/issues/transitions.js";\nexport const app = [kaizen, moves];\n',
+      "client/client.ts": 'import { routes } from "../core/src/routes.js";\nexport const kaizen = routes;\n',
+      "core/src/routes.ts": "export const routes = 1;\n",
+      "core/src/issues/transitions.ts": "export const moves = 1;\n",
+    };
+    expect(await violationsOf(allowed)).toEqual([]);
+    expect(
+      await violationsOf({
+        ...allowed,
+        "console/src/store.ts": 'import { store } from "../../core/src/issues/store.js";\nexport const x = store;\n',
+        "core/src/issues/store.ts": "export const store = 1;\n",
+      }),
+    ).toEqual([["console-speaks-through-the-client", "console/src/store.ts", "core/src/issues/store.ts"]]);
+  });
+
+  it("refuse the service importing the console's browser code", async () => {
+    expect(
+      await violationsOf({
+        "core/src/console/assets.ts": 'import { page } from "../../../console/src/page.js";\nexport const x = page;\n',
+        "console/src/page.ts": "export const page = 1;\n",
+      }),
+    ).toEqual([["nothing-imports-the-console-app", "core/src/console/assets.ts", "console/src/page.ts"]]);
+  });
 });

@@ -73,6 +73,15 @@ const item = (item: ResourceName, description: string, status: 200 | 201 = 200):
 });
 const list = (list: ResourceName, description: string): Success => ({ status: 200, list, description });
 
+/** A page of the web console (API.md 3.8): the same HTML shell, which shows the page its URL names. */
+const consolePage = (summary: string, id?: string): Operation => ({
+  summary,
+  description:
+    "The web console's HTML, the same for every page: its script signs in with the API key (kept in the tab's session storage) and shows the page this URL names.",
+  ...(id ? { params: { id } } : {}),
+  success: { status: 200, raw: "html", description: "The console" },
+});
+
 export const OPERATIONS: Record<AnyRouteKey, Operation> = {
   "GET /": {
     summary: "Service information",
@@ -96,6 +105,20 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
   "GET /docs/assets/:file": {
     summary: "A script or style sheet of the reference page",
     params: { file: "File name, e.g. `swagger-ui-bundle.js`" },
+    success: { status: 200, raw: "asset", description: "The file" },
+    errors: [404],
+  },
+  "GET /app": consolePage("The console's overview"),
+  "GET /app/issues": consolePage("The console's issue list"),
+  "GET /app/issues/:id": consolePage("The console's page of one issue", ISSUE_REF),
+  "GET /app/queue": consolePage("The console's queue"),
+  "GET /app/activity": consolePage("The console's activity chains"),
+  "GET /app/prompts": consolePage("The console's templates"),
+  "GET /app/prompts/:id": consolePage("The console's page of one template", "Template id (`tpl_…`)"),
+  "GET /app/providers": consolePage("The console's providers"),
+  "GET /app/assets/:file": {
+    summary: "A script or style sheet of the web console",
+    params: { file: "File name, named by its content's hash, e.g. `app-HDPOXB4Q.js`" },
     success: { status: 200, raw: "asset", description: "The file" },
     errors: [404],
   },

@@ -1,8 +1,11 @@
 /**
  * @module service/routes — the `service` family (API.md 3.7): `GET /`, `GET /health`, the OpenAPI
- * document, the `/docs` reference page with its files, and the webhook providers' setup.
+ * document, the `/docs` reference page with its files, the webhook providers' setup, and the web
+ * console's pages and files (`/app`, API.md 3.8).
  */
+import type { Context } from "hono";
 import pkg from "../../../package.json" with { type: "json" };
+import { CONSOLE_SECURITY_HEADERS, readConsoleAsset, readConsoleShell } from "../console/assets.js";
 import type { FamilyModule } from "../http/app.js";
 import { itemResponse, JSON_CONTENT_TYPE, listResponse } from "../http/respond.js";
 import { DOCS_HTML_CONTENT_TYPE, DOCS_PAGE_HTML, readDocsAsset } from "../openapi/docs-page.js";
@@ -22,6 +25,15 @@ const loadOpenApiText = () =>
   import("../../../docs/openapi.json", { with: { type: "json" } }).then(({ default: document }) =>
     JSON.stringify(document),
   );
+
+/** Every console page answers with the shell; the page's own script shows what the URL names. */
+async function consolePage(c: Context): Promise<Response> {
+  return c.body(await readConsoleShell(), 200, {
+    "Content-Type": "text/html; charset=utf-8",
+    "Cache-Control": "no-cache",
+    ...CONSOLE_SECURITY_HEADERS,
+  });
+}
 
 export const serviceFamily: FamilyModule<"service"> = ({ db, config }) => {
   const checkDatabase = databaseCheck(db);
@@ -61,6 +73,23 @@ export const serviceFamily: FamilyModule<"service"> = ({ db, config }) => {
     "GET /docs/assets/:file": async (c) => {
       const { body, contentType } = await readDocsAsset(c.req.param("file") ?? "");
       return c.body(body, 200, { "Content-Type": contentType, "Cache-Control": "public, max-age=86400" });
+    },
+    "GET /app": consolePage,
+    "GET /app/issues": consolePage,
+    "GET /app/issues/:id": consolePage,
+    "GET /app/queue": consolePage,
+    "GET /app/activity": consolePage,
+    "GET /app/prompts": consolePage,
+    "GET /app/prompts/:id": consolePage,
+    "GET /app/providers": consolePage,
+    "GET /app/assets/:file": async (c) => {
+      const { body, contentType } = await readConsoleAsset(c.req.param("file") ?? "");
+      // Named by their content's hash: a new build is a new name, so a copy never goes stale.
+      return c.body(body, 200, {
+        "Content-Type": contentType,
+        "Cache-Control": "public, max-age=31536000, immutable",
+        ...CONSOLE_SECURITY_HEADERS,
+      });
     },
     // All three on one page: the list is as long as the route table's receivers.
     "GET /api/providers": (c) => listResponse(c, providers, providers.length, { page: 1, limit: providers.length }),

@@ -1,0 +1,152 @@
+/** @module console/components — the pieces every page is made of. */
+import type { ComponentChildren } from "preact";
+import { useLocation } from "preact-iso";
+import type { KaizenApiError } from "../../client/client.js";
+import { reachable, signOut, useStore } from "./session.js";
+
+/** The console's pages, in the order the navigation lists them. */
+export const NAV = [
+  { href: "/app", label: "Overview" },
+  { href: "/app/issues", label: "Issues" },
+  { href: "/app/queue", label: "Queue" },
+  { href: "/app/activity", label: "Activity" },
+  { href: "/app/prompts", label: "Prompts" },
+  { href: "/app/providers", label: "Providers" },
+] as const;
+
+export function Layout({ children }: { children: ComponentChildren }) {
+  const { path } = useLocation();
+  const online = useStore(reachable);
+  const current = (href: string) => (href === "/app" ? path === "/app" : path === href || path.startsWith(`${href}/`));
+  return (
+    <>
+      <header class="top">
+        <a class="brand" href="/app">
+          Kaizen
+        </a>
+        <nav aria-label="Console">
+          <ul>
+            {NAV.map(({ href, label }) => (
+              <li key={href}>
+                <a href={href} aria-current={current(href) ? "page" : undefined}>
+                  {label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <button type="button" class="quiet" onClick={() => signOut()}>
+          Sign out
+        </button>
+      </header>
+      {online ? null : (
+        <div class="banner" role="alert">
+          Cannot reach the Kaizen API at {location.origin}. Retrying every few seconds…
+        </div>
+      )}
+      <main id="main">{children}</main>
+    </>
+  );
+}
+
+/** What a failed call said, with what to do about it. */
+export function Failure({ error, onReload }: { error: KaizenApiError | undefined; onReload?: () => void }) {
+  if (!error) return null;
+  const advice: Record<number, string> = {
+    0: "The API could not be reached.",
+    409: "The change conflicts with the issue's current state (someone or something moved it).",
+    412: "The issue changed since this page loaded it, so the change was not applied.",
+  };
+  return (
+    <div class="failure" role="alert">
+      <p>
+        <strong>{error.status === 0 ? "Unreachable" : `${error.status}`}</strong> {error.error}
+        {error.details?.length ? (
+          <span>
+            {": "}
+            {error.details.map((detail) => `${detail.path} ${detail.message}`).join("; ")}
+          </span>
+        ) : null}
+      </p>
+      {advice[error.status] ? <p>{advice[error.status]}</p> : null}
+      {onReload && (error.status === 409 || error.status === 412 || error.status === 0) ? (
+        <button type="button" onClick={onReload}>
+          Reload
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p class="muted" aria-live="polite">
+      Loading {what}…
+    </p>
+  );
+}
+
+/** One figure of a summary row. */
+export function Figure({ label, value, hint }: { label: string; value: ComponentChildren; hint?: string }) {
+  return (
+    <div class="figure">
+      <div class="figure-value">{value}</div>
+      <div class="figure-label">{label}</div>
+      {hint ? <div class="muted small">{hint}</div> : null}
+    </div>
+  );
+}
+
+export function Badge({ kind, children }: { kind: string; children: ComponentChildren }) {
+  return <span class={`badge badge-${kind.replace(/[^a-z_]/g, "")}`}>{children}</span>;
+}
+
+/** A timestamp, readable, with the exact value on hover. */
+export function When({ at }: { at: string | null | undefined }) {
+  if (!at) return <span class="muted">—</span>;
+  const date = new Date(at);
+  return (
+    <time dateTime={at} title={at}>
+      {date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}
+    </time>
+  );
+}
+
+/** Previous / next for a list page; `onPage` gets the page to show. */
+export function Pager({
+  page,
+  limit,
+  total,
+  onPage,
+}: {
+  page: number;
+  limit: number;
+  total: number;
+  onPage: (page: number) => void;
+}) {
+  const pages = Math.max(1, Math.ceil(total / limit));
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {page} of {pages} ({total} in all)
+      </span>
+      <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+/** The issue's identifier as a link to its page. */
+export function IssueLink({ issue }: { issue: { identifier: string; title?: string } }) {
+  return <a href={`/app/issues/${issue.identifier}`}>{issue.identifier}</a>;
+}
+
+/** A page's query string as numbers with defaults: `?page=2`. */
+export function pageOf(query: Record<string, string>): number {
+  const page = Number(query.page);
+  return Number.isInteger(page) && page > 0 ? page : 1;
+}

@@ -1,0 +1,396 @@
+/**
+ * @module console/pages/issue — `/app/issues/:id` (an id or `KZN-<number>`): the issue with its
+ * signals and their payloads, relations, comments, dispatch history and the prompts it received,
+ * and the triage actions. Every change is sent with `If-Match`, so one made against an issue that
+ * moved meanwhile is refused (412) and says so instead of overwriting.
+ */
+
+import { useEffect, useState } from "preact/hooks";
+import { useRoute } from "preact-iso";
+import type { Schema } from "../../../client/client.js";
+import { transitionRefusal } from "../../../core/src/issues/transitions.js";
+import { Badge, Failure, Loading, When } from "../components.js";
+import { REFRESH_MS, useAction, useResource } from "../resource.js";
+
+type Issue = Schema<"IssueDetail">;
+const STATUSES = ["triage", "backlog", "todo", "in_progress", "done", "canceled"] as const;
+
+function Json({ value }: { value: unknown }) {
+  return <pre class="json">{JSON.stringify(value, null, 2)}</pre>;
+}
+
+/** A signal's payload, fetched when its row is opened (lists leave payloads out). */
+function SignalPayload({ id }: { id: string }) {
+  const signal = useResource(
+    async (kaizen) => (await kaizen.GET("/api/signals/{id}", { params: { path: { id } } })).data?.data,
+    id,
+  );
+  if (signal.error) return <Failure error={signal.error} />;
+  if (!signal.data) return <Loading what="the payload" />;
+  return (
+    <>
+      <h4>Headers</h4>
+      <Json value={signal.data.headers} />
+      <h4>Payload ({signal.data.payloadBytes} bytes)</h4>
+      <Json value={signal.data.payload} />
+    </>
+  );
+}
+
+function Signals({ issue }: { issue: Issue }) {
+  const [open, setOpen] = useState<string | null>(null);
+  if (issue.signals.length === 0) return <p class="muted">No signals.</p>;
+  return (
+    <ul class="plain">
+      {issue.signals.map((signal) => (
+        <li key={signal.id}>
+          <details onToggle={(event) => setOpen((event.target as HTMLDetailsElement).open ? signal.id : null)}>
+            <summary>
+              <Badge kind={signal.severity}>{signal.severity}</Badge> {signal.source} <code>{signal.type}</code>{" "}
+              {signal.title} · {signal.action} · <When at={signal.receivedAt} />
+            </summary>
+            {open === signal.id ? <SignalPayload id={signal.id} /> : null}
+          </details>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Triage({ issue, etag, onSaved }: { issue: Issue; etag: string | null; onSaved: () => void }) {
+  const labels = useResource(
+    async (kaizen) => (await kaizen.GET("/api/labels", { params: { query: { limit: 100 } } })).data?.data ?? [],
+    "labels",
+  );
+  const projects = useResource(
+    async (kaizen) => (await kaizen.GET("/api/projects", { params: { query: { limit: 100 } } })).data?.data ?? [],
+    "projects",
+  );
+  // The form edits the issue as it was when editing began: while it holds unsaved changes, a refresh
+  // does not overwrite them, and the save carries that version's ETag (a 412 if the issue moved since).
+  const [base, setBase] = useState({ issue, etag });
+  const [status, setStatus] = useState(issue.status);
+  const [priority, setPriority] = useState(issue.priority);
+  const [chosen, setChosen] = useState<string[]>(issue.labels);
+  const [projectId, setProjectId] = useState(issue.projectId ?? "");
+  const save = useAction();
+
+  const changes: Record<string, unknown> = {};
+  if (status !== base.issue.status) changes.status = status;
+  if (priority !== base.issue.priority) changes.priority = priority;
+  if ([...chosen].sort().join(",") !== [...base.issue.labels].sort().join(",")) changes.labels = chosen;
+  if (projectId !== (base.issue.projectId ?? "")) changes.projectId = projectId || null;
+  const dirty = Object.keys(changes).length > 0;
+  const reset = (to: Issue, toEtag: string | null) => {
+    setBase({ issue: to, etag: toEtag });
+    setStatus(to.status);
+    setPriority(to.priority);
+    setChosen(to.labels);
+    setProjectId(to.projectId ?? "");
+  };
+  // A new version of the issue resets a clean form.
+  useEffect(() => {
+    if (!dirty) reset(issue, etag);
+  }, [issue, etag]);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (!dirty) return;
+    const done = await save.run((kaizen) =>
+      kaizen.PATCH("/api/issues/{id}", {
+        params: { path: { id: base.issue.id } },
+        body: changes as never,
+        headers: base.etag ? { "If-Match": base.etag } : {},
+      }),
+    );
+    if (done?.data) reset(done.data.data as Issue, done.response.headers.get("ETag"));
+    if (done) onSaved();
+  };
+  const allLabels = [...new Set([...(labels.data ?? []).map((label) => label.name), ...base.issue.labels])].sort();
+  return (
+    <form class="triage" onSubmit={submit} aria-labelledby="triage-title">
+      <h2 id="triage-title">Triage</h2>
+      <div class="row">
+        <label>
+          Status
+          <select
+            value={status}
+            onChange={(event) => setStatus((event.target as HTMLSelectElement).value as Issue["status"])}
+          >
+            {STATUSES.filter(
+              (to) => to === base.issue.status || transitionRefusal(base.issue.status, to, "patch") === null,
+            ).map((to) => (
+              <option key={to} value={to}>
+                {to.replace("_", " ")}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Priority
+          <select value={priority} onChange={(event) => setPriority(Number((event.target as HTMLSelectElement).value))}>
+            {[0, 1, 2, 3, 4].map((value) => (
+              <option key={value} value={value}>
+                {value} {["none", "urgent", "high", "medium", "low"][value]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Project
+          <select value={projectId} onChange={(event) => setProjectId((event.target as HTMLSelectElement).value)}>
+            <option value="">none</option>
+            {(projects.data ?? []).map((project) => (
+              <option key={project.id} value={project.id}>
+                {project.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <fieldset>
+        <legend>Labels</legend>
+        {allLabels.length === 0 ? <span class="muted">No labels yet (POST /api/labels makes one).</span> : null}
+        {allLabels.map((name) => (
+          <label key={name} class="check">
+            <input
+              type="checkbox"
+              checked={chosen.includes(name)}
+              onChange={(event) =>
+                setChosen(
+                  (event.target as HTMLInputElement).checked ? [...chosen, name] : chosen.filter((one) => one !== name),
+                )
+              }
+            />
+            {name}
+          </label>
+        ))}
+      </fieldset>
+      <button type="submit" disabled={save.busy || !dirty}>
+        {save.busy ? "Saving…" : "Save changes"}
+      </button>
+      <Failure
+        error={save.error}
+        onReload={() => {
+          save.clear();
+          reset(issue, etag);
+          onSaved();
+        }}
+      />
+    </form>
+  );
+}
+
+function Comments({ issueId }: { issueId: string }) {
+  const comments = useResource(
+    async (kaizen) =>
+      (await kaizen.GET("/api/issues/{id}/comments", { params: { path: { id: issueId }, query: { limit: 100 } } })).data
+        ?.data ?? [],
+    issueId,
+    REFRESH_MS,
+  );
+  const [body, setBody] = useState("");
+  const [author, setAuthor] = useState("operator");
+  const post = useAction();
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (!body.trim()) return;
+    const done = await post.run((kaizen) =>
+      kaizen.POST("/api/issues/{id}/comments", {
+        params: { path: { id: issueId } },
+        body: { body: body.trim(), authorName: author.trim() || "operator", authorType: "human" },
+      }),
+    );
+    if (done) {
+      setBody("");
+      comments.reload();
+    }
+  };
+  return (
+    <section aria-labelledby="comments-title">
+      <h2 id="comments-title">Comments</h2>
+      <Failure error={comments.error} />
+      <ul class="plain">
+        {(comments.data ?? []).map((comment) => (
+          <li key={comment.id} class="comment">
+            <strong>{comment.authorName}</strong> <span class="muted">({comment.authorType})</span>{" "}
+            <When at={comment.createdAt} />
+            <p>{comment.body}</p>
+          </li>
+        ))}
+      </ul>
+      <form class="stack" onSubmit={submit}>
+        <label for="comment-body">Add a comment</label>
+        <textarea
+          id="comment-body"
+          rows={3}
+          value={body}
+          onInput={(event) => setBody((event.target as HTMLTextAreaElement).value)}
+        />
+        <label>
+          As
+          <input value={author} onInput={(event) => setAuthor((event.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit" disabled={post.busy || !body.trim()}>
+          Comment
+        </button>
+        <Failure error={post.error} />
+      </form>
+    </section>
+  );
+}
+
+function History({ issueId }: { issueId: string }) {
+  const dispatches = useResource(
+    async (kaizen) =>
+      (await kaizen.GET("/api/dispatch", { params: { query: { issueId, limit: 100 } } })).data?.data ?? [],
+    issueId,
+    REFRESH_MS,
+  );
+  const prompts = useResource(
+    async (kaizen) =>
+      (await kaizen.GET("/api/prompts", { params: { query: { issueId, limit: 100 } } })).data?.data ?? [],
+    issueId,
+    REFRESH_MS,
+  );
+  return (
+    <>
+      <section aria-labelledby="dispatches-title">
+        <h2 id="dispatches-title">Dispatch history</h2>
+        <Failure error={dispatches.error} />
+        {dispatches.data?.length === 0 ? <p class="muted">Never dispatched.</p> : null}
+        <ol class="plain">
+          {(dispatches.data ?? []).map((dispatch) => (
+            <li key={dispatch.id} class="dispatch">
+              Attempt {dispatch.attempt}: <strong>{dispatch.agent}</strong>{" "}
+              <Badge kind={dispatch.status}>{dispatch.status}</Badge> claimed <When at={dispatch.claimedAt} />
+              {dispatch.finishedAt ? (
+                <>
+                  , finished <When at={dispatch.finishedAt} />
+                </>
+              ) : (
+                <>
+                  , lease until <When at={dispatch.leaseExpiresAt} />
+                </>
+              )}
+              {dispatch.outcome ? <p class="outcome">{dispatch.outcome.summary}</p> : null}
+            </li>
+          ))}
+        </ol>
+      </section>
+      <section aria-labelledby="prompts-title">
+        <h2 id="prompts-title">Prompts it received</h2>
+        <Failure error={prompts.error} />
+        {prompts.data?.length === 0 ? <p class="muted">No prompt yet.</p> : null}
+        <ul class="plain">
+          {(prompts.data ?? []).map((prompt) => (
+            <li key={prompt.id}>
+              <details>
+                <summary>
+                  Version {prompt.versionNumber}, <When at={prompt.createdAt} />, {prompt.reviewCount} review
+                  {prompt.reviewCount === 1 ? "" : "s"}
+                </summary>
+                <p>
+                  <a href={`/app/prompts/${prompt.templateId}`}>Its template and versions</a>
+                </p>
+                <pre class="prompt">{prompt.text}</pre>
+              </details>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
+  );
+}
+
+export function IssuePage() {
+  const { params } = useRoute();
+  const id = params.id ?? "";
+  const issue = useResource(
+    async (kaizen) => {
+      const { data, response } = await kaizen.GET("/api/issues/{id}", { params: { path: { id } } });
+      return { issue: data?.data as Issue, etag: response.headers.get("ETag") };
+    },
+    id,
+    REFRESH_MS,
+  );
+  const current = issue.data?.issue;
+  useEffect(() => {
+    if (current) document.title = `${current.identifier} · Kaizen console`;
+  }, [current?.identifier]);
+  if (!current) {
+    return (
+      <section>
+        <h1>Issue {id}</h1>
+        <Failure error={issue.error} onReload={issue.reload} />
+        {issue.error ? null : <Loading what="the issue" />}
+      </section>
+    );
+  }
+  return (
+    <article>
+      <p class="muted">
+        <a href="/app/issues">Issues</a> / {current.identifier}
+      </p>
+      <h1>
+        {current.identifier}: {current.title}
+      </h1>
+      <p>
+        <Badge kind={current.status}>{current.status.replace("_", " ")}</Badge> {current.type} · priority{" "}
+        {current.priority} · {current.signalCount} signal{current.signalCount === 1 ? "" : "s"} · created{" "}
+        <When at={current.createdAt} /> · updated <When at={current.updatedAt} />
+      </p>
+      {current.description ? <p class="description">{current.description}</p> : null}
+      {current.agentSummary ? (
+        <p>
+          <strong>Agent summary:</strong> {current.agentSummary}
+        </p>
+      ) : null}
+      {current.blockedBy.length > 0 ? (
+        <p>
+          Waits on:{" "}
+          {current.blockedBy.map((blocker) => (
+            <a key={blocker} href={`/app/issues/${blocker}`}>
+              {blocker}{" "}
+            </a>
+          ))}
+        </p>
+      ) : null}
+      <Triage issue={current} etag={issue.data?.etag ?? null} onSaved={issue.reload} />
+      <section aria-labelledby="signals-title">
+        <h2 id="signals-title">Signals</h2>
+        <Signals issue={current} />
+      </section>
+      <section aria-labelledby="relations-title">
+        <h2 id="relations-title">Relations</h2>
+        {current.parent ? (
+          <p>
+            Parent: <a href={`/app/issues/${current.parent.identifier}`}>{current.parent.identifier}</a>{" "}
+            {current.parent.title}
+          </p>
+        ) : null}
+        {current.children.length > 0 ? (
+          <p>
+            Children:{" "}
+            {current.children.map((child) => (
+              <a key={child.id} href={`/app/issues/${child.identifier}`}>
+                {child.identifier}{" "}
+              </a>
+            ))}
+          </p>
+        ) : null}
+        {current.relations.length === 0 ? <p class="muted">No relations.</p> : null}
+        <ul class="plain">
+          {current.relations.map((relation) => (
+            <li key={relation.id}>
+              {relation.type.replace("_", " ")}{" "}
+              <a href={`/app/issues/${relation.relatedIssueId}`}>{relation.relatedIssueId}</a>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <Comments issueId={current.id} />
+      <History issueId={current.id} />
+    </article>
+  );
+}

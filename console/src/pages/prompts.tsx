@@ -1,0 +1,83 @@
+/** @module console/pages/prompts — `/app/prompts`: every template with its active version's usage, score and completion rate. */
+import { useLocation } from "preact-iso";
+import { Failure, Loading, Pager, pageOf } from "../components.js";
+import { REFRESH_MS, useResource } from "../resource.js";
+
+const LIMIT = 25;
+
+export function percent(rate: number | null): string {
+  return rate === null ? "—" : `${Math.round(rate * 100)} %`;
+}
+
+export function PromptsPage() {
+  const { query, route } = useLocation();
+  const page = pageOf(query);
+  const prompts = useResource(
+    async (kaizen) => (await kaizen.GET("/api/dashboard/prompts", { params: { query: { page, limit: LIMIT } } })).data,
+    String(page),
+    REFRESH_MS,
+  );
+  return (
+    <section>
+      <h1>Prompts</h1>
+      <p class="muted">
+        Templates say when a prompt is used; their versions say what it says. Weak versions show here first.
+      </p>
+      <Failure error={prompts.error} onReload={prompts.reload} />
+      {!prompts.data ? (
+        <Loading what="the templates" />
+      ) : prompts.data.data.length === 0 ? (
+        <p>No template yet.</p>
+      ) : (
+        <>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Template</th>
+                <th scope="col">Slug</th>
+                <th scope="col" class="num">
+                  Active version
+                </th>
+                <th scope="col" class="num">
+                  Used
+                </th>
+                <th scope="col" class="num">
+                  Reviews
+                </th>
+                <th scope="col" class="num">
+                  Score
+                </th>
+                <th scope="col" class="num">
+                  Completion
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {prompts.data.data.map(({ template, activeVersion }) => (
+                <tr key={template.id}>
+                  <td>
+                    <a href={`/app/prompts/${template.id}`}>{template.name}</a>
+                  </td>
+                  <td>
+                    <code>{template.slug}</code>
+                  </td>
+                  <td class="num">{activeVersion ? `v${activeVersion.version}` : "none"}</td>
+                  <td class="num">{activeVersion?.usageCount ?? 0}</td>
+                  <td class="num">{activeVersion?.reviewCount ?? 0}</td>
+                  <td class="num">{activeVersion?.reviewScore?.toFixed(2) ?? "—"}</td>
+                  <td class="num">{percent(activeVersion?.completionRate ?? null)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pager
+            page={page}
+            limit={LIMIT}
+            total={prompts.data.total}
+            onPage={(next) => route(`/app/prompts?page=${next}`)}
+          />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,105 @@
+/**
+ * @module console/pages/providers — `/app/providers`: the receiver URL to paste into each provider,
+ * whether its secret is configured (never its value), and its latest deliveries.
+ */
+import { Badge, Failure, IssueLink, Loading, When } from "../components.js";
+import { REFRESH_MS, useResource } from "../resource.js";
+
+const LATEST = 5;
+
+function Deliveries({ source }: { source: string }) {
+  const signals = useResource(
+    async (kaizen) =>
+      (await kaizen.GET("/api/signals", { params: { query: { source, limit: LATEST } as never } })).data?.data ?? [],
+    source,
+    REFRESH_MS,
+  );
+  if (signals.error) return <Failure error={signals.error} />;
+  if (!signals.data) return <Loading what="deliveries" />;
+  if (signals.data.length === 0) return <p class="muted">No delivery yet.</p>;
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Received</th>
+          <th scope="col">Event</th>
+          <th scope="col">Title</th>
+          <th scope="col">Action</th>
+          <th scope="col">Issue</th>
+        </tr>
+      </thead>
+      <tbody>
+        {signals.data.map((signal) => (
+          <tr key={signal.id}>
+            <td>
+              <When at={signal.receivedAt} />
+            </td>
+            <td>
+              <code>{signal.type}</code>
+            </td>
+            <td>{signal.title}</td>
+            <td>{signal.action}</td>
+            <td>
+              {signal.issueId ? <IssueLink issue={{ identifier: signal.issueId }} /> : <span class="muted">—</span>}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function ProvidersPage() {
+  const providers = useResource(
+    async (kaizen) => (await kaizen.GET("/api/providers")).data?.data,
+    "providers",
+    REFRESH_MS,
+  );
+  return (
+    <section>
+      <h1>Providers</h1>
+      <p class="muted">
+        Paste each receiver URL into the provider's webhook settings, with the secret the service holds.
+      </p>
+      <Failure error={providers.error} onReload={providers.reload} />
+      {!providers.data ? (
+        <Loading what="the providers" />
+      ) : (
+        providers.data.map((provider) => (
+          <section key={provider.provider} class="provider" aria-labelledby={`provider-${provider.provider}`}>
+            <h2 id={`provider-${provider.provider}`}>
+              {provider.name} <span class="muted">({provider.provider})</span>
+            </h2>
+            <dl>
+              <dt>Receiver URL</dt>
+              <dd>
+                <code class="copyable">{provider.receiverUrl}</code>
+              </dd>
+              <dt>Secret</dt>
+              <dd>
+                {provider.secret.configured ? (
+                  <Badge kind="done">configured</Badge>
+                ) : (
+                  <Badge kind="failed">not configured</Badge>
+                )}{" "}
+                <code>{provider.secret.variable}</code>
+              </dd>
+              <dt>Signature headers</dt>
+              <dd>
+                {provider.signatureHeaders.map((header) => (
+                  <code key={header}>{header} </code>
+                ))}
+              </dd>
+              <dt>Set-up guide</dt>
+              <dd>
+                <code>{provider.guide}</code>
+              </dd>
+            </dl>
+            <h3>Latest deliveries</h3>
+            <Deliveries source={provider.provider} />
+          </section>
+        ))
+      )}
+    </section>
+  );
+}

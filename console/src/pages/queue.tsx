@@ -1,0 +1,81 @@
+/** @module console/pages/queue — `/app/queue`: the issues in the order claims take them, with each score's parts (API.md 3.6.1). */
+import { useLocation } from "preact-iso";
+import { Failure, IssueLink, Loading, Pager, pageOf } from "../components.js";
+import { REFRESH_MS, useResource } from "../resource.js";
+
+const LIMIT = 25;
+
+export function QueuePage() {
+  const { query, route } = useLocation();
+  const page = pageOf(query);
+  const queue = useResource(
+    async (kaizen) => (await kaizen.GET("/api/dispatch/queue", { params: { query: { page, limit: LIMIT } } })).data,
+    String(page),
+    REFRESH_MS,
+  );
+  return (
+    <section>
+      <h1>Queue</h1>
+      <p class="muted">The order claims take issues in: score = priority + type + goal + age (days).</p>
+      <Failure error={queue.error} onReload={queue.reload} />
+      {!queue.data ? (
+        <Loading what="the queue" />
+      ) : queue.data.data.length === 0 ? (
+        <p>The queue is empty: no issue is ready to claim.</p>
+      ) : (
+        <>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col" class="num">
+                  Rank
+                </th>
+                <th scope="col">Issue</th>
+                <th scope="col">Title</th>
+                <th scope="col" class="num">
+                  Score
+                </th>
+                <th scope="col" class="num">
+                  Priority
+                </th>
+                <th scope="col" class="num">
+                  Type
+                </th>
+                <th scope="col" class="num">
+                  Goal
+                </th>
+                <th scope="col" class="num">
+                  Age
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {queue.data.data.map((item, index) => (
+                <tr key={item.issue.id}>
+                  <td class="num">{(page - 1) * LIMIT + index + 1}</td>
+                  <td>
+                    <IssueLink issue={item.issue} />
+                  </td>
+                  <td>{item.issue.title}</td>
+                  <td class="num">
+                    <strong>{item.score.toFixed(2)}</strong>
+                  </td>
+                  <td class="num">{item.breakdown.priority}</td>
+                  <td class="num">{item.breakdown.type}</td>
+                  <td class="num">{item.breakdown.goal}</td>
+                  <td class="num">{item.breakdown.age.toFixed(2)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pager
+            page={page}
+            limit={LIMIT}
+            total={queue.data.total}
+            onPage={(next) => route(`/app/queue?page=${next}`)}
+          />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,341 @@
+/**
+ * The web console (API.md 3.8) in a real browser: headless Chromium against the local server, as an
+ * operator uses it. A signal sent through a receiver shows up as an issue, is triaged to todo,
+ * claimed and completed through the API while the console watches, and ends in the activity chain;
+ * deep links survive a reload and a new tab; a wrong key, a stale edit and an unreachable API each
+ * say what happened; every page passes an axe-core scan; nothing is requested from another host.
+ * Screenshots of each page land in `test-results/console/` (not committed).
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROUTE_TABLE } from "../../core/src/routes.js";
+import { launchChromium, requestsElsewhere } from "../helpers/browser.js";
+import { TEST_API_KEY } from "../helpers/db.js";
+import { codehostDelivery, issueEvent } from "../helpers/deliveries.js";
+import { startTestServer, type TestServer } from "../helpers/local-server.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const SHOTS = join(ROOT, "test-results", "console");
+const AXE_SOURCE = readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
+const WRONG_KEY = `kaizen_${"cd".repeat(32)}`;
+
+let server: TestServer;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+const requested: string[] = [];
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer("console");
+  browser = await launchChromium();
+  mkdirSync(SHOTS, { recursive: true });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A new tab that records what it requests and what breaks in it. */
+async function newTab(): Promise<Page> {
+  const page = await browser.context.newPage();
+  page.on("request", (request) => requested.push(request.url()));
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  return page;
+}
+
+async function api<T = unknown>(method: string, path: string, body?: unknown, token = TEST_API_KEY) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, etag: response.headers.get("ETag"), json: (text ? JSON.parse(text) : null) as T };
+}
+
+/** Fills in the sign-in form; with the right key, resolves once the console shows. */
+async function signIn(page: Page, key = TEST_API_KEY): Promise<void> {
+  await page.getByLabel("API key").fill(key);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  if (key === TEST_API_KEY) await page.getByRole("navigation", { name: "Console" }).waitFor();
+}
+
+async function heading(page: Page): Promise<string> {
+  return ((await page.locator("h1").first().textContent()) ?? "").trim();
+}
+
+/** axe-core's serious and critical violations on the page as it is now. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated through the debugging protocol, which the page's CSP does not govern.
+  await page.evaluate(AXE_SOURCE);
+  const { violations } = (await page.evaluate("axe.run()")) as {
+    violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+  };
+  return violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    );
+}
+
+describe("the web console in headless Chromium", () => {
+  let identifier = "";
+  let issueId = "";
+
+  it("answers every page URL with the shell under a strict CSP, and asks for the key first", async () => {
+    const page = await newTab();
+    const response = await page.goto(`${server.url}/app`);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()["content-type"]).toBe("text/html; charset=utf-8");
+    const csp = response?.headers()["content-security-policy"] ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).not.toContain("unsafe-eval");
+    await expect(page.getByLabel("API key").isVisible()).resolves.toBe(true);
+    expect(await heading(page)).toBe("Kaizen console");
+    await page.screenshot({ path: join(SHOTS, "sign-in.png") });
+    await page.close();
+  });
+
+  it("refuses a wrong key and keeps it nowhere", async () => {
+    const page = await newTab();
+    await page.goto(`${server.url}/app`);
+    await signIn(page, WRONG_KEY);
+    await page.getByText("The API refused this key (401).").waitFor();
+    expect(await page.evaluate("sessionStorage.length")).toBe(0);
+    expect(await heading(page)).toBe("Kaizen console");
+    await page.close();
+  });
+
+  it("shows a signal sent through a receiver as an issue, triages it, and watches it claimed, completed and chained", async () => {
+    const page = await newTab();
+    await page.goto(`${server.url}/app`);
+    await signIn(page);
+    await page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
+
+    const delivery = codehostDelivery("issues", issueEvent("opened", 7, "Checkout button does nothing"));
+    const received = await fetch(`${server.url}${delivery.path}`, delivery.init);
+    expect(received.status).toBe(201);
+
+    // The overview refreshes on its own; the issues page lists it.
+    await page.getByText("signals, last 24 h").waitFor();
+    await page.goto(`${server.url}/app/issues`);
+    const link = page.getByRole("link", { name: /^KZN-\d+$/ }).first();
+    await link.waitFor();
+    identifier = ((await link.textContent()) ?? "").trim();
+    await expect(page.getByText("Checkout button does nothing").isVisible()).resolves.toBe(true);
+    await page.screenshot({ path: join(SHOTS, "issues.png"), fullPage: true });
+
+    await link.click();
+    await page
+      .getByRole("heading", { level: 1, name: new RegExp(`^${identifier}: Checkout button does nothing`) })
+      .waitFor();
+    expect(page.url()).toBe(`${server.url}/app/issues/${identifier}`);
+    const detail = await api<{ data: { id: string; status: string } }>("GET", `/api/issues/${identifier}`);
+    issueId = detail.json.data.id;
+    expect(detail.json.data.status).toBe("triage");
+
+    // Triage: to todo, priority 1.
+    await page.getByLabel("Status").selectOption("todo");
+    await page.getByLabel("Priority").selectOption("1");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect
+      .poll(
+        async () =>
+          (await api<{ data: { status: string; priority: number } }>("GET", `/api/issues/${issueId}`)).json.data,
+      )
+      .toMatchObject({ status: "todo", priority: 1 });
+    await page.locator(".badge", { hasText: "todo" }).first().waitFor();
+
+    // Labels, project and a comment, from the same page.
+    expect((await api("POST", "/api/labels", { name: "checkout", color: "#1f5fbf" })).status).toBe(201);
+    const project = await api<{ data: { id: string } }>("POST", "/api/projects", { name: "Storefront" });
+    await page.reload();
+    await page.getByRole("checkbox", { name: "checkout" }).check();
+    await page.getByLabel("Project").selectOption({ label: "Storefront" });
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect
+      .poll(
+        async () =>
+          (await api<{ data: { labels: string[]; projectId: string } }>("GET", `/api/issues/${issueId}`)).json.data,
+      )
+      .toMatchObject({ labels: ["checkout"], projectId: project.json.data.id });
+    await page.getByLabel("Add a comment").fill("Reproduced on the staging checkout.");
+    await page.getByRole("button", { name: "Comment" }).click();
+    await page.locator(".comment", { hasText: "Reproduced on the staging checkout." }).waitFor();
+    const comments = await api<{ data: { body: string; authorType: string }[] }>(
+      "GET",
+      `/api/issues/${issueId}/comments`,
+    );
+    expect(comments.json.data).toEqual([
+      expect.objectContaining({ body: "Reproduced on the staging checkout.", authorType: "human" }),
+    ]);
+
+    // The queue shows it with its score's parts.
+    await page.goto(`${server.url}/app/queue`);
+    await page.getByRole("link", { name: identifier }).waitFor();
+    await page.screenshot({ path: join(SHOTS, "queue.png"), fullPage: true });
+
+    // Claimed through the API: the issue page sees it in progress by itself (it polls).
+    await page.goto(`${server.url}/app/issues/${identifier}`);
+    await page.locator(".badge", { hasText: "todo" }).first().waitFor();
+    const claim = await api<{ data: { dispatch: { id: string; token: string } } }>("POST", "/api/dispatch/claim", {
+      agent: "console-test-agent",
+    });
+    expect(claim.status).toBe(201);
+    await page.locator("h1 + p .badge", { hasText: "in progress" }).waitFor({ timeout: 25_000 });
+    await page.getByText("console-test-agent").first().waitFor({ timeout: 25_000 });
+    await page.screenshot({ path: join(SHOTS, "issue.png"), fullPage: true });
+
+    const { id: dispatchId, token } = claim.json.data.dispatch;
+    const completed = await api(
+      "POST",
+      `/api/dispatch/${dispatchId}/complete`,
+      { result: "done", summary: "Wired the button to the handler" },
+      token,
+    );
+    expect(completed.status).toBe(200);
+    await page.reload();
+    await page.locator("h1 + p .badge", { hasText: "done" }).waitFor();
+    await page.getByText("Wired the button to the handler").first().waitFor();
+    await page.getByText("Prompts it received").waitFor();
+
+    await page.goto(`${server.url}/app/activity`);
+    const chain = page.locator(".chain", { hasText: identifier });
+    await chain.waitFor();
+    await expect(chain.textContent()).resolves.toMatch(
+      /Signal.*Checkout button does nothing.*Issue.*done.*Dispatch.*console-test-agent.*completed.*Outcome.*Wired the button to the handler/s,
+    );
+    await page.screenshot({ path: join(SHOTS, "activity.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("keeps every page at its own URL: a reload stays, a new tab asks for the key and then shows that page", async () => {
+    const page = await newTab();
+    await page.goto(`${server.url}/app`);
+    await signIn(page);
+    await page.goto(`${server.url}/app/issues/${identifier}`);
+    await page.getByRole("heading", { level: 1, name: new RegExp(`^${identifier}:`) }).waitFor();
+    await page.reload();
+    await page.getByRole("heading", { level: 1, name: new RegExp(`^${identifier}:`) }).waitFor();
+
+    const fresh = await newTab();
+    await fresh.goto(`${server.url}/app/issues/${identifier}?from=link`);
+    await fresh.getByLabel("API key").waitFor();
+    await signIn(fresh);
+    await fresh.getByRole("heading", { level: 1, name: new RegExp(`^${identifier}:`) }).waitFor();
+    expect(fresh.url()).toBe(`${server.url}/app/issues/${identifier}?from=link`);
+    expect(await fresh.evaluate("localStorage.length")).toBe(0);
+    expect(await fresh.evaluate("document.cookie")).toBe("");
+
+    // Every console page of the route table is a page of the app, not its "Not found".
+    const examples: Record<string, string> = { id: identifier };
+    const pagePaths = ROUTE_TABLE.service
+      .map((route) => route.path as string)
+      .filter((path) => path.startsWith("/app") && !path.startsWith("/app/assets/"));
+    expect(pagePaths.length).toBeGreaterThanOrEqual(8);
+    const templates = await api<{ data: { id: string }[] }>("GET", "/api/templates");
+    for (const path of pagePaths) {
+      examples.id = path.startsWith("/app/prompts/") ? (templates.json.data[0]?.id ?? "") : identifier;
+      const url = path.replace(/:(\w+)/g, (_, name: string) => examples[name] ?? "");
+      const response = await fresh.goto(`${server.url}${url}`);
+      expect(response?.status(), url).toBe(200);
+      await fresh.locator("main h1").first().waitFor();
+      await fresh.waitForLoadState("networkidle");
+      expect(await heading(fresh), url).not.toBe("Not found");
+      const name = url === "/app" ? "overview" : url.slice(5).replaceAll("/", "-");
+      await fresh.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+      expect(await seriousViolations(fresh), `axe on ${url}`).toEqual([]);
+    }
+    await fresh.goto(`${server.url}/app`);
+    await fresh.getByText("signals, last 24 h").waitFor();
+    await fresh.waitForLoadState("networkidle");
+    expect(await seriousViolations(fresh), "axe on the sign-in form").toEqual([]);
+    await page.close();
+    await fresh.close();
+  });
+
+  it("says a stale triage was refused (412) and offers to reload", async () => {
+    const created = await api<{ data: { id: string; identifier: string } }>("POST", "/api/issues", {
+      title: "Stale edit target",
+      type: "task",
+    });
+    const page = await newTab();
+    await page.goto(`${server.url}/app/issues/${created.json.data.identifier}`);
+    await signIn(page);
+    await page.getByRole("heading", { level: 1, name: /Stale edit target/ }).waitFor();
+    await page.getByLabel("Priority").selectOption("2");
+    // Someone else changes the issue while the form holds an unsaved edit.
+    expect((await api("PATCH", `/api/issues/${created.json.data.id}`, { priority: 4 })).status).toBe(200);
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.getByText("The issue changed since this page loaded it").waitFor();
+    await expect(page.locator(".failure").textContent()).resolves.toContain("412");
+    expect(
+      (await api<{ data: { priority: number } }>("GET", `/api/issues/${created.json.data.id}`)).json.data.priority,
+    ).toBe(4);
+    await page.getByRole("button", { name: "Reload" }).click();
+    await expect.poll(() => page.getByLabel("Priority").inputValue()).toBe("4");
+
+    // A 409 (the API refused the move: here one answered for it) shows the API's message and offers a reload.
+    await page.route("**/api/issues/*", (route) =>
+      route.request().method() === "PATCH"
+        ? route.fulfill({
+            status: 409,
+            contentType: "application/json",
+            body: JSON.stringify({ error: "Cannot move issue from triage to done" }),
+          })
+        : route.fallback(),
+    );
+    await page.getByLabel("Status").selectOption("done");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    const failure = page.locator(".failure", { hasText: "409" });
+    await failure.waitFor();
+    await expect(failure.textContent()).resolves.toContain("Cannot move issue from triage to done");
+    await expect(failure.textContent()).resolves.toContain("conflicts with the issue's current state");
+    await failure.getByRole("button", { name: "Reload" }).waitFor();
+    await page.unroute("**/api/issues/*");
+    await page.close();
+  });
+
+  it("signs out on a 401 and shows a banner while the API cannot be reached, until it can", async () => {
+    const page = await newTab();
+    await page.goto(`${server.url}/app/queue`);
+    await signIn(page);
+    await page.getByRole("heading", { name: "Queue", level: 1 }).waitFor();
+
+    await page.route("**/api/**", (route) => route.abort("connectionrefused"));
+    await page.reload();
+    await page.getByRole("alert").filter({ hasText: "Cannot reach the Kaizen API" }).waitFor({ timeout: 20_000 });
+    await page.unroute("**/api/**");
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "Cannot reach the Kaizen API" })
+      .waitFor({ state: "detached", timeout: 20_000 });
+    await page.getByRole("heading", { name: "Queue", level: 1 }).waitFor();
+
+    // The key is revoked (here: replaced by one the API refuses): the tab returns to sign-in.
+    await page.evaluate(`sessionStorage.setItem("kaizen.console.apiKey", ${JSON.stringify(WRONG_KEY)})`);
+    await page.reload();
+    await page.getByText("The API refused this key (401). Sign in with a valid key.").waitFor();
+    expect(await page.evaluate("sessionStorage.length")).toBe(0);
+    expect(page.url()).toBe(`${server.url}/app/queue`);
+    await page.close();
+  });
+
+  it("kept the key out of URLs, cookies and storage that outlives the tab, and reached no other host", async () => {
+    expect(requested.length).toBeGreaterThan(20);
+    expect(requested.filter((url) => url.includes(TEST_API_KEY))).toEqual([]);
+    expect(await browser.context.cookies()).toEqual([]);
+    expect(requestsElsewhere(requested)).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    const shell = await (await fetch(`${server.url}/app`)).text();
+    const script = /src="(\/app\/assets\/[^"]+\.js)"/.exec(shell)?.[1];
+    expect(script).toBeDefined();
+    expect(await (await fetch(`${server.url}${script}`)).text()).not.toContain(TEST_API_KEY);
+  });
+});
