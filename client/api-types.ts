@@ -1976,14 +1976,17 @@ export interface operations {
   };
   getApiProviders: {
     parameters: {
-      query?: never;
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+      };
       header?: never;
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Every provider, on one page */
+      /** @description A page of the providers (all three fit on the first) */
       200: {
         headers: {
           /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
@@ -1998,6 +2001,7 @@ export interface operations {
           };
         };
       };
+      400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       503: components["responses"]["Unavailable"];

@@ -97,4 +97,24 @@ describe("GET /api/providers", () => {
     ]);
     expect(data.map(({ secret }) => secret.configured)).toEqual([false, false, false]);
   });
+
+  it("pages like every list: page and limit, a Link to the next page, a 400 for a bad or unknown parameter", async () => {
+    const app = await appWith({});
+    const first = await app.request("/api/providers?limit=2", { headers: AUTH });
+    expect(first.status).toBe(200);
+    const firstBody = (await first.json()) as { data: { provider: string }[]; total: number };
+    expect(firstBody.data.map(({ provider }) => provider)).toEqual(["codehost", "errortracker"]);
+    expect(firstBody.total).toBe(3);
+    expect(first.headers.get("link")).toContain('rel="next"');
+    const second = (await (await app.request("/api/providers?limit=2&page=2", { headers: AUTH })).json()) as {
+      data: { provider: string }[];
+    };
+    expect(second.data.map(({ provider }) => provider)).toEqual(["analytics"]);
+    const past = (await (await app.request("/api/providers?page=9", { headers: AUTH })).json()) as unknown;
+    expect(past).toEqual({ data: [], total: 3 });
+    for (const query of ["limit=0", "page=abc", "secret=1"]) {
+      const response = await app.request(`/api/providers?${query}`, { headers: AUTH });
+      expect(response.status, query).toBe(400);
+    }
+  });
 });

@@ -7,12 +7,13 @@
 
 import { useEffect, useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
-import type { Schema } from "../../../client/client.js";
+import type { paths, Schema } from "../../../client/client.js";
 import { transitionRefusal } from "../../../core/src/issues/transitions.js";
 import { Badge, Failure, Loading, When } from "../components.js";
 import { REFRESH_MS, useAction, useResource } from "../resource.js";
 
 type Issue = Schema<"IssueDetail">;
+type IssueChanges = paths["/api/issues/{id}"]["patch"]["requestBody"]["content"]["application/json"];
 const STATUSES = ["triage", "backlog", "todo", "in_progress", "done", "canceled"] as const;
 
 function Json({ value }: { value: unknown }) {
@@ -75,7 +76,7 @@ function Triage({ issue, etag, onSaved }: { issue: Issue; etag: string | null; o
   const [projectId, setProjectId] = useState(issue.projectId ?? "");
   const save = useAction();
 
-  const changes: Record<string, unknown> = {};
+  const changes: IssueChanges = {};
   if (status !== base.issue.status) changes.status = status;
   if (priority !== base.issue.priority) changes.priority = priority;
   if ([...chosen].sort().join(",") !== [...base.issue.labels].sort().join(",")) changes.labels = chosen;
@@ -99,7 +100,7 @@ function Triage({ issue, etag, onSaved }: { issue: Issue; etag: string | null; o
     const done = await save.run((kaizen) =>
       kaizen.PATCH("/api/issues/{id}", {
         params: { path: { id: base.issue.id } },
-        body: changes as never,
+        body: changes,
         headers: base.etag ? { "If-Match": base.etag } : {},
       }),
     );

@@ -5,6 +5,7 @@
 
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
+import type { paths } from "../../../client/client.js";
 import { Badge, Failure, IssueLink, Loading, Pager, pageOf, When } from "../components.js";
 import { REFRESH_MS, useResource } from "../resource.js";
 
@@ -20,11 +21,16 @@ const SORTS = {
 };
 const FILTERS = ["status", "type", "priority", "label", "q", "sort"] as const;
 
-/** The list's query from the page's: only the filters the API takes, each when set. */
-function listQuery(query: Record<string, string>) {
+type ListQuery = NonNullable<paths["/api/issues"]["get"]["parameters"]["query"]>;
+
+/**
+ * The list's query from the page's: only the filters the API takes, each when set, passed as the URL
+ * has them (the API checks them: a bad one is its 400, shown on the page).
+ */
+function listQuery(query: Record<string, string>): ListQuery {
   const out: Record<string, string | number> = { page: pageOf(query), limit: LIMIT };
   for (const name of FILTERS) if (query[name]) out[name] = name === "priority" ? Number(query[name]) : query[name];
-  return out;
+  return out as ListQuery;
 }
 
 export function IssuesPage() {
@@ -33,8 +39,7 @@ export function IssuesPage() {
   const [search, setSearch] = useState(query.q ?? "");
   const issues = useResource(
     async (kaizen) => {
-      // The filters are the API's own, checked by it (a bad one is a 400 shown below).
-      const { data } = await kaizen.GET("/api/issues", { params: { query: wanted as never } });
+      const { data } = await kaizen.GET("/api/issues", { params: { query: wanted } });
       return data;
     },
     JSON.stringify(wanted),

@@ -10,7 +10,7 @@ const LATEST = 5;
 function Deliveries({ source }: { source: string }) {
   const signals = useResource(
     async (kaizen) =>
-      (await kaizen.GET("/api/signals", { params: { query: { source, limit: LATEST } as never } })).data?.data ?? [],
+      (await kaizen.GET("/api/signals", { params: { query: { source, limit: LATEST } } })).data?.data ?? [],
     source,
     REFRESH_MS,
   );

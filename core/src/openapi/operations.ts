@@ -21,6 +21,7 @@ import { createRelationBody } from "../issues/relation-schemas.js";
 import { createIssueBody, listIssuesQuery, updateIssueBody } from "../issues/schemas.js";
 import { createReviewBody, listPromptsQuery } from "../prompts/schemas.js";
 import type { Family, RouteKey } from "../routes.js";
+import { providersQuery } from "../service/schemas.js";
 import { issueSignalsQuery, listSignalsQuery, manualSignalBody } from "../signals/schemas.js";
 import {
   createTemplateBody,
@@ -126,7 +127,8 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
     summary: "The webhook providers and how to connect them",
     description:
       "One entry per receiver: its URL, the variable of the secret that signs its deliveries and whether that secret is configured (never its value), the signature headers it reads, and the setup guide.",
-    success: list("ProviderSetup", "Every provider, on one page"),
+    query: providersQuery(),
+    success: list("ProviderSetup", "A page of the providers (all three fit on the first)"),
   },
 
   "GET /api/issues": {

@@ -7,11 +7,14 @@ import type { Context } from "hono";
 import pkg from "../../../package.json" with { type: "json" };
 import { CONSOLE_SECURITY_HEADERS, readConsoleAsset, readConsoleShell } from "../console/assets.js";
 import type { FamilyModule } from "../http/app.js";
+import { pageOffset } from "../http/pagination.js";
 import { itemResponse, JSON_CONTENT_TYPE, listResponse } from "../http/respond.js";
+import { parseWith } from "../http/validation.js";
 import { DOCS_HTML_CONTENT_TYPE, DOCS_PAGE_HTML, readDocsAsset } from "../openapi/docs-page.js";
 import { databaseCheck } from "./health.js";
 import { providerSetups } from "./providers.js";
 import type { Health, ServiceInfo } from "./schemas.js";
+import { providersQuery } from "./schemas.js";
 
 export const SERVICE_VERSION: string = pkg.version;
 
@@ -92,6 +95,10 @@ export const serviceFamily: FamilyModule<"service"> = ({ db, config }) => {
       });
     },
     // All three on one page: the list is as long as the route table's receivers.
-    "GET /api/providers": (c) => listResponse(c, providers, providers.length, { page: 1, limit: providers.length }),
+    "GET /api/providers": (c) => {
+      const query = parseWith(providersQuery(), c.req.query(), "query");
+      const start = pageOffset(query);
+      return listResponse(c, providers.slice(start, start + query.limit), providers.length, query);
+    },
   };
 };

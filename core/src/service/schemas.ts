@@ -1,10 +1,14 @@
 /** @module service/schemas — what `GET /`, `GET /health` and `GET /api/providers` answer (API.md 3.7, 3.8). */
 import * as z from "zod/mini";
+import { paginationQuery } from "../http/pagination.js";
 import { timestamp } from "../http/resource-fields.js";
 import { type Output, onFirstUse } from "../schema.js";
 import { PROVIDER_SOURCES } from "../signals/schemas.js";
 
 // Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
+
+/** `GET /api/providers`: a list like any other, so it takes a page (API.md 1.3), though three fit on one. */
+export const providersQuery = /* @__PURE__ */ onFirstUse(() => z.strictObject({ ...paginationQuery() }));
 
 // Responses (API.md 3.7): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
