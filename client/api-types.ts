@@ -1333,6 +1333,12 @@ export interface components {
           mergedAt?: string | null;
         }[];
       } | null;
+      usage: {
+        inputTokens: number | null;
+        outputTokens: number | null;
+        costUsd: number | null;
+        model: string | null;
+      } | null;
     };
     ClaimResult: {
       dispatch: {
@@ -1366,6 +1372,12 @@ export interface components {
             state?: string | null;
             mergedAt?: string | null;
           }[];
+        } | null;
+        usage: {
+          inputTokens: number | null;
+          outputTokens: number | null;
+          costUsd: number | null;
+          model: string | null;
         } | null;
         token: string;
       };
@@ -3956,6 +3968,12 @@ export interface operations {
             state?: string | null;
             mergedAt?: string | null;
           }[];
+          usage?: {
+            inputTokens?: number;
+            outputTokens?: number;
+            costUsd?: number;
+            model?: string;
+          };
         };
       };
     };

@@ -190,8 +190,9 @@ const completeDispatch = defineTool({
   description:
     "Report the end of your work: result `done` moves the issue to done with your summary, commits and pull " +
     "requests; `failed` puts it back in todo and your summary reaches the next attempt's prompt (the third failed " +
-    "attempt cancels it). Review the prompt (review_prompt) before this if you hold only a dispatch token: it stops " +
-    "working when the dispatch ends. Answers with the dispatch and the issue.",
+    "attempt cancels it). Give `usage` (inputTokens, outputTokens, costUsd, model: what you know of them) so prompt " +
+    "versions can be compared on cost. Review the prompt (review_prompt) before this if you hold only a dispatch " +
+    "token: it stops working when the dispatch ends. Answers with the dispatch and the issue.",
   route: "POST /api/dispatch/:id/complete",
   inputSchema: z.extend(completeBody(), { dispatchId: z.optional(dispatchId) }),
   annotations: WRITE,

@@ -113,11 +113,23 @@ describe("kaizen CLI over a real local server", () => {
         "4f2a9c1 Raise the payment stub timeout",
         "--pr",
         "https://code.example/acme/shop/pull/42 Raise the stub timeout",
+        "--output-tokens",
+        "7300",
+        "--cost-usd",
+        "0.31",
+        "--model",
+        "cli-model",
       ],
       asAgent,
     );
     expect(completed).toMatchObject({ status: 0, stderr: "" });
     expect(completed.stdout).toBe(`Completed ${claim.dispatch.id} (completed); ${ref} is done\n`);
+    const stored = (await (
+      await fetch(`${baseUrl}/api/dispatch/${claim.dispatch.id}`, {
+        headers: { Authorization: `Bearer ${TEST_API_KEY}` },
+      })
+    ).json()) as { data: { usage: unknown } };
+    expect(stored.data.usage).toEqual({ inputTokens: null, outputTokens: 7300, costUsd: 0.31, model: "cli-model" });
 
     // The token died with the dispatch: the review goes with the key.
     const refused = await kaizen(["heartbeat", claim.dispatch.id], asAgent);

@@ -197,7 +197,11 @@ describe("the web console in headless Chromium", () => {
     const completed = await api(
       "POST",
       `/api/dispatch/${dispatchId}/complete`,
-      { result: "done", summary: "Wired the button to the handler" },
+      {
+        result: "done",
+        summary: "Wired the button to the handler",
+        usage: { inputTokens: 5200, costUsd: 0.12, model: "test-model" },
+      },
       token,
     );
     expect(completed.status).toBe(200);
@@ -205,6 +209,7 @@ describe("the web console in headless Chromium", () => {
     await page.locator("h1 + p .badge", { hasText: "done" }).waitFor();
     await page.getByText("Wired the button to the handler").first().waitFor();
     await page.getByText("Prompts it received").waitFor();
+    await page.getByText("Reported usage: 5,200 tokens in, $0.12, test-model").waitFor();
 
     await page.goto(`${server.url}/app/activity`);
     const chain = page.locator(".chain", { hasText: identifier });

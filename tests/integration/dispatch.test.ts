@@ -72,6 +72,7 @@ describe("claims", () => {
       leaseExpiresAt: "2026-11-01T12:10:00.000Z",
       finishedAt: null,
       outcome: null,
+      usage: null,
       promptId: data.prompt?.id,
       token: expect.stringMatching(/^kzd_/),
     });

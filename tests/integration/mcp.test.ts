@@ -191,8 +191,15 @@ describe("kaizen MCP server over stdio", () => {
       summary: "Added a 2 s timeout and a retry with backoff to the payment client",
       commits: [{ sha: "0123abcd", message: "Time out payment calls" }],
       pullRequests: [{ number: 42, title: `${identifier}: time out payment calls` }],
+      usage: { inputTokens: 51_000, costUsd: 0.18, model: "mcp-model" },
     });
     expect(done.data.dispatch).toMatchObject({ id: dispatchId, status: "completed" });
+    expect(done.data.dispatch.usage).toEqual({
+      inputTokens: 51_000,
+      outputTokens: null,
+      costUsd: 0.18,
+      model: "mcp-model",
+    });
     expect(done.data.issue).toMatchObject({ id: issueId, status: "done" });
 
     // After completion the dispatch's token is dead: the review goes out with the key.

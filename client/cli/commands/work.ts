@@ -166,14 +166,26 @@ export function registerWork(yargs: Argv, define: Define): Argv {
               array: true,
               describe: 'A pull request: "<url ending in its number> [title]", or its number (repeat for several)',
             })
+            .option("input-tokens", { type: "number", describe: "Usage: tokens the model read" })
+            .option("output-tokens", { type: "number", describe: "Usage: tokens the model wrote" })
+            .option("cost-usd", { type: "number", describe: "Usage: what the work cost, in US dollars" })
+            .option("model", { type: "string", describe: "Usage: the model that did the work" })
             .epilogue(TOKEN_NOTE),
         async (args, { client, output }) => {
           const summary = args.summary.startsWith("@") ? readFileSync(args.summary.slice(1), "utf8") : args.summary;
           const commits = args.commit?.map(parseCommit);
           const pullRequests = args.pr?.map(parsePullRequest);
+          // Sent as given: the API checks the values (a bad one is its 400, naming the field).
+          const reported = {
+            inputTokens: args.inputTokens,
+            outputTokens: args.outputTokens,
+            costUsd: args.costUsd,
+            model: args.model,
+          };
+          const usage = Object.values(reported).some((value) => value !== undefined) ? reported : undefined;
           const { data } = await client("agent").POST("/api/dispatch/{id}/complete", {
             params: { path: { id: args.dispatch } },
-            body: { result: args.result as "done" | "failed", summary, commits, pullRequests },
+            body: { result: args.result as "done" | "failed", summary, commits, pullRequests, usage },
           });
           emit(output, data?.data, (result) => (result ? endedLine("Completed", result) : ""));
           return 0;

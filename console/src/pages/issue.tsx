@@ -16,6 +16,18 @@ type Issue = Schema<"IssueDetail">;
 type IssueChanges = paths["/api/issues/{id}"]["patch"]["requestBody"]["content"]["application/json"];
 const STATUSES = ["triage", "backlog", "todo", "in_progress", "done", "canceled"] as const;
 
+/** What an agent reported its work cost, in words: only the parts it reported. */
+function usageText(usage: NonNullable<Schema<"Dispatch">["usage"]>): string {
+  return [
+    usage.inputTokens === null ? null : `${usage.inputTokens.toLocaleString()} tokens in`,
+    usage.outputTokens === null ? null : `${usage.outputTokens.toLocaleString()} tokens out`,
+    usage.costUsd === null ? null : `$${usage.costUsd.toFixed(2)}`,
+    usage.model,
+  ]
+    .filter((part) => part !== null)
+    .join(", ");
+}
+
 function Json({ value }: { value: unknown }) {
   return <pre class="json">{JSON.stringify(value, null, 2)}</pre>;
 }
@@ -275,6 +287,7 @@ function History({ issueId }: { issueId: string }) {
                 </>
               )}
               {dispatch.outcome ? <p class="outcome">{dispatch.outcome.summary}</p> : null}
+              {dispatch.usage ? <p class="muted small">Reported usage: {usageText(dispatch.usage)}</p> : null}
             </li>
           ))}
         </ol>

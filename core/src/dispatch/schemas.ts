@@ -82,6 +82,33 @@ export const listDispatchesQuery = /* @__PURE__ */ onFirstUse(() =>
 );
 export type ListDispatchesQuery = Output<typeof listDispatchesQuery>;
 
+const tokenCount = () =>
+  z.int().check(z.gte(0, "must be between 0 and 1000000000"), z.lte(1_000_000_000, "must be between 0 and 1000000000"));
+
+/**
+ * What the agent's work cost, as it reports it with its outcome (every field optional, at least one
+ * given): tokens in and out, the cost in US dollars, the model that did it.
+ */
+export const usageBody = /* @__PURE__ */ onFirstUse(() =>
+  z
+    .strictObject({
+      inputTokens: z.optional(tokenCount()),
+      outputTokens: z.optional(tokenCount()),
+      costUsd: z.optional(
+        z.number().check(z.gte(0, "must be between 0 and 10000"), z.lte(10_000, "must be between 0 and 10000")),
+      ),
+      model: z.optional(
+        z.string().check(z.minLength(1, "must be 1..200 characters"), z.maxLength(200, "must be 1..200 characters")),
+      ),
+    })
+    .check(
+      z.refine(
+        (usage) => Object.keys(usage).length > 0,
+        "must give at least one of inputTokens, outputTokens, costUsd, model",
+      ),
+    ),
+);
+
 /** `POST /api/dispatch/:id/complete`. */
 export const completeBody = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
@@ -91,6 +118,7 @@ export const completeBody = /* @__PURE__ */ onFirstUse(() =>
       .check(z.minLength(1, "must not be empty"), z.maxLength(50_000, "must be at most 50000 characters")),
     commits: z.optional(z.array(commitSchema()).check(z.maxLength(100, "at most 100 entries"))),
     pullRequests: z.optional(z.array(pullRequestSchema()).check(z.maxLength(100, "at most 100 entries"))),
+    usage: z.optional(usageBody()),
   }),
 );
 export type CompleteInput = Output<typeof completeBody>;
@@ -102,6 +130,17 @@ export const dispatchOutcomeSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({ summary: z.string(), commits: z.array(commitSchema()), pullRequests: z.array(pullRequestSchema()) }),
 );
 export type DispatchOutcome = Output<typeof dispatchOutcomeSchema>;
+
+/** What the agent reported its work cost when it completed the dispatch; a field it did not report is null. */
+export const dispatchUsageSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({
+    inputTokens: z.nullable(z.int()),
+    outputTokens: z.nullable(z.int()),
+    costUsd: z.nullable(z.number()),
+    model: z.nullable(z.string()),
+  }),
+);
+export type DispatchUsage = Output<typeof dispatchUsageSchema>;
 
 /** One hand-off of one issue to one agent. */
 export const dispatchSchema = /* @__PURE__ */ onFirstUse(() =>
@@ -118,6 +157,7 @@ export const dispatchSchema = /* @__PURE__ */ onFirstUse(() =>
     leaseExpiresAt: timestamp(),
     finishedAt: nullableTimestamp(),
     outcome: z.nullable(dispatchOutcomeSchema()),
+    usage: z.nullable(dispatchUsageSchema()),
   }),
 );
 export type Dispatch = Output<typeof dispatchSchema>;

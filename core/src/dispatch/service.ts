@@ -187,7 +187,15 @@ export class DispatchService {
       const current = await this.activeDispatch(id, now);
       const outcome = { summary: input.summary, commits: input.commits ?? [], pullRequests: input.pullRequests ?? [] };
       const status = input.result === "done" ? "completed" : "failed";
-      const finished = this.store.prepareFinish(current, status, now.toISOString(), outcome);
+      const usage = input.usage
+        ? {
+            inputTokens: input.usage.inputTokens ?? null,
+            outputTokens: input.usage.outputTokens ?? null,
+            costUsd: input.usage.costUsd ?? null,
+            model: input.usage.model ?? null,
+          }
+        : null;
+      const finished = this.store.prepareFinish(current, status, now.toISOString(), outcome, usage);
       const issue = await this.workedIssue(current);
       if (!issue) {
         await this.db.transactWrite(finished.writes);
@@ -366,6 +374,7 @@ export class DispatchService {
       leaseExpiresAt,
       finishedAt: null,
       outcome: null,
+      usage: null,
     };
     const moved = await this.moves.prepare(
       {

@@ -21,7 +21,7 @@ import {
   LEASE_PARTITION_KEY,
   leaseKey,
 } from "./keys.js";
-import type { Dispatch, DispatchOutcome, DispatchStatus } from "./schemas.js";
+import type { Dispatch, DispatchOutcome, DispatchStatus, DispatchUsage } from "./schemas.js";
 import type { TokenDispatch } from "./token.js";
 
 /** A dispatch as stored: what the API shows, the hash of its token, and its version. */
@@ -47,6 +47,7 @@ const DISPATCH_FIELDS = [
   "leaseExpiresAt",
   "finishedAt",
   "outcome",
+  "usage",
 ] as const satisfies readonly (keyof Dispatch)[];
 
 // Named condition fragments.
@@ -160,26 +161,30 @@ export class DispatchStore {
     status: Exclude<DispatchStatus, "active">,
     finishedAt: string,
     outcome: DispatchOutcome | null,
+    usage: DispatchUsage | null = null,
   ): { dispatch: Dispatch; writes: TransactItem[] } {
-    const dispatch: Dispatch = { ...current.dispatch, status, finishedAt, outcome };
+    const dispatch: Dispatch = { ...current.dispatch, status, finishedAt, outcome, usage };
     return {
       dispatch,
       writes: [
         {
           Update: {
             Key: dispatchKey(dispatch.id),
-            UpdateExpression: "SET #status = :status, #finishedAt = :finishedAt, #outcome = :outcome, #version = :next",
+            UpdateExpression:
+              "SET #status = :status, #finishedAt = :finishedAt, #outcome = :outcome, #usage = :usage, #version = :next",
             ConditionExpression: activeAtVersion,
             ExpressionAttributeNames: {
               "#status": "status",
               "#finishedAt": "finishedAt",
               "#outcome": "outcome",
+              "#usage": "usage",
               "#version": "version",
             },
             ExpressionAttributeValues: {
               ":status": status,
               ":finishedAt": finishedAt,
               ":outcome": outcome,
+              ":usage": usage,
               ":active": "active",
               ":expectedVersion": current.version,
               ":next": current.version + 1,

@@ -68,7 +68,7 @@ const EXPECTED_FLAGS: Record<string, string[]> = {
   "signals list": ["source", "type", "severity", "issue", "action", "since", "page", "limit"],
   "providers test": ["secret", "open"],
   next: ["agent", "project", "types", "lease"],
-  complete: ["result", "summary", "commit", "pr"],
+  complete: ["result", "summary", "commit", "pr", "input-tokens", "output-tokens", "cost-usd", "model"],
   review: ["clarity", "completeness", "relevance", "feedback", "author", "author-type"],
   comment: ["author", "author-type", "reply-to"],
   "templates preview": ["version-id"],

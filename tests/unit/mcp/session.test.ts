@@ -20,6 +20,7 @@ const claim = {
     leaseExpiresAt: "2026-01-01T00:30:00.000Z",
     finishedAt: null,
     outcome: null,
+    usage: null,
     token: `kzd_01J2ZQ5K8Y3M4N6P7R9S0T1V30_${"1".repeat(64)}`,
   },
   // Only the fields the session reads; the rest of an issue does not matter here.
