@@ -1268,6 +1268,13 @@ export interface components {
       reviewCount: number;
       reviewScore: number | null;
       completionRate: number | null;
+      cost: {
+        reports: number;
+        inputTokens: number;
+        outputTokens: number;
+        costUsd: number;
+        meanCostUsd: number | null;
+      };
       /** Format: date-time */
       createdAt: string;
     };
@@ -1518,6 +1525,13 @@ export interface components {
         reviewCount: number;
         reviewScore: number | null;
         completionRate: number | null;
+        cost: {
+          reports: number;
+          inputTokens: number;
+          outputTokens: number;
+          costUsd: number;
+          meanCostUsd: number | null;
+        };
         /** Format: date-time */
         createdAt: string;
       } | null;

@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Dispatch } from "../../core/src/dispatch/schemas.js";
+import type { TemplateVersion } from "../../core/src/templates/schemas.js";
 import { AUTH, dataOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { CONFLICT_MODES } from "../helpers/db.js";
 
 type Claim = { dispatch: Dispatch & { token: string } };
 
@@ -96,4 +98,60 @@ describe("usage reported with a completion", () => {
     }
     expect((await storedDispatch(t, dispatch.id)).status).toBe("active");
   });
+});
+
+/** The version a claim's prompt was rendered from, as the templates API reads it now. */
+async function versionOf(t: TestApp, dispatch: Dispatch): Promise<TemplateVersion> {
+  const prompt = await dataOf<{ templateId: string; versionId: string }>(
+    t.app.request(`/api/prompts/${dispatch.promptId}`, { headers: AUTH }),
+  );
+  const versions = await dataOf<TemplateVersion[]>(
+    t.app.request(`/api/templates/${prompt.templateId}/versions`, { headers: AUTH }),
+  );
+  const version = versions.find((one) => one.id === prompt.versionId);
+  if (!version) throw new Error(`version ${prompt.versionId} not listed`);
+  return version;
+}
+
+describe("usage summed per version", () => {
+  it("adds what each finished dispatch reported to its prompt's version, and the dashboard shows it", async () => {
+    const t = await testApp();
+    const [a, b, c] = [await claimedDispatch(t, "a"), await claimedDispatch(t, "b"), await claimedDispatch(t, "c")];
+    if (!a || !b || !c) throw new Error("three claims expected");
+    expect(a.promptId).not.toBeNull();
+    const before = await versionOf(t, a);
+    expect(before.cost).toEqual({ reports: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, meanCostUsd: null });
+
+    await dataOf(complete(t, a, { usage: { inputTokens: 1000, outputTokens: 200, costUsd: 0.25 } }));
+    await dataOf(complete(t, b, { result: "failed", usage: { costUsd: 0.75, model: "m" } }));
+    await dataOf(complete(t, c, { usage: { model: "m" } }));
+    const after = await versionOf(t, a);
+    expect(after.cost).toEqual({ reports: 3, inputTokens: 1000, outputTokens: 200, costUsd: 1, meanCostUsd: 0.5 });
+    expect(after.completionRate).toBeCloseTo(2 / 3, 10);
+
+    const dashboard = await dataOf<{ template: { id: string }; activeVersion: { id: string; cost: unknown } | null }[]>(
+      t.app.request("/api/dashboard/prompts?limit=100", { headers: AUTH }),
+    );
+    expect(dashboard.find((row) => row.activeVersion?.id === after.id)?.activeVersion?.cost).toEqual(after.cost);
+  });
+
+  for (const { mode, emulateConflicts } of CONFLICT_MODES) {
+    it(`sums 20 completions sent at once exactly (${mode})`, async () => {
+      const t = await testApp({}, { emulateConflicts });
+      const dispatches = [];
+      for (let i = 0; i < 20; i++) dispatches.push(await claimedDispatch(t, `burst ${i}`));
+      const answers = await Promise.all(
+        dispatches.map((dispatch) =>
+          complete(t, dispatch, { usage: { inputTokens: 100, outputTokens: 7, costUsd: 0.1 } }),
+        ),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(dispatches.map(() => 200));
+      const version = await versionOf(t, dispatches[0] as Dispatch);
+      expect(version.cost.reports).toBe(20);
+      expect(version.cost.inputTokens).toBe(2000);
+      expect(version.cost.outputTokens).toBe(140);
+      expect(version.cost.costUsd).toBeCloseTo(2, 9);
+      expect(version.cost.meanCostUsd).toBeCloseTo(0.1, 9);
+    });
+  }
 });

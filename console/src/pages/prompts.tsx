@@ -9,6 +9,11 @@ export function percent(rate: number | null): string {
   return rate === null ? "—" : `${Math.round(rate * 100)} %`;
 }
 
+/** A cost in US dollars as reported by agents; a dash when none was. */
+export function dollars(amount: number | null): string {
+  return amount === null ? "—" : `$${amount.toFixed(amount < 1 ? 3 : 2)}`;
+}
+
 export function PromptsPage() {
   const { query, route } = useLocation();
   const page = pageOf(query);
@@ -50,6 +55,9 @@ export function PromptsPage() {
                 <th scope="col" class="num">
                   Completion
                 </th>
+                <th scope="col" class="num">
+                  Mean cost
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -66,6 +74,7 @@ export function PromptsPage() {
                   <td class="num">{activeVersion?.reviewCount ?? 0}</td>
                   <td class="num">{activeVersion?.reviewScore?.toFixed(2) ?? "—"}</td>
                   <td class="num">{percent(activeVersion?.completionRate ?? null)}</td>
+                  <td class="num">{dollars(activeVersion?.cost.meanCostUsd ?? null)}</td>
                 </tr>
               ))}
             </tbody>

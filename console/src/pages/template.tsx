@@ -9,7 +9,7 @@ import type { Schema } from "../../../client/client.js";
 import { LineChart } from "../chart.js";
 import { Badge, Failure, Loading, When } from "../components.js";
 import { REFRESH_MS, useAction, useResource } from "../resource.js";
-import { percent } from "./prompts.js";
+import { dollars, percent } from "./prompts.js";
 
 type Version = Schema<"Version">;
 
@@ -182,6 +182,9 @@ export function TemplatePage() {
                     <th scope="col" class="num">
                       Completion
                     </th>
+                    <th scope="col" class="num">
+                      Mean cost
+                    </th>
                     <th scope="col">By</th>
                     <th scope="col">Created</th>
                     <th scope="col">
@@ -206,6 +209,9 @@ export function TemplatePage() {
                       <td class="num">{version.reviewCount}</td>
                       <td class="num">{version.reviewScore?.toFixed(2) ?? "—"}</td>
                       <td class="num">{percent(version.completionRate)}</td>
+                      <td class="num" title={`${version.cost.reports} reported; $${version.cost.costUsd} in all`}>
+                        {dollars(version.cost.meanCostUsd)}
+                      </td>
                       <td>
                         {version.authorName ?? "—"} ({version.authorType})
                       </td>

@@ -83,6 +83,7 @@ export const promptPerformanceSchema = /* @__PURE__ */ onFirstUse(() =>
         reviewCount: true,
         reviewScore: true,
         completionRate: true,
+        cost: true,
         createdAt: true,
       }),
     ),

@@ -100,6 +100,7 @@ export class DashboardService {
                 reviewCount: version.reviewCount,
                 reviewScore: version.reviewScore,
                 completionRate: version.completionRate,
+                cost: version.cost,
                 createdAt: version.createdAt,
               }
             : null,

@@ -70,18 +70,17 @@ export function spreadBaseSortKey(sk: string): string {
 
 /**
  * Sums the items of spread counts (as one query returns them, in sort-key order) into one total
- * per count, keyed and ordered by the counts' sort keys.
+ * per count, in the order their first items came (a count's base item sorts before its shards).
  */
 export function sumSpreadCounts(items: Record<string, unknown>[], attribute: string): { sk: string; total: number }[] {
-  const totals: { sk: string; total: number }[] = [];
+  // By base key, not by position: a count whose sort key extends another's (`cost` and
+  // `cost-reported`) sorts between that one's base item and its shards (`cost~01`).
+  const totals = new Map<string, number>();
   for (const item of items) {
     const sk = spreadBaseSortKey(String(item.sk));
-    const value = Number(item[attribute] ?? 0);
-    const last = totals[totals.length - 1];
-    if (last && last.sk === sk) last.total += value;
-    else totals.push({ sk, total: value });
+    totals.set(sk, (totals.get(sk) ?? 0) + Number(item[attribute] ?? 0));
   }
-  return totals;
+  return [...totals].map(([sk, total]) => ({ sk, total }));
 }
 
 /** Counts that conflicted lately in this process, and until when they stay spread. */

@@ -204,6 +204,7 @@ export class DispatchStore {
               current.promptVersion.templateId,
               current.promptVersion.versionNumber,
               status === "completed",
+              usage,
             )
           : []),
         countChange(`dispatch.status#${current.dispatch.status}`, -1),

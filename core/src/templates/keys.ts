@@ -81,7 +81,20 @@ export function versionKey(templateId: string, number: number): Key {
  * dispatches of those prompts that ended (`finished`) and those that ended done (`completed`).
  * Their sort keys all come after the version's and before the next number's.
  */
-export type VersionCount = "usage" | "finished" | "completed";
+/**
+ * A version's counts: prompts rendered (`usage`), their dispatches that ended (`finished`) and ended
+ * done (`completed`), and what those dispatches' agents reported they cost: how many reported usage
+ * (`reported`) and a cost (`cost-reported`), and the sums of tokens in and out and of dollars.
+ */
+export type VersionCount =
+  | "usage"
+  | "finished"
+  | "completed"
+  | "reported"
+  | "cost-reported"
+  | "tokens-in"
+  | "tokens-out"
+  | "cost";
 
 /** Base of one of a version's spread counts. */
 export function versionCountKey(templateId: string, number: number, count: VersionCount): Key {

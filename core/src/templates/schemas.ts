@@ -136,6 +136,21 @@ export const templateSchema = /* @__PURE__ */ onFirstUse(() =>
 export type Template = Output<typeof templateSchema>;
 
 /** A version of a template: what its prompts say, and how they fared. */
+/**
+ * What the agents of a version's finished dispatches reported their work cost: how many reported
+ * usage, the tokens and dollars summed, and the mean cost of those that reported one.
+ */
+export const versionCostSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({
+    reports: count(),
+    inputTokens: count(),
+    outputTokens: count(),
+    costUsd: z.number().check(z.gte(0)),
+    meanCostUsd: z.nullable(z.number().check(z.gte(0))),
+  }),
+);
+export type VersionCost = Output<typeof versionCostSchema>;
+
 export const templateVersionSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     id: resourceId("ver"),
@@ -151,6 +166,7 @@ export const templateVersionSchema = /* @__PURE__ */ onFirstUse(() =>
     /** EWMA of the reviews' composites; null until reviewed. */
     reviewScore: z.nullable(z.number().check(z.gte(1), z.lte(5))),
     completionRate: z.nullable(z.number().check(z.gte(0), z.lte(1))),
+    cost: versionCostSchema(),
     createdAt: timestamp(),
   }),
 );

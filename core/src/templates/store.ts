@@ -403,6 +403,11 @@ export class TemplateStore {
           usage: count(number, "usage"),
           finished: count(number, "finished"),
           completed: count(number, "completed"),
+          reported: count(number, "reported"),
+          "cost-reported": count(number, "cost-reported"),
+          "tokens-in": count(number, "tokens-in"),
+          "tokens-out": count(number, "tokens-out"),
+          cost: count(number, "cost"),
         });
       });
   }
@@ -636,6 +641,13 @@ function versionFromItem(item: Item, reviewsItem: Item, counts: Record<VersionCo
       reviewScore,
       usageCount: counts.usage,
       completionRate: counts.finished > 0 ? counts.completed / counts.finished : null,
+      cost: {
+        reports: counts.reported,
+        inputTokens: counts["tokens-in"],
+        outputTokens: counts["tokens-out"],
+        costUsd: counts.cost,
+        meanCostUsd: counts["cost-reported"] > 0 ? counts.cost / counts["cost-reported"] : null,
+      },
     },
     improvementIssueId,
     compiled: item.compiled instanceof Uint8Array ? item.compiled : undefined,
@@ -681,6 +693,7 @@ export function newVersionRecord(
     reviewCount: 0,
     reviewScore: null,
     completionRate: null,
+    cost: { reports: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, meanCostUsd: null },
     createdAt,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * @module templates/version-counts — the counts kept beside each template version, from which its
- * `usageCount` and `completionRate` are read (API.md 3.4): prompts rendered from it, and the
- * dispatches of those prompts that ended and that ended done. This module is their one writer: a
+ * `usageCount`, `completionRate` and `cost` are read (API.md 3.4): prompts rendered from it, the
+ * dispatches of those prompts that ended and that ended done, and what their agents reported they cost. This module is their one writer: a
  * claim and a dispatch's end ask it for the writes of their transactions, and `TemplateStore`
  * reads the counts with the versions. Spread counts (db/spread.ts), so a burst of claims of one
  * version does not take turns. Kept apart from the store so that whoever ends a dispatch (an issue
@@ -10,8 +10,15 @@
 import type { TransactItem } from "../db/client.js";
 import { type VersionCount, versionCountKey } from "./keys.js";
 
-function addition(templateId: string, number: number, count: VersionCount): TransactItem {
-  return { SpreadAdd: { Key: versionCountKey(templateId, number, count), attribute: "count", delta: 1 } };
+function addition(templateId: string, number: number, count: VersionCount, delta = 1): TransactItem {
+  return { SpreadAdd: { Key: versionCountKey(templateId, number, count), attribute: "count", delta } };
+}
+
+/** What the agent of a dispatch reported its work cost (dispatch/schemas `DispatchUsage`); null: not reported. */
+export interface ReportedUsage {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
 }
 
 /** One more prompt rendered from version `number` of a template. */
@@ -21,10 +28,26 @@ export function versionUsageAddition(templateId: string, number: number): Transa
 
 /**
  * A dispatch of a prompt rendered from a version ended: it counts toward the version's
- * `completionRate` as finished, and as completed when it ended done.
+ * `completionRate` as finished, and as completed when it ended done; the usage its agent reported
+ * adds to the version's sums (a part not reported, or zero, writes nothing).
  */
-export function versionOutcomeAdditions(templateId: string, number: number, completed: boolean): TransactItem[] {
-  return completed
-    ? [addition(templateId, number, "finished"), addition(templateId, number, "completed")]
-    : [addition(templateId, number, "finished")];
+export function versionOutcomeAdditions(
+  templateId: string,
+  number: number,
+  completed: boolean,
+  usage: ReportedUsage | null = null,
+): TransactItem[] {
+  const add = (count: VersionCount, delta = 1) => addition(templateId, number, count, delta);
+  const items = completed ? [add("finished"), add("completed")] : [add("finished")];
+  if (!usage) return items;
+  items.push(add("reported"));
+  if (usage.costUsd !== null) items.push(add("cost-reported"));
+  for (const [count, value] of [
+    ["tokens-in", usage.inputTokens],
+    ["tokens-out", usage.outputTokens],
+    ["cost", usage.costUsd],
+  ] as const) {
+    if (value) items.push(add(count, value));
+  }
+  return items;
 }
