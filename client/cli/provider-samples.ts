@@ -4,7 +4,7 @@
  * the provider signs it.
  */
 import { WEBHOOK_SECRET_VARIABLES } from "../../core/src/config.js";
-import type { WebhookProvider } from "../../core/src/routes.js";
+import { type ReceiverPath, receiverPath, type WebhookProvider } from "../../core/src/routes.js";
 import { PROVIDER_HEADERS } from "../../core/src/webhooks/headers.js";
 import { signCodehost, signErrortracker } from "../../core/src/webhooks/verify.js";
 
@@ -52,7 +52,7 @@ const POSTHOG_PERSON = "0193f0a1-5c2d-7e3f-8a4b-9c0d1e2f3a4b";
 /** One delivery, ready to send: where, the exact text signed, and the provider's headers. */
 export interface SampleDelivery {
   /** The receiver's path, e.g. `/api/signals/codehost`. */
-  path: `/api/signals/${WebhookProvider}`;
+  path: ReceiverPath;
   /** The event as Kaizen will name it: `ping`, `issues.opened`, `installation.created`, `kaizen_test`, … */
   event: string;
   /** The body, exactly the bytes that are signed and sent. */
@@ -79,7 +79,7 @@ export interface SampleOptions {
  */
 export function sampleDelivery(provider: ProviderName, options: SampleOptions): SampleDelivery {
   const build = { github: githubDelivery, sentry: sentryDelivery, posthog: posthogDelivery }[provider];
-  return { path: `/api/signals/${PROVIDERS[provider].receiver}`, ...build(options) };
+  return { path: receiverPath(PROVIDERS[provider].receiver), ...build(options) };
 }
 
 /** GitHub's `ping` (what it sends when a hook is created), or `issues.opened` with `open`. */

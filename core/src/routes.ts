@@ -186,6 +186,22 @@ export function routeKey(route: RouteSpec): string {
   return `${route.method} ${route.path}`;
 }
 
+/** The path of provider `P`'s receiver, as the route table types it. */
+export type ReceiverPath<P extends WebhookProvider = WebhookProvider> = Extract<
+  (typeof ROUTE_TABLE)["webhooks"][number],
+  { provider: P }
+>["path"];
+
+/**
+ * The path of a webhook provider's receiver, as the route table has it.
+ * @example receiverPath("codehost") // "/api/signals/codehost"
+ */
+export function receiverPath<P extends WebhookProvider>(provider: P): ReceiverPath<P> {
+  const route = ROUTE_TABLE.webhooks.find((candidate) => candidate.provider === provider);
+  if (!route) throw new Error(`The route table has no receiver for ${provider}`);
+  return route.path as ReceiverPath<P>;
+}
+
 /** Every route of every family, with its family. */
 export function allRoutes(): (RouteSpec & { family: Family })[] {
   return FAMILIES.flatMap((family) => ROUTE_TABLE[family].map((route) => ({ ...route, family })));

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Argv } from "yargs";
+import { receiverPath } from "../../../core/src/routes.js";
 import { KaizenApiError, type Schema } from "../../client.js";
 import type { Define } from "../command.js";
 import { emit, formatFields, paint, statusStyle } from "../output.js";
@@ -125,7 +126,7 @@ export function registerProviders(yargs: Argv, define: Define): Argv {
           async (args, { client, connection, io, output }) => {
             const provider = args.provider as ProviderName;
             const secret = resolveSecret(provider, args.secret, io.env);
-            const url = `${connection.url.replace(/\/+$/, "")}/api/signals/${PROVIDERS[provider].receiver}`;
+            const url = `${connection.url.replace(/\/+$/, "")}${receiverPath(PROVIDERS[provider].receiver)}`;
             const delivery = sampleDelivery(provider, {
               open: args.open === true,
               secret: secret.value,
