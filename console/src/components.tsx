@@ -78,6 +78,32 @@ export function Failure({ error, onReload }: { error: KaizenApiError | undefined
   );
 }
 
+/**
+ * A table's head: one column header per label, those in `numeric` right-aligned (as their cells
+ * are), those in `unseen` read only by assistive technology.
+ */
+export function TableHead({
+  columns,
+  numeric = [],
+  unseen = [],
+}: {
+  columns: readonly string[];
+  numeric?: readonly string[];
+  unseen?: readonly string[];
+}) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((label) => (
+          <th key={label} scope="col" class={numeric.includes(label) ? "num" : undefined}>
+            {unseen.includes(label) ? <span class="visually-hidden">{label}</span> : label}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 export function Loading({ what }: { what: string }) {
   return (
     <p class="muted" aria-live="polite">

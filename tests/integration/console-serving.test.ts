@@ -12,7 +12,7 @@ import { CONSOLE_COPY_FILES, CONSOLE_CSP } from "../../core/src/console/assets.j
 import { DOCS_COPY_FILES } from "../../core/src/openapi/docs-page.js";
 import { ROUTE_TABLE } from "../../core/src/routes.js";
 import { type TestApp, testApp } from "../helpers/app.js";
-import { freshTable, TEST_API_KEY } from "../helpers/db.js";
+import { deployedEnv } from "../helpers/lambda.js";
 import { getBytes, servicePackages } from "../helpers/lambda-package.js";
 
 const PAGES = ROUTE_TABLE.service
@@ -86,13 +86,7 @@ describe("the console from the service function's Lambda package", () => {
   const packages = servicePackages();
   let env: Record<string, string>;
   beforeAll(async () => {
-    const { tableName, endpoint } = await freshTable();
-    env = {
-      TABLE_NAME: tableName,
-      DYNAMODB_ENDPOINT: endpoint,
-      SERVICE_API_KEY: TEST_API_KEY,
-      AWS_REGION: "us-east-1",
-    };
+    ({ env } = await deployedEnv());
   });
   afterAll(() => packages.remove());
 

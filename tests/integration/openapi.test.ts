@@ -12,8 +12,7 @@ import { allRoutes, routeKey } from "../../core/src/routes.js";
 import { currentOpenApiDocument, OPENAPI_FILE } from "../../scripts/openapi.js";
 import { apiGatewayEvent } from "../helpers/apigw.js";
 import { AUTH, type TestApp, testApp } from "../helpers/app.js";
-import { freshTable, TEST_API_KEY } from "../helpers/db.js";
-import { invoke } from "../helpers/lambda.js";
+import { deployedEnv, invoke } from "../helpers/lambda.js";
 import { getBytes, servicePackages } from "../helpers/lambda-package.js";
 import { walkEveryRoute } from "../helpers/route-walk.js";
 
@@ -131,13 +130,7 @@ describe("the service bundle in a Lambda package", () => {
   const packages = servicePackages();
   let env: Record<string, string>;
   beforeAll(async () => {
-    const { tableName, endpoint } = await freshTable();
-    env = {
-      TABLE_NAME: tableName,
-      DYNAMODB_ENDPOINT: endpoint,
-      SERVICE_API_KEY: TEST_API_KEY,
-      AWS_REGION: "us-east-1",
-    };
+    ({ env } = await deployedEnv());
   });
   afterAll(() => packages.remove());
 

@@ -5,19 +5,13 @@ import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { signCodehost, signErrortracker } from "../../core/src/webhooks/verify.js";
 import { apiGatewayEvent } from "../helpers/apigw.js";
-import { freshTable, TEST_API_KEY, TEST_WEBHOOK_SECRETS } from "../helpers/db.js";
-import { invoke, loadHandler } from "../helpers/lambda.js";
+import { TEST_API_KEY, TEST_WEBHOOK_SECRETS } from "../helpers/db.js";
+import { deployedEnv, invoke, loadHandler } from "../helpers/lambda.js";
 
 describe("Lambda bundles", () => {
   let env: Record<string, string>;
   beforeAll(async () => {
-    const { tableName, endpoint } = await freshTable();
-    env = {
-      TABLE_NAME: tableName,
-      DYNAMODB_ENDPOINT: endpoint,
-      SERVICE_API_KEY: TEST_API_KEY,
-      AWS_REGION: "us-east-1",
-    };
+    ({ env } = await deployedEnv());
   });
 
   it("exist for every handler file", () => {

@@ -6,7 +6,7 @@
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import type { paths } from "../../../client/client.js";
-import { Badge, Failure, IssueLink, Loading, Pager, pageOf, When } from "../components.js";
+import { Badge, Failure, IssueLink, Loading, Pager, pageOf, TableHead, When } from "../components.js";
 import { REFRESH_MS, useResource } from "../resource.js";
 
 const LIMIT = 25;
@@ -111,22 +111,10 @@ export function IssuesPage() {
       ) : (
         <>
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Issue</th>
-                <th scope="col">Title</th>
-                <th scope="col">Status</th>
-                <th scope="col">Type</th>
-                <th scope="col" class="num">
-                  Priority
-                </th>
-                <th scope="col">Labels</th>
-                <th scope="col" class="num">
-                  Signals
-                </th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={["Issue", "Title", "Status", "Type", "Priority", "Labels", "Signals", "Updated"]}
+              numeric={["Priority", "Signals"]}
+            />
             <tbody>
               {issues.data.data.map((issue) => (
                 <tr key={issue.id}>

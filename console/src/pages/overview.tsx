@@ -2,7 +2,7 @@
 import { useMemo } from "preact/hooks";
 import type { Schema } from "../../../client/client.js";
 import { LineChart } from "../chart.js";
-import { Failure, Figure, Loading } from "../components.js";
+import { Failure, Figure, Loading, TableHead } from "../components.js";
 import { REFRESH_MS, useResource } from "../resource.js";
 
 const STATUSES = ["triage", "backlog", "todo", "in_progress", "done", "canceled"] as const;
@@ -63,14 +63,7 @@ export function OverviewPage() {
             <div>
               <h2>Issues by status</h2>
               <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Status</th>
-                    <th scope="col" class="num">
-                      Issues
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead columns={["Status", "Issues"]} numeric={["Issues"]} />
                 <tbody>
                   {STATUSES.map((status) => (
                     <tr key={status}>
@@ -86,14 +79,7 @@ export function OverviewPage() {
             <div>
               <h2>Dispatch outcomes</h2>
               <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Dispatches</th>
-                    <th scope="col" class="num">
-                      Count
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead columns={["Dispatches", "Count"]} numeric={["Count"]} />
                 <tbody>
                   {OUTCOMES.map((outcome) => (
                     <tr key={outcome}>
@@ -107,17 +93,7 @@ export function OverviewPage() {
             <div>
               <h2>Signals by source</h2>
               <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Source</th>
-                    <th scope="col" class="num">
-                      24 h
-                    </th>
-                    <th scope="col" class="num">
-                      7 days
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead columns={["Source", "24 h", "7 days"]} numeric={["24 h", "7 days"]} />
                 <tbody>
                   {Object.keys(data.signals.last7d.bySource)
                     .sort()

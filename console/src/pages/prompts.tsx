@@ -1,6 +1,6 @@
 /** @module console/pages/prompts — `/app/prompts`: every template with its active version's usage, score and completion rate. */
 import { useLocation } from "preact-iso";
-import { Failure, Loading, Pager, pageOf } from "../components.js";
+import { Failure, Loading, Pager, pageOf, TableHead } from "../components.js";
 import { REFRESH_MS, useResource } from "../resource.js";
 
 const LIMIT = 25;
@@ -36,30 +36,10 @@ export function PromptsPage() {
       ) : (
         <>
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Template</th>
-                <th scope="col">Slug</th>
-                <th scope="col" class="num">
-                  Active version
-                </th>
-                <th scope="col" class="num">
-                  Used
-                </th>
-                <th scope="col" class="num">
-                  Reviews
-                </th>
-                <th scope="col" class="num">
-                  Score
-                </th>
-                <th scope="col" class="num">
-                  Completion
-                </th>
-                <th scope="col" class="num">
-                  Mean cost
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={["Template", "Slug", "Active version", "Used", "Reviews", "Score", "Completion", "Mean cost"]}
+              numeric={["Active version", "Used", "Reviews", "Score", "Completion", "Mean cost"]}
+            />
             <tbody>
               {prompts.data.data.map(({ template, activeVersion }) => (
                 <tr key={template.id}>

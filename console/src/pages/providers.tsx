@@ -2,7 +2,7 @@
  * @module console/pages/providers — `/app/providers`: the receiver URL to paste into each provider,
  * whether its secret is configured (never its value), and its latest deliveries.
  */
-import { Badge, Failure, IssueLink, Loading, When } from "../components.js";
+import { Badge, Failure, IssueLink, Loading, TableHead, When } from "../components.js";
 import { REFRESH_MS, useResource } from "../resource.js";
 
 const LATEST = 5;
@@ -19,15 +19,7 @@ function Deliveries({ source }: { source: string }) {
   if (signals.data.length === 0) return <p class="muted">No delivery yet.</p>;
   return (
     <table>
-      <thead>
-        <tr>
-          <th scope="col">Received</th>
-          <th scope="col">Event</th>
-          <th scope="col">Title</th>
-          <th scope="col">Action</th>
-          <th scope="col">Issue</th>
-        </tr>
-      </thead>
+      <TableHead columns={["Received", "Event", "Title", "Action", "Issue"]} />
       <tbody>
         {signals.data.map((signal) => (
           <tr key={signal.id}>

@@ -1,6 +1,6 @@
 /** @module console/pages/queue — `/app/queue`: the issues in the order claims take them, with each score's parts (API.md 3.6.1). */
 import { useLocation } from "preact-iso";
-import { Failure, IssueLink, Loading, Pager, pageOf } from "../components.js";
+import { Failure, IssueLink, Loading, Pager, pageOf, TableHead } from "../components.js";
 import { REFRESH_MS, useResource } from "../resource.js";
 
 const LIMIT = 25;
@@ -25,30 +25,10 @@ export function QueuePage() {
       ) : (
         <>
           <table>
-            <thead>
-              <tr>
-                <th scope="col" class="num">
-                  Rank
-                </th>
-                <th scope="col">Issue</th>
-                <th scope="col">Title</th>
-                <th scope="col" class="num">
-                  Score
-                </th>
-                <th scope="col" class="num">
-                  Priority
-                </th>
-                <th scope="col" class="num">
-                  Type
-                </th>
-                <th scope="col" class="num">
-                  Goal
-                </th>
-                <th scope="col" class="num">
-                  Age
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={["Rank", "Issue", "Title", "Score", "Priority", "Type", "Goal", "Age"]}
+              numeric={["Rank", "Score", "Priority", "Type", "Goal", "Age"]}
+            />
             <tbody>
               {queue.data.data.map((item, index) => (
                 <tr key={item.issue.id}>

@@ -7,7 +7,7 @@ import { useMemo, useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
 import type { Schema } from "../../../client/client.js";
 import { LineChart } from "../chart.js";
-import { Badge, Failure, Loading, When } from "../components.js";
+import { Badge, Failure, Loading, TableHead, When } from "../components.js";
 import { REFRESH_MS, useAction, useResource } from "../resource.js";
 import { dollars, percent } from "./prompts.js";
 
@@ -166,32 +166,22 @@ export function TemplatePage() {
             <>
               <Trends versions={versions.data} />
               <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Version</th>
-                    <th scope="col">Status</th>
-                    <th scope="col" class="num">
-                      Used
-                    </th>
-                    <th scope="col" class="num">
-                      Reviews
-                    </th>
-                    <th scope="col" class="num">
-                      Score
-                    </th>
-                    <th scope="col" class="num">
-                      Completion
-                    </th>
-                    <th scope="col" class="num">
-                      Mean cost
-                    </th>
-                    <th scope="col">By</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead
+                  columns={[
+                    "Version",
+                    "Status",
+                    "Used",
+                    "Reviews",
+                    "Score",
+                    "Completion",
+                    "Mean cost",
+                    "By",
+                    "Created",
+                    "Actions",
+                  ]}
+                  numeric={["Used", "Reviews", "Score", "Completion", "Mean cost"]}
+                  unseen={["Actions"]}
+                />
                 <tbody>
                   {versions.data.map((version) => (
                     <tr key={version.id}>
