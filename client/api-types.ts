@@ -731,6 +731,51 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/templates/{id}/experiments": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a template's experiments
+     * @description Newest first, each with its arms' figures now and its decision, if taken.
+     */
+    get: operations["getApiTemplatesIdExperiments"];
+    put?: never;
+    /**
+     * Start an experiment
+     * @description A draft version (`candidateVersionId`) takes `trafficPercent` % of the template's claims, chosen per issue, against the active version. When both arms have `minSamples` finished dispatches and the candidate is better on completion rate or review score (95 % intervals apart) and worse on neither, it is promoted (`autoPromote`) or marked `winner`; worse in the same sense, it is marked `loser`. 409 while another experiment runs, without an active version, or for a candidate that is not a draft.
+     */
+    post: operations["postApiTemplatesIdExperiments"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/templates/{id}/experiments/{experimentId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get an experiment */
+    get: operations["getApiTemplatesIdExperimentsExperimentId"];
+    put?: never;
+    post?: never;
+    /**
+     * Stop an experiment
+     * @description Ends a running experiment as `stopped` (its record and figures stay); the template's claims all get its active version again. 409 once it has ended.
+     */
+    delete: operations["deleteApiTemplatesIdExperimentsExperimentId"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/prompts": {
     parameters: {
       query?: never;
@@ -1251,6 +1296,11 @@ export interface components {
       issueId: string;
       template: components["schemas"]["Template"] | null;
       version: components["schemas"]["Version"] | null;
+      experiment: {
+        id: string;
+        /** @enum {string} */
+        arm: "control" | "candidate";
+      } | null;
       text: string | null;
     };
     Version: {
@@ -1278,6 +1328,139 @@ export interface components {
       /** Format: date-time */
       createdAt: string;
     };
+    Experiment: {
+      id: string;
+      templateId: string;
+      candidateVersionId: string;
+      controlVersionId: string;
+      trafficPercent: number;
+      minSamples: number;
+      autoPromote: boolean;
+      /** @enum {string} */
+      status: "running" | "promoted" | "winner" | "loser" | "stopped";
+      /** Format: date-time */
+      createdAt: string;
+      endedAt: string | null;
+      arms: {
+        control: {
+          versionId: string;
+          versionNumber: number;
+          claims: number;
+          finished: number;
+          completions: number;
+          failures: number;
+          reviews: number;
+          completionRate: {
+            value: number;
+            low: number | null;
+            high: number | null;
+            samples: number;
+          } | null;
+          reviewScore: {
+            value: number;
+            low: number | null;
+            high: number | null;
+            samples: number;
+          } | null;
+          costUsd: {
+            value: number;
+            low: number | null;
+            high: number | null;
+            samples: number;
+          } | null;
+        };
+        candidate: {
+          versionId: string;
+          versionNumber: number;
+          claims: number;
+          finished: number;
+          completions: number;
+          failures: number;
+          reviews: number;
+          completionRate: {
+            value: number;
+            low: number | null;
+            high: number | null;
+            samples: number;
+          } | null;
+          reviewScore: {
+            value: number;
+            low: number | null;
+            high: number | null;
+            samples: number;
+          } | null;
+          costUsd: {
+            value: number;
+            low: number | null;
+            high: number | null;
+            samples: number;
+          } | null;
+        };
+      };
+      decision: {
+        /** @enum {string} */
+        outcome: "promoted" | "winner" | "loser" | "stopped";
+        reason: string;
+        /** Format: date-time */
+        decidedAt: string;
+        arms: {
+          control: {
+            versionId: string;
+            versionNumber: number;
+            claims: number;
+            finished: number;
+            completions: number;
+            failures: number;
+            reviews: number;
+            completionRate: {
+              value: number;
+              low: number | null;
+              high: number | null;
+              samples: number;
+            } | null;
+            reviewScore: {
+              value: number;
+              low: number | null;
+              high: number | null;
+              samples: number;
+            } | null;
+            costUsd: {
+              value: number;
+              low: number | null;
+              high: number | null;
+              samples: number;
+            } | null;
+          };
+          candidate: {
+            versionId: string;
+            versionNumber: number;
+            claims: number;
+            finished: number;
+            completions: number;
+            failures: number;
+            reviews: number;
+            completionRate: {
+              value: number;
+              low: number | null;
+              high: number | null;
+              samples: number;
+            } | null;
+            reviewScore: {
+              value: number;
+              low: number | null;
+              high: number | null;
+              samples: number;
+            } | null;
+            costUsd: {
+              value: number;
+              low: number | null;
+              high: number | null;
+              samples: number;
+            } | null;
+          };
+        };
+      } | null;
+    };
     Prompt: {
       id: string;
       issueId: string;
@@ -1285,6 +1468,11 @@ export interface components {
       templateId: string;
       versionId: string;
       versionNumber: number;
+      experiment: {
+        id: string;
+        /** @enum {string} */
+        arm: "control" | "candidate";
+      } | null;
       text: string;
       /** Format: date-time */
       createdAt: string;
@@ -3581,6 +3769,151 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiTemplatesIdExperiments: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+      };
+      header?: never;
+      path: {
+        /** @description Template id (`tpl_…`) or slug */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Experiment"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiTemplatesIdExperiments: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Template id (`tpl_…`) or slug */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          candidateVersionId: string;
+          trafficPercent: number;
+          minSamples?: number;
+          autoPromote?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The experiment, running */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Experiment"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiTemplatesIdExperimentsExperimentId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Template id (`tpl_…`) or slug */
+        id: string;
+        /** @description Experiment id (`exp_…`) */
+        experimentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The experiment with its arms' figures */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Experiment"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  deleteApiTemplatesIdExperimentsExperimentId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Template id (`tpl_…`) or slug */
+        id: string;
+        /** @description Experiment id (`exp_…`) */
+        experimentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The experiment, stopped */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Experiment"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
       503: components["responses"]["Unavailable"];
     };
   };

@@ -133,6 +133,10 @@ export const ROUTE_TABLE = {
     { method: "POST", path: "/api/templates/:id/versions", auth: "bearer" },
     { method: "POST", path: "/api/templates/:id/versions/:versionId/promote", auth: "bearer" },
     { method: "GET", path: "/api/templates/:id/reviews", auth: "bearer" },
+    { method: "GET", path: "/api/templates/:id/experiments", auth: "bearer" },
+    { method: "POST", path: "/api/templates/:id/experiments", auth: "bearer" },
+    { method: "GET", path: "/api/templates/:id/experiments/:experimentId", auth: "bearer" },
+    { method: "DELETE", path: "/api/templates/:id/experiments/:experimentId", auth: "bearer" },
   ],
   prompts: [
     { method: "GET", path: "/api/prompts", auth: "bearer" },

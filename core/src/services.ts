@@ -28,6 +28,8 @@ import { PromptStore } from "./prompts/store.js";
 import { SignalService } from "./signals/service.js";
 import { SignalStore } from "./signals/store.js";
 import { PromptContextBuilder } from "./templates/context.js";
+import { ExperimentStore } from "./templates/experiment-store.js";
+import { ExperimentService } from "./templates/experiments.js";
 import { PromptRenderer } from "./templates/prompting.js";
 import { TemplateService } from "./templates/service.js";
 import { TemplateStore } from "./templates/store.js";
@@ -97,11 +99,24 @@ export const promptRenderer = (deps: AppDeps) =>
     );
     return new PromptRenderer(templateStore(deps), contexts, deps.config.serviceApiKey, clockOf(deps));
   });
+export const experimentService = (deps: DbDeps) =>
+  once(
+    deps,
+    "experiments",
+    () => new ExperimentService(templateStore(deps), new ExperimentStore(deps.db), clockOf(deps)),
+  );
 export const templateService = (deps: AppDeps) =>
   once(
     deps,
     "templates",
-    () => new TemplateService(templateStore(deps), catalogLookups(deps), deps.config.serviceApiKey, clockOf(deps)),
+    () =>
+      new TemplateService(
+        templateStore(deps),
+        catalogLookups(deps),
+        deps.config.serviceApiKey,
+        experimentService(deps),
+        clockOf(deps),
+      ),
   );
 export const promptService = (deps: AppDeps) =>
   once(deps, "prompts", () => new PromptService(promptStore(deps), promptRenderer(deps), clockOf(deps)));
@@ -121,6 +136,7 @@ export const reviewService = (deps: AppDeps) =>
         issueStore(deps),
         catalogService(deps),
         catalogLookups(deps),
+        experimentService(deps),
         clockOf(deps),
       ),
   );
@@ -136,6 +152,7 @@ export const dispatchService = (deps: AppDeps) =>
         dispatchQueue(deps),
         issueMoves(deps),
         promptService(deps),
+        experimentService(deps),
         clockOf(deps),
       ),
   );

@@ -184,6 +184,18 @@ export async function walkEveryRoute(app: Hono<AppEnv>): Promise<Set<AnyRouteKey
   await call("POST /api/templates/:id/versions/:versionId/promote", { id: template.id, versionId: draft.id });
   await call("GET /api/templates/preview/:issueId", { issueId: task.id });
   await call("GET /api/templates/preview/:issueId", { issueId: task.id }, { query: `versionId=${draft.id}` });
+  const candidate = await call(
+    "POST /api/templates/:id/versions",
+    { id: template.id },
+    { body: { content: "Kindly do {{issue.title}}", changelog: "Kinder" } },
+  );
+  const experiment = await call(
+    "POST /api/templates/:id/experiments",
+    { id: template.id },
+    { body: { candidateVersionId: candidate.id, trafficPercent: 20 } },
+  );
+  await call("GET /api/templates/:id/experiments", { id: template.id });
+  await call("GET /api/templates/:id/experiments/:experimentId", { id: template.id, experimentId: experiment.id });
 
   // Dispatch, prompts and reviews.
   await call("GET /api/dispatch/queue");
@@ -225,6 +237,7 @@ export async function walkEveryRoute(app: Hono<AppEnv>): Promise<Set<AnyRouteKey
   await call("DELETE /api/labels/:id", { id: spareLabel.id });
   await call("DELETE /api/goals/:id", { id: goal.id });
   await call("DELETE /api/projects/:id", { id: spareProject.id });
+  await call("DELETE /api/templates/:id/experiments/:experimentId", { id: template.id, experimentId: experiment.id });
   await call("DELETE /api/templates/:id", { id: template.id });
   return answered;
 }

@@ -80,6 +80,7 @@ describe("prompts", () => {
       templateId: template.id,
       versionId: template.activeVersionId,
       versionNumber: 1,
+      experiment: null,
       text: `Test first (KZN-${issues[0]?.number}) at http://localhost:4242 as prompt ${first?.id}`,
       createdAt: expect.stringMatching(/Z$/),
       reviewCount: 0,

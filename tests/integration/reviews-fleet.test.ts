@@ -16,6 +16,7 @@ import { compositeScore, nextReviewScore, scoreAfter } from "../../core/src/prom
 import {
   catalogLookups,
   catalogService,
+  experimentService,
   issueStore,
   promptService,
   promptStore,
@@ -128,6 +129,7 @@ function reviewsWith(t: TestApp, timings: Partial<ReviewTimings>) {
     issueStore(deps),
     catalogService(deps),
     catalogLookups(deps),
+    experimentService(deps),
     () => new Date(),
     timings,
   );

@@ -470,6 +470,7 @@ describe("selection, rendering and preview", () => {
       issueId: issue.id,
       template: null,
       version: null,
+      experiment: null,
       text: null,
     });
     const missing = await fresh.app.request("/api/templates/preview/KZN-9999", { headers: AUTH });

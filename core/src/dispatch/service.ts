@@ -7,6 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { ConditionFailedError, type Db, type TransactItem, TransactionConflictError } from "../db/client.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, UnavailableError } from "../errors.js";
+import { defaultLogger, loggedError } from "../http/logger.js";
 import { pageOffset } from "../http/pagination.js";
 import type { IssueMoves } from "../issues/moves.js";
 import { type DispatchQueue, isQueued, type QueueFilters, queueListingOf, queuePlacement } from "../issues/queue.js";
@@ -14,6 +15,7 @@ import type { Issue } from "../issues/schemas.js";
 import { scoreOf } from "../issues/scoring.js";
 import type { IssueStore, StoredIssue } from "../issues/store.js";
 import type { PromptService } from "../prompts/service.js";
+import type { ExperimentService } from "../templates/experiments.js";
 import { DISPATCH_ID, newClaimerId, newDispatchId } from "./keys.js";
 import {
   type ClaimInput,
@@ -66,6 +68,8 @@ export class DispatchService {
     private readonly queueIndex: DispatchQueue,
     private readonly moves: IssueMoves,
     private readonly prompts: PromptService,
+    /** Decides an experiment once one of its dispatches ended (API.md 3.5.1). */
+    private readonly experiments: Pick<ExperimentService, "settle">,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -222,6 +226,7 @@ export class DispatchService {
         now,
       );
       await this.db.transactWrite(writes);
+      await this.settleExperiment(current);
       return { dispatch: finished.dispatch, issue: stored?.issue ?? null };
     });
   }
@@ -277,7 +282,26 @@ export class DispatchService {
         )
       : { stored: null, writes: finished.writes };
     await this.db.transactWrite(moved.writes);
+    await this.settleExperiment(current);
     return { dispatch: finished.dispatch, issue: moved.stored?.issue ?? null };
+  }
+
+  /**
+   * After a dispatch of an experiment's arm ended: the experiment's rule applied to its counts now.
+   * The end is stored whatever happens here; a decision that could not be taken now is taken at
+   * the experiment's next finish or review.
+   */
+  private async settleExperiment(ended: StoredDispatch): Promise<void> {
+    const version = ended.promptVersion;
+    if (!version?.experiment) return;
+    try {
+      await this.experiments.settle(version.templateId, version.experiment.id);
+    } catch (error) {
+      defaultLogger.warn("experiment decision deferred", {
+        experimentId: version.experiment.id,
+        error: loggedError(error),
+      });
+    }
   }
 
   /** The dispatch's issue while the dispatch still holds it (a person may have moved it meanwhile). */
@@ -394,7 +418,13 @@ export class DispatchService {
           dispatch,
           hash,
           stored.issue.number,
-          prepared ? { templateId: prepared.prompt.templateId, versionNumber: prepared.prompt.versionNumber } : null,
+          prepared
+            ? {
+                templateId: prepared.prompt.templateId,
+                versionNumber: prepared.prompt.versionNumber,
+                experiment: prepared.prompt.experiment,
+              }
+            : null,
         ),
         ...(prepared?.writes ?? []),
         claimerEnd,

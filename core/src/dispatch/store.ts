@@ -8,6 +8,7 @@ import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import type { DispatchEnd } from "../issues/moves.js";
 import { countChange } from "../stats/counts.js";
+import { armOutcomeAdditions, type PromptArm } from "../templates/experiment-counts.js";
 import { versionOutcomeAdditions } from "../templates/version-counts.js";
 import {
   agentListing,
@@ -30,8 +31,11 @@ export interface StoredDispatch {
   tokenHash: string;
   issueNumber: number;
   version: number;
-  /** The template version its prompt was rendered from, whose completion rate its end counts toward. */
-  promptVersion: { templateId: string; versionNumber: number } | null;
+  /**
+   * The template version its prompt was rendered from, whose completion rate its end counts
+   * toward, and the experiment arm it was rendered in, whose figures its end counts toward.
+   */
+  promptVersion: { templateId: string; versionNumber: number; experiment?: PromptArm | null } | null;
 }
 
 const DISPATCH_FIELDS = [
@@ -204,6 +208,17 @@ export class DispatchStore {
               current.promptVersion.templateId,
               current.promptVersion.versionNumber,
               status === "completed",
+              usage,
+            )
+          : []),
+        ...(current.promptVersion?.experiment
+          ? armOutcomeAdditions(
+              {
+                templateId: current.promptVersion.templateId,
+                experimentId: current.promptVersion.experiment.id,
+                arm: current.promptVersion.experiment.arm,
+              },
+              status,
               usage,
             )
           : []),

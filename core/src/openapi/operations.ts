@@ -30,6 +30,7 @@ import {
   pageQuery,
   patchTemplateBody,
   previewQuery,
+  startExperimentBody,
 } from "../templates/schemas.js";
 import type { ResourceName } from "./resources.js";
 
@@ -361,6 +362,40 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
     params: { id: "Template id (`tpl_…`) or slug" },
     query: pageQuery(),
     success: list("Review", "A page"),
+  },
+  "GET /api/templates/:id/experiments": {
+    summary: "List a template's experiments",
+    description: "Newest first, each with its arms' figures now and its decision, if taken.",
+    params: { id: "Template id (`tpl_…`) or slug" },
+    query: pageQuery(),
+    success: list("Experiment", "A page"),
+  },
+  "POST /api/templates/:id/experiments": {
+    summary: "Start an experiment",
+    description:
+      "A draft version (`candidateVersionId`) takes `trafficPercent` % of the template's claims, chosen per issue, " +
+      "against the active version. When both arms have `minSamples` finished dispatches and the candidate is better " +
+      "on completion rate or review score (95 % intervals apart) and worse on neither, it is promoted (`autoPromote`) " +
+      "or marked `winner`; worse in the same sense, it is marked `loser`. 409 while another experiment runs, " +
+      "without an active version, or for a candidate that is not a draft.",
+    params: { id: "Template id (`tpl_…`) or slug" },
+    body: startExperimentBody(),
+    success: item("Experiment", "The experiment, running", 201),
+    errors: [404, 409],
+  },
+  "GET /api/templates/:id/experiments/:experimentId": {
+    summary: "Get an experiment",
+    params: { id: "Template id (`tpl_…`) or slug", experimentId: "Experiment id (`exp_…`)" },
+    success: item("Experiment", "The experiment with its arms' figures"),
+  },
+  "DELETE /api/templates/:id/experiments/:experimentId": {
+    summary: "Stop an experiment",
+    description:
+      "Ends a running experiment as `stopped` (its record and figures stay); the template's claims all get its " +
+      "active version again. 409 once it has ended.",
+    params: { id: "Template id (`tpl_…`) or slug", experimentId: "Experiment id (`exp_…`)" },
+    success: item("Experiment", "The experiment, stopped"),
+    errors: [404, 409],
   },
 
   "GET /api/prompts": { summary: "List prompts", query: listPromptsQuery(), success: list("Prompt", "A page") },

@@ -15,6 +15,7 @@ import { type Output, onFirstUse } from "../schema.js";
 import { healthSchema, providerSetupSchema, serviceInfoSchema } from "../service/schemas.js";
 import { ingestResultSchema, signalSchema } from "../signals/schemas.js";
 import {
+  experimentSchema,
   templateDetailSchema,
   templatePreviewSchema,
   templateSchema,
@@ -51,6 +52,7 @@ export const RESOURCE_SCHEMAS = {
   TemplateDetail: templateDetailSchema(),
   TemplatePreview: templatePreviewSchema(),
   Version: templateVersionSchema(),
+  Experiment: experimentSchema(),
   Prompt: promptSchema(),
   Review: reviewSchema(),
   Dispatch: dispatchSchema(),

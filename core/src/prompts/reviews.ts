@@ -14,8 +14,11 @@ import { ConditionFailedError, type TransactItem, TransactionConflictError } fro
 import { raceBackoff, retryConflicts } from "../db/retry.js";
 import type { Taken } from "../db/sequence.js";
 import { ConflictError, NotFoundError, UnavailableError } from "../errors.js";
+import { defaultLogger, loggedError } from "../http/logger.js";
 import { newIssue } from "../issues/service.js";
 import type { IssueStore } from "../issues/store.js";
+import { armReviewAdditions } from "../templates/experiment-counts.js";
+import type { ExperimentService } from "../templates/experiments.js";
 import type { TemplateStore, VersionReviews } from "../templates/store.js";
 import { newReviewId } from "./keys.js";
 import { type ReviewSlot, type ReviewStore, SLOT_INDEX } from "./review-store.js";
@@ -87,6 +90,8 @@ export class ReviewService {
     private readonly catalog: Pick<CatalogService, "createLabel">,
     /** Finds the improvement label as stored. */
     private readonly labels: Pick<CatalogLookups, "resolveLabels">,
+    /** Decides an experiment once one of its prompts was reviewed (API.md 3.5.1). */
+    private readonly experiments: Pick<ExperimentService, "settle">,
     private readonly now: () => Date = () => new Date(),
     timings: Partial<ReviewTimings> = {},
   ) {
@@ -116,7 +121,14 @@ export class ReviewService {
       await this.store.startReviewNumbersAfter(prompt.versionId, read.reviewCount);
     }
     const { id, createdAt } = newReviewId(this.now().getTime());
-    const { review, writeMs } = await this.storeReview(prompt.versionId, createdAt, (sequence) => ({
+    // A review of a prompt rendered in an experiment counts toward its arm, in the review's own write.
+    const armCounts = prompt.experiment
+      ? armReviewAdditions(
+          { templateId: prompt.templateId, experimentId: prompt.experiment.id, arm: prompt.experiment.arm },
+          input,
+        )
+      : [];
+    const { review, writeMs } = await this.storeReview(prompt.versionId, createdAt, armCounts, (sequence) => ({
       id,
       promptId: prompt.id,
       templateId: prompt.templateId,
@@ -133,7 +145,17 @@ export class ReviewService {
       createdAt,
     }));
     await this.foldThrough(prompt, review.sequence, read, writeMs);
+    if (prompt.experiment) await this.settleExperiment(prompt.templateId, prompt.experiment.id);
     return review;
+  }
+
+  /** The experiment's rule applied after one of its prompts was reviewed; the review is stored whatever happens here. */
+  private async settleExperiment(templateId: string, experimentId: string): Promise<void> {
+    try {
+      await this.experiments.settle(templateId, experimentId);
+    } catch (error) {
+      defaultLogger.warn("experiment decision deferred", { experimentId, error: loggedError(error) });
+    }
   }
 
   /**
@@ -144,6 +166,7 @@ export class ReviewService {
   private async storeReview(
     versionId: string,
     createdAt: string,
+    alsoWrites: TransactItem[],
     numbered: (sequence: number) => Review,
   ): Promise<{ review: Review; writeMs: number }> {
     for (let attempt = 1; ; attempt++) {
@@ -151,7 +174,7 @@ export class ReviewService {
       const review = numbered(taken.value);
       try {
         const started = Date.now();
-        await retryConflicts(() => this.store.transact(this.store.prepareReview(review, taken.at)));
+        await retryConflicts(() => this.store.transact([...this.store.prepareReview(review, taken.at), ...alsoWrites]));
         return { review, writeMs: Date.now() - started };
       } catch (error) {
         const voided = error instanceof ConditionFailedError && error.reasons[SLOT_INDEX] === "ConditionalCheckFailed";

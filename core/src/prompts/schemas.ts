@@ -3,7 +3,7 @@ import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { count, nullableText, resourceId, timestamp } from "../http/resource-fields.js";
 import { type Output, onFirstUse } from "../schema.js";
-import { AUTHOR_TYPES } from "../templates/schemas.js";
+import { AUTHOR_TYPES, promptArmSchema } from "../templates/schemas.js";
 
 // Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
@@ -48,6 +48,8 @@ export const promptSchema = /* @__PURE__ */ onFirstUse(() =>
     templateId: resourceId("tpl"),
     versionId: resourceId("ver"),
     versionNumber: z.int().check(z.gte(1)),
+    /** The experiment and arm it was rendered in; null outside experiments. */
+    experiment: z.nullable(promptArmSchema()),
     text: z.string(),
     createdAt: timestamp(),
     reviewCount: count(),

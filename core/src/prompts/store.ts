@@ -5,6 +5,7 @@
  */
 import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
+import { armClaimAddition } from "../templates/experiment-counts.js";
 import { versionUsageAddition } from "../templates/version-counts.js";
 import { PROMPT_LISTINGS, promptKey, promptListings, ulidSortKey } from "./keys.js";
 import type { Prompt } from "./schemas.js";
@@ -16,6 +17,7 @@ const PROMPT_FIELDS = [
   "templateId",
   "versionId",
   "versionNumber",
+  "experiment",
   "text",
   "createdAt",
   "reviewCount",
@@ -36,13 +38,18 @@ export class PromptStore {
 
   /**
    * The writes that record `prompt`: the prompt, its listing entries, and one more use of its
-   * version (a spread count, so a burst of claims on one version does not take turns).
+   * version and, in an experiment, one more claim of its arm (spread counts, so a burst of claims
+   * on one version does not take turns).
    */
   prepareCreate(prompt: Prompt): TransactItem[] {
+    const { experiment } = prompt;
     return [
       { Put: { Item: { ...promptKey(prompt.id), entity: "prompt", ...prompt }, ConditionExpression: itemAbsent } },
       ...this.prompts.additions(promptListings(prompt), ulidSortKey(prompt.id), entryOf(prompt)),
       versionUsageAddition(prompt.templateId, prompt.versionNumber),
+      ...(experiment
+        ? [armClaimAddition({ templateId: prompt.templateId, experimentId: experiment.id, arm: experiment.arm })]
+        : []),
     ];
   }
 

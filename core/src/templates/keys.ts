@@ -17,6 +17,10 @@
  * - default seeded? ....... GetItem  pk=$kaizen#templateseed_1#<slug>  (a default is seeded once)
  * - seeding under way ..... PutItem  pk=$kaizen#templateseed_1  (held by the one instance seeding the
  *                           defaults, until a time; the others wait for its marks instead of racing it)
+ * - experiment by id ..... GetItem  pk=$kaizen#template_1#<id>  sk=$kaizen#experiment_1#<exp ulid>
+ * - its arm counts ........ spread counts at sk=$kaizen#experiment_1#<exp ulid>#<arm>#<count> (sort right
+ *                           after it: one query reads an experiment with its counts, or all of a
+ *                           template's experiments with theirs)
  * - lists and selection ... listing `all` of db/listing.ts, entity `template`, sort key = the id's
  *                           ULID, buckets of one day; entries carry what selection reads, so choosing
  *                           a template for an issue is one query
@@ -30,6 +34,7 @@ const VERSION_ENTRY = "$kaizen#templatever_1";
 const VERSION_ENTITY = "$kaizen#version_1";
 const SLUG_ENTITY = "$kaizen#templateslug_1";
 const SEED_ENTITY = "$kaizen#templateseed_1";
+const EXPERIMENT_ENTRY = "$kaizen#experiment_1";
 /** Ends the sort key of a version's reviews item. */
 const REVIEWS_SUFFIX = "reviews";
 const DAY_MS = 86_400_000;
@@ -49,6 +54,7 @@ export const DEFAULT_TEMPLATE_SLUGS = [
 ] as const;
 export const VERSION_ID = /^ver_[0-9A-HJKMNP-TV-Z]{26}$/;
 export const SLUG = /^[a-z0-9-]{2,64}$/;
+export const EXPERIMENT_ID = /^exp_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 // Monotonic within a process, so templates made in the same millisecond still list in creation order.
 const nextUlid = monotonicFactory();
@@ -61,6 +67,12 @@ export function newTemplateId(now = Date.now()): { id: string; createdAt: string
 
 export function newVersionId(now = Date.now()): string {
   return `ver_${nextUlid(now)}`;
+}
+
+/** A new experiment id and the instant it names (its `createdAt`). */
+export function newExperimentId(now = Date.now()): { id: string; createdAt: string } {
+  const value = nextUlid(now);
+  return { id: `exp_${value}`, createdAt: new Date(decodeTime(value)).toISOString() };
 }
 
 export function templateKey(id: string): Key {
@@ -166,3 +178,49 @@ export function templateSortKey(id: string): string {
 
 /** Templates are few and made by people: a day per count bucket keeps few count items. */
 export const TEMPLATE_LISTINGS = ulidListingScheme("template", DAY_MS, 6);
+
+/** The two arms of an experiment: the active version and the candidate draft. */
+export type ExperimentArm = "control" | "candidate";
+
+/**
+ * What is counted per arm (templates/experiment-counts.ts): claims, dispatches finished, completed
+ * and failed, reviews with the sums of their ratings and of their squares, and reported costs with
+ * their sum and sum of squares.
+ */
+export type ArmCount =
+  | "claims"
+  | "finished"
+  | "completed"
+  | "failed"
+  | "reviews"
+  | "ratings"
+  | "ratings-sq"
+  | "cost-reports"
+  | "cost"
+  | "cost-sq";
+
+export function experimentKey(templateId: string, experimentId: string): Key {
+  return { pk: templateKey(templateId).pk, sk: `${EXPERIMENT_ENTRY}#${experimentId.slice("exp_".length)}` };
+}
+
+/** Sort keys of every experiment of a template, with their counts, start with this. */
+export const EXPERIMENT_SORT_PREFIX = `${EXPERIMENT_ENTRY}#`;
+
+/** Base of one of an arm's spread counts. */
+export function armCountKey(templateId: string, experimentId: string, arm: ExperimentArm, count: ArmCount): Key {
+  const key = experimentKey(templateId, experimentId);
+  return { pk: key.pk, sk: `${key.sk}#${arm}#${count}` };
+}
+
+/** The experiment id a sort key of the template partition belongs to (its item's or one of its counts'). */
+export function experimentIdOfSortKey(sk: string): string {
+  return `exp_${sk.slice(EXPERIMENT_SORT_PREFIX.length, EXPERIMENT_SORT_PREFIX.length + 26)}`;
+}
+
+/** The arm and count a (base) count sort key names; undefined for the experiment item itself. */
+export function armCountOfSortKey(sk: string): { arm: ExperimentArm; count: ArmCount } | undefined {
+  const rest = sk.slice(EXPERIMENT_SORT_PREFIX.length + 26);
+  if (rest === "") return undefined;
+  const [, arm, count] = rest.split("#");
+  return { arm: arm as ExperimentArm, count: count as ArmCount };
+}

@@ -8,19 +8,44 @@ import { ConditionFailedError } from "../db/client.js";
 import { pollBackoff, retryConflicts } from "../db/retry.js";
 import { NotFoundError, UnavailableError } from "../errors.js";
 import type { IssueAggregate } from "../issues/store.js";
+import { armOf } from "./arms.js";
 import { type DispatchContext, NO_DISPATCH, type PromptContextBuilder, selectionFacts } from "./context.js";
+import type { PromptArm } from "./experiment-counts.js";
 import { DEFAULT_TEMPLATE_SLUGS, newTemplateId, VERSION_ID } from "./keys.js";
 import { checkedContent, type PromptContext, type RenderableVersion, renderStoredVersion } from "./render.js";
 import type { Template, TemplateVersion } from "./schemas.js";
 import { selectTemplate } from "./selection.js";
-import { newVersionRecord, type TemplateStore } from "./store.js";
+import { newVersionRecord, type TemplateEntry, type TemplateStore } from "./store.js";
 
-/** What a recorded prompt names: the version it was rendered from, and the text. */
+/** What a recorded prompt names: the version it was rendered from (and in which experiment's arm), and the text. */
 export interface PromptSource {
   templateId: string;
   versionId: string;
   versionNumber: number;
+  experiment: PromptArm | null;
   text: string;
+}
+
+/**
+ * The version an issue gets of a chosen template: its active one, or, while an experiment runs,
+ * the candidate for the issues of the candidate's arm. Null when the template has no active version.
+ */
+function versionFor(
+  chosen: TemplateEntry,
+  issueId: string,
+): { id: string; number: number; experiment: PromptArm | null } | null {
+  if (!chosen.activeVersionId || chosen.activeVersionNumber === null) return null;
+  const control = { id: chosen.activeVersionId, number: chosen.activeVersionNumber };
+  const { experiment } = chosen;
+  if (!experiment) return { ...control, experiment: null };
+  const arm = armOf(experiment, issueId);
+  return arm === "candidate"
+    ? {
+        id: experiment.candidateVersionId,
+        number: experiment.candidateVersionNumber,
+        experiment: { id: experiment.id, arm },
+      }
+    : { ...control, experiment: { id: experiment.id, arm } };
 }
 
 /** A prompt as rendered for an issue: the template and version chosen and the text. */
@@ -70,23 +95,29 @@ export class PromptRenderer {
   }
 
   /**
-   * The template an issue gets and the text rendered from its active version, with the template
-   * and version as the API shows them (a preview), or null when no template matches.
+   * The template an issue gets and the text rendered from the version a claim would render (its
+   * active one, or its experiment's candidate in the candidate's arm), with the template and
+   * version as the API shows them (a preview), or null when no template matches.
    */
-  async renderFor(issueRef: string): Promise<{ issueId: string; rendered: RenderedPrompt | null }> {
+  async renderFor(
+    issueRef: string,
+  ): Promise<{ issueId: string; rendered: RenderedPrompt | null; experiment: PromptArm | null }> {
     const { context, stored, chosen } = await this.choose(issueRef, NO_DISPATCH, 0);
-    if (!chosen || chosen.activeVersionNumber === null) return { issueId: stored.issue.id, rendered: null };
+    const picked = chosen ? versionFor(chosen, stored.issue.id) : null;
+    if (!chosen || !picked) return { issueId: stored.issue.id, rendered: null, experiment: null };
     return {
       issueId: stored.issue.id,
-      rendered: await this.renderVersion(chosen.id, chosen.activeVersionNumber, context),
+      rendered: await this.renderVersion(chosen.id, picked.number, context),
+      experiment: picked.experiment,
     };
   }
 
   /**
-   * What a claim records: the chosen template's active version rendered for the issue, named by
-   * ids only. A version's content never changes, so it is read once per process; the template
-   * itself is not read (its listing entry says what selection needs). `extra` carries what only a
-   * claim knows (the dispatch, the prompt id).
+   * What a claim records: the chosen template's version for the issue (its active one, or while an
+   * experiment runs the one of the issue's arm) rendered for it, named by ids only. A version's
+   * content never changes, so it is read once per process; the template itself is not read (its
+   * listing entry says what selection needs, its running experiment too). `extra` carries what
+   * only a claim knows (the dispatch, the prompt id).
    */
   async renderChosen(
     issue: string | IssueAggregate,
@@ -94,17 +125,17 @@ export class PromptRenderer {
     failedDispatches = 0,
   ): Promise<{ issueId: string; source: PromptSource | null }> {
     const { context, stored, chosen } = await this.choose(issue, extra, failedDispatches);
-    if (!chosen?.activeVersionId || chosen.activeVersionNumber === null) {
-      return { issueId: stored.issue.id, source: null };
-    }
-    const version = await this.store.versionSource(chosen.id, chosen.activeVersionNumber, chosen.activeVersionId);
+    const picked = chosen ? versionFor(chosen, stored.issue.id) : null;
+    if (!chosen || !picked) return { issueId: stored.issue.id, source: null };
+    const version = await this.store.versionSource(chosen.id, picked.number, picked.id);
     if (version === undefined) return { issueId: stored.issue.id, source: null };
     return {
       issueId: stored.issue.id,
       source: {
         templateId: chosen.id,
-        versionId: chosen.activeVersionId,
-        versionNumber: chosen.activeVersionNumber,
+        versionId: picked.id,
+        versionNumber: picked.number,
+        experiment: picked.experiment,
         text: await this.renderedText(version, context),
       },
     };

@@ -3,9 +3,10 @@ import type { Context, Handler } from "hono";
 import type { AppEnv, FamilyHandlers, FamilyModule } from "../http/app.js";
 import { readJsonBody } from "../http/body.js";
 import { expectedVersion } from "../http/conditional.js";
+import { pageOffset } from "../http/pagination.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
-import { promptRenderer, reviewLists, templateService } from "../services.js";
+import { experimentService, promptRenderer, reviewLists, templateService } from "../services.js";
 import {
   createTemplateBody,
   createVersionBody,
@@ -13,6 +14,7 @@ import {
   pageQuery,
   patchTemplateBody,
   previewQuery,
+  startExperimentBody,
   type TemplatePreview,
 } from "./schemas.js";
 
@@ -20,6 +22,8 @@ export const templateFamily: FamilyModule<"templates"> = (deps) => {
   const templates = templateService(deps);
   const rendering = promptRenderer(deps);
   const reviewPages = reviewLists(deps);
+  const experiments = experimentService(deps);
+  const experimentId = (c: Context) => c.req.param("experimentId") ?? "";
   const id = (c: Context) => c.req.param("id") ?? "";
   const detail = async (c: Context, ref: string, status: 200 | 201 = 200) => {
     const { detail, version } = await templates.templateDetail(ref);
@@ -73,16 +77,35 @@ export const templateFamily: FamilyModule<"templates"> = (deps) => {
       const { reviews, total } = await reviewPages.listTemplateReviews(id(c), query);
       return listResponse(c, reviews, total, query);
     },
+    "GET /api/templates/:id/experiments": async (c) => {
+      const query = parseWith(pageQuery(), c.req.query(), "query");
+      const { experiments: page, total } = await experiments.list(id(c), {
+        offset: pageOffset(query),
+        limit: query.limit,
+      });
+      return listResponse(c, page, total, query);
+    },
+    "POST /api/templates/:id/experiments": async (c) => {
+      const started = await experiments.start(id(c), parseWith(startExperimentBody(), await readJsonBody(c), "body"));
+      c.header("Location", `/api/templates/${started.templateId}/experiments/${started.id}`);
+      return itemResponse(c, started, { status: 201 });
+    },
+    "GET /api/templates/:id/experiments/:experimentId": async (c) =>
+      itemResponse(c, await experiments.get(id(c), experimentId(c))),
+    "DELETE /api/templates/:id/experiments/:experimentId": async (c) =>
+      itemResponse(c, await experiments.stop(id(c), experimentId(c))),
     "GET /api/templates/preview/:issueId": async (c) => {
       const { versionId } = parseWith(previewQuery(), c.req.query(), "query");
       const issueRef = c.req.param("issueId") ?? "";
-      const { issueId, rendered } = versionId
-        ? await rendering.renderVersionFor(issueRef, versionId)
+      // A version asked for by id is rendered as it is, outside any experiment.
+      const { issueId, rendered, experiment } = versionId
+        ? { ...(await rendering.renderVersionFor(issueRef, versionId)), experiment: null }
         : await rendering.renderFor(issueRef);
       return itemResponse(c, {
         issueId,
         template: rendered?.template ?? null,
         version: rendered?.version ?? null,
+        experiment,
         text: rendered?.text ?? null,
       } satisfies TemplatePreview);
     },

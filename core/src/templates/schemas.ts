@@ -178,12 +178,19 @@ export const templateDetailSchema = /* @__PURE__ */ onFirstUse(() =>
 );
 export type TemplateDetail = Output<typeof templateDetailSchema>;
 
+/** The experiment and arm a prompt was rendered in (API.md 3.5.1). */
+export const promptArmSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({ id: resourceId("exp"), arm: z.enum(EXPERIMENT_ARMS) }),
+);
+
 /** `GET /api/templates/preview/:issueId`: the template selection would choose and its text; nulls when none matches. */
 export const templatePreviewSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     issueId: resourceId("iss"),
     template: z.nullable(templateSchema()),
     version: z.nullable(templateVersionSchema()),
+    /** The running experiment and the issue's arm in it, when the template runs one. */
+    experiment: z.nullable(promptArmSchema()),
     text: nullableText(),
   }),
 );
@@ -191,3 +198,97 @@ export type TemplatePreview = Output<typeof templatePreviewSchema>;
 
 /** The issue types, for the default templates and selection. */
 export type { IssueType };
+
+// Experiments (API.md 3.5.1).
+
+export const EXPERIMENT_STATUSES = ["running", "promoted", "winner", "loser", "stopped"] as const;
+export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
+export const EXPERIMENT_OUTCOMES = ["promoted", "winner", "loser", "stopped"] as const;
+export const EXPERIMENT_ARMS = ["control", "candidate"] as const;
+
+/** Finished dispatches each arm needs by default before the rule may decide. */
+export const DEFAULT_MIN_SAMPLES = 20;
+
+/** `POST /api/templates/:id/experiments`. */
+export const startExperimentBody = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({
+    candidateVersionId: z.string().check(z.regex(/^ver_[0-9A-HJKMNP-TV-Z]{26}$/, "must be a version id (ver_…)")),
+    trafficPercent: z
+      .int()
+      .check(z.gte(1, "must be an integer from 1 to 50"), z.lte(50, "must be an integer from 1 to 50")),
+    minSamples: z.optional(
+      z
+        .int()
+        .check(z.gte(1, "must be an integer from 1 to 10000"), z.lte(10_000, "must be an integer from 1 to 10000")),
+    ),
+    autoPromote: z.optional(z.boolean()),
+  }),
+);
+export type StartExperimentBody = Output<typeof startExperimentBody>;
+
+/** A rate or mean with its 95 % interval (bounds null under two samples). */
+const measureSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.nullable(
+    z.object({
+      value: z.number(),
+      low: z.nullable(z.number()),
+      high: z.nullable(z.number()),
+      samples: count(),
+    }),
+  ),
+);
+
+/** One arm's figures: its version, what its dispatches and reviews came to, with 95 % intervals. */
+export const experimentArmSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({
+    versionId: resourceId("ver"),
+    versionNumber: z.int().check(z.gte(1)),
+    claims: count(),
+    finished: count(),
+    completions: count(),
+    failures: count(),
+    reviews: count(),
+    /** Completed / finished dispatches; Wilson interval. */
+    completionRate: measureSchema(),
+    /** Mean composite of the arm's reviews (1..5); Student's t interval. */
+    reviewScore: measureSchema(),
+    /** Mean reported cost per dispatch (USD); Student's t interval. */
+    costUsd: measureSchema(),
+  }),
+);
+export type ExperimentArmFigures = Output<typeof experimentArmSchema>;
+
+const armsSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({ control: experimentArmSchema(), candidate: experimentArmSchema() }),
+);
+
+/** A decision, with the figures it was taken on. */
+export const experimentDecisionSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({
+    outcome: z.enum(EXPERIMENT_OUTCOMES),
+    reason: z.string(),
+    decidedAt: timestamp(),
+    arms: armsSchema(),
+  }),
+);
+export type ExperimentDecision = Output<typeof experimentDecisionSchema>;
+
+/** An experiment between a template's active version and a candidate draft. */
+export const experimentSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({
+    id: resourceId("exp"),
+    templateId: resourceId("tpl"),
+    candidateVersionId: resourceId("ver"),
+    controlVersionId: resourceId("ver"),
+    trafficPercent: z.int().check(z.gte(1), z.lte(50)),
+    minSamples: z.int().check(z.gte(1)),
+    autoPromote: z.boolean(),
+    status: z.enum(EXPERIMENT_STATUSES),
+    createdAt: timestamp(),
+    endedAt: z.nullable(timestamp()),
+    /** The figures now (dispatches claimed before the end still count when they finish). */
+    arms: armsSchema(),
+    decision: z.nullable(experimentDecisionSchema()),
+  }),
+);
+export type Experiment = Output<typeof experimentSchema>;

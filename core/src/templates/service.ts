@@ -7,11 +7,12 @@
 import type { CatalogLookups } from "../catalog/lookups.js";
 import { lostRace } from "../catalog/patch.js";
 import { projectExistsCheck } from "../catalog/store.js";
-import { ConditionFailedError } from "../db/client.js";
+import { ConditionFailedError, type TransactItem } from "../db/client.js";
 import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
+import type { ExperimentService } from "./experiments.js";
 import { newTemplateId, newVersionId, VERSION_ID } from "./keys.js";
 import { checkedContent } from "./render.js";
 import type {
@@ -34,6 +35,8 @@ export class TemplateService {
     private readonly catalog: CatalogLookups,
     /** Seals the precompiled forms this service stores (the service key): only sealed ones are run. */
     private readonly sealSecret: string | undefined,
+    /** Ends a running experiment when its template is changed by hand. */
+    private readonly experiments: Pick<ExperimentService, "prepareEndFor">,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.store = store;
@@ -72,7 +75,13 @@ export class TemplateService {
       }
       throw error;
     }
-    return { template, version: 1, versionCount: first ? 1 : 0, activeVersionNumber: first ? 1 : null };
+    return {
+      template,
+      version: 1,
+      versionCount: first ? 1 : 0,
+      activeVersionNumber: first ? 1 : null,
+      experiment: null,
+    };
   }
 
   /** A live template by `tpl_…` id or by slug; 404 otherwise. */
@@ -128,16 +137,18 @@ export class TemplateService {
     );
   }
 
-  /** Soft delete: the template stops being listed and chosen, its slug is free again, its versions stay for its prompts. */
+  /**
+   * Soft delete: the template stops being listed and chosen, its slug is free again, its versions
+   * stay for its prompts; an experiment it runs is stopped.
+   */
   async deleteTemplate(ref: string, expected?: number): Promise<void> {
-    await retryRaces(
-      async () => {
-        const current = await this.getTemplate(ref);
-        checkVersion(expected, current.version);
-        await this.store.transact(this.store.prepareDelete(current, this.now()));
-      },
-      { isRace: lostRace },
-    );
+    const race = endingRace();
+    await retryRaces(async () => {
+      const current = await this.getTemplate(ref);
+      checkVersion(expected, current.version);
+      const ending = await this.experiments.prepareEndFor(current, { status: "stopped", reason: "template deleted" });
+      await this.store.transact(race.writes(this.store.prepareDelete(current, this.now()), ending));
+    }, race);
   }
 
   /** A new draft numbered after the last one: concurrent creations take consecutive numbers. */
@@ -167,31 +178,36 @@ export class TemplateService {
 
   /**
    * Makes the version active and retires the one that was, in one transaction. Promoting the
-   * active version changes nothing; a retired one may come back (a rollback).
+   * active version changes nothing; a retired one may come back (a rollback). A running experiment
+   * ends in the same transaction: `promoted` when its candidate is the version promoted, else
+   * `stopped`.
    */
   async promote(ref: string, versionId: string): Promise<{ template: StoredTemplate; version: TemplateVersion }> {
-    return retryRaces(
-      async () => {
-        const current = await this.getTemplate(ref);
-        const located = VERSION_ID.test(versionId) ? await this.store.locateVersion(versionId) : undefined;
-        if (!located || located.templateId !== current.template.id) {
-          throw new NotFoundError(`Version ${versionId} of template ${ref} not found`);
-        }
-        const target = await this.store.getVersion(current.template.id, located.number);
-        if (!target) throw new NotFoundError(`Version ${versionId} of template ${ref} not found`);
-        if (current.activeVersionNumber === located.number) return { template: current, version: target.version };
-        const writes = this.store.preparePromotion(
-          current,
-          target.version,
-          this.now(),
-          current.activeVersionNumber ?? undefined,
-        );
-        await this.store.transact(writes);
-        const promoted = await this.getTemplate(current.template.id);
-        return { template: promoted, version: { ...target.version, status: "active" } };
-      },
-      { isRace: lostRace },
-    );
+    const race = endingRace();
+    return retryRaces(async () => {
+      const current = await this.getTemplate(ref);
+      const located = VERSION_ID.test(versionId) ? await this.store.locateVersion(versionId) : undefined;
+      if (!located || located.templateId !== current.template.id) {
+        throw new NotFoundError(`Version ${versionId} of template ${ref} not found`);
+      }
+      const target = await this.store.getVersion(current.template.id, located.number);
+      if (!target) throw new NotFoundError(`Version ${versionId} of template ${ref} not found`);
+      if (current.activeVersionNumber === located.number) return { template: current, version: target.version };
+      const ending = await this.experiments.prepareEndFor(current, {
+        status: current.experiment?.candidateVersionNumber === located.number ? "promoted" : "stopped",
+        reason: `version ${located.number} promoted by request`,
+      });
+      const writes = this.store.preparePromotion(
+        current,
+        target.version,
+        this.now(),
+        current.activeVersionNumber ?? undefined,
+        null,
+      );
+      await this.store.transact(race.writes(writes, ending));
+      const promoted = await this.getTemplate(current.template.id);
+      return { template: promoted, version: { ...target.version, status: "active" } };
+    }, race);
   }
 
   /** A project a template names must exist (400 otherwise), as an issue's must. */
@@ -218,4 +234,21 @@ export class TemplateService {
     }
     return error;
   }
+}
+
+/**
+ * Lost races of a template write that may end its running experiment: its own condition (the
+ * template changed meanwhile) or the experiment's (decided meanwhile); either way it reads again.
+ */
+function endingRace() {
+  let endingAt = -1;
+  return {
+    /** The transaction: the template's writes, then the experiment's ending (if any). */
+    writes(own: TransactItem[], ending: TransactItem[]): TransactItem[] {
+      endingAt = ending.length > 0 ? own.length : -1;
+      return [...own, ...ending];
+    },
+    isRace: (error: ConditionFailedError) =>
+      lostRace(error) || (endingAt >= 0 && error.reasons[endingAt] === "ConditionalCheckFailed"),
+  };
 }

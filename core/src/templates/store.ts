@@ -36,6 +36,16 @@ export interface StoredTemplate {
   /** Versions made so far: they are numbered 1..versionCount. */
   versionCount: number;
   activeVersionNumber: number | null;
+  /** The experiment running on it (./experiments.ts), which claims read from its listing entry. */
+  experiment: RunningExperiment | null;
+}
+
+/** What a claim needs of a template's running experiment to choose an issue's arm. */
+export interface RunningExperiment {
+  id: string;
+  candidateVersionId: string;
+  candidateVersionNumber: number;
+  trafficPercent: number;
 }
 
 /** A version as stored, with what the API does not show. */
@@ -65,7 +75,7 @@ export interface VersionReviews {
 export type TemplateEntry = Pick<
   Template,
   "id" | "slug" | "conditions" | "specificity" | "projectId" | "activeVersionId" | "createdAt"
-> & { activeVersionNumber: number | null };
+> & { activeVersionNumber: number | null; experiment: RunningExperiment | null };
 
 const TEMPLATE_FIELDS = [
   "id",
@@ -161,6 +171,7 @@ export class TemplateStore {
       version: 1,
       versionCount: first ? 1 : 0,
       activeVersionNumber: first ? 1 : null,
+      experiment: null,
     };
     return [
       { Put: { Item: templateItem(stored), ConditionExpression: itemAbsent } },
@@ -228,16 +239,31 @@ export class TemplateStore {
   }
 
   /**
-   * The writes that replace `current`'s fields by `updated`'s at the version read, moving the
-   * slug claim when the slug changes and keeping the listing entry in step.
+   * The writes that replace `current`'s fields by `updated`'s (and its active version number and
+   * running experiment by `internals`') at the version read, moving the slug claim when the slug
+   * changes and keeping the listing entry in step.
    */
-  prepareUpdate(current: StoredTemplate, updated: Template, activeVersionNumber = current.activeVersionNumber) {
-    const next: StoredTemplate = { ...current, template: updated, version: current.version + 1, activeVersionNumber };
+  prepareUpdate(
+    current: StoredTemplate,
+    updated: Template,
+    internals: Partial<Pick<StoredTemplate, "activeVersionNumber" | "experiment">> = {},
+  ) {
+    const activeVersionNumber =
+      internals.activeVersionNumber === undefined ? current.activeVersionNumber : internals.activeVersionNumber;
+    const experiment = internals.experiment === undefined ? current.experiment : internals.experiment;
+    const next: StoredTemplate = {
+      ...current,
+      template: updated,
+      version: current.version + 1,
+      activeVersionNumber,
+      experiment,
+    };
     const names: Record<string, string> = { "#version": "version", "#deletedAt": "deletedAt" };
     const values: Record<string, unknown> = {
       ":expectedVersion": current.version,
       ":nextVersion": next.version,
       ":activeVersionNumber": activeVersionNumber,
+      ":experiment": experiment,
     };
     const sets = TEMPLATE_FIELDS.filter((field) => field !== "id" && field !== "createdAt").map((field, i) => {
       names[`#f${i}`] = field;
@@ -245,11 +271,17 @@ export class TemplateStore {
       return `#f${i} = :f${i}`;
     });
     names["#activeVersionNumber"] = "activeVersionNumber";
+    names["#experiment"] = "experiment";
     const writes: TransactItem[] = [
       {
         Update: {
           Key: templateKey(updated.id),
-          UpdateExpression: `SET ${[...sets, "#activeVersionNumber = :activeVersionNumber", "#version = :nextVersion"].join(", ")}`,
+          UpdateExpression: `SET ${[
+            ...sets,
+            "#activeVersionNumber = :activeVersionNumber",
+            "#experiment = :experiment",
+            "#version = :nextVersion",
+          ].join(", ")}`,
           ConditionExpression: `${templateLive} AND ${versionUnchanged}`,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
@@ -316,9 +348,15 @@ export class TemplateStore {
    * template's `activeVersionId` moved at the version read: of two concurrent promotions one
    * wins and the other reads again, so exactly one version is ever active.
    */
-  preparePromotion(current: StoredTemplate, target: TemplateVersion, now: Date, previous?: number): TransactItem[] {
+  preparePromotion(
+    current: StoredTemplate,
+    target: TemplateVersion,
+    now: Date,
+    previous?: number,
+    experiment: RunningExperiment | null = current.experiment,
+  ): TransactItem[] {
     const updated: Template = { ...current.template, activeVersionId: target.id, updatedAt: now.toISOString() };
-    const { writes } = this.prepareUpdate(current, updated, target.version);
+    const { writes } = this.prepareUpdate(current, updated, { activeVersionNumber: target.version, experiment });
     return [
       ...writes,
       versionStatus(target.templateId, target.version, "active"),
@@ -508,6 +546,7 @@ export class TemplateStore {
         entry.activeVersionNumber === null || entry.activeVersionNumber === undefined
           ? null
           : Number(entry.activeVersionNumber),
+      experiment: runningExperimentOf(entry.experiment),
       createdAt: String(entry.createdAt),
     }));
   }
@@ -594,11 +633,12 @@ function templateItem(stored: StoredTemplate): Item {
     version: stored.version,
     versionCount: stored.versionCount,
     activeVersionNumber: stored.activeVersionNumber,
+    experiment: stored.experiment,
   };
 }
 
 /** What the listing entry keeps: what selection and the list filters read. */
-function entryOf({ template, activeVersionNumber }: StoredTemplate): Item {
+function entryOf({ template, activeVersionNumber, experiment }: StoredTemplate): Item {
   return {
     id: template.id,
     slug: template.slug,
@@ -608,7 +648,20 @@ function entryOf({ template, activeVersionNumber }: StoredTemplate): Item {
     projectId: template.projectId,
     activeVersionId: template.activeVersionId,
     activeVersionNumber,
+    experiment,
     createdAt: template.createdAt,
+  };
+}
+
+/** A running experiment as an item or entry keeps it (absent on templates written before experiments). */
+function runningExperimentOf(value: unknown): RunningExperiment | null {
+  if (value === null || value === undefined || typeof value !== "object") return null;
+  const { id, candidateVersionId, candidateVersionNumber, trafficPercent } = value as Record<string, unknown>;
+  return {
+    id: String(id),
+    candidateVersionId: String(candidateVersionId),
+    candidateVersionNumber: Number(candidateVersionNumber),
+    trafficPercent: Number(trafficPercent),
   };
 }
 
@@ -626,6 +679,7 @@ export function templateFromItem(item: Item): StoredTemplate {
       item.activeVersionNumber === null || item.activeVersionNumber === undefined
         ? null
         : Number(item.activeVersionNumber),
+    experiment: runningExperimentOf(item.experiment),
   };
 }
 
