@@ -474,7 +474,7 @@ describe("ending an experiment by hand", () => {
       sk: `$kaizen#experiment_1#${experiment.id.slice(4)}`,
     });
     expect(record?.status).toBe("stopped");
-    expect((record?.decision as { reason: string }).reason).toBe("template deleted");
+    expect(record?.decision).toMatchObject({ outcome: "stopped", reason: "template deleted" });
   });
 });
 
