@@ -12,6 +12,7 @@ describe("templates and prompts Lambda bundles", () => {
   let templates: Handler;
   let prompts: Handler;
   let issues: Handler;
+  let dispatch: Handler;
   let tableName: string;
   let endpoint: string;
   beforeAll(async () => {
@@ -20,6 +21,7 @@ describe("templates and prompts Lambda bundles", () => {
     templates = await loadHandler("templates", env);
     prompts = await loadHandler("prompts", env);
     issues = await loadHandler("issues", env);
+    dispatch = await loadHandler("dispatch", env);
   });
 
   it("templates: the defaults exist at the first request of a cold start", async () => {
@@ -90,6 +92,85 @@ describe("templates and prompts Lambda bundles", () => {
     expect((preview.json.data as { text: string }).text).toBe(
       `v2 KZN-${number} at https://kaizen.example.com/api/issues/${id}`,
     );
+  });
+
+  it("experiments: started by the templates bundle, decided by the dispatch bundle (its experiments chunk loaded)", async () => {
+    const made = await invoke(
+      templates,
+      event("POST /api/templates", {
+        path: "/api/templates",
+        body: JSON.stringify({
+          slug: "deployed-experiment",
+          name: "Experimented",
+          conditions: { type: "plan" },
+          specificity: 300,
+          content: "control {{issue.title}}",
+        }),
+      }),
+    );
+    const template = made.json.data as { id: string };
+    const draft = await invoke(
+      templates,
+      event("POST /api/templates/{id}/versions", {
+        path: `/api/templates/${template.id}/versions`,
+        body: JSON.stringify({ content: "candidate {{issue.title}}" }),
+      }),
+    );
+    const candidateId = (draft.json.data as { id: string }).id;
+    const started = await invoke(
+      templates,
+      event("POST /api/templates/{id}/experiments", {
+        path: `/api/templates/${template.id}/experiments`,
+        body: JSON.stringify({ candidateVersionId: candidateId, trafficPercent: 50, minSamples: 6 }),
+      }),
+    );
+    expect(started.statusCode).toBe(201);
+    const experimentId = (started.json.data as { id: string }).id;
+    const read = () =>
+      invoke(
+        templates,
+        event("GET /api/templates/{id}/experiments/{experimentId}", {
+          path: `/api/templates/${template.id}/experiments/${experimentId}`,
+        }),
+      );
+    // The candidate's dispatches end done, the control's failed, until the rule decides.
+    for (let n = 0; n < 60; n++) {
+      await invoke(
+        issues,
+        event("POST /api/issues", {
+          path: "/api/issues",
+          body: JSON.stringify({ title: `plan ${n}`, type: "plan", status: "todo", priority: 1 }),
+        }),
+      );
+      const claim = await invoke(
+        dispatch,
+        event("POST /api/dispatch/claim", {
+          path: "/api/dispatch/claim",
+          body: JSON.stringify({ agent: "λ-experiment", types: ["plan"] }),
+        }),
+      );
+      const claimed = claim.json.data as {
+        dispatch: { id: string; token: string };
+        prompt: { text: string; experiment: { id: string; arm: string } };
+      };
+      expect(claimed.prompt.experiment.id).toBe(experimentId);
+      expect(claimed.prompt.text.startsWith(claimed.prompt.experiment.arm)).toBe(true);
+      const result = claimed.prompt.experiment.arm === "candidate" ? "done" : "failed";
+      const completed = await invoke(
+        dispatch,
+        event("POST /api/dispatch/{id}/complete", {
+          path: `/api/dispatch/${claimed.dispatch.id}/complete`,
+          headers: { Authorization: `Bearer ${claimed.dispatch.token}` },
+          body: JSON.stringify({ result, summary: result }),
+        }),
+      );
+      expect(completed.statusCode).toBe(200);
+      if (((await read()).json.data as { status: string }).status !== "running") break;
+    }
+    const ended = (await read()).json.data as { status: string; decision: { outcome: string } };
+    expect(ended).toMatchObject({ status: "promoted", decision: { outcome: "promoted" } });
+    const detail = await invoke(templates, event("GET /api/templates/{id}", { path: `/api/templates/${template.id}` }));
+    expect((detail.json.data as { activeVersionId: string }).activeVersionId).toBe(candidateId);
   });
 
   it("prompts: read a recorded prompt, review it, list its reviews", async () => {

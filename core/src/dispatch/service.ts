@@ -69,7 +69,7 @@ export class DispatchService {
     private readonly moves: IssueMoves,
     private readonly prompts: PromptService,
     /** Decides an experiment once one of its dispatches ended (API.md 3.5.1). */
-    private readonly experiments: Pick<ExperimentService, "settle">,
+    private readonly experiments: () => Promise<Pick<ExperimentService, "settle">>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -295,7 +295,7 @@ export class DispatchService {
     const version = ended.promptVersion;
     if (!version?.experiment) return;
     try {
-      await this.experiments.settle(version.templateId, version.experiment.id);
+      await (await this.experiments()).settle(version.templateId, version.experiment.id);
     } catch (error) {
       defaultLogger.warn("experiment decision deferred", {
         experimentId: version.experiment.id,

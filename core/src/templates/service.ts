@@ -36,7 +36,7 @@ export class TemplateService {
     /** Seals the precompiled forms this service stores (the service key): only sealed ones are run. */
     private readonly sealSecret: string | undefined,
     /** Ends a running experiment when its template is changed by hand. */
-    private readonly experiments: Pick<ExperimentService, "prepareEndFor">,
+    private readonly experiments: () => Promise<Pick<ExperimentService, "prepareEndFor">>,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.store = store;
@@ -146,7 +146,9 @@ export class TemplateService {
     await retryRaces(async () => {
       const current = await this.getTemplate(ref);
       checkVersion(expected, current.version);
-      const ending = await this.experiments.prepareEndFor(current, { status: "stopped", reason: "template deleted" });
+      const ending = current.experiment
+        ? await (await this.experiments()).prepareEndFor(current, { status: "stopped", reason: "template deleted" })
+        : [];
       await this.store.transact(race.writes(this.store.prepareDelete(current, this.now()), ending));
     }, race);
   }
@@ -193,10 +195,12 @@ export class TemplateService {
       const target = await this.store.getVersion(current.template.id, located.number);
       if (!target) throw new NotFoundError(`Version ${versionId} of template ${ref} not found`);
       if (current.activeVersionNumber === located.number) return { template: current, version: target.version };
-      const ending = await this.experiments.prepareEndFor(current, {
-        status: current.experiment?.candidateVersionNumber === located.number ? "promoted" : "stopped",
-        reason: `version ${located.number} promoted by request`,
-      });
+      const ending = current.experiment
+        ? await (await this.experiments()).prepareEndFor(current, {
+            status: current.experiment.candidateVersionNumber === located.number ? "promoted" : "stopped",
+            reason: `version ${located.number} promoted by request`,
+          })
+        : [];
       const writes = this.store.preparePromotion(
         current,
         target.version,
