@@ -382,6 +382,45 @@ describe("the rule's decisions", () => {
     await dataOf(start(t.app, template.id, { candidateVersionId: draft.id, trafficPercent: 5 }), 201);
   });
 
+  it("decides on review scores when a review arrives, the completion rates being alike", async () => {
+    const t = await testApp();
+    const { template, draft } = await experimentTemplate(t);
+    const experiment = await dataOf<Experiment>(
+      start(t.app, template.id, { candidateVersionId: draft.id, trafficPercent: 50, minSamples: 2 }),
+      201,
+    );
+    const prompts = { control: [] as Prompt[], candidate: [] as Prompt[] };
+    for (let n = 0; prompts.control.length < 3 || prompts.candidate.length < 3; n++) {
+      await newTask(t.app, `reviewed ${n}`);
+      const claimed = await claim(t.app);
+      const arm = armOfClaim(claimed, experiment.id);
+      if (claimed.prompt) prompts[arm].push(claimed.prompt);
+      await dataOf(finish(t.app, claimed, "done"));
+    }
+    // Every dispatch done: the rates overlap, and without reviews nothing is decided.
+    expect((await experimentOf(t.app, template.id, experiment.id)).status).toBe("running");
+    const review = (prompt: Prompt, rating: number) =>
+      dataOf(
+        t.app.request(
+          `/api/prompts/${prompt.id}/reviews`,
+          jsonPost({ clarity: rating, completeness: rating, relevance: rating, authorType: "agent" }),
+        ),
+        201,
+      );
+    for (const prompt of prompts.control.slice(0, 3)) await review(prompt, 1);
+    const [first, second] = prompts.candidate;
+    if (!first || !second) throw new Error("too few candidate prompts");
+    // One review is no interval yet: too few data, so no decision.
+    await review(first, 5);
+    expect((await experimentOf(t.app, template.id, experiment.id)).status).toBe("running");
+    await review(second, 5);
+    const ended = await experimentOf(t.app, template.id, experiment.id);
+    expect(ended.status).toBe("promoted");
+    expect(ended.decision?.reason).toBe("candidate better: completion rate overlapping, review score better");
+    expect(ended.decision?.arms.candidate).toMatchObject({ reviews: 2, reviewScore: { value: 5, low: 5, high: 5 } });
+    expect(ended.decision?.arms.control).toMatchObject({ reviews: 3, reviewScore: { value: 1, low: 1, high: 1 } });
+  });
+
   it("does not decide while the arms have fewer than minSamples finished, however far apart", async () => {
     const t = await testApp();
     const { template, draft } = await experimentTemplate(t);
