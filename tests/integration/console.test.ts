@@ -430,6 +430,15 @@ describe("the web console in headless Chromium", () => {
     await page.screenshot({ path: join(SHOTS, "template-experiment.png"), fullPage: true });
     expect(await seriousViolations(page), "axe with a running experiment").toEqual([]);
 
+    // The prompts list marks the template while it runs one.
+    await page.goto(`${server.url}/app/prompts`);
+    const listed = page.locator("tr", { has: page.getByRole("link", { name: "Console experiment" }) });
+    await listed.locator(".badge", { hasText: "v2 on 50 %" }).waitFor();
+    await expect(page.locator("tbody .badge").count()).resolves.toBe(1);
+    expect(await seriousViolations(page), "axe on the prompts list with an experiment").toEqual([]);
+    await page.goBack();
+    await section.getByRole("heading", { name: "Running: v2 against v1", level: 3 }).waitFor();
+
     // Stop: asked first, then stopped; it moves to the past experiments with its decision.
     await section.getByRole("button", { name: "Stop experiment" }).click();
     const confirm = section.getByRole("group", { name: "Stop this experiment?" });
