@@ -147,10 +147,10 @@ describe("kaizen experiments", () => {
     const listed = await kaizen(["experiments", "list", "exp-cli"], withKey);
     expect(listed).toMatchObject({ status: 0, stderr: "" });
     const lines = listed.stdout.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^ID\s+STATUS\s+CANDIDATE\s+CONTROL\s+TRAFFIC\s+FINISHED\s+STARTED\s+DECISION$/);
+    expect(lines[0]).toMatch(/^ID\s+STATUS\s+CANDIDATE\s+CONTROL\s+TRAFFIC\s+MIN SAMPLES\s+STARTED\s+DECISION$/);
     expect(lines[1]).toMatch(
       new RegExp(
-        `^${id}\\s+promoted\\s+v2\\s+v1\\s+50 %\\s+${candidate.finished}/${control.finished} of 4\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+candidate better: `,
+        `^${id}\\s+promoted\\s+v2, ${candidate.finished} finished\\s+v1, ${control.finished} finished\\s+50 %\\s+4\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+candidate better: `,
       ),
     );
     expect(lines).toHaveLength(2);
