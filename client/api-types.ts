@@ -1723,6 +1723,12 @@ export interface components {
         /** Format: date-time */
         createdAt: string;
       } | null;
+      experiment: {
+        id: string;
+        candidateVersionId: string;
+        candidateVersionNumber: number;
+        trafficPercent: number;
+      } | null;
     };
     ServiceInfo: {
       /** @constant */

@@ -9,6 +9,7 @@ import { KaizenApiError } from "../client.js";
 import { ConnectFileError } from "../connect/files.js";
 import { type Define, type GlobalFlags, JSON_FLAG } from "./command.js";
 import { registerConnect } from "./commands/connect.js";
+import { registerExperiments } from "./commands/experiments.js";
 import { registerIssues } from "./commands/issues.js";
 import { registerOverview } from "./commands/overview.js";
 import { registerProviders } from "./commands/providers.js";
@@ -22,7 +23,7 @@ import { type CliIo, createContext, EXIT, UsageError } from "./runtime.js";
 class CommandLineError extends UsageError {}
 
 /** Commands whose first argument is a subcommand, so `--help` hints name both words. */
-const GROUPS = new Set(["issues", "signals", "templates", "projects", "providers"]);
+const GROUPS = new Set(["issues", "signals", "templates", "experiments", "projects", "providers"]);
 
 const VERSION = (
   JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
@@ -80,7 +81,7 @@ export async function main(args: string[], io: CliIo = processIo()): Promise<num
   const parser = yargs()
     .scriptName("kaizen")
     .usage(
-      "kaizen <command> [options]\n\nKaizen from the command line: issues, signals, an agent's dispatch loop, templates, provider checks.",
+      "kaizen <command> [options]\n\nKaizen from the command line: issues, signals, an agent's dispatch loop, templates and their experiments, provider checks.",
     )
     .option("json", JSON_FLAG)
     .strict()
@@ -103,6 +104,7 @@ export async function main(args: string[], io: CliIo = processIo()): Promise<num
     registerProviders,
     registerWork,
     registerTemplates,
+    registerExperiments,
     registerOverview,
     registerConnect,
   ]) {

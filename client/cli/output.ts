@@ -180,6 +180,11 @@ const STATUS_STYLES: Record<string, Style> = {
   high: "yellow",
   draft: "gray",
   retired: "gray",
+  running: "yellow",
+  promoted: "green",
+  winner: "green",
+  loser: "red",
+  stopped: "gray",
 };
 
 /**

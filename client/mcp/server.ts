@@ -113,7 +113,9 @@ function instructions(connection: McpConnection, session: McpSession): string {
     "work, add_comment as you go, review_prompt, then complete_dispatch (done or failed) or release_dispatch.";
   const triage =
     "Triage: list_issues (status triage), get_issue, update_issue (status todo queues an issue), create_issue, send_signal.";
-  if (connection.apiKey) return `${loop}\n${triage}`;
+  const experiments =
+    "Prompt experiments (read-only): list_experiments and get_experiment show how a candidate template version fares against the active one.";
+  if (connection.apiKey) return `${loop}\n${triage}\n${experiments}`;
   return (
     `You hold the token of dispatch ${session.current?.id}: heartbeat, add_comment, review_prompt, ` +
     "complete_dispatch and release_dispatch act on it, its issue and its prompt by default. " +

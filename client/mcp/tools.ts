@@ -12,6 +12,8 @@ import { createIssueBody, listIssuesQuery, updateIssueBody } from "../../core/sr
 import { PROMPT_ID } from "../../core/src/prompts/keys.js";
 import { createReviewBody } from "../../core/src/prompts/schemas.js";
 import { listSignalsQuery, manualSignalBody } from "../../core/src/signals/schemas.js";
+import { EXPERIMENT_ID, SLUG, TEMPLATE_ID } from "../../core/src/templates/keys.js";
+import { pageQuery } from "../../core/src/templates/schemas.js";
 import type { paths, Schema } from "../client.js";
 import type { ApiRouteKey } from "./access.js";
 import type { McpSession } from "./session.js";
@@ -53,6 +55,19 @@ const promptId = z
     z.regex(PROMPT_ID, "must be a prompt id (prm_…)"),
     z.describe("The prompt (prm_…); defaults to the prompt of this session's dispatch."),
   );
+// Templates are named by id or slug, as every template path takes them.
+const templateRef = z
+  .string()
+  .check(
+    z.regex(new RegExp(`${TEMPLATE_ID.source}|${SLUG.source}`), "must be a template id (tpl_…) or slug"),
+    z.describe("The template: its id (tpl_…) or its slug (e.g. task-execution)."),
+  );
+const experimentId = z
+  .string()
+  .check(
+    z.regex(EXPERIMENT_ID, "must be an experiment id (exp_…)"),
+    z.describe("The experiment (exp_…), as list_experiments names it."),
+  );
 const defaultIssue = issueRef.check(
   z.describe("The issue (iss_… or KZN-<n>); defaults to the issue of this session's dispatch."),
 );
@@ -86,6 +101,7 @@ export function queryString(parsed: Record<string, unknown>): Record<string, str
 }
 
 type IssueListQuery = NonNullable<paths["/api/issues"]["get"]["parameters"]["query"]>;
+type ExperimentListQuery = NonNullable<paths["/api/templates/{id}/experiments"]["get"]["parameters"]["query"]>;
 
 const claimNextIssue = defineTool({
   name: "claim_next_issue",
@@ -323,8 +339,55 @@ const sendSignal = defineTool({
   },
 });
 
+/** What an experiment's figures say, for both experiment tools' descriptions. */
+const EXPERIMENT_FIGURES =
+  "Each arm (control: the active version; candidate: a draft taking trafficPercent % of the template's claims) " +
+  "has claims, finished dispatches, completions, failures and reviews, and completionRate, reviewScore (mean " +
+  "composite 1..5) and costUsd (mean reported cost), each {value, low, high, samples} with a 95 % interval " +
+  "(low/high null under two samples; the measure null without data). status is running, promoted, winner, loser " +
+  "or stopped; decision holds the outcome, its reason and the figures it was taken on.";
+
+const listExperiments = defineTool({
+  name: "list_experiments",
+  title: "List a template's experiments",
+  description:
+    "List the experiments of a prompt template (by id or slug), newest first, with their total: at most one is " +
+    `running. ${EXPERIMENT_FIGURES} Use it to see whether a candidate version is being tried and how it fares. ` +
+    "page and limit are digits as text (limit at most 100).",
+  route: "GET /api/templates/:id/experiments",
+  inputSchema: z.extend(pageQuery(), { templateId: templateRef }),
+  annotations: READ,
+  async run({ templateId, ...page }, session) {
+    const query = queryString(page) as ExperimentListQuery;
+    const { data } = await session.call("service", (kaizen) =>
+      kaizen.GET("/api/templates/{id}/experiments", { params: { path: { id: templateId }, query } }),
+    );
+    return dataResult({ total: data?.total, data: data?.data });
+  },
+});
+
+const getExperiment = defineTool({
+  name: "get_experiment",
+  title: "Read an experiment",
+  description:
+    `Read one experiment of a prompt template (by id or slug) with both arms' figures now. ${EXPERIMENT_FIGURES} ` +
+    "The rule decides once both arms have minSamples finished dispatches: a candidate better on completion rate " +
+    "or review score (intervals apart) and worse on neither wins; worse on one and better on neither loses.",
+  route: "GET /api/templates/:id/experiments/:experimentId",
+  inputSchema: z.strictObject({ templateId: templateRef, experimentId }),
+  annotations: READ,
+  async run({ templateId, experimentId: id }, session) {
+    const { data } = await session.call("service", (kaizen) =>
+      kaizen.GET("/api/templates/{id}/experiments/{experimentId}", {
+        params: { path: { id: templateId, experimentId: id } },
+      }),
+    );
+    return dataResult(data?.data);
+  },
+});
+
 /**
- * Every tool, in the order an agent meets them: its loop, then triage. Which of them a server offers
+ * Every tool, in the order an agent meets them: its loop, then triage, then prompt experiments. Which of them a server offers
  * depends on its credentials (access.ts).
  */
 export const TOOLS: readonly KaizenTool[] = [
@@ -339,4 +402,6 @@ export const TOOLS: readonly KaizenTool[] = [
   createIssue,
   updateIssue,
   sendSignal,
+  listExperiments,
+  getExperiment,
 ];

@@ -49,12 +49,23 @@ export function Layout({ children }: { children: ComponentChildren }) {
   );
 }
 
-/** What a failed call said, with what to do about it. */
-export function Failure({ error, onReload }: { error: KaizenApiError | undefined; onReload?: () => void }) {
+/**
+ * What a failed call said, with what to do about it; `conflict` says what a 409 means where the
+ * change was not to an issue.
+ */
+export function Failure({
+  error,
+  onReload,
+  conflict = "The change conflicts with the issue's current state (someone or something moved it).",
+}: {
+  error: KaizenApiError | undefined;
+  onReload?: () => void;
+  conflict?: string;
+}) {
   if (!error) return null;
   const advice: Record<number, string> = {
     0: "The API could not be reached.",
-    409: "The change conflicts with the issue's current state (someone or something moved it).",
+    409: conflict,
     412: "The issue changed since this page loaded it, so the change was not applied.",
   };
   return (

@@ -11,6 +11,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Schema } from "../../client/client.js";
+import { rateText } from "../../client/measures.js";
 import { ROUTE_TABLE } from "../../core/src/routes.js";
 import { launchChromium, requestsElsewhere } from "../helpers/browser.js";
 import { TEST_API_KEY } from "../helpers/db.js";
@@ -326,6 +328,148 @@ describe("the web console in headless Chromium", () => {
     await page.getByText("The API refused this key (401). Sign in with a valid key.").waitFor();
     expect(await page.evaluate("sessionStorage.length")).toBe(0);
     expect(page.url()).toBe(`${server.url}/app/queue`);
+    await page.close();
+  });
+
+  it("starts an experiment from a template's page, shows both arms with intervals, stops it, and says when it ended meanwhile", async () => {
+    // A template only this test's issues match (a label and a project of their own), and a draft to try.
+    expect((await api("POST", "/api/labels", { name: "experimented", color: "#1b6b37" })).status).toBe(201);
+    const project = await api<{ data: { id: string } }>("POST", "/api/projects", { name: "Experiments" });
+    const projectId = project.json.data.id;
+    const template = await api<{ data: { id: string; activeVersionId: string } }>("POST", "/api/templates", {
+      slug: "console-experiment",
+      name: "Console experiment",
+      conditions: { labels: ["experimented"] },
+      specificity: 500,
+      content: "Control wording for {{issue.title}}",
+    });
+    expect(template.status).toBe(201);
+    const templateId = template.json.data.id;
+    const draft = await api<{ data: { id: string } }>("POST", `/api/templates/${templateId}/versions`, {
+      content: "Candidate wording for {{issue.title}}",
+    });
+    expect(draft.status).toBe(201);
+    type Experiment = Schema<"Experiment">;
+    const experiments = async () =>
+      (await api<{ data: Experiment[] }>("GET", `/api/templates/${templateId}/experiments`)).json.data;
+
+    const page = await newTab();
+    await page.goto(`${server.url}/app/prompts/${templateId}`);
+    await signIn(page);
+    const section = page.locator("section", { has: page.getByRole("heading", { name: "Experiments", level: 2 }) });
+    await section.getByRole("heading", { name: "Start an experiment", level: 3 }).waitFor();
+
+    // Start: the draft, half the claims, 8 samples per arm, no automatic promotion.
+    const form = section.getByRole("form", { name: "Start an experiment" });
+    await expect(form.getByLabel("Candidate").inputValue()).resolves.toBe(draft.json.data.id);
+    await form.getByLabel("Traffic (%)").fill("50");
+    await form.getByLabel("Min samples per arm").fill("8");
+    await form.getByLabel("Promote a winner automatically").uncheck();
+    await form.getByRole("button", { name: "Start experiment" }).click();
+    await section.getByRole("heading", { name: "Running: v2 against v1", level: 3 }).waitFor();
+    const [started] = await experiments();
+    expect(started).toMatchObject({
+      status: "running",
+      candidateVersionId: draft.json.data.id,
+      trafficPercent: 50,
+      minSamples: 8,
+      autoPromote: false,
+    });
+    await section.getByText("no: a winner is only marked").waitFor();
+    await page.locator("td .badge", { hasText: "candidate, 50 %" }).waitFor();
+
+    // Agents work the template's issues: the candidate's complete, the control's fail, until each arm has 2.
+    const finishedIn = (experiment: Experiment | undefined) =>
+      Math.min(experiment?.arms.control.finished ?? 0, experiment?.arms.candidate.finished ?? 0);
+    for (let n = 0; finishedIn((await experiments())[0]) < 2 && n < 40; n++) {
+      await api("POST", "/api/issues", {
+        title: `Experimented task ${n}`,
+        type: "task",
+        status: "todo",
+        labels: ["experimented"],
+        projectId,
+      });
+      const claim = await api<{
+        data: { dispatch: { id: string; token: string }; prompt: { experiment: { arm: string } | null } };
+      }>("POST", "/api/dispatch/claim", { agent: "experiment-agent", projectId });
+      expect(claim.status).toBe(201);
+      const result = claim.json.data.prompt.experiment?.arm === "candidate" ? "done" : "failed";
+      const { id, token } = claim.json.data.dispatch;
+      const finished = await api(
+        "POST",
+        `/api/dispatch/${id}/complete`,
+        { result, summary: result, usage: { costUsd: result === "done" ? 0.25 : 0.1 } },
+        token,
+      );
+      expect(finished.status).toBe(200);
+    }
+    const [watched] = await experiments();
+    if (!watched) throw new Error("the experiment is gone");
+    expect(watched.status).toBe("running");
+
+    // Both arms side by side, each rate and mean with its interval, as the API's figures say.
+    await page.reload();
+    const arms = section.locator("table.arms");
+    await arms.waitFor();
+    await expect(arms.locator("thead th").allTextContents()).resolves.toEqual([
+      "Measure",
+      "Control (v1)",
+      "Candidate (v2)",
+    ]);
+    const row = (measure: string) => arms.locator("tr", { has: page.getByRole("rowheader", { name: measure }) });
+    const cells = async (measure: string) => row(measure).locator("td").allTextContents();
+    const { control, candidate } = watched.arms;
+    await expect(cells("Claims")).resolves.toEqual([String(control.claims), String(candidate.claims)]);
+    await expect(cells("Finished")).resolves.toEqual([String(control.finished), String(candidate.finished)]);
+    const rates = await cells("Completion rate");
+    expect(rates).toEqual([rateText(control.completionRate), rateText(candidate.completionRate)]);
+    expect(rates[0]).toMatch(/^0 % \(0–\d+ %\)$/);
+    expect(rates[1]).toMatch(/^100 % \(\d+–100 %\)$/);
+    await expect(cells("Mean cost")).resolves.toEqual(["$0.100 ($0.100–$0.100)", "$0.250 ($0.250–$0.250)"]);
+    await expect(cells("Review score")).resolves.toEqual(["—", "—"]);
+    await page.screenshot({ path: join(SHOTS, "template-experiment.png"), fullPage: true });
+    expect(await seriousViolations(page), "axe with a running experiment").toEqual([]);
+
+    // The prompts list marks the template while it runs one.
+    await page.goto(`${server.url}/app/prompts`);
+    const listed = page.locator("tr", { has: page.getByRole("link", { name: "Console experiment" }) });
+    await listed.locator(".badge", { hasText: "v2 on 50 %" }).waitFor();
+    await expect(page.locator("tbody .badge").count()).resolves.toBe(1);
+    expect(await seriousViolations(page), "axe on the prompts list with an experiment").toEqual([]);
+    await page.goBack();
+    await section.getByRole("heading", { name: "Running: v2 against v1", level: 3 }).waitFor();
+
+    // Stop: asked first, then stopped; it moves to the past experiments with its decision.
+    await section.getByRole("button", { name: "Stop experiment" }).click();
+    const confirm = section.getByRole("group", { name: "Stop this experiment?" });
+    await confirm.getByText("v1 takes every claim again; v2 stays a draft.").waitFor();
+    expect(await seriousViolations(page), "axe with the stop to confirm").toEqual([]);
+    await confirm.getByRole("button", { name: "Yes, stop it" }).click();
+    await section.getByRole("heading", { name: "Past experiments", level: 3 }).waitFor();
+    const past = section.locator("tr", { hasText: "stopped on request" });
+    await past.locator(".badge", { hasText: "stopped" }).waitFor();
+    expect((await experiments())[0]).toMatchObject({ id: watched.id, status: "stopped" });
+    await section.getByRole("heading", { name: "Start an experiment", level: 3 }).waitFor();
+    await past.getByText("At the decision").click();
+    await past.locator("table.arms").waitFor();
+    expect(await seriousViolations(page), "axe with a past experiment's figures").toEqual([]);
+
+    // Another one, ended elsewhere while the page asks whether to stop it: the API's 409 says so.
+    await form.getByRole("button", { name: "Start experiment" }).click();
+    await section.getByRole("heading", { name: "Running: v2 against v1", level: 3 }).waitFor();
+    const [second] = await experiments();
+    if (!second) throw new Error("no second experiment");
+    // The form starts over from its defaults.
+    expect(second).toMatchObject({ status: "running", trafficPercent: 10, minSamples: 20, autoPromote: true });
+    await section.getByRole("button", { name: "Stop experiment" }).click();
+    expect((await api("DELETE", `/api/templates/${templateId}/experiments/${second.id}`)).status).toBe(200);
+    await confirm.getByRole("button", { name: "Yes, stop it" }).click();
+    const failure = section.locator(".failure", { hasText: "409" });
+    await failure.waitFor();
+    await expect(failure.textContent()).resolves.toContain(`Experiment ${second.id} is stopped`);
+    await expect(failure.textContent()).resolves.toContain("The experiment or the template changed meanwhile");
+    await section.getByRole("heading", { name: "Start an experiment", level: 3 }).waitFor();
+    await expect(section.locator("tr", { hasText: "stopped on request" }).count()).resolves.toBe(2);
     await page.close();
   });
 

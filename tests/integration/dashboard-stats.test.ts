@@ -231,7 +231,7 @@ describe("dashboard activity and prompts", () => {
     );
     await t.app.request(`/api/dispatch/${dispatch.id}/complete`, jsonPost({ result: "done", summary: "ok" }));
     const body = (await (await t.app.request("/api/dashboard/prompts?limit=100", { headers: AUTH })).json()) as {
-      data: { template: { slug: string }; activeVersion: Record<string, unknown> | null }[];
+      data: { template: { slug: string }; activeVersion: Record<string, unknown> | null; experiment: unknown }[];
       total: number;
     };
     expect(body.total).toBe(5);
@@ -245,5 +245,40 @@ describe("dashboard activity and prompts", () => {
     });
     const monitor = body.data.find((item) => item.template.slug === "monitor-check");
     expect(monitor?.activeVersion).toMatchObject({ usageCount: 0, reviewScore: null, completionRate: null });
+    expect(body.data.map((item) => item.experiment)).toEqual([null, null, null, null, null]);
+  });
+
+  it("say which templates run an experiment, and stop saying so once it ends", async () => {
+    const t = await testApp();
+    const prompts = async () =>
+      (
+        (await (await t.app.request("/api/dashboard/prompts?limit=100", { headers: AUTH })).json()) as {
+          data: { template: { slug: string }; experiment: Record<string, unknown> | null }[];
+        }
+      ).data;
+    const draft = (await (
+      await t.app.request("/api/templates/task-execution/versions", jsonPost({ content: "Try this wording" }))
+    ).json()) as Body<{ id: string; version: number }>;
+    const started = await t.app.request(
+      "/api/templates/task-execution/experiments",
+      jsonPost({ candidateVersionId: draft.data.id, trafficPercent: 30 }),
+    );
+    expect(started.status).toBe(201);
+    const experiment = ((await started.json()) as Body<{ id: string; templateId: string }>).data;
+    const running = await prompts();
+    expect(running.find((item) => item.template.slug === "task-execution")?.experiment).toEqual({
+      id: experiment.id,
+      candidateVersionId: draft.data.id,
+      candidateVersionNumber: 2,
+      trafficPercent: 30,
+    });
+    expect(running.filter((item) => item.experiment !== null)).toHaveLength(1);
+
+    const stopped = await t.app.request(`/api/templates/task-execution/experiments/${experiment.id}`, {
+      method: "DELETE",
+      headers: AUTH,
+    });
+    expect(stopped.status).toBe(200);
+    expect((await prompts()).map((item) => item.experiment)).toEqual([null, null, null, null, null]);
   });
 });

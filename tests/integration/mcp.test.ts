@@ -126,6 +126,8 @@ describe("kaizen MCP server over stdio", () => {
         "create_issue",
         "update_issue",
         "send_signal",
+        "list_experiments",
+        "get_experiment",
       ]),
     );
     for (const tool of tools) {
@@ -255,6 +257,60 @@ describe("kaizen MCP server over stdio", () => {
     expect(claimed.data.issue.id).toBe(ours.json.data.id);
     const named = await ok(client, "claim_next_issue", { agent: "connected-agent", projectId: other });
     expect(named.data.issue.id).toBe(urgentElsewhere.json.data.id);
+  });
+
+  it("reads a template's experiments with read-only tools, exactly as the API shows them", async () => {
+    // A template no other test's issue matches: version 1 active, a draft 2 tried on 20 % of its claims.
+    const created = await http("POST", "/api/templates", {
+      slug: "mcp-experimented",
+      name: "Experimented over MCP",
+      conditions: { labels: ["mcp-experiment"] },
+      content: "Control",
+    });
+    expect(created.status).toBe(201);
+    const draft = await http("POST", "/api/templates/mcp-experimented/versions", { content: "Candidate" });
+    expect(draft.status).toBe(201);
+    const started = await http("POST", "/api/templates/mcp-experimented/experiments", {
+      candidateVersionId: draft.json.data.id,
+      trafficPercent: 20,
+      minSamples: 5,
+    });
+    expect(started.status).toBe(201);
+    const experimentId: string = started.json.data.id;
+
+    const client = await mcp({ KAIZEN_API_KEY: TEST_API_KEY });
+    expect(client.getInstructions()).toContain("list_experiments and get_experiment");
+    const { tools } = await client.listTools();
+    for (const name of ["list_experiments", "get_experiment"]) {
+      expect(tools.find((tool) => tool.name === name)?.annotations?.readOnlyHint, name).toBe(true);
+    }
+    const listed = await ok(client, "list_experiments", { templateId: "mcp-experimented" });
+    const overHttp = await http("GET", "/api/templates/mcp-experimented/experiments");
+    expect(listed.data).toEqual({ total: 1, data: overHttp.json.data });
+    expect(listed.data.data[0]).toMatchObject({ id: experimentId, status: "running", trafficPercent: 20 });
+
+    const one = await ok(client, "get_experiment", { templateId: created.json.data.id, experimentId });
+    expect(one.data).toEqual(
+      (await http("GET", `/api/templates/mcp-experimented/experiments/${experimentId}`)).json.data,
+    );
+    expect(one.data.arms.candidate).toMatchObject({ versionId: draft.json.data.id, versionNumber: 2, claims: 0 });
+
+    const stopped = await http("DELETE", `/api/templates/mcp-experimented/experiments/${experimentId}`);
+    expect(stopped.status).toBe(200);
+    const after = await ok(client, "get_experiment", { templateId: "mcp-experimented", experimentId });
+    expect(after.data).toMatchObject({ status: "stopped", decision: { outcome: "stopped" } });
+
+    const missing = await call(client, "get_experiment", {
+      templateId: "mcp-experimented",
+      experimentId: "exp_01JAAAAAAAAAAAAAAAAAAAAAAA",
+    });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toContain(
+      "Kaizen API 404: Experiment exp_01JAAAAAAAAAAAAAAAAAAAAAAA of template mcp-experimented not found",
+    );
+    const noTemplate = await call(client, "list_experiments", { templateId: "no-such-template" });
+    expect(noTemplate.isError).toBe(true);
+    expect(noTemplate.text).toContain("Kaizen API 404: Template no-such-template not found");
   });
 
   it("answers API failures as error results with the API's message and details, and keeps serving", async () => {

@@ -1,6 +1,9 @@
-/** @module console/pages/prompts — `/app/prompts`: every template with its active version's usage, score and completion rate. */
+/**
+ * @module console/pages/prompts — `/app/prompts`: every template with its active version's usage,
+ * score and completion rate, and the experiment it runs.
+ */
 import { useLocation } from "preact-iso";
-import { Failure, Loading, Pager, pageOf, TableHead } from "../components.js";
+import { Badge, Failure, Loading, Pager, pageOf, TableHead } from "../components.js";
 import { REFRESH_MS, useResource } from "../resource.js";
 
 const LIMIT = 25;
@@ -37,11 +40,21 @@ export function PromptsPage() {
         <>
           <table>
             <TableHead
-              columns={["Template", "Slug", "Active version", "Used", "Reviews", "Score", "Completion", "Mean cost"]}
+              columns={[
+                "Template",
+                "Slug",
+                "Active version",
+                "Used",
+                "Reviews",
+                "Score",
+                "Completion",
+                "Mean cost",
+                "Experiment",
+              ]}
               numeric={["Active version", "Used", "Reviews", "Score", "Completion", "Mean cost"]}
             />
             <tbody>
-              {prompts.data.data.map(({ template, activeVersion }) => (
+              {prompts.data.data.map(({ template, activeVersion, experiment }) => (
                 <tr key={template.id}>
                   <td>
                     <a href={`/app/prompts/${template.id}`}>{template.name}</a>
@@ -55,6 +68,15 @@ export function PromptsPage() {
                   <td class="num">{activeVersion?.reviewScore?.toFixed(2) ?? "—"}</td>
                   <td class="num">{percent(activeVersion?.completionRate ?? null)}</td>
                   <td class="num">{dollars(activeVersion?.cost.meanCostUsd ?? null)}</td>
+                  <td>
+                    {experiment ? (
+                      <Badge kind="running">
+                        v{experiment.candidateVersionNumber} on {experiment.trafficPercent} %
+                      </Badge>
+                    ) : (
+                      <span class="muted">—</span>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -1,6 +1,6 @@
 /**
  * @module console/pages/template — `/app/prompts/:id`: one template, its versions with their score and
- * completion trends, a preview of any version on any issue, and promotion of a version.
+ * completion trends, its experiments, a preview of any version on any issue, and promotion of a version.
  */
 
 import { useMemo, useState } from "preact/hooks";
@@ -8,6 +8,7 @@ import { useRoute } from "preact-iso";
 import type { Schema } from "../../../client/client.js";
 import { LineChart } from "../chart.js";
 import { Badge, Failure, Loading, TableHead, When } from "../components.js";
+import { Experiments } from "../experiments.js";
 import { REFRESH_MS, useAction, useResource } from "../resource.js";
 import { dollars, percent } from "./prompts.js";
 
@@ -129,6 +130,13 @@ export function TemplatePage() {
     id,
     REFRESH_MS,
   );
+  const experiments = useResource(
+    async (kaizen) =>
+      (await kaizen.GET("/api/templates/{id}/experiments", { params: { path: { id }, query: { limit: 100 } } })).data
+        ?.data ?? [],
+    id,
+    REFRESH_MS,
+  );
   const promote = useAction();
   const doPromote = async (version: Version) => {
     const done = await promote.run((kaizen) =>
@@ -139,9 +147,12 @@ export function TemplatePage() {
     if (done) {
       template.reload();
       versions.reload();
+      // A promotion ends a running experiment.
+      experiments.reload();
     }
   };
   const current = template.data;
+  const running = experiments.data?.find((experiment) => experiment.status === "running");
   return (
     <article>
       <p class="muted">
@@ -194,6 +205,12 @@ export function TemplatePage() {
                       </td>
                       <td>
                         <Badge kind={version.status}>{version.status}</Badge>
+                        {running?.candidateVersionId === version.id ? (
+                          <>
+                            {" "}
+                            <Badge kind="running">candidate, {running.trafficPercent} %</Badge>
+                          </>
+                        ) : null}
                       </td>
                       <td class="num">{version.usageCount}</td>
                       <td class="num">{version.reviewCount}</td>
@@ -219,6 +236,15 @@ export function TemplatePage() {
                   ))}
                 </tbody>
               </table>
+              <Experiments
+                templateId={current.id}
+                versions={versions.data}
+                experiments={experiments}
+                onEnded={() => {
+                  template.reload();
+                  versions.reload();
+                }}
+              />
               <Preview versions={versions.data} />
             </>
           ) : (

@@ -6,7 +6,7 @@ import { count, timestamp } from "../http/resource-fields.js";
 import { issueSummarySchema } from "../issues/schemas.js";
 import { type Output, onFirstUse } from "../schema.js";
 import { signalSchema } from "../signals/schemas.js";
-import { templateSchema, templateVersionSchema } from "../templates/schemas.js";
+import { runningExperimentSchema, templateSchema, templateVersionSchema } from "../templates/schemas.js";
 
 // Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
@@ -71,7 +71,10 @@ export const activityChainSchema = /* @__PURE__ */ onFirstUse(() =>
 );
 export type ActivityChain = Output<typeof activityChainSchema>;
 
-/** A template as the prompts dashboard shows it: its active version's usage, score and completion rate. */
+/**
+ * A template as the prompts dashboard shows it: its active version's usage, score and completion
+ * rate, and the experiment it runs.
+ */
 export const promptPerformanceSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     template: z.pick(templateSchema(), { id: true, slug: true, name: true, specificity: true, conditions: true }),
@@ -87,6 +90,8 @@ export const promptPerformanceSchema = /* @__PURE__ */ onFirstUse(() =>
         createdAt: true,
       }),
     ),
+    /** The experiment the template runs (API.md 3.5.1), null when none: read from the same listing entry. */
+    experiment: z.nullable(runningExperimentSchema()),
   }),
 );
 export type PromptPerformance = Output<typeof promptPerformanceSchema>;

@@ -76,11 +76,14 @@ export class DashboardService {
     return { chains, total };
   }
 
-  /** Live templates, newest first, each with its active version's usage, review score and completion rate. */
+  /**
+   * Live templates, newest first, each with its active version's usage, review score and completion
+   * rate, and the experiment it runs (its listing entry carries it: no read more).
+   */
   async prompts(page: { offset: number; limit: number }): Promise<{ items: PromptPerformance[]; total: number }> {
     const { templates, total } = await this.templates.list({}, page);
     const items = await Promise.all(
-      templates.map(async ({ template, activeVersionNumber }): Promise<PromptPerformance> => {
+      templates.map(async ({ template, activeVersionNumber, experiment }): Promise<PromptPerformance> => {
         const active =
           activeVersionNumber === null ? undefined : await this.templates.getVersion(template.id, activeVersionNumber);
         const version = active?.version;
@@ -104,6 +107,7 @@ export class DashboardService {
                 createdAt: version.createdAt,
               }
             : null,
+          experiment,
         };
       }),
     );

@@ -292,3 +292,17 @@ export const experimentSchema = /* @__PURE__ */ onFirstUse(() =>
   }),
 );
 export type Experiment = Output<typeof experimentSchema>;
+
+/**
+ * What a template's listing entry keeps of its running experiment: enough for a claim to choose an
+ * issue's arm, and for the prompts dashboard to say the template runs one.
+ */
+export const runningExperimentSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({
+    id: resourceId("exp"),
+    candidateVersionId: resourceId("ver"),
+    candidateVersionNumber: z.int().check(z.gte(1)),
+    trafficPercent: z.int().check(z.gte(1), z.lte(50)),
+  }),
+);
+export type RunningExperiment = Output<typeof runningExperimentSchema>;

@@ -27,7 +27,7 @@ import {
   versionUsageKey,
 } from "./keys.js";
 import type { CompiledTemplate } from "./render.js";
-import type { CreateVersionBody, Template, TemplateVersion } from "./schemas.js";
+import type { CreateVersionBody, RunningExperiment, Template, TemplateVersion } from "./schemas.js";
 
 /** A template as stored: its fields, its `ETag` version, and what it keeps of its versions. */
 export interface StoredTemplate {
@@ -41,12 +41,7 @@ export interface StoredTemplate {
 }
 
 /** What a claim needs of a template's running experiment to choose an issue's arm. */
-export interface RunningExperiment {
-  id: string;
-  candidateVersionId: string;
-  candidateVersionNumber: number;
-  trafficPercent: number;
-}
+export type { RunningExperiment };
 
 /** A version as stored, with what the API does not show. */
 export interface StoredVersion {

@@ -72,6 +72,10 @@ const EXPECTED_FLAGS: Record<string, string[]> = {
   review: ["clarity", "completeness", "relevance", "feedback", "author", "author-type"],
   comment: ["author", "author-type", "reply-to"],
   "templates preview": ["version-id"],
+  "experiments start": ["candidate", "traffic", "min-samples", "auto-promote"],
+  "experiments list": ["page", "limit"],
+  "experiments show": [],
+  "experiments stop": [],
   queue: ["project", "types", "page", "limit"],
   connect: ["project", "create-project", "url", "yes", "dry-run", "launcher"],
 };
@@ -91,6 +95,7 @@ describe("--help", () => {
       "review",
       "comment",
       "templates",
+      "experiments",
       "queue",
       "stats",
       "health",
@@ -125,6 +130,17 @@ describe("usage errors exit 2", () => {
     [["complete", "dsp_1", "--summary", "x"], "Missing required argument: result", "kaizen complete --help"],
     [["next", "--lease", "5"], "--lease must be a whole number from 60 to 7200", "kaizen next --help"],
     [["issues"], "Which issues command?", "kaizen issues --help"],
+    [["experiments"], "Which experiments command?", "kaizen experiments --help"],
+    [
+      ["experiments", "start", "exp-task", "--candidate", "2"],
+      "Missing required argument: traffic",
+      "kaizen experiments start --help",
+    ],
+    [
+      ["experiments", "start", "exp-task", "--candidate", "2", "--traffic", "12.5"],
+      "--traffic must be a whole number from 1 to 100",
+      "kaizen experiments start --help",
+    ],
     [[], "Which command?", "kaizen --help"],
     [["frobnicate"], "Unknown argument: frobnicate", "kaizen frobnicate --help"],
   ])("kaizen %j", async (args, message, hint) => {

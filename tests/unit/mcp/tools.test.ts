@@ -7,6 +7,7 @@ import { claimBody, completeBody } from "../../../core/src/dispatch/schemas.js";
 import { createIssueBody, listIssuesQuery, updateIssueBody } from "../../../core/src/issues/schemas.js";
 import { createReviewBody } from "../../../core/src/prompts/schemas.js";
 import { listSignalsQuery, manualSignalBody } from "../../../core/src/signals/schemas.js";
+import { pageQuery } from "../../../core/src/templates/schemas.js";
 
 interface JsonObjectSchema {
   type: string;
@@ -26,19 +27,28 @@ function tool(name: string) {
   return found;
 }
 
-/** Each tool, the API schema its input is made from, and the path id it adds (required or not). */
-const DERIVED: { tool: string; api: z.ZodMiniType | undefined; pathId?: { name: string; required: boolean } }[] = [
+/** Each tool, the API schema its input is made from, and the path ids it adds (required or not). */
+const DERIVED: { tool: string; api: z.ZodMiniType | undefined; pathIds?: { name: string; required: boolean }[] }[] = [
   { tool: "claim_next_issue", api: claimBody() },
-  { tool: "get_issue", api: undefined, pathId: { name: "issueId", required: true } },
-  { tool: "heartbeat", api: undefined, pathId: { name: "dispatchId", required: false } },
-  { tool: "add_comment", api: createCommentBody(), pathId: { name: "issueId", required: false } },
-  { tool: "review_prompt", api: createReviewBody(), pathId: { name: "promptId", required: false } },
-  { tool: "complete_dispatch", api: completeBody(), pathId: { name: "dispatchId", required: false } },
-  { tool: "release_dispatch", api: undefined, pathId: { name: "dispatchId", required: false } },
+  { tool: "get_issue", api: undefined, pathIds: [{ name: "issueId", required: true }] },
+  { tool: "heartbeat", api: undefined, pathIds: [{ name: "dispatchId", required: false }] },
+  { tool: "add_comment", api: createCommentBody(), pathIds: [{ name: "issueId", required: false }] },
+  { tool: "review_prompt", api: createReviewBody(), pathIds: [{ name: "promptId", required: false }] },
+  { tool: "complete_dispatch", api: completeBody(), pathIds: [{ name: "dispatchId", required: false }] },
+  { tool: "release_dispatch", api: undefined, pathIds: [{ name: "dispatchId", required: false }] },
   { tool: "list_issues", api: listIssuesQuery() },
   { tool: "create_issue", api: createIssueBody() },
-  { tool: "update_issue", api: updateIssueBody(), pathId: { name: "issueId", required: true } },
+  { tool: "update_issue", api: updateIssueBody(), pathIds: [{ name: "issueId", required: true }] },
   { tool: "send_signal", api: manualSignalBody() },
+  { tool: "list_experiments", api: pageQuery(), pathIds: [{ name: "templateId", required: true }] },
+  {
+    tool: "get_experiment",
+    api: undefined,
+    pathIds: [
+      { name: "templateId", required: true },
+      { name: "experimentId", required: true },
+    ],
+  },
 ];
 
 describe("tool input schemas", () => {
@@ -55,8 +65,9 @@ describe("tool input schemas", () => {
       expect(schema.properties[field], `${entry.tool}.${field}`).toEqual(property);
     }
     const extra = Object.keys(schema.properties).filter((field) => !(field in api.properties));
-    expect(extra).toEqual(entry.pathId ? [entry.pathId.name] : []);
-    const required = [...(api.required ?? []), ...(entry.pathId?.required ? [entry.pathId.name] : [])];
+    const pathIds = entry.pathIds ?? [];
+    expect(extra).toEqual(pathIds.map((pathId) => pathId.name));
+    const required = [...(api.required ?? []), ...pathIds.filter((id) => id.required).map((id) => id.name)];
     expect([...(schema.required ?? [])].sort()).toEqual(required.sort());
   });
 
@@ -94,6 +105,10 @@ describe("tool input schemas", () => {
       ["update_issue", { status: "todo" }],
       ["list_issues", { status: "todo,nowhere" }],
       ["get_issue", { issueId: "KZN-1", extra: true }],
+      ["list_experiments", { templateId: "Task Execution" }],
+      ["list_experiments", { templateId: "task-execution", limit: "500" }],
+      ["get_experiment", { templateId: "task-execution", experimentId: "exp_1" }],
+      ["get_experiment", { templateId: "task-execution" }],
     ];
     for (const [name, args] of refused) {
       expect(z.safeParse(tool(name).inputSchema, args).success, `${name} ${JSON.stringify(args)}`).toBe(false);
@@ -107,6 +122,39 @@ describe("tool input schemas", () => {
       commits: [{ sha: "0123abc", message: "Fix" }],
     });
     expect(parsed).toEqual({ result: "done", summary: "Shipped", commits: [{ sha: "0123abc", message: "Fix" }] });
+  });
+});
+
+describe("read and write", () => {
+  it("marks a tool read-only exactly when its route only reads (a GET), and never destructive", () => {
+    for (const entry of TOOLS) {
+      const reads = entry.route.startsWith("GET ");
+      expect(entry.annotations.readOnlyHint, entry.name).toBe(reads);
+      expect(entry.annotations.destructiveHint ?? false, entry.name).toBe(false);
+    }
+  });
+
+  it("offers the experiments as read-only tools", () => {
+    expect(tool("list_experiments")).toMatchObject({
+      route: "GET /api/templates/:id/experiments",
+      annotations: { readOnlyHint: true },
+    });
+    expect(tool("get_experiment")).toMatchObject({
+      route: "GET /api/templates/:id/experiments/:experimentId",
+      annotations: { readOnlyHint: true },
+    });
+  });
+
+  it("names templates by id or slug, experiments by id", () => {
+    for (const templateId of ["tpl_01J2ZQ5K8Y3M4N6P7R9S0T1V2W", "task-execution"]) {
+      expect(z.safeParse(tool("list_experiments").inputSchema, { templateId }).success, templateId).toBe(true);
+    }
+    expect(
+      z.parse(tool("get_experiment").inputSchema, {
+        templateId: "task-execution",
+        experimentId: "exp_01J2ZQ5K8Y3M4N6P7R9S0T1V2W",
+      }),
+    ).toEqual({ templateId: "task-execution", experimentId: "exp_01J2ZQ5K8Y3M4N6P7R9S0T1V2W" });
   });
 });
 
