@@ -417,7 +417,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a project with its issue counts by status */
+    /**
+     * Get a project with its issue counts by status and today's usage
+     * @description `usage` sums what its dispatches (of issues in it when claimed) reported they cost today (UTC).
+     */
     get: operations["getApiProjectsId"];
     put?: never;
     post?: never;
@@ -979,6 +982,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/dashboard/usage": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What agents reported their work cost, per day, agent and project
+     * @description The usage sums (dispatches that reported usage, input and output tokens, US dollars) of the last `days` UTC days, today first, days without reports included: each day in all, per agent and per project (the issue's project when it was claimed), the costliest first. A dispatch counts on the UTC day it finished. One query per day.
+     */
+    get: operations["getApiDashboardUsage"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1177,6 +1200,13 @@ export interface components {
       updatedAt: string;
       issueCounts: {
         [key: string]: number;
+      };
+      usage: {
+        date: string;
+        reports: number;
+        inputTokens: number;
+        outputTokens: number;
+        costUsd: number;
       };
     };
     Goal: {
@@ -1535,6 +1565,29 @@ export interface components {
         /** Format: date-time */
         createdAt: string;
       } | null;
+    };
+    UsageReport: {
+      days: {
+        date: string;
+        reports: number;
+        inputTokens: number;
+        outputTokens: number;
+        costUsd: number;
+        agents: {
+          agent: string;
+          reports: number;
+          inputTokens: number;
+          outputTokens: number;
+          costUsd: number;
+        }[];
+        projects: {
+          projectId: string;
+          reports: number;
+          inputTokens: number;
+          outputTokens: number;
+          costUsd: number;
+        }[];
+      }[];
     };
     ServiceInfo: {
       /** @constant */
@@ -4128,6 +4181,34 @@ export interface operations {
             data: components["schemas"]["PromptPerformance"][];
             /** @description Count of all matching items */
             total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiDashboardUsage: {
+    parameters: {
+      query?: {
+        days?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The days, newest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["UsageReport"];
           };
         };
       };

@@ -154,6 +154,7 @@ export const ROUTE_TABLE = {
     { method: "GET", path: "/api/dashboard/stats", auth: "bearer" },
     { method: "GET", path: "/api/dashboard/activity", auth: "bearer" },
     { method: "GET", path: "/api/dashboard/prompts", auth: "bearer" },
+    { method: "GET", path: "/api/dashboard/usage", auth: "bearer" },
   ],
 } as const satisfies Record<string, readonly RouteSpec[]>;
 

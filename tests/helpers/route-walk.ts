@@ -207,7 +207,14 @@ export async function walkEveryRoute(app: Hono<AppEnv>): Promise<Set<AnyRouteKey
   await call(
     "POST /api/dispatch/:id/complete",
     { id: claim.dispatch.id },
-    { body: { result: "done", summary: "Indexed", pullRequests: [{ number: 12, title: "Index the cart" }] } },
+    {
+      body: {
+        result: "done",
+        summary: "Indexed",
+        pullRequests: [{ number: 12, title: "Index the cart" }],
+        usage: { inputTokens: 900, outputTokens: 80, costUsd: 0.12, model: "walk-model" },
+      },
+    },
   );
   const next = await call<{ dispatch: Data }>("GET /api/dispatch/next", {}, { query: "agent=second" });
   await call("POST /api/dispatch/:id/release", { id: next.dispatch.id });
@@ -218,6 +225,7 @@ export async function walkEveryRoute(app: Hono<AppEnv>): Promise<Set<AnyRouteKey
   await call("GET /api/dashboard/stats");
   await call("GET /api/dashboard/activity");
   await call("GET /api/dashboard/prompts");
+  await call("GET /api/dashboard/usage", {}, { query: "days=2" });
 
   // Deletes, last.
   await call("DELETE /api/relations/:id", { id: relation.id });

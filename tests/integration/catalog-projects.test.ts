@@ -35,7 +35,10 @@ async function createProject(t: TestApp, body: Record<string, unknown> = {}): Pr
 
 async function getProject(t: TestApp, id: string) {
   const response = await t.app.request(`/api/projects/${id}`, { headers: AUTH });
-  return { response, body: (await response.json()) as Body<Project & { issueCounts: Record<string, number> }> };
+  return {
+    response,
+    body: (await response.json()) as Body<Project & { issueCounts: Record<string, number>; usage: unknown }>,
+  };
 }
 
 describe("projects: create, read, update, delete", () => {
@@ -76,6 +79,13 @@ describe("projects: create, read, update, delete", () => {
     expect(body.data).toEqual({
       ...project,
       issueCounts: { triage: 1, backlog: 0, todo: 2, in_progress: 0, done: 0, canceled: 0 },
+      usage: {
+        date: new Date().toISOString().slice(0, 10),
+        reports: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+        costUsd: 0,
+      },
     });
   });
 
@@ -258,7 +268,7 @@ describe("projects: concurrent PATCHes", () => {
       const won = ((await winner.json()) as Body<Project>).data;
       const { response, body } = await getProject(t, project.id);
       expect(response.headers.get("etag")).toBe('"2"');
-      const { issueCounts: _, ...stored } = body.data;
+      const { issueCounts: _, usage: _usage, ...stored } = body.data;
       expect(stored).toEqual(won);
     });
 

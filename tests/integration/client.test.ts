@@ -144,6 +144,8 @@ describe("the typed client through every family", () => {
     expect(activity.data?.data.map((row) => row.signal.source).sort()).toEqual(["analytics", "pager"]);
     const prompts = await kaizen.GET("/api/dashboard/prompts");
     expect(prompts.data?.data.some((row) => row.activeVersion?.reviewCount === 1)).toBe(true);
+    const usage = await kaizen.GET("/api/dashboard/usage", { params: { query: { days: "2" } } });
+    expect(usage.data?.data.days).toHaveLength(2);
 
     const deleted = await kaizen
       .DELETE("/api/relations/{id}", { params: { path: { id: "rel_missing" } } })

@@ -4,6 +4,7 @@ import { paginationQuery } from "../http/pagination.js";
 import { count, nullableText, resourceId, timestamp } from "../http/resource-fields.js";
 import { ISSUE_STATUSES } from "../issues/schemas.js";
 import { type Output, onFirstUse } from "../schema.js";
+import { usageDaySumsSchema } from "../stats/schemas.js";
 import { GOAL_ID, PROJECT_ID } from "./keys.js";
 
 // Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
@@ -132,9 +133,15 @@ export const projectSchema = /* @__PURE__ */ onFirstUse(() =>
 );
 export type Project = Output<typeof projectSchema>;
 
-/** `GET /api/projects/:id`: the project and its live issues per status, zeros included. */
+/**
+ * `GET /api/projects/:id`: the project, its live issues per status (zeros included), and what its
+ * dispatches reported they cost today (UTC).
+ */
 export const projectDetailSchema = /* @__PURE__ */ onFirstUse(() =>
-  z.extend(projectSchema(), { issueCounts: z.record(z.enum(ISSUE_STATUSES), count()) }),
+  z.extend(projectSchema(), {
+    issueCounts: z.record(z.enum(ISSUE_STATUSES), count()),
+    usage: usageDaySumsSchema(),
+  }),
 );
 export type ProjectDetail = Output<typeof projectDetailSchema>;
 

@@ -395,6 +395,7 @@ export class DispatchService {
           hash,
           stored.issue.number,
           prepared ? { templateId: prepared.prompt.templateId, versionNumber: prepared.prompt.versionNumber } : null,
+          stored.issue.projectId,
         ),
         ...(prepared?.writes ?? []),
         claimerEnd,

@@ -8,6 +8,7 @@ import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import type { DispatchEnd } from "../issues/moves.js";
 import { countChange } from "../stats/counts.js";
+import { usageAdditions } from "../stats/usage.js";
 import { versionOutcomeAdditions } from "../templates/version-counts.js";
 import {
   agentListing,
@@ -32,6 +33,11 @@ export interface StoredDispatch {
   version: number;
   /** The template version its prompt was rendered from, whose completion rate its end counts toward. */
   promptVersion: { templateId: string; versionNumber: number } | null;
+  /**
+   * The project its issue was in when it was claimed (null: none, or claimed before this was kept):
+   * its end frees the agent's place there and its usage counts toward that project's day.
+   */
+  projectId: string | null;
 }
 
 const DISPATCH_FIELDS = [
@@ -130,6 +136,7 @@ export class DispatchStore {
     tokenHash: string,
     issueNumber: number,
     promptVersion: StoredDispatch["promptVersion"] = null,
+    projectId: string | null = null,
   ): TransactItem[] {
     return [
       {
@@ -141,6 +148,7 @@ export class DispatchStore {
             tokenHash,
             issueNumber,
             promptVersion,
+            projectId,
             ...dispatch,
           },
           ConditionExpression: itemAbsent,
@@ -209,6 +217,7 @@ export class DispatchStore {
           : []),
         countChange(`dispatch.status#${current.dispatch.status}`, -1),
         countChange(`dispatch.status#${status}`, 1),
+        ...(usage ? usageAdditions(finishedAt, dispatch.agent, current.projectId, usage) : []),
       ],
     };
   }
@@ -316,6 +325,7 @@ function fromItem(item: Item): StoredDispatch {
     issueNumber: Number(item.issueNumber ?? 0),
     version: Number(item.version ?? 1),
     promptVersion: (item.promptVersion as StoredDispatch["promptVersion"] | undefined) ?? null,
+    projectId: typeof item.projectId === "string" ? item.projectId : null,
   };
 }
 

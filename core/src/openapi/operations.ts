@@ -15,7 +15,7 @@ import {
   patchProjectBody,
 } from "../catalog/schemas.js";
 import { createCommentBody, listCommentsQuery } from "../comments/schemas.js";
-import { dashboardPageQuery } from "../dashboard/schemas.js";
+import { dashboardPageQuery, usageQuery } from "../dashboard/schemas.js";
 import { claimBody, completeBody, listDispatchesQuery, nextQuery, queueQuery } from "../dispatch/schemas.js";
 import { createRelationBody } from "../issues/relation-schemas.js";
 import { createIssueBody, listIssuesQuery, updateIssueBody } from "../issues/schemas.js";
@@ -196,7 +196,8 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
     errors: [404],
   },
   "GET /api/projects/:id": {
-    summary: "Get a project with its issue counts by status",
+    summary: "Get a project with its issue counts by status and today's usage",
+    description: "`usage` sums what its dispatches (of issues in it when claimed) reported they cost today (UTC).",
     params: { id: "Project id (`prj_…`)" },
     success: item("ProjectDetail", "The project"),
   },
@@ -448,5 +449,14 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
     summary: "Per template: active version, usage, review score, completion rate",
     query: dashboardPageQuery(),
     success: list("PromptPerformance", "A page of templates"),
+  },
+  "GET /api/dashboard/usage": {
+    summary: "What agents reported their work cost, per day, agent and project",
+    description:
+      "The usage sums (dispatches that reported usage, input and output tokens, US dollars) of the last `days` UTC days, " +
+      "today first, days without reports included: each day in all, per agent and per project (the issue's project " +
+      "when it was claimed), the costliest first. A dispatch counts on the UTC day it finished. One query per day.",
+    query: usageQuery(),
+    success: item("UsageReport", "The days, newest first"),
   },
 };
