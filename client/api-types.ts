@@ -402,7 +402,10 @@ export interface paths {
     /** List projects */
     get: operations["getApiProjects"];
     put?: never;
-    /** Create a project */
+    /**
+     * Create a project
+     * @description `limits` (both `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues) and `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400.
+     */
     post: operations["postApiProjects"];
     delete?: never;
     options?: never;
@@ -428,7 +431,10 @@ export interface paths {
     delete: operations["deleteApiProjectsId"];
     options?: never;
     head?: never;
-    /** Update a project */
+    /**
+     * Update a project
+     * @description `limits` (both `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues) and `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400.
+     */
     patch: operations["patchApiProjectsId"];
     trace?: never;
   };
@@ -1180,6 +1186,10 @@ export interface components {
       /** @enum {string} */
       health: "on_track" | "at_risk" | "off_track";
       goalId: string | null;
+      limits: {
+        maxActivePerAgent: number | null;
+        dailyCostBudgetUsd: number | null;
+      };
       /** Format: date-time */
       createdAt: string;
       /** Format: date-time */
@@ -1194,6 +1204,10 @@ export interface components {
       /** @enum {string} */
       health: "on_track" | "at_risk" | "off_track";
       goalId: string | null;
+      limits: {
+        maxActivePerAgent: number | null;
+        dailyCostBudgetUsd: number | null;
+      };
       /** Format: date-time */
       createdAt: string;
       /** Format: date-time */
@@ -2537,6 +2551,10 @@ export interface operations {
           /** @enum {string} */
           health?: "on_track" | "at_risk" | "off_track";
           goalId?: string | null;
+          limits?: {
+            maxActivePerAgent?: number | null;
+            dailyCostBudgetUsd?: number | null;
+          };
         };
       };
     };
@@ -2644,6 +2662,10 @@ export interface operations {
           /** @enum {string} */
           health?: "on_track" | "at_risk" | "off_track";
           goalId?: string | null;
+          limits?: {
+            maxActivePerAgent?: number | null;
+            dailyCostBudgetUsd?: number | null;
+          };
         };
       };
     };

@@ -87,10 +87,14 @@ export async function walkEveryRoute(app: Hono<AppEnv>): Promise<Set<AnyRouteKey
   await call("POST /api/labels", {}, { body: { name: "walk", color: "#AABBCC" } });
   const spareLabel = await call("POST /api/labels", {}, { body: { name: "spare", color: "#000000" } });
   await call("GET /api/labels");
-  const project = await call("POST /api/projects", {}, { body: { name: "Walk" } });
+  const project = await call("POST /api/projects", {}, { body: { name: "Walk", limits: { maxActivePerAgent: 5 } } });
   const spareProject = await call("POST /api/projects", {}, { body: { name: "Spare" } });
   await call("GET /api/projects");
-  await call("PATCH /api/projects/:id", { id: project.id }, { body: { health: "at_risk" } });
+  await call(
+    "PATCH /api/projects/:id",
+    { id: project.id },
+    { body: { health: "at_risk", limits: { maxActivePerAgent: 5, dailyCostBudgetUsd: 100 } } },
+  );
   const goal = await call("POST /api/goals", {}, { body: { title: "Fast checkout", projectId: project.id } });
   await call("GET /api/goals");
   await call("GET /api/goals/:id", { id: goal.id });

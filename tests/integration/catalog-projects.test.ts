@@ -11,6 +11,7 @@ type Project = {
   status: string;
   health: string;
   goalId: string | null;
+  limits: { maxActivePerAgent: number | null; dailyCostBudgetUsd: number | null };
   createdAt: string;
   updatedAt: string;
 };
@@ -58,6 +59,7 @@ describe("projects: create, read, update, delete", () => {
       status: "backlog",
       health: "on_track",
       goalId: null,
+      limits: { maxActivePerAgent: null, dailyCostBudgetUsd: null },
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: data.createdAt,
     });

@@ -29,7 +29,7 @@ import type {
   Project,
   ProjectDetail,
 } from "./schemas.js";
-import { GOAL_KIND, LabelStore, PROJECT_KIND } from "./store.js";
+import { GOAL_KIND, LabelStore, NO_LIMITS, PROJECT_KIND } from "./store.js";
 
 /** What the catalog's rules need of the issues: who uses a label or project, and the goal bonus of a project's issues. */
 export interface CatalogIssues {
@@ -73,6 +73,7 @@ export class CatalogService {
       status: input.status ?? "backlog",
       health: input.health ?? "on_track",
       goalId: input.goalId ?? null,
+      limits: input.limits ?? NO_LIMITS,
       createdAt,
       updatedAt: createdAt,
     };

@@ -66,6 +66,11 @@ export interface Operation {
 export type AnyRouteKey = { [F in Family]: RouteKey<F> }[Family];
 
 const ISSUE_REF = "Issue id (`iss_…`) or `KZN-<number>`";
+const PROJECT_LIMITS =
+  "`limits` (both `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may " +
+  "hold of the project's issues) and `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day " +
+  "before claims of its issues stop). Sent, the object replaces the project's limits whole: a key left out is `null`; " +
+  "unknown keys are a 400.";
 const noContent = (description: string): Success => ({ status: 204, description });
 const item = (item: ResourceName, description: string, status: 200 | 201 = 200): Success => ({
   status,
@@ -191,6 +196,7 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
   "GET /api/projects": { summary: "List projects", query: listProjectsQuery(), success: list("Project", "A page") },
   "POST /api/projects": {
     summary: "Create a project",
+    description: PROJECT_LIMITS,
     body: createProjectBody(),
     success: item("Project", "The new project", 201),
     errors: [404],
@@ -203,6 +209,7 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
   },
   "PATCH /api/projects/:id": {
     summary: "Update a project",
+    description: PROJECT_LIMITS,
     params: { id: "Project id (`prj_…`)" },
     body: patchProjectBody(),
     success: item("Project", "The updated project"),
