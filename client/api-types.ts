@@ -422,7 +422,7 @@ export interface paths {
     };
     /**
      * Get a project with its issue counts by status and today's usage
-     * @description `usage` sums what its dispatches (of issues in it when claimed) reported they cost today (UTC).
+     * @description `usage` sums what its dispatches (of issues in it when claimed) reported they cost today (UTC): the figure `limits.dailyCostBudgetUsd` is held against.
      */
     get: operations["getApiProjectsId"];
     put?: never;
@@ -806,7 +806,7 @@ export interface paths {
     put?: never;
     /**
      * Claim the highest-scoring eligible issue
-     * @description Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, complete, release, comments on the issue and reviews of the prompt. Takes no `Idempotency-Key`.
+     * @description Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, complete, release, comments on the issue and reviews of the prompt. Takes no `Idempotency-Key`. Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`. A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects first. The 429 comes before the budget's 204 when both apply.
      */
     post: operations["postApiDispatchClaim"];
     delete?: never;
@@ -822,7 +822,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Claim, for agents that can only GET */
+    /**
+     * Claim, for agents that can only GET
+     * @description The claim of `POST /api/dispatch/claim`, its answers included. Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`. A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects first. The 429 comes before the budget's 204 when both apply.
+     */
     get: operations["getApiDispatchNext"];
     put?: never;
     post?: never;
@@ -1709,6 +1712,15 @@ export interface components {
     };
     /** @description The body is not of a media type this endpoint takes */
     UnsupportedMediaType: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description A limit was reached (a claim by an agent holding its project's `limits.maxActivePerAgent` dispatches); retry after `Retry-After` seconds */
+    TooManyRequests: {
       headers: {
         [name: string]: unknown;
       };
@@ -3838,9 +3850,11 @@ export interface operations {
           };
         };
       };
-      /** @description Nothing is eligible */
+      /** @description Nothing is eligible. With `Kaizen-Claim-Stopped: daily-cost-budget`: the only issues left are in projects whose agents reported `limits.dailyCostBudgetUsd` or more today (UTC); claims of them resume the next UTC day or when the budget is raised. */
       204: {
         headers: {
+          /** @description Why nothing was claimed although issues are queued: their projects' daily cost budget */
+          "Kaizen-Claim-Stopped"?: "daily-cost-budget";
           [name: string]: unknown;
         };
         content?: never;
@@ -3850,6 +3864,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       413: components["responses"]["PayloadTooLarge"];
       415: components["responses"]["UnsupportedMediaType"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -3878,9 +3893,11 @@ export interface operations {
           };
         };
       };
-      /** @description Nothing is eligible */
+      /** @description Nothing is eligible. With `Kaizen-Claim-Stopped: daily-cost-budget`: the only issues left are in projects whose agents reported `limits.dailyCostBudgetUsd` or more today (UTC); claims of them resume the next UTC day or when the budget is raised. */
       204: {
         headers: {
+          /** @description Why nothing was claimed although issues are queued: their projects' daily cost budget */
+          "Kaizen-Claim-Stopped"?: "daily-cost-budget";
           [name: string]: unknown;
         };
         content?: never;
@@ -3888,6 +3905,7 @@ export interface operations {
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };

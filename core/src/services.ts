@@ -142,6 +142,7 @@ export const dispatchService = (deps: AppDeps) =>
         dispatchQueue(deps),
         issueMoves(deps),
         promptService(deps),
+        usageStats(deps),
         clockOf(deps),
       ),
   );

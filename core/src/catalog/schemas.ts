@@ -179,7 +179,7 @@ export type Project = Output<typeof projectSchema>;
 
 /**
  * `GET /api/projects/:id`: the project, its live issues per status (zeros included), and what its
- * dispatches reported they cost today (UTC).
+ * dispatches reported they cost today (UTC), which its `limits.dailyCostBudgetUsd` is held against.
  */
 export const projectDetailSchema = /* @__PURE__ */ onFirstUse(() =>
   z.extend(projectSchema(), {

@@ -7,11 +7,12 @@
 import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import type { DispatchEnd } from "../issues/moves.js";
-import { countChange } from "../stats/counts.js";
+import { countChange, plainAddition } from "../stats/counts.js";
 import { usageAdditions } from "../stats/usage.js";
 import { versionOutcomeAdditions } from "../templates/version-counts.js";
 import {
   agentListing,
+  agentLoadKey,
   claimerIdFloor,
   claimerKey,
   claimersPartition,
@@ -65,6 +66,8 @@ const CLAIMER_KEPT_SECONDS = 3_600;
 const activeAtVersion = "#status = :active AND #version = :expectedVersion";
 /** Its lease has not run out. */
 const leaseRunning = "#leaseExpiresAt > :now";
+/** The agent holds fewer active dispatches of the project than its limit. */
+const belowAgentLimit = "attribute_not_exists(#active) OR #active < :limit";
 
 export class DispatchStore {
   private readonly listings: ListingIndex;
@@ -161,6 +164,27 @@ export class DispatchStore {
   }
 
   /**
+   * The write of a claim that counts its dispatch among `agent`'s active ones in project
+   * `projectId`; with `limit` (the project's `limits.maxActivePerAgent`) it holds only while the
+   * agent has fewer, so concurrent claims never pass the limit. On a failed condition the
+   * cancellation returns the count (`active`). A plain update, not a spread count: the condition
+   * reads the whole count on one item.
+   */
+  prepareAgentLoad(projectId: string, agent: string, limit: number | null): TransactItem {
+    return {
+      Update: {
+        Key: agentLoadKey(projectId, agent),
+        UpdateExpression: "ADD #active :one",
+        ExpressionAttributeNames: { "#active": "active" },
+        ExpressionAttributeValues: { ":one": 1, ...(limit === null ? {} : { ":limit": limit }) },
+        ...(limit === null
+          ? {}
+          : { ConditionExpression: belowAgentLimit, ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const }),
+      },
+    };
+  }
+
+  /**
    * The writes that end `current` with `status`: they hold only while it is active and unchanged,
    * so a dispatch ends once (a second completion, or a completion racing its expiry, loses).
    */
@@ -217,6 +241,7 @@ export class DispatchStore {
           : []),
         countChange(`dispatch.status#${current.dispatch.status}`, -1),
         countChange(`dispatch.status#${status}`, 1),
+        ...(current.projectId ? [plainAddition(agentLoadKey(current.projectId, dispatch.agent), "active", -1)] : []),
         ...(usage ? usageAdditions(finishedAt, dispatch.agent, current.projectId, usage) : []),
       ],
     };

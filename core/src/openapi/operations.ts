@@ -20,7 +20,7 @@ import { claimBody, completeBody, listDispatchesQuery, nextQuery, queueQuery } f
 import { createRelationBody } from "../issues/relation-schemas.js";
 import { createIssueBody, listIssuesQuery, updateIssueBody } from "../issues/schemas.js";
 import { createReviewBody, listPromptsQuery } from "../prompts/schemas.js";
-import type { Family, RouteKey } from "../routes.js";
+import { CLAIM_STOPPED_HEADER, DAILY_COST_BUDGET_STOP, type Family, type RouteKey } from "../routes.js";
 import { providersQuery } from "../service/schemas.js";
 import { issueSignalsQuery, listSignalsQuery, manualSignalBody } from "../signals/schemas.js";
 import {
@@ -39,8 +39,8 @@ export type Success =
   | { status: 200 | 201; item: ResourceName; description: string }
   /** `{"data": [<resource>…], "total": N}` */
   | { status: 200; list: ResourceName; description: string }
-  /** No body. */
-  | { status: 204; description: string }
+  /** No body; perhaps headers that say why. */
+  | { status: 204; description: string; headers?: Record<string, { description: string; values: string[] }> }
   /** A body that is not an envelope: `GET /health`, the document itself, the docs page and its assets. */
   | { status: 200; raw: "health" | "openapi" | "html" | "asset"; description: string };
 
@@ -59,7 +59,7 @@ export interface Operation {
   /** Honours `If-Match` (412 on mismatch). */
   ifMatch?: true;
   /** Statuses besides those every route of its kind can answer (see openapi/document). */
-  errors?: readonly (404 | 409)[];
+  errors?: readonly (404 | 409 | 429)[];
 }
 
 /** Every route key of every family. */
@@ -78,6 +78,27 @@ const item = (item: ResourceName, description: string, status: 200 | 201 = 200):
   description,
 });
 const list = (list: ResourceName, description: string): Success => ({ status: 200, list, description });
+
+/** A claim's 204: nothing eligible, or (with the header) nothing but issues of projects past their daily cost budget. */
+const nothingClaimed: Success = {
+  status: 204,
+  description:
+    "Nothing is eligible. With `Kaizen-Claim-Stopped: daily-cost-budget`: the only issues left are in projects whose " +
+    "agents reported `limits.dailyCostBudgetUsd` or more today (UTC); claims of them resume the next UTC day or when the budget is raised.",
+  headers: {
+    [CLAIM_STOPPED_HEADER]: {
+      description: "Why nothing was claimed although issues are queued: their projects' daily cost budget",
+      values: [DAILY_COST_BUDGET_STOP],
+    },
+  },
+};
+
+const CLAIM_LIMITS =
+  " Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a " +
+  "project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose " +
+  "agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`. " +
+  "A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects " +
+  "first. The 429 comes before the budget's 204 when both apply.";
 
 /** A page of the web console (API.md 3.8): the same HTML shell, which shows the page its URL names. */
 const consolePage = (summary: string, id?: string): Operation => ({
@@ -203,7 +224,9 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
   },
   "GET /api/projects/:id": {
     summary: "Get a project with its issue counts by status and today's usage",
-    description: "`usage` sums what its dispatches (of issues in it when claimed) reported they cost today (UTC).",
+    description:
+      "`usage` sums what its dispatches (of issues in it when claimed) reported they cost today (UTC): the figure " +
+      "`limits.dailyCostBudgetUsd` is held against.",
     params: { id: "Project id (`prj_…`)" },
     success: item("ProjectDetail", "The project"),
   },
@@ -395,16 +418,20 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
     summary: "Claim the highest-scoring eligible issue",
     description:
       "Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, " +
-      "complete, release, comments on the issue and reviews of the prompt. Takes no `Idempotency-Key`.",
+      "complete, release, comments on the issue and reviews of the prompt. Takes no `Idempotency-Key`." +
+      CLAIM_LIMITS,
     body: claimBody(),
     success: item("ClaimResult", "The dispatch, its issue and the rendered prompt", 201),
-    alsoSuccess: noContent("Nothing is eligible"),
+    alsoSuccess: nothingClaimed,
+    errors: [429],
   },
   "GET /api/dispatch/next": {
     summary: "Claim, for agents that can only GET",
+    description: `The claim of \`POST /api/dispatch/claim\`, its answers included.${CLAIM_LIMITS}`,
     query: nextQuery(),
     success: item("ClaimResult", "The dispatch, its issue and the rendered prompt"),
-    alsoSuccess: noContent("Nothing is eligible"),
+    alsoSuccess: nothingClaimed,
+    errors: [429],
   },
   "GET /api/dispatch/queue": {
     summary: "Preview the claim order",

@@ -2,6 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { spreadBaseSortKey } from "../../../core/src/db/spread.js";
+import { agentLoadKey } from "../../../core/src/dispatch/keys.js";
 import { decodeAgent, encodeAgent, usageAdditions, usageCountKey, usageDay } from "../../../core/src/stats/usage.js";
 
 describe("agent names in keys", () => {
@@ -13,6 +14,7 @@ describe("agent names in keys", () => {
         expect(decodeAgent(encoded)).toBe(agent);
         const key = usageCountKey("2026-01-02", { kind: "agent", agent }, "cost");
         expect(spreadBaseSortKey(`${key.sk}~07`)).toBe(key.sk);
+        expect(agentLoadKey("prj_01ARZ3NDEKTSV4RRFFQ69G5FAV", agent).sk).toBe(encoded);
       }),
     );
     expect(encodeAgent("a#1~%")).toBe("a%231%7E%25");
