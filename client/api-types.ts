@@ -402,7 +402,10 @@ export interface paths {
     /** List projects */
     get: operations["getApiProjects"];
     put?: never;
-    /** Create a project */
+    /**
+     * Create a project
+     * @description `limits` (both `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues) and `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400.
+     */
     post: operations["postApiProjects"];
     delete?: never;
     options?: never;
@@ -417,7 +420,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a project with its issue counts by status */
+    /**
+     * Get a project with its issue counts by status and today's usage
+     * @description `usage` sums what its dispatches (of issues in it when claimed) reported they cost today (UTC): the figure `limits.dailyCostBudgetUsd` is held against.
+     */
     get: operations["getApiProjectsId"];
     put?: never;
     post?: never;
@@ -425,7 +431,10 @@ export interface paths {
     delete: operations["deleteApiProjectsId"];
     options?: never;
     head?: never;
-    /** Update a project */
+    /**
+     * Update a project
+     * @description `limits` (both `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues) and `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400.
+     */
     patch: operations["patchApiProjectsId"];
     trace?: never;
   };
@@ -842,7 +851,7 @@ export interface paths {
     put?: never;
     /**
      * Claim the highest-scoring eligible issue
-     * @description Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, complete, release, comments on the issue and reviews of the prompt. Takes no `Idempotency-Key`.
+     * @description Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, complete, release, comments on the issue and reviews of the prompt. Takes no `Idempotency-Key`. Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`. A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects first. The 429 comes before the budget's 204 when both apply.
      */
     post: operations["postApiDispatchClaim"];
     delete?: never;
@@ -858,7 +867,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Claim, for agents that can only GET */
+    /**
+     * Claim, for agents that can only GET
+     * @description The claim of `POST /api/dispatch/claim`, its answers included. Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`. A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects first. The 429 comes before the budget's 204 when both apply.
+     */
     get: operations["getApiDispatchNext"];
     put?: never;
     post?: never;
@@ -1016,6 +1028,26 @@ export interface paths {
     };
     /** Per template: active version, usage, review score, completion rate */
     get: operations["getApiDashboardPrompts"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/dashboard/usage": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What agents reported their work cost, per day, agent and project
+     * @description The usage sums (dispatches that reported usage, input and output tokens, US dollars) of the last `days` UTC days, today first, days without reports included: each day in all, per agent and per project (the issue's project when it was claimed), the costliest first. A dispatch counts on the UTC day it finished. One query per day.
+     */
+    get: operations["getApiDashboardUsage"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1202,6 +1234,10 @@ export interface components {
       /** @enum {string} */
       health: "on_track" | "at_risk" | "off_track";
       goalId: string | null;
+      limits: {
+        maxActivePerAgent: number | null;
+        dailyCostBudgetUsd: number | null;
+      };
       /** Format: date-time */
       createdAt: string;
       /** Format: date-time */
@@ -1216,12 +1252,23 @@ export interface components {
       /** @enum {string} */
       health: "on_track" | "at_risk" | "off_track";
       goalId: string | null;
+      limits: {
+        maxActivePerAgent: number | null;
+        dailyCostBudgetUsd: number | null;
+      };
       /** Format: date-time */
       createdAt: string;
       /** Format: date-time */
       updatedAt: string;
       issueCounts: {
         [key: string]: number;
+      };
+      usage: {
+        date: string;
+        reports: number;
+        inputTokens: number;
+        outputTokens: number;
+        costUsd: number;
       };
     };
     Goal: {
@@ -1730,6 +1777,29 @@ export interface components {
         trafficPercent: number;
       } | null;
     };
+    UsageReport: {
+      days: {
+        date: string;
+        reports: number;
+        inputTokens: number;
+        outputTokens: number;
+        costUsd: number;
+        agents: {
+          agent: string;
+          reports: number;
+          inputTokens: number;
+          outputTokens: number;
+          costUsd: number;
+        }[];
+        projects: {
+          projectId: string;
+          reports: number;
+          inputTokens: number;
+          outputTokens: number;
+          costUsd: number;
+        }[];
+      }[];
+    };
     ServiceInfo: {
       /** @constant */
       name: "kaizen";
@@ -1836,6 +1906,15 @@ export interface components {
     };
     /** @description The body is not of a media type this endpoint takes */
     UnsupportedMediaType: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Error"];
+      };
+    };
+    /** @description A limit was reached (a claim by an agent holding its project's `limits.maxActivePerAgent` dispatches); retry after `Retry-After` seconds */
+    TooManyRequests: {
       headers: {
         [name: string]: unknown;
       };
@@ -2678,6 +2757,10 @@ export interface operations {
           /** @enum {string} */
           health?: "on_track" | "at_risk" | "off_track";
           goalId?: string | null;
+          limits?: {
+            maxActivePerAgent?: number | null;
+            dailyCostBudgetUsd?: number | null;
+          };
         };
       };
     };
@@ -2785,6 +2868,10 @@ export interface operations {
           /** @enum {string} */
           health?: "on_track" | "at_risk" | "off_track";
           goalId?: string | null;
+          limits?: {
+            maxActivePerAgent?: number | null;
+            dailyCostBudgetUsd?: number | null;
+          };
         };
       };
     };
@@ -4102,9 +4189,11 @@ export interface operations {
           };
         };
       };
-      /** @description Nothing is eligible */
+      /** @description Nothing is eligible. With `Kaizen-Claim-Stopped: daily-cost-budget`: the only issues left are in projects whose agents reported `limits.dailyCostBudgetUsd` or more today (UTC); claims of them resume the next UTC day or when the budget is raised. */
       204: {
         headers: {
+          /** @description Why nothing was claimed although issues are queued: their projects' daily cost budget */
+          "Kaizen-Claim-Stopped"?: "daily-cost-budget";
           [name: string]: unknown;
         };
         content?: never;
@@ -4114,6 +4203,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       413: components["responses"]["PayloadTooLarge"];
       415: components["responses"]["UnsupportedMediaType"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -4142,9 +4232,11 @@ export interface operations {
           };
         };
       };
-      /** @description Nothing is eligible */
+      /** @description Nothing is eligible. With `Kaizen-Claim-Stopped: daily-cost-budget`: the only issues left are in projects whose agents reported `limits.dailyCostBudgetUsd` or more today (UTC); claims of them resume the next UTC day or when the budget is raised. */
       204: {
         headers: {
+          /** @description Why nothing was claimed although issues are queued: their projects' daily cost budget */
+          "Kaizen-Claim-Stopped"?: "daily-cost-budget";
           [name: string]: unknown;
         };
         content?: never;
@@ -4152,6 +4244,7 @@ export interface operations {
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      429: components["responses"]["TooManyRequests"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -4467,6 +4560,34 @@ export interface operations {
             data: components["schemas"]["PromptPerformance"][];
             /** @description Count of all matching items */
             total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiDashboardUsage: {
+    parameters: {
+      query?: {
+        days?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The days, newest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["UsageReport"];
           };
         };
       };

@@ -6,7 +6,7 @@
  * in browsers alike (the web console uses it).
  */
 import createClient, { type Client, type Middleware } from "openapi-fetch";
-import { allRoutes, takesIdempotencyKey } from "../core/src/routes.js";
+import { allRoutes, CLAIM_STOPPED_HEADER, takesIdempotencyKey } from "../core/src/routes.js";
 import type { components, paths } from "./api-types.js";
 
 export type { components, paths };
@@ -34,6 +34,8 @@ export class KaizenApiError extends Error {
   readonly url: string;
   /** `X-Request-Id` of the answer, to find its log line. */
   readonly requestId: string | undefined;
+  /** `Retry-After` of the answer in seconds (a 429 or 503 says when to ask again), if it gave one. */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(init: {
     status: number;
@@ -42,6 +44,7 @@ export class KaizenApiError extends Error {
     method: string;
     url: string;
     requestId?: string | undefined;
+    retryAfterSeconds?: number | undefined;
     cause?: unknown;
   }) {
     super(`${init.method} ${new URL(init.url).pathname}: ${init.status || "unreachable"} ${init.error}`, {
@@ -54,6 +57,7 @@ export class KaizenApiError extends Error {
     this.method = init.method;
     this.url = init.url;
     this.requestId = init.requestId;
+    this.retryAfterSeconds = init.retryAfterSeconds;
   }
 }
 
@@ -87,6 +91,22 @@ function safeToRepeat(request: Request): boolean {
   return SAFE_METHODS.has(request.method) || (request.method === "POST" && request.headers.has(IDEMPOTENCY_KEY));
 }
 
+/** `Retry-After` in seconds, when it is a number of seconds. */
+function retryAfterOf(response: Response): number | undefined {
+  const value = response.headers.get("Retry-After");
+  const seconds = value === null ? Number.NaN : Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
+/**
+ * Why a claim's 204 took nothing although issues are queued: `daily-cost-budget` when their projects'
+ * daily cost budgets stopped claims (API.md 3.6); null when nothing was eligible.
+ * @example const { response } = await kaizen.POST("/api/dispatch/claim", …); if (claimStopped(response)) …
+ */
+export function claimStopped(response: Response): string | null {
+  return response.status === 204 ? response.headers.get(CLAIM_STOPPED_HEADER) : null;
+}
+
 /**
  * The wait before attempt `attempt + 1`: `Retry-After` when the answer gave one, else a random
  * wait below 200 ms × 2^(attempt − 1) ("full jitter"); never over `cap`.
@@ -111,6 +131,8 @@ function retryingFetch(
       try {
         const response = await send(last ? request : request.clone());
         if (last || !RETRYABLE_STATUSES.has(response.status)) return response;
+        // Asked to come back later than this client waits (an agent at its limit): the caller hears it now.
+        if ((retryAfterOf(response) ?? 0) * 1000 > cap) return response;
         await response.body?.cancel();
         await sleep(retryDelay(attempt, response.headers.get("Retry-After"), cap));
       } catch (error) {
@@ -153,6 +175,7 @@ const apiErrors: Middleware = {
       method: request.method,
       url: request.url,
       requestId: response.headers.get("X-Request-Id") ?? undefined,
+      retryAfterSeconds: retryAfterOf(response),
     });
   },
   onError({ request, error }) {

@@ -1,5 +1,6 @@
 /** @module client — the typed Kaizen client and its connection settings (see ./client.ts, ./config.ts). */
 export {
+  claimStopped,
   createKaizenClient,
   type ErrorDetail,
   KaizenApiError,

@@ -39,7 +39,8 @@ const EPILOGUE = `Configuration (environment, then .kaizen/env written by kaizen
   NO_COLOR               no colour, even on a terminal
   CODEHOST_WEBHOOK_SECRET, ERRORTRACKER_CLIENT_SECRET, ANALYTICS_WEBHOOK_SECRET
                          the receivers' secrets (environment only): providers test signs with them
-Exit status: 0 ok, 1 API error (message on stderr), 2 usage error, 3 next found nothing to claim.
+Exit status: 0 ok, 1 API error (message on stderr), 2 usage error, 3 next found nothing to claim,
+4 asked to try later (429: next while you hold as many of a project's dispatches as its limit allows).
 Shell completion: kaizen completion >> ~/.bashrc (or ~/.zshrc).`;
 
 /** The process's own streams and environment. */
@@ -50,7 +51,10 @@ export function processIo(): CliIo {
 /** An error's exit status and its message for stderr. */
 function failure(error: unknown, keySource: () => string | undefined): { status: number; message: string } {
   if (error instanceof UsageError) return { status: EXIT.usage, message: `kaizen: ${error.message}` };
-  if (error instanceof KaizenApiError) return { status: EXIT.apiError, message: formatApiError(error, keySource()) };
+  if (error instanceof KaizenApiError) {
+    const status = error.status === 429 ? EXIT.tryLater : EXIT.apiError;
+    return { status, message: formatApiError(error, keySource()) };
+  }
   if (error instanceof ConnectFileError) return { status: EXIT.apiError, message: `kaizen: ${error.message}` };
   if (error instanceof Error && error.name === "YError")
     return { status: EXIT.usage, message: `kaizen: ${error.message}` };

@@ -231,6 +231,7 @@ export function formatApiError(error: KaizenApiError, keySource: string | undefi
         : "  no credential was sent: set KAIZEN_API_KEY",
     );
   }
+  if (error.retryAfterSeconds !== undefined) lines.push(`  try again in ${error.retryAfterSeconds} s`);
   if (error.requestId) lines.push(`  (request ${error.requestId})`);
   return lines.join("\n");
 }

@@ -17,6 +17,8 @@ export const EXIT = {
   usage: 2,
   /** `kaizen next`: nothing is eligible to claim (the API's 204). */
   nothingToClaim: 3,
+  /** The API asked to try again later (429): `kaizen next` while the agent is at a project's limit. */
+  tryLater: 4,
 } as const;
 
 /** A mistake on the command line (or a missing credential): exit status 2, message on stderr. */

@@ -49,8 +49,10 @@ kaizen complete <dispatch> --result done --summary "what changed, how it was ver
 kaizen release <dispatch>                     # give it back untouched
 \`\`\`
 
-\`kaizen next\` exits 3 when nothing is eligible. Name the issue (\`KZN-<n>\`) in your pull request's
-title or body: when it is merged, Kaizen closes the issue. \`kaizen --help\` lists every command.
+\`kaizen next\` exits 3 when nothing is eligible (or the project's daily cost budget is spent), and 4
+when you hold as many of the project's dispatches as it allows one agent: finish one first. Name the
+issue (\`KZN-<n>\`) in your pull request's title or body: when it is merged, Kaizen closes the issue.
+\`kaizen --help\` lists every command.
 `;
 }
 

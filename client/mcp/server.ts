@@ -95,10 +95,16 @@ export function errorResult(error: unknown): CallToolResult {
       api.status === 0 ? `Kaizen API unreachable: ${message}` : `Kaizen API ${api.status}: ${message}`,
       ...(api.details ?? []).map((detail) => `- ${detail.path}: ${detail.message}`),
     ];
+    if (api.retryAfterSeconds !== undefined) lines.push(`Try again in ${api.retryAfterSeconds} s.`);
     if (api.requestId) lines.push(`(request ${api.requestId})`);
     return {
       content: [{ type: "text", text: lines.join("\n") }],
-      structuredContent: { status: api.status, error: message, details: api.details ?? [] },
+      structuredContent: {
+        status: api.status,
+        error: message,
+        details: api.details ?? [],
+        ...(api.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: api.retryAfterSeconds }),
+      },
       isError: true,
     };
   }

@@ -14,7 +14,7 @@ import { createReviewBody } from "../../core/src/prompts/schemas.js";
 import { listSignalsQuery, manualSignalBody } from "../../core/src/signals/schemas.js";
 import { EXPERIMENT_ID, SLUG, TEMPLATE_ID } from "../../core/src/templates/keys.js";
 import { pageQuery } from "../../core/src/templates/schemas.js";
-import type { paths, Schema } from "../client.js";
+import { claimStopped, type paths, type Schema } from "../client.js";
 import type { ApiRouteKey } from "./access.js";
 import type { McpSession } from "./session.js";
 
@@ -113,7 +113,9 @@ const claimNextIssue = defineTool({
     "Afterwards heartbeat before the lease ends, comment as you go, review the prompt, and finish with " +
     "complete_dispatch (or release_dispatch); those tools default to this dispatch. Nothing is claimed when no " +
     "issue is eligible. In a repository connected with `kaizen connect`, only its project's issues are claimed " +
-    "unless projectId names another.",
+    "unless projectId names another. A project's limits may hold its issues back: an error 429 says you hold as " +
+    "many of its dispatches as it allows one agent (finish one, then try again after the time it names); " +
+    "`stopped: daily-cost-budget` says its agents spent today's budget (UTC).",
   route: "POST /api/dispatch/claim",
   inputSchema: claimBody(),
   annotations: WRITE,
@@ -123,9 +125,14 @@ const claimNextIssue = defineTool({
       kaizen.POST("/api/dispatch/claim", { body: { ...args, projectId: args.projectId ?? session.projectId } }),
     );
     if (response.status === 204 || !data) {
+      const stopped = claimStopped(response);
+      const text = stopped
+        ? "Nothing to claim: the issues left are in projects whose agents spent today's cost budget " +
+          `(limits.dailyCostBudgetUsd; ${stopped}). Claims of them resume the next day (UTC).`
+        : "Nothing to claim: no issue in todo is eligible for these filters.";
       return {
-        content: [{ type: "text", text: "Nothing to claim: no issue in todo is eligible for these filters." }],
-        structuredContent: { dispatch: null, issue: null, prompt: null },
+        content: [{ type: "text", text }],
+        structuredContent: { dispatch: null, issue: null, prompt: null, ...(stopped ? { stopped } : {}) },
       };
     }
     const claim = data.data;

@@ -27,7 +27,15 @@ export const WEBHOOK_SECRET_VARIABLES = {
 export const CORS_POLICY = {
   allowMethods: ["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
   allowHeaders: ["Authorization", "Content-Type", "If-Match", "Idempotency-Key", "X-Request-Id"],
-  exposeHeaders: ["ETag", "Link", "Location", "X-Request-Id", "Retry-After", "Idempotent-Replayed"],
+  exposeHeaders: [
+    "ETag",
+    "Link",
+    "Location",
+    "X-Request-Id",
+    "Retry-After",
+    "Idempotent-Replayed",
+    "Kaizen-Claim-Stopped",
+  ],
   maxAgeSeconds: 600,
 } as const;
 

@@ -126,6 +126,13 @@ export class ConfigurationError extends AppError {
   }
 }
 
+/** 429: the caller reached a limit; it may try again after `Retry-After` seconds. */
+export class TooManyRequestsError extends AppError {
+  constructor(message: string, options: { retryAfterSeconds: number }) {
+    super(429, message, { headers: { "Retry-After": String(options.retryAfterSeconds) } });
+  }
+}
+
 /** 503: the database cannot be reached or is throttling; the client should retry. */
 export class UnavailableError extends AppError {
   constructor(

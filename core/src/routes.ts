@@ -43,6 +43,14 @@ export function takesIdempotencyKey(route: RouteSpec): boolean {
   );
 }
 
+/**
+ * The header of a claim's 204 when it took nothing because the projects of the issues it could take
+ * reached their daily cost budget (API.md 3.6), and its one value. Here, beside the routes, so the
+ * typed client (which runs in browsers too) reads it without the dispatch domain.
+ */
+export const CLAIM_STOPPED_HEADER = "Kaizen-Claim-Stopped";
+export const DAILY_COST_BUDGET_STOP = "daily-cost-budget";
+
 /** Largest JSON body accepted under `/api/` (API.md 5). */
 export const API_BODY_LIMIT_BYTES = 1024 * 1024;
 /** Largest body a webhook receiver accepts (API.md 5). */
@@ -158,6 +166,7 @@ export const ROUTE_TABLE = {
     { method: "GET", path: "/api/dashboard/stats", auth: "bearer" },
     { method: "GET", path: "/api/dashboard/activity", auth: "bearer" },
     { method: "GET", path: "/api/dashboard/prompts", auth: "bearer" },
+    { method: "GET", path: "/api/dashboard/usage", auth: "bearer" },
   ],
 } as const satisfies Record<string, readonly RouteSpec[]>;
 

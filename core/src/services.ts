@@ -27,6 +27,7 @@ import { PromptService } from "./prompts/service.js";
 import { PromptStore } from "./prompts/store.js";
 import { SignalService } from "./signals/service.js";
 import { SignalStore } from "./signals/store.js";
+import { UsageStats } from "./stats/usage.js";
 import { PromptContextBuilder } from "./templates/context.js";
 import type { ExperimentService } from "./templates/experiments.js";
 import { PromptRenderer } from "./templates/prompting.js";
@@ -59,11 +60,16 @@ export const templateStore = (deps: DbDeps) => once(deps, "templateStore", () =>
 export const dispatchStore = (deps: DbDeps) => once(deps, "dispatchStore", () => new DispatchStore(deps.db));
 export const signalStore = (deps: DbDeps) => once(deps, "signalStore", () => new SignalStore(deps.db));
 export const promptStore = (deps: DbDeps) => once(deps, "promptStore", () => new PromptStore(deps.db));
+export const usageStats = (deps: DbDeps) => once(deps, "usageStats", () => new UsageStats(deps.db));
 
 export const catalogLookups = (deps: DbDeps) =>
   once(deps, "catalogLookups", () => new CatalogLookups(deps.db, deps.clock));
 export const catalogService = (deps: DbDeps) =>
-  once(deps, "catalog", () => new CatalogService(deps.db, catalogLookups(deps), issueStore(deps), deps.clock));
+  once(
+    deps,
+    "catalog",
+    () => new CatalogService(deps.db, catalogLookups(deps), issueStore(deps), usageStats(deps), deps.clock),
+  );
 export const issueMoves = (deps: DbDeps) =>
   once(deps, "issueMoves", () => new IssueMoves(issueStore(deps), dispatchStore(deps)));
 export const issueService = (deps: DbDeps) =>
@@ -158,6 +164,7 @@ export const dispatchService = (deps: AppDeps) =>
         dispatchQueue(deps),
         issueMoves(deps),
         promptService(deps),
+        usageStats(deps),
         () => experimentService(deps),
         clockOf(deps),
       ),
@@ -173,6 +180,7 @@ export const dashboardService = (deps: DbDeps) =>
         issueStore(deps),
         dispatchStore(deps),
         templateStore(deps),
+        usageStats(deps),
         clockOf(deps),
       ),
   );

@@ -87,10 +87,14 @@ export async function walkEveryRoute(app: Hono<AppEnv>): Promise<Set<AnyRouteKey
   await call("POST /api/labels", {}, { body: { name: "walk", color: "#AABBCC" } });
   const spareLabel = await call("POST /api/labels", {}, { body: { name: "spare", color: "#000000" } });
   await call("GET /api/labels");
-  const project = await call("POST /api/projects", {}, { body: { name: "Walk" } });
+  const project = await call("POST /api/projects", {}, { body: { name: "Walk", limits: { maxActivePerAgent: 5 } } });
   const spareProject = await call("POST /api/projects", {}, { body: { name: "Spare" } });
   await call("GET /api/projects");
-  await call("PATCH /api/projects/:id", { id: project.id }, { body: { health: "at_risk" } });
+  await call(
+    "PATCH /api/projects/:id",
+    { id: project.id },
+    { body: { health: "at_risk", limits: { maxActivePerAgent: 5, dailyCostBudgetUsd: 100 } } },
+  );
   const goal = await call("POST /api/goals", {}, { body: { title: "Fast checkout", projectId: project.id } });
   await call("GET /api/goals");
   await call("GET /api/goals/:id", { id: goal.id });
@@ -219,7 +223,14 @@ export async function walkEveryRoute(app: Hono<AppEnv>): Promise<Set<AnyRouteKey
   await call(
     "POST /api/dispatch/:id/complete",
     { id: claim.dispatch.id },
-    { body: { result: "done", summary: "Indexed", pullRequests: [{ number: 12, title: "Index the cart" }] } },
+    {
+      body: {
+        result: "done",
+        summary: "Indexed",
+        pullRequests: [{ number: 12, title: "Index the cart" }],
+        usage: { inputTokens: 900, outputTokens: 80, costUsd: 0.12, model: "walk-model" },
+      },
+    },
   );
   const next = await call<{ dispatch: Data }>("GET /api/dispatch/next", {}, { query: "agent=second" });
   await call("POST /api/dispatch/:id/release", { id: next.dispatch.id });
@@ -230,6 +241,7 @@ export async function walkEveryRoute(app: Hono<AppEnv>): Promise<Set<AnyRouteKey
   await call("GET /api/dashboard/stats");
   await call("GET /api/dashboard/activity");
   await call("GET /api/dashboard/prompts");
+  await call("GET /api/dashboard/usage", {}, { query: "days=2" });
 
   // Deletes, last.
   await call("DELETE /api/relations/:id", { id: relation.id });

@@ -24,7 +24,7 @@ export function engineOf(t: TestApp) {
 export async function recordPrompt(engine: ReturnType<typeof engineOf>, issueId: string, t: TestApp): Promise<Prompt> {
   await engine.renderer.defaultsReady();
   const prepared = await engine.prompts.preparePrompt(issueId, null, { dispatch: null, previousDispatches: [] });
-  if (!prepared) throw new Error(`no template matches ${issueId}`);
+  if (!prepared.prompt) throw new Error(`no template matches ${issueId}`);
   await t.db.transactWrite(prepared.writes);
   return prepared.prompt;
 }

@@ -11,6 +11,7 @@ type Project = {
   status: string;
   health: string;
   goalId: string | null;
+  limits: { maxActivePerAgent: number | null; dailyCostBudgetUsd: number | null };
   createdAt: string;
   updatedAt: string;
 };
@@ -35,7 +36,10 @@ async function createProject(t: TestApp, body: Record<string, unknown> = {}): Pr
 
 async function getProject(t: TestApp, id: string) {
   const response = await t.app.request(`/api/projects/${id}`, { headers: AUTH });
-  return { response, body: (await response.json()) as Body<Project & { issueCounts: Record<string, number> }> };
+  return {
+    response,
+    body: (await response.json()) as Body<Project & { issueCounts: Record<string, number>; usage: unknown }>,
+  };
 }
 
 describe("projects: create, read, update, delete", () => {
@@ -55,6 +59,7 @@ describe("projects: create, read, update, delete", () => {
       status: "backlog",
       health: "on_track",
       goalId: null,
+      limits: { maxActivePerAgent: null, dailyCostBudgetUsd: null },
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: data.createdAt,
     });
@@ -76,6 +81,13 @@ describe("projects: create, read, update, delete", () => {
     expect(body.data).toEqual({
       ...project,
       issueCounts: { triage: 1, backlog: 0, todo: 2, in_progress: 0, done: 0, canceled: 0 },
+      usage: {
+        date: new Date().toISOString().slice(0, 10),
+        reports: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+        costUsd: 0,
+      },
     });
   });
 
@@ -258,7 +270,7 @@ describe("projects: concurrent PATCHes", () => {
       const won = ((await winner.json()) as Body<Project>).data;
       const { response, body } = await getProject(t, project.id);
       expect(response.headers.get("etag")).toBe('"2"');
-      const { issueCounts: _, ...stored } = body.data;
+      const { issueCounts: _, usage: _usage, ...stored } = body.data;
       expect(stored).toEqual(won);
     });
 

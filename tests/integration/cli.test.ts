@@ -173,6 +173,85 @@ describe("kaizen CLI over a real local server", () => {
     expect(comments).toMatchObject([{ body: "The test step times out on the payment stub", authorType: "agent" }]);
   });
 
+  it("next says why nothing was claimed under a project's limits; stats shows today's usage per agent", async () => {
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${baseUrl}${path}`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${TEST_API_KEY}`, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(response.status, path).toBeLessThan(300);
+      return ((await response.json()) as { data: { id: string } }).data;
+    };
+    const limited = await post("/api/projects", { name: "cli limited", limits: { maxActivePerAgent: 1 } });
+    for (const title of ["first", "second"])
+      await post("/api/issues", { title, type: "task", status: "todo", projectId: limited.id });
+    const asAgent = { ...withKey, KAIZEN_AGENT: "cli-limited" };
+    const first = await kaizen(["next", "--project", limited.id, "--json"], asAgent);
+    expect(first).toMatchObject({ status: 0, stderr: "" });
+    const refused = await kaizen(["next", "--project", limited.id], asAgent);
+    expect(refused.status).toBe(4);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `^kaizen: 429 Agent cli-limited holds 1 active dispatch of project ${limited.id} \\(limits\\.maxActivePerAgent is 1\\)\n {2}try again in 30 s\n`,
+      ),
+    );
+
+    // The agent completes with a cost past the budget of another project: claims of its issues stop.
+    const budgeted = await post("/api/projects", { name: "cli budget", limits: { dailyCostBudgetUsd: 0.05 } });
+    for (const title of ["paid", "unpaid"])
+      await post("/api/issues", { title, type: "task", status: "todo", projectId: budgeted.id });
+    const payer = { ...withKey, KAIZEN_AGENT: "cli-payer" };
+    const paid = JSON.parse((await kaizen(["next", "--project", budgeted.id, "--json"], payer)).stdout) as {
+      dispatch: { id: string; token: string };
+    };
+    const completed = await kaizen(
+      [
+        "complete",
+        paid.dispatch.id,
+        "--result",
+        "done",
+        "--summary",
+        "done",
+        "--input-tokens",
+        "1200",
+        "--cost-usd",
+        "0.0625",
+      ],
+      { KAIZEN_DISPATCH_TOKEN: paid.dispatch.token },
+    );
+    expect(completed.status).toBe(0);
+    const stopped = await kaizen(["next", "--project", budgeted.id], payer);
+    expect(stopped).toEqual({
+      status: 3,
+      stdout:
+        "Nothing to claim: the issues left are in projects whose agents reported their daily cost budget today (UTC; limits.dailyCostBudgetUsd, daily-cost-budget).\n",
+      stderr: "",
+    });
+    const stoppedJson = await kaizen(["next", "--project", budgeted.id, "--json"], payer);
+    expect(stoppedJson.status).toBe(3);
+    expect(stoppedJson.stdout).toBe("null\n");
+    expect(stoppedJson.stderr).toContain("daily cost budget");
+
+    // stats: the figures as before, then today's usage with a row per agent.
+    const stats = await kaizen(["stats"], withKey);
+    expect(stats).toMatchObject({ status: 0, stderr: "" });
+    expect(stats.stdout).toMatch(/^issues\s+\d+: /);
+    expect(stats.stdout).toMatch(/^todo → done\s+median /m);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(stats.stdout).toContain(`Usage today (${today}, UTC)`);
+    expect(stats.stdout).toMatch(/^AGENT\s+REPORTS\s+IN\s+OUT\s+COST$/m);
+    expect(stats.stdout).toMatch(/^cli-payer\s+1\s+1200\s+0\s+\$0\.0625$/m);
+    const json = JSON.parse((await kaizen(["stats", "--json"], withKey)).stdout) as {
+      issues: unknown;
+      usage: { date: string; agents: { agent: string; costUsd: number }[] };
+    };
+    expect(json.issues).toBeDefined();
+    expect(json.usage.date).toBe(today);
+    expect(json.usage.agents.find((row) => row.agent === "cli-payer")?.costUsd).toBe(0.0625);
+  });
+
   it("lists as aligned tables, and --json is exactly the API's data", async () => {
     const [table, json] = await Promise.all([
       kaizen(["templates", "list", "--limit", "3"], withKey),

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKaizenClient, KaizenApiError, type KaizenClient } from "../../client/index.js";
+import { claimStopped, createKaizenClient, KaizenApiError, type KaizenClient } from "../../client/index.js";
 import { freePort } from "../../infra/local/dynamodb.js";
 import { CLIENT_TYPES_FILE, clientTypesText } from "../../scripts/openapi.js";
 import { TEST_API_KEY, TEST_WEBHOOK_SECRETS } from "../helpers/db.js";
@@ -144,6 +144,8 @@ describe("the typed client through every family", () => {
     expect(activity.data?.data.map((row) => row.signal.source).sort()).toEqual(["analytics", "pager"]);
     const prompts = await kaizen.GET("/api/dashboard/prompts");
     expect(prompts.data?.data.some((row) => row.activeVersion?.reviewCount === 1)).toBe(true);
+    const usage = await kaizen.GET("/api/dashboard/usage", { params: { query: { days: "2" } } });
+    expect(usage.data?.data.days).toHaveLength(2);
 
     const deleted = await kaizen
       .DELETE("/api/relations/{id}", { params: { path: { id: "rel_missing" } } })
@@ -223,6 +225,51 @@ describe("retries", () => {
       status: 404,
     });
     expect(notFound.sent).toHaveLength(1);
+  });
+
+  it("a claim refused for the agent's limit (429, Retry-After 30) reaches the caller at once, even a GET", async () => {
+    const project = (
+      await kaizen.POST("/api/projects", { body: { name: "Client limit", limits: { maxActivePerAgent: 1 } } })
+    ).data?.data;
+    if (!project) throw new Error("no project");
+    for (const title of ["one", "two"])
+      await kaizen.POST("/api/issues", { body: { title, type: "task", status: "todo", projectId: project.id } });
+    const query = { agent: "client-limited", projectId: project.id };
+    const first = await kaizen.GET("/api/dispatch/next", { params: { query } });
+    expect(first.response.status).toBe(200);
+    const counted = flakyFetch(0);
+    const client = createKaizenClient({ baseUrl, token: TEST_API_KEY, fetch: counted.fetch });
+    const refused = await client.GET("/api/dispatch/next", { params: { query } }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(KaizenApiError);
+    expect(refused).toMatchObject({
+      status: 429,
+      retryAfterSeconds: 30,
+      error: `Agent client-limited holds 1 active dispatch of project ${project.id} (limits.maxActivePerAgent is 1)`,
+    });
+    expect(counted.sent).toHaveLength(1);
+  });
+
+  it("claimStopped tells a claim stopped by a project's daily cost budget from one that found nothing", async () => {
+    const project = (
+      await kaizen.POST("/api/projects", { body: { name: "Client budget", limits: { dailyCostBudgetUsd: 1 } } })
+    ).data?.data;
+    if (!project) throw new Error("no project");
+    for (const title of ["paid", "unpaid"])
+      await kaizen.POST("/api/issues", { body: { title, type: "task", status: "todo", projectId: project.id } });
+    const body = { agent: "client-payer", projectId: project.id };
+    const paid = (await kaizen.POST("/api/dispatch/claim", { body })).data?.data;
+    if (!paid) throw new Error("nothing claimed");
+    await createKaizenClient({ baseUrl, token: paid.dispatch.token }).POST("/api/dispatch/{id}/complete", {
+      params: { path: { id: paid.dispatch.id } },
+      body: { result: "done", summary: "paid", usage: { costUsd: 1 } },
+    });
+    const stopped = await kaizen.POST("/api/dispatch/claim", { body });
+    expect(stopped.response.status).toBe(204);
+    expect(claimStopped(stopped.response)).toBe("daily-cost-budget");
+    const empty = (await kaizen.POST("/api/projects", { body: { name: "Client empty" } })).data?.data;
+    const nothing = await kaizen.POST("/api/dispatch/claim", { body: { agent: "client-payer", projectId: empty?.id } });
+    expect(nothing.response.status).toBe(204);
+    expect(claimStopped(nothing.response)).toBeNull();
   });
 
   it("a PATCH is never retried", async () => {

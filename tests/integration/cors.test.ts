@@ -89,7 +89,8 @@ describe("CORS", () => {
         "access-control-allow-origin": DASHBOARD,
         "access-control-allow-methods": "GET,POST,PATCH,DELETE,OPTIONS",
         "access-control-allow-headers": "Authorization,Content-Type,If-Match,Idempotency-Key,X-Request-Id",
-        "access-control-expose-headers": "ETag,Link,Location,X-Request-Id,Retry-After,Idempotent-Replayed",
+        "access-control-expose-headers":
+          "ETag,Link,Location,X-Request-Id,Retry-After,Idempotent-Replayed,Kaizen-Claim-Stopped",
         "access-control-max-age": "600",
       });
       expect(pre.headers.get("X-Request-Id")).toBeTruthy();

@@ -313,6 +313,33 @@ describe("kaizen MCP server over stdio", () => {
     expect(noTemplate.text).toContain("Kaizen API 404: Template no-such-template not found");
   });
 
+  it("says why a claim took nothing when a project's limits held its issues back", async () => {
+    const limited = (await http("POST", "/api/projects", { name: "mcp limited", limits: { maxActivePerAgent: 1 } }))
+      .json.data.id as string;
+    for (const title of ["Limited one", "Limited two"])
+      await http("POST", "/api/issues", { title, type: "task", status: "todo", projectId: limited });
+    const client = await mcp({ KAIZEN_API_KEY: TEST_API_KEY });
+    await ok(client, "claim_next_issue", { agent: "mcp-limited", projectId: limited });
+    const refused = await call(client, "claim_next_issue", { agent: "mcp-limited", projectId: limited });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain(
+      `Kaizen API 429: Agent mcp-limited holds 1 active dispatch of project ${limited} (limits.maxActivePerAgent is 1)`,
+    );
+    expect(refused.text).toContain("Try again in 30 s.");
+    expect(refused.data).toMatchObject({ status: 429, retryAfterSeconds: 30 });
+
+    const budgeted = (await http("POST", "/api/projects", { name: "mcp budget", limits: { dailyCostBudgetUsd: 0.2 } }))
+      .json.data.id as string;
+    for (const title of ["Paid", "Unpaid"])
+      await http("POST", "/api/issues", { title, type: "task", status: "todo", projectId: budgeted });
+    const paid = await ok(client, "claim_next_issue", { agent: "mcp-payer", projectId: budgeted });
+    await ok(client, "complete_dispatch", { result: "done", summary: "Paid for", usage: { costUsd: 0.25 } });
+    expect(paid.data.issue.title).toBe("Paid");
+    const stopped = await ok(client, "claim_next_issue", { agent: "mcp-payer", projectId: budgeted });
+    expect(stopped.data).toEqual({ dispatch: null, issue: null, prompt: null, stopped: "daily-cost-budget" });
+    expect(stopped.text).toContain("spent today's cost budget");
+  });
+
   it("answers API failures as error results with the API's message and details, and keeps serving", async () => {
     const client = await mcp({ KAIZEN_API_KEY: TEST_API_KEY });
     const missing = await call(client, "get_issue", { issueId: "KZN-99999" });

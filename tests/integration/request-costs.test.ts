@@ -180,6 +180,26 @@ describe("claims", () => {
     expect(few.calls).toBeLessThanOrEqual(CLAIM_CALLS_TODAY);
     expect(many.calls).toBe(few.calls);
   });
+
+  it("of a project's issue read the project once, for the prompt and its limits; a budget adds one query", async () => {
+    const t = await testApp();
+    const projectWith = async (limits: Record<string, number>) =>
+      (await dataOf<{ id: string }>(t.app.request("/api/projects", jsonPost({ name: "p", limits })), 201)).id;
+    const [plain, limited, budgeted] = [
+      await projectWith({}),
+      await projectWith({ maxActivePerAgent: 5 }),
+      await projectWith({ dailyCostBudgetUsd: 10 }),
+    ];
+    for (const projectId of [plain, limited, budgeted])
+      await createIssues(t.app, 2, (i) => ({ title: `Task ${i}`, type: "task", status: "todo", projectId }));
+    const claim = (projectId: string) => costOf(t, "/api/dispatch/claim", jsonPost({ agent: "costed", projectId }));
+    // The first claim of a process also seeds the default templates.
+    expect((await claim(plain)).status).toBe(201);
+    const [inPlain, inLimited, inBudgeted] = [await claim(plain), await claim(limited), await claim(budgeted)];
+    for (const answer of [inPlain, inLimited, inBudgeted]) expect(answer.status).toBe(201);
+    expect(inLimited.calls).toBe(inPlain.calls);
+    expect(inBudgeted.calls).toBe(inPlain.calls + 1);
+  });
 });
 
 describe("dashboard stats", () => {

@@ -50,6 +50,18 @@ describe("dashboard Lambda bundle", () => {
       expect(page.statusCode).toBe(200);
       expect(Array.isArray(page.json.data)).toBe(true);
     }
+    const usage = await invoke(
+      dashboard,
+      apiGatewayEvent({
+        method: "GET",
+        path: "/api/dashboard/usage",
+        routeKey: "GET /api/dashboard/usage",
+        headers,
+        query: "days=3",
+      }),
+    );
+    expect(usage.statusCode).toBe(200);
+    expect((usage.json.data as { days: { reports: number }[] }).days.map((day) => day.reports)).toEqual([0, 0, 0]);
     const refused = await invoke(
       dashboard,
       apiGatewayEvent({ method: "GET", path: "/api/dashboard/stats", routeKey: "GET /api/dashboard/stats" }),

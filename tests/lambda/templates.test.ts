@@ -185,7 +185,7 @@ describe("templates and prompts Lambda bundles", () => {
       dispatch: null,
       previousDispatches: [],
     });
-    if (!prepared) throw new Error("no template for a signal issue");
+    if (!prepared.prompt) throw new Error("no template for a signal issue");
     await db.transactWrite(prepared.writes);
     const { id } = prepared.prompt;
     const read = await invoke(prompts, event("GET /api/prompts/{id}", { path: `/api/prompts/${id}` }));

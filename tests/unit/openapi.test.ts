@@ -188,7 +188,7 @@ describe("the OpenAPI document", () => {
 
   it("describes what the services return: their answers' types fit the response schemas' types", () => {
     type Answer<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
-    expectTypeOf<NonNullable<Answer<DispatchService["claim"]>>>().toExtend<ClaimResult>();
+    expectTypeOf<Exclude<Answer<DispatchService["claim"]>, null | { stopped: string }>>().toExtend<ClaimResult>();
     expectTypeOf<Answer<DispatchService["queue"]>["items"][number]>().toExtend<QueueItem>();
     expectTypeOf<Answer<SignalService["ingest"]>>().toExtend<IngestResult>();
     expectTypeOf<Answer<IssueService["getIssueDetail"]>["detail"]>().toExtend<

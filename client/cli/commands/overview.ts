@@ -52,6 +52,45 @@ export function formatStats(stats: Schema<"DashboardStats">, colour: boolean): s
   ].join("\n");
 }
 
+/** Dollars as the CLI shows a reported cost: four decimals (agents' runs often cost cents). */
+function dollars(usd: number): string {
+  return `$${usd.toFixed(4)}`;
+}
+
+/** One day of the usage report. */
+type UsageDay = Schema<"UsageReport">["days"][number];
+
+/**
+ * What agents reported their work cost on one day (the usage report's entry), as `stats` prints it
+ * under the dashboard's figures: the day's sums, then one row per agent, the costliest first.
+ * @example formatUsage(report.days[0], false)
+ */
+export function formatUsage(day: UsageDay, colour: boolean): string {
+  const sums = formatFields(
+    [
+      ["reports", `${day.reports} dispatch${day.reports === 1 ? "" : "es"} reported usage`],
+      ["tokens", `in ${day.inputTokens}, out ${day.outputTokens}`],
+      ["cost", dollars(day.costUsd)],
+    ],
+    colour,
+  );
+  const agents =
+    day.agents.length === 0
+      ? ""
+      : `\n${formatTable(
+          [
+            { header: "AGENT", value: (row: UsageDay["agents"][number]) => row.agent, max: 40 },
+            { header: "REPORTS", value: (row) => String(row.reports), align: "right" },
+            { header: "IN", value: (row) => String(row.inputTokens), align: "right" },
+            { header: "OUT", value: (row) => String(row.outputTokens), align: "right" },
+            { header: "COST", value: (row) => dollars(row.costUsd), align: "right" },
+          ],
+          day.agents,
+          colour,
+        )}`;
+  return section(`Usage today (${day.date}, UTC)`, `${sums}${agents}`, colour);
+}
+
 /** Registers `queue`, `stats` and `health`. */
 export function registerOverview(yargs: Argv, define: Define): Argv {
   return yargs
@@ -113,11 +152,19 @@ export function registerOverview(yargs: Argv, define: Define): Argv {
     .command(
       ...define(
         "stats",
-        "Show the dashboard's figures: issues, queue, dispatches, signals, time to done",
+        "Show the dashboard's figures: issues, queue, dispatches, signals, time to done, and today's usage per agent (--json: the stats with `usage`, today's entry of the usage report)",
         (y) => y,
         async (_args, { client, output }) => {
-          const { data } = await client("key").GET("/api/dashboard/stats");
-          emit(output, data?.data, (stats) => (stats ? formatStats(stats, output.colour) : ""));
+          const kaizen = client("key");
+          const [stats, usage] = await Promise.all([
+            kaizen.GET("/api/dashboard/stats"),
+            kaizen.GET("/api/dashboard/usage", { params: { query: { days: "1" } } }),
+          ]);
+          const today = usage.data?.data.days[0];
+          const data = stats.data?.data;
+          emit(output, data && today ? { ...data, usage: today } : data, (shown) =>
+            shown ? `${formatStats(shown, output.colour)}${today ? `\n${formatUsage(today, output.colour)}` : ""}` : "",
+          );
           return 0;
         },
       ),

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import type { Argv } from "yargs";
 import { ISSUE_TYPES } from "../../../core/src/issues/schemas.js";
-import type { Schema } from "../../client.js";
+import { claimStopped, type Schema } from "../../client.js";
 import type { Define } from "../command.js";
 import { integerIn, parseCommit, parsePullRequest, resolveProjectId } from "../options.js";
 import { emit, formatFields, paint, priorityLabel } from "../output.js";
@@ -15,7 +15,10 @@ import { type CommandContext, defaultAgentName, EXIT } from "../runtime.js";
 /** Shown by `kaizen next --help`: what its exit statuses mean. */
 export const NEXT_EPILOGUE = [
   "Exit status: 0 claimed (the prompt and the dispatch token are printed), 3 nothing is eligible",
-  "(the API's 204; with --json stdout is `null`), 1 an API error, 2 a usage error.",
+  "(the API's 204; with --json stdout is `null`; also when the projects of the issues left spent their",
+  "daily cost budget: said on stdout, or on stderr with --json), 4 you hold as many of a project's",
+  "dispatches as its limits.maxActivePerAgent allows (the API's 429: finish one, or try again after the",
+  "seconds it names), 1 another API error, 2 a usage error.",
   "Then work with the token: export KAIZEN_DISPATCH_TOKEN=<token>; kaizen heartbeat|comment|review|complete|release.",
 ].join("\n");
 
@@ -110,8 +113,14 @@ export function registerWork(yargs: Argv, define: Define): Argv {
             },
           });
           if (response.status === 204 || !data) {
-            if (output.json) output.out("null");
-            else output.out("Nothing to claim: no issue in todo is eligible right now.");
+            const stopped = claimStopped(response);
+            const budget =
+              "Nothing to claim: the issues left are in projects whose agents reported their daily cost budget " +
+              `today (UTC; limits.dailyCostBudgetUsd, ${stopped}).`;
+            if (output.json) {
+              output.out("null");
+              if (stopped) output.err(`kaizen: ${budget}`);
+            } else output.out(stopped ? budget : "Nothing to claim: no issue in todo is eligible right now.");
             return EXIT.nothingToClaim;
           }
           emit(output, data.data, (claim) => formatClaim(claim, output.colour));

@@ -26,9 +26,23 @@ export async function patchRecord<T extends { id: string; updatedAt: string }>(
       const current = await read();
       checkVersion(expected, current.version);
       const given = Object.entries(changes).filter(([, value]) => value !== undefined);
-      if (given.every(([field, value]) => current.record[field as keyof T] === value)) return current;
+      if (given.every(([field, value]) => sameValue(current.record[field as keyof T], value))) return current;
       return store.update(current, { ...current.record, ...Object.fromEntries(given), updatedAt: now().toISOString() });
     },
     { isRace: lostRace },
+  );
+}
+
+/** Field values compare by content: an object field (a project's `limits`) given again unchanged changes nothing. */
+function sameValue(a: unknown, b: unknown): boolean {
+  return a === b || (typeof a === "object" && a !== null && canonical(a) === canonical(b));
+}
+
+/** JSON with object keys sorted: the table does not keep a map's key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    typeof inner === "object" && inner !== null && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      : inner,
   );
 }

@@ -27,6 +27,8 @@ export interface RecordKind<T extends { id: string }> {
   entryOf(record: T): Item;
   /** Its fields, in the order the API shows them. */
   fields: readonly (keyof T & string)[];
+  /** What a field reads as on an item stored before the field existed (else `null`). */
+  absent?: Partial<T>;
   /** The field that names another record, whose `refCount` follows it. */
   pointer?: { field: keyof T & string; noun: string; targetKey(id: string): Key };
 }
@@ -220,10 +222,12 @@ export class RecordStore<T extends { id: string }> {
   }
 }
 
-/** The record an item of `kind` holds: the kind's fields, absent ones `null`. */
+/** The record an item of `kind` holds: the kind's fields, absent ones as `kind.absent` says, else `null`. */
 export function recordOf<T extends { id: string }>(kind: RecordKind<T>, item: Item): Stored<T> {
   // The item was written from a T by the kind's store; its fields are T's.
-  const record = Object.fromEntries(kind.fields.map((field) => [field, item[field] ?? null])) as T;
+  const record = Object.fromEntries(
+    kind.fields.map((field) => [field, item[field] ?? kind.absent?.[field] ?? null]),
+  ) as T;
   return { record, version: Number(item.version ?? 1), refCount: Number(item.refCount ?? 0) };
 }
 

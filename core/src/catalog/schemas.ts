@@ -4,6 +4,7 @@ import { paginationQuery } from "../http/pagination.js";
 import { count, nullableText, resourceId, timestamp } from "../http/resource-fields.js";
 import { ISSUE_STATUSES } from "../issues/schemas.js";
 import { type Output, onFirstUse } from "../schema.js";
+import { usageDaySumsSchema } from "../stats/schemas.js";
 import { GOAL_ID, PROJECT_ID } from "./keys.js";
 
 // Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
@@ -36,12 +37,42 @@ const color = /* @__PURE__ */ onFirstUse(() =>
   ),
 );
 
+/** Most dollars a daily cost budget may name (DynamoDB's numbers and people's budgets both end somewhere). */
+export const MAX_DAILY_COST_BUDGET_USD = 1_000_000;
+
+/**
+ * A project's `limits` as clients send them, on a create or a PATCH: the object replaces the
+ * project's limits whole, and a key left out is `null` (no limit); unknown keys are refused.
+ */
+const limitsBody = /* @__PURE__ */ onFirstUse(() => {
+  const perAgent = "must be an integer 1..100, or null";
+  const budget = `must be a number > 0 and ≤ ${MAX_DAILY_COST_BUDGET_USD} (US dollars), or null`;
+  return z.pipe(
+    z.strictObject(
+      {
+        maxActivePerAgent: z.optional(z.nullable(z.int(perAgent).check(z.gte(1, perAgent), z.lte(100, perAgent)))),
+        dailyCostBudgetUsd: z.optional(
+          z.nullable(z.number(budget).check(z.gt(0, budget), z.lte(MAX_DAILY_COST_BUDGET_USD, budget))),
+        ),
+      },
+      "must be an object { maxActivePerAgent?, dailyCostBudgetUsd? }",
+    ),
+    z.transform(
+      (limits): ProjectLimits => ({
+        maxActivePerAgent: limits.maxActivePerAgent ?? null,
+        dailyCostBudgetUsd: limits.dailyCostBudgetUsd ?? null,
+      }),
+    ),
+  );
+});
+
 const projectFields = /* @__PURE__ */ onFirstUse(() => ({
   name: sized(1, 200),
   description: z.nullable(text(10_000)),
   status: z.enum(PROJECT_STATUSES),
   health: z.enum(PROJECT_HEALTHS),
   goalId: z.nullable(goalId()),
+  limits: limitsBody(),
 }));
 
 /** `POST /api/projects` body. */
@@ -51,6 +82,7 @@ export const createProjectBody = /* @__PURE__ */ onFirstUse(() =>
     status: true,
     health: true,
     goalId: true,
+    limits: true,
   }),
 );
 export type CreateProjectBody = Output<typeof createProjectBody>;
@@ -117,6 +149,18 @@ export type ListLabelsQuery = Output<typeof listLabelsQuery>;
 
 // Responses (API.md 3.3): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
+/**
+ * What claims of a project's issues may take (API.md 3.3, 3.6): how many of them one agent may hold
+ * at once, and the dollars its agents may report in a UTC day before claims stop; `null`: no limit.
+ */
+export const projectLimitsSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({
+    maxActivePerAgent: z.nullable(z.int().check(z.gte(1), z.lte(100))),
+    dailyCostBudgetUsd: z.nullable(z.number().check(z.gt(0))),
+  }),
+);
+export type ProjectLimits = Output<typeof projectLimitsSchema>;
+
 /** A project as the API shows it; absent optional values are `null`. */
 export const projectSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
@@ -126,15 +170,22 @@ export const projectSchema = /* @__PURE__ */ onFirstUse(() =>
     status: z.enum(PROJECT_STATUSES),
     health: z.enum(PROJECT_HEALTHS),
     goalId: z.nullable(resourceId("gol")),
+    limits: projectLimitsSchema(),
     createdAt: timestamp(),
     updatedAt: timestamp(),
   }),
 );
 export type Project = Output<typeof projectSchema>;
 
-/** `GET /api/projects/:id`: the project and its live issues per status, zeros included. */
+/**
+ * `GET /api/projects/:id`: the project, its live issues per status (zeros included), and what its
+ * dispatches reported they cost today (UTC), which its `limits.dailyCostBudgetUsd` is held against.
+ */
 export const projectDetailSchema = /* @__PURE__ */ onFirstUse(() =>
-  z.extend(projectSchema(), { issueCounts: z.record(z.enum(ISSUE_STATUSES), count()) }),
+  z.extend(projectSchema(), {
+    issueCounts: z.record(z.enum(ISSUE_STATUSES), count()),
+    usage: usageDaySumsSchema(),
+  }),
 );
 export type ProjectDetail = Output<typeof projectDetailSchema>;
 

@@ -9,6 +9,7 @@ import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
+import { type UsageStats, usageDay } from "../stats/usage.js";
 import { FENCE_MS } from "./fence.js";
 import { GOAL_ID, LABEL_ID, listingName, newCatalogId, PROJECT_ID } from "./keys.js";
 import type { CatalogLookups } from "./lookups.js";
@@ -28,7 +29,7 @@ import type {
   Project,
   ProjectDetail,
 } from "./schemas.js";
-import { GOAL_KIND, LabelStore, PROJECT_KIND } from "./store.js";
+import { GOAL_KIND, LabelStore, NO_LIMITS, PROJECT_KIND } from "./store.js";
 
 /** What the catalog's rules need of the issues: who uses a label or project, and the goal bonus of a project's issues. */
 export interface CatalogIssues {
@@ -54,6 +55,8 @@ export class CatalogService {
     private readonly lookups: CatalogLookups,
     /** What the catalog's rules ask of the issues (the composition root hands in the issue store). */
     private readonly issues: CatalogIssues,
+    /** What a project's dispatches reported they cost, per day (its detail shows today's). */
+    private readonly usage: Pick<UsageStats, "projectDay">,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.projects = new RecordStore(db, PROJECT_KIND);
@@ -70,6 +73,7 @@ export class CatalogService {
       status: input.status ?? "backlog",
       health: input.health ?? "on_track",
       goalId: input.goalId ?? null,
+      limits: input.limits ?? NO_LIMITS,
       createdAt,
       updatedAt: createdAt,
     };
@@ -80,13 +84,22 @@ export class CatalogService {
     return found(PROJECT_ID.test(id) ? await this.projects.get(id) : undefined, `Project ${id}`);
   }
 
-  /** The project with its live issues per status (every status, zeros included). */
+  /** The project with its live issues per status (every status, zeros included) and today's (UTC) usage. */
   async projectDetail(id: string): Promise<{ project: ProjectDetail; version: number }> {
     if (!PROJECT_ID.test(id)) throw new NotFoundError(`Project ${id} not found`);
-    const [stored, counts] = await Promise.all([this.getProject(id), this.issues.statusCountsOfProject(id)]);
+    const today = usageDay(this.now());
+    const [stored, counts, usage] = await Promise.all([
+      this.getProject(id),
+      this.issues.statusCountsOfProject(id),
+      this.usage.projectDay(id, today),
+    ]);
     const issueCounts = counts;
     return {
-      project: { ...stored.record, issueCounts: issueCounts as ProjectDetail["issueCounts"] },
+      project: {
+        ...stored.record,
+        issueCounts: issueCounts as ProjectDetail["issueCounts"],
+        usage: { date: today, ...usage },
+      },
       version: stored.version,
     };
   }

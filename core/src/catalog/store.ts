@@ -21,7 +21,10 @@ import {
   projectListings,
 } from "./keys.js";
 import { failedAt, type RecordKind, RecordStore, type Stored } from "./records.js";
-import type { Goal, Label, Project } from "./schemas.js";
+import type { Goal, Label, Project, ProjectLimits } from "./schemas.js";
+
+/** Limits of a project that sets none (and of projects stored before limits existed). */
+export const NO_LIMITS: ProjectLimits = { maxActivePerAgent: null, dailyCostBudgetUsd: null };
 
 export const PROJECT_KIND: RecordKind<Project> = {
   entity: "project",
@@ -29,7 +32,9 @@ export const PROJECT_KIND: RecordKind<Project> = {
   scheme: PROJECT_LISTINGS,
   listingsOf: projectListings,
   entryOf: (project) => ({ id: project.id, status: project.status }),
-  fields: ["id", "name", "description", "status", "health", "goalId", "createdAt", "updatedAt"],
+  fields: ["id", "name", "description", "status", "health", "goalId", "limits", "createdAt", "updatedAt"],
+  // Projects stored before limits existed have none.
+  absent: { limits: NO_LIMITS },
   pointer: { field: "goalId", noun: "goal", targetKey: goalKey },
 };
 

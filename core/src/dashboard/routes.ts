@@ -4,7 +4,7 @@ import { pageOffset } from "../http/pagination.js";
 import { itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
 import { dashboardService } from "../services.js";
-import { dashboardPageQuery } from "./schemas.js";
+import { dashboardPageQuery, usageQuery } from "./schemas.js";
 
 export const dashboardFamily: FamilyModule<"dashboard"> = (deps) => {
   const dashboard = dashboardService(deps);
@@ -19,6 +19,10 @@ export const dashboardFamily: FamilyModule<"dashboard"> = (deps) => {
       const query = parseWith(dashboardPageQuery(), c.req.query(), "query");
       const { items, total } = await dashboard.prompts({ offset: pageOffset(query), limit: query.limit });
       return listResponse(c, items, total, query);
+    },
+    "GET /api/dashboard/usage": async (c) => {
+      const query = parseWith(usageQuery(), c.req.query(), "query");
+      return itemResponse(c, await dashboard.usage(query.days));
     },
   };
 };

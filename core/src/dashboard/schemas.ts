@@ -6,6 +6,7 @@ import { count, timestamp } from "../http/resource-fields.js";
 import { issueSummarySchema } from "../issues/schemas.js";
 import { type Output, onFirstUse } from "../schema.js";
 import { signalSchema } from "../signals/schemas.js";
+import { usageDaySchema } from "../stats/schemas.js";
 import { runningExperimentSchema, templateSchema, templateVersionSchema } from "../templates/schemas.js";
 
 // Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
@@ -13,6 +14,29 @@ import { runningExperimentSchema, templateSchema, templateVersionSchema } from "
 /** `GET /api/dashboard/activity` and `GET /api/dashboard/prompts`: nothing but a page. */
 export const dashboardPageQuery = /* @__PURE__ */ onFirstUse(() => z.strictObject({ ...paginationQuery() }));
 export type DashboardPageQuery = Output<typeof dashboardPageQuery>;
+
+/** Most days `GET /api/dashboard/usage` reads (one query each). */
+export const MAX_USAGE_DAYS = 31;
+
+/** `GET /api/dashboard/usage`: how many days, today (UTC) included. */
+export const usageQuery = /* @__PURE__ */ onFirstUse(() => {
+  const message = `must be an integer between 1 and ${MAX_USAGE_DAYS}`;
+  return z.strictObject({
+    days: z._default(
+      z.pipe(
+        z
+          .string()
+          .check(
+            z.regex(/^[0-9]+$/, message),
+            z.describe(`Days to read, today (UTC) included: 1..${MAX_USAGE_DAYS}, default 7`),
+          ),
+        z.pipe(z.transform(Number), z.number().check(z.gte(1, message), z.lte(MAX_USAGE_DAYS, message))),
+      ),
+      7,
+    ),
+  });
+});
+export type UsageQuery = Output<typeof usageQuery>;
 
 // Responses (API.md 3.7): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
@@ -95,3 +119,10 @@ export const promptPerformanceSchema = /* @__PURE__ */ onFirstUse(() =>
   }),
 );
 export type PromptPerformance = Output<typeof promptPerformanceSchema>;
+
+/**
+ * `GET /api/dashboard/usage`: what agents reported their work cost, per UTC day of the dispatch's
+ * end, newest day first (days without reports too): in all, per agent and per project.
+ */
+export const usageReportSchema = /* @__PURE__ */ onFirstUse(() => z.object({ days: z.array(usageDaySchema()) }));
+export type UsageReport = Output<typeof usageReportSchema>;

@@ -12,15 +12,22 @@
  *                              (one entry per claim under way on that listing, sorted by when it
  *                              began; the claim's transaction deletes its own, and one that never
  *                              got that far lapses)
+ * - an agent's active dispatches in a project ...
+ *                              GetItem  pk=$kaizen#agentload_1#<projectId>  sk=<encoded agent>
+ *                              (attribute `active`: a claim of an issue of the project adds 1, the
+ *                              dispatch's end takes it away; the claim's condition holds the
+ *                              project's `limits.maxActivePerAgent`)
  */
 import { createHash } from "node:crypto";
 import { decodeTime, encodeTime, monotonicFactory } from "ulid";
 import type { Key } from "../db/client.js";
 import { ulidListingScheme } from "../db/listing.js";
+import { encodeAgent } from "../stats/usage.js";
 
 const DISPATCH_ENTITY = "$kaizen#dispatch_1";
 const LEASE_PARTITION = "$kaizen#lease_1";
 const CLAIMERS_ENTITY = "$kaizen#claimers_1";
+const AGENT_LOAD_ENTITY = "$kaizen#agentload_1";
 const HOUR_MS = 3_600_000;
 
 export const DISPATCH_ID = /^dsp_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -57,6 +64,11 @@ export function claimersPartition(listing: string): string {
 /** The entry of one claim under way on `listing`. */
 export function claimerKey(listing: string, claimerId: string): Key {
   return { pk: claimersPartition(listing), sk: claimerId };
+}
+
+/** The count of `agent`'s active dispatches of issues of project `projectId` (claimed while in it). */
+export function agentLoadKey(projectId: string, agent: string): Key {
+  return { pk: `${AGENT_LOAD_ENTITY}#${projectId}`, sk: encodeAgent(agent) };
 }
 
 /** The entry that says when a dispatch's lease ends. */

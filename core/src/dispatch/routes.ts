@@ -4,16 +4,21 @@ import type { FamilyModule } from "../http/app.js";
 import { readJsonBody } from "../http/body.js";
 import { itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
+import { CLAIM_STOPPED_HEADER } from "../routes.js";
 import { dispatchService, promptRenderer } from "../services.js";
 import { claimBody, completeBody, listDispatchesQuery, nextQuery, queueQuery } from "./schemas.js";
-import type { ClaimResult } from "./service.js";
+import type { ClaimResult, ClaimStopped } from "./service.js";
 
 export const dispatchFamily: FamilyModule<"dispatch"> = (deps) => {
   const dispatch = dispatchService(deps);
   const templates = promptRenderer(deps);
   const id = (c: Context) => c.req.param("id") ?? "";
-  const claimed = (c: Context, result: ClaimResult | null, status: 200 | 201) => {
+  const claimed = (c: Context, result: ClaimResult | ClaimStopped | null, status: 200 | 201) => {
     if (!result) return c.body(null, 204);
+    if ("stopped" in result) {
+      c.header(CLAIM_STOPPED_HEADER, result.stopped);
+      return c.body(null, 204);
+    }
     c.header("Location", `/api/dispatch/${result.dispatch.id}`);
     return itemResponse(c, result, { status });
   };

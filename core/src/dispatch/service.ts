@@ -4,17 +4,26 @@
  * ends its dispatch once (done, failed, released). Time comes from an injected clock.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { ConditionFailedError, type Db, type TransactItem, TransactionConflictError } from "../db/client.js";
+import { ConditionFailedError, type Db, type Item, type TransactItem, TransactionConflictError } from "../db/client.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
-import { ConflictError, NotFoundError, UnavailableError } from "../errors.js";
+import { ConflictError, NotFoundError, TooManyRequestsError, UnavailableError } from "../errors.js";
 import { defaultLogger, loggedError } from "../http/logger.js";
 import { pageOffset } from "../http/pagination.js";
 import type { IssueMoves } from "../issues/moves.js";
-import { type DispatchQueue, isQueued, type QueueFilters, queueListingOf, queuePlacement } from "../issues/queue.js";
+import {
+  type DispatchQueue,
+  isQueued,
+  type QueueFilters,
+  type QueueHeadEntry,
+  queueListingOf,
+  queuePlacement,
+} from "../issues/queue.js";
 import type { Issue } from "../issues/schemas.js";
 import { scoreOf } from "../issues/scoring.js";
 import type { IssueStore, StoredIssue } from "../issues/store.js";
 import type { PromptService } from "../prompts/service.js";
+import { DAILY_COST_BUDGET_STOP } from "../routes.js";
+import { type UsageStats, usageDay } from "../stats/usage.js";
 import type { ExperimentService } from "../templates/experiments.js";
 import { DISPATCH_ID, newClaimerId, newDispatchId } from "./keys.js";
 import {
@@ -57,6 +66,21 @@ const WAIT_MAX_MS = 200;
 const HEAD_LOOKAHEAD = 64;
 /** Leases a claim expires before choosing (more wait for the next claim). */
 const EXPIRIES_PER_CLAIM = 25;
+/**
+ * `Retry-After` of a claim refused for the agent's limit in a project (429): a dispatch ends when
+ * its agent reports, so asking again every half minute finds the place freed soon enough.
+ */
+export const AGENT_LIMIT_RETRY_SECONDS = 30;
+
+/** A claim that took nothing because the projects of the issues it could take spent their daily cost budget. */
+export interface ClaimStopped {
+  stopped: typeof DAILY_COST_BUDGET_STOP;
+}
+
+/** Why this claim passes over a project's issues. */
+type Hold =
+  | { hold: "agent-limit"; projectId: string; limit: number; active: number }
+  | { hold: "daily-cost-budget"; projectId: string };
 
 export type { ClaimResult, QueueItem };
 
@@ -68,6 +92,8 @@ export class DispatchService {
     private readonly queueIndex: DispatchQueue,
     private readonly moves: IssueMoves,
     private readonly prompts: PromptService,
+    /** What projects' dispatches reported they cost today, held against their daily budgets. */
+    private readonly usage: Pick<UsageStats, "projectDay">,
     /** Decides an experiment once one of its dispatches ended (API.md 3.5.1). */
     private readonly experiments: () => Promise<Pick<ExperimentService, "settle">>,
     private readonly now: () => Date = () => new Date(),
@@ -86,8 +112,14 @@ export class DispatchService {
    * that is gone when its transaction is sent (another claimer saw the claimers differently, or a
    * person moved it) is skipped and the count taken again. With fewer issues than claimers ahead,
    * a claimer waits a moment for those ahead (one may leave an issue) before it answers 204.
+   *
+   * A project's limits hold its issues back (API.md 3.6): when the agent holds
+   * `limits.maxActivePerAgent` of its dispatches, or its agents reported `limits.dailyCostBudgetUsd`
+   * today. A claim filtered by that project answers at once (429, or {@link ClaimStopped}); another
+   * passes over the project's issues for the rest of the queue, and answers so only when nothing
+   * else was left, the agent's limit first.
    */
-  async claim(input: ClaimInput): Promise<ClaimResult | null> {
+  async claim(input: ClaimInput): Promise<ClaimResult | ClaimStopped | null> {
     await this.expireEnded(this.now());
     const started = Date.now();
     const listing = queueListingOf(input);
@@ -100,6 +132,8 @@ export class DispatchService {
     const transactions = { ms: 0 };
     try {
       const skipped = new Set<string>();
+      /** Projects whose issues this claim passes over, and why. */
+      const held = new Map<string, Hold>();
       let waitingSince: number | undefined;
       for (let wait = WAIT_START_MS, round = 0; ; round++) {
         const elapsed = Date.now() - looking;
@@ -107,27 +141,37 @@ export class DispatchService {
           throw new UnavailableError("Too many concurrent claims; retry shortly");
         }
         const { ahead, head } = await this.look(input, listing, claimerId, skipped.size);
+        // A held project's issues are passed over unread; with some newly passed over, look deeper.
+        const passed = skipped.size;
+        for (const entry of head) if (entry.projectId && held.has(entry.projectId)) skipped.add(entry.issueId);
+        if (skipped.size > passed) continue;
         const wanted = ahead + skipped.size + 1;
-        const open = head.filter((id) => !skipped.has(id));
-        if (open.length === 0 && head.length < wanted) return null;
-        const issueId = open[ahead];
+        const open = head.filter((entry) => !skipped.has(entry.issueId));
+        if (open.length === 0 && head.length < wanted) return nothingClaimed(input, held);
+        const issueId = open[ahead]?.issueId;
         if (issueId === undefined) {
           // More claimers ahead than issues left for them: one of them may still leave one, or the
           // count was read as one of them finished. Past a short while, the issues are theirs.
           waitingSince ??= Date.now();
-          if (Date.now() - waitingSince >= AHEAD_WAIT_MS) return null;
+          if (Date.now() - waitingSince >= AHEAD_WAIT_MS) return nothingClaimed(input, held);
           await sleep(wait);
           wait = Math.min(wait * 2, WAIT_MAX_MS);
           continue;
         }
         // AWS refuses a transaction at once while another holds one of its items: send it again.
         const claimerEnd = this.store.claimerEnd(listing, claimerId);
-        const outcome = await retryConflicts(() => this.tryClaim(issueId, input, claimerEnd, transactions));
-        if (outcome !== "gone") {
+        const outcome = await retryConflicts(() => this.tryClaim(issueId, input, claimerEnd, transactions, held));
+        if (outcome === "gone") {
+          skipped.add(issueId);
+        } else if ("hold" in outcome) {
+          // Filtered by the project, nothing else could be claimed: answer now.
+          if (input.projectId) return nothingClaimed(input, new Map([[outcome.projectId, outcome]]));
+          held.set(outcome.projectId, outcome);
+          skipped.add(issueId);
+        } else {
           entered = false;
           return outcome;
         }
-        skipped.add(issueId);
       }
     } finally {
       if (entered) await this.store.leaveClaimers(listing, claimerId);
@@ -324,7 +368,7 @@ export class DispatchService {
     listing: string,
     claimerId: string,
     skipped: number,
-  ): Promise<{ ahead: number; head: string[] }> {
+  ): Promise<{ ahead: number; head: QueueHeadEntry[] }> {
     const since = new Date(Date.now() - CLAIMER_COUNTS_MS);
     if (!this.queueIndex.headIsOneQuery(filters)) {
       const ahead = await this.store.claimersAhead(listing, claimerId, since);
@@ -343,8 +387,9 @@ export class DispatchService {
 
   /**
    * One attempt at one issue, ending the claimer's entry (`claimerEnd`) in the same transaction:
-   * `gone` when it is no longer queued (or changed as the transaction was sent). Throws
-   * {@link TransactionConflictError} when another transaction held one of its items. The
+   * `gone` when it is no longer queued (or changed as the transaction was sent); a {@link Hold} when
+   * its project's limits hold it back from this agent now (`held` has the projects found so already).
+   * Throws {@link TransactionConflictError} when another transaction held one of its items. The
    * transaction's time is added to `transactions` (the claim's deadline leaves it out).
    */
   private async tryClaim(
@@ -352,11 +397,15 @@ export class DispatchService {
     input: ClaimInput,
     claimerEnd: TransactItem,
     transactions: { ms: number },
-  ): Promise<ClaimResult | "gone"> {
+    held: ReadonlyMap<string, Hold>,
+  ): Promise<ClaimResult | Hold | "gone"> {
     // The issue's whole partition in one read: the claim's condition and the prompt's context both use it.
     const aggregate = await this.issues.getAggregate(issueId);
     const stored = aggregate?.stored;
     if (!aggregate || !stored || !isQueued(stored.issue)) return "gone";
+    const projectId = stored.issue.projectId;
+    const known = projectId ? held.get(projectId) : undefined;
+    if (known) return known;
     // The clock read after the issue was seen free: a claim never starts before the previous dispatch ended.
     const now = this.now();
     const { id, claimedAt } = newDispatchId(now.getTime());
@@ -385,12 +434,19 @@ export class DispatchService {
       },
       stored.failedDispatches,
     );
+    // The project as the prompt's context read it: its limits cost no read of their own.
+    const limits = projectId ? prepared.project?.limits : undefined;
+    const budget = limits?.dailyCostBudgetUsd ?? null;
+    if (projectId && budget !== null) {
+      const today = await this.usage.projectDay(projectId, usageDay(now));
+      if (today.costUsd >= budget) return { hold: "daily-cost-budget", projectId };
+    }
     const dispatch: Dispatch = {
       id,
       issueId,
       agent: input.agent,
       status: "active",
-      promptId: prepared?.prompt.id ?? null,
+      promptId: prepared.prompt?.id ?? null,
       attempt: stored.dispatchAttempts + 1,
       leaseSeconds,
       claimedAt,
@@ -410,33 +466,46 @@ export class DispatchService {
       now,
     );
     if (!moved.stored) throw new Error("A claim never deletes its issue");
+    const maxActive = limits?.maxActivePerAgent ?? null;
+    const load = projectId ? this.store.prepareAgentLoad(projectId, input.agent, maxActive) : undefined;
+    const writes = [
+      ...moved.writes,
+      ...this.store.prepareCreate(
+        dispatch,
+        hash,
+        stored.issue.number,
+        prepared.prompt
+          ? {
+              templateId: prepared.prompt.templateId,
+              versionNumber: prepared.prompt.versionNumber,
+              experiment: prepared.prompt.experiment,
+            }
+          : null,
+        projectId,
+      ),
+      ...(load ? [load] : []),
+      ...prepared.writes,
+      claimerEnd,
+    ];
     const sent = Date.now();
     try {
-      await this.db.transactWrite([
-        ...moved.writes,
-        ...this.store.prepareCreate(
-          dispatch,
-          hash,
-          stored.issue.number,
-          prepared
-            ? {
-                templateId: prepared.prompt.templateId,
-                versionNumber: prepared.prompt.versionNumber,
-                experiment: prepared.prompt.experiment,
-              }
-            : null,
-        ),
-        ...(prepared?.writes ?? []),
-        claimerEnd,
-      ]);
+      await this.db.transactWrite(writes);
     } catch (error) {
-      // Another claim took it or a person moved it: the caller moves on.
-      if (error instanceof ConditionFailedError) return "gone";
+      if (error instanceof ConditionFailedError) {
+        // The agent's count of the project's dispatches was at the limit: its own condition failed.
+        const at = load ? writes.indexOf(load) : -1;
+        if (projectId && maxActive !== null && at >= 0 && error.reasons[at] === "ConditionalCheckFailed") {
+          const count = (error.existing as (Item | undefined)[] | undefined)?.[at]?.active;
+          return { hold: "agent-limit", projectId, limit: maxActive, active: Number(count ?? maxActive) };
+        }
+        // Another claim took it or a person moved it: the caller moves on.
+        return "gone";
+      }
       throw error;
     } finally {
       transactions.ms += Date.now() - sent;
     }
-    return { dispatch: { ...dispatch, token }, issue: moved.stored.issue, prompt: prepared?.prompt ?? null };
+    return { dispatch: { ...dispatch, token }, issue: moved.stored.issue, prompt: prepared.prompt };
   }
 
   /** Queue positions of the issues whose lease ran out (their dispatches are not expired yet). */
@@ -457,6 +526,23 @@ export class DispatchService {
         };
       });
   }
+}
+
+/**
+ * A claim's answer when it took nothing: 429 when an agent's limit held back a project's issues
+ * (before the budget: waiting a while frees the agent's place, and tells it why); the budget's
+ * stop when only budgets did; else null (nothing eligible).
+ */
+function nothingClaimed(input: ClaimInput, held: ReadonlyMap<string, Hold>): ClaimStopped | null {
+  const holds = [...held.values()];
+  const limited = holds.find((hold) => hold.hold === "agent-limit");
+  if (limited) {
+    throw new TooManyRequestsError(
+      `Agent ${input.agent} holds ${limited.active} active dispatch${limited.active === 1 ? "" : "es"} of project ${limited.projectId} (limits.maxActivePerAgent is ${limited.limit})`,
+      { retryAfterSeconds: AGENT_LIMIT_RETRY_SECONDS },
+    );
+  }
+  return holds.length > 0 ? { stopped: DAILY_COST_BUDGET_STOP } : null;
 }
 
 function matches(issue: Issue, filters: QueueFilters): boolean {

@@ -7,11 +7,13 @@
 import type { Db, Item, TransactItem } from "../db/client.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import type { DispatchEnd } from "../issues/moves.js";
-import { countChange } from "../stats/counts.js";
+import { countChange, plainAddition } from "../stats/counts.js";
+import { usageAdditions } from "../stats/usage.js";
 import { armOutcomeAdditions, type PromptArm } from "../templates/experiment-counts.js";
 import { versionOutcomeAdditions } from "../templates/version-counts.js";
 import {
   agentListing,
+  agentLoadKey,
   claimerIdFloor,
   claimerKey,
   claimersPartition,
@@ -36,6 +38,11 @@ export interface StoredDispatch {
    * toward, and the experiment arm it was rendered in, whose figures its end counts toward.
    */
   promptVersion: { templateId: string; versionNumber: number; experiment?: PromptArm | null } | null;
+  /**
+   * The project its issue was in when it was claimed (null: none, or claimed before this was kept):
+   * its end frees the agent's place there and its usage counts toward that project's day.
+   */
+  projectId: string | null;
 }
 
 const DISPATCH_FIELDS = [
@@ -63,6 +70,8 @@ const CLAIMER_KEPT_SECONDS = 3_600;
 const activeAtVersion = "#status = :active AND #version = :expectedVersion";
 /** Its lease has not run out. */
 const leaseRunning = "#leaseExpiresAt > :now";
+/** The agent holds fewer active dispatches of the project than its limit. */
+const belowAgentLimit = "attribute_not_exists(#active) OR #active < :limit";
 
 export class DispatchStore {
   private readonly listings: ListingIndex;
@@ -134,6 +143,7 @@ export class DispatchStore {
     tokenHash: string,
     issueNumber: number,
     promptVersion: StoredDispatch["promptVersion"] = null,
+    projectId: string | null = null,
   ): TransactItem[] {
     return [
       {
@@ -145,6 +155,7 @@ export class DispatchStore {
             tokenHash,
             issueNumber,
             promptVersion,
+            projectId,
             ...dispatch,
           },
           ConditionExpression: itemAbsent,
@@ -154,6 +165,27 @@ export class DispatchStore {
       { Put: { Item: { ...leaseKey(dispatch.leaseExpiresAt, dispatch.id), dispatchId: dispatch.id } } },
       countChange(`dispatch.status#${dispatch.status}`, 1),
     ];
+  }
+
+  /**
+   * The write of a claim that counts its dispatch among `agent`'s active ones in project
+   * `projectId`; with `limit` (the project's `limits.maxActivePerAgent`) it holds only while the
+   * agent has fewer, so concurrent claims never pass the limit. On a failed condition the
+   * cancellation returns the count (`active`). A plain update, not a spread count: the condition
+   * reads the whole count on one item.
+   */
+  prepareAgentLoad(projectId: string, agent: string, limit: number | null): TransactItem {
+    return {
+      Update: {
+        Key: agentLoadKey(projectId, agent),
+        UpdateExpression: "ADD #active :one",
+        ExpressionAttributeNames: { "#active": "active" },
+        ExpressionAttributeValues: { ":one": 1, ...(limit === null ? {} : { ":limit": limit }) },
+        ...(limit === null
+          ? {}
+          : { ConditionExpression: belowAgentLimit, ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const }),
+      },
+    };
   }
 
   /**
@@ -224,6 +256,8 @@ export class DispatchStore {
           : []),
         countChange(`dispatch.status#${current.dispatch.status}`, -1),
         countChange(`dispatch.status#${status}`, 1),
+        ...(current.projectId ? [plainAddition(agentLoadKey(current.projectId, dispatch.agent), "active", -1)] : []),
+        ...(usage ? usageAdditions(finishedAt, dispatch.agent, current.projectId, usage) : []),
       ],
     };
   }
@@ -331,6 +365,7 @@ function fromItem(item: Item): StoredDispatch {
     issueNumber: Number(item.issueNumber ?? 0),
     version: Number(item.version ?? 1),
     promptVersion: (item.promptVersion as StoredDispatch["promptVersion"] | undefined) ?? null,
+    projectId: typeof item.projectId === "string" ? item.projectId : null,
   };
 }
 

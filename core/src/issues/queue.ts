@@ -62,6 +62,12 @@ export interface QueueFilters {
   types?: Issue["type"][];
 }
 
+/** An issue at the head of the queue, as its entry names it (a claim passes over a held project's issues unread). */
+export interface QueueHeadEntry {
+  issueId: string;
+  projectId: string | null;
+}
+
 /** An issue as the queue sees it: its fields and its goal bonus. */
 export type Queued = { issue: Issue; goalActive: boolean };
 
@@ -111,11 +117,14 @@ export class DispatchQueue {
     return queueListing(filters).filters.length === 0;
   }
 
-  /** Ids of the first `count` queued issues matching the filters, in claim order. */
-  async head(filters: QueueFilters, count: number): Promise<string[]> {
+  /** The first `count` queued issues matching the filters, in claim order: their ids and projects. */
+  async head(filters: QueueFilters, count: number): Promise<QueueHeadEntry[]> {
     const { listing, filters: entryFilters } = queueListing(filters);
     const entries = await this.listings.head(listing, entryFilters, count);
-    return entries.map((entry) => String(entry.issueId));
+    return entries.map((entry) => ({
+      issueId: String(entry.issueId),
+      projectId: typeof entry.projectId === "string" ? entry.projectId : null,
+    }));
   }
 
   /**

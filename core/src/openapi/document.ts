@@ -67,6 +67,10 @@ const ERRORS = {
   412: ["PreconditionFailed", "If-Match given and the resource's ETag differs"],
   413: ["PayloadTooLarge", "Body over the limit (1 MiB, 5 MiB for webhook receivers)"],
   415: ["UnsupportedMediaType", "The body is not of a media type this endpoint takes"],
+  429: [
+    "TooManyRequests",
+    "A limit was reached (a claim by an agent holding its project's `limits.maxActivePerAgent` dispatches); retry after `Retry-After` seconds",
+  ],
   500: ["InternalError", "Internal error, or this receiver's secret is not configured"],
   503: [
     "Unavailable",
@@ -151,7 +155,16 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: Json) => ({ "application/json": { schema } });
 
 function successResponse(success: Success): Json {
-  if (success.status === 204) return { description: success.description };
+  if (success.status === 204) {
+    if (!success.headers) return { description: success.description };
+    const headers = Object.fromEntries(
+      Object.entries(success.headers).map(([name, { description, values }]) => [
+        name,
+        { description, schema: { type: "string", enum: values } },
+      ]),
+    );
+    return { description: success.description, headers };
+  }
   if ("item" in success) {
     return {
       description: success.description,

@@ -15,12 +15,12 @@ import {
   patchProjectBody,
 } from "../catalog/schemas.js";
 import { createCommentBody, listCommentsQuery } from "../comments/schemas.js";
-import { dashboardPageQuery } from "../dashboard/schemas.js";
+import { dashboardPageQuery, usageQuery } from "../dashboard/schemas.js";
 import { claimBody, completeBody, listDispatchesQuery, nextQuery, queueQuery } from "../dispatch/schemas.js";
 import { createRelationBody } from "../issues/relation-schemas.js";
 import { createIssueBody, listIssuesQuery, updateIssueBody } from "../issues/schemas.js";
 import { createReviewBody, listPromptsQuery } from "../prompts/schemas.js";
-import type { Family, RouteKey } from "../routes.js";
+import { CLAIM_STOPPED_HEADER, DAILY_COST_BUDGET_STOP, type Family, type RouteKey } from "../routes.js";
 import { providersQuery } from "../service/schemas.js";
 import { issueSignalsQuery, listSignalsQuery, manualSignalBody } from "../signals/schemas.js";
 import {
@@ -40,8 +40,8 @@ export type Success =
   | { status: 200 | 201; item: ResourceName; description: string }
   /** `{"data": [<resource>…], "total": N}` */
   | { status: 200; list: ResourceName; description: string }
-  /** No body. */
-  | { status: 204; description: string }
+  /** No body; perhaps headers that say why. */
+  | { status: 204; description: string; headers?: Record<string, { description: string; values: string[] }> }
   /** A body that is not an envelope: `GET /health`, the document itself, the docs page and its assets. */
   | { status: 200; raw: "health" | "openapi" | "html" | "asset"; description: string };
 
@@ -60,13 +60,18 @@ export interface Operation {
   /** Honours `If-Match` (412 on mismatch). */
   ifMatch?: true;
   /** Statuses besides those every route of its kind can answer (see openapi/document). */
-  errors?: readonly (404 | 409)[];
+  errors?: readonly (404 | 409 | 429)[];
 }
 
 /** Every route key of every family. */
 export type AnyRouteKey = { [F in Family]: RouteKey<F> }[Family];
 
 const ISSUE_REF = "Issue id (`iss_…`) or `KZN-<number>`";
+const PROJECT_LIMITS =
+  "`limits` (both `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may " +
+  "hold of the project's issues) and `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day " +
+  "before claims of its issues stop). Sent, the object replaces the project's limits whole: a key left out is `null`; " +
+  "unknown keys are a 400.";
 const noContent = (description: string): Success => ({ status: 204, description });
 const item = (item: ResourceName, description: string, status: 200 | 201 = 200): Success => ({
   status,
@@ -74,6 +79,27 @@ const item = (item: ResourceName, description: string, status: 200 | 201 = 200):
   description,
 });
 const list = (list: ResourceName, description: string): Success => ({ status: 200, list, description });
+
+/** A claim's 204: nothing eligible, or (with the header) nothing but issues of projects past their daily cost budget. */
+const nothingClaimed: Success = {
+  status: 204,
+  description:
+    "Nothing is eligible. With `Kaizen-Claim-Stopped: daily-cost-budget`: the only issues left are in projects whose " +
+    "agents reported `limits.dailyCostBudgetUsd` or more today (UTC); claims of them resume the next UTC day or when the budget is raised.",
+  headers: {
+    [CLAIM_STOPPED_HEADER]: {
+      description: "Why nothing was claimed although issues are queued: their projects' daily cost budget",
+      values: [DAILY_COST_BUDGET_STOP],
+    },
+  },
+};
+
+const CLAIM_LIMITS =
+  " Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a " +
+  "project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose " +
+  "agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`. " +
+  "A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects " +
+  "first. The 429 comes before the budget's 204 when both apply.";
 
 /** A page of the web console (API.md 3.8): the same HTML shell, which shows the page its URL names. */
 const consolePage = (summary: string, id?: string): Operation => ({
@@ -192,17 +218,22 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
   "GET /api/projects": { summary: "List projects", query: listProjectsQuery(), success: list("Project", "A page") },
   "POST /api/projects": {
     summary: "Create a project",
+    description: PROJECT_LIMITS,
     body: createProjectBody(),
     success: item("Project", "The new project", 201),
     errors: [404],
   },
   "GET /api/projects/:id": {
-    summary: "Get a project with its issue counts by status",
+    summary: "Get a project with its issue counts by status and today's usage",
+    description:
+      "`usage` sums what its dispatches (of issues in it when claimed) reported they cost today (UTC): the figure " +
+      "`limits.dailyCostBudgetUsd` is held against.",
     params: { id: "Project id (`prj_…`)" },
     success: item("ProjectDetail", "The project"),
   },
   "PATCH /api/projects/:id": {
     summary: "Update a project",
+    description: PROJECT_LIMITS,
     params: { id: "Project id (`prj_…`)" },
     body: patchProjectBody(),
     success: item("Project", "The updated project"),
@@ -422,16 +453,20 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
     summary: "Claim the highest-scoring eligible issue",
     description:
       "Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, " +
-      "complete, release, comments on the issue and reviews of the prompt. Takes no `Idempotency-Key`.",
+      "complete, release, comments on the issue and reviews of the prompt. Takes no `Idempotency-Key`." +
+      CLAIM_LIMITS,
     body: claimBody(),
     success: item("ClaimResult", "The dispatch, its issue and the rendered prompt", 201),
-    alsoSuccess: noContent("Nothing is eligible"),
+    alsoSuccess: nothingClaimed,
+    errors: [429],
   },
   "GET /api/dispatch/next": {
     summary: "Claim, for agents that can only GET",
+    description: `The claim of \`POST /api/dispatch/claim\`, its answers included.${CLAIM_LIMITS}`,
     query: nextQuery(),
     success: item("ClaimResult", "The dispatch, its issue and the rendered prompt"),
-    alsoSuccess: noContent("Nothing is eligible"),
+    alsoSuccess: nothingClaimed,
+    errors: [429],
   },
   "GET /api/dispatch/queue": {
     summary: "Preview the claim order",
@@ -483,5 +518,14 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
     summary: "Per template: active version, usage, review score, completion rate",
     query: dashboardPageQuery(),
     success: list("PromptPerformance", "A page of templates"),
+  },
+  "GET /api/dashboard/usage": {
+    summary: "What agents reported their work cost, per day, agent and project",
+    description:
+      "The usage sums (dispatches that reported usage, input and output tokens, US dollars) of the last `days` UTC days, " +
+      "today first, days without reports included: each day in all, per agent and per project (the issue's project " +
+      "when it was claimed), the costliest first. A dispatch counts on the UTC day it finished. One query per day.",
+    query: usageQuery(),
+    success: item("UsageReport", "The days, newest first"),
   },
 };

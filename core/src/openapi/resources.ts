@@ -5,7 +5,12 @@
 import * as z from "zod/mini";
 import { goalSchema, labelSchema, projectDetailSchema, projectSchema } from "../catalog/schemas.js";
 import { commentSchema } from "../comments/schemas.js";
-import { activityChainSchema, dashboardStatsSchema, promptPerformanceSchema } from "../dashboard/schemas.js";
+import {
+  activityChainSchema,
+  dashboardStatsSchema,
+  promptPerformanceSchema,
+  usageReportSchema,
+} from "../dashboard/schemas.js";
 import { claimResultSchema, dispatchSchema, dispatchWithIssueSchema, queueItemSchema } from "../dispatch/schemas.js";
 import { errorBodySchema } from "../errors.js";
 import { relationSchema } from "../issues/relation-schemas.js";
@@ -62,6 +67,7 @@ export const RESOURCE_SCHEMAS = {
   DashboardStats: dashboardStatsSchema(),
   ActivityChain: activityChainSchema(),
   PromptPerformance: promptPerformanceSchema(),
+  UsageReport: usageReportSchema(),
   ServiceInfo: serviceInfoSchema(),
   Health: healthSchema(),
   ProviderSetup: providerSetupSchema(),

@@ -3,6 +3,7 @@
  * (the text the agent receives, with the dispatch token in it; the one kept, without), listed and
  * read. Reviews of prompts: ./reviews.ts.
  */
+import type { Project } from "../catalog/schemas.js";
 import type { TransactItem } from "../db/client.js";
 import { NotFoundError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
@@ -36,26 +37,27 @@ export class PromptService {
 
   /**
    * Renders the prompt an issue gets now and the writes that record it, for the caller's own
-   * transaction (a claim); null when no template matches the issue. The prompt returned is the
-   * text the agent receives; the one recorded has the dispatch token replaced by {@link REDACTED_TOKEN}.
+   * transaction (a claim); `prompt` null and no writes when no template matches the issue. The
+   * prompt returned is the text the agent receives; the one recorded has the dispatch token replaced
+   * by {@link REDACTED_TOKEN}. `project` is the issue's project as its prompt context read it.
    */
   async preparePrompt(
     issueRef: string | IssueAggregate,
     dispatchId: string | null,
     extra: Omit<DispatchContext, "prompt">,
     failedDispatches = 0,
-  ): Promise<{ prompt: Prompt; writes: TransactItem[] } | null> {
+  ): Promise<{ prompt: Prompt | null; writes: TransactItem[]; project: Project | null }> {
     const { id, createdAt } = newPromptId(this.now().getTime());
-    const { issueId, source } = await this.renderer.renderChosen(
+    const { issueId, source, project } = await this.renderer.renderChosen(
       issueRef,
       { ...extra, prompt: { id } },
       failedDispatches,
     );
-    if (!source) return null;
+    if (!source) return { prompt: null, writes: [], project };
     const prompt: Prompt = { id, issueId, dispatchId, ...source, createdAt, reviewCount: 0 };
     // The dispatch token is stored only as a hash: the kept text names it without giving it away.
     const token = extra.dispatch?.token;
     const kept = token ? { ...prompt, text: prompt.text.replaceAll(token, REDACTED_TOKEN) } : prompt;
-    return { prompt, writes: this.store.prepareCreate(kept) };
+    return { prompt, writes: this.store.prepareCreate(kept), project };
   }
 }

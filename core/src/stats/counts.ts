@@ -74,31 +74,68 @@ export function medianOf(histogram: Record<string, number>): number | null {
   return null;
 }
 
+/** The update expression of {@link plainAddition}: how a merge tells one apart. */
+const PLAIN_ADD = "ADD #added :delta";
+
+/**
+ * Adds `delta` to `attribute` of the one item at `key`, unconditionally: for a count kept on one item
+ * because a condition elsewhere reads it whole (a spread count could not be checked). Merged like
+ * spread counts by {@link mergeCountChanges}.
+ */
+export function plainAddition(key: Key, attribute: string, delta: number): TransactItem {
+  return {
+    Update: {
+      Key: key,
+      UpdateExpression: PLAIN_ADD,
+      ExpressionAttributeNames: { "#added": attribute },
+      ExpressionAttributeValues: { ":delta": delta },
+    },
+  };
+}
+
+/** A count change as a merge sees it: its item, attribute and delta, or undefined for any other write. */
+function additionOf(write: TransactItem): { Key: Key; attribute: string; delta: number } | undefined {
+  if (write.SpreadAdd) return write.SpreadAdd;
+  const update = write.Update;
+  if (update?.UpdateExpression !== PLAIN_ADD || update.ConditionExpression !== undefined) return undefined;
+  const attribute = update.ExpressionAttributeNames?.["#added"];
+  const delta = update.ExpressionAttributeValues?.[":delta"];
+  if (typeof attribute !== "string" || typeof delta !== "number") return undefined;
+  return { Key: { pk: String(update.Key?.pk), sk: String(update.Key?.sk) }, attribute, delta };
+}
+
 /**
  * Count changes merged per count: one transaction may not touch one item twice, so the changes a
- * move gathers for one count (an issue leaving the queue while its dependent joins it) become
- * their sum, and a sum of zero no change. Other items keep their place, first changes first.
+ * move gathers for one count (an issue leaving the queue while its dependent joins it, two
+ * dispatches of one agent ended by one merged fix) become their sum, and a sum of zero no change.
+ * Spread counts and {@link plainAddition}s are merged; other items keep their place, first changes first.
  * @example mergeCountChanges([countChange("queue.depth", -1), countChange("queue.depth", 1)]) // []
  */
 export function mergeCountChanges(writes: TransactItem[]): TransactItem[] {
   const sums = new Map<string, number>();
-  const idOf = (addition: NonNullable<TransactItem["SpreadAdd"]>) =>
-    `${addition.Key.pk}\u0000${addition.Key.sk}\u0000${addition.attribute}`;
+  const idOf = (write: TransactItem, addition: { Key: Key; attribute: string }) =>
+    `${write.SpreadAdd ? "spread" : "plain"}\u0000${addition.Key.pk}\u0000${addition.Key.sk}\u0000${addition.attribute}`;
   for (const write of writes) {
-    if (write.SpreadAdd)
-      sums.set(idOf(write.SpreadAdd), (sums.get(idOf(write.SpreadAdd)) ?? 0) + write.SpreadAdd.delta);
+    const addition = additionOf(write);
+    if (addition) sums.set(idOf(write, addition), (sums.get(idOf(write, addition)) ?? 0) + addition.delta);
   }
   const merged: TransactItem[] = [];
   for (const write of writes) {
-    if (!write.SpreadAdd) {
+    const addition = additionOf(write);
+    if (!addition) {
       merged.push(write);
       continue;
     }
-    const id = idOf(write.SpreadAdd);
+    const id = idOf(write, addition);
     const delta = sums.get(id);
     if (delta === undefined) continue;
     sums.delete(id);
-    if (delta !== 0) merged.push({ SpreadAdd: { ...write.SpreadAdd, delta } });
+    if (delta === 0) continue;
+    merged.push(
+      write.SpreadAdd
+        ? { SpreadAdd: { ...write.SpreadAdd, delta } }
+        : plainAddition(addition.Key, addition.attribute, delta),
+    );
   }
   return merged;
 }

@@ -3,6 +3,7 @@
  * family, project, goal, labels, blockers and latest signals. Never the service's own key.
  */
 import type { CatalogLookups } from "../catalog/lookups.js";
+import type { Project } from "../catalog/schemas.js";
 import { NotFoundError } from "../errors.js";
 import { ISSUE_ID } from "../issues/keys.js";
 import { type IssueSummary, summaryOf } from "../issues/service.js";
@@ -44,11 +45,14 @@ export class PromptContextBuilder {
     private readonly baseUrl: string,
   ) {}
 
-  /** The issue (by id or `KZN-<n>`) and everything its prompt may name; reads run side by side. */
+  /**
+   * The issue (by id or `KZN-<n>`) and everything its prompt may name; reads run side by side. The
+   * issue's project is also answered whole (a claim holds it to its limits without reading it again).
+   */
   async build(
     ref: string | IssueAggregate,
     extra: DispatchContext = NO_DISPATCH,
-  ): Promise<{ context: PromptContext; stored: StoredIssue }> {
+  ): Promise<{ context: PromptContext; stored: StoredIssue; project: Project | null }> {
     const aggregate = typeof ref === "string" ? await this.aggregateOf(ref) : ref;
     const { stored, children } = aggregate;
     const { issue } = stored;
@@ -91,7 +95,7 @@ export class PromptContextBuilder {
       prompt: extra.prompt,
       api: { baseUrl: this.baseUrl },
     };
-    return { context, stored };
+    return { context, stored, project };
   }
 
   /** The issue's partition by `iss_…` id (one read) or `KZN-<n>` (two); 404 when there is none. */

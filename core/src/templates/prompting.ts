@@ -4,6 +4,7 @@
  * (./service.ts) are not needed for that, so a function that only renders does not carry them.
  */
 import { randomUUID } from "node:crypto";
+import type { Project } from "../catalog/schemas.js";
 import { ConditionFailedError } from "../db/client.js";
 import { pollBackoff, retryConflicts } from "../db/retry.js";
 import { NotFoundError, UnavailableError } from "../errors.js";
@@ -123,14 +124,15 @@ export class PromptRenderer {
     issue: string | IssueAggregate,
     extra: DispatchContext,
     failedDispatches = 0,
-  ): Promise<{ issueId: string; source: PromptSource | null }> {
-    const { context, stored, chosen } = await this.choose(issue, extra, failedDispatches);
+  ): Promise<{ issueId: string; source: PromptSource | null; project: Project | null }> {
+    const { context, stored, chosen, project } = await this.choose(issue, extra, failedDispatches);
     const picked = chosen ? versionFor(chosen, stored.issue.id) : null;
-    if (!chosen || !picked) return { issueId: stored.issue.id, source: null };
+    if (!chosen || !picked) return { issueId: stored.issue.id, source: null, project };
     const version = await this.store.versionSource(chosen.id, picked.number, picked.id);
-    if (version === undefined) return { issueId: stored.issue.id, source: null };
+    if (version === undefined) return { issueId: stored.issue.id, source: null, project };
     return {
       issueId: stored.issue.id,
+      project,
       source: {
         templateId: chosen.id,
         versionId: picked.id,
@@ -143,11 +145,11 @@ export class PromptRenderer {
 
   /** The issue's prompt context and the template selection picks for it (the context and the live templates read side by side). */
   private async choose(issue: string | IssueAggregate, extra: DispatchContext, failedDispatches: number) {
-    const [{ context, stored }, entries] = await Promise.all([
+    const [{ context, stored, project }, entries] = await Promise.all([
       this.contexts.build(issue, extra),
       this.store.selectionEntries(),
     ]);
-    return { context, stored, chosen: selectTemplate(entries, selectionFacts(stored, failedDispatches)) };
+    return { context, stored, project, chosen: selectTemplate(entries, selectionFacts(stored, failedDispatches)) };
   }
 
   /** Any version (a draft included) rendered for an issue, whatever selection would choose: to try a version before promoting it. */

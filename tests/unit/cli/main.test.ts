@@ -117,9 +117,10 @@ describe("--help", () => {
     expect(listed).toEqual([...new Set([...flags, ...COMMON, "version"])].sort());
   });
 
-  it("next --help documents exit status 3 for nothing to claim", async () => {
+  it("next --help documents exit status 3 for nothing to claim, 4 for a project's limit", async () => {
     const { stdout } = await run(["next", "--help"]);
     expect(stdout).toContain("3 nothing is eligible");
+    expect(stdout).toMatch(/4 you hold as many of a project's\s+dispatches as its limits\.maxActivePerAgent allows/);
   });
 });
 
