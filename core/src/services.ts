@@ -29,7 +29,8 @@ import { SignalService } from "./signals/service.js";
 import { SignalStore } from "./signals/store.js";
 import { UsageStats } from "./stats/usage.js";
 import { PromptContextBuilder } from "./templates/context.js";
-import type { ExperimentService } from "./templates/experiments.js";
+import { ExperimentStore } from "./templates/experiment-store.js";
+import { ExperimentService } from "./templates/experiments.js";
 import { PromptRenderer } from "./templates/prompting.js";
 import { TemplateService } from "./templates/service.js";
 import { TemplateStore } from "./templates/store.js";
@@ -104,19 +105,12 @@ export const promptRenderer = (deps: AppDeps) =>
     );
     return new PromptRenderer(templateStore(deps), contexts, deps.config.serviceApiKey, clockOf(deps));
   });
-/**
- * Experiments (templates/experiments.ts), loaded on first use: a chunk of their own, so the
- * functions that claim, complete and review carry them only once a dispatch or review of an
- * experiment asks to settle it, not at every cold start.
- */
-export const experimentService = (deps: DbDeps): Promise<ExperimentService> =>
-  once(deps, "experiments", async () => {
-    const [{ ExperimentService }, { ExperimentStore }] = await Promise.all([
-      import("./templates/experiments.js"),
-      import("./templates/experiment-store.js"),
-    ]);
-    return new ExperimentService(templateStore(deps), new ExperimentStore(deps.db), clockOf(deps));
-  });
+export const experimentService = (deps: DbDeps) =>
+  once(
+    deps,
+    "experiments",
+    () => new ExperimentService(templateStore(deps), new ExperimentStore(deps.db), clockOf(deps)),
+  );
 export const templateService = (deps: AppDeps) =>
   once(
     deps,
@@ -126,7 +120,7 @@ export const templateService = (deps: AppDeps) =>
         templateStore(deps),
         catalogLookups(deps),
         deps.config.serviceApiKey,
-        () => experimentService(deps),
+        experimentService(deps),
         clockOf(deps),
       ),
   );
@@ -148,7 +142,7 @@ export const reviewService = (deps: AppDeps) =>
         issueStore(deps),
         catalogService(deps),
         catalogLookups(deps),
-        () => experimentService(deps),
+        experimentService(deps),
         clockOf(deps),
       ),
   );
@@ -165,7 +159,7 @@ export const dispatchService = (deps: AppDeps) =>
         issueMoves(deps),
         promptService(deps),
         usageStats(deps),
-        () => experimentService(deps),
+        experimentService(deps),
         clockOf(deps),
       ),
   );

@@ -129,7 +129,7 @@ function reviewsWith(t: TestApp, timings: Partial<ReviewTimings>) {
     issueStore(deps),
     catalogService(deps),
     catalogLookups(deps),
-    () => experimentService(deps),
+    experimentService(deps),
     () => new Date(),
     timings,
   );

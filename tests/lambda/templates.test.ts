@@ -94,7 +94,7 @@ describe("templates and prompts Lambda bundles", () => {
     );
   });
 
-  it("experiments: started by the templates bundle, decided by the dispatch bundle (its experiments chunk loaded)", async () => {
+  it("experiments: started by the templates bundle, decided by the dispatch bundle", async () => {
     const made = await invoke(
       templates,
       event("POST /api/templates", {

@@ -95,7 +95,7 @@ export class DispatchService {
     /** What projects' dispatches reported they cost today, held against their daily budgets. */
     private readonly usage: Pick<UsageStats, "projectDay">,
     /** Decides an experiment once one of its dispatches ended (API.md 3.5.1). */
-    private readonly experiments: () => Promise<Pick<ExperimentService, "settle">>,
+    private readonly experiments: Pick<ExperimentService, "settle">,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -339,7 +339,7 @@ export class DispatchService {
     const version = ended.promptVersion;
     if (!version?.experiment) return;
     try {
-      await (await this.experiments()).settle(version.templateId, version.experiment.id);
+      await this.experiments.settle(version.templateId, version.experiment.id);
     } catch (error) {
       defaultLogger.warn("experiment decision deferred", {
         experimentId: version.experiment.id,

@@ -91,7 +91,7 @@ export class ReviewService {
     /** Finds the improvement label as stored. */
     private readonly labels: Pick<CatalogLookups, "resolveLabels">,
     /** Decides an experiment once one of its prompts was reviewed (API.md 3.5.1). */
-    private readonly experiments: () => Promise<Pick<ExperimentService, "settle">>,
+    private readonly experiments: Pick<ExperimentService, "settle">,
     private readonly now: () => Date = () => new Date(),
     timings: Partial<ReviewTimings> = {},
   ) {
@@ -152,7 +152,7 @@ export class ReviewService {
   /** The experiment's rule applied after one of its prompts was reviewed; the review is stored whatever happens here. */
   private async settleExperiment(templateId: string, experimentId: string): Promise<void> {
     try {
-      await (await this.experiments()).settle(templateId, experimentId);
+      await this.experiments.settle(templateId, experimentId);
     } catch (error) {
       defaultLogger.warn("experiment decision deferred", { experimentId, error: loggedError(error) });
     }

@@ -22,7 +22,7 @@ export const templateFamily: FamilyModule<"templates"> = (deps) => {
   const templates = templateService(deps);
   const rendering = promptRenderer(deps);
   const reviewPages = reviewLists(deps);
-  const experiments = () => experimentService(deps);
+  const experiments = experimentService(deps);
   const experimentId = (c: Context) => c.req.param("experimentId") ?? "";
   const id = (c: Context) => c.req.param("id") ?? "";
   const detail = async (c: Context, ref: string, status: 200 | 201 = 200) => {
@@ -79,24 +79,21 @@ export const templateFamily: FamilyModule<"templates"> = (deps) => {
     },
     "GET /api/templates/:id/experiments": async (c) => {
       const query = parseWith(pageQuery(), c.req.query(), "query");
-      const { experiments: page, total } = await (await experiments()).list(id(c), {
+      const { experiments: page, total } = await experiments.list(id(c), {
         offset: pageOffset(query),
         limit: query.limit,
       });
       return listResponse(c, page, total, query);
     },
     "POST /api/templates/:id/experiments": async (c) => {
-      const started = await (await experiments()).start(
-        id(c),
-        parseWith(startExperimentBody(), await readJsonBody(c), "body"),
-      );
+      const started = await experiments.start(id(c), parseWith(startExperimentBody(), await readJsonBody(c), "body"));
       c.header("Location", `/api/templates/${started.templateId}/experiments/${started.id}`);
       return itemResponse(c, started, { status: 201 });
     },
     "GET /api/templates/:id/experiments/:experimentId": async (c) =>
-      itemResponse(c, await (await experiments()).get(id(c), experimentId(c))),
+      itemResponse(c, await experiments.get(id(c), experimentId(c))),
     "DELETE /api/templates/:id/experiments/:experimentId": async (c) =>
-      itemResponse(c, await (await experiments()).stop(id(c), experimentId(c))),
+      itemResponse(c, await experiments.stop(id(c), experimentId(c))),
     "GET /api/templates/preview/:issueId": async (c) => {
       const { versionId } = parseWith(previewQuery(), c.req.query(), "query");
       const issueRef = c.req.param("issueId") ?? "";

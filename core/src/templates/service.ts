@@ -36,7 +36,7 @@ export class TemplateService {
     /** Seals the precompiled forms this service stores (the service key): only sealed ones are run. */
     private readonly sealSecret: string | undefined,
     /** Ends a running experiment when its template is changed by hand. */
-    private readonly experiments: () => Promise<Pick<ExperimentService, "prepareEndFor">>,
+    private readonly experiments: Pick<ExperimentService, "prepareEndFor">,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.store = store;
@@ -147,7 +147,7 @@ export class TemplateService {
       const current = await this.getTemplate(ref);
       checkVersion(expected, current.version);
       const ending = current.experiment
-        ? await (await this.experiments()).prepareEndFor(current, { status: "stopped", reason: "template deleted" })
+        ? await this.experiments.prepareEndFor(current, { status: "stopped", reason: "template deleted" })
         : [];
       await this.store.transact(race.writes(this.store.prepareDelete(current, this.now()), ending));
     }, race);
@@ -196,7 +196,7 @@ export class TemplateService {
       if (!target) throw new NotFoundError(`Version ${versionId} of template ${ref} not found`);
       if (current.activeVersionNumber === located.number) return { template: current, version: target.version };
       const ending = current.experiment
-        ? await (await this.experiments()).prepareEndFor(current, {
+        ? await this.experiments.prepareEndFor(current, {
             status: current.experiment.candidateVersionNumber === located.number ? "promoted" : "stopped",
             reason: `version ${located.number} promoted by request`,
           })
