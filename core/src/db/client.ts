@@ -203,21 +203,25 @@ export class Db {
     return out;
   }
 
-  /** Every item of one partition, strongly consistent, following DynamoDB's 1 MB pages. */
-  async queryPartition(pk: string): Promise<Item[]> {
+  /** Every item a query matches, following DynamoDB's 1 MB pages. */
+  async queryAll(input: Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey">): Promise<Item[]> {
     const items: Item[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const out = await this.query({
-        KeyConditionExpression: "pk = :pk",
-        ExpressionAttributeValues: { ":pk": pk },
-        ConsistentRead: true,
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      });
+      const out = await this.query({ ...input, ...(startKey ? { ExclusiveStartKey: startKey } : {}) });
       items.push(...(out.Items ?? []));
       startKey = out.LastEvaluatedKey;
     } while (startKey);
     return items;
+  }
+
+  /** Every item of one partition, strongly consistent, following DynamoDB's 1 MB pages. */
+  queryPartition(pk: string): Promise<Item[]> {
+    return this.queryAll({
+      KeyConditionExpression: "pk = :pk",
+      ExpressionAttributeValues: { ":pk": pk },
+      ConsistentRead: true,
+    });
   }
 
   /**

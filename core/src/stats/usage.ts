@@ -10,7 +10,7 @@
  *   `tokens-out`, `cost`; attribute `count`.
  * - a day is one query of its partition; one project's day is one query of `project#<id>#`.
  */
-import type { Db, Item, Key, TransactItem } from "../db/client.js";
+import type { Db, Key, TransactItem } from "../db/client.js";
 import { sumSpreadCounts } from "../db/spread.js";
 import type { UsageDay, UsageSums } from "./schemas.js";
 
@@ -146,18 +146,11 @@ export class UsageStats {
   /** One project's sums of one day (one query of its few counts). */
   async projectDay(projectId: string, day: string): Promise<UsageSums> {
     const prefix = scopePrefix({ kind: "project", projectId });
-    const items: Item[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.query({
-        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-        ExpressionAttributeValues: { ":pk": dayPartition(day), ":prefix": prefix },
-        ConsistentRead: true,
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      });
-      items.push(...(out.Items ?? []));
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
+    const items = await this.db.queryAll({
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+      ExpressionAttributeValues: { ":pk": dayPartition(day), ":prefix": prefix },
+      ConsistentRead: true,
+    });
     const sums = { ...NO_USAGE };
     for (const { sk, total } of sumSpreadCounts(items, "count")) addCount(sums, sk.slice(prefix.length), total);
     return sums;

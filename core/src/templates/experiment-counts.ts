@@ -7,8 +7,8 @@
  * turns. Kept apart from the stores so that whoever ends a dispatch does not carry them.
  */
 import type { TransactItem } from "../db/client.js";
+import type { ReportedCost } from "../stats/usage.js";
 import { type ArmCount, armCountKey, type ExperimentArm } from "./keys.js";
-import type { ReportedUsage } from "./version-counts.js";
 
 /** The experiment and arm a prompt was rendered in (API.md 3.5.1), as the prompt records it. */
 export interface PromptArm {
@@ -38,7 +38,7 @@ export function armClaimAddition(ref: ArmRef): TransactItem {
 export function armOutcomeAdditions(
   ref: ArmRef,
   status: "completed" | "failed" | "released" | "expired",
-  usage: ReportedUsage | null,
+  usage: ReportedCost | null,
 ): TransactItem[] {
   const items = [addition(ref, "finished")];
   if (status === "completed" || status === "failed") items.push(addition(ref, status));

@@ -131,20 +131,12 @@ export class ExperimentStore {
     return experimentsOf(items).reverse();
   }
 
-  private async queryAll(condition: string, values: Record<string, unknown>): Promise<Item[]> {
-    const items: Item[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.query({
-        KeyConditionExpression: condition,
-        ExpressionAttributeValues: values,
-        ConsistentRead: true,
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      });
-      items.push(...(out.Items ?? []));
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
-    return items;
+  private queryAll(condition: string, values: Record<string, unknown>): Promise<Item[]> {
+    return this.db.queryAll({
+      KeyConditionExpression: condition,
+      ExpressionAttributeValues: values,
+      ConsistentRead: true,
+    });
   }
 }
 

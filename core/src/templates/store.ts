@@ -398,24 +398,17 @@ export class TemplateStore {
   /** Versions `from`..`to` (numbers, inclusive) with their usage counts, in the order asked: one query. */
   async versionRange(templateId: string, from: number, to: number, order: "asc" | "desc"): Promise<StoredVersion[]> {
     if (to < from) return [];
-    const items: Item[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.db.query({
-        KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
-        ExpressionAttributeValues: {
-          ":pk": templateKey(templateId).pk,
-          ":from": versionKey(templateId, from).sk,
-          // The last version's usage count and its shards sort after it, before the next number.
-          ":to": `${versionUsageKey(templateId, to).sk}~~`,
-        },
-        ConsistentRead: true,
-        ScanIndexForward: order === "asc",
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      });
-      items.push(...(out.Items ?? []));
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
+    const items = await this.db.queryAll({
+      KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
+      ExpressionAttributeValues: {
+        ":pk": templateKey(templateId).pk,
+        ":from": versionKey(templateId, from).sk,
+        // The last version's usage count and its shards sort after it, before the next number.
+        ":to": `${versionUsageKey(templateId, to).sk}~~`,
+      },
+      ConsistentRead: true,
+      ScanIndexForward: order === "asc",
+    });
     const counts = new Map<string, number>();
     const reviews = new Map<number, Item>();
     for (const item of items.filter((item) => isVersionReviewsSortKey(String(item.sk)))) {

@@ -8,17 +8,11 @@
  * move, a signal) does not carry the whole template store.
  */
 import type { TransactItem } from "../db/client.js";
+import type { ReportedCost } from "../stats/usage.js";
 import { type VersionCount, versionCountKey } from "./keys.js";
 
 function addition(templateId: string, number: number, count: VersionCount, delta = 1): TransactItem {
   return { SpreadAdd: { Key: versionCountKey(templateId, number, count), attribute: "count", delta } };
-}
-
-/** What the agent of a dispatch reported its work cost (dispatch/schemas `DispatchUsage`); null: not reported. */
-export interface ReportedUsage {
-  inputTokens: number | null;
-  outputTokens: number | null;
-  costUsd: number | null;
 }
 
 /** One more prompt rendered from version `number` of a template. */
@@ -35,7 +29,7 @@ export function versionOutcomeAdditions(
   templateId: string,
   number: number,
   completed: boolean,
-  usage: ReportedUsage | null = null,
+  usage: ReportedCost | null = null,
 ): TransactItem[] {
   const add = (count: VersionCount, delta = 1) => addition(templateId, number, count, delta);
   const items = completed ? [add("finished"), add("completed")] : [add("finished")];
