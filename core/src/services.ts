@@ -15,6 +15,7 @@ import { DispatchStore, tokenDispatchOf } from "./dispatch/store.js";
 import { dispatchTokenCheck } from "./dispatch/token.js";
 import { type AppDeps, type AppEnv, createHttpApp, type FamilyModules } from "./http/app.js";
 import { IssueMoves } from "./issues/moves.js";
+import { IssueQueries } from "./issues/queries.js";
 import { DispatchQueue } from "./issues/queue.js";
 import { RelationStore } from "./issues/relation-store.js";
 import { RelationService } from "./issues/relations.js";
@@ -25,10 +26,12 @@ import { ReviewStore } from "./prompts/review-store.js";
 import { ReviewService } from "./prompts/reviews.js";
 import { PromptService } from "./prompts/service.js";
 import { PromptStore } from "./prompts/store.js";
+import { SignalQueries } from "./signals/queries.js";
 import { SignalService } from "./signals/service.js";
 import { SignalStore } from "./signals/store.js";
 import { UsageStats } from "./stats/usage.js";
 import { PromptContextBuilder } from "./templates/context.js";
+import { ExperimentEndings } from "./templates/experiment-endings.js";
 import { ExperimentStore } from "./templates/experiment-store.js";
 import { ExperimentService } from "./templates/experiments.js";
 import { PromptRenderer } from "./templates/prompting.js";
@@ -57,9 +60,12 @@ const clockOf = (deps: DbDeps) => deps.clock ?? (() => new Date());
 export const dispatchQueue = (deps: DbDeps) => once(deps, "dispatchQueue", () => new DispatchQueue(deps.db));
 export const issueStore = (deps: DbDeps) =>
   once(deps, "issueStore", () => new IssueStore(deps.db, dispatchQueue(deps)));
+export const issueQueries = (deps: DbDeps) =>
+  once(deps, "issueQueries", () => new IssueQueries(deps.db, issueStore(deps)));
 export const templateStore = (deps: DbDeps) => once(deps, "templateStore", () => new TemplateStore(deps.db));
 export const dispatchStore = (deps: DbDeps) => once(deps, "dispatchStore", () => new DispatchStore(deps.db));
 export const signalStore = (deps: DbDeps) => once(deps, "signalStore", () => new SignalStore(deps.db));
+export const signalQueries = (deps: DbDeps) => once(deps, "signalQueries", () => new SignalQueries(deps.db));
 export const promptStore = (deps: DbDeps) => once(deps, "promptStore", () => new PromptStore(deps.db));
 export const usageStats = (deps: DbDeps) => once(deps, "usageStats", () => new UsageStats(deps.db));
 
@@ -69,12 +75,24 @@ export const catalogService = (deps: DbDeps) =>
   once(
     deps,
     "catalog",
-    () => new CatalogService(deps.db, catalogLookups(deps), issueStore(deps), usageStats(deps), deps.clock),
+    () =>
+      new CatalogService(
+        deps.db,
+        catalogLookups(deps),
+        issueQueries(deps),
+        issueStore(deps),
+        usageStats(deps),
+        deps.clock,
+      ),
   );
 export const issueMoves = (deps: DbDeps) =>
   once(deps, "issueMoves", () => new IssueMoves(issueStore(deps), dispatchStore(deps)));
 export const issueService = (deps: DbDeps) =>
-  once(deps, "issues", () => new IssueService(issueStore(deps), catalogLookups(deps), issueMoves(deps)));
+  once(
+    deps,
+    "issues",
+    () => new IssueService(issueStore(deps), issueQueries(deps), catalogLookups(deps), issueMoves(deps)),
+  );
 export const relationService = (deps: DbDeps) =>
   once(deps, "relations", () => new RelationService(new RelationStore(deps.db), issueService(deps), issueStore(deps)));
 export const commentStore = (deps: DbDeps) => once(deps, "commentStore", () => new CommentStore(deps.db));
@@ -93,24 +111,35 @@ export const signalService = (deps: DbDeps) =>
   once(
     deps,
     "signals",
-    () => new SignalService(deps.db, signalStore(deps), issueService(deps), issueStore(deps), issueMoves(deps)),
+    () =>
+      new SignalService(
+        deps.db,
+        signalStore(deps),
+        signalQueries(deps),
+        issueService(deps),
+        issueStore(deps),
+        issueMoves(deps),
+      ),
   );
 export const promptRenderer = (deps: AppDeps) =>
   once(deps, "promptRenderer", () => {
     const contexts = new PromptContextBuilder(
       issueStore(deps),
-      signalStore(deps),
+      signalQueries(deps),
       catalogLookups(deps),
       apiBaseUrl(deps.config),
     );
     return new PromptRenderer(templateStore(deps), contexts, deps.config.serviceApiKey, clockOf(deps));
   });
-export const experimentService = (deps: DbDeps) =>
+export const experimentStore = (deps: DbDeps) => once(deps, "experimentStore", () => new ExperimentStore(deps.db));
+export const experimentEndings = (deps: DbDeps) =>
   once(
     deps,
-    "experiments",
-    () => new ExperimentService(templateStore(deps), new ExperimentStore(deps.db), clockOf(deps)),
+    "experimentEndings",
+    () => new ExperimentEndings(templateStore(deps), experimentStore(deps), clockOf(deps)),
   );
+export const experimentService = (deps: DbDeps) =>
+  once(deps, "experiments", () => new ExperimentService(templateStore(deps), experimentStore(deps), clockOf(deps)));
 export const templateService = (deps: AppDeps) =>
   once(
     deps,
@@ -120,7 +149,7 @@ export const templateService = (deps: AppDeps) =>
         templateStore(deps),
         catalogLookups(deps),
         deps.config.serviceApiKey,
-        experimentService(deps),
+        experimentEndings(deps),
         clockOf(deps),
       ),
   );
@@ -142,7 +171,7 @@ export const reviewService = (deps: AppDeps) =>
         issueStore(deps),
         catalogService(deps),
         catalogLookups(deps),
-        experimentService(deps),
+        experimentEndings(deps),
         clockOf(deps),
       ),
   );
@@ -159,7 +188,7 @@ export const dispatchService = (deps: AppDeps) =>
         issueMoves(deps),
         promptService(deps),
         usageStats(deps),
-        experimentService(deps),
+        experimentEndings(deps),
         clockOf(deps),
       ),
   );
@@ -170,7 +199,7 @@ export const dashboardService = (deps: DbDeps) =>
     () =>
       new DashboardService(
         deps.db,
-        signalStore(deps),
+        signalQueries(deps),
         issueStore(deps),
         dispatchStore(deps),
         templateStore(deps),

@@ -13,7 +13,7 @@ import { retryRaces } from "../../core/src/db/retry.js";
 import { spreadShardKey } from "../../core/src/db/spread.js";
 import { newIssue } from "../../core/src/issues/service.js";
 import type { NewIssue } from "../../core/src/issues/store.js";
-import { catalogService, issueStore } from "../../core/src/services.js";
+import { catalogService, issueQueries, issueStore } from "../../core/src/services.js";
 import { AUTH, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";
 
@@ -69,7 +69,7 @@ describe("deletion fences on spread checks", () => {
     // A refused delete (the label is in use) fences every shard, then lifts the fence.
     expect((await remove(t, `/api/labels/${label.id}`)).status).toBe(409);
     expect(await shardCheckPasses(t, "bug", 7)).toBe(true);
-    const stored = await issueStore({ db: t.db }).list({ sort: "-createdAt", offset: 0, limit: 1 });
+    const stored = await issueQueries({ db: t.db }).list({ sort: "-createdAt", offset: 0, limit: 1 });
     const issue = stored.issues[0];
     if (!issue) throw new Error("no issue");
     await t.app.request(`/api/issues/${issue.issue.id}`, { method: "DELETE", headers: AUTH });
@@ -125,7 +125,7 @@ describe("deletion fences", () => {
     it("a project deleted while issues are being added to it never ends up with issues", async () => {
       const t = await testApp({}, { emulateConflicts });
       const catalog = catalogService({ db: t.db });
-      const issues = issueStore({ db: t.db });
+      const issues = issueQueries({ db: t.db });
       for (let round = 0; round < 8; round++) {
         const project = (await catalog.createProject({ name: `p${round}` })).record;
         const fields = newIssue({ title: `i${round}`, type: "task", projectId: project.id });
@@ -144,7 +144,7 @@ describe("deletion fences", () => {
     it("a label deleted while issues are being labelled with it never ends up in use", async () => {
       const t = await testApp({}, { emulateConflicts });
       const catalog = catalogService({ db: t.db });
-      const issues = issueStore({ db: t.db });
+      const issues = issueQueries({ db: t.db });
       for (let round = 0; round < 8; round++) {
         const name = `race-${round}`;
         const label = (await catalog.createLabel({ name, color: "#000000" })).record;

@@ -16,7 +16,7 @@ import { compositeScore, nextReviewScore, scoreAfter } from "../../core/src/prom
 import {
   catalogLookups,
   catalogService,
-  experimentService,
+  experimentEndings,
   issueStore,
   promptService,
   promptStore,
@@ -129,7 +129,7 @@ function reviewsWith(t: TestApp, timings: Partial<ReviewTimings>) {
     issueStore(deps),
     catalogService(deps),
     catalogLookups(deps),
-    experimentService(deps),
+    experimentEndings(deps),
     () => new Date(),
     timings,
   );

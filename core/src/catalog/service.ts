@@ -31,12 +31,16 @@ import type {
 } from "./schemas.js";
 import { GOAL_KIND, LabelStore, NO_LIMITS, PROJECT_KIND } from "./store.js";
 
-/** What the catalog's rules need of the issues: who uses a label or project, and the goal bonus of a project's issues. */
-export interface CatalogIssues {
+/** What the catalog's rules read of the issues: who uses a label or project. */
+export interface CatalogIssueCounts {
   /** How many live issues carry the label. */
   countWithLabel(name: string): Promise<number>;
   /** Live issues of a project per status, every status present (zeros included). */
   statusCountsOfProject(projectId: string): Promise<Record<string, number>>;
+}
+
+/** What the catalog's rules ask the issues' owner to write: the goal bonus of a project's issues. */
+export interface CatalogGoalBonus {
   /** Gives every live issue of the project the goal bonus `goalActive`; how many changed. */
   setGoalBonus(projectId: string, goalActive: boolean): Promise<number>;
 }
@@ -53,8 +57,10 @@ export class CatalogService {
     db: Db,
     /** The catalog's reads, shared with what only reads it. */
     private readonly lookups: CatalogLookups,
-    /** What the catalog's rules ask of the issues (the composition root hands in the issue store). */
-    private readonly issues: CatalogIssues,
+    /** What the catalog's rules read of the issues (the composition root hands in the issue queries). */
+    private readonly issues: CatalogIssueCounts,
+    /** The issues' owner, for the goal bonus (the composition root hands in the issue store). */
+    private readonly goalBonus: CatalogGoalBonus,
     /** What a project's dispatches reported they cost, per day (its detail shows today's). */
     private readonly usage: Pick<UsageStats, "projectDay">,
     private readonly now: () => Date = () => new Date(),
@@ -191,7 +197,7 @@ export class CatalogService {
       before?.projectId !== after?.projectId || (before?.status === "active") !== (after?.status === "active");
     if (!moved) return;
     for (const projectId of projects) {
-      await this.issues.setGoalBonus(projectId, await this.lookups.goalActive(projectId));
+      await this.goalBonus.setGoalBonus(projectId, await this.lookups.goalActive(projectId));
     }
   }
 

@@ -11,8 +11,8 @@ import { ISSUE_STATUSES, ISSUE_TYPES } from "../issues/schemas.js";
 import { summaryOf } from "../issues/service.js";
 import type { IssueStore } from "../issues/store.js";
 import { SIGNAL_LISTINGS, timeFloor } from "../signals/keys.js";
+import type { SignalQueries } from "../signals/queries.js";
 import { PROVIDER_SOURCES } from "../signals/schemas.js";
-import type { SignalStore } from "../signals/store.js";
 import { medianOf, readCounts } from "../stats/counts.js";
 import { type UsageStats, usageDay } from "../stats/usage.js";
 import type { TemplateStore } from "../templates/store.js";
@@ -25,7 +25,7 @@ export type { ActivityChain, DashboardStats, PromptPerformance, UsageReport };
 export class DashboardService {
   constructor(
     private readonly db: Db,
-    private readonly signals: SignalStore,
+    private readonly signals: SignalQueries,
     private readonly issues: IssueStore,
     private readonly dispatches: DispatchStore,
     private readonly templates: TemplateStore,

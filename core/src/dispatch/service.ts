@@ -24,7 +24,7 @@ import type { IssueStore, StoredIssue } from "../issues/store.js";
 import type { PromptService } from "../prompts/service.js";
 import { DAILY_COST_BUDGET_STOP } from "../routes.js";
 import { type UsageStats, usageDay } from "../stats/usage.js";
-import type { ExperimentService } from "../templates/experiments.js";
+import type { ExperimentEndings } from "../templates/experiment-endings.js";
 import { DISPATCH_ID, newClaimerId, newDispatchId } from "./keys.js";
 import {
   type ClaimInput,
@@ -95,7 +95,7 @@ export class DispatchService {
     /** What projects' dispatches reported they cost today, held against their daily budgets. */
     private readonly usage: Pick<UsageStats, "projectDay">,
     /** Decides an experiment once one of its dispatches ended (API.md 3.5.1). */
-    private readonly experiments: Pick<ExperimentService, "settle">,
+    private readonly experiments: Pick<ExperimentEndings, "settle">,
     private readonly now: () => Date = () => new Date(),
   ) {}
 

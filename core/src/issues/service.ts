@@ -6,6 +6,7 @@ import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
 import { ISSUE_ID } from "./keys.js";
 import type { IssueMoves } from "./moves.js";
+import type { IssueQueries } from "./queries.js";
 import { relationsFromEdges } from "./relation-store.js";
 import type { CreateIssueBody, Issue, IssueSummary, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
 import { type IssueStore, type NewIssue, RECENT_SIGNALS, type RecentSignal, type StoredIssue } from "./store.js";
@@ -29,6 +30,8 @@ export type { IssueSummary } from "./schemas.js";
 export class IssueService {
   constructor(
     private readonly store: IssueStore,
+    /** Lists and counts of issues. */
+    private readonly queries: IssueQueries,
     private readonly references: IssueReferences,
     private readonly moves: IssueMoves,
   ) {}
@@ -160,7 +163,7 @@ export class IssueService {
     await retryRaces(async () => {
       const current = await this.getIssue(ref);
       checkVersion(expected, current.version);
-      const children = await this.store.countChildren(current.issue.id);
+      const children = await this.queries.countChildren(current.issue.id);
       if (children > 0) {
         throw new ConflictError(
           `Issue ${current.issue.identifier} has ${children} child issues; move or delete them first`,
@@ -182,7 +185,7 @@ export class IssueService {
       if (!parent) return { issues: [], total: 0 };
       parentId = parent.issue.id;
     }
-    return this.store.list({
+    return this.queries.list({
       statuses: query.status,
       types: query.type,
       priority: query.priority,
@@ -253,7 +256,7 @@ export class IssueService {
     if (parent.issue.parentId !== null) {
       throw new ValidationError(`parentId: ${parent.issue.identifier} is itself a child; issues nest one level deep`);
     }
-    if (child && (await this.store.countChildren(child.issue.id)) > 0) {
+    if (child && (await this.queries.countChildren(child.issue.id)) > 0) {
       throw new ValidationError(`parentId: ${child.issue.identifier} has children, so it cannot become a child`);
     }
     return parent;

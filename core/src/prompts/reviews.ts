@@ -18,7 +18,7 @@ import { defaultLogger, loggedError } from "../http/logger.js";
 import { newIssue } from "../issues/service.js";
 import type { IssueStore } from "../issues/store.js";
 import { armReviewAdditions } from "../templates/experiment-counts.js";
-import type { ExperimentService } from "../templates/experiments.js";
+import type { ExperimentEndings } from "../templates/experiment-endings.js";
 import type { TemplateStore, VersionReviews } from "../templates/store.js";
 import { newReviewId } from "./keys.js";
 import { type ReviewSlot, type ReviewStore, SLOT_INDEX } from "./review-store.js";
@@ -91,7 +91,7 @@ export class ReviewService {
     /** Finds the improvement label as stored. */
     private readonly labels: Pick<CatalogLookups, "resolveLabels">,
     /** Decides an experiment once one of its prompts was reviewed (API.md 3.5.1). */
-    private readonly experiments: Pick<ExperimentService, "settle">,
+    private readonly experiments: Pick<ExperimentEndings, "settle">,
     private readonly now: () => Date = () => new Date(),
     timings: Partial<ReviewTimings> = {},
   ) {

@@ -17,6 +17,7 @@ import type { IssueService } from "../issues/service.js";
 import { type IssueStore, newIssueId, type StoredIssue } from "../issues/store.js";
 import { newSignalId } from "./keys.js";
 import { type EncodedPayload, encodePayload } from "./payload.js";
+import type { SignalQueries } from "./queries.js";
 import { type RoutedSignal, type Routing, routeSignal } from "./routing.js";
 import { mergedPullRequest } from "./rules.js";
 import type { IngestResult, ListSignalsQuery, Signal } from "./schemas.js";
@@ -87,6 +88,8 @@ export class SignalService {
   constructor(
     private readonly db: Db,
     private readonly signals: SignalStore,
+    /** Signal reads: heads, one signal, pages. */
+    private readonly queries: SignalQueries,
     private readonly issueService: IssueService,
     private readonly issueStore: IssueStore,
     private readonly moves: IssueMoves,
@@ -167,7 +170,7 @@ export class SignalService {
    */
   private async dropUnusedChunks(id: string, encoded: EncodedPayload): Promise<void> {
     try {
-      const [stored] = await this.signals.heads([id]);
+      const [stored] = await this.queries.heads([id]);
       if (!stored) await this.signals.deletePayloadChunks(id, encoded);
     } catch {
       // Nothing points at them; they only take space.
@@ -379,7 +382,7 @@ export class SignalService {
 
   private async duplicate(seen: SeenDelivery): Promise<IngestResult> {
     const [[signal], issue] = await Promise.all([
-      this.signals.heads([seen.signalId]),
+      this.queries.heads([seen.signalId]),
       seen.issueId ? this.issueService.findIssue(seen.issueId) : Promise.resolve(undefined),
     ]);
     if (!signal) throw new Error(`Delivery points at missing signal ${seen.signalId}`);
@@ -387,7 +390,7 @@ export class SignalService {
   }
 
   async getSignal(id: string): Promise<Signal> {
-    const signal = /^sig_[0-9A-HJKMNP-TV-Z]{26}$/.test(id) ? await this.signals.get(id) : undefined;
+    const signal = /^sig_[0-9A-HJKMNP-TV-Z]{26}$/.test(id) ? await this.queries.get(id) : undefined;
     if (!signal) throw new NotFoundError(`Signal ${id} not found`);
     return signal;
   }
@@ -403,7 +406,7 @@ export class SignalService {
       if (!issue) return { signals: [], total: 0 };
       filters.issueId = issue.issue.id;
     }
-    return this.signals.list({ filters, since, order: "desc", offset: pageOffset({ page, limit }), limit });
+    return this.queries.list({ filters, since, order: "desc", offset: pageOffset({ page, limit }), limit });
   }
 
   /**
@@ -413,7 +416,7 @@ export class SignalService {
   async listIssueSignals(ref: string, page: { page: number; limit: number }) {
     const byId = ISSUE_ID.test(ref);
     const issueId = byId ? ref : (await this.issueService.getIssue(ref)).issue.id;
-    const result = await this.signals.list({
+    const result = await this.queries.list({
       filters: { issueId },
       order: "desc",
       offset: pageOffset(page),

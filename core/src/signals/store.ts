@@ -41,14 +41,6 @@ export type DeliveryState =
 /** Where a delivery id stands as read: stored, or being stored. */
 export type DeliveryFound = Exclude<DeliveryState, { state: "reserved" }>;
 
-export interface SignalListRequest {
-  filters: { source?: string; type?: string; severity?: string; action?: string; issueId?: string };
-  since?: string;
-  order: "asc" | "desc";
-  offset: number;
-  limit: number;
-}
-
 /** Compressed payload bytes a signal may put into its own transaction (DynamoDB allows 4 MB in all). */
 export const PAYLOAD_IN_TRANSACTION_BYTES = 3_000_000;
 const ENTRY_FIELDS = ["id", "source", "type", "severity", "action", "issueId"] as const;
@@ -188,30 +180,6 @@ export class SignalStore {
     rememberedSources.add(remembered);
   }
 
-  /** The manual sources ever registered. */
-  async manualSources(): Promise<string[]> {
-    const items = await this.db.queryPartition(signalSourceKey("").pk);
-    return items.map((item) => String(item.source));
-  }
-
-  /**
-   * Signals per hour and source since the hour of `since`: the `source=` listings' own bucket
-   * counts (one bucket an hour), one query per source.
-   */
-  async hourlyBySource(sources: string[], since: number): Promise<{ source: string; hour: string; count: number }[]> {
-    const from = SIGNAL_LISTINGS.bucketOf(timeFloor(since));
-    const rows = await Promise.all(
-      sources.map(async (source) =>
-        (await this.listings.bucketCounts(`source=${source}`, from)).map(({ bucket, count }) => ({
-          source,
-          hour: bucket,
-          count,
-        })),
-      ),
-    );
-    return rows.flat();
-  }
-
   /** Points the fingerprint at a newly opened issue, only if it still points where it did. */
   pointFingerprint(fingerprint: string, issueId: string, expected: string | null): TransactItem {
     return {
@@ -227,58 +195,6 @@ export class SignalStore {
       },
     };
   }
-
-  /** A signal with its whole payload: the signal and its chunks share a partition (one query). */
-  async get(id: string): Promise<Signal | undefined> {
-    const items = await this.db.queryPartition(signalKey(id).pk);
-    const head = items.find((item) => item.sk === signalKey(id).sk);
-    if (!head) return undefined;
-    const chunks = items
-      .filter((item) => String(item.sk).startsWith(PAYLOAD_CHUNK_PREFIX))
-      .sort((a, b) => String(a.sk).localeCompare(String(b.sk)))
-      .map((item) => item.data as Uint8Array);
-    return { ...toHead(head), payload: JSON.parse(decodePayload(chunks)) };
-  }
-
-  /** Signal heads (no payload) by id, in the order asked, in one call. */
-  async heads(ids: string[]): Promise<SignalHead[]> {
-    const items = await this.db.batchGet(ids.map(signalKey), { consistent: true });
-    return items.map(toHead);
-  }
-
-  /**
-   * A page of signals, newest first unless asked otherwise. One filter (or none) is paged from
-   * the listing's counts; several, or `since`, walk the narrow entries of one listing.
-   */
-  async list({
-    filters,
-    since,
-    order,
-    offset,
-    limit,
-  }: SignalListRequest): Promise<{ signals: SignalHead[]; total: number }> {
-    const listings: { name: string; filter: EntryFilter }[] = [];
-    const add = (attribute: string, prefix: string, value: string | undefined) => {
-      if (value !== undefined)
-        listings.push({ name: `${prefix}=${value}`, filter: { attribute, value, match: "equals" } });
-    };
-    add("issueId", "issue", filters.issueId);
-    add("type", "type", filters.type);
-    add("source", "source", filters.source);
-    add("action", "action", filters.action);
-    add("severity", "severity", filters.severity);
-    const [driving, ...others] = listings;
-    const page = { order, offset, limit };
-    const { entries, total } =
-      others.length === 0 && since === undefined
-        ? await this.listings.page(driving?.name ?? "all", page)
-        : await this.listings.walk(
-            driving?.name ?? "all",
-            others.map((listing) => listing.filter),
-            since === undefined ? page : { ...page, from: timeFloor(Date.parse(since)) },
-          );
-    return { signals: await this.heads(entries.map((entry) => String(entry.id))), total };
-  }
 }
 
 /** A delivery item: stored when it names its signal, else a reservation until its `reservedUntil`. */
@@ -287,22 +203,5 @@ function stateOfDelivery(item: Item): DeliveryFound {
   return {
     state: "stored",
     delivery: { signalId: item.signalId, issueId: typeof item.issueId === "string" ? item.issueId : null },
-  };
-}
-
-function toHead(item: Item): SignalHead {
-  return {
-    id: String(item.id),
-    source: String(item.source),
-    type: String(item.type),
-    deliveryId: typeof item.deliveryId === "string" ? item.deliveryId : null,
-    fingerprint: String(item.fingerprint),
-    severity: item.severity as Signal["severity"],
-    title: String(item.title),
-    action: item.action as SignalAction,
-    issueId: typeof item.issueId === "string" ? item.issueId : null,
-    payloadBytes: Number(item.payloadBytes ?? 0),
-    headers: (item.headers as Record<string, string> | undefined) ?? {},
-    receivedAt: String(item.receivedAt),
   };
 }

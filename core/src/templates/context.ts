@@ -8,7 +8,7 @@ import { NotFoundError } from "../errors.js";
 import { ISSUE_ID } from "../issues/keys.js";
 import { type IssueSummary, summaryOf } from "../issues/service.js";
 import type { IssueAggregate, IssueStore, StoredIssue } from "../issues/store.js";
-import type { SignalStore } from "../signals/store.js";
+import type { SignalQueries } from "../signals/queries.js";
 import type { PromptContext } from "./render.js";
 import type { SelectionFacts } from "./selection.js";
 
@@ -40,7 +40,7 @@ export const NO_DISPATCH: DispatchContext = { dispatch: null, prompt: null, prev
 export class PromptContextBuilder {
   constructor(
     private readonly store: IssueStore,
-    private readonly signals: SignalStore,
+    private readonly signals: SignalQueries,
     private readonly catalog: CatalogLookups,
     private readonly baseUrl: string,
   ) {}

@@ -1,36 +1,20 @@
 /**
  * @module templates/experiments — experiments between a template's active version and a candidate
- * draft (API.md 3.5.1). Starting one marks the template (its listing entry carries the running
- * experiment, so claims choose an issue's arm without another read: ./prompting.ts). Claims,
- * finished dispatches and reviews count toward their arm in their own transactions
- * (./experiment-counts.ts). After a dispatch of an arm ends or a review of one of its prompts
- * arrives, {@link ExperimentService.settle} applies the rule (./experiment-figures.ts); a decision
- * ends the experiment in one transaction with its effects (the promotion, or the template freed),
- * under a condition on the experiment's status, so concurrent finishes decide once.
+ * draft (API.md 3.5.1): start, list, read, stop. Starting one marks the template (its listing entry
+ * carries the running experiment, so claims choose an issue's arm without another read:
+ * ./prompting.ts). Claims, finished dispatches and reviews count toward their arm in their own
+ * transactions (./experiment-counts.ts); how an experiment ends, by the rule or with its template,
+ * is ./experiment-endings.ts.
  */
-import { ConditionFailedError, type TransactItem } from "../db/client.js";
+import { ConditionFailedError } from "../db/client.js";
 import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError } from "../errors.js";
-import { type ArmFigures, armFigures, NO_COUNTS, verdict } from "./experiment-figures.js";
+import { armsView, EXPERIMENT_INDEX, endingDecision } from "./experiment-endings.js";
+import { NO_COUNTS } from "./experiment-figures.js";
 import type { ExperimentRecord, ExperimentStore, StoredExperiment } from "./experiment-store.js";
 import { EXPERIMENT_ID, newExperimentId, VERSION_ID } from "./keys.js";
-import {
-  DEFAULT_MIN_SAMPLES,
-  type Experiment,
-  type ExperimentDecision,
-  type ExperimentStatus,
-  type StartExperimentBody,
-} from "./schemas.js";
+import { DEFAULT_MIN_SAMPLES, type Experiment, type StartExperimentBody } from "./schemas.js";
 import type { RunningExperiment, StoredTemplate, TemplateStore } from "./store.js";
-
-/** Index of the experiment's own write in an ending transaction: its failed condition means it ended already. */
-const EXPERIMENT_INDEX = 0;
-
-/** An experiment's status once it ended, and why. */
-export interface ExperimentEnding {
-  status: Exclude<ExperimentStatus, "running">;
-  reason: string;
-}
 
 export class ExperimentService {
   constructor(
@@ -127,7 +111,7 @@ export class ExperimentService {
           throw new ConflictError(`Experiment ${experimentId} is ${found.record.status}`);
         }
         const current = await this.template(ref);
-        const decision = this.decision(found, "stopped", "stopped on request");
+        const decision = endingDecision(found, "stopped", "stopped on request", this.now());
         const writes = [
           this.store.prepareEnd(found.record, "stopped", decision),
           ...(current.experiment?.id === experimentId
@@ -156,83 +140,6 @@ export class ExperimentService {
     );
   }
 
-  /**
-   * Applies the rule of API.md 3.5.1 to experiment `experimentId` of template `templateId` as its
-   * counts stand: a candidate that wins is promoted in the same transaction (`autoPromote`) or
-   * marked `winner`, one that loses is marked `loser`; the template's split ends either way. The
-   * experiment's status must still be `running` for the transaction to hold, so of concurrent
-   * settles one decides. Called after a dispatch of the experiment ends or one of its prompts is
-   * reviewed; answers the status the experiment has afterwards.
-   */
-  async settle(templateId: string, experimentId: string): Promise<ExperimentStatus | undefined> {
-    return retryRaces(
-      async () => {
-        const found = await this.store.get(templateId, experimentId);
-        if (found?.record.status !== "running") return found?.record.status;
-        const { control, candidate } = arms(found);
-        const said = verdict(candidate, control, found.record.minSamples);
-        if (!said.decided) return "running";
-        const current = await this.templates.get(templateId);
-        if (!current || current.deleted || current.experiment?.id !== experimentId) return "running";
-        const status = said.outcome === "winner" && found.record.autoPromote ? "promoted" : said.outcome;
-        const decision = this.decision(found, status, said.reason);
-        const writes: TransactItem[] = [this.store.prepareEnd(found.record, status, decision)];
-        if (status === "promoted") {
-          const target = await this.templates.getVersion(templateId, found.record.candidateVersionNumber);
-          if (!target) return "running";
-          writes.push(
-            ...this.templates.preparePromotion(
-              current,
-              target.version,
-              new Date(decision.decidedAt),
-              current.activeVersionNumber ?? undefined,
-              null,
-            ),
-          );
-        } else {
-          writes.push(
-            ...this.templates.prepareUpdate(
-              current,
-              { ...current.template, updatedAt: decision.decidedAt },
-              { experiment: null },
-            ).writes,
-          );
-        }
-        try {
-          await this.templates.transact(writes);
-        } catch (error) {
-          if (error instanceof ConditionFailedError && error.reasons[EXPERIMENT_INDEX] === "ConditionalCheckFailed") {
-            // Another settle (or a stop) ended it first.
-            return (await this.store.get(templateId, experimentId))?.record.status;
-          }
-          throw error;
-        }
-        return status;
-      },
-      { isRace: (error) => error.reasons[EXPERIMENT_INDEX] !== "ConditionalCheckFailed" },
-    );
-  }
-
-  /**
-   * The write that ends `current`'s running experiment because its template changed by hand (a
-   * version promoted, the template deleted), for that change's own transaction; the caller clears
-   * the template's `experiment` itself. None when it runs none.
-   */
-  async prepareEndFor(current: StoredTemplate, ending: ExperimentEnding): Promise<TransactItem[]> {
-    if (!current.experiment) return [];
-    const found = await this.store.get(current.template.id, current.experiment.id);
-    if (found?.record.status !== "running") return [];
-    return [this.store.prepareEnd(found.record, ending.status, this.decision(found, ending.status, ending.reason))];
-  }
-
-  private decision(
-    found: StoredExperiment,
-    outcome: ExperimentDecision["outcome"],
-    reason: string,
-  ): ExperimentDecision {
-    return { outcome, reason, decidedAt: this.now().toISOString(), arms: armsView(found) };
-  }
-
   private async template(ref: string): Promise<StoredTemplate> {
     const found = await this.templates.resolve(ref);
     if (!found) throw new NotFoundError(`Template ${ref} not found`);
@@ -249,19 +156,6 @@ export class ExperimentService {
 
 function emptyCounts(): StoredExperiment["counts"] {
   return { control: { ...NO_COUNTS }, candidate: { ...NO_COUNTS } };
-}
-
-function arms(found: StoredExperiment): { control: ArmFigures; candidate: ArmFigures } {
-  return { control: armFigures(found.counts.control), candidate: armFigures(found.counts.candidate) };
-}
-
-function armsView(found: StoredExperiment): Experiment["arms"] {
-  const { control, candidate } = arms(found);
-  const { record } = found;
-  return {
-    control: { versionId: record.controlVersionId, versionNumber: record.controlVersionNumber, ...control },
-    candidate: { versionId: record.candidateVersionId, versionNumber: record.candidateVersionNumber, ...candidate },
-  };
 }
 
 /** An experiment as the API shows it: its record with its arms' figures now. */

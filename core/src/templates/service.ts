@@ -12,7 +12,7 @@ import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
-import type { ExperimentService } from "./experiments.js";
+import type { ExperimentEndings } from "./experiment-endings.js";
 import { newTemplateId, newVersionId, VERSION_ID } from "./keys.js";
 import { checkedContent } from "./render.js";
 import type {
@@ -36,7 +36,7 @@ export class TemplateService {
     /** Seals the precompiled forms this service stores (the service key): only sealed ones are run. */
     private readonly sealSecret: string | undefined,
     /** Ends a running experiment when its template is changed by hand. */
-    private readonly experiments: Pick<ExperimentService, "prepareEndFor">,
+    private readonly experiments: Pick<ExperimentEndings, "prepareEndFor">,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.store = store;
