@@ -982,6 +982,115 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/event-destinations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List event destinations
+     * @description Oldest first; never their secrets.
+     */
+    get: operations["getApiEventDestinations"];
+    put?: never;
+    /**
+     * Add an event destination
+     * @description Kaizen POSTs each event of the types in `events` (`issue.created`, `issue.status_changed`, `dispatch.claimed`, `dispatch.completed`, `dispatch.failed`, `dispatch.expired`, `prompt.needs_attention`, `experiment.decided`) to `url` (https; plain http only to localhost, 127.0.0.1 or [::1]), signed with the secret in this answer, which is shown this once. At most 20 destinations (409 beyond). Does not take `Idempotency-Key`: a replay would show the secret again.
+     */
+    post: operations["postApiEventDestinations"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/event-destinations/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get an event destination */
+    get: operations["getApiEventDestinationsId"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete an event destination
+     * @description Its pending deliveries are not sent any more.
+     */
+    delete: operations["deleteApiEventDestinationsId"];
+    options?: never;
+    head?: never;
+    /**
+     * Change an event destination
+     * @description Any of `url`, `events`, `description`, `active`. `active: true` on a destination Kaizen switched off after 100 failed attempts in a row turns it back on with its count of failures at 0.
+     */
+    patch: operations["patchApiEventDestinationsId"];
+    trace?: never;
+  };
+  "/api/event-destinations/{id}/rotate-secret": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate an event destination's signing secret
+     * @description A new secret, shown this once. For 24 h the old one signs too: `Kaizen-Signature-256` then carries both signatures, the new one first, comma-separated, so a receiver holding either accepts the events.
+     */
+    post: operations["postApiEventDestinationsIdRotateSecret"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/event-destinations/{id}/deliveries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an event destination's deliveries
+     * @description Newest first, each with its attempts (when, the outcome, the HTTP status answered, how long it took, why it failed).
+     */
+    get: operations["getApiEventDestinationsIdDeliveries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/event-destinations/{id}/deliveries/{deliveryId}/retry": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a delivery again
+     * @description One attempt now, whatever the delivery's status; the answer carries it. A success ends the delivery as `succeeded`; a failure leaves its schedule as it was. 409 while another attempt of it is under way.
+     */
+    post: operations["postApiEventDestinationsIdDeliveriesDeliveryIdRetry"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/dashboard/stats": {
     parameters: {
       query?: never;
@@ -1799,6 +1908,88 @@ export interface components {
           costUsd: number;
         }[];
       }[];
+    };
+    EventDestination: {
+      id: string;
+      url: string;
+      events: (
+        | "issue.created"
+        | "issue.status_changed"
+        | "dispatch.claimed"
+        | "dispatch.completed"
+        | "dispatch.failed"
+        | "dispatch.expired"
+        | "prompt.needs_attention"
+        | "experiment.decided"
+      )[];
+      description: string | null;
+      active: boolean;
+      deactivatedReason: string | null;
+      deactivatedAt: string | null;
+      consecutiveFailures: number;
+      previousSecretExpiresAt: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    EventDestinationWithSecret: {
+      id: string;
+      url: string;
+      events: (
+        | "issue.created"
+        | "issue.status_changed"
+        | "dispatch.claimed"
+        | "dispatch.completed"
+        | "dispatch.failed"
+        | "dispatch.expired"
+        | "prompt.needs_attention"
+        | "experiment.decided"
+      )[];
+      description: string | null;
+      active: boolean;
+      deactivatedReason: string | null;
+      deactivatedAt: string | null;
+      consecutiveFailures: number;
+      previousSecretExpiresAt: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      secret: string;
+    };
+    EventDelivery: {
+      id: string;
+      destinationId: string;
+      eventId: string;
+      /** @enum {string} */
+      eventType:
+        | "issue.created"
+        | "issue.status_changed"
+        | "dispatch.claimed"
+        | "dispatch.completed"
+        | "dispatch.failed"
+        | "dispatch.expired"
+        | "prompt.needs_attention"
+        | "experiment.decided";
+      /** @enum {string} */
+      status: "pending" | "succeeded" | "failed";
+      nextAttemptAt: string | null;
+      attempts: {
+        /** Format: date-time */
+        at: string;
+        /** @enum {string} */
+        outcome: "succeeded" | "failed";
+        responseStatus: number | null;
+        durationMs: number;
+        error: string | null;
+        /** @enum {string} */
+        trigger: "automatic" | "manual";
+      }[];
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
     };
     ServiceInfo: {
       /** @constant */
@@ -4468,6 +4659,306 @@ export interface operations {
         content: {
           "application/json": {
             data: components["schemas"]["DispatchWithIssue"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiEventDestinations: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["EventDestination"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiEventDestinations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          url: string;
+          events: (
+            | "issue.created"
+            | "issue.status_changed"
+            | "dispatch.claimed"
+            | "dispatch.completed"
+            | "dispatch.failed"
+            | "dispatch.expired"
+            | "prompt.needs_attention"
+            | "experiment.decided"
+          )[];
+          description?: string | null;
+          active?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The new destination and its signing secret */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["EventDestinationWithSecret"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiEventDestinationsId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Event destination id (`dst_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The destination */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["EventDestination"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  deleteApiEventDestinationsId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
+      path: {
+        /** @description Event destination id (`dst_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  patchApiEventDestinationsId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
+      path: {
+        /** @description Event destination id (`dst_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          url?: string;
+          events?: (
+            | "issue.created"
+            | "issue.status_changed"
+            | "dispatch.claimed"
+            | "dispatch.completed"
+            | "dispatch.failed"
+            | "dispatch.expired"
+            | "prompt.needs_attention"
+            | "experiment.decided"
+          )[];
+          description?: string | null;
+          active?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The changed destination */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["EventDestination"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiEventDestinationsIdRotateSecret: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
+      path: {
+        /** @description Event destination id (`dst_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The destination and its new secret */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["EventDestinationWithSecret"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiEventDestinationsIdDeliveries: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+      };
+      header?: never;
+      path: {
+        /** @description Event destination id (`dst_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["EventDelivery"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiEventDestinationsIdDeliveriesDeliveryIdRetry: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Event destination id (`dst_…`) */
+        id: string;
+        /** @description Delivery id (`dlv_…`) */
+        deliveryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The delivery with this attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["EventDelivery"];
           };
         };
       };

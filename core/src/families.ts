@@ -2,6 +2,7 @@
 import { catalogFamily } from "./catalog/routes.js";
 import { dashboardFamily } from "./dashboard/routes.js";
 import { dispatchFamily } from "./dispatch/routes.js";
+import { destinationFamily } from "./events/routes.js";
 import type { FamilyModules } from "./http/app.js";
 import { issueFamily } from "./issues/routes.js";
 import { promptFamily } from "./prompts/routes.js";
@@ -20,4 +21,5 @@ export const ALL_FAMILIES = {
   prompts: promptFamily,
   dispatch: dispatchFamily,
   dashboard: dashboardFamily,
+  destinations: destinationFamily,
 } satisfies Required<FamilyModules>;

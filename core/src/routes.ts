@@ -21,8 +21,9 @@ export interface RouteSpec {
   /** Largest body accepted; API_BODY_LIMIT_BYTES when unset. */
   readonly bodyLimit?: number;
   /**
-   * `false`: a POST that does not take `Idempotency-Key`, because its answer holds a secret that is
-   * stored only as a hash (a claim's dispatch token) and so cannot be kept for a replay.
+   * `false`: a POST that does not take `Idempotency-Key`, because its answer holds a secret shown
+   * once (a claim's dispatch token, stored only as a hash; an event destination's signing secret),
+   * which a kept answer would show again.
    */
   readonly idempotent?: false;
   /**
@@ -161,6 +162,16 @@ export const ROUTE_TABLE = {
     { method: "POST", path: "/api/dispatch/:id/heartbeat", auth: "bearer", token: "dispatch" },
     { method: "POST", path: "/api/dispatch/:id/complete", auth: "bearer", token: "dispatch" },
     { method: "POST", path: "/api/dispatch/:id/release", auth: "bearer", token: "dispatch" },
+  ],
+  destinations: [
+    { method: "GET", path: "/api/event-destinations", auth: "bearer" },
+    { method: "POST", path: "/api/event-destinations", auth: "bearer", idempotent: false },
+    { method: "GET", path: "/api/event-destinations/:id", auth: "bearer" },
+    { method: "PATCH", path: "/api/event-destinations/:id", auth: "bearer" },
+    { method: "DELETE", path: "/api/event-destinations/:id", auth: "bearer" },
+    { method: "POST", path: "/api/event-destinations/:id/rotate-secret", auth: "bearer", idempotent: false },
+    { method: "GET", path: "/api/event-destinations/:id/deliveries", auth: "bearer" },
+    { method: "POST", path: "/api/event-destinations/:id/deliveries/:deliveryId/retry", auth: "bearer" },
   ],
   dashboard: [
     { method: "GET", path: "/api/dashboard/stats", auth: "bearer" },

@@ -13,6 +13,10 @@ import { DashboardService } from "./dashboard/service.js";
 import { DispatchService } from "./dispatch/service.js";
 import { DispatchStore, tokenDispatchOf } from "./dispatch/store.js";
 import { dispatchTokenCheck } from "./dispatch/token.js";
+import { EventDeliveries } from "./events/deliveries.js";
+import { DeliveryStore } from "./events/delivery-store.js";
+import { DestinationStore } from "./events/destination-store.js";
+import { DestinationService } from "./events/service.js";
 import { type AppDeps, type AppEnv, createHttpApp, type FamilyModules } from "./http/app.js";
 import { IssueMoves } from "./issues/moves.js";
 import { IssueQueries } from "./issues/queries.js";
@@ -206,6 +210,23 @@ export const dashboardService = (deps: DbDeps) =>
         usageStats(deps),
         clockOf(deps),
       ),
+  );
+
+export const destinationStore = (deps: DbDeps) => once(deps, "destinationStore", () => new DestinationStore(deps.db));
+export const eventDeliveryStore = (deps: DbDeps) => once(deps, "eventDeliveryStore", () => new DeliveryStore(deps.db));
+/** Events from the change stream to their destinations: the stream's handler, the retry sweeper, manual retries. */
+export const eventDeliveries = (deps: DbDeps) =>
+  once(
+    deps,
+    "eventDeliveries",
+    () => new EventDeliveries(destinationStore(deps), eventDeliveryStore(deps), undefined, clockOf(deps)),
+  );
+export const destinationService = (deps: DbDeps) =>
+  once(
+    deps,
+    "destinations",
+    () =>
+      new DestinationService(destinationStore(deps), eventDeliveryStore(deps), eventDeliveries(deps), clockOf(deps)),
   );
 
 /**

@@ -354,7 +354,8 @@ function entryOf(dispatch: Dispatch): Item {
   return { id: dispatch.id, status: dispatch.status, issueId: dispatch.issueId, agent: dispatch.agent };
 }
 
-function fromItem(item: Item): StoredDispatch {
+/** A dispatch from its item (as this store wrote it), e.g. an image of the table's change stream. */
+export function fromItem(item: Item): StoredDispatch {
   // The item was written from a Dispatch by this store.
   const dispatch = Object.fromEntries(
     DISPATCH_FIELDS.map((field) => [field, item[field] ?? null]),

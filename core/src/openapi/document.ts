@@ -24,6 +24,7 @@ const TAGS: Record<Family, string> = {
   prompts: "Rendered prompts and their reviews",
   dispatch: "Hand-offs of issues to agents: claims, leases and outcomes",
   dashboard: "What the engine is doing, from maintained counts",
+  destinations: "Outbound events: where Kaizen sends them, signed, and how each delivery went",
 };
 
 /** Each receiver's security scheme under the neutral header; the provider's own header gets a scheme of its own. */

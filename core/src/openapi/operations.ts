@@ -17,6 +17,13 @@ import {
 import { createCommentBody, listCommentsQuery } from "../comments/schemas.js";
 import { dashboardPageQuery, usageQuery } from "../dashboard/schemas.js";
 import { claimBody, completeBody, listDispatchesQuery, nextQuery, queueQuery } from "../dispatch/schemas.js";
+import {
+  createDestinationBody,
+  EVENT_TYPES,
+  listDeliveriesQuery,
+  listDestinationsQuery,
+  patchDestinationBody,
+} from "../events/schemas.js";
 import { createRelationBody } from "../issues/relation-schemas.js";
 import { createIssueBody, listIssuesQuery, updateIssueBody } from "../issues/schemas.js";
 import { createReviewBody, listPromptsQuery } from "../prompts/schemas.js";
@@ -66,6 +73,7 @@ export interface Operation {
 /** Every route key of every family. */
 export type AnyRouteKey = { [F in Family]: RouteKey<F> }[Family];
 
+const DESTINATION_PARAM = "Event destination id (`dst_…`)";
 const ISSUE_REF = "Issue id (`iss_…`) or `KZN-<number>`";
 const PROJECT_LIMITS =
   "`limits` (both `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may " +
@@ -527,5 +535,75 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
       "when it was claimed), the costliest first. A dispatch counts on the UTC day it finished. One query per day.",
     query: usageQuery(),
     success: item("UsageReport", "The days, newest first"),
+  },
+  "GET /api/event-destinations": {
+    summary: "List event destinations",
+    description: "Oldest first; never their secrets.",
+    query: listDestinationsQuery(),
+    success: list("EventDestination", "A page"),
+  },
+  "POST /api/event-destinations": {
+    summary: "Add an event destination",
+    description:
+      `Kaizen POSTs each event of the types in \`events\` (${EVENT_TYPES.map((type) => `\`${type}\``).join(", ")}) to ` +
+      "`url` (https; plain http only to localhost, 127.0.0.1 or [::1]), signed with the secret in this answer, which is " +
+      "shown this once. At most 20 destinations (409 beyond). Does not take `Idempotency-Key`: a replay would show the " +
+      "secret again.",
+    body: createDestinationBody(),
+    success: item("EventDestinationWithSecret", "The new destination and its signing secret", 201),
+    errors: [409],
+  },
+  "GET /api/event-destinations/:id": {
+    summary: "Get an event destination",
+    params: { id: DESTINATION_PARAM },
+    success: item("EventDestination", "The destination"),
+    errors: [404],
+  },
+  "PATCH /api/event-destinations/:id": {
+    summary: "Change an event destination",
+    description:
+      "Any of `url`, `events`, `description`, `active`. `active: true` on a destination Kaizen switched off after 100 " +
+      "failed attempts in a row turns it back on with its count of failures at 0.",
+    params: { id: DESTINATION_PARAM },
+    body: patchDestinationBody(),
+    success: item("EventDestination", "The changed destination"),
+    ifMatch: true,
+    errors: [404, 409],
+  },
+  "DELETE /api/event-destinations/:id": {
+    summary: "Delete an event destination",
+    description: "Its pending deliveries are not sent any more.",
+    params: { id: DESTINATION_PARAM },
+    success: noContent("Deleted"),
+    ifMatch: true,
+    errors: [404, 409],
+  },
+  "POST /api/event-destinations/:id/rotate-secret": {
+    summary: "Rotate an event destination's signing secret",
+    description:
+      "A new secret, shown this once. For 24 h the old one signs too: `Kaizen-Signature-256` then carries both " +
+      "signatures, the new one first, comma-separated, so a receiver holding either accepts the events.",
+    params: { id: DESTINATION_PARAM },
+    success: item("EventDestinationWithSecret", "The destination and its new secret"),
+    ifMatch: true,
+    errors: [404, 409],
+  },
+  "GET /api/event-destinations/:id/deliveries": {
+    summary: "List an event destination's deliveries",
+    description:
+      "Newest first, each with its attempts (when, the outcome, the HTTP status answered, how long it took, why it failed).",
+    params: { id: DESTINATION_PARAM },
+    query: listDeliveriesQuery(),
+    success: list("EventDelivery", "A page"),
+    errors: [404],
+  },
+  "POST /api/event-destinations/:id/deliveries/:deliveryId/retry": {
+    summary: "Send a delivery again",
+    description:
+      "One attempt now, whatever the delivery's status; the answer carries it. A success ends the delivery as " +
+      "`succeeded`; a failure leaves its schedule as it was. 409 while another attempt of it is under way.",
+    params: { id: DESTINATION_PARAM, deliveryId: "Delivery id (`dlv_…`)" },
+    success: item("EventDelivery", "The delivery with this attempt"),
+    errors: [404, 409],
   },
 };

@@ -13,6 +13,7 @@ import {
 } from "../dashboard/schemas.js";
 import { claimResultSchema, dispatchSchema, dispatchWithIssueSchema, queueItemSchema } from "../dispatch/schemas.js";
 import { errorBodySchema } from "../errors.js";
+import { deliverySchema, destinationSchema, destinationWithSecretSchema } from "../events/schemas.js";
 import { relationSchema } from "../issues/relation-schemas.js";
 import { issueSchema, issueSummarySchema } from "../issues/schemas.js";
 import { promptSchema, reviewSchema } from "../prompts/schemas.js";
@@ -68,6 +69,9 @@ export const RESOURCE_SCHEMAS = {
   ActivityChain: activityChainSchema(),
   PromptPerformance: promptPerformanceSchema(),
   UsageReport: usageReportSchema(),
+  EventDestination: destinationSchema(),
+  EventDestinationWithSecret: destinationWithSecretSchema(),
+  EventDelivery: deliverySchema(),
   ServiceInfo: serviceInfoSchema(),
   Health: healthSchema(),
   ProviderSetup: providerSetupSchema(),

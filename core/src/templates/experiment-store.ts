@@ -165,7 +165,8 @@ function experimentsOf(items: Item[]): StoredExperiment[] {
   return [...byId.values()];
 }
 
-function recordOf(item: Item): ExperimentRecord {
+/** An experiment's record from its item (as this store wrote it), e.g. an image of the table's change stream. */
+export function recordOf(item: Item): ExperimentRecord {
   // The item was written from an ExperimentRecord by this store.
   const record = Object.fromEntries(
     RECORD_FIELDS.map((field) => [field, item[field] ?? null]),

@@ -128,6 +128,17 @@ export function versionReviewsKey(templateId: string, number: number): Key {
   return { pk: key.pk, sk: `${key.sk}#${REVIEWS_SUFFIX}` };
 }
 
+/** The template and version number a version's reviews item belongs to, from its key; undefined for any other key. */
+export function versionOfReviewsKey(key: Key): { templateId: string; number: number } | undefined {
+  const sk = String(key.sk);
+  const pk = String(key.pk);
+  if (!pk.startsWith(`${TEMPLATE_ENTITY}#`) || !isVersionReviewsSortKey(sk)) return undefined;
+  return {
+    templateId: pk.slice(TEMPLATE_ENTITY.length + 1),
+    number: Number(sk.slice(VERSION_ENTRY.length + 1, VERSION_ENTRY.length + 7)),
+  };
+}
+
 /** Whether a sort key of the template partition is a version's reviews item. */
 export function isVersionReviewsSortKey(sk: string): boolean {
   return sk.startsWith(`${VERSION_ENTRY}#`) && suffixOfVersionSortKey(sk) === REVIEWS_SUFFIX;

@@ -700,7 +700,7 @@ function versionFromItem(item: Item, reviewsItem: Item, counts: Record<VersionCo
 const REVIEW_FIELDS = ["reviewCount", "reviewScore", "reviewsFoldedThrough", "improvementIssueId"];
 
 /** Where a version's reviews stand, as its reviews item (or, before any fold wrote one, the version item) holds it. */
-function reviewsFromItem(item: Item): VersionReviews {
+export function reviewsFromItem(item: Item): VersionReviews {
   const reviewCount = Number(item.reviewCount ?? 0);
   const recorded = item.reviewsFoldedThrough !== undefined && item.reviewsFoldedThrough !== null;
   return {

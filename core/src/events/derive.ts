@@ -1,0 +1,91 @@
+/**
+ * @module events/derive — which events one change of the table stands for (API.md 3.9): a pure
+ * function of the change stream's record, so an event exists only for a write that happened, and a
+ * record read twice gives the same events with the same ids.
+ *
+ * - `issue.created`: an issue item inserted.
+ * - `issue.status_changed`: an issue item whose `status` differs before and after.
+ * - `dispatch.claimed`: a dispatch item inserted.
+ * - `dispatch.completed` / `dispatch.failed` / `dispatch.expired`: a dispatch item leaving `active`
+ *   for that status (a released dispatch has no event of its own: its issue's status change says it).
+ * - `prompt.needs_attention`: a version's reviews item gaining its improvement task (its score fell
+ *   below 3.5, API.md 3.5).
+ * - `experiment.decided`: an experiment item leaving `running` (by the rule, by hand, or with its template).
+ *
+ * Each item is read through its owning domain's own reader; nothing here knows their fields beyond
+ * the ones named above.
+ */
+import type { ChangeRecord } from "../db/changes.js";
+import type { Item } from "../db/client.js";
+import { fromItem as dispatchFromItem } from "../dispatch/store.js";
+import { fromItem as issueFromItem } from "../issues/store.js";
+import { recordOf as experimentRecordOf } from "../templates/experiment-store.js";
+import { versionOfReviewsKey } from "../templates/keys.js";
+import { reviewsFromItem } from "../templates/store.js";
+import { eventId } from "./keys.js";
+import type { EventType, OutboundEvent } from "./schemas.js";
+
+const DISPATCH_ENDINGS: Partial<Record<string, EventType>> = {
+  completed: "dispatch.completed",
+  failed: "dispatch.failed",
+  expired: "dispatch.expired",
+};
+
+/** The events `change` stands for: none for most changes. */
+export function eventsOf(change: ChangeRecord): OutboundEvent[] {
+  const after = change.newImage;
+  if (!after) return [];
+  const before = change.oldImage;
+  const make = (type: EventType, createdAt: string | null | undefined, data: Record<string, unknown>) => {
+    const at = Date.parse(createdAt ?? "") || change.at;
+    return { id: eventId(change.id, type, at), type, createdAt: new Date(at).toISOString(), data };
+  };
+  switch (after.entity) {
+    case "issue":
+      return issueEvents(before, after, make);
+    case "dispatch":
+      return dispatchEvents(before, after, make);
+    case "experiment": {
+      if (before?.status !== "running" || after.status === "running") return [];
+      const {
+        candidateVersionNumber: _candidate,
+        controlVersionNumber: _control,
+        ...experiment
+      } = experimentRecordOf(after);
+      return [make("experiment.decided", experiment.endedAt, { experiment })];
+    }
+    case "templatereviews": {
+      const version = versionOfReviewsKey({ pk: String(change.keys.pk), sk: String(change.keys.sk) });
+      const reviews = reviewsFromItem(after);
+      if (!version || !reviews.improvementIssueId || (before && reviewsFromItem(before).improvementIssueId)) return [];
+      return [
+        make("prompt.needs_attention", null, {
+          templateId: version.templateId,
+          version: version.number,
+          reviewScore: reviews.reviewScore,
+          reviewCount: reviews.reviewCount,
+          improvementIssueId: reviews.improvementIssueId,
+        }),
+      ];
+    }
+    default:
+      return [];
+  }
+}
+
+type Make = (type: EventType, createdAt: string | null | undefined, data: Record<string, unknown>) => OutboundEvent;
+
+function issueEvents(before: Item | undefined, after: Item, make: Make): OutboundEvent[] {
+  const { issue } = issueFromItem(after);
+  if (!before) return [make("issue.created", issue.createdAt, { issue })];
+  if (before.status === after.status) return [];
+  return [make("issue.status_changed", issue.updatedAt, { issue, from: String(before.status), to: issue.status })];
+}
+
+function dispatchEvents(before: Item | undefined, after: Item, make: Make): OutboundEvent[] {
+  const { dispatch } = dispatchFromItem(after);
+  if (!before) return dispatch.status === "active" ? [make("dispatch.claimed", dispatch.claimedAt, { dispatch })] : [];
+  const ending = DISPATCH_ENDINGS[dispatch.status];
+  if (before.status !== "active" || !ending) return [];
+  return [make(ending, dispatch.finishedAt, { dispatch })];
+}

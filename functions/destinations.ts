@@ -1,0 +1,5 @@
+/** @module functions/destinations — Lambda for event destinations and their deliveries (API.md 3.9). */
+import { destinationFamily } from "../core/src/events/routes.js";
+import { lambdaHandler } from "../core/src/lambda.js";
+
+export const handler = lambdaHandler({ destinations: destinationFamily });
