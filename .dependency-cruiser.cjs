@@ -17,6 +17,7 @@ const LAYERS = [
   { name: "templates", paths: ["^core/src/templates/"] },
   { name: "prompts", paths: ["^core/src/prompts/"] },
   { name: "dispatch", paths: ["^core/src/dispatch/"] },
+  { name: "events", paths: ["^core/src/events/"] },
   {
     name: "readers and receivers",
     paths: [
