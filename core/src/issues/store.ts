@@ -7,7 +7,7 @@
 import { ulid } from "ulid";
 import { ConditionFailedError, type Db, type Item, type TransactItem, TransactionConflictError } from "../db/client.js";
 import { InFlight } from "../db/in-flight.js";
-import { type EntryFilter, ListingIndex } from "../db/listing.js";
+import { ListingIndex } from "../db/listing.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
 import { type Taken, takeNext } from "../db/sequence.js";
 import { countChange, durationBucket } from "../stats/counts.js";
@@ -23,7 +23,6 @@ import {
   issueKey,
   issueNumberIndexKey,
   issueRef,
-  type Listing,
   listingName,
   listingsOf,
   numberEntryKey,
@@ -36,7 +35,7 @@ import {
   updatedSortKey,
 } from "./keys.js";
 import type { DispatchQueue } from "./queue.js";
-import { ISSUE_STATUSES, type Issue, type IssueStatus } from "./schemas.js";
+import type { Issue } from "./schemas.js";
 
 /** An issue plus its version (the `ETag`). */
 export interface StoredIssue extends IssueInternals {

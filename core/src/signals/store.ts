@@ -4,21 +4,19 @@
  * the whole payload, and listing pages. Keys and access patterns: ./keys.ts.
  */
 import { ConditionFailedError, type Db, type Item, type TransactItem, TransactionConflictError } from "../db/client.js";
-import { type EntryFilter, ListingIndex } from "../db/listing.js";
+import { ListingIndex } from "../db/listing.js";
 import {
   deliveryKey,
   fingerprintKey,
-  PAYLOAD_CHUNK_PREFIX,
   payloadChunkKey,
   SIGNAL_LISTINGS,
   signalKey,
   signalListings,
   signalSortKey,
   signalSourceKey,
-  timeFloor,
 } from "./keys.js";
-import { decodePayload, type EncodedPayload } from "./payload.js";
-import type { Signal, SignalAction } from "./schemas.js";
+import type { EncodedPayload } from "./payload.js";
+import type { Signal } from "./schemas.js";
 
 /** A signal's fields without its payload. */
 export type SignalHead = Omit<Signal, "payload">;

@@ -48,7 +48,7 @@ describe("eventsOf", () => {
   it("makes issue.created of an inserted issue, and nothing of one rewritten at the same status", () => {
     const [created] = eventsOf(change("INSERT", undefined, issue));
     expect(created).toMatchObject({ type: "issue.created", createdAt: issue.createdAt });
-    expect((created?.data.issue as { id: string }).id).toBe(issue.id);
+    expect((created?.data.issue as { id: string } | undefined)?.id).toBe(issue.id);
     expect(eventsOf(change("MODIFY", issue, { ...issue, title: "Crash!" }))).toEqual([]);
   });
 
