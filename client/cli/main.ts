@@ -22,7 +22,7 @@ import { type CliIo, createContext, EXIT, UsageError } from "./runtime.js";
 /** A command line yargs refused (unknown flag, missing argument): the hint to `--help` follows it. */
 class CommandLineError extends UsageError {}
 
-/** Commands whose first argument is a subcommand, so `--help` hints name both words. */
+/** Commands whose next argument is a subcommand, so `--help` hints name each word down to the command. */
 const GROUPS = new Set(["issues", "signals", "templates", "experiments", "projects", "providers"]);
 
 const VERSION = (
@@ -99,7 +99,8 @@ export async function main(args: string[], io: CliIo = processIo()): Promise<num
     .wrap(Math.min(110, (io.stdout as { columns?: number }).columns ?? 100))
     .exitProcess(false)
     .fail((message, error) => {
-      if (error) throw error;
+      // A `.check()` that answers a string passes that string as the error: a command-line mistake too.
+      if (error instanceof Error) throw error;
       throw new CommandLineError(message ?? "invalid command line");
     });
   for (const register of [
@@ -132,9 +133,16 @@ export async function main(args: string[], io: CliIo = processIo()): Promise<num
   }
 }
 
-/** The command named at the start of `args` (`issues list `, `next `), to point at the right `--help`. */
+/**
+ * The command named at the start of `args` (`issues list `, `events destinations add `, `next `), to
+ * point at the right `--help`: words are taken while the ones before name a group.
+ */
 function commandPath(args: string[]): string {
-  const [first, second] = args;
-  if (!first || first.startsWith("-")) return "";
-  return GROUPS.has(first) && second && !second.startsWith("-") ? `${first} ${second} ` : `${first} `;
+  const words: string[] = [];
+  for (const arg of args) {
+    if (arg.startsWith("-")) break;
+    words.push(arg);
+    if (!GROUPS.has(words.join(" "))) break;
+  }
+  return words.map((word) => `${word} `).join("");
 }
