@@ -9,6 +9,7 @@ import { KaizenApiError } from "../client.js";
 import { ConnectFileError } from "../connect/files.js";
 import { type Define, type GlobalFlags, JSON_FLAG } from "./command.js";
 import { registerConnect } from "./commands/connect.js";
+import { registerEvents } from "./commands/events.js";
 import { registerExperiments } from "./commands/experiments.js";
 import { registerIssues } from "./commands/issues.js";
 import { registerOverview } from "./commands/overview.js";
@@ -23,7 +24,16 @@ import { type CliIo, createContext, EXIT, UsageError } from "./runtime.js";
 class CommandLineError extends UsageError {}
 
 /** Commands whose next argument is a subcommand, so `--help` hints name each word down to the command. */
-const GROUPS = new Set(["issues", "signals", "templates", "experiments", "projects", "providers"]);
+const GROUPS = new Set([
+  "issues",
+  "signals",
+  "templates",
+  "experiments",
+  "projects",
+  "providers",
+  "events",
+  "events destinations",
+]);
 
 const VERSION = (
   JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
@@ -85,7 +95,7 @@ export async function main(args: string[], io: CliIo = processIo()): Promise<num
   const parser = yargs()
     .scriptName("kaizen")
     .usage(
-      "kaizen <command> [options]\n\nKaizen from the command line: issues, signals, an agent's dispatch loop, templates and their experiments, provider checks.",
+      "kaizen <command> [options]\n\nKaizen from the command line: issues, signals, an agent's dispatch loop, templates and their experiments, provider checks, outbound events.",
     )
     .option("json", JSON_FLAG)
     .strict()
@@ -110,6 +120,7 @@ export async function main(args: string[], io: CliIo = processIo()): Promise<num
     registerWork,
     registerTemplates,
     registerExperiments,
+    registerEvents,
     registerOverview,
     registerConnect,
   ]) {
