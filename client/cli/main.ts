@@ -9,6 +9,7 @@ import { KaizenApiError } from "../client.js";
 import { ConnectFileError } from "../connect/files.js";
 import { type Define, type GlobalFlags, JSON_FLAG } from "./command.js";
 import { registerConnect } from "./commands/connect.js";
+import { registerEvents } from "./commands/events.js";
 import { registerExperiments } from "./commands/experiments.js";
 import { registerIssues } from "./commands/issues.js";
 import { registerOverview } from "./commands/overview.js";
@@ -22,8 +23,17 @@ import { type CliIo, createContext, EXIT, UsageError } from "./runtime.js";
 /** A command line yargs refused (unknown flag, missing argument): the hint to `--help` follows it. */
 class CommandLineError extends UsageError {}
 
-/** Commands whose first argument is a subcommand, so `--help` hints name both words. */
-const GROUPS = new Set(["issues", "signals", "templates", "experiments", "projects", "providers"]);
+/** Commands whose next argument is a subcommand, so `--help` hints name each word down to the command. */
+const GROUPS = new Set([
+  "issues",
+  "signals",
+  "templates",
+  "experiments",
+  "projects",
+  "providers",
+  "events",
+  "events destinations",
+]);
 
 const VERSION = (
   JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
@@ -85,7 +95,7 @@ export async function main(args: string[], io: CliIo = processIo()): Promise<num
   const parser = yargs()
     .scriptName("kaizen")
     .usage(
-      "kaizen <command> [options]\n\nKaizen from the command line: issues, signals, an agent's dispatch loop, templates and their experiments, provider checks.",
+      "kaizen <command> [options]\n\nKaizen from the command line: issues, signals, an agent's dispatch loop, templates and their experiments, provider checks, outbound events.",
     )
     .option("json", JSON_FLAG)
     .strict()
@@ -99,7 +109,8 @@ export async function main(args: string[], io: CliIo = processIo()): Promise<num
     .wrap(Math.min(110, (io.stdout as { columns?: number }).columns ?? 100))
     .exitProcess(false)
     .fail((message, error) => {
-      if (error) throw error;
+      // A `.check()` that answers a string passes that string as the error: a command-line mistake too.
+      if (error instanceof Error) throw error;
       throw new CommandLineError(message ?? "invalid command line");
     });
   for (const register of [
@@ -109,6 +120,7 @@ export async function main(args: string[], io: CliIo = processIo()): Promise<num
     registerWork,
     registerTemplates,
     registerExperiments,
+    registerEvents,
     registerOverview,
     registerConnect,
   ]) {
@@ -132,9 +144,16 @@ export async function main(args: string[], io: CliIo = processIo()): Promise<num
   }
 }
 
-/** The command named at the start of `args` (`issues list `, `next `), to point at the right `--help`. */
+/**
+ * The command named at the start of `args` (`issues list `, `events destinations add `, `next `), to
+ * point at the right `--help`: words are taken while the ones before name a group.
+ */
 function commandPath(args: string[]): string {
-  const [first, second] = args;
-  if (!first || first.startsWith("-")) return "";
-  return GROUPS.has(first) && second && !second.startsWith("-") ? `${first} ${second} ` : `${first} `;
+  const words: string[] = [];
+  for (const arg of args) {
+    if (arg.startsWith("-")) break;
+    words.push(arg);
+    if (!GROUPS.has(words.join(" "))) break;
+  }
+  return words.map((word) => `${word} `).join("");
 }

@@ -78,6 +78,15 @@ const EXPECTED_FLAGS: Record<string, string[]> = {
   "experiments stop": [],
   queue: ["project", "types", "page", "limit"],
   connect: ["project", "create-project", "url", "yes", "dry-run", "launcher"],
+  "events destinations add": ["events", "all-events", "description", "inactive"],
+  "events destinations list": ["page", "limit"],
+  "events destinations show": [],
+  "events destinations update": ["url", "events", "all-events", "description", "active", "inactive", "if-match"],
+  "events destinations remove": ["if-match"],
+  "events destinations rotate-secret": [],
+  "events deliveries": ["page", "limit"],
+  "events retry": [],
+  "events tail": ["events", "all-events", "port", "host"],
 };
 
 describe("--help", () => {
@@ -96,6 +105,7 @@ describe("--help", () => {
       "comment",
       "templates",
       "experiments",
+      "events",
       "queue",
       "stats",
       "health",
@@ -142,6 +152,34 @@ describe("usage errors exit 2", () => {
       "--traffic must be a whole number from 1 to 100",
       "kaizen experiments start --help",
     ],
+    [["events"], "Which events command?", "kaizen events --help"],
+    [["events", "destinations"], "Which destinations command?", "kaizen events destinations --help"],
+    [
+      ["events", "destinations", "add", "https://h.example.com/", "--events", "issue.created,issue.closed"],
+      "--events: issue.closed is not an event type; the types are issue.created, issue.status_changed,",
+      "kaizen events destinations add --help",
+    ],
+    [
+      ["events", "destinations", "add", "https://h.example.com/"],
+      "Which events? Give --events a,b,… or --all-events",
+      "kaizen events destinations add --help",
+    ],
+    [
+      ["events", "destinations", "update", "dst_1", "--active", "--inactive"],
+      "mutually exclusive",
+      "kaizen events destinations update --help",
+    ],
+    [
+      ["events", "tail", "--host", "192.0.2.1"],
+      "--host 192.0.2.1: the API takes plain http only",
+      "kaizen events tail --help",
+    ],
+    [
+      ["events", "tail", "--port", "70000"],
+      "--port must be a whole number from 1 to 65535",
+      "kaizen events tail --help",
+    ],
+    [["events", "retry", "dst_1"], "Not enough non-option arguments", "kaizen events retry --help"],
     [[], "Which command?", "kaizen --help"],
     [["frobnicate"], "Unknown argument: frobnicate", "kaizen frobnicate --help"],
   ])("kaizen %j", async (args, message, hint) => {
@@ -158,6 +196,12 @@ describe("usage errors exit 2", () => {
     expect(stderr).toContain("No API key for https://kaizen.example.com");
     expect(stderr).toContain("KAIZEN_API_KEY");
     expect(stderr).toContain(".data/api-key");
+  });
+
+  it("events destinations update with nothing to change", async () => {
+    const { status, stderr } = await run(["events", "destinations", "update", "dst_1"], { KAIZEN_API_KEY: "kaizen_x" });
+    expect(status).toBe(2);
+    expect(stderr).toContain("Nothing to update");
   });
 
   it("issues update with nothing to change", async () => {

@@ -1,0 +1,102 @@
+/** `kaizen events`: the `--events` list as typed, and how `tail` prints each event it receives (pure functions). */
+import { describe, expect, it } from "vitest";
+import { eventSummary, formatEventLine, formatRetry, parseEventList } from "../../../client/cli/commands/events.js";
+import { UsageError } from "../../../client/cli/runtime.js";
+import { EVENT_TYPES } from "../../../core/src/events/schemas.js";
+
+describe("parseEventList", () => {
+  it("takes names separated by commas, spaces around them, the flag repeated, each name once", () => {
+    expect(parseEventList("issue.created, dispatch.failed")).toEqual(["issue.created", "dispatch.failed"]);
+    expect(parseEventList(["issue.created", "experiment.decided,issue.created"])).toEqual([
+      "issue.created",
+      "experiment.decided",
+    ]);
+  });
+
+  it("names the first unknown event and lists the valid ones; an empty list is refused too", () => {
+    expect(() => parseEventList("issue.created,issue.closed")).toThrow(UsageError);
+    expect(() => parseEventList("issue.created,issue.closed")).toThrow(
+      `--events: issue.closed is not an event type; the types are ${EVENT_TYPES.join(", ")}`,
+    );
+    expect(() => parseEventList(" , ")).toThrow(`--events needs at least one of: ${EVENT_TYPES.join(", ")}`);
+  });
+});
+
+const dispatch = { id: "dsp_1", agent: "agent-1", issueId: "iss_1", outcome: { summary: "tests fail" } };
+
+describe("eventSummary", () => {
+  it.each([
+    [
+      "issue.created",
+      { issue: { identifier: "KZN-1", title: "Checkout button does nothing" } },
+      "KZN-1 created: Checkout button does nothing",
+    ],
+    [
+      "issue.status_changed",
+      { issue: { identifier: "KZN-12" }, from: "todo", to: "in_progress" },
+      "KZN-12 todo → in_progress",
+    ],
+    ["dispatch.claimed", { dispatch }, "dispatch dsp_1 by agent-1 claimed iss_1"],
+    ["dispatch.completed", { dispatch }, "dispatch dsp_1 by agent-1 completed"],
+    ["dispatch.failed", { dispatch }, "dispatch dsp_1 by agent-1 failed: tests fail"],
+    ["dispatch.expired", { dispatch: { ...dispatch, outcome: null } }, "dispatch dsp_1 by agent-1 expired"],
+    [
+      "prompt.needs_attention",
+      { templateId: "tpl_1", version: 3, reviewScore: 3.125, reviewCount: 4, improvementIssueId: "iss_2" },
+      "template tpl_1 v3 needs attention: score 3.13 over 4 reviews, improvement task iss_2",
+    ],
+    ["experiment.decided", { experiment: { id: "exp_1", status: "promoted" } }, "experiment exp_1 promoted"],
+    ["issue.archived", { issue: { id: "iss_3" } }, '{"issue":{"id":"iss_3"}}'],
+  ])("%s", (type, data, summary) => {
+    expect(eventSummary({ type, data })).toBe(summary);
+  });
+
+  it("shows ? for fields an event lacks rather than failing", () => {
+    expect(eventSummary({ type: "issue.status_changed", data: {} })).toBe("? ? → ?");
+  });
+});
+
+describe("formatEventLine", () => {
+  it("prints the time (UTC), the type padded so lines align, the summary and the event id", () => {
+    const event = {
+      id: "evt_1",
+      type: "issue.created",
+      createdAt: "2026-11-25T14:05:09.123Z",
+      data: { issue: { identifier: "KZN-1", title: "A\ntitle" } },
+    };
+    expect(formatEventLine(event, false)).toBe("14:05:09  issue.created           KZN-1 created: A title  evt_1");
+  });
+});
+
+describe("formatRetry", () => {
+  const delivery = {
+    id: "dlv_1",
+    destinationId: "dst_1",
+    eventId: "evt_1",
+    eventType: "issue.created" as const,
+    createdAt: "2026-11-25T14:00:00.000Z",
+    updatedAt: "2026-11-25T14:05:00.000Z",
+  };
+  const attempt = { at: "2026-11-25T14:05:00.000Z", durationMs: 12, trigger: "manual" as const };
+
+  it("says how the attempt went and where that leaves the delivery", () => {
+    expect(
+      formatRetry({
+        ...delivery,
+        status: "succeeded",
+        nextAttemptAt: null,
+        attempts: [{ ...attempt, outcome: "succeeded", responseStatus: 204, error: null }],
+      }),
+    ).toBe("Retried dlv_1 (issue.created, evt_1): succeeded in 12 ms: HTTP 204; the delivery is succeeded.");
+    expect(
+      formatRetry({
+        ...delivery,
+        status: "pending",
+        nextAttemptAt: "2026-11-25T14:35:00.000Z",
+        attempts: [{ ...attempt, outcome: "failed", responseStatus: null, error: "timeout after 10 s" }],
+      }),
+    ).toBe(
+      "Retried dlv_1 (issue.created, evt_1): failed in 12 ms: timeout after 10 s; the delivery stays pending; next automatic attempt 2026-11-25 14:35.",
+    );
+  });
+});
