@@ -13,4 +13,5 @@ export const table = new sst.aws.Dynamo(LINKED.table, {
     ]),
   ),
   ttl: TABLE_DEFINITION.ttl,
+  stream: TABLE_DEFINITION.stream,
 });

@@ -191,7 +191,13 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
         primaryIndex: TABLE_DEFINITION.primaryIndex,
         globalIndexes: TABLE_DEFINITION.globalIndexes,
         ttl: TABLE_DEFINITION.ttl,
+        stream: TABLE_DEFINITION.stream,
       });
+    });
+
+    it("streams every change with the item's image before and after", () => {
+      const table = only(infra.recording.ofKind("sst.aws.Dynamo"));
+      expect((table.args as { stream?: unknown }).stream).toBe("new-and-old-images");
     });
 
     it("only indexes declared fields, with projections SST accepts", () => {

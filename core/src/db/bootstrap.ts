@@ -8,10 +8,11 @@ import {
   UpdateTimeToLiveCommand,
 } from "@aws-sdk/client-dynamodb";
 import type { Db } from "./client.js";
-import { createTableInput, globalIndexInput, indexNames, TABLE_DEFINITION } from "./table.js";
+import { createTableInput, globalIndexInput, indexNames, streamSpecification, TABLE_DEFINITION } from "./table.js";
 
 /**
- * Creates the table if it is missing, adds any index the definition has gained since, and
+ * Creates the table if it is missing, adds any index the definition has gained since, switches
+ * the change stream on where it is off (a table made before the definition had one), and
  * switches TTL on. Safe to run on every start.
  * @example await ensureTable(db);
  */
@@ -38,6 +39,18 @@ export async function ensureTable(db: Db): Promise<"created" | "updated" | "unch
         }),
       );
       outcome = "updated";
+    }
+    if (!existing.StreamSpecification?.StreamEnabled) {
+      await waitActive(db);
+      try {
+        await db.client.send(
+          new UpdateTableCommand({ TableName: db.tableName, StreamSpecification: streamSpecification() }),
+        );
+        outcome = "updated";
+      } catch (error) {
+        // Another process switched it on between our describe and update: that is fine.
+        if (!(await describe(db))?.StreamSpecification?.StreamEnabled) throw error;
+      }
     }
   }
   await waitActive(db);

@@ -1,8 +1,13 @@
 /**
- * @module db/table — the single-table definition: keys, indexes and TTL attribute. infra/, the local
- * bootstrap and the tests all create the table from this one description.
+ * @module db/table — the single-table definition: keys, indexes, TTL attribute and change stream.
+ * infra/, the local bootstrap and the tests all create the table from this one description.
  */
-import type { CreateTableCommandInput, GlobalSecondaryIndex } from "@aws-sdk/client-dynamodb";
+import type {
+  CreateTableCommandInput,
+  GlobalSecondaryIndex,
+  StreamSpecification,
+  StreamViewType,
+} from "@aws-sdk/client-dynamodb";
 
 /** Attribute types of every key attribute, in SST's `fields` vocabulary. */
 export type KeyType = "string" | "number";
@@ -33,6 +38,11 @@ export const TABLE_DEFINITION = {
   } satisfies Record<string, IndexDefinition>,
   /** Items with this epoch-seconds attribute expire (idempotency keys, leases' leftovers). */
   ttl: "expiresAt",
+  /**
+   * The change stream, in SST's vocabulary: each change of an item with its image before and after
+   * (db/changes.ts reads it; db/stream-reader.ts follows it on the local stack).
+   */
+  stream: "new-and-old-images",
 } as const;
 
 const SDK_TYPE: Record<KeyType, "S" | "N"> = { string: "S", number: "N" };
@@ -50,6 +60,14 @@ export function globalIndexInput(name: keyof typeof TABLE_DEFINITION.globalIndex
   };
 }
 
+/** The stream as DynamoDB's CreateTable/UpdateTable expect it (`new-and-old-images` → `NEW_AND_OLD_IMAGES`). */
+export function streamSpecification(): StreamSpecification {
+  return {
+    StreamEnabled: true,
+    StreamViewType: TABLE_DEFINITION.stream.toUpperCase().replaceAll("-", "_") as StreamViewType,
+  };
+}
+
 /** CreateTable input for the table under `tableName` (on-demand billing, as deployed). */
 export function createTableInput(tableName: string): CreateTableCommandInput {
   return {
@@ -64,6 +82,7 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
       { AttributeName: TABLE_DEFINITION.primaryIndex.rangeKey, KeyType: "RANGE" },
     ],
     GlobalSecondaryIndexes: indexNames().map(globalIndexInput),
+    StreamSpecification: streamSpecification(),
   };
 }
 
