@@ -16,6 +16,7 @@ export default $config({
   async run() {
     await import("./infra/table");
     await import("./infra/secrets");
+    await import("./infra/events");
     // The service function's package copies the built console (infra/api.ts `copyFiles`).
     const { buildConsole } = await import("./console/build");
     await buildConsole();

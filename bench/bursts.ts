@@ -270,13 +270,16 @@ async function burstsOn(
   nextRun: () => number,
 ): Promise<BurstRow[]> {
   const { BENCH_BURST: size, BENCH_BURST_ROUNDS: rounds, BENCH_BURST_ONLY: only } = ctx.settings;
-  const { tableName, endpoint } = await benchTable(ctx, `bursts_${model}_${emulation ? "aws" : "local"}`);
+  const { tableName, endpoint } = await benchTable(ctx, `bursts_${model}_${emulation ? "aws" : "local"}`, {
+    stream: true,
+  });
   const server = await startBenchServer({
     endpoint,
     tableName,
     apiKey: ctx.apiKey,
     emulateConflicts: emulation,
     model,
+    events: true,
   });
   const rows: BurstRow[] = [];
   try {
@@ -306,9 +309,14 @@ async function burstsOn(
       row.instances = (await server.stats()).instances;
       rows.push(row);
     }
+    const stats = await server.stats();
     if (model === "fleet") {
-      ctx.log(`  fleet, emulation ${emulation ? "on" : "off"}: ${(await server.stats()).instances} instances launched`);
+      ctx.log(`  fleet, emulation ${emulation ? "on" : "off"}: ${stats.instances} instances launched`);
     }
+    // The outbound events of every case's writes were read from the stream and delivered meanwhile.
+    ctx.log(
+      `  ${model}, emulation ${emulation ? "on" : "off"}: ${stats.eventsDelivered} events delivered beside the bursts`,
+    );
   } finally {
     await server.stop();
   }

@@ -26,6 +26,8 @@ export async function startBenchServer(options: {
   emulateConflicts?: boolean;
   model?: BenchModel;
   logLevel?: "SILENT" | "ERROR";
+  /** Deliver the outbound events of the table's changes beside the requests, as `npm start` does (the table needs a stream). */
+  events?: boolean;
 }): Promise<BenchServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(
@@ -46,6 +48,7 @@ export async function startBenchServer(options: {
         PORT: String(port),
         DYNAMODB_EMULATE_CONFLICTS: options.emulateConflicts ? "on" : "off",
         BENCH_MODEL: options.model ?? "server",
+        BENCH_EVENTS: options.events ? "on" : "off",
         POWERTOOLS_LOG_LEVEL: options.logLevel ?? "SILENT",
         AWS_SDK_JS_SUPPRESS_NODE_DEPRECATION_WARNING: "1",
       },

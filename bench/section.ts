@@ -24,14 +24,22 @@ export interface BenchContext {
   fail(reason: string): void;
 }
 
-/** Creates the bench's table `kaizen_bench_<name>` on the run's DynamoDB Local; returns its name and endpoint. */
-export async function benchTable(ctx: BenchContext, name: string): Promise<{ tableName: string; endpoint: string }> {
+/**
+ * Creates the bench's table `kaizen_bench_<name>` on the run's DynamoDB Local; returns its name and
+ * endpoint. With `stream`, it has a change stream, for a server that delivers outbound events beside
+ * its requests (bench/server.ts); without, it has none, as the tests' tables.
+ */
+export async function benchTable(
+  ctx: BenchContext,
+  name: string,
+  options: { stream?: boolean } = {},
+): Promise<{ tableName: string; endpoint: string }> {
   const endpoint = await ctx.endpoint();
   const tableName = `kaizen_bench_${name}`;
   const db = createDb({ tableName, region: "us-east-1", endpoint });
   try {
     await waitForDatabase(db);
-    await ensureTable(db);
+    await ensureTable(db, { stream: options.stream ?? false });
   } finally {
     db.client.destroy();
   }

@@ -5,9 +5,19 @@
  * BENCH_MODEL says what answers the requests: `server` (the default) one app, as `npm start` runs
  * it; `fleet` a fleet of one-request instances as Lambda runs them (tests/helpers/fleet.ts), each
  * with its own client, every client traced.
+ *
+ * Beside it with BENCH_EVENTS=on, as `npm start` runs them, the outbound events' stream reader and retry sweeper
+ * (infra/local/events.ts), with one destination for every event type on a receiver in this process,
+ * so each case's writes are also read from the stream and delivered while the requests go on. Their
+ * DynamoDB calls are made by a client of their own, outside the requests' totals.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
+import { EVENT_TYPES } from "../core/src/events/schemas.js";
 import { ALL_FAMILIES, createApp, createDb, loadConfig } from "../core/src/index.js";
+import { destinationService } from "../core/src/services.js";
+import { startLocalEvents } from "../infra/local/events.js";
 import { appFleet } from "../tests/helpers/fleet.js";
 import { type DynamoTrace, summedTotals, type TraceTotals, traceDynamo } from "./dynamo-trace.js";
 import { BENCH_MODELS, choiceEnv } from "./env.js";
@@ -15,6 +25,8 @@ import { BENCH_MODELS, choiceEnv } from "./env.js";
 export interface ServerStats extends TraceTotals {
   requests: number;
   handlerMs: number;
+  /** Events the receiver beside the server got so far. */
+  eventsDelivered: number;
   /** Apps made so far: 1 for the server model, the instances launched for the fleet. */
   instances: number;
 }
@@ -60,6 +72,29 @@ function fleet(): Answerer {
 }
 
 const answerer = choiceEnv("BENCH_MODEL", BENCH_MODELS, "server") === "fleet" ? fleet() : oneApp();
+
+/** Every event type delivered to a receiver here; answers how many arrived so far. */
+async function deliverEvents(): Promise<() => number> {
+  let delivered = 0;
+  const receiver = createServer((request, response) => {
+    request.resume();
+    request.on("end", () => {
+      delivered += 1;
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const db = createDb({ tableName: config.tableName, region: config.region, endpoint: config.dynamodbEndpoint });
+  const destinations = destinationService({ db });
+  // A table a former run left its destinations in: theirs point at receivers that are gone.
+  const { destinations: former } = await destinations.list({ offset: 0, limit: 100 });
+  for (const { id } of former) await destinations.delete(id, undefined);
+  const { port } = receiver.address() as AddressInfo;
+  await destinations.create({ url: `http://127.0.0.1:${port}/`, events: [...EVENT_TYPES], description: "bench" });
+  await startLocalEvents({ db });
+  return () => delivered;
+}
+const eventsDelivered = process.env.BENCH_EVENTS === "on" ? await deliverEvents() : () => 0;
 const served = { requests: 0, handlerMs: 0 };
 
 const server = serve(
@@ -83,6 +118,7 @@ process.on("message", (message) => {
   if (message !== "stats") return;
   const stats: ServerStats = {
     ...served,
+    eventsDelivered: eventsDelivered(),
     ...summedTotals(traces.map((trace) => trace.totals())),
     instances: answerer.instances(),
   };

@@ -62,6 +62,7 @@ function since(after: ServerStats, before: ServerStats): ServerStats {
     ms: after.ms - before.ms,
     byCommand,
     instances: after.instances - before.instances,
+    eventsDelivered: after.eventsDelivered - before.eventsDelivered,
   };
 }
 

@@ -11,6 +11,7 @@ export const LINKED = {
   codehostWebhookSecret: "CodehostWebhookSecret",
   errortrackerClientSecret: "ErrortrackerClientSecret",
   analyticsWebhookSecret: "AnalyticsWebhookSecret",
+  eventRetries: "EventRetries",
 } as const;
 
 /** Environment variable of each webhook provider's secret (named in the 500 when it is missing). */
@@ -64,6 +65,11 @@ export interface Config {
    * means no CORS headers at all, so browsers on other sites cannot read responses.
    */
   corsAllowedOrigins: string[];
+  /**
+   * Deployed: the queue whose delayed messages wake the retries of outbound events (infra/events.ts);
+   * undefined locally, where the local stack sweeps every second instead.
+   */
+  eventRetryQueueUrl: string | undefined;
 }
 
 /** A configuration value that cannot be used; the process must not start with it. */
@@ -106,6 +112,7 @@ export function loadConfig({ env, linked = {} }: { env: Env; linked?: Linked }):
       optionalUrl(env, "PUBLIC_BASE_URL") ?? (linkedValue(linked, LINKED.api, "url")?.replace(/\/+$/, "") || undefined),
     port: port(env.PORT),
     corsAllowedOrigins: origins(env, "CORS_ALLOWED_ORIGINS"),
+    eventRetryQueueUrl: linkedValue(linked, LINKED.eventRetries, "url"),
   };
 }
 

@@ -59,6 +59,9 @@ function once<T>(deps: DbDeps, name: string, build: () => T): T {
 /** What the stores and most services need: the database and the clock. */
 type DbDeps = Pick<AppDeps, "db" | "clock">;
 
+/** What the outbound events' side needs besides: how a retry that is due wakes a sweep (deployed; events-lambda.ts). */
+type EventDeps = DbDeps & { wake?: (at: Date) => Promise<void> };
+
 const clockOf = (deps: DbDeps) => deps.clock ?? (() => new Date());
 
 export const dispatchQueue = (deps: DbDeps) => once(deps, "dispatchQueue", () => new DispatchQueue(deps.db));
@@ -215,11 +218,15 @@ export const dashboardService = (deps: DbDeps) =>
 export const destinationStore = (deps: DbDeps) => once(deps, "destinationStore", () => new DestinationStore(deps.db));
 export const eventDeliveryStore = (deps: DbDeps) => once(deps, "eventDeliveryStore", () => new DeliveryStore(deps.db));
 /** Events from the change stream to their destinations: the stream's handler, the retry sweeper, manual retries. */
-export const eventDeliveries = (deps: DbDeps) =>
+export const eventDeliveries = (deps: EventDeps) =>
   once(
     deps,
     "eventDeliveries",
-    () => new EventDeliveries(destinationStore(deps), eventDeliveryStore(deps), undefined, clockOf(deps)),
+    () =>
+      new EventDeliveries(destinationStore(deps), eventDeliveryStore(deps), {
+        now: clockOf(deps),
+        ...(deps.wake ? { wake: deps.wake } : {}),
+      }),
   );
 export const destinationService = (deps: DbDeps) =>
   once(

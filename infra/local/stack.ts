@@ -20,6 +20,7 @@ import {
 } from "../../core/src/index.js";
 import { promptRenderer } from "../../core/src/services.js";
 import { type RunningDynamoDb, startDynamoDbLocal } from "./dynamodb.js";
+import { type LocalEvents, startLocalEvents } from "./events.js";
 
 export interface LocalStackOptions {
   config: Config;
@@ -31,6 +32,13 @@ export interface LocalStackOptions {
   hostname?: string;
   /** How long a client may take to send its whole request before a 408; {@link REQUEST_TIMEOUT_MS} when omitted. */
   requestTimeoutMs?: number;
+  /** The service's clock; the machine's when omitted (tests move it on). */
+  clock?: () => Date;
+  /**
+   * `false`: no outbound events (no change stream on a table it creates, no stream reader, no
+   * sweeper), for tests that do not look at them; on by default, as `npm start` runs.
+   */
+  events?: boolean;
 }
 
 /**
@@ -47,6 +55,8 @@ export interface LocalStack {
   endpoint: string;
   /** Default templates this start created (none once they were seeded). */
   seededTemplates: string[];
+  /** The outbound events' stream reader and retry sweeper (./events.ts); undefined with `events: false`. */
+  events: LocalEvents | undefined;
   stop(): Promise<void>;
 }
 
@@ -55,6 +65,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const { config, dataDir } = options;
   mkdirSync(dataDir, { recursive: true });
   let dynamo: RunningDynamoDb | undefined;
+  let events: LocalEvents | undefined;
   let endpoint = config.dynamodbEndpoint;
   if (!endpoint) {
     dynamo = await startDynamoDbLocal(options.memory ? {} : { dataDir: join(dataDir, "dynamodb") });
@@ -68,11 +79,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       emulateConflicts: config.emulateConflicts,
     });
     await waitForDatabase(db);
-    await ensureTable(db);
+    const withEvents = options.events ?? true;
+    await ensureTable(db, { stream: withEvents });
     const { apiKey, source } = resolveApiKey(config, dataDir);
-    const deps = { config: { ...config, serviceApiKey: apiKey }, db };
+    const deps = {
+      config: { ...config, serviceApiKey: apiKey },
+      db,
+      ...(options.clock ? { clock: options.clock } : {}),
+    };
     const seededTemplates = await promptRenderer(deps).seedDefaults();
     const app = createApp(ALL_FAMILIES, deps);
+    events = withEvents ? await startLocalEvents(deps) : undefined;
+    const running = events;
     const server = await listen(
       app.fetch,
       config.port,
@@ -85,13 +103,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       apiKeySource: source,
       endpoint,
       seededTemplates,
+      events: running,
       async stop() {
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        await running?.stop();
         db.client.destroy();
         await dynamo?.stop();
       },
     };
   } catch (error) {
+    await events?.stop();
     await dynamo?.stop();
     throw error;
   }

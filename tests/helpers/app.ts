@@ -18,7 +18,7 @@ export interface TestApp {
  */
 export async function testApp(
   overrides: Partial<AppDeps> = {},
-  options: { emulateConflicts?: boolean } = {},
+  options: { emulateConflicts?: boolean; stream?: boolean } = {},
 ): Promise<TestApp> {
   const { db, tableName, endpoint } = await freshTable(options);
   const app = createApp(ALL_FAMILIES, { config: testConfig({ tableName, endpoint }), db, ...overrides });

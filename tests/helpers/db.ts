@@ -20,16 +20,19 @@ export const CONFLICT_MODES = [
 
 /**
  * A new, empty table under a unique name, and a client bound to it. The client refuses
- * conflicting transactions as DynamoDB on AWS does unless `emulateConflicts` is false.
+ * conflicting transactions as DynamoDB on AWS does unless `emulateConflicts` is false. The table
+ * has a change stream only with `stream: true`.
  */
 export async function freshTable(
-  options: { emulateConflicts?: boolean } = {},
+  options: { emulateConflicts?: boolean; stream?: boolean } = {},
 ): Promise<{ db: Db; tableName: string; endpoint: string }> {
   const endpoint = inject("dynamodbEndpoint");
   const tableName = `kaizen_test_${randomBytes(6).toString("hex")}`;
   const db = createDb({ tableName, region: "us-east-1", endpoint, emulateConflicts: options.emulateConflicts ?? true });
   await waitForDatabase(db);
-  await ensureTable(db);
+  // Only tables that look at outbound events get a change stream: DynamoDB Local slows down as the
+  // streams of the run's many tables grow (core/src/db/stream-reader.ts).
+  await ensureTable(db, { stream: options.stream ?? false });
   return { db, tableName, endpoint };
 }
 

@@ -32,8 +32,8 @@ export async function invoke(handler: Handler, event: APIGatewayProxyEventV2) {
 }
 
 /** A fresh table and the environment a deployed function would run with on it (plus `extra`). */
-export async function deployedEnv(extra: Record<string, string> = {}) {
-  const { tableName, endpoint } = await freshTable();
+export async function deployedEnv(extra: Record<string, string> = {}, options: { stream?: boolean } = {}) {
+  const { tableName, endpoint } = await freshTable(options);
   const env = {
     TABLE_NAME: tableName,
     DYNAMODB_ENDPOINT: endpoint,

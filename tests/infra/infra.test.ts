@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CORS_POLICY, type Config, LINKED, loadConfig } from "../../core/src/config.js";
 import { TABLE_DEFINITION } from "../../core/src/db/table.js";
+import { EVENT_SOURCE_ENTITIES } from "../../core/src/events/derive.js";
 import { allRoutes, DEFAULT_ROUTE_FAMILY, FAMILIES, type Family, gatewayMethods } from "../../core/src/routes.js";
 import {
   applyTransform,
@@ -17,10 +18,13 @@ import {
   RecordedOutput,
   type RecordedRoute,
   type Recording,
+  type SubscriberFunction,
   uninstallSstRecorder,
 } from "./sst-recorder.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+/** infra/events.ts: the retry queue, the dead-letter queue, the stream's and the queue's subscriptions, the sweep schedule. */
+const EVENT_COMPONENTS = 5;
 const SERVICE_API_KEY = `kaizen_${"ab".repeat(32)}`;
 const SECRET_NAMES = [
   LINKED.serviceApiKey,
@@ -95,7 +99,9 @@ async function evaluateInfra({
   vi.resetModules();
   // In sst.config.ts's order, each imported on its own: a module only api.ts happened to import
   // would otherwise vanish from the recording the moment api.ts stopped using it.
-  for (const module of ["infra/table.ts", "infra/secrets.ts"]) await import(/* @vite-ignore */ join(ROOT, module));
+  for (const module of ["infra/table.ts", "infra/secrets.ts", "infra/events.ts"]) {
+    await import(/* @vite-ignore */ join(ROOT, module));
+  }
   const module = (await import(/* @vite-ignore */ join(ROOT, "infra/api.ts"))) as ApiModule;
   return { recording, ...module };
 }
@@ -131,6 +137,17 @@ function routeProblems(
     if (!expected.has(route.rawRoute)) problems.push(`${route.rawRoute} is not in the route table`);
   }
   return problems;
+}
+
+/** The functions the events' stream subscription, retry-queue subscription and sweep schedule run. */
+function subscriberFunctions(recording: Recording): { owner: RecordedComponent; fn: SubscriberFunction }[] {
+  return [...recording.ofKind("sst.aws.DynamoLambdaSubscriber"), ...recording.ofKind("sst.aws.QueueLambdaSubscriber")]
+    .map((owner) => ({ owner, fn: (owner.args as { subscriber: SubscriberFunction }).subscriber }))
+    .concat(
+      recording
+        .ofKind("sst.aws.Cron")
+        .map((owner) => ({ owner, fn: (owner.args as { function: SubscriberFunction }).function })),
+    );
 }
 
 function only(components: RecordedComponent[]): RecordedComponent {
@@ -173,13 +190,22 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
     infra = await evaluateInfra();
   });
 
-  it("creates exactly one table, the four secrets, one function per family and one API", () => {
+  it("creates exactly one table, the four secrets, one function per family, one API and the events' five parts", () => {
     const { recording } = infra;
+    expect(
+      recording
+        .ofKind("sst.aws.Queue")
+        .map((queue) => queue.name)
+        .sort(),
+    ).toEqual([LINKED.eventRetries, "EventStreamDeadLetters"].sort());
+    expect(recording.ofKind("sst.aws.DynamoLambdaSubscriber")).toHaveLength(1);
+    expect(recording.ofKind("sst.aws.QueueLambdaSubscriber")).toHaveLength(1);
+    expect(recording.ofKind("sst.aws.Cron")).toHaveLength(1);
     expect(recording.ofKind("sst.aws.Dynamo")).toHaveLength(1);
     expect(recording.ofKind("sst.Secret")).toHaveLength(4);
     expect(recording.ofKind("sst.aws.Function")).toHaveLength(FAMILIES.length);
     expect(recording.ofKind("sst.aws.ApiGatewayV2")).toHaveLength(1);
-    expect(recording.components).toHaveLength(1 + 4 + FAMILIES.length + 1);
+    expect(recording.components).toHaveLength(1 + 4 + FAMILIES.length + 1 + EVENT_COMPONENTS);
   });
 
   describe("table", () => {
@@ -251,6 +277,78 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
     });
   });
 
+  describe("outbound events", () => {
+    it("subscribe functions/events.handler to the table's stream, filtered to the items events come from", () => {
+      const table = only(infra.recording.ofKind("sst.aws.Dynamo"));
+      expect((table.args as { stream?: string }).stream).toBe("new-and-old-images");
+      const subscription = only(infra.recording.ofKind("sst.aws.DynamoLambdaSubscriber"));
+      const args = subscription.args as {
+        subscriber: SubscriberFunction;
+        filters: { dynamodb: { NewImage: { entity: { S: string[] } } } }[];
+        transform: { eventSourceMapping: Record<string, unknown> };
+      };
+      expect(args.subscriber.handler).toBe("functions/events.handler");
+      expect(args.filters).toEqual([{ dynamodb: { NewImage: { entity: { S: [...EVENT_SOURCE_ENTITIES] } } } }]);
+      const mapping = args.transform.eventSourceMapping;
+      expect(mapping.batchSize).toBe(100);
+      expect(mapping.bisectBatchOnFunctionError).toBe(true);
+      expect(mapping.maximumRetryAttempts).toBeGreaterThan(0);
+      // What still fails goes to the dead-letter queue, which the function's role may send to.
+      const deadLetters = only(
+        infra.recording.ofKind("sst.aws.Queue").filter((queue) => queue.name === "EventStreamDeadLetters"),
+      );
+      expect(mapping.destinationConfig).toEqual({
+        onFailure: { destinationArn: (deadLetters.instance as { arn: unknown }).arn },
+      });
+      expect(args.subscriber.link).toContain(deadLetters.instance);
+    });
+
+    it("wake retries through the retry queue and sweep every 5 minutes, with the queue's url in the config", () => {
+      const retries = only(infra.recording.ofKind("sst.aws.QueueLambdaSubscriber"));
+      expect(retries.name).toBe(`${LINKED.eventRetries}Subscriber`);
+      expect((retries.args as { subscriber: SubscriberFunction }).subscriber.handler).toBe("functions/events.retry");
+      const schedule = only(infra.recording.ofKind("sst.aws.Cron"));
+      expect(schedule.args).toMatchObject({
+        schedule: "rate(5 minutes)",
+        function: { handler: "functions/events.retry" },
+      });
+      const queue = only(infra.recording.ofKind("sst.aws.Queue").filter((q) => q.name === LINKED.eventRetries));
+      for (const { owner, fn } of subscriberFunctions(infra.recording)) {
+        const linked = (fn.link ?? []).map((item) => infra.recording.byInstance(item).name);
+        expect(linked, owner.name).toContain(LINKED.table);
+        expect(linked, owner.name).toContain(LINKED.eventRetries);
+        expect(fn.nodejs, owner.name).toMatchObject({ format: "esm" });
+        const config = loadConfig({
+          env: {},
+          linked: {
+            [LINKED.table]: { name: "kaizen-prod-TableAbc" },
+            [LINKED.eventRetries]: { url: "https://sqs.us-east-1.amazonaws.com/1/EventRetries" },
+          },
+        });
+        expect(config.eventRetryQueueUrl).toBe("https://sqs.us-east-1.amazonaws.com/1/EventRetries");
+      }
+      expect((queue.instance as { url: unknown }).url).toBeInstanceOf(RecordedOutput);
+    });
+
+    it("refuse a subscription to a table without a stream, and a queue that would hide a message from a slow function", () => {
+      installSstRecorder();
+      const globals = globalThis as unknown as {
+        sst: {
+          aws: {
+            Dynamo: new (n: string, a: unknown) => { subscribe(...a: unknown[]): unknown };
+            Queue: new (n: string, a?: unknown) => { subscribe(...a: unknown[]): unknown };
+          };
+        };
+      };
+      const plain = new globals.sst.aws.Dynamo("Plain", { fields: {} });
+      expect(() => plain.subscribe("X", "functions/events.handler")).toThrow("because stream is not enabled");
+      const queue = new globals.sst.aws.Queue("Short");
+      expect(() => queue.subscribe({ handler: "functions/events.retry", timeout: "60 seconds" })).toThrow(
+        "visibility timeout",
+      );
+    });
+  });
+
   describe("functions", () => {
     it("are exactly one per family, each from its own handler file", () => {
       for (const family of FAMILIES) {
@@ -263,12 +361,16 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
       expect(new Set(handlers).size).toBe(FAMILIES.length);
     });
 
-    it("cover every handler file in functions/", () => {
+    it("cover every handler file in functions/, with the events' subscribers and schedule", () => {
       const files = readdirSync(join(ROOT, "functions")).filter((file) => file.endsWith(".ts"));
-      const handlerFiles = infra.recording
-        .ofKind("sst.aws.Function")
-        .map((fn) => `${(fn.args as FunctionArgs).handler.replace(/^functions\//, "").replace(/\.handler$/, "")}.ts`);
-      expect(handlerFiles.sort()).toEqual(files.sort());
+      const handlers = [
+        ...infra.recording.ofKind("sst.aws.Function").map((fn) => (fn.args as FunctionArgs).handler),
+        ...subscriberFunctions(infra.recording).map(({ fn }) => fn.handler),
+      ];
+      const handlerFiles = new Set(
+        handlers.map((handler) => `${handler.replace(/^functions\//, "").replace(/\.\w+$/, "")}.ts`),
+      );
+      expect([...handlerFiles].sort()).toEqual(files.sort());
     });
 
     it("link the table, all four secrets and the API, and nothing else", () => {
@@ -507,7 +609,7 @@ describe("sst.config.ts", () => {
     const outputs = await config.run();
     const api = only(recording.ofKind("sst.aws.ApiGatewayV2"));
     expect(outputs).toEqual({ api: (api.instance as RoutableApi).url });
-    expect(recording.components).toHaveLength(1 + 4 + FAMILIES.length + 1);
+    expect(recording.components).toHaveLength(1 + 4 + FAMILIES.length + 1 + EVENT_COMPONENTS);
     expect(recording.routes).toHaveLength(GATEWAY_ROUTE_COUNT + 1);
   });
 });

@@ -19,7 +19,24 @@ export class RecordedOutput {
   }
 }
 
-export type ComponentKind = "sst.aws.Dynamo" | "sst.aws.Function" | "sst.aws.ApiGatewayV2" | "sst.Secret";
+export type ComponentKind =
+  | "sst.aws.Dynamo"
+  | "sst.aws.Function"
+  | "sst.aws.ApiGatewayV2"
+  | "sst.Secret"
+  | "sst.aws.Queue"
+  | "sst.aws.Cron"
+  | "sst.aws.DynamoLambdaSubscriber"
+  | "sst.aws.QueueLambdaSubscriber";
+
+/** The function a subscriber or a cron job runs, as its args give it. */
+export interface SubscriberFunction {
+  handler: string;
+  timeout?: string;
+  link?: unknown[];
+  environment?: unknown;
+  [setting: string]: unknown;
+}
 
 /** One `new sst.…(name, args)`: `instance` is what the infra code got back. */
 export interface RecordedComponent {
@@ -89,6 +106,10 @@ const LINK_PROPERTIES: Record<ComponentKind, string[]> = {
   "sst.aws.Function": ["name"],
   "sst.aws.ApiGatewayV2": ["url"],
   "sst.Secret": ["value"],
+  "sst.aws.Queue": ["url"],
+  "sst.aws.Cron": [],
+  "sst.aws.DynamoLambdaSubscriber": [],
+  "sst.aws.QueueLambdaSubscriber": [],
 };
 
 /** Lambda sets these itself and refuses a function configuration that names them. */
@@ -202,13 +223,91 @@ export function installSstRecorder(options: RecorderOptions = {}): Recording {
     for (const item of link) recording.byInstance(item);
   };
 
+  /** A subscriber or cron function: a handler path, linkable links, an environment Lambda takes. */
+  const assertFunction = (owner: string, fn: unknown): SubscriberFunction => {
+    const args = (typeof fn === "string" ? { handler: fn } : fn) as SubscriberFunction | undefined;
+    if (typeof args?.handler !== "string" || !/^[\w/.-]+\.\w+$/.test(args.handler)) {
+      throw new Error(`${owner}: the function needs a handler path (file.export)`);
+    }
+    assertLinkable(owner, args.link);
+    assertEnvironment(owner, args.environment);
+    return args;
+  };
+
   class Dynamo {
     readonly arn: RecordedOutput;
     readonly name: RecordedOutput;
-    constructor(name: string, args: unknown) {
+    readonly #name: string;
+    readonly #streamEnabled: boolean;
+    constructor(name: string, args: { stream?: unknown }) {
       this.arn = new RecordedOutput(name, "arn");
       this.name = new RecordedOutput(name, "name");
+      this.#name = name;
+      this.#streamEnabled = args?.stream !== undefined && args.stream !== false;
       recording.add("sst.aws.Dynamo", name, args, this);
+    }
+
+    /** SST's `subscribe(name, subscriber, args)`; like SST, refused on a table without a stream. */
+    subscribe(name: string, subscriber: unknown, args: { filters?: unknown[] } = {}): object {
+      if (!this.#streamEnabled) throw new Error(`Cannot subscribe to "${this.#name}" because stream is not enabled.`);
+      const owner = `${this.#name} subscriber ${name}`;
+      const fn = assertFunction(owner, subscriber);
+      if ((args.filters?.length ?? 0) > 5) throw new Error(`${owner}: at most 5 filters`);
+      const instance = {};
+      recording.add(
+        "sst.aws.DynamoLambdaSubscriber",
+        `${this.#name}Subscriber${name}`,
+        { ...args, subscriber: fn },
+        instance,
+      );
+      return instance;
+    }
+  }
+
+  class Queue {
+    readonly arn: RecordedOutput;
+    readonly url: RecordedOutput;
+    readonly #name: string;
+    readonly #visibilityTimeout: number;
+    constructor(name: string, args: { visibilityTimeout?: string } = {}) {
+      this.arn = new RecordedOutput(name, "arn");
+      this.url = new RecordedOutput(name, "url");
+      this.#name = name;
+      this.#visibilityTimeout = durationSeconds(
+        `Queue ${name}: visibilityTimeout`,
+        args.visibilityTimeout ?? "30 seconds",
+      );
+      recording.add("sst.aws.Queue", name, args, this);
+    }
+
+    /** SST's `subscribe(subscriber, args)`; Lambda refuses a subscriber whose timeout outlasts the visibility timeout. */
+    subscribe(subscriber: unknown, args: unknown = {}): object {
+      const owner = `Queue ${this.#name} subscriber`;
+      const fn = assertFunction(owner, subscriber);
+      const timeout = durationSeconds(`${owner}: timeout`, fn.timeout ?? "20 seconds");
+      if (timeout > this.#visibilityTimeout) {
+        throw new Error(`${owner}: queue visibility timeout is less than the function timeout (${timeout} s)`);
+      }
+      const instance = {};
+      recording.add(
+        "sst.aws.QueueLambdaSubscriber",
+        `${this.#name}Subscriber`,
+        { ...(args as object), subscriber: fn },
+        instance,
+      );
+      return instance;
+    }
+  }
+
+  class Cron {
+    constructor(name: string, args: { schedule?: unknown; function?: unknown }) {
+      const schedule = String(args?.schedule);
+      const rate = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/.exec(schedule);
+      const singular = rate && (rate[1] === "1") === !rate[2]?.endsWith("s");
+      if (!singular && !/^cron\(.+\)$/.test(schedule))
+        throw new Error(`Cron ${name}: "${schedule}" is not a schedule expression`);
+      const fn = assertFunction(`Cron ${name}`, args.function);
+      recording.add("sst.aws.Cron", name, { ...args, function: fn }, this);
     }
   }
 
@@ -267,7 +366,7 @@ export function installSstRecorder(options: RecorderOptions = {}): Recording {
   }
 
   const globals = globalThis as Record<string, unknown>;
-  globals.sst = { aws: { Dynamo, Function: LambdaFunction, ApiGatewayV2 }, Secret };
+  globals.sst = { aws: { Dynamo, Function: LambdaFunction, ApiGatewayV2, Queue, Cron }, Secret };
   globals.$config = <T>(config: T): T => config;
   return recording;
 }

@@ -76,7 +76,7 @@ async function checkpointWrites(db: Db): Promise<number> {
 
 describe("the table's stream", () => {
   it("is on, with each change's image before and after, for a table ensureTable creates", async () => {
-    const { db } = await freshTable();
+    const { db } = await freshTable({ stream: true });
     const { Table } = await db.client.send(new DescribeTableCommand({ TableName: db.tableName }));
     expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: "NEW_AND_OLD_IMAGES" });
     expect(Table?.LatestStreamArn).toBeTruthy();
@@ -114,7 +114,7 @@ describe("the table's stream", () => {
 
 describe("the stream reader", () => {
   it("hands over puts, updates and deletes once each, in order per item, with their images", async () => {
-    const { db } = await freshTable();
+    const { db } = await freshTable({ stream: true });
     const seen = collector();
     const reader = await startStreamReader({ db, onChanges: seen.onChanges, pollMs: POLL_MS });
     try {
@@ -170,7 +170,7 @@ describe("the stream reader", () => {
   });
 
   it("hands over every kind of value as a read of the item gives it", async () => {
-    const { db } = await freshTable();
+    const { db } = await freshTable({ stream: true });
     const seen = collector();
     const reader = await startStreamReader({ db, onChanges: seen.onChanges, pollMs: POLL_MS });
     try {
@@ -196,7 +196,7 @@ describe("the stream reader", () => {
   });
 
   it("resumes after its checkpoint: nothing handed over comes again, nothing written while stopped is lost", async () => {
-    const { db } = await freshTable();
+    const { db } = await freshTable({ stream: true });
     const first = collector();
     const reader = await startStreamReader({ db, onChanges: first.onChanges, pollMs: POLL_MS });
     for (const pk of ["a1", "a2", "a3"]) await db.put({ Item: key(pk) });
@@ -222,7 +222,7 @@ describe("the stream reader", () => {
   });
 
   it("reads a shard from its oldest record when the stream no longer holds its checkpoint, and says so", async () => {
-    const { db } = await freshTable();
+    const { db } = await freshTable({ stream: true });
     for (const pk of ["x1", "x2"]) await db.put({ Item: key(pk) });
     const first = collector();
     const reader = await startStreamReader({ db, onChanges: first.onChanges, pollMs: POLL_MS });
@@ -245,7 +245,7 @@ describe("the stream reader", () => {
   });
 
   it("never hands over its checkpoint records and goes quiet when idle", async () => {
-    const { db } = await freshTable();
+    const { db } = await freshTable({ stream: true });
     const seen = collector();
     const reader = await startStreamReader({ db, onChanges: seen.onChanges, pollMs: POLL_MS });
     try {
@@ -274,7 +274,7 @@ describe("the stream reader", () => {
   });
 
   it("hands a batch over again after onChanges throws, and logs the failure", async () => {
-    const { db } = await freshTable();
+    const { db } = await freshTable({ stream: true });
     for (const pk of ["f1", "f2", "f3"]) await db.put({ Item: key(pk) });
     const calls: ChangeRecord[][] = [];
     const log = vi.fn();
@@ -305,7 +305,7 @@ describe("the stream reader", () => {
   });
 
   it("stops at once, even while polling slowly or backing off, and leaves nothing running", async () => {
-    const { db } = await freshTable();
+    const { db } = await freshTable({ stream: true });
     const idle = await startStreamReader({ db, onChanges: async () => {}, pollMs: 60_000 });
     await db.put({ Item: key("p1") });
     await idle.drained();

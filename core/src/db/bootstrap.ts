@@ -8,20 +8,27 @@ import {
   UpdateTimeToLiveCommand,
 } from "@aws-sdk/client-dynamodb";
 import type { Db } from "./client.js";
-import { createTableInput, globalIndexInput, indexNames, streamSpecification, TABLE_DEFINITION } from "./table.js";
+import {
+  createTableInput,
+  globalIndexInput,
+  indexNames,
+  streamSpecification,
+  TABLE_DEFINITION,
+  type TableOptions,
+} from "./table.js";
 
 /**
  * Creates the table if it is missing, adds any index the definition has gained since, switches
- * the change stream on where it is off (a table made before the definition had one), and
- * switches TTL on. Safe to run on every start.
+ * the change stream on where it is off (a table made before the definition had one; not with
+ * `stream: false`, see {@link TableOptions}), and switches TTL on. Safe to run on every start.
  * @example await ensureTable(db);
  */
-export async function ensureTable(db: Db): Promise<"created" | "updated" | "unchanged"> {
+export async function ensureTable(db: Db, options: TableOptions = {}): Promise<"created" | "updated" | "unchanged"> {
   const existing = await describe(db);
   let outcome: "created" | "updated" | "unchanged" = "unchanged";
   if (!existing) {
     try {
-      await db.client.send(new CreateTableCommand(createTableInput(db.tableName)));
+      await db.client.send(new CreateTableCommand(createTableInput(db.tableName, options)));
       outcome = "created";
     } catch (error) {
       // Another process created it between our describe and create: that is fine.
@@ -40,7 +47,7 @@ export async function ensureTable(db: Db): Promise<"created" | "updated" | "unch
       );
       outcome = "updated";
     }
-    if (!existing.StreamSpecification?.StreamEnabled) {
+    if (options.stream !== false && !existing.StreamSpecification?.StreamEnabled) {
       await waitActive(db);
       try {
         await db.client.send(

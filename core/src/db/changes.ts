@@ -87,6 +87,9 @@ function plain(image: WireImage): Item {
 
 /** The value with binary given as base64 text turned into bytes, at any depth. */
 function withBytes(value: WireValue): AttributeValue {
+  // The Streams client reads an empty map (`{"M": {}}`) as a value with no member at all; nothing
+  // else comes out empty, so it stands for the empty map it was.
+  if (Object.keys(value).length === 0) return { M: {} };
   if (value.B !== undefined) return { B: bytesOf(value.B) };
   if (value.BS) return { BS: value.BS.map(bytesOf) };
   if (value.L) return { L: value.L.map(withBytes) };

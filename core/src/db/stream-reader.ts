@@ -37,12 +37,16 @@
  *   PutItems one after another took 778 ms against 669 without (+16 %) in memory and 1278 against
  *   1130 ms (+13 %) with a data folder; 100 TransactWriteItems of 3 items 308 against 277 ms
  *   (+11 %) and 407 against 377 ms (+8 %).
- * - But the cost grows with the stream records that many other tables of the same instance hold,
- *   deleted tables' included: with 100 other streamed tables of 50 records each, a PutItem to a
- *   streamed table took 4.1 ms (1.2 to a table without a stream) and a 3-item transaction 15 ms
- *   (3.3); at 500 records each, 50 ms and 220 ms. Tables without a stream are not slowed, and one
- *   table of 50,000 records costs nothing. A test run that makes a fresh table per test on one
- *   instance is where this shows; `npm start`, with its one table, is not.
+ * - But a write to a streamed table costs more for every stream record the instance held before
+ *   that table's first one, whichever table wrote it (deleted tables' too): about half a
+ *   millisecond more per PutItem for every thousand such records, several times that for a
+ *   transaction. After 30,000 records of another table, a PutItem took 14 to 17 ms to a table
+ *   streamed since, against 1.8 to one streamed before and 1.5 without a stream; with 100 other
+ *   tables of 500 records each, 50 ms, and 220 ms for a 3-item transaction (3 without a stream).
+ *   So a run of many streamed tables on one instance, each table slower than the last, slows down
+ *   the more it has written: two of the test files took 200 s instead of 35 with a stream on every
+ *   test table, hence `freshTable` streams only when asked. `npm start`, with its one table, pays
+ *   only the first figures.
  */
 import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
 import {

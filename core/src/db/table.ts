@@ -69,7 +69,7 @@ export function streamSpecification(): StreamSpecification {
 }
 
 /** CreateTable input for the table under `tableName` (on-demand billing, as deployed). */
-export function createTableInput(tableName: string): CreateTableCommandInput {
+export function createTableInput(tableName: string, options: TableOptions = {}): CreateTableCommandInput {
   return {
     TableName: tableName,
     BillingMode: "PAY_PER_REQUEST",
@@ -82,8 +82,17 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
       { AttributeName: TABLE_DEFINITION.primaryIndex.rangeKey, KeyType: "RANGE" },
     ],
     GlobalSecondaryIndexes: indexNames().map(globalIndexInput),
-    StreamSpecification: streamSpecification(),
+    ...(options.stream === false ? {} : { StreamSpecification: streamSpecification() }),
   };
+}
+
+export interface TableOptions {
+  /**
+   * `false`: no change stream, so no outbound events. Deployed and on `npm start` the table always
+   * has one; test tables that do not look at events leave it off, because DynamoDB Local slows down
+   * as the streams it holds grow (db/stream-reader.ts says by how much).
+   */
+  stream?: boolean;
 }
 
 export function indexNames(): (keyof typeof TABLE_DEFINITION.globalIndexes)[] {

@@ -46,14 +46,34 @@ export function retryDelayMs(failures: number, random: () => number = Math.rando
   return step / 2 + random() * (step / 2);
 }
 
+/** How {@link EventDeliveries} sends, tells the time, draws its jitter and asks to be woken for a retry. */
+export interface DeliveryOptions {
+  send?: (sending: Sending) => Promise<SendResult>;
+  now?: () => Date;
+  random?: () => number;
+  /**
+   * Asks for a sweep when a retry is due: deployed, a delayed message of the retry queue
+   * (aws/wakeups.ts); locally none is needed, the local stack sweeps every second.
+   */
+  wake?: (at: Date) => Promise<void>;
+}
+
 export class EventDeliveries {
+  private readonly send: (sending: Sending) => Promise<SendResult>;
+  private readonly now: () => Date;
+  private readonly random: () => number;
+  private readonly wake: ((at: Date) => Promise<void>) | undefined;
+
   constructor(
     private readonly destinations: DestinationStore,
     private readonly deliveries: DeliveryStore,
-    private readonly send: (sending: Sending) => Promise<SendResult> = sendEvent,
-    private readonly now: () => Date = () => new Date(),
-    private readonly random: () => number = Math.random,
-  ) {}
+    options: DeliveryOptions = {},
+  ) {
+    this.send = options.send ?? sendEvent;
+    this.now = options.now ?? (() => new Date());
+    this.random = options.random ?? Math.random;
+    this.wake = options.wake;
+  }
 
   /** Derives the events of one batch of the change stream and sends them; safe to call twice with one batch. */
   async handleChanges(changes: readonly ChangeRecord[]): Promise<void> {
@@ -152,6 +172,7 @@ export class EventDeliveries {
     };
     const { status, nextAttemptAt } = this.after(delivery, result.ok, trigger, at);
     const recorded = await this.deliveries.recordAttempt(delivery.id, attempt, status, nextAttemptAt);
+    if (nextAttemptAt && nextAttemptAt !== delivery.nextAttemptAt) await this.wake?.(new Date(nextAttemptAt));
     if (target?.destination.active) {
       if (result.ok) await this.destinations.recordSuccess(target);
       else await this.destinations.recordFailure(target.destination.id, result.error ?? "failed", at);

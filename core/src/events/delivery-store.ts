@@ -7,6 +7,7 @@
  */
 import { ConditionFailedError, type Db, type Item } from "../db/client.js";
 import { ListingIndex } from "../db/listing.js";
+import { retryConflicts } from "../db/retry.js";
 import {
   DELIVERY_LISTINGS,
   deliveryKey,
@@ -54,29 +55,31 @@ export class DeliveryStore {
   ): Promise<boolean> {
     const at = now.toISOString();
     const due = leaseUntil.toISOString();
-    try {
-      await this.db.transactWrite([
-        {
-          Put: {
-            Item: {
-              ...deliveryKey(fields.id),
-              entity: "eventdelivery",
-              ...fields,
-              status: "pending" satisfies DeliveryStatus,
-              nextAttemptAt: due,
-              attempts: [],
-              createdAt: at,
-              updatedAt: at,
-              leaseUntil: leaseUntil.getTime(),
-              ...dueIndexFields(fields.id, due),
-            },
-            ConditionExpression: "attribute_not_exists(pk)",
+    const writes = [
+      {
+        Put: {
+          Item: {
+            ...deliveryKey(fields.id),
+            entity: "eventdelivery",
+            ...fields,
+            status: "pending" satisfies DeliveryStatus,
+            nextAttemptAt: due,
+            attempts: [],
+            createdAt: at,
+            updatedAt: at,
+            leaseUntil: leaseUntil.getTime(),
+            ...dueIndexFields(fields.id, due),
           },
+          ConditionExpression: "attribute_not_exists(pk)",
         },
-        ...this.listings.additions([destinationDeliveriesListing(fields.destinationId)], deliverySortKey(fields.id), {
-          id: fields.id,
-        }),
-      ]);
+      },
+      ...this.listings.additions([destinationDeliveriesListing(fields.destinationId)], deliverySortKey(fields.id), {
+        id: fields.id,
+      }),
+    ];
+    try {
+      // Two readers of one batch (a redelivery while the first is still at it) meet on these items.
+      await retryConflicts(() => this.db.transactWrite(writes));
       return true;
     } catch (error) {
       if (error instanceof ConditionFailedError && error.reasons[0] === "ConditionalCheckFailed") return false;

@@ -25,6 +25,12 @@ import { reviewsFromItem } from "../templates/store.js";
 import { eventId } from "./keys.js";
 import type { EventType, OutboundEvent } from "./schemas.js";
 
+/**
+ * The `entity` of every item whose changes can stand for an event: the deployed stream's
+ * subscription filters on these (infra/events.ts), so no other change invokes the function.
+ */
+export const EVENT_SOURCE_ENTITIES = ["issue", "dispatch", "experiment", "templatereviews"] as const;
+
 const DISPATCH_ENDINGS: Partial<Record<string, EventType>> = {
   completed: "dispatch.completed",
   failed: "dispatch.failed",

@@ -117,3 +117,22 @@ describe("changeRecordOf", () => {
     for (const record of broken) expect(() => changeRecordOf(record)).toThrow(/Not a complete stream record/);
   });
 });
+
+describe("an empty map", () => {
+  it("reads as an empty map whether it comes as Lambda sends it or as the Streams client leaves it", () => {
+    const record = (value: object) =>
+      ({
+        eventID: "e-1",
+        eventName: "INSERT",
+        dynamodb: {
+          ApproximateCreationDateTime: 1_767_225_600,
+          Keys: { pk: { S: "p" }, sk: { S: "s" } },
+          NewImage: { pk: { S: "p" }, sk: { S: "s" }, recentSignals: value },
+          SequenceNumber: "1",
+        },
+      }) as DynamoDBRecord;
+    expect(changeRecordOf(record({ M: {} })).newImage?.recentSignals).toEqual({});
+    // The Streams client gives `{"M": {}}` back as a value with no member.
+    expect(changeRecordOf(record({})).newImage?.recentSignals).toEqual({});
+  });
+});

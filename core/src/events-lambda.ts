@@ -1,0 +1,52 @@
+/**
+ * @module events-lambda — the outbound events' Lambda handlers (functions/events.ts): one batch of
+ * the table's change stream at a time, and the sweeps of due retries that the retry queue's
+ * delayed messages and a schedule ask for. Configuration and the DynamoDB client are made once
+ * per instance, as lambda.ts does for the HTTP families.
+ */
+import type { DynamoDBRecord, DynamoDBStreamEvent, ScheduledEvent, SQSEvent } from "aws-lambda";
+import { Resource } from "sst/resource";
+import { sqsWake, type WakeUp } from "./aws/wakeups.js";
+import { loadConfig } from "./config.js";
+import { changeRecordOf } from "./db/changes.js";
+import { createDb } from "./db/client.js";
+import { eventDeliveries } from "./services.js";
+
+/** A sweep stops taking more deliveries after this long, well inside the function's timeout. */
+const SWEEP_BUDGET_MS = 40_000;
+
+export interface EventHandlers {
+  /**
+   * One batch of the change stream. A failure fails the batch, which Lambda hands over again (a
+   * delivery is written once whatever the number of times), and to the dead-letter queue in the end.
+   */
+  stream(event: DynamoDBStreamEvent): Promise<void>;
+  /** A wake-up of the retry queue, or the schedule's: sweeps what is due; a wake-up for later asks again. */
+  retry(event: SQSEvent | ScheduledEvent): Promise<void>;
+}
+
+/** @example export const { stream: handler, retry } = eventHandlers(); */
+export function eventHandlers(): EventHandlers {
+  const config = loadConfig({ env: process.env, linked: Resource as unknown as Record<string, unknown> });
+  const db = createDb({
+    tableName: config.tableName,
+    region: config.region,
+    endpoint: config.dynamodbEndpoint,
+    emulateConflicts: config.emulateConflicts,
+  });
+  const wake = config.eventRetryQueueUrl ? sqsWake(config.eventRetryQueueUrl, config.region) : undefined;
+  const deliveries = eventDeliveries({ db, ...(wake ? { wake } : {}) });
+  return {
+    async stream(event) {
+      await deliveries.handleChanges(event.Records.map((record: DynamoDBRecord) => changeRecordOf(record)));
+    },
+    async retry(event) {
+      const started = Date.now();
+      const later = ("Records" in event ? event.Records : [])
+        .map((message) => Date.parse((JSON.parse(message.body) as WakeUp).at))
+        .filter((at) => at > started + 1_000);
+      for (const at of later) await wake?.(new Date(at));
+      while ((await deliveries.sweep()) > 0 && Date.now() - started < SWEEP_BUDGET_MS);
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * @module infra/local/events — outbound events on one machine (API.md 3.9): the table's change
+ * stream, read from DynamoDB Local, goes to the same handler the deployed stream's Lambda calls,
+ * and due retries are swept every second (deployed: functions/events.ts). Both run beside the
+ * server, so no request waits on a destination. Everything they need is in the table: a restart
+ * resumes the stream after its checkpoint and the retries where their due times say.
+ */
+import type { Db } from "../../core/src/db/client.js";
+import { startStreamReader } from "../../core/src/db/stream-reader.js";
+import { eventDeliveries } from "../../core/src/services.js";
+
+/** How often due retries are looked for. */
+export const SWEEP_INTERVAL_MS = 1_000;
+
+export interface LocalEvents {
+  /** Resolves once every change written before the call has been handled (for tests). */
+  drained(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts reading the table's stream and sweeping due retries; `log` hears what went wrong. */
+export async function startLocalEvents(
+  deps: { db: Db; clock?: () => Date },
+  log: (message: string, error?: unknown) => void = (message, error) => console.error(message, error ?? ""),
+): Promise<LocalEvents> {
+  const deliveries = eventDeliveries(deps);
+  const reader = await startStreamReader({
+    db: deps.db,
+    onChanges: (changes) => deliveries.handleChanges(changes),
+    log,
+  });
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const sweeping = (async () => {
+    while (!stopped) {
+      try {
+        // Sweep until nothing more is due, then wait.
+        while (!stopped && (await deliveries.sweep()) > 0);
+      } catch (error) {
+        if (!stopped) log("kaizen: sweeping event deliveries failed", error);
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, SWEEP_INTERVAL_MS).unref();
+      });
+    }
+  })();
+  return {
+    drained: () => reader.drained(),
+    async stop() {
+      stopped = true;
+      wake?.();
+      await Promise.all([reader.stop(), sweeping]);
+    },
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * The built events bundle (functions/events.ts), invoked as Lambda would: a batch of the table's
+ * change stream in the shape Lambda hands it over (read from DynamoDB Local's stream), handed over
+ * twice; and the retry queue's wake-up, an SQS event.
+ */
+
+import { pathToFileURL } from "node:url";
+import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
+import {
+  type _Record,
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+} from "@aws-sdk/client-dynamodb-streams";
+import type { Context, DynamoDBRecord, DynamoDBStreamEvent, SQSEvent } from "aws-lambda";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { changeRecordOf } from "../../core/src/db/changes.js";
+import { createDb, type Db } from "../../core/src/db/client.js";
+import { EventDeliveries } from "../../core/src/events/deliveries.js";
+import { DeliveryStore } from "../../core/src/events/delivery-store.js";
+import { DestinationStore } from "../../core/src/events/destination-store.js";
+import { destinationService, issueService } from "../../core/src/services.js";
+import { deployedEnv } from "../helpers/lambda.js";
+import { type Receiver, type Script, startReceiver } from "../helpers/receiver.js";
+
+interface EventsBundle {
+  handler(event: DynamoDBStreamEvent, context: Context): Promise<void>;
+  retry(event: SQSEvent, context: Context): Promise<void>;
+}
+
+const context = { functionName: "events", awsRequestId: "aws-req-1" } as Context;
+let loads = 0;
+const receivers: Receiver[] = [];
+afterEach(async () => {
+  for (const receiver of receivers.splice(0)) await receiver.close();
+});
+
+/** Imports the events bundle afresh with `env`, as a cold start would. */
+async function loadEvents(env: Record<string, string>): Promise<EventsBundle> {
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  try {
+    return (await import(`${pathToFileURL(inject("bundles").events ?? "").href}?load=${++loads}`)) as EventsBundle;
+  } finally {
+    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+    Object.assign(process.env, saved);
+  }
+}
+
+/** Every record of the table's stream so far, as the DynamoDB Streams API gives them. */
+async function streamRecords(db: Db, endpoint: string): Promise<_Record[]> {
+  const table = await db.client.send(new DescribeTableCommand({ TableName: db.tableName }));
+  const streams = new DynamoDBStreamsClient({
+    region: "us-east-1",
+    endpoint,
+    credentials: { accessKeyId: "local", secretAccessKey: "local" },
+  });
+  const { StreamDescription } = await streams.send(
+    new DescribeStreamCommand({ StreamArn: table.Table?.LatestStreamArn }),
+  );
+  const records: _Record[] = [];
+  for (const shard of StreamDescription?.Shards ?? []) {
+    let { ShardIterator } = await streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: table.Table?.LatestStreamArn,
+        ShardId: shard.ShardId,
+        ShardIteratorType: "TRIM_HORIZON",
+      }),
+    );
+    for (let empty = 0; ShardIterator && empty < 2; ) {
+      const page = await streams.send(new GetRecordsCommand({ ShardIterator }));
+      records.push(...(page.Records ?? []));
+      empty = (page.Records?.length ?? 0) === 0 ? empty + 1 : 0;
+      ShardIterator = page.NextShardIterator;
+    }
+  }
+  streams.destroy();
+  return records;
+}
+
+/** The stream records as Lambda's event carries them: the same images, the time in epoch seconds. */
+function lambdaStreamEvent(records: _Record[]): DynamoDBStreamEvent {
+  return {
+    Records: records.map(
+      (record) =>
+        ({
+          ...record,
+          eventSource: "aws:dynamodb",
+          awsRegion: "us-east-1",
+          dynamodb: {
+            ...record.dynamodb,
+            ApproximateCreationDateTime: Math.floor(
+              (record.dynamodb?.ApproximateCreationDateTime?.getTime() ?? 0) / 1000,
+            ),
+          },
+        }) as DynamoDBRecord,
+    ),
+  };
+}
+
+async function setUp(script?: Script) {
+  const { env, endpoint } = await deployedEnv({}, { stream: true });
+  const db = createDb({ tableName: env.TABLE_NAME, region: "us-east-1", endpoint });
+  const receiver = await startReceiver(script);
+  receivers.push(receiver);
+  const { destination } = await destinationService({ db }).create({ url: receiver.url, events: ["issue.created"] });
+  return { env, endpoint, db, receiver, destination };
+}
+
+describe("the events function", () => {
+  it("sends a batch of the stream's changes, once however many times Lambda hands it over", async () => {
+    const { env, endpoint, db, receiver } = await setUp();
+    const created = await issueService({ db }).createIssue({ title: "Seen by the stream", type: "task" });
+    const event = lambdaStreamEvent(await streamRecords(db, endpoint));
+    expect(event.Records.some((record) => record.eventName === "INSERT")).toBe(true);
+    const bundle = await loadEvents(env);
+    await bundle.handler(event, context);
+    await bundle.handler(event, context);
+    // Another instance, as a retried batch may land on.
+    await (await loadEvents(env)).handler(event, context);
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]?.event).toMatchObject({
+      type: "issue.created",
+      data: { issue: { id: created.issue.id } },
+    });
+  });
+
+  it("reads Lambda's records as the local reader reads the stream's", async () => {
+    const { endpoint, db } = await setUp();
+    await issueService({ db }).createIssue({ title: "Twice read", type: "task" });
+    const records = await streamRecords(db, endpoint);
+    const fromLambda = lambdaStreamEvent(records).Records.map((record) => changeRecordOf(record));
+    const fromStream = records.map((record) => changeRecordOf(record));
+    expect(fromLambda.map(({ at, ...rest }) => rest)).toEqual(fromStream.map(({ at, ...rest }) => rest));
+    for (const [i, change] of fromLambda.entries()) {
+      expect(Math.abs(change.at - (fromStream[i]?.at ?? 0))).toBeLessThan(1_000);
+    }
+  });
+
+  it("sweeps the deliveries that are due when the retry queue wakes it", async () => {
+    const { env, endpoint, db, receiver } = await setUp((n) => (n === 0 ? 500 : 204));
+    await issueService({ db }).createIssue({ title: "Retried", type: "task" });
+    // The first attempt, made a minute ago: its retry is due now.
+    const earlier = new EventDeliveries(new DestinationStore(db), new DeliveryStore(db), {
+      now: () => new Date(Date.now() - 60_000),
+    });
+    await earlier.handleChanges((await streamRecords(db, endpoint)).map((record) => changeRecordOf(record)));
+    expect(receiver.received).toHaveLength(1);
+    const wake: SQSEvent = {
+      Records: [
+        {
+          messageId: "m-1",
+          receiptHandle: "r-1",
+          body: JSON.stringify({ at: new Date().toISOString() }),
+          attributes: {} as SQSEvent["Records"][number]["attributes"],
+          messageAttributes: {},
+          md5OfBody: "",
+          eventSource: "aws:sqs",
+          eventSourceARN: "arn:aws:sqs:us-east-1:1:EventRetries",
+          awsRegion: "us-east-1",
+        },
+      ],
+    };
+    await (await loadEvents(env)).retry(wake, context);
+    expect(receiver.received).toHaveLength(2);
+    expect(receiver.received[1]?.event.id).toBe(receiver.received[0]?.event.id);
+  });
+});
