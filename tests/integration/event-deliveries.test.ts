@@ -253,6 +253,25 @@ describe("outbound events", () => {
     await local.drained();
   });
 
+  it("ends the pending deliveries of a destination switched off, without sending them", async () => {
+    const { t, receiver, destination, advance } = await setUp(() => 500, ["issue.created"]);
+    await createIssue(t);
+    await receiver.waitFor(1);
+    await until(async () => (await deliveriesOf(t, destination.id)).data[0]?.attempts.length === 1);
+    const off = await t.app.request(`/api/event-destinations/${destination.id}`, {
+      method: "PATCH",
+      headers: { ...AUTH, "Content-Type": "application/json" },
+      body: JSON.stringify({ active: false }),
+    });
+    expect(off.status).toBe(200);
+    advance(31_000);
+    await until(async () => (await deliveriesOf(t, destination.id)).data[0]?.status === "failed");
+    const [ended] = (await deliveriesOf(t, destination.id)).data;
+    expect(ended?.attempts[1]).toMatchObject({ outcome: "failed", error: "not sent: the destination is inactive" });
+    expect(ended?.nextAttemptAt).toBeNull();
+    expect(receiver.received).toHaveLength(1);
+  });
+
   it("cuts a receiver that hangs at 10 s and records why", async () => {
     const { t, receiver, destination } = await setUp((n) => (n === 0 ? "hang" : 204), ["issue.created"]);
     await createIssue(t);

@@ -148,7 +148,8 @@ export class EventDeliveries {
     trigger: DeliveryAttempt["trigger"],
   ): Promise<Delivery> {
     const at = this.now();
-    const result: SendResult = target?.destination.active
+    const sendable = target?.destination.active === true;
+    const result: SendResult = sendable
       ? await this.send({
           url: target.destination.url,
           eventId: delivery.eventId,
@@ -170,10 +171,14 @@ export class EventDeliveries {
       error: result.error,
       trigger,
     };
-    const { status, nextAttemptAt } = this.after(delivery, result.ok, trigger, at);
+    // Nothing is sent to a destination switched off or deleted: the delivery ends there (a manual
+    // retry can send it once the destination is on again).
+    const { status, nextAttemptAt } = sendable
+      ? this.after(delivery, result.ok, trigger, at)
+      : { status: "failed" as const, nextAttemptAt: null };
     const recorded = await this.deliveries.recordAttempt(delivery.id, attempt, status, nextAttemptAt);
     if (nextAttemptAt && nextAttemptAt !== delivery.nextAttemptAt) await this.wake?.(new Date(nextAttemptAt));
-    if (target?.destination.active) {
+    if (sendable && target) {
       if (result.ok) await this.destinations.recordSuccess(target);
       else await this.destinations.recordFailure(target.destination.id, result.error ?? "failed", at);
     }
