@@ -7,9 +7,12 @@ import type { Hono } from "hono";
 import { expect } from "vitest";
 import * as z from "zod/mini";
 import { CONSOLE_BUILD_DIR } from "../../console/build.js";
+import type { Db } from "../../core/src/db/client.js";
 import type { AppEnv } from "../../core/src/http/app.js";
+import { issueKey } from "../../core/src/issues/keys.js";
 import { type AnyRouteKey, OPERATIONS, type Success } from "../../core/src/openapi/operations.js";
 import { RESOURCE_SCHEMAS } from "../../core/src/openapi/resources.js";
+import { eventDeliveries } from "../../core/src/services.js";
 import { AUTH } from "./app.js";
 import { analyticsDelivery, codehostDelivery, errortrackerDelivery, issueEvent } from "./deliveries.js";
 
@@ -47,7 +50,7 @@ export async function expectAsDocumented(key: AnyRouteKey, response: Response): 
  * Calls each route of the route table with a realistic request (creating what the next ones need),
  * checks every answer with {@link expectAsDocumented}, and returns the route keys it called.
  */
-export async function walkEveryRoute(app: Hono<AppEnv>): Promise<Set<AnyRouteKey>> {
+export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<AnyRouteKey>> {
   const answered = new Set<AnyRouteKey>();
   async function call<T = Data>(
     key: AnyRouteKey,
@@ -237,6 +240,36 @@ export async function walkEveryRoute(app: Hono<AppEnv>): Promise<Set<AnyRouteKey
   await call("PATCH /api/issues/:id", { id: next.dispatch.issueId as string }, { body: { status: "backlog" } });
   await call("POST /api/dispatch/claim", {}, { body: { agent: "walker", types: ["monitor"] } });
 
+  // Outbound events: a destination nothing listens at (port 9, discard), and one delivery to it,
+  // of the issue above, handed to the events' handler as the table's stream would hand it over.
+  const destination = await call(
+    "POST /api/event-destinations",
+    {},
+    { body: { url: "http://127.0.0.1:9/kaizen", events: ["issue.created"], description: "walk" } },
+  );
+  await call("GET /api/event-destinations");
+  await call("GET /api/event-destinations/:id", { id: destination.id });
+  await call("PATCH /api/event-destinations/:id", { id: destination.id }, { body: { description: "walked" } });
+  const issueItem = await db.get(issueKey(other.id), { consistent: true });
+  if (!issueItem) throw new Error("the walk's issue is not in the table");
+  await eventDeliveries({ db }).handleChanges([
+    {
+      id: "walk-record-1",
+      kind: "INSERT",
+      sequenceNumber: "1",
+      keys: issueKey(other.id),
+      newImage: issueItem,
+      at: Date.now(),
+    },
+  ]);
+  const [delivery] = await call<Data[]>("GET /api/event-destinations/:id/deliveries", { id: destination.id });
+  if (!delivery) throw new Error("the walk's event made no delivery");
+  await call("POST /api/event-destinations/:id/deliveries/:deliveryId/retry", {
+    id: destination.id,
+    deliveryId: delivery.id,
+  });
+  await call("POST /api/event-destinations/:id/rotate-secret", { id: destination.id });
+
   // Dashboard.
   await call("GET /api/dashboard/stats");
   await call("GET /api/dashboard/activity");
@@ -251,5 +284,6 @@ export async function walkEveryRoute(app: Hono<AppEnv>): Promise<Set<AnyRouteKey
   await call("DELETE /api/projects/:id", { id: spareProject.id });
   await call("DELETE /api/templates/:id/experiments/:experimentId", { id: template.id, experimentId: experiment.id });
   await call("DELETE /api/templates/:id", { id: template.id });
+  await call("DELETE /api/event-destinations/:id", { id: destination.id });
   return answered;
 }

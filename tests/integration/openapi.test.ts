@@ -33,8 +33,9 @@ const packageFile = (file: string) => createRequire(import.meta.url).resolve(`sw
 
 describe("the service's OpenAPI document and docs page", () => {
   let app: TestApp["app"];
+  let db: TestApp["db"];
   beforeAll(async () => {
-    ({ app } = await testApp());
+    ({ app, db } = await testApp());
   });
 
   it("serves docs/openapi.json at GET /api/openapi.json without authentication", async () => {
@@ -82,7 +83,7 @@ describe("the service's OpenAPI document and docs page", () => {
   });
 
   it("answers every route's documented status with the documented resource, and nothing more", async () => {
-    const answered = await walkEveryRoute(app);
+    const answered = await walkEveryRoute(app, db);
     expect([...answered].sort()).toEqual(allRoutes().map(routeKey).sort());
   });
 });
