@@ -270,9 +270,10 @@ async function burstsOn(
   nextRun: () => number,
 ): Promise<BurstRow[]> {
   const { BENCH_BURST: size, BENCH_BURST_ROUNDS: rounds, BENCH_BURST_ONLY: only } = ctx.settings;
-  const { tableName, endpoint } = await benchTable(ctx, `bursts_${model}_${emulation ? "aws" : "local"}`, {
-    stream: true,
-  });
+  // One table for every model and mode, made once: its change stream feeds the events delivered beside
+  // the bursts, and DynamoDB Local slows the writes of a streamed table by every stream record it held
+  // before that table's first one (core/src/db/stream-reader.ts), which a table per run would pile up.
+  const { tableName, endpoint } = await ctx.shared("bursts-table", () => benchTable(ctx, "bursts", { stream: true }));
   const server = await startBenchServer({
     endpoint,
     tableName,

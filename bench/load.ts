@@ -89,7 +89,7 @@ export const loadSection: Section = {
     const emulateConflicts = ctx.settings.BENCH_LOAD_EMULATE_CONFLICTS === "on";
     const model = ctx.settings.BENCH_LOAD_MODEL;
     const load = model === "fleet" ? "sustained load, fleet" : "sustained load";
-    const { tableName, endpoint } = await benchTable(ctx, "load", { stream: true });
+    const { tableName, endpoint } = await benchTable(ctx, "load");
     const server = await startBenchServer({
       endpoint,
       tableName,
@@ -97,7 +97,6 @@ export const loadSection: Section = {
       emulateConflicts,
       model,
       logLevel: "ERROR",
-      events: true,
     });
     const db = createDb({ tableName, region: "us-east-1", endpoint });
     try {
