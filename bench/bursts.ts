@@ -79,7 +79,7 @@ function burstCases(url: string, apiKey: string, size: number): BurstCase[] {
   const delivery = (action: string, number: number) => codehostDelivery("issues", issueEvent(action, number));
   const ids = Math.max(1, Math.floor(size / 4));
   const project = async (name: string) => String((await client.post("/api/projects", { name })).data.id);
-  let named: Promise<string> | undefined;
+  let named: Promise<{ label: string; projectId: string }> | undefined;
   let reviewed: Promise<string> | undefined;
 
   /** Prompts of the default task-execution version, recorded by claiming fresh tasks of `projectId`. */
@@ -138,8 +138,12 @@ function burstCases(url: string, apiKey: string, size: number): BurstCase[] {
       name: "create (one label and project)",
       route: "POST /api/issues naming one label and one project",
       requests: async (run) => {
-        named ??= client.post("/api/labels", { name: "incident", color: "#d73a4a" }).then(() => project("Checkout"));
-        return issues(run, { labels: ["incident"], projectId: await named });
+        // Named after the first run that asks: every model and mode shares the table, and label names are unique.
+        named ??= client
+          .post("/api/labels", { name: `incident-${run}`, color: "#d73a4a" })
+          .then(async () => ({ label: `incident-${run}`, projectId: await project("Checkout") }));
+        const { label, projectId } = await named;
+        return issues(run, { labels: [label], projectId });
       },
       expect: [201],
       verify: (answers) => distinct("issue numbers", answers, (data) => data.number, size),
