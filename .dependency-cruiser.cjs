@@ -9,7 +9,10 @@ const FAMILY_FILES = "^core/src/[^/]+/(routes|handlers)\\.ts$";
 
 /** Each layer: a name and the paths of its modules (family files excluded from the domain layers). */
 const LAYERS = [
-  { name: "foundation", paths: ["^core/src/(errors|config|routes|schema)\\.ts$", "^core/src/db/", "^core/src/aws/"] },
+  {
+    name: "foundation",
+    paths: ["^core/src/(errors|config|routes|schema|deployed)\\.ts$", "^core/src/db/", "^core/src/aws/"],
+  },
   { name: "shared", paths: ["^core/src/http/", "^core/src/stats/"] },
   { name: "issues", paths: ["^core/src/issues/"] },
   { name: "catalog", paths: ["^core/src/catalog/"] },

@@ -5,11 +5,9 @@
  * per instance, as lambda.ts does for the HTTP families.
  */
 import type { DynamoDBRecord, DynamoDBStreamEvent, ScheduledEvent, SQSEvent } from "aws-lambda";
-import { Resource } from "sst/resource";
 import { sqsWake, type WakeUp } from "./aws/wakeups.js";
-import { loadConfig } from "./config.js";
 import { changeRecordOf } from "./db/changes.js";
-import { createDb } from "./db/client.js";
+import { deployedDeps } from "./deployed.js";
 import { eventDeliveries } from "./services.js";
 
 /** A sweep stops taking more deliveries after this long, well inside the function's timeout. */
@@ -27,13 +25,7 @@ export interface EventHandlers {
 
 /** @example export const { stream: handler, retry } = eventHandlers(); */
 export function eventHandlers(): EventHandlers {
-  const config = loadConfig({ env: process.env, linked: Resource as unknown as Record<string, unknown> });
-  const db = createDb({
-    tableName: config.tableName,
-    region: config.region,
-    endpoint: config.dynamodbEndpoint,
-    emulateConflicts: config.emulateConflicts,
-  });
+  const { config, db } = deployedDeps();
   const wake = config.eventRetryQueueUrl ? sqsWake(config.eventRetryQueueUrl, config.region) : undefined;
   const deliveries = eventDeliveries({ db, ...(wake ? { wake } : {}) });
   return {

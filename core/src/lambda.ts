@@ -4,9 +4,7 @@
  * DynamoDB client is made once, and requests go through `hono/aws-lambda`.
  */
 import { handle } from "hono/aws-lambda";
-import { Resource } from "sst/resource";
-import { loadConfig } from "./config.js";
-import { createDb } from "./db/client.js";
+import { deployedDeps } from "./deployed.js";
 import type { FamilyModules } from "./http/app.js";
 import { createApp } from "./services.js";
 
@@ -14,12 +12,5 @@ import { createApp } from "./services.js";
  * @example export const handler = lambdaHandler({ issues: issueFamily });
  */
 export function lambdaHandler(families: FamilyModules) {
-  const config = loadConfig({ env: process.env, linked: Resource as unknown as Record<string, unknown> });
-  const db = createDb({
-    tableName: config.tableName,
-    region: config.region,
-    endpoint: config.dynamodbEndpoint,
-    emulateConflicts: config.emulateConflicts,
-  });
-  return handle(createApp(families, { config, db }));
+  return handle(createApp(families, deployedDeps()));
 }

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChangeRecord } from "../../core/src/db/changes.js";
 import { startStreamReader } from "../../core/src/db/stream-reader.js";
+import { EVENT_TYPES } from "../../core/src/events/schemas.js";
 import { verifySignature } from "../../core/src/events/signing.js";
 import { eventDeliveries } from "../../core/src/services.js";
 import { startLocalEvents } from "../../infra/local/events.js";
@@ -12,16 +13,7 @@ import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { startTestServer } from "../helpers/local-server.js";
 import { type Script, startReceiver } from "../helpers/receiver.js";
 
-const ALL_EVENTS = [
-  "issue.created",
-  "issue.status_changed",
-  "dispatch.claimed",
-  "dispatch.completed",
-  "dispatch.failed",
-  "dispatch.expired",
-  "prompt.needs_attention",
-  "experiment.decided",
-];
+const ALL_EVENTS: string[] = [...EVENT_TYPES];
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
