@@ -1,4 +1,4 @@
-/** @module bench/budgets — the bounds of ARCHITECTURE.md ("Budgets"), and each figure held to one or reported. */
+/** @module bench/budgets — the bounds of docs/contributing.md#budgets, and each figure held to one or reported. */
 import { table } from "./format.js";
 
 /**

@@ -1,7 +1,7 @@
 /**
  * @module bench/bursts — the same requests sent one after another and all at once, against the local
  * server in both models (one app in one process, and a fleet of one-request instances as Lambda runs
- * them) with AWS's transaction conflicts off and emulated (ARCHITECTURE.md: all at once ≤ 1.0 × one
+ * them) with AWS's transaction conflicts off and emulated (docs/contributing.md#budgets: all at once ≤ 1.0 × one
  * after another with emulation off, ≤ 1.5 × with it on, no 5xx): creates, deliveries of many
  * fingerprints, of one, and of ids sent 4 times, reviews of one template version, and claims. Every
  * run sends what no other run sent, prepared before it is timed; rounds alternate which side goes first.

@@ -1,5 +1,5 @@
 /**
- * @module bench/deliveries — signed webhook deliveries as each provider sends them (API.md 2.2): path,
+ * @module bench/deliveries — signed webhook deliveries as each provider sends them (docs/api.md#webhook-verification): path,
  * headers and the exact body bytes, signed with the bench's own secrets.
  */
 import { createHash, createHmac, randomUUID } from "node:crypto";

@@ -44,7 +44,7 @@ export interface TrafficOptions {
   onServerError(route: string, status: number): void;
 }
 
-/** The delivery id each provider's delivery carries (API.md 3.1.1). */
+/** The delivery id each provider's delivery carries (docs/api.md#receivers). */
 export function deliveryIdOf(delivery: Delivery): string {
   const { headers } = delivery;
   return headers["X-Codehost-Delivery"] ?? headers["Request-ID"] ?? headers["X-Analytics-Delivery"] ?? "";

@@ -1,6 +1,6 @@
 /**
  * @module bench/reference — the floor a Lambda handler is measured against: Hono plus one
- * DynamoDB GetItem through the plain client, nothing else (ARCHITECTURE.md, "Budgets").
+ * DynamoDB GetItem through the plain client, nothing else (docs/contributing.md#budgets).
  */
 import { DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import { Hono } from "hono";

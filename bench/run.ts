@@ -1,6 +1,6 @@
 /**
  * @module bench/run — `npm run bench`: runs each section of the bench in turn, then prints the budget
- * table (ARCHITECTURE.md, "Budgets"); a run of every section also writes bench/REPORT.md and
+ * table (docs/contributing.md#budgets); a run of every section also writes bench/REPORT.md and
  * bench/ratios.svg. `npm run bench -- --section <name>` (or `--<name>`) runs the sections named.
  * Figures over budget are reported, not failed; it exits 1 only when a section broke (a wrong burst,
  * a 5xx, a load audit violation) or could not run. Settings: bench/env.ts.

@@ -329,7 +329,7 @@ export interface paths {
     head?: never;
     /**
      * Update an issue
-     * @description Partial update; status changes follow the transitions of API.md 3.2.1 (409 otherwise).
+     * @description Partial update; status changes follow the transitions of docs/api.md#states-and-transitions (409 otherwise).
      */
     patch: operations["patchApiIssuesId"];
     trace?: never;

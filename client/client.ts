@@ -100,7 +100,7 @@ function retryAfterOf(response: Response): number | undefined {
 
 /**
  * Why a claim's 204 took nothing although issues are queued: `daily-cost-budget` when their projects'
- * daily cost budgets stopped claims (API.md 3.6); null when nothing was eligible.
+ * daily cost budgets stopped claims (docs/api.md#dispatch); null when nothing was eligible.
  * @example const { response } = await kaizen.POST("/api/dispatch/claim", …); if (claimStopped(response)) …
  */
 export function claimStopped(response: Response): string | null {

@@ -1,5 +1,5 @@
 /**
- * @module console/build — builds the web console (API.md 3.8) into a folder of static files: one
+ * @module console/build — builds the web console (docs/api.md#console) into a folder of static files: one
  * script and one stylesheet named by their content's hash, and the `index.html` shell that loads
  * them. The service serves that folder at `/app` (core/src/console/assets.ts); `npm start`, `npm run
  * build` and the deploy build it here, so no Lambda bundle carries it.

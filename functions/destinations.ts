@@ -1,4 +1,4 @@
-/** @module functions/destinations — Lambda for event destinations and their deliveries (API.md 3.9). */
+/** @module functions/destinations — Lambda for event destinations and their deliveries (docs/api.md#outbound-events). */
 import { destinationFamily } from "../core/src/events/routes.js";
 import { lambdaHandler } from "../core/src/lambda.js";
 

@@ -48,7 +48,7 @@ export const api = new sst.aws.ApiGatewayV2(LINKED.api, {
           maxAge: `${CORS_POLICY.maxAgeSeconds} seconds`,
         },
   transform: {
-    // Rate limiting is the gateway's job (API.md 5): every route, per stage.
+    // Rate limiting is the gateway's job (docs/api.md#limits-and-versioning): every route, per stage.
     stage: { defaultRouteSettings: { throttlingBurstLimit: 200, throttlingRateLimit: 100 } },
   },
 });

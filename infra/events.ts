@@ -1,5 +1,5 @@
 /**
- * @module infra/events — outbound events (API.md 3.9): a function subscribed to the table's change
+ * @module infra/events — outbound events (docs/api.md#outbound-events): a function subscribed to the table's change
  * stream (only the changes of the items events come from reach it), a dead-letter queue for the
  * batches it fails on after its retries, and the retry queue whose delayed messages wake the sweep
  * of due deliveries, with a schedule as a backstop. Handlers: functions/events.ts.

@@ -1,5 +1,5 @@
 /**
- * @module console/experiments — the Experiments section of a template's page (API.md 3.5.1): the
+ * @module console/experiments — the Experiments section of a template's page (docs/api.md#experiments): the
  * running experiment with both arms side by side, a stop, a form to start one with a draft, and the
  * past experiments with their decisions.
  */

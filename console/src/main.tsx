@@ -1,5 +1,5 @@
 /**
- * @module console/main — the web console (API.md 3.8): one page per URL under `/app`, each asking
+ * @module console/main — the web console (docs/api.md#console): one page per URL under `/app`, each asking
  * for the API key first when the tab has none. The paths here are the `/app` routes of the service
  * family (core/src/routes.ts); the browser test opens every one of those and finds its page here.
  */

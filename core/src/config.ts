@@ -1,6 +1,6 @@
 /** @module config — reads and validates the service's configuration once, from the environment and SST links. */
 
-/** Shape of the service API key: `kaizen_` + 32 random bytes as 64 lowercase hex characters (API.md 2.1). */
+/** Shape of the service API key: `kaizen_` + 32 random bytes as 64 lowercase hex characters (docs/api.md#authentication). */
 export const API_KEY_PATTERN = /^kaizen_[0-9a-f]{64}$/;
 
 /** Names of the SST resources the functions are linked to (infra/ creates exactly these). */
@@ -84,7 +84,7 @@ type Env = Record<string, string | undefined>;
 type Linked = Record<string, unknown>;
 
 /**
- * Reads the configuration: environment variables (API.md 4) first, then values of linked SST
+ * Reads the configuration: environment variables (docs/api.md#configuration) first, then values of linked SST
  * resources. Throws {@link InvalidConfigError} with a message naming the variable for a value
  * that is present but unusable (a malformed API key, a bad port or URL).
  * @example const config = loadConfig({ env: process.env });

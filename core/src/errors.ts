@@ -15,7 +15,7 @@ export const fieldProblemSchema = /* @__PURE__ */ onFirstUse(() =>
 );
 export type FieldProblem = Output<typeof fieldProblemSchema>;
 
-/** The error envelope of API.md 1.2: `error` always, `details` when there are field problems. */
+/** The error envelope of docs/api.md#envelopes: `error` always, `details` when there are field problems. */
 export const errorBodySchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({ error: z.string(), details: z.optional(z.array(fieldProblemSchema())) }),
 );
@@ -42,7 +42,7 @@ export class AppError extends Error {
     this.headers = options.headers ?? {};
   }
 
-  /** The error envelope of API.md 1.2: `error` always, `details` when there are field problems. */
+  /** The error envelope of docs/api.md#envelopes: `error` always, `details` when there are field problems. */
   toJSON(): ErrorBody {
     return this.details ? { error: this.message, details: this.details } : { error: this.message };
   }

@@ -6,7 +6,7 @@
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
-/** `bearer`: API key (API.md 2.1); `none`: public; `webhook`: the provider's signature (API.md 2.2). */
+/** `bearer`: API key (docs/api.md#authentication); `none`: public; `webhook`: the provider's signature (docs/api.md#webhook-verification). */
 export type RouteAuth = "bearer" | "none" | "webhook";
 
 /** The webhook providers, each with its own receiver and secret. */
@@ -27,7 +27,7 @@ export interface RouteSpec {
    */
   readonly idempotent?: false;
   /**
-   * The resource this route's `:id` names that a dispatch token may act on (API.md 3.6): its own
+   * The resource this route's `:id` names that a dispatch token may act on (docs/api.md#dispatch): its own
    * dispatch, issue or prompt. Unset: a dispatch token is refused here with 403.
    */
   readonly token?: "dispatch" | "issue" | "prompt";
@@ -46,15 +46,15 @@ export function takesIdempotencyKey(route: RouteSpec): boolean {
 
 /**
  * The header of a claim's 204 when it took nothing because the projects of the issues it could take
- * reached their daily cost budget (API.md 3.6), and its one value. Here, beside the routes, so the
+ * reached their daily cost budget (docs/api.md#dispatch), and its one value. Here, beside the routes, so the
  * typed client (which runs in browsers too) reads it without the dispatch domain.
  */
 export const CLAIM_STOPPED_HEADER = "Kaizen-Claim-Stopped";
 export const DAILY_COST_BUDGET_STOP = "daily-cost-budget";
 
-/** Largest JSON body accepted under `/api/` (API.md 5). */
+/** Largest JSON body accepted under `/api/` (docs/api.md#limits-and-versioning). */
 export const API_BODY_LIMIT_BYTES = 1024 * 1024;
-/** Largest body a webhook receiver accepts (API.md 5). */
+/** Largest body a webhook receiver accepts (docs/api.md#limits-and-versioning). */
 export const WEBHOOK_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
 export const ROUTE_TABLE = {
@@ -64,7 +64,7 @@ export const ROUTE_TABLE = {
     { method: "GET", path: "/api/openapi.json", auth: "none" },
     { method: "GET", path: "/docs", auth: "none" },
     { method: "GET", path: "/docs/assets/:file", auth: "none" },
-    // The web console (API.md 3.8): one URL per page, each answered with the same shell.
+    // The web console (docs/api.md#console): one URL per page, each answered with the same shell.
     { method: "GET", path: "/app", auth: "none" },
     { method: "GET", path: "/app/issues", auth: "none" },
     { method: "GET", path: "/app/issues/:id", auth: "none" },

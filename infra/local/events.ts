@@ -1,5 +1,5 @@
 /**
- * @module infra/local/events — outbound events on one machine (API.md 3.9): the table's change
+ * @module infra/local/events — outbound events on one machine (docs/api.md#outbound-events): the table's change
  * stream, read from DynamoDB Local, goes to the same handler the deployed stream's Lambda calls,
  * and due retries are swept every second (deployed: functions/events.ts). Both run beside the
  * server, so no request waits on a destination. Everything they need is in the table: a restart

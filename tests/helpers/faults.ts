@@ -294,7 +294,7 @@ export function tableChanges(before: TableSnapshot, after: TableSnapshot): ItemC
 
 /**
  * Changes a failed request may leave behind because they are written ahead of its transaction on
- * purpose, idempotently or harmlessly: an issue number taken (API.md 3.2: a number is skipped when
+ * purpose, idempotently or harmlessly: an issue number taken (docs/api.md#issues: a number is skipped when
  * a create fails after taking it), a review number taken and given up (its void slot lets later
  * reviews be folded past it), a manual signal source registered, a delivery id's reservation whose
  * request could not give it up (it lapses within seconds, and a redelivery then takes it), and an
@@ -332,7 +332,7 @@ export function halfWrites(
     .map((change) => ({ key: change.key, before: shown(change.before), after: shown(change.after) }));
 }
 
-/** The failure answer of API.md 1.5 for a store that fails: 503, `Retry-After`, the error envelope. */
+/** The failure answer of docs/api.md#status-codes for a store that fails: 503, `Retry-After`, the error envelope. */
 export async function expectUnavailable(response: Response): Promise<void> {
   const body = await response.text();
   expect({ status: response.status, body }).toMatchObject({ status: 503 });

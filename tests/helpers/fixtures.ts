@@ -47,7 +47,7 @@ const FIXTURES = new URL("../fixtures/", import.meta.url);
 export const FIXTURE_INSTALLATION = "7a485448-a9e2-4c85-8a3c-4f44175783c9";
 const TRACKER_ISSUE_TITLE = "TypeError: Cannot read properties of undefined (reading 'total')";
 
-/** An error-tracker fixture and the signal it makes (API.md 3.1.2). */
+/** An error-tracker fixture and the signal it makes (docs/api.md#fingerprints-and-severity). */
 export interface ErrortrackerFixture {
   file: string;
   /** The resource header it is delivered with: the file name up to the first dot. */

@@ -1,4 +1,4 @@
-/** The issue state machine of API.md 3.2.1, written out for tests apart from the code that enforces it. */
+/** The issue state machine of docs/api.md#states-and-transitions, written out for tests apart from the code that enforces it. */
 import type { IssueStatus } from "../../core/src/issues/schemas.js";
 
 /** For each status, the statuses a PATCH may move an issue to (into `in_progress` only a claim moves). */

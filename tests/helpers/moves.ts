@@ -11,7 +11,7 @@ import {
   signalCountMismatches,
 } from "./recount.js";
 
-/** The largest page a list endpoint gives (API.md 1.3). */
+/** The largest page a list endpoint gives (docs/api.md#pagination). */
 const PAGE_LIMIT = 100;
 
 /**

@@ -14,12 +14,12 @@ export const ANSWER_TIMEOUT_MS = 10_000;
 /** Statuses that carry no body. */
 const BODYLESS_STATUSES = new Set([204, 304]);
 
-/** The only 2xx answers that are not JSON (API.md 1.2: "except 204 and the docs page"), and the web console's pages and files. */
+/** The only 2xx answers that are not JSON (docs/api.md#envelopes: "except 204 and the docs page"), and the web console's pages and files. */
 function isPageOrAsset(path: string): boolean {
   return ["/docs", "/app"].some((page) => path === page || path.startsWith(`${page}/`));
 }
 
-/** JSON documents with a shape of their own rather than `{"data": …}` (API.md 3.7). */
+/** JSON documents with a shape of their own rather than `{"data": …}` (docs/api.md#service-health-dashboard-and-docs). */
 const OWN_SHAPE_DOCUMENTS = new Set(["/health", "/api/openapi.json"]);
 
 /** The path as the router sees it: after the URL parser's dot segments and percent-decoding. */

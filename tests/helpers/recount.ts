@@ -1,6 +1,6 @@
 /**
  * @module tests/helpers/recount — the one recount of what the maintained counts claim, from a full Scan of
- * the table: the dashboard's figures (`GET /api/dashboard/stats`, API.md 3.7), every listing's
+ * the table: the dashboard's figures (`GET /api/dashboard/stats`, docs/api.md#service-health-dashboard-and-docs), every listing's
  * count (db/listing.ts) against the entries it holds, and each issue's `signalCount` against the
  * signals linked to it. Shared by the dashboard test and the load
  * bench's audit, so both compare against the same arithmetic.

@@ -1,5 +1,5 @@
 /**
- * Claims as deployed (API.md 3.6): many agents claiming at once through a fleet of one-request
+ * Claims as deployed (docs/api.md#dispatch): many agents claiming at once through a fleet of one-request
  * instances (Lambda), with AWS's transaction conflicts emulated and not. Each issue is claimed
  * once; K claims at once take issues from the first 2K of the queue as it stood; they do not try
  * one issue after another (the calls they make stay a few per claim); a claim that cannot finish

@@ -124,7 +124,7 @@ describe("the typed client through every family", () => {
     const agent = createKaizenClient({ baseUrl, token: claimed.dispatch.token });
     const beat = await agent.POST("/api/dispatch/{id}/heartbeat", { params: { path: { id: claimed.dispatch.id } } });
     expect(beat.data?.data.status).toBe("active");
-    // The review first: the token expires with the dispatch (API.md 3.6).
+    // The review first: the token expires with the dispatch (docs/api.md#dispatch).
     const review = await agent.POST("/api/prompts/{id}/reviews", {
       params: { path: { id: promptId } },
       body: { clarity: 5, completeness: 4, relevance: 5, authorType: "agent" },

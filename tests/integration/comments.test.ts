@@ -1,5 +1,5 @@
 /**
- * `GET|POST /api/issues/:id/comments` through the app factory (API.md 3.2.2). Storage and paging
+ * `GET|POST /api/issues/:id/comments` through the app factory (docs/api.md#issue-endpoints). Storage and paging
  * details are covered against the service in comments-service.test.ts.
  */
 import { beforeAll, describe, expect, it } from "vitest";

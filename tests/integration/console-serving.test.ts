@@ -1,5 +1,5 @@
 /**
- * How the service serves the web console (API.md 3.8): every page URL answers with the built shell
+ * How the service serves the web console (docs/api.md#console): every page URL answers with the built shell
  * under a strict Content-Security-Policy; the hashed script and stylesheet are cached for good; any
  * other name under `/app/assets/` is the API's 404; and the service function's Lambda package serves
  * it all from the folder `copyFiles` adds, which its bundle does not carry.

@@ -1,5 +1,5 @@
 /**
- * The web console (API.md 3.8) in a real browser: headless Chromium against the local server, as an
+ * The web console (docs/api.md#console) in a real browser: headless Chromium against the local server, as an
  * operator uses it. A signal sent through a receiver shows up as an issue, is triaged to todo,
  * claimed and completed through the API while the console watches, and ends in the activity chain;
  * deep links survive a reload and a new tab; a wrong key, a stale edit and an unreachable API each

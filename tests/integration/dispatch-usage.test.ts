@@ -1,5 +1,5 @@
 /**
- * What an agent reports its work cost (API.md 3.6 `usage`): checked field by field, kept on the
+ * What an agent reports its work cost (docs/api.md#dispatch `usage`): checked field by field, kept on the
  * dispatch as reported (an unreported field null), and null on a dispatch that ended any other way.
  */
 import { describe, expect, it } from "vitest";

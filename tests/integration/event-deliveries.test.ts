@@ -1,5 +1,5 @@
 /**
- * Outbound events (API.md 3.9) end to end on DynamoDB Local: changes made through the API, read
+ * Outbound events (docs/api.md#outbound-events) end to end on DynamoDB Local: changes made through the API, read
  * from the table's change stream, delivered to a local receiver, signed, retried, recorded.
  */
 import { afterEach, describe, expect, it } from "vitest";

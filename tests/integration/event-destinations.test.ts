@@ -1,4 +1,4 @@
-/** Event destinations (API.md 3.9) through the HTTP app on DynamoDB Local: validation, the secret shown once, rotation, the limit of 20. */
+/** Event destinations (docs/api.md#outbound-events) through the HTTP app on DynamoDB Local: validation, the secret shown once, rotation, the limit of 20. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 

@@ -1,5 +1,5 @@
 /**
- * Experiments as agents would run them (API.md 3.5.1): hundreds of claims through the API, each
+ * Experiments as agents would run them (docs/api.md#experiments): hundreds of claims through the API, each
  * dispatch ending done or failed by a seeded outcome sequence of its arm, for a candidate better
  * than the active version, a worse one and an equal one. The rule must promote the first, mark
  * the second `loser` and leave the third running.

@@ -1,5 +1,5 @@
 /**
- * Experiments between a template's active version and a candidate draft (API.md 3.5.1), through
+ * Experiments between a template's active version and a candidate draft (docs/api.md#experiments), through
  * the API on DynamoDB Local: what a start checks, how claims split per issue and keep their arm,
  * what each arm counts, the rule's decisions and their effects, stops by request or by a promotion,
  * and one decision however many finishes arrive at once (fleet, both conflict modes).

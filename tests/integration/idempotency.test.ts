@@ -1,4 +1,4 @@
-/** Idempotency-Key on the bearer POST routes (API.md 1.6), against DynamoDB Local. */
+/** Idempotency-Key on the bearer POST routes (docs/api.md#concurrency-and-idempotency), against DynamoDB Local. */
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * The walk: every move the issue state machine allows (API.md 3.2.1), through every path that makes
+ * The walk: every move the issue state machine allows (docs/api.md#states-and-transitions), through every path that makes
  * it, with a dependent issue that waits on the moved one and, while it is in progress, its dispatch.
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -133,7 +133,7 @@ async function arrange(
  * finished; B still `todo`, blocked by A exactly while A is open and live; the queue holding A
  * exactly when it is `todo` and B exactly when A no longer blocks it; one active dispatch for A
  * exactly while it is in progress (the one the case knows), the earlier one ended (`dispatchAfter`
- * when API.md names its end); and the counts as far from a recount as before the move.
+ * when docs/api.md names its end); and the counts as far from a recount as before the move.
  */
 async function expectLeft(
   w: Walk,
@@ -178,14 +178,14 @@ interface Move {
   origin?: Origin;
   failedBefore?: number;
   leaseSeconds?: number;
-  /** The answer API.md gives the request that makes the move. */
+  /** The answer docs/api.md gives the request that makes the move. */
   answer: number;
-  /** What A's dispatch becomes, where API.md says. */
+  /** What A's dispatch becomes, where docs/api.md says. */
   dispatchAfter?: string;
   act(w: Walk, s: Subject): Response | Promise<Response>;
 }
 
-/** The PATCH moves of API.md 3.2.1 (into `in_progress` only a claim moves). */
+/** The PATCH moves of docs/api.md#states-and-transitions (into `in_progress` only a claim moves). */
 const PATCH_MOVES: [Status, Status][] = [
   ["triage", "backlog"],
   ["triage", "todo"],
@@ -315,7 +315,7 @@ const MOVES: Move[] = [
       w.t.app.request(`/api/dispatch/next?agent=sweeper&projectId=${w.nowhere}`, { headers: AUTH }),
     ),
   },
-  // API.md 3.1.3 moves an issue to done from states the 3.2.1 table has no such move for (a merged
+  // docs/api.md#what-a-signal-does moves an issue to done from states the 3.2.1 table has no such move for (a merged
   // fix from backlog or todo, a provider's close from backlog): on those paths its rules are followed.
   ...(["triage", "backlog", "todo", "in_progress"] as const).map(
     (from): Move => ({

@@ -1,5 +1,5 @@
 /**
- * Projects' limits (API.md 3.3, 3.6): `limits` on projects, an agent's active dispatches of a
+ * Projects' limits (docs/api.md#projects-goals-and-labels, docs/api.md#dispatch): `limits` on projects, an agent's active dispatches of a
  * project held to `maxActivePerAgent` whatever the concurrency (429 with `Retry-After`), and claims
  * of a project's issues stopped once its agents reported `dailyCostBudgetUsd` today (204 with
  * `Kaizen-Claim-Stopped`), on both AWS conflict modes, through one-request-per-instance fleets.

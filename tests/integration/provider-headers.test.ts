@@ -1,5 +1,5 @@
 /**
- * The real providers deliver straight to the receivers (API.md 2.2): GitHub's and Sentry's own headers,
+ * The real providers deliver straight to the receivers (docs/api.md#webhook-verification): GitHub's and Sentry's own headers,
  * signed as they sign (GitHub's signature made by GitHub's own library), beside the neutral ones.
  */
 import { createHmac, randomUUID } from "node:crypto";

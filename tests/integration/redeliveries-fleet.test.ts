@@ -1,5 +1,5 @@
 /**
- * Redeliveries as deployed (API.md 3.1.3: a delivery id stored before is a duplicate, and nothing
+ * Redeliveries as deployed (docs/api.md#what-a-signal-does: a delivery id stored before is a duplicate, and nothing
  * new is written). The same delivery arriving on several one-request instances at once (Lambda),
  * with AWS's transaction conflicts emulated and not: one instance stores it, the others wait for it
  * and answer with its signal, without routing the delivery again — no issue number is taken for

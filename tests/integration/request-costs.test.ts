@@ -1,5 +1,5 @@
 /**
- * DynamoDB calls per request where ARCHITECTURE.md ("Budgets") fixes them: a receiver ≤ 3, a get by
+ * DynamoDB calls per request where docs/contributing.md#budgets fixes them: a receiver ≤ 3, a get by
  * id 1, a list page ≤ 3, a claim ≤ 3 (today 5, see below); and counts that must not grow with the
  * table. The bench measures what these calls consume at 10,000 issues; this holds how many there are.
  */
@@ -117,7 +117,7 @@ describe("signal requests", () => {
     t = await testApp();
   });
 
-  // ARCHITECTURE.md budgets a receiver at 3 calls. A delivery makes 4, in 3 round trips: the
+  // docs/contributing.md#budgets sets a receiver at 3 calls. A delivery makes 4, in 3 round trips: the
   // conditional put that reserves its delivery id goes out beside the read of its fingerprint, so
   // redeliveries arriving together on other instances wait for the first instead of each sending a
   // transaction bound to fail (README, "a delivery id is reserved"). The bound holds it there.
@@ -159,7 +159,7 @@ describe("signal requests", () => {
 });
 
 describe("claims", () => {
-  // ARCHITECTURE.md budgets a claim at 3 calls (the queue head, the issue, one transaction). It
+  // docs/contributing.md#budgets sets a claim at 3 calls (the queue head, the issue, one transaction). It
   // makes 7 today: the lease-expiry query and the template listing the prompt is chosen from come
   // on top, and so do the claimer's entry and the count of claimers ahead of it, which let claims
   // made at once take different issues without taking turns (README, "A claim"). The bound holds it

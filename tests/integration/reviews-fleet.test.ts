@@ -1,5 +1,5 @@
 /**
- * Reviews of one template version as deployed (API.md 3.5): a burst through a fleet of one-request
+ * Reviews of one template version as deployed (docs/api.md#prompts-and-reviews): a burst through a fleet of one-request
  * instances (Lambda), with AWS's transaction conflicts emulated and not. Every review answers 201
  * and is counted once on its version and its prompt; the version's score is the reviews' composites
  * folded in the order of their `sequence`; the version opens one improvement task; each review

@@ -1,5 +1,5 @@
 /**
- * Usage summed per UTC day (API.md 3.6 `usage`, `GET /api/dashboard/usage`, a project's `usage`):
+ * Usage summed per UTC day (docs/api.md#dispatch `usage`, `GET /api/dashboard/usage`, a project's `usage`):
  * each finished dispatch's report counts on the day it finished, in all, for its agent and for the
  * project its issue was in when it was claimed; bursts of completions sum exactly.
  */

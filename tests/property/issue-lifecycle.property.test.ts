@@ -170,7 +170,7 @@ async function relate(m: Model, from: string, type: "blocks" | "blocked_by", to:
   await expectRelationsAsModelled(m, [from, to]);
 }
 
-/** Sends one command; its answers must be the ones API.md gives (409 for a refused move or cycle is one). */
+/** Sends one command; its answers must be the ones docs/api.md gives (409 for a refused move or cycle is one). */
 async function run(m: Model, c: Command, what: string): Promise<"sent" | "skipped"> {
   const app = m.t.app;
   switch (c.kind) {
@@ -271,7 +271,7 @@ async function expectRelationsAsModelled(m: Model, ids: string[]): Promise<void>
     const detail = await dataOf<Issue & { relations: Relation[] }>(
       m.t.app.request(`/api/issues/${id}`, { headers: AUTH }),
     );
-    // Relations with a deleted issue are left out: API.md says only that they stop blocking.
+    // Relations with a deleted issue are left out: docs/api.md says only that they stop blocking.
     const shown = detail.relations
       .filter((relation) => relation.type === "blocks" || relation.type === "blocked_by")
       .filter((relation) => !m.deleted.has(relation.relatedIssueId))

@@ -19,7 +19,7 @@ describe("loadConfig", () => {
     });
   });
 
-  it("reads every variable of API.md section 4", () => {
+  it("reads every variable of docs/api.md#configuration", () => {
     const config = loadConfig({
       env: {
         SERVICE_API_KEY: KEY,

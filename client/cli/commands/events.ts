@@ -1,5 +1,5 @@
 /**
- * @module client/cli/commands/events — `kaizen events …`: outbound events (API.md 3.9). Destinations
+ * @module client/cli/commands/events — `kaizen events …`: outbound events (docs/api.md#outbound-events). Destinations
  * (`destinations add|list|show|update|remove|rotate-secret`), their deliveries and a retry, and
  * `tail`: a receiver on this machine, registered for as long as it runs, that verifies each event's
  * signature and prints it as it arrives.

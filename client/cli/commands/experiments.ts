@@ -1,6 +1,6 @@
 /**
  * @module client/cli/commands/experiments — `kaizen experiments start|list|show|stop`: experiments
- * between a template's active version and a candidate draft (API.md 3.5.1), with both arms' figures
+ * between a template's active version and a candidate draft (docs/api.md#experiments), with both arms' figures
  * and their 95 % intervals.
  */
 import type { Argv } from "yargs";

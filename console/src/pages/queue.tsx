@@ -1,4 +1,4 @@
-/** @module console/pages/queue — `/app/queue`: the issues in the order claims take them, with each score's parts (API.md 3.6.1). */
+/** @module console/pages/queue — `/app/queue`: the issues in the order claims take them, with each score's parts (docs/api.md#score). */
 import { useLocation } from "preact-iso";
 import { Failure, IssueLink, Loading, Pager, pageOf, TableHead } from "../components.js";
 import { REFRESH_MS, useResource } from "../resource.js";

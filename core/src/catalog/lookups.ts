@@ -104,7 +104,7 @@ export class CatalogLookups {
 
   /**
    * Whether a project has an active goal (one of its goals, by the goal's `projectId`, is
-   * `active`): the issues of such a project score the goal bonus (API.md 3.6.1). Its goals'
+   * `active`): the issues of such a project score the goal bonus (docs/api.md#score). Its goals'
    * listing entries answer it; the goals themselves are not read.
    */
   async goalActive(projectId: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-/** @module catalog/patch — partial updates of catalog records under optimistic concurrency (API.md 1.6). */
+/** @module catalog/patch — partial updates of catalog records under optimistic concurrency (docs/api.md#concurrency-and-idempotency). */
 import type { ConditionFailedError } from "../db/client.js";
 import { retryRaces } from "../db/retry.js";
 import { checkVersion } from "../http/conditional.js";

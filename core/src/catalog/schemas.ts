@@ -1,4 +1,4 @@
-/** @module catalog/schemas — what projects, goals and labels are and what clients may send (API.md 3.3). */
+/** @module catalog/schemas — what projects, goals and labels are and what clients may send (docs/api.md#projects-goals-and-labels). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { count, nullableText, resourceId, timestamp } from "../http/resource-fields.js";
@@ -147,10 +147,10 @@ export type ListGoalsQuery = Output<typeof listGoalsQuery>;
 export const listLabelsQuery = /* @__PURE__ */ onFirstUse(() => z.strictObject({ ...paginationQuery() }));
 export type ListLabelsQuery = Output<typeof listLabelsQuery>;
 
-// Responses (API.md 3.3): the OpenAPI document's schemas; the types the code uses are inferred from them.
+// Responses (docs/api.md#projects-goals-and-labels): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /**
- * What claims of a project's issues may take (API.md 3.3, 3.6): how many of them one agent may hold
+ * What claims of a project's issues may take (docs/api.md#projects-goals-and-labels, docs/api.md#dispatch): how many of them one agent may hold
  * at once, and the dollars its agents may report in a UTC day before claims stop; `null`: no limit.
  */
 export const projectLimitsSchema = /* @__PURE__ */ onFirstUse(() =>

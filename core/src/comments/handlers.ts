@@ -1,5 +1,5 @@
 /**
- * @module comments/handlers — `GET|POST /api/issues/:id/comments` (API.md 3.2.2): validate, call
+ * @module comments/handlers — `GET|POST /api/issues/:id/comments` (docs/api.md#issue-endpoints): validate, call
  * the service, shape the response. The issues family mounts them and supplies the issue lookup.
  */
 import type { Handler } from "hono";

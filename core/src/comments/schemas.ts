@@ -1,4 +1,4 @@
-/** @module comments/schemas — what a comment on an issue is and what clients may send or ask (API.md 3.2.2). */
+/** @module comments/schemas — what a comment on an issue is and what clients may send or ask (docs/api.md#issue-endpoints). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { resourceId, timestamp } from "../http/resource-fields.js";
@@ -46,7 +46,7 @@ export const listCommentsQuery = /* @__PURE__ */ onFirstUse(() =>
 );
 export type ListCommentsQuery = Output<typeof listCommentsQuery>;
 
-// Responses (API.md 3.2.2): the OpenAPI document's schemas; the types the code uses are inferred from them.
+// Responses (docs/api.md#issue-endpoints): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /** A comment as the API shows it. */
 export const commentSchema = /* @__PURE__ */ onFirstUse(() =>

@@ -1,5 +1,5 @@
 /**
- * @module console/assets — serving the web console (API.md 3.8) from the files `console/build.ts`
+ * @module console/assets — serving the web console (docs/api.md#console) from the files `console/build.ts`
  * wrote: the HTML shell for every page URL, and the hashed script and stylesheet under
  * `/app/assets/`. They are read from disk, not bundled, so no function grows: `dist/console` beside
  * `dist/functions` locally, `console/` beside `functions/` in the service function's package (SST

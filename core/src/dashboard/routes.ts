@@ -1,4 +1,4 @@
-/** @module dashboard/routes — the `dashboard` family (API.md 3.7): what the engine is doing, from maintained counts. */
+/** @module dashboard/routes — the `dashboard` family (docs/api.md#service-health-dashboard-and-docs): what the engine is doing, from maintained counts. */
 import type { FamilyModule } from "../http/app.js";
 import { pageOffset } from "../http/pagination.js";
 import { itemResponse, listResponse } from "../http/respond.js";

@@ -1,4 +1,4 @@
-/** @module dashboard/schemas — what the dashboard answers with and the page its lists take (API.md 3.7). */
+/** @module dashboard/schemas — what the dashboard answers with and the page its lists take (docs/api.md#service-health-dashboard-and-docs). */
 import * as z from "zod/mini";
 import { dispatchSchema } from "../dispatch/schemas.js";
 import { paginationQuery } from "../http/pagination.js";
@@ -38,7 +38,7 @@ export const usageQuery = /* @__PURE__ */ onFirstUse(() => {
 });
 export type UsageQuery = Output<typeof usageQuery>;
 
-// Responses (API.md 3.7): the OpenAPI document's schemas; the types the code uses are inferred from them.
+// Responses (docs/api.md#service-health-dashboard-and-docs): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /** Counts by name (status, type, source). */
 const counts = () => z.record(z.string(), count());
@@ -114,7 +114,7 @@ export const promptPerformanceSchema = /* @__PURE__ */ onFirstUse(() =>
         createdAt: true,
       }),
     ),
-    /** The experiment the template runs (API.md 3.5.1), null when none: read from the same listing entry. */
+    /** The experiment the template runs (docs/api.md#experiments), null when none: read from the same listing entry. */
     experiment: z.nullable(runningExperimentSchema()),
   }),
 );

@@ -1,5 +1,5 @@
 /**
- * @module dashboard/service — the figures of `GET /api/dashboard/stats` (API.md 3.7), read from the
+ * @module dashboard/service — the figures of `GET /api/dashboard/stats` (docs/api.md#service-health-dashboard-and-docs), read from the
  * counts the writes keep (stats/counts.ts, and the signal listings' hourly counts per source):
  * a query for the counts, one for the manual sources, one per source, however many issues; and
  * the activity feed and the prompts' performance, a page at a time.

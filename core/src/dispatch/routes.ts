@@ -1,4 +1,4 @@
-/** @module dispatch/routes — the `dispatch` family (API.md 3.6): claims, the queue, leases and outcomes. */
+/** @module dispatch/routes — the `dispatch` family (docs/api.md#dispatch): claims, the queue, leases and outcomes. */
 import type { Context } from "hono";
 import type { FamilyModule } from "../http/app.js";
 import { readJsonBody } from "../http/body.js";

@@ -1,4 +1,4 @@
-/** @module dispatch/schemas — what dispatches are and what agents may send (API.md 3.6). */
+/** @module dispatch/schemas — what dispatches are and what agents may send (docs/api.md#dispatch). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
@@ -123,7 +123,7 @@ export const completeBody = /* @__PURE__ */ onFirstUse(() =>
 );
 export type CompleteInput = Output<typeof completeBody>;
 
-// Responses (API.md 3.6): the OpenAPI document's schemas; the types the code uses are inferred from them.
+// Responses (docs/api.md#dispatch): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /** What an agent reported when it completed a dispatch. */
 export const dispatchOutcomeSchema = /* @__PURE__ */ onFirstUse(() =>
@@ -162,7 +162,7 @@ export const dispatchSchema = /* @__PURE__ */ onFirstUse(() =>
 );
 export type Dispatch = Output<typeof dispatchSchema>;
 
-/** A claim's answer: `dispatch.token` authorises this dispatch's follow-up calls (API.md 3.6). */
+/** A claim's answer: `dispatch.token` authorises this dispatch's follow-up calls (docs/api.md#dispatch). */
 export const claimResultSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     dispatch: z.extend(dispatchSchema(), { token: z.string() }),

@@ -1,5 +1,5 @@
 /**
- * @module dispatch/service — hand-offs of issues to agents (API.md 3.6): a claim takes the head of
+ * @module dispatch/service — hand-offs of issues to agents (docs/api.md#dispatch): a claim takes the head of
  * the queue with its prompt in one transaction, leases run out and put issues back, and an agent
  * ends its dispatch once (done, failed, released). Time comes from an injected clock.
  */
@@ -42,7 +42,7 @@ import { newDispatchToken } from "./token.js";
 /** Failed attempts after which an issue is canceled instead of queued again. */
 export const MAX_FAILED_ATTEMPTS = 3;
 /**
- * A claim that has looked for an issue this long answers 503 with `Retry-After` (API.md 3.6). Its
+ * A claim that has looked for an issue this long answers 503 with `Retry-After` (docs/api.md#dispatch). Its
  * transactions' own time does not count: a database taking a burst's transactions in turn is not
  * a claim going round in circles.
  */
@@ -94,7 +94,7 @@ export class DispatchService {
     private readonly prompts: PromptService,
     /** What projects' dispatches reported they cost today, held against their daily budgets. */
     private readonly usage: Pick<UsageStats, "projectDay">,
-    /** Decides an experiment once one of its dispatches ended (API.md 3.5.1). */
+    /** Decides an experiment once one of its dispatches ended (docs/api.md#experiments). */
     private readonly experiments: Pick<ExperimentEndings, "settle">,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -107,13 +107,13 @@ export class DispatchService {
    * Claims made at once do not take turns (on Lambda they share no process) and do not all go for
    * the head: each enters itself among the claimers of its queue listing, counts the `r` that began
    * before it and are still under way, and goes for the queue's `r`-th issue, which those ahead of
-   * it leave to it. So K claims at once take K different issues from the first K or so (API.md 3.6:
+   * it leave to it. So K claims at once take K different issues from the first K or so (docs/api.md#dispatch:
    * within the first 2K), each at the cost of one claim; alone, a claimer takes the head. An issue
    * that is gone when its transaction is sent (another claimer saw the claimers differently, or a
    * person moved it) is skipped and the count taken again. With fewer issues than claimers ahead,
    * a claimer waits a moment for those ahead (one may leave an issue) before it answers 204.
    *
-   * A project's limits hold its issues back (API.md 3.6): when the agent holds
+   * A project's limits hold its issues back (docs/api.md#dispatch): when the agent holds
    * `limits.maxActivePerAgent` of its dispatches, or its agents reported `limits.dailyCostBudgetUsd`
    * today. A claim filtered by that project answers at once (429, or {@link ClaimStopped}); another
    * passes over the project's issues for the rest of the queue, and answers so only when nothing

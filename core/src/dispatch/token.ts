@@ -1,4 +1,4 @@
-/** @module dispatch/token — the secret a claim hands its agent (API.md 3.6): made, stored as a hash, checked. */
+/** @module dispatch/token — the secret a claim hands its agent (docs/api.md#dispatch): made, stored as a hash, checked. */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { DispatchTokenScope, DispatchTokens } from "../http/auth.js";
 import { parseIssueRef } from "../issues/keys.js";

@@ -1,5 +1,5 @@
 /**
- * @module events/deliveries — events from the change stream to their destinations (API.md 3.9).
+ * @module events/deliveries — events from the change stream to their destinations (docs/api.md#outbound-events).
  *
  * {@link EventDeliveries.handleChanges} takes one batch of the table's change stream (from the
  * Lambda subscribed to it, or from the local stack's reader): it derives the batch's events
@@ -24,7 +24,7 @@ import { SEND_TIMEOUT_MS, type Sending, type SendResult, sendEvent } from "./sen
 
 export { DEACTIVATE_AFTER_FAILURES };
 
-/** How long deliveries are retried, from the event (API.md 3.9). */
+/** How long deliveries are retried, from the event (docs/api.md#outbound-events). */
 export const RETRY_FOR_MS = 24 * 3_600_000;
 /** The backoff's first step: the first retry comes 15–30 s after the first attempt. */
 export const FIRST_RETRY_MS = 30_000;

@@ -1,5 +1,5 @@
 /**
- * @module events/derive — which events one change of the table stands for (API.md 3.9): a pure
+ * @module events/derive — which events one change of the table stands for (docs/api.md#outbound-events): a pure
  * function of the change stream's record, so an event exists only for a write that happened, and a
  * record read twice gives the same events with the same ids.
  *
@@ -9,7 +9,7 @@
  * - `dispatch.completed` / `dispatch.failed` / `dispatch.expired`: a dispatch item leaving `active`
  *   for that status (a released dispatch has no event of its own: its issue's status change says it).
  * - `prompt.needs_attention`: a version's reviews item gaining its improvement task (its score fell
- *   below 3.5, API.md 3.5).
+ *   below 3.5, docs/api.md#prompts-and-reviews).
  * - `experiment.decided`: an experiment item leaving `running` (by the rule, by hand, or with its template).
  *
  * Each item is read through its owning domain's own reader; nothing here knows their fields beyond

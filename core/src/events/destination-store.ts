@@ -19,7 +19,7 @@ export interface StoredDestination {
   version: number;
 }
 
-/** Failed attempts in a row after which a destination is switched off (API.md 3.9). */
+/** Failed attempts in a row after which a destination is switched off (docs/api.md#outbound-events). */
 export const DEACTIVATE_AFTER_FAILURES = 100;
 
 const DESTINATION_FIELDS = [

@@ -1,4 +1,4 @@
-/** @module events/routes — the `destinations` family's handlers (API.md 3.9): validate, call the service, shape the response. */
+/** @module events/routes — the `destinations` family's handlers (docs/api.md#outbound-events): validate, call the service, shape the response. */
 import type { Context } from "hono";
 import type { FamilyModule } from "../http/app.js";
 import { readJsonBody } from "../http/body.js";

@@ -1,5 +1,5 @@
 /**
- * @module events/schemas — outbound events (API.md 3.9): the event types, what an event
+ * @module events/schemas — outbound events (docs/api.md#outbound-events): the event types, what an event
  * destination is and what clients may send to make or change one, and the deliveries it lists.
  */
 import * as z from "zod/mini";
@@ -9,7 +9,7 @@ import { type Output, onFirstUse } from "../schema.js";
 
 // Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
-/** Every event Kaizen sends, in the order API.md 3.9 lists them. */
+/** Every event Kaizen sends, in the order docs/api.md#outbound-events lists them. */
 export const EVENT_TYPES = [
   "issue.created",
   "issue.status_changed",
@@ -107,7 +107,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const listDeliveriesQuery = /* @__PURE__ */ onFirstUse(() => z.strictObject({ ...paginationQuery() }));
 export type ListDeliveriesQuery = Output<typeof listDeliveriesQuery>;
 
-// Responses (API.md 3.9): the OpenAPI document's schemas; the types the code uses are inferred from them.
+// Responses (docs/api.md#outbound-events): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /** An event destination as the API shows it: never its secret, after the answer that created it. */
 export const destinationSchema = /* @__PURE__ */ onFirstUse(() =>
@@ -134,7 +134,7 @@ export type Destination = Output<typeof destinationSchema>;
 /** The answer to a create or a secret rotation: the destination and its signing secret, shown this once. */
 export const destinationWithSecretSchema = /* @__PURE__ */ onFirstUse(() =>
   z.extend(destinationSchema(), {
-    /** `whsec_` and 64 hex digits; the HMAC key is this whole text (API.md 3.9). */
+    /** `whsec_` and 64 hex digits; the HMAC key is this whole text (docs/api.md#outbound-events). */
     secret: z.string().check(z.regex(/^whsec_[0-9a-f]{64}$/)),
   }),
 );

@@ -1,11 +1,11 @@
 /**
  * @module events/sender — one attempt to deliver one event: a POST of its body with the headers of
- * API.md 3.9, which succeeds on a 2xx answered within {@link SEND_TIMEOUT_MS}. Redirects are not
+ * docs/api.md#outbound-events, which succeeds on a 2xx answered within {@link SEND_TIMEOUT_MS}. Redirects are not
  * followed (a 3xx is a failure: the destination's URL should be changed instead).
  */
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader, TIMESTAMP_HEADER } from "./signing.js";
 
-/** How long a destination has to answer (API.md 3.9). */
+/** How long a destination has to answer (docs/api.md#outbound-events). */
 export const SEND_TIMEOUT_MS = 10_000;
 
 /** What one attempt came to. */

@@ -1,5 +1,5 @@
 /**
- * @module events/service — event destinations (API.md 3.9): made with a signing secret shown once,
+ * @module events/service — event destinations (docs/api.md#outbound-events): made with a signing secret shown once,
  * listed, read, changed at their version, rotated (the old secret signs beside the new one for
  * 24 h), deleted; and their deliveries listed and sent again.
  */
@@ -21,7 +21,7 @@ import {
 } from "./schemas.js";
 import { newSigningSecret } from "./signing.js";
 
-/** How long the secret before a rotation still signs (API.md 3.9 via the issue: "old and new both sign for 24 h"). */
+/** How long the secret before a rotation still signs (docs/api.md#outbound-events via the issue: "old and new both sign for 24 h"). */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 export class DestinationService {

@@ -1,5 +1,5 @@
 /**
- * @module events/signing — how Kaizen signs what it sends (API.md 3.9): `Kaizen-Signature-256:
+ * @module events/signing — how Kaizen signs what it sends (docs/api.md#outbound-events): `Kaizen-Signature-256:
  * sha256=<hex>`, the HMAC-SHA256 of `"<timestamp>.<raw body>"` keyed with the destination's secret
  * (its whole text, `whsec_` included). While a rotated secret still signs, the header carries both
  * signatures, the new one first, comma-separated; a receiver accepts the event when one matches.

@@ -195,7 +195,7 @@ function limitBody(maxSize: number): MiddlewareHandler<AppEnv> {
   });
 }
 
-/** A receiver whose secret is not configured answers 500 before it reads the body (API.md 2.2). */
+/** A receiver whose secret is not configured answers 500 before it reads the body (docs/api.md#webhook-verification). */
 function requireWebhookSecret(provider: WebhookProvider, config: Config): MiddlewareHandler<AppEnv> {
   return async (_c, next) => {
     if (!config.webhookSecrets[provider]) {

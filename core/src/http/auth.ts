@@ -1,4 +1,4 @@
-/** @module http/auth — bearer authentication for `/api/*`: the service key (API.md 2.1) and dispatch tokens (API.md 3.6). */
+/** @module http/auth — bearer authentication for `/api/*`: the service key (docs/api.md#authentication) and dispatch tokens (docs/api.md#dispatch). */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { ConfigurationError, ForbiddenError, UnauthorizedError } from "../errors.js";
@@ -8,7 +8,7 @@ import type { AppEnv } from "./env.js";
 /** The one 401 message: missing, malformed and wrong keys are indistinguishable to the caller. */
 export const BEARER_FAILURE_MESSAGE = "Missing or malformed Authorization header";
 
-/** The 403 message for a valid dispatch token used outside its own dispatch (API.md 1.5). */
+/** The 403 message for a valid dispatch token used outside its own dispatch (docs/api.md#status-codes). */
 export const TOKEN_FORBIDDEN_MESSAGE = "Token not allowed for this resource";
 
 const BEARER = /^Bearer ([\x21-\x7e]+)$/i;
@@ -76,7 +76,7 @@ export function bearerAuth({ apiKey, dispatchTokens, scope }: BearerAuthOptions)
 }
 
 /**
- * A fresh service API key in the format of API.md 2.1.
+ * A fresh service API key in the format of docs/api.md#authentication.
  * @example generateApiKey() // "kaizen_3f9c…" (64 hex characters)
  */
 export function generateApiKey(): string {

@@ -1,4 +1,4 @@
-/** @module http/conditional — `If-Match` against an item's version (API.md 1.6). */
+/** @module http/conditional — `If-Match` against an item's version (docs/api.md#concurrency-and-idempotency). */
 import type { Context } from "hono";
 import { PreconditionFailedError } from "../errors.js";
 

@@ -1,5 +1,5 @@
 /**
- * @module http/idempotency — the `Idempotency-Key` middleware of API.md 1.6: the first request
+ * @module http/idempotency — the `Idempotency-Key` middleware of docs/api.md#concurrency-and-idempotency: the first request
  * with a key runs and its response is kept 24 h; the same request again gets that response back.
  */
 import { createHash } from "node:crypto";

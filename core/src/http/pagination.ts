@@ -1,4 +1,4 @@
-/** @module http/pagination — `page`/`limit` per API.md 1.3: validation, offsets and the `Link` header. */
+/** @module http/pagination — `page`/`limit` per docs/api.md#pagination: validation, offsets and the `Link` header. */
 import * as z from "zod/mini";
 import { onFirstUse } from "../schema.js";
 

@@ -4,17 +4,17 @@
  */
 import * as z from "zod/mini";
 
-/** A resource id: `prefix_` and a ULID (API.md 1.4). */
+/** A resource id: `prefix_` and a ULID (docs/api.md#identifiers-and-fields). */
 export const resourceId = (prefix: string) =>
   z.string().check(z.regex(new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`)));
 
 /** A timestamp as the API writes it: ISO-8601 UTC with `Z`. */
 export const timestamp = () => z.iso.datetime();
 
-/** An optional timestamp: `null` when absent (API.md 1.4). */
+/** An optional timestamp: `null` when absent (docs/api.md#identifiers-and-fields). */
 export const nullableTimestamp = () => z.nullable(z.iso.datetime());
 
-/** An optional text: `null` when absent (API.md 1.4). */
+/** An optional text: `null` when absent (docs/api.md#identifiers-and-fields). */
 export const nullableText = () => z.nullable(z.string());
 
 /** A count: an integer, 0 or more. */

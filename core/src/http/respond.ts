@@ -1,4 +1,4 @@
-/** @module http/respond — the response envelopes of API.md 1.2, with the headers every response carries. */
+/** @module http/respond — the response envelopes of docs/api.md#envelopes, with the headers every response carries. */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppError } from "../errors.js";

@@ -1,4 +1,4 @@
-/** @module issues/relation-schemas — relations between issues (API.md 3.2.2). */
+/** @module issues/relation-schemas — relations between issues (docs/api.md#issue-endpoints). */
 import * as z from "zod/mini";
 import { resourceId, timestamp } from "../http/resource-fields.js";
 import { type Output, onFirstUse } from "../schema.js";
@@ -21,7 +21,7 @@ export const createRelationBody = /* @__PURE__ */ onFirstUse(() =>
 );
 export type CreateRelationBody = Output<typeof createRelationBody>;
 
-// Responses (API.md 3.2.2): the OpenAPI document's schemas; the types the code uses are inferred from them.
+// Responses (docs/api.md#issue-endpoints): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /** A relation as seen from one of its issues (`issueId`): `blocked_by` is the far end of `blocks`. */
 export const relationSchema = /* @__PURE__ */ onFirstUse(() =>

@@ -1,4 +1,4 @@
-/** @module issues/schemas — what an issue is and what clients may send (API.md 3.2). */
+/** @module issues/schemas — what an issue is and what clients may send (docs/api.md#issues). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { count, nullableText, nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
@@ -158,7 +158,7 @@ export type Hypothesis = Output<typeof hypothesis>;
 export type Commit = Output<typeof commitSchema>;
 export type PullRequest = Output<typeof pullRequestSchema>;
 
-// Responses (API.md 3.2): the OpenAPI document's schemas; the types the code uses are inferred from them.
+// Responses (docs/api.md#issues): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /** An issue as the API shows it; absent optional values are `null`. */
 export const issueSchema = /* @__PURE__ */ onFirstUse(() =>
@@ -204,7 +204,7 @@ export const issueSummarySchema = /* @__PURE__ */ onFirstUse(() =>
 );
 export type IssueSummary = Output<typeof issueSummarySchema>;
 
-/** The parts of a score in the dispatch queue's order (API.md 3.6.1, ./scoring.ts). */
+/** The parts of a score in the dispatch queue's order (docs/api.md#score, ./scoring.ts). */
 export const scoreBreakdownSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({ priority: z.number(), type: z.number(), goal: z.number(), age: z.number() }),
 );

@@ -1,5 +1,5 @@
 /**
- * @module issues/scoring — the claim order of API.md 3.6.1 as pure functions: an issue's score
+ * @module issues/scoring — the claim order of docs/api.md#score as pure functions: an issue's score
  * at an instant, its breakdown, and the queue sort key that orders issues exactly as the score
  * does at every instant (the age term grows alike for all, so it cancels out of comparisons).
  */

@@ -98,7 +98,7 @@ export class IssueService {
   }
 
   /**
-   * The writes that link a grouped signal to `current` (API.md 3.1.3), for the signal's own
+   * The writes that link a grouped signal to `current` (docs/api.md#what-a-signal-does), for the signal's own
    * transaction. A plain grouping is a commutative update of the issue item, and `whenHeld` the
    * write that replaces it while another transaction holds that item (a storm into one issue):
    * the signal waits beside the issue until a fold adds it ({@link IssueStore.foldPendingSignals}).
@@ -306,7 +306,7 @@ export function summaryOf(issue: Issue): IssueSummary {
 }
 
 /**
- * A complete set of new-issue fields: the given ones over the defaults of API.md 3.2 (status
+ * A complete set of new-issue fields: the given ones over the defaults of docs/api.md#issues (status
  * `triage`, priority 0, empty lists, nulls), with `completedAt` set for a finished status.
  * @example newIssue({ title: "Checkout fails", type: "signal" })
  */

@@ -83,7 +83,7 @@ export interface RecentSignal {
   [field: string]: unknown;
 }
 
-/** Signals an issue shows on its detail (API.md 3.2.2: the latest 10). */
+/** Signals an issue shows on its detail (docs/api.md#issue-endpoints: the latest 10). */
 export const RECENT_SIGNALS = 10;
 /** Pending signals one fold takes: with the issue item, half a transaction's limit. */
 const FOLDED_AT_ONCE = 49;

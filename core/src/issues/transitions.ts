@@ -1,4 +1,4 @@
-/** @module issues/transitions — the issue state machine of API.md 3.2.1, in one place. */
+/** @module issues/transitions — the issue state machine of docs/api.md#states-and-transitions, in one place. */
 import type { IssueStatus } from "./schemas.js";
 
 /**

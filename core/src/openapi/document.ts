@@ -251,7 +251,7 @@ function headerParameters(route: RouteSpec, operation: Operation): Json[] {
 
 function security(route: RouteSpec): Json[] {
   if (route.auth === "bearer") return [{ bearerAuth: [] }];
-  // Either header verifies (API.md 2.2): alternatives, one requirement object each.
+  // Either header verifies (docs/api.md#webhook-verification): alternatives, one requirement object each.
   if (route.auth === "webhook" && route.provider)
     return webhookSchemes(route.provider).map(([name]) => ({ [name]: [] }));
   return [];

@@ -109,7 +109,7 @@ const CLAIM_LIMITS =
   "A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects " +
   "first. The 429 comes before the budget's 204 when both apply.";
 
-/** A page of the web console (API.md 3.8): the same HTML shell, which shows the page its URL names. */
+/** A page of the web console (docs/api.md#console): the same HTML shell, which shows the page its URL names. */
 const consolePage = (summary: string, id?: string): Operation => ({
   summary,
   description:
@@ -184,7 +184,8 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
   },
   "PATCH /api/issues/:id": {
     summary: "Update an issue",
-    description: "Partial update; status changes follow the transitions of API.md 3.2.1 (409 otherwise).",
+    description:
+      "Partial update; status changes follow the transitions of docs/api.md#states-and-transitions (409 otherwise).",
     params: { id: ISSUE_REF },
     body: updateIssueBody(),
     success: item("Issue", "The updated issue"),

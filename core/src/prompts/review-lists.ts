@@ -1,6 +1,6 @@
 /**
  * @module prompts/review-lists — the reviews of a prompt, or of every version of a template, a page
- * at a time (API.md 3.5), newest first. Reads only: the templates family lists a template's reviews
+ * at a time (docs/api.md#prompts-and-reviews), newest first. Reads only: the templates family lists a template's reviews
  * without carrying what stores and folds them (./reviews.ts).
  */
 import { NotFoundError } from "../errors.js";

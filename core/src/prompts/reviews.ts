@@ -1,6 +1,6 @@
 /**
  * @module prompts/reviews — reviews that teach Kaizen which prompts work: each review moves its
- * version's score (EWMA, API.md 3.5), and a weak or much-reviewed version opens one improvement task.
+ * version's score (EWMA, docs/api.md#prompts-and-reviews), and a weak or much-reviewed version opens one improvement task.
  *
  * Reviews of one version are folded into it behind their writes (see `review`). A review answers
  * 201 once it is stored, and normally once its version and prompt count it too; if that cannot be
@@ -90,7 +90,7 @@ export class ReviewService {
     private readonly catalog: Pick<CatalogService, "createLabel">,
     /** Finds the improvement label as stored. */
     private readonly labels: Pick<CatalogLookups, "resolveLabels">,
-    /** Decides an experiment once one of its prompts was reviewed (API.md 3.5.1). */
+    /** Decides an experiment once one of its prompts was reviewed (docs/api.md#experiments). */
     private readonly experiments: Pick<ExperimentEndings, "settle">,
     private readonly now: () => Date = () => new Date(),
     timings: Partial<ReviewTimings> = {},

@@ -1,4 +1,4 @@
-/** @module prompts/routes — the `prompts` family (API.md 3.5): prompts as agents received them, and their reviews. */
+/** @module prompts/routes — the `prompts` family (docs/api.md#prompts-and-reviews): prompts as agents received them, and their reviews. */
 import type { Context } from "hono";
 import type { FamilyModule } from "../http/app.js";
 import { readJsonBody } from "../http/body.js";

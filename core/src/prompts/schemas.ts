@@ -1,4 +1,4 @@
-/** @module prompts/schemas — what prompts and reviews are and what clients may send (API.md 3.5). */
+/** @module prompts/schemas — what prompts and reviews are and what clients may send (docs/api.md#prompts-and-reviews). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { count, nullableText, resourceId, timestamp } from "../http/resource-fields.js";
@@ -37,7 +37,7 @@ export const listPromptsQuery = /* @__PURE__ */ onFirstUse(() =>
 );
 export type ListPromptsQuery = Output<typeof listPromptsQuery>;
 
-// Responses (API.md 3.5): the OpenAPI document's schemas; the types the code uses are inferred from them.
+// Responses (docs/api.md#prompts-and-reviews): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /** The exact text an agent received; immutable but for its review count. */
 export const promptSchema = /* @__PURE__ */ onFirstUse(() =>

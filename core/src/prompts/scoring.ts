@@ -1,4 +1,4 @@
-/** @module prompts/scoring — how agents' reviews score a template version (API.md 3.5), as pure functions. */
+/** @module prompts/scoring — how agents' reviews score a template version (docs/api.md#prompts-and-reviews), as pure functions. */
 
 /** Weight of the newest review in a version's score: recent reviews count more, old ones fade. */
 export const REVIEW_ALPHA = 0.3;

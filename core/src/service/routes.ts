@@ -1,7 +1,7 @@
 /**
- * @module service/routes — the `service` family (API.md 3.7): `GET /`, `GET /health`, the OpenAPI
+ * @module service/routes — the `service` family (docs/api.md#service-health-dashboard-and-docs): `GET /`, `GET /health`, the OpenAPI
  * document, the `/docs` reference page with its files, the webhook providers' setup, and the web
- * console's pages and files (`/app`, API.md 3.8).
+ * console's pages and files (`/app`, docs/api.md#console).
  */
 import type { Context } from "hono";
 import pkg from "../../../package.json" with { type: "json" };

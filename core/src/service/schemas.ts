@@ -1,4 +1,4 @@
-/** @module service/schemas — what `GET /`, `GET /health` and `GET /api/providers` answer (API.md 3.7, 3.8). */
+/** @module service/schemas — what `GET /`, `GET /health` and `GET /api/providers` answer (docs/api.md#service-health-dashboard-and-docs, docs/api.md#console). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { timestamp } from "../http/resource-fields.js";
@@ -7,10 +7,10 @@ import { PROVIDER_SOURCES } from "../signals/schemas.js";
 
 // Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
-/** `GET /api/providers`: a list like any other, so it takes a page (API.md 1.3), though three fit on one. */
+/** `GET /api/providers`: a list like any other, so it takes a page (docs/api.md#pagination), though three fit on one. */
 export const providersQuery = /* @__PURE__ */ onFirstUse(() => z.strictObject({ ...paginationQuery() }));
 
-// Responses (API.md 3.7): the OpenAPI document's schemas; the types the code uses are inferred from them.
+// Responses (docs/api.md#service-health-dashboard-and-docs): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /** `GET /`: the service and where its docs are. */
 export const serviceInfoSchema = /* @__PURE__ */ onFirstUse(() =>

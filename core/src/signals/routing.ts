@@ -1,5 +1,5 @@
 /**
- * @module signals/routing — what a signal does to the issues (API.md 3.1.3), as a pure decision
+ * @module signals/routing — what a signal does to the issues (docs/api.md#what-a-signal-does), as a pure decision
  * over the signal and the issue its fingerprint last opened.
  */
 import type { IssueStatus, PullRequest } from "../issues/schemas.js";

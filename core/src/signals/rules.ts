@@ -1,5 +1,5 @@
 /**
- * @module signals/rules — what a signal is (API.md 3.1.1–3.1.3): its event name, delivery id,
+ * @module signals/rules — what a signal is (docs/api.md#signals): its event name, delivery id,
  * fingerprint, severity and title, and what it means for the issue it is grouped with. Pure, no I/O;
  * the provider rules live in `rules/codehost.ts`, `rules/errortracker.ts` and `rules/analytics.ts`.
  */
@@ -60,7 +60,7 @@ const LIFECYCLE_EFFECTS: ReadonlyMap<string, ReadonlyMap<string, "close" | "reop
 ]);
 
 /**
- * Lifecycle meaning of an event for an issue it is grouped with (API.md 3.1.3 rule 2): `close`
+ * Lifecycle meaning of an event for an issue it is grouped with (docs/api.md#what-a-signal-does rule 2): `close`
  * moves a `triage`/`backlog` issue to `done`, `reopen` moves a `done` one back to `triage`.
  * @example lifecycleEffect("errortracker", "issue.resolved") // "close"
  */

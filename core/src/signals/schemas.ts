@@ -1,4 +1,4 @@
-/** @module signals/schemas — what a signal is and what clients may send or ask (API.md 3.1). */
+/** @module signals/schemas — what a signal is and what clients may send or ask (docs/api.md#signals). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { count, nullableText, resourceId, timestamp } from "../http/resource-fields.js";
@@ -67,7 +67,7 @@ export type ListSignalsQuery = Output<typeof listSignalsQuery>;
 /** `GET /api/issues/:id/signals` query. */
 export const issueSignalsQuery = /* @__PURE__ */ onFirstUse(() => z.strictObject({ ...paginationQuery() }));
 
-// Responses (API.md 3.1): the OpenAPI document's schemas; the types the code uses are inferred from them.
+// Responses (docs/api.md#signals): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /** A signal as the API shows it. `payload` is present only when one signal is read by id. */
 export const signalSchema = /* @__PURE__ */ onFirstUse(() =>

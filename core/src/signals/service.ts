@@ -96,7 +96,7 @@ export class SignalService {
   ) {}
 
   /**
-   * Stores a signal and routes it (API.md 3.1.3). A delivery id seen before returns the first
+   * Stores a signal and routes it (docs/api.md#what-a-signal-does). A delivery id seen before returns the first
    * delivery's signal and issue with `duplicate: true` and writes nothing; two deliveries with
    * one fingerprint never open two issues (the fingerprint pointer is written under condition).
    */
@@ -242,7 +242,7 @@ export class SignalService {
 
   /**
    * A merged pull request naming Kaizen issues (`KZN-<n>` or a `kaizen/<n>` branch) closes the loop
-   * on those that exist (API.md 3.1.3); null when it is no such delivery or names none of them.
+   * on those that exist (docs/api.md#what-a-signal-does); null when it is no such delivery or names none of them.
    */
   private async closedLoop(
     draft: SignalDraft,

@@ -1,6 +1,6 @@
 /**
  * @module stats/counts — the activity counts (issues by status and type, dispatches by status, queue
- * depth, todo-to-done times) that issue and dispatch writes keep and the dashboard reads (API.md 3.7),
+ * depth, todo-to-done times) that issue and dispatch writes keep and the dashboard reads (docs/api.md#service-health-dashboard-and-docs),
  * as spread counts (db/spread.ts) so no count becomes a hot item.
  *
  * Keys:

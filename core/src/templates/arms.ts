@@ -1,5 +1,5 @@
 /**
- * @module templates/arms — which arm of an experiment an issue is in (API.md 3.5.1): decided by a
+ * @module templates/arms — which arm of an experiment an issue is in (docs/api.md#experiments): decided by a
  * hash of the experiment and the issue, so an issue claimed again (a retry, an expired lease) stays
  * in its arm, every instance agrees without asking anyone, and each experiment splits issues anew.
  */

@@ -1,5 +1,5 @@
 /**
- * @module templates/context — what a prompt is rendered from (API.md 3.4): an issue with its
+ * @module templates/context — what a prompt is rendered from (docs/api.md#templates-and-versions): an issue with its
  * family, project, goal, labels, blockers and latest signals. Never the service's own key.
  */
 import type { CatalogLookups } from "../catalog/lookups.js";
@@ -12,12 +12,12 @@ import type { SignalQueries } from "../signals/queries.js";
 import type { PromptContext } from "./render.js";
 import type { SelectionFacts } from "./selection.js";
 
-/** Signals a prompt shows, with their payloads (API.md 3.4: the latest 5). */
+/** Signals a prompt shows, with their payloads (docs/api.md#templates-and-versions: the latest 5). */
 export const PROMPT_SIGNALS = 5;
 
 /**
- * Largest payload a prompt carries whole (bytes of its JSON). Payloads may be megabytes (API.md
- * 3.1.4) and a prompt is stored as one item, so a larger one is named instead, with where to read it.
+ * Largest payload a prompt carries whole (bytes of its JSON). Payloads may be megabytes
+ * (docs/api.md#storage-limits) and a prompt is stored as one item, so a larger one is named instead, with where to read it.
  */
 export const PROMPT_PAYLOAD_BYTES = 16 * 1024;
 

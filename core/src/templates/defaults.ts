@@ -1,4 +1,4 @@
-/** @module templates/defaults — the five templates every installation starts with, one per issue type (API.md 3.4). */
+/** @module templates/defaults — the five templates every installation starts with, one per issue type (docs/api.md#templates-and-versions). */
 import type { IssueType } from "../issues/schemas.js";
 import type { DEFAULT_TEMPLATE_SLUGS } from "./keys.js";
 

@@ -1,6 +1,6 @@
 /**
- * @module templates/experiment-counts — the counts kept beside each experiment, per arm (API.md
- * 3.5.1): claims, finished dispatches and how they ended, reviews and the sums their score
+ * @module templates/experiment-counts — the counts kept beside each experiment, per arm
+ * (docs/api.md#experiments): claims, finished dispatches and how they ended, reviews and the sums their score
  * intervals need, reported costs likewise. This module is their one writer: a claim, a dispatch's
  * end and a review ask it for the writes of their own transactions, so each is counted exactly
  * once, when it happens. Spread counts (db/spread.ts): a burst of claims in one arm does not take
@@ -10,7 +10,7 @@ import type { TransactItem } from "../db/client.js";
 import type { ReportedCost } from "../stats/usage.js";
 import { type ArmCount, armCountKey, type ExperimentArm } from "./keys.js";
 
-/** The experiment and arm a prompt was rendered in (API.md 3.5.1), as the prompt records it. */
+/** The experiment and arm a prompt was rendered in (docs/api.md#experiments), as the prompt records it. */
 export interface PromptArm {
   id: string;
   arm: ExperimentArm;

@@ -1,5 +1,5 @@
 /**
- * @module templates/experiment-endings — how a running experiment ends (API.md 3.5.1):
+ * @module templates/experiment-endings — how a running experiment ends (docs/api.md#experiments):
  * {@link ExperimentEndings.settle} applies the rule after a dispatch of an arm ends or a review of
  * one of its prompts arrives, and {@link ExperimentEndings.prepareEndFor} ends it within a change
  * made by hand to its template. A decision ends the experiment in one transaction with its effects
@@ -31,7 +31,7 @@ export class ExperimentEndings {
   ) {}
 
   /**
-   * Applies the rule of API.md 3.5.1 to experiment `experimentId` of template `templateId` as its
+   * Applies the rule of docs/api.md#experiments to experiment `experimentId` of template `templateId` as its
    * counts stand: a candidate that wins is promoted in the same transaction (`autoPromote`) or
    * marked `winner`, one that loses is marked `loser`; the template's split ends either way. The
    * experiment's status must still be `running` for the transaction to hold, so of concurrent

@@ -1,5 +1,5 @@
 /**
- * @module templates/experiment-figures — what an experiment's counts say (API.md 3.5.1), as pure
+ * @module templates/experiment-figures — what an experiment's counts say (docs/api.md#experiments), as pure
  * functions: each arm's rates and means with 95 % intervals, and the decision rule.
  *
  * - Completion rate: completed / finished dispatches, with the Wilson score interval (sound at
@@ -129,7 +129,7 @@ export type Comparison = "better" | "worse" | "overlapping" | "too-few-data";
 
 /**
  * Better or worse only when the intervals do not overlap; a measure without an interval in either
- * arm has too few data (API.md 3.5.1: it counts as no worse).
+ * arm has too few data (docs/api.md#experiments: it counts as no worse).
  */
 export function compare(candidate: Measure | null, control: Measure | null): Comparison {
   if (candidate?.low == null || candidate.high == null || control?.low == null || control.high == null) {
@@ -146,7 +146,7 @@ export type Verdict =
   | { decided: true; outcome: "winner" | "loser"; reason: string };
 
 /**
- * The rule of API.md 3.5.1: once both arms have `minSamples` finished dispatches, a candidate
+ * The rule of docs/api.md#experiments: once both arms have `minSamples` finished dispatches, a candidate
  * better on completion rate or review score (intervals apart) and worse on neither wins; one worse
  * on either and better on neither loses; anything else runs on.
  */

@@ -1,6 +1,6 @@
 /**
  * @module templates/experiments — experiments between a template's active version and a candidate
- * draft (API.md 3.5.1): start, list, read, stop. Starting one marks the template (its listing entry
+ * draft (docs/api.md#experiments): start, list, read, stop. Starting one marks the template (its listing entry
  * carries the running experiment, so claims choose an issue's arm without another read:
  * ./prompting.ts). Claims, finished dispatches and reviews count toward their arm in their own
  * transactions (./experiment-counts.ts); how an experiment ends, by the rule or with its template,

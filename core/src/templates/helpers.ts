@@ -45,7 +45,7 @@ function issueRef(value: unknown): string {
   return typeof number === "number" && Number.isSafeInteger(number) && number > 0 ? `KZN-${number}` : "";
 }
 
-/** The helpers of API.md 3.4; each takes exactly one argument. */
+/** The helpers of docs/api.md#templates-and-versions; each takes exactly one argument. */
 export const PROMPT_HELPERS: Record<string, (value: unknown) => string> = { json, priorityLabel, issueRef };
 
 /** Arguments each callable helper needs; calling one otherwise fails at render time. */

@@ -188,7 +188,7 @@ export class PromptRenderer {
   }
 
   /**
-   * Creates each default template (API.md 3.4) that was never seeded: one read when all were.
+   * Creates each default template (docs/api.md#templates-and-versions) that was never seeded: one read when all were.
    * A default the user changed or deleted is left as it is; a slug a user's template holds is skipped.
    *
    * One instance seeds at a time: it holds the seeding (templates/store.ts) while it writes, and

@@ -44,7 +44,7 @@ export interface PromptSignal {
 }
 
 /**
- * Everything a template can name (API.md 3.4). Built by templates/context.ts; holds the dispatch's
+ * Everything a template can name (docs/api.md#templates-and-versions). Built by templates/context.ts; holds the dispatch's
  * own token but never the service's API key, so no template can reveal that key.
  */
 export interface PromptContext {

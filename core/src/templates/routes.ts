@@ -1,4 +1,4 @@
-/** @module templates/routes — the `templates` family (API.md 3.4): validate, call the service, shape the response. */
+/** @module templates/routes — the `templates` family (docs/api.md#templates-and-versions): validate, call the service, shape the response. */
 import type { Context, Handler } from "hono";
 import type { AppEnv, FamilyHandlers, FamilyModule } from "../http/app.js";
 import { readJsonBody } from "../http/body.js";

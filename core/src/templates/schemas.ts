@@ -1,4 +1,4 @@
-/** @module templates/schemas — what templates and their versions are and what clients may send (API.md 3.4). */
+/** @module templates/schemas — what templates and their versions are and what clients may send (docs/api.md#templates-and-versions). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { count, nullableText, resourceId, timestamp } from "../http/resource-fields.js";
@@ -30,7 +30,7 @@ const projectId = /* @__PURE__ */ onFirstUse(() =>
 const slug = /* @__PURE__ */ onFirstUse(() => z.string().check(z.regex(SLUG, "must be 2..64 of a-z, 0-9 and -")));
 const labelName = /* @__PURE__ */ onFirstUse(() => sized(1, 50));
 
-/** When a template applies: every condition given must hold (API.md 3.4); unknown keys are a 400. */
+/** When a template applies: every condition given must hold (docs/api.md#templates-and-versions); unknown keys are a 400. */
 export const templateConditions = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     type: z.optional(z.enum(ISSUE_TYPES)),
@@ -116,7 +116,7 @@ export const previewQuery = /* @__PURE__ */ onFirstUse(() =>
 export const pageQuery = /* @__PURE__ */ onFirstUse(() => z.strictObject({ ...paginationQuery() }));
 export type PageQuery = Output<typeof pageQuery>;
 
-// Responses (API.md 3.4): the OpenAPI document's schemas; the types the code uses are inferred from them.
+// Responses (docs/api.md#templates-and-versions): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /** A template as the API shows it. */
 export const templateSchema = /* @__PURE__ */ onFirstUse(() =>
@@ -178,7 +178,7 @@ export const templateDetailSchema = /* @__PURE__ */ onFirstUse(() =>
 );
 export type TemplateDetail = Output<typeof templateDetailSchema>;
 
-/** The experiment and arm a prompt was rendered in (API.md 3.5.1). */
+/** The experiment and arm a prompt was rendered in (docs/api.md#experiments). */
 export const promptArmSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({ id: resourceId("exp"), arm: z.enum(EXPERIMENT_ARMS) }),
 );
@@ -199,7 +199,7 @@ export type TemplatePreview = Output<typeof templatePreviewSchema>;
 /** The issue types, for the default templates and selection. */
 export type { IssueType };
 
-// Experiments (API.md 3.5.1).
+// Experiments (docs/api.md#experiments).
 
 export const EXPERIMENT_STATUSES = ["running", "promoted", "winner", "loser", "stopped"] as const;
 export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];

@@ -1,4 +1,4 @@
-/** @module templates/selection — which template an issue's prompt is rendered from (API.md 3.4), as pure functions. */
+/** @module templates/selection — which template an issue's prompt is rendered from (docs/api.md#templates-and-versions), as pure functions. */
 import type { IssueType } from "../issues/schemas.js";
 import type { TemplateConditions } from "./schemas.js";
 

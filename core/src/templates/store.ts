@@ -46,7 +46,7 @@ export type { RunningExperiment };
 /** A version as stored, with what the API does not show. */
 export interface StoredVersion {
   version: TemplateVersion;
-  /** The improvement task opened for it, once (API.md 3.5). */
+  /** The improvement task opened for it, once (docs/api.md#prompts-and-reviews). */
   improvementIssueId: string | null;
   /** Its content precompiled (render.ts), absent on versions written before versions were precompiled. */
   compiled: CompiledTemplate | undefined;

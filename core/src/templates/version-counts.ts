@@ -1,6 +1,6 @@
 /**
  * @module templates/version-counts — the counts kept beside each template version, from which its
- * `usageCount`, `completionRate` and `cost` are read (API.md 3.4): prompts rendered from it, the
+ * `usageCount`, `completionRate` and `cost` are read (docs/api.md#templates-and-versions): prompts rendered from it, the
  * dispatches of those prompts that ended and that ended done, and what their agents reported they cost. This module is their one writer: a
  * claim and a dispatch's end ask it for the writes of their transactions, and `TemplateStore`
  * reads the counts with the versions. Spread counts (db/spread.ts), so a burst of claims of one

@@ -1,5 +1,5 @@
 /**
- * @module webhooks/routes — the `webhooks` family: the three verified receivers (API.md 2.2, 3.1.1).
+ * @module webhooks/routes — the `webhooks` family: the three verified receivers (docs/api.md#webhook-verification, docs/api.md#receivers).
  * Each reads the seed's neutral headers or the real provider's own (`webhooks/headers.ts`).
  * Order: secret configured (the app factory, before the body is read) → body size → signature
  * over the raw bytes → media type → JSON → classify → ingest.

@@ -1,4 +1,4 @@
-/** @module webhooks/verify — signature and secret checks for the three webhook receivers (API.md 2.2); pure, no I/O. */
+/** @module webhooks/verify — signature and secret checks for the three webhook receivers (docs/api.md#webhook-verification); pure, no I/O. */
 import { createHmac } from "node:crypto";
 import { secretsEqual } from "../http/auth.js";
 

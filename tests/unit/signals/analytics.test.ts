@@ -7,7 +7,7 @@ function classify(body: unknown, headers: Record<string, string> = {}, rawBody?:
   return classifyDelivery(deliveryOf("analytics", headers, body, rawBody));
 }
 
-describe("analyticsSeverity (API.md 3.1.2)", () => {
+describe("analyticsSeverity (docs/api.md#fingerprints-and-severity)", () => {
   it.each<[unknown, Severity]>([
     [{ severity: "critical" }, "critical"],
     [{ severity: "low", change_percent: 90 }, "low"],

@@ -52,7 +52,7 @@ describe("codehost event names and delivery ids", () => {
   });
 });
 
-describe("codehost fingerprints and severities (API.md 3.1.2)", () => {
+describe("codehost fingerprints and severities (docs/api.md#fingerprints-and-severity)", () => {
   const ciFailure = (event: string, run: Record<string, unknown>) => ({
     action: "completed",
     repository,

@@ -16,7 +16,7 @@ function classify(resource: string | undefined, body: unknown, extra: Record<str
   return classifyDelivery(deliveryOf("errortracker", headers, body));
 }
 
-describe("errorSeverity (API.md 3.1.2)", () => {
+describe("errorSeverity (docs/api.md#fingerprints-and-severity)", () => {
   it.each<[string | undefined, number, Severity]>([
     ["fatal", 0, "critical"],
     ["fatal", 5000, "critical"],

@@ -37,7 +37,7 @@ describe("severities", () => {
   });
 });
 
-describe("lifecycleEffect (API.md 3.1.3 rule 2)", () => {
+describe("lifecycleEffect (docs/api.md#what-a-signal-does rule 2)", () => {
   it.each([
     ["codehost", "issues.closed", "close"],
     ["codehost", "issues.reopened", "reopen"],

@@ -1,5 +1,5 @@
 /**
- * The arithmetic of experiments (API.md 3.5.1): the per-issue split, the 95 % intervals, and the
+ * The arithmetic of experiments (docs/api.md#experiments): the per-issue split, the 95 % intervals, and the
  * decision rule, on known values.
  */
 import { monotonicFactory, ulid } from "ulid";

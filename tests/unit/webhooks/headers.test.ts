@@ -7,7 +7,7 @@ function lookup(headers: Record<string, string>) {
   return (name: string) => byName.get(name.toLowerCase());
 }
 
-describe("deliveryHeaders (API.md 2.2)", () => {
+describe("deliveryHeaders (docs/api.md#webhook-verification)", () => {
   it("read each provider's own header under the neutral name", () => {
     const github = deliveryHeaders(
       "codehost",

@@ -1,6 +1,6 @@
 /**
  * @module signals/rules/analytics — event names, delivery ids, fingerprints, severities and titles of
- * product-analytics deliveries (API.md 3.1.1–3.1.2): a destination's `{event: {...}, person}` or a
+ * product-analytics deliveries (docs/api.md#receivers, docs/api.md#fingerprints-and-severity): a destination's `{event: {...}, person}` or a
  * custom `{name, properties}`.
  */
 import { createHash } from "node:crypto";
@@ -31,7 +31,7 @@ const SEVERITY_THRESHOLDS: readonly (readonly [number, Severity])[] = [
 
 /**
  * Classifies a verified analytics delivery: the event name from the body, the delivery id from
- * `X-Analytics-Delivery`, the event's uuid or the body's SHA-256, and the API.md 3.1.2 severity.
+ * `X-Analytics-Delivery`, the event's uuid or the body's SHA-256, and the docs/api.md#fingerprints-and-severity severity.
  * @example classifyAnalytics(delivery).fingerprint // "analytics:checkout_failed"
  */
 export function classifyAnalytics(delivery: Delivery): ClassifiedSignal {

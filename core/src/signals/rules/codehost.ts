@@ -1,6 +1,6 @@
 /**
  * @module signals/rules/codehost — event names, fingerprints, severities and titles of code-host
- * deliveries (API.md 3.1.1–3.1.2), and the merged pull requests that close the loop (3.1.3 rule 1).
+ * deliveries (docs/api.md#receivers, docs/api.md#fingerprints-and-severity), and the merged pull requests that close the loop (3.1.3 rule 1).
  */
 import {
   type ClassifiedSignal,
@@ -39,7 +39,7 @@ interface Verdict {
 
 /**
  * Classifies a verified code-host delivery: `X-Codehost-Event` (+ `.action`), `X-Codehost-Delivery`,
- * and the fingerprint and severity of the API.md 3.1.2 table.
+ * and the fingerprint and severity of the docs/api.md#fingerprints-and-severity table.
  * @example classifyCodehost(delivery).fingerprint // "codehost:issue:octo/hello#12"
  */
 export function classifyCodehost(delivery: Delivery): ClassifiedSignal {

@@ -1,6 +1,6 @@
 /**
  * @module signals/rules/errortracker — event names, fingerprints, severities and titles of
- * error-tracker deliveries (API.md 3.1.1–3.1.2): issues, errors, issue alerts and metric alerts.
+ * error-tracker deliveries (docs/api.md#receivers, docs/api.md#fingerprints-and-severity): issues, errors, issue alerts and metric alerts.
  */
 import {
   type ClassifiedSignal,
@@ -31,7 +31,7 @@ export const CRITICAL_ERROR_EVENTS = 100;
 
 /**
  * Classifies a verified error-tracker delivery: `X-Errortracker-Hook-Resource` (+ `.action`),
- * `Request-ID`, and the fingerprint and severity of the API.md 3.1.2 table.
+ * `Request-ID`, and the fingerprint and severity of the docs/api.md#fingerprints-and-severity table.
  * @example classifyErrortracker(delivery).fingerprint // "errortracker:issue:1170820242"
  */
 export function classifyErrortracker(delivery: Delivery): ClassifiedSignal {

@@ -22,7 +22,7 @@ export interface Delivery {
   rawBody: Uint8Array;
 }
 
-/** A delivery's event name, delivery id, fingerprint, severity, title and headers (API.md 3.1.1–3.1.2). */
+/** A delivery's event name, delivery id, fingerprint, severity, title and headers (docs/api.md#receivers, docs/api.md#fingerprints-and-severity). */
 export interface ClassifiedSignal {
   /** The provider event, e.g. `issues.opened`, `check_run.completed`, `issue.created`, `metric_alert.critical`, an analytics event name. */
   type: string;
@@ -49,7 +49,7 @@ export function isSeverity(value: unknown): value is Severity {
 }
 
 /**
- * The priority a new issue gets from its signal's severity (API.md 3.1.2).
+ * The priority a new issue gets from its signal's severity (docs/api.md#fingerprints-and-severity).
  * @example priorityForSeverity("critical") // 1 (urgent)
  */
 export function priorityForSeverity(severity: Severity): 1 | 2 | 3 | 4 {
