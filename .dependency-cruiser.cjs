@@ -1,5 +1,5 @@
 /**
- * The layers of core/src, lowest first (README "Layout"). A module may import its own layer and the
+ * The layers of core/src, lowest first (docs/architecture.md#layers). A module may import its own layer and the
  * layers below it, never one above: domains point one way. Each family's HTTP handlers
  * (`<domain>/routes.ts`, `comments/handlers.ts`) sit on top with the entry points, above the
  * composition root (services.ts) that builds every service. `npm test` runs this file
