@@ -11,6 +11,7 @@ import {
   LEGACY_ENTITIES,
   LISTINGS,
 } from "../../../core/src/db/item-kinds.js";
+import { EVENT_SOURCE_ENTITIES } from "../../../core/src/events/derive.js";
 import { checkModule, declares, ownerModule } from "./item-kind-rules.js";
 
 const CORE = join(import.meta.dirname, "../../../core/src");
@@ -77,6 +78,12 @@ describe("the registry", () => {
     expect(entitiesOf("issue")).toEqual(["issue"]);
   });
 
+  it("has the stream's filter and the events derivation match an event source's old entity and its name", () => {
+    expect([...EVENT_SOURCE_ENTITIES].sort()).toEqual(
+      ["issue", "dispatch", "experiment", "templateverreviews", "templatereviews"].sort(),
+    );
+  });
+
   it("names keys modules and owners that exist and declare what the registry says", () => {
     const modules = coreModules();
     const places = [
@@ -118,7 +125,8 @@ describe("the checker", () => {
 
   it("finds a prefix written out, in a string or a template", () => {
     expect(check("issues/keys.ts", 'const A = "$kaizen#issue_1";')).toHaveLength(1);
-    expect(check("issues/keys.ts", "const B = (id: string) => `$kaizen#issue_1#${id}`;")).toHaveLength(1);
+    const template = ["const B = (id: string) => `$kaizen#issue_1#$", "{id}`;"].join("");
+    expect(check("issues/keys.ts", template)).toHaveLength(1);
     expect(check("db/item-kinds.ts", 'const A = "$kaizen#issue_1";')).toEqual([]);
     expect(check("issues/keys.ts", '// "$kaizen#issue_1" in a comment is no key\nconst A = 1;')).toEqual([]);
   });
