@@ -18,12 +18,13 @@
  */
 import { decodeTime, monotonicFactory } from "ulid";
 import type { Key } from "../db/client.js";
+import { keyPrefix } from "../db/item-kinds.js";
 import { ulidFloor, ulidListingScheme } from "../db/listing.js";
 
-const PROJECT_ENTITY = "$kaizen#project_1";
-const GOAL_ENTITY = "$kaizen#goal_1";
-const LABEL_ENTITY = "$kaizen#label_1";
-const LABEL_NAME_ENTITY = "$kaizen#labelname_1";
+const PROJECT_ENTITY = keyPrefix("project");
+const GOAL_ENTITY = keyPrefix("goal");
+const LABEL_ENTITY = keyPrefix("label");
+const LABEL_NAME_ENTITY = keyPrefix("labelname");
 const DAY_MS = 86_400_000;
 
 /** Shape of each catalog id: type prefix + ULID. */

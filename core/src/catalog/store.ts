@@ -6,6 +6,7 @@
  */
 import type { Db, TransactItem } from "../db/client.js";
 import { ConditionFailedError } from "../db/client.js";
+import { entityOf } from "../db/item-kinds.js";
 import { ConflictError } from "../errors.js";
 import { fenceHeld, guardShardsCleared, guardTombstones, referenceCheck, removeFence, setFence } from "./fence.js";
 import {
@@ -27,7 +28,7 @@ import type { Goal, Label, Project, ProjectLimits } from "./schemas.js";
 export const NO_LIMITS: ProjectLimits = { maxActivePerAgent: null, dailyCostBudgetUsd: null };
 
 export const PROJECT_KIND: RecordKind<Project> = {
-  entity: "project",
+  entity: entityOf("project"),
   key: projectKey,
   scheme: PROJECT_LISTINGS,
   listingsOf: projectListings,
@@ -39,7 +40,7 @@ export const PROJECT_KIND: RecordKind<Project> = {
 };
 
 export const GOAL_KIND: RecordKind<Goal> = {
-  entity: "goal",
+  entity: entityOf("goal"),
   key: goalKey,
   scheme: GOAL_LISTINGS,
   listingsOf: goalListings,
@@ -61,7 +62,7 @@ export const GOAL_KIND: RecordKind<Goal> = {
 };
 
 export const LABEL_KIND: RecordKind<Label> = {
-  entity: "label",
+  entity: entityOf("label"),
   key: labelKey,
   scheme: LABEL_LISTINGS,
   listingsOf: labelListings,
@@ -88,7 +89,7 @@ export class LabelStore extends RecordStore<Label> {
   async createLabel(label: Label): Promise<Stored<Label>> {
     const claim: TransactItem = {
       Put: {
-        Item: { ...labelNameKey(label.name), entity: "labelname", labelId: label.id, name: label.name },
+        Item: { ...labelNameKey(label.name), entity: entityOf("labelname"), labelId: label.id, name: label.name },
         ConditionExpression: nameUnclaimed,
       },
     };

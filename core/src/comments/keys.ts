@@ -13,9 +13,10 @@
  */
 import { decodeTime, monotonicFactory } from "ulid";
 import type { Key } from "../db/client.js";
+import { keyPrefix } from "../db/item-kinds.js";
 import { type ListingScheme, ulidListingScheme } from "../db/listing.js";
 
-export const COMMENT_ENTITY = "$kaizen#comment_1";
+export const COMMENT_ENTITY = keyPrefix("comment");
 
 const nextUlid = monotonicFactory();
 

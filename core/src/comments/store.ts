@@ -4,6 +4,7 @@
  * issue) and listing pages located from bucket counts. Keys and access patterns: ./keys.ts.
  */
 import { ConditionFailedError, type Db, type Item, type TransactItem } from "../db/client.js";
+import { entityOf } from "../db/item-kinds.js";
 import { ListingIndex } from "../db/listing.js";
 import { retryRaces } from "../db/retry.js";
 import { ValidationError } from "../errors.js";
@@ -106,7 +107,7 @@ function parentCheck(parentId: string, issueId: string): TransactItem {
 }
 
 function commentItem(comment: Comment, version: number): Item {
-  return { ...commentKey(comment.id), entity: "comment", version, ...comment };
+  return { ...commentKey(comment.id), entity: entityOf("comment"), version, ...comment };
 }
 
 /** The stored comment an item holds. */

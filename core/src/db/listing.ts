@@ -17,11 +17,15 @@
  */
 import { decodeTime, encodeTime } from "ulid";
 import type { Db, Item, Key, TransactItem } from "./client.js";
+import { keyPrefix, type ListingName } from "./item-kinds.js";
 import { sumSpreadCounts } from "./spread.js";
 
 /** How an entity's sort keys fall into buckets; buckets order as their sort keys do. */
 export interface ListingScheme {
-  /** Entity name used in the keys (`issue` → `$kaizen#issuelist_1#…`). */
+  /**
+   * The listing's name, registered in db/item-kinds.ts (`LISTINGS`, held there by
+   * tests/unit/db/item-kinds.test.ts): `issue` keys its entries `$kaizen#issuelist_1#…`.
+   */
   entity: string;
   bucketOf(sk: string): string;
   /** Inclusive lower bound of the bucket's sort keys. */
@@ -311,10 +315,10 @@ function filterExpression(filters: EntryFilter[]) {
 
 /** Key of a member's entry in a listing. */
 export function listingEntryKey(entity: string, listing: string, sk: string): Key {
-  return { pk: `$kaizen#${entity}list_1#${listing}`, sk };
+  return { pk: `${keyPrefix(`${entity as ListingName}list`)}#${listing}`, sk };
 }
 
 /** Key of a listing's count for one bucket. */
 export function listingCountKey(entity: string, listing: string, bucket: string): Key {
-  return { pk: `$kaizen#${entity}count_1#${listing}`, sk: bucket };
+  return { pk: `${keyPrefix(`${entity as ListingName}count`)}#${listing}`, sk: bucket };
 }

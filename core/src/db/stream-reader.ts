@@ -59,9 +59,10 @@ import {
 } from "@aws-sdk/client-dynamodb-streams";
 import { type ChangeRecord, changeRecordOf } from "./changes.js";
 import type { Db, Key } from "./client.js";
+import { keyPrefix } from "./item-kinds.js";
 
 /** The partition of the reader's own items: one checkpoint per shard. */
-const STREAM_PARTITION = "$kaizen#stream";
+const STREAM_PARTITION = keyPrefix("stream");
 
 /** The key of a shard's checkpoint item. */
 export function checkpointKey(shardId: string): Key {

@@ -21,13 +21,14 @@
 import { createHash } from "node:crypto";
 import { decodeTime, encodeTime, monotonicFactory } from "ulid";
 import type { Key } from "../db/client.js";
+import { keyPrefix } from "../db/item-kinds.js";
 import { ulidListingScheme } from "../db/listing.js";
 import { encodeAgent } from "../stats/usage.js";
 
-const DISPATCH_ENTITY = "$kaizen#dispatch_1";
-const LEASE_PARTITION = "$kaizen#lease_1";
-const CLAIMERS_ENTITY = "$kaizen#claimers_1";
-const AGENT_LOAD_ENTITY = "$kaizen#agentload_1";
+const DISPATCH_ENTITY = keyPrefix("dispatch");
+const LEASE_PARTITION = keyPrefix("lease");
+const CLAIMERS_ENTITY = keyPrefix("claimers");
+const AGENT_LOAD_ENTITY = keyPrefix("agentload");
 const HOUR_MS = 3_600_000;
 
 export const DISPATCH_ID = /^dsp_[0-9A-HJKMNP-TV-Z]{26}$/;

@@ -5,6 +5,7 @@
  */
 
 import type { Db, Item, TransactItem } from "../db/client.js";
+import { entityOf } from "../db/item-kinds.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import type { DispatchEnd } from "../issues/moves.js";
 import { countChange, plainAddition } from "../stats/counts.js";
@@ -150,7 +151,7 @@ export class DispatchStore {
         Put: {
           Item: {
             ...dispatchKey(dispatch.id),
-            entity: "dispatch",
+            entity: entityOf("dispatch"),
             version: 1,
             tokenHash,
             issueNumber,

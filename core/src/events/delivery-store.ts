@@ -6,6 +6,7 @@
  * they are due (gsi1). Keys: ./keys.ts.
  */
 import { ConditionFailedError, type Db, type Item } from "../db/client.js";
+import { entityOf } from "../db/item-kinds.js";
 import { ListingIndex } from "../db/listing.js";
 import { retryConflicts } from "../db/retry.js";
 import {
@@ -60,7 +61,7 @@ export class DeliveryStore {
         Put: {
           Item: {
             ...deliveryKey(fields.id),
-            entity: "eventdelivery",
+            entity: entityOf("eventdelivery"),
             ...fields,
             status: "pending" satisfies DeliveryStatus,
             nextAttemptAt: due,

@@ -17,6 +17,7 @@
  */
 import type { ChangeRecord } from "../db/changes.js";
 import type { Item } from "../db/client.js";
+import { entitiesOf } from "../db/item-kinds.js";
 import { fromItem as dispatchFromItem } from "../dispatch/store.js";
 import { fromItem as issueFromItem } from "../issues/store.js";
 import { recordOf as experimentRecordOf } from "../templates/experiment-store.js";
@@ -25,11 +26,17 @@ import { reviewsFromItem } from "../templates/store.js";
 import { eventId } from "./keys.js";
 import type { EventType, OutboundEvent } from "./schemas.js";
 
+/** The kinds of item whose changes can stand for an event. */
+const SOURCE_KINDS = ["issue", "dispatch", "experiment", "templateverreviews"] as const;
+
+/** Each `entity` an item of those kinds may carry (legacy values too, db/item-kinds.ts), to its kind. */
+const SOURCE_OF_ENTITY = new Map(SOURCE_KINDS.flatMap((kind) => entitiesOf(kind).map((entity) => [entity, kind])));
+
 /**
  * The `entity` of every item whose changes can stand for an event: the deployed stream's
  * subscription filters on these (infra/events.ts), so no other change invokes the function.
  */
-export const EVENT_SOURCE_ENTITIES = ["issue", "dispatch", "experiment", "templatereviews"] as const;
+export const EVENT_SOURCE_ENTITIES: readonly string[] = [...SOURCE_OF_ENTITY.keys()];
 
 const DISPATCH_ENDINGS: Partial<Record<string, EventType>> = {
   completed: "dispatch.completed",
@@ -46,7 +53,7 @@ export function eventsOf(change: ChangeRecord): OutboundEvent[] {
     const at = Date.parse(createdAt ?? "") || change.at;
     return { id: eventId(change.id, type, at), type, createdAt: new Date(at).toISOString(), data };
   };
-  switch (after.entity) {
+  switch (SOURCE_OF_ENTITY.get(String(after.entity))) {
     case "issue":
       return issueEvents(before, after, make);
     case "dispatch":
@@ -60,7 +67,7 @@ export function eventsOf(change: ChangeRecord): OutboundEvent[] {
       } = experimentRecordOf(after);
       return [make("experiment.decided", experiment.endedAt, { experiment })];
     }
-    case "templatereviews": {
+    case "templateverreviews": {
       const version = versionOfReviewsKey({ pk: String(change.keys.pk), sk: String(change.keys.sk) });
       const reviews = reviewsFromItem(after);
       if (!version || !reviews.improvementIssueId || (before && reviewsFromItem(before).improvementIssueId)) return [];

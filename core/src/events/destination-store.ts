@@ -5,6 +5,7 @@
  * off. Keys: ./keys.ts.
  */
 import { ConditionFailedError, type Db, type Item } from "../db/client.js";
+import { entityOf } from "../db/item-kinds.js";
 import { retryConflicts } from "../db/retry.js";
 import { ConflictError } from "../errors.js";
 import { DESTINATIONS_PARTITION, destinationCountKey, destinationKey } from "./keys.js";
@@ -205,7 +206,7 @@ export class DestinationStore {
 }
 
 function itemOf(destination: Destination, secret: string, previousSecret: string | null, version: number): Item {
-  return { entity: "eventdestination", ...destination, secret, previousSecret, version };
+  return { entity: entityOf("destination"), ...destination, secret, previousSecret, version };
 }
 
 function fromItem(item: Item): StoredDestination {

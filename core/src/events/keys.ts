@@ -19,12 +19,13 @@
 import { createHash } from "node:crypto";
 import { decodeTime, encodeTime, monotonicFactory } from "ulid";
 import type { Key } from "../db/client.js";
+import { keyPrefix } from "../db/item-kinds.js";
 import { type ListingScheme, ulidListingScheme } from "../db/listing.js";
 
-const DESTINATION_ENTITY = "$kaizen#destination_1";
-const DESTINATIONS_COUNT_ENTITY = "$kaizen#destinations_1";
-const DELIVERY_ENTITY = "$kaizen#eventdelivery_1";
-const DUE_PARTITION = "$kaizen#eventdue_1";
+const DESTINATION_ENTITY = keyPrefix("destination");
+const DESTINATIONS_COUNT_ENTITY = keyPrefix("destinations");
+const DELIVERY_ENTITY = keyPrefix("eventdelivery");
+const DUE_PARTITION = keyPrefix("eventdue");
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 const nextUlid = monotonicFactory();

@@ -15,9 +15,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { ConditionFailedError, type Db, type Item, type Key } from "../db/client.js";
+import { entityOf, keyPrefix } from "../db/item-kinds.js";
 import { retryRaces } from "../db/retry.js";
 
-const IDEMPOTENCY_ENTITY = "$kaizen#idempotency_1";
+const IDEMPOTENCY_ENTITY = keyPrefix("idempotency");
 
 /** How long a key remembers its first request and response. */
 export const IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
@@ -93,7 +94,7 @@ export class IdempotencyStore {
           await this.db.put({
             Item: {
               ...idempotencyRecordKey(key),
-              entity: "idempotency",
+              entity: entityOf("idempotency"),
               key,
               requestHash,
               state: "in_progress",

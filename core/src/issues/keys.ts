@@ -24,10 +24,11 @@
  * order. Deleted issues are in no listing.
  */
 import type { Key } from "../db/client.js";
+import { keyPrefix } from "../db/item-kinds.js";
 import { type ListingScheme, listingEntryKey } from "../db/listing.js";
 
-export const ISSUE_ENTITY = "$kaizen#issue_1";
-const COUNTER_ENTITY = "$kaizen#counter_1";
+export const ISSUE_ENTITY = keyPrefix("issue");
+const COUNTER_ENTITY = keyPrefix("counter");
 
 /** Issue numbers per count bucket: the most entries a page walk reads before its page. */
 export const BUCKET_SIZE = 100;
@@ -37,9 +38,9 @@ export function issueKey(id: string): Key {
 }
 
 /** Sort-key prefix of the child summaries kept in a parent's partition. */
-export const CHILD_POINTER_PREFIX = "$kaizen#issuechild_1#";
+export const CHILD_POINTER_PREFIX = `${keyPrefix("issuechild")}#`;
 /** Sort-key prefix of the relation edges kept in each related issue's partition. */
-export const RELATION_EDGE_PREFIX = "$kaizen#issuerel_1#";
+export const RELATION_EDGE_PREFIX = `${keyPrefix("issuerel")}#`;
 
 /**
  * Sort-key prefix of the signals waiting in an issue's partition to be folded into its item: they

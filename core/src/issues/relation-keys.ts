@@ -8,10 +8,11 @@
  * - one fact per pair ..... GetItem pk=$kaizen#relpair_1#<type>#<a>#<b> (written under condition)
  */
 import type { Key } from "../db/client.js";
+import { keyPrefix } from "../db/item-kinds.js";
 import { issueKey, RELATION_EDGE_PREFIX } from "./keys.js";
 
-const RELATION_ENTITY = "$kaizen#relation_1";
-const PAIR_ENTITY = "$kaizen#relpair_1";
+const RELATION_ENTITY = keyPrefix("relation");
+const PAIR_ENTITY = keyPrefix("relpair");
 
 /** How a relation is stored: `blocks` from the blocker; `related` and `duplicate` as given. */
 export type StoredRelationType = "blocks" | "related" | "duplicate";

@@ -7,6 +7,7 @@
 import { ulid } from "ulid";
 import { ConditionFailedError, type Db, type Item, type TransactItem, TransactionConflictError } from "../db/client.js";
 import { InFlight } from "../db/in-flight.js";
+import { entityOf } from "../db/item-kinds.js";
 import { ListingIndex } from "../db/listing.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
 import { type Taken, takeNext } from "../db/sequence.js";
@@ -327,7 +328,7 @@ export class IssueStore {
   preparePendingSignal(issueId: string, signal: RecentSignal): TransactItem {
     return {
       Put: {
-        Item: { ...pendingSignalKey(issueId, signal.id), entity: "issuesignal", signal },
+        Item: { ...pendingSignalKey(issueId, signal.id), entity: entityOf("issuesignal"), signal },
         ConditionExpression: itemAbsent,
       },
     };
@@ -586,7 +587,7 @@ function issueItem(issue: Issue, version: number, internals: IssueInternals): It
   return {
     ...issueKey(issue.id),
     ...issueNumberIndexKey(issue.number),
-    entity: "issue",
+    entity: entityOf("issue"),
     version,
     blocking: internals.blocking,
     recentSignals: recentSignalsMap(internals.recentSignals),

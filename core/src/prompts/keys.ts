@@ -16,11 +16,12 @@
  */
 import { decodeTime, monotonicFactory } from "ulid";
 import type { Key } from "../db/client.js";
+import { keyPrefix } from "../db/item-kinds.js";
 import { ulidListingScheme } from "../db/listing.js";
 
-const PROMPT_ENTITY = "$kaizen#prompt_1";
-const REVIEW_SEQUENCE_ENTITY = "$kaizen#reviewseq_1";
-const REVIEW_SLOT_ENTITY = "$kaizen#reviewslot_1";
+const PROMPT_ENTITY = keyPrefix("prompt");
+const REVIEW_SEQUENCE_ENTITY = keyPrefix("reviewseq");
+const REVIEW_SLOT_ENTITY = keyPrefix("reviewslot");
 const HOUR_MS = 3_600_000;
 
 export const PROMPT_ID = /^prm_[0-9A-HJKMNP-TV-Z]{26}$/;

@@ -5,6 +5,7 @@
  * store's. Keys: ./keys.ts.
  */
 import { ConditionFailedError, type Db, type Item, type TransactItem } from "../db/client.js";
+import { entityOf } from "../db/item-kinds.js";
 import { ListingIndex } from "../db/listing.js";
 import { type Taken, takeNext } from "../db/sequence.js";
 import {
@@ -74,7 +75,7 @@ export class ReviewStore {
         Put: {
           Item: {
             ...reviewSlotKey(review.versionId, review.sequence),
-            entity: "reviewslot",
+            entity: entityOf("reviewslot"),
             sequence: review.sequence,
             at: takenAt,
             reviewId: review.id,
@@ -96,7 +97,7 @@ export class ReviewStore {
   async voidReviewNumber(versionId: string, sequence: number, at: string): Promise<boolean> {
     try {
       await this.db.put({
-        Item: { ...reviewSlotKey(versionId, sequence), entity: "reviewslot", sequence, at, void: true },
+        Item: { ...reviewSlotKey(versionId, sequence), entity: entityOf("reviewslot"), sequence, at, void: true },
         ConditionExpression: itemAbsent,
       });
       return true;

@@ -4,6 +4,7 @@
  * themselves: ./review-store.ts. Keys: ./keys.ts.
  */
 import type { Db, Item, TransactItem } from "../db/client.js";
+import { entityOf } from "../db/item-kinds.js";
 import { type EntryFilter, ListingIndex } from "../db/listing.js";
 import { armClaimAddition } from "../templates/experiment-counts.js";
 import { versionUsageAddition } from "../templates/version-counts.js";
@@ -44,7 +45,12 @@ export class PromptStore {
   prepareCreate(prompt: Prompt): TransactItem[] {
     const { experiment } = prompt;
     return [
-      { Put: { Item: { ...promptKey(prompt.id), entity: "prompt", ...prompt }, ConditionExpression: itemAbsent } },
+      {
+        Put: {
+          Item: { ...promptKey(prompt.id), entity: entityOf("prompt"), ...prompt },
+          ConditionExpression: itemAbsent,
+        },
+      },
       ...this.prompts.additions(promptListings(prompt), ulidSortKey(prompt.id), entryOf(prompt)),
       versionUsageAddition(prompt.templateId, prompt.versionNumber),
       ...(experiment

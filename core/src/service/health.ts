@@ -1,11 +1,12 @@
 /** @module service/health — the database check behind `GET /health`, cached so probes stay cheap. */
 import type { Db } from "../db/client.js";
+import { keyPrefix } from "../db/item-kinds.js";
 import type { CheckStatus } from "./schemas.js";
 
 export type { CheckStatus };
 
 /** Sentinel key read by the check; it never holds an item. */
-const HEALTH_KEY = { pk: "$kaizen#health_1", sk: "$kaizen#health_1" };
+const HEALTH_KEY = { pk: keyPrefix("health"), sk: keyPrefix("health") };
 
 /**
  * Reads one key with a deadline and remembers the outcome for `ttlMs`.

@@ -17,12 +17,13 @@
 import { createHash } from "node:crypto";
 import { ulid } from "ulid";
 import type { Key } from "../db/client.js";
+import { keyPrefix } from "../db/item-kinds.js";
 import { listingEntryKey, ulidFloor, ulidListingScheme } from "../db/listing.js";
 
-const SIGNAL_ENTITY = "$kaizen#signal_1";
-const PAYLOAD_ENTITY = "$kaizen#signalpayload_1";
-const DELIVERY_ENTITY = "$kaizen#delivery_1";
-const FINGERPRINT_ENTITY = "$kaizen#fingerprint_1";
+const SIGNAL_ENTITY = keyPrefix("signal");
+const PAYLOAD_ENTITY = keyPrefix("signalpayload");
+const DELIVERY_ENTITY = keyPrefix("delivery");
+const FINGERPRINT_ENTITY = keyPrefix("fingerprint");
 const HOUR_MS = 3_600_000;
 
 /** A new signal id, and the instant it names (its `receivedAt`). */
@@ -46,7 +47,7 @@ export function deliveryKey(source: string, deliveryId: string): Key {
 
 /** The registration of a manual source (the dashboard reads which sources to count). */
 export function signalSourceKey(source: string): Key {
-  return { pk: "$kaizen#signalsources_1", sk: source };
+  return { pk: keyPrefix("signalsources"), sk: source };
 }
 
 export function fingerprintKey(fingerprint: string): Key {

@@ -4,6 +4,7 @@
  * the whole payload, and listing pages. Keys and access patterns: ./keys.ts.
  */
 import { ConditionFailedError, type Db, type Item, type TransactItem, TransactionConflictError } from "../db/client.js";
+import { entityOf } from "../db/item-kinds.js";
 import { ListingIndex } from "../db/listing.js";
 import {
   deliveryKey,
@@ -154,7 +155,9 @@ export class SignalStore {
       });
     }
     writes.push({
-      Put: { Item: { ...signalKey(signal.id), entity: "signal", ...signal, payloadChunks: payload.chunks.length } },
+      Put: {
+        Item: { ...signalKey(signal.id), entity: entityOf("signal"), ...signal, payloadChunks: payload.chunks.length },
+      },
     });
     if (!chunksWrittenAhead) {
       for (const [index, chunk] of payload.chunks.entries()) {
@@ -174,7 +177,7 @@ export class SignalStore {
   async rememberSource(source: string): Promise<void> {
     const remembered = `${this.db.tableName}\u0000${source}`;
     if (rememberedSources.has(remembered)) return;
-    await this.db.put({ Item: { ...signalSourceKey(source), entity: "signalsource", source } });
+    await this.db.put({ Item: { ...signalSourceKey(source), entity: entityOf("signalsources"), source } });
     rememberedSources.add(remembered);
   }
 

@@ -15,9 +15,10 @@
  * These totals are what keeps the dashboard's cost the same at ten issues and at a million.
  */
 import type { Db, Key, TransactItem } from "../db/client.js";
+import { keyPrefix } from "../db/item-kinds.js";
 import { sumSpreadCounts } from "../db/spread.js";
 
-const STATS = "$kaizen#stats_1";
+const STATS = keyPrefix("stats");
 
 export const STATS_PARTITION = STATS;
 

@@ -11,10 +11,11 @@
  * - a day is one query of its partition; one project's day is one query of `project#<id>#`.
  */
 import type { Db, Key, TransactItem } from "../db/client.js";
+import { keyPrefix } from "../db/item-kinds.js";
 import { sumSpreadCounts } from "../db/spread.js";
 import type { UsageDay, UsageSums } from "./schemas.js";
 
-const USAGE_ENTITY = "$kaizen#usage_1";
+const USAGE_ENTITY = keyPrefix("usage");
 
 export type UsageCount = "reported" | "cost-reported" | "tokens-in" | "tokens-out" | "cost";
 

@@ -5,6 +5,7 @@
  * keeps beside it. Keys: ./keys.ts. The template's side (its running experiment) is ./store.ts.
  */
 import type { Db, Item, TransactItem } from "../db/client.js";
+import { entityOf } from "../db/item-kinds.js";
 import { sumSpreadCounts } from "../db/spread.js";
 import { type ArmCounts, NO_COUNTS } from "./experiment-figures.js";
 import {
@@ -84,7 +85,7 @@ export class ExperimentStore {
   prepareStart(record: ExperimentRecord): TransactItem {
     return {
       Put: {
-        Item: { ...experimentKey(record.templateId, record.id), entity: "experiment", ...record },
+        Item: { ...experimentKey(record.templateId, record.id), entity: entityOf("experiment"), ...record },
         ConditionExpression: itemAbsent,
       },
     };

@@ -27,14 +27,15 @@
  */
 import { decodeTime, monotonicFactory } from "ulid";
 import type { Key } from "../db/client.js";
+import { keyPrefix } from "../db/item-kinds.js";
 import { ulidListingScheme } from "../db/listing.js";
 
-const TEMPLATE_ENTITY = "$kaizen#template_1";
-const VERSION_ENTRY = "$kaizen#templatever_1";
-const VERSION_ENTITY = "$kaizen#version_1";
-const SLUG_ENTITY = "$kaizen#templateslug_1";
-const SEED_ENTITY = "$kaizen#templateseed_1";
-const EXPERIMENT_ENTRY = "$kaizen#experiment_1";
+const TEMPLATE_ENTITY = keyPrefix("template");
+const VERSION_ENTRY = keyPrefix("templatever");
+const VERSION_ENTITY = keyPrefix("version");
+const SLUG_ENTITY = keyPrefix("templateslug");
+const SEED_ENTITY = keyPrefix("templateseed");
+const EXPERIMENT_ENTRY = keyPrefix("experiment");
 /** Ends the sort key of a version's reviews item. */
 const REVIEWS_SUFFIX = "reviews";
 const DAY_MS = 86_400_000;

@@ -4,6 +4,7 @@
  * one transaction, versions read with the counts ./version-counts.ts keeps beside them. Keys: ./keys.ts.
  */
 import { ConditionFailedError, type Db, type Item, type TransactItem, TransactionConflictError } from "../db/client.js";
+import { entityOf } from "../db/item-kinds.js";
 import { ListingIndex } from "../db/listing.js";
 import { sumSpreadCounts } from "../db/spread.js";
 import {
@@ -172,7 +173,12 @@ export class TemplateStore {
       { Put: { Item: templateItem(stored), ConditionExpression: itemAbsent } },
       {
         Put: {
-          Item: { ...slugKey(template.slug), entity: "templateslug", templateId: template.id, slug: template.slug },
+          Item: {
+            ...slugKey(template.slug),
+            entity: entityOf("templateslug"),
+            templateId: template.id,
+            slug: template.slug,
+          },
           ConditionExpression: itemAbsent,
         },
       },
@@ -185,7 +191,7 @@ export class TemplateStore {
   seedMark(slug: string, templateId: string): TransactItem {
     return {
       Put: {
-        Item: { ...seedKey(slug), entity: "templateseed", templateId },
+        Item: { ...seedKey(slug), entity: entityOf("templateseed"), templateId },
         ConditionExpression: itemAbsent,
       },
     };
@@ -198,7 +204,7 @@ export class TemplateStore {
   async reserveSeeding(holder: string, until: number): Promise<boolean> {
     try {
       await this.db.put({
-        Item: { ...seedingKey(), entity: "templateseeding", holder, until },
+        Item: { ...seedingKey(), entity: entityOf("templateseedlock"), holder, until },
         ConditionExpression: "attribute_not_exists(pk) OR #holder = :holder OR #until < :now",
         ExpressionAttributeNames: { "#holder": "holder", "#until": "until" },
         ExpressionAttributeValues: { ":holder": holder, ":now": Date.now() },
@@ -288,7 +294,12 @@ export class TemplateStore {
       writes.push(
         {
           Put: {
-            Item: { ...slugKey(updated.slug), entity: "templateslug", templateId: updated.id, slug: updated.slug },
+            Item: {
+              ...slugKey(updated.slug),
+              entity: entityOf("templateslug"),
+              templateId: updated.id,
+              slug: updated.slug,
+            },
             ConditionExpression: itemAbsent,
           },
         },
@@ -475,7 +486,7 @@ export class TemplateStore {
       ":count": folded.reviewCount,
       ":score": folded.reviewScore,
       ":readThrough": read.foldedThrough,
-      ":entity": "templatereviews",
+      ":entity": entityOf("templateverreviews"),
     };
     let update = "SET #foldedThrough = :through, #reviewCount = :count, #reviewScore = :score, entity = :entity";
     // Absent (no fold wrote it: the read came from the version) or still at the position read.
@@ -557,7 +568,7 @@ function versionWrites(version: TemplateVersion, compiled?: CompiledTemplate): T
       Put: {
         Item: {
           ...versionKey(version.templateId, version.version),
-          entity: "templateversion",
+          entity: entityOf("templatever"),
           ...fields,
           ...(compiled ? { compiled } : {}),
         },
@@ -568,7 +579,7 @@ function versionWrites(version: TemplateVersion, compiled?: CompiledTemplate): T
       Put: {
         Item: {
           ...versionPointerKey(version.id),
-          entity: "versionpointer",
+          entity: entityOf("version"),
           templateId: version.templateId,
           number: version.version,
         },
@@ -579,7 +590,7 @@ function versionWrites(version: TemplateVersion, compiled?: CompiledTemplate): T
       Put: {
         Item: {
           ...versionReviewsKey(version.templateId, version.version),
-          entity: "templatereviews",
+          entity: entityOf("templateverreviews"),
           reviewCount: 0,
           reviewScore: null,
           reviewsFoldedThrough: 0,
@@ -616,7 +627,7 @@ function releaseSlug(template: Template): TransactItem {
 function templateItem(stored: StoredTemplate): Item {
   return {
     ...templateKey(stored.template.id),
-    entity: "template",
+    entity: entityOf("template"),
     ...stored.template,
     version: stored.version,
     versionCount: stored.versionCount,
