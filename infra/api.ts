@@ -5,6 +5,7 @@
 import { CORS_POLICY, LINKED, loadConfig } from "../core/src/config.js";
 import { CONSOLE_COPY_FILES } from "../core/src/console/assets.js";
 import { DOCS_COPY_FILES } from "../core/src/openapi/docs-page.js";
+import { LAMBDA_BUNDLE_DEFINE } from "../core/src/openapi/text.js";
 import { allRoutes, DEFAULT_ROUTE_FAMILY, FAMILIES, type Family, gatewayMethods } from "../core/src/routes.js";
 import { secrets } from "./secrets.js";
 import { table } from "./table.js";
@@ -69,7 +70,14 @@ export const functions = Object.fromEntries(
       link: [table, ...secrets, api],
       ...(publicBaseUrl === undefined ? {} : { environment: { PUBLIC_BASE_URL: publicBaseUrl } }),
       // Splitting as scripts/build.ts does: what a function imports on demand (Handlebars' compiler) is not read at a cold start.
-      nodejs: { format: "esm", minify: true, sourcemap: true, splitting: true },
+      // Its define too: the routes' OpenAPI text stays out of the bundles (core/src/openapi/declare.ts).
+      nodejs: {
+        format: "esm",
+        minify: true,
+        sourcemap: true,
+        splitting: true,
+        esbuild: { define: LAMBDA_BUNDLE_DEFINE },
+      },
       // The `/docs` page's files and the built console, read at run time rather than bundled.
       ...(family === "service" ? { copyFiles: [...DOCS_COPY_FILES, ...CONSOLE_COPY_FILES] } : {}),
     }),

@@ -9,6 +9,7 @@ import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BuildOptions, build, type Metafile } from "esbuild";
 import { buildConsole, CONSOLE_BUILD_DIR } from "../console/build.js";
+import { LAMBDA_BUNDLE_DEFINE } from "../core/src/openapi/text.js";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const FUNCTIONS_DIR = join(ROOT, "functions");
@@ -34,6 +35,9 @@ export const LAMBDA_BUILD_OPTIONS: BuildOptions = {
   // compiler is needed only where template content is written (templates/render.ts).
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
+  // The routes' OpenAPI text folds away (`doc: TEXT && {…}`, core/src/openapi/declare.ts): the service
+  // serves the prebuilt document, so no function needs it (docs/contributing.md#budgets).
+  define: LAMBDA_BUNDLE_DEFINE,
 };
 
 /** The family names that have a handler file. */

@@ -1,8 +1,10 @@
 /**
  * @module routes — the route table: which family (Lambda function) serves which method and path,
  * and how each route is guarded. infra/ registers exactly these routes, the local server mounts
- * exactly these, and every family app implements exactly its own.
+ * exactly these, and every family app implements exactly its own. The table is derived from the
+ * families' declarations (docs/contributing.md#adding-a-route); this module adds its types and helpers.
  */
+import { ROUTE_TABLE as GENERATED_ROUTE_TABLE } from "./route-table.js";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
@@ -57,129 +59,12 @@ export const API_BODY_LIMIT_BYTES = 1024 * 1024;
 /** Largest body a webhook receiver accepts (docs/api.md#limits-and-versioning). */
 export const WEBHOOK_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
-export const ROUTE_TABLE = {
-  service: [
-    { method: "GET", path: "/", auth: "none" },
-    { method: "GET", path: "/health", auth: "none" },
-    { method: "GET", path: "/api/openapi.json", auth: "none" },
-    { method: "GET", path: "/docs", auth: "none" },
-    { method: "GET", path: "/docs/assets/:file", auth: "none" },
-    // The web console (docs/api.md#console): one URL per page, each answered with the same shell.
-    { method: "GET", path: "/app", auth: "none" },
-    { method: "GET", path: "/app/issues", auth: "none" },
-    { method: "GET", path: "/app/issues/:id", auth: "none" },
-    { method: "GET", path: "/app/queue", auth: "none" },
-    { method: "GET", path: "/app/activity", auth: "none" },
-    { method: "GET", path: "/app/prompts", auth: "none" },
-    { method: "GET", path: "/app/prompts/:id", auth: "none" },
-    { method: "GET", path: "/app/providers", auth: "none" },
-    { method: "GET", path: "/app/assets/:file", auth: "none" },
-    { method: "GET", path: "/api/providers", auth: "bearer" },
-  ],
-  issues: [
-    { method: "GET", path: "/api/issues", auth: "bearer" },
-    { method: "POST", path: "/api/issues", auth: "bearer" },
-    { method: "GET", path: "/api/issues/:id", auth: "bearer" },
-    { method: "PATCH", path: "/api/issues/:id", auth: "bearer" },
-    { method: "DELETE", path: "/api/issues/:id", auth: "bearer" },
-    { method: "GET", path: "/api/issues/:id/comments", auth: "bearer" },
-    { method: "POST", path: "/api/issues/:id/comments", auth: "bearer", token: "issue" },
-    { method: "POST", path: "/api/issues/:id/relations", auth: "bearer" },
-    { method: "DELETE", path: "/api/relations/:id", auth: "bearer" },
-  ],
-  catalog: [
-    { method: "GET", path: "/api/projects", auth: "bearer" },
-    { method: "POST", path: "/api/projects", auth: "bearer" },
-    { method: "GET", path: "/api/projects/:id", auth: "bearer" },
-    { method: "PATCH", path: "/api/projects/:id", auth: "bearer" },
-    { method: "DELETE", path: "/api/projects/:id", auth: "bearer" },
-    { method: "GET", path: "/api/goals", auth: "bearer" },
-    { method: "POST", path: "/api/goals", auth: "bearer" },
-    { method: "GET", path: "/api/goals/:id", auth: "bearer" },
-    { method: "PATCH", path: "/api/goals/:id", auth: "bearer" },
-    { method: "DELETE", path: "/api/goals/:id", auth: "bearer" },
-    { method: "GET", path: "/api/labels", auth: "bearer" },
-    { method: "POST", path: "/api/labels", auth: "bearer" },
-    { method: "DELETE", path: "/api/labels/:id", auth: "bearer" },
-  ],
-  webhooks: [
-    {
-      method: "POST",
-      path: "/api/signals/codehost",
-      auth: "webhook",
-      provider: "codehost",
-      bodyLimit: WEBHOOK_BODY_LIMIT_BYTES,
-    },
-    {
-      method: "POST",
-      path: "/api/signals/errortracker",
-      auth: "webhook",
-      provider: "errortracker",
-      bodyLimit: WEBHOOK_BODY_LIMIT_BYTES,
-    },
-    {
-      method: "POST",
-      path: "/api/signals/analytics",
-      auth: "webhook",
-      provider: "analytics",
-      bodyLimit: WEBHOOK_BODY_LIMIT_BYTES,
-    },
-  ],
-  signals: [
-    { method: "GET", path: "/api/signals", auth: "bearer" },
-    { method: "POST", path: "/api/signals", auth: "bearer" },
-    { method: "GET", path: "/api/signals/:id", auth: "bearer" },
-    { method: "GET", path: "/api/issues/:id/signals", auth: "bearer" },
-  ],
-  templates: [
-    { method: "GET", path: "/api/templates", auth: "bearer" },
-    { method: "POST", path: "/api/templates", auth: "bearer" },
-    { method: "GET", path: "/api/templates/preview/:issueId", auth: "bearer" },
-    { method: "GET", path: "/api/templates/:id", auth: "bearer" },
-    { method: "PATCH", path: "/api/templates/:id", auth: "bearer" },
-    { method: "DELETE", path: "/api/templates/:id", auth: "bearer" },
-    { method: "GET", path: "/api/templates/:id/versions", auth: "bearer" },
-    { method: "POST", path: "/api/templates/:id/versions", auth: "bearer" },
-    { method: "POST", path: "/api/templates/:id/versions/:versionId/promote", auth: "bearer" },
-    { method: "GET", path: "/api/templates/:id/reviews", auth: "bearer" },
-    { method: "GET", path: "/api/templates/:id/experiments", auth: "bearer" },
-    { method: "POST", path: "/api/templates/:id/experiments", auth: "bearer" },
-    { method: "GET", path: "/api/templates/:id/experiments/:experimentId", auth: "bearer" },
-    { method: "DELETE", path: "/api/templates/:id/experiments/:experimentId", auth: "bearer" },
-  ],
-  prompts: [
-    { method: "GET", path: "/api/prompts", auth: "bearer" },
-    { method: "GET", path: "/api/prompts/:id", auth: "bearer" },
-    { method: "GET", path: "/api/prompts/:id/reviews", auth: "bearer" },
-    { method: "POST", path: "/api/prompts/:id/reviews", auth: "bearer", token: "prompt" },
-  ],
-  dispatch: [
-    { method: "POST", path: "/api/dispatch/claim", auth: "bearer", idempotent: false },
-    { method: "GET", path: "/api/dispatch/next", auth: "bearer" },
-    { method: "GET", path: "/api/dispatch/queue", auth: "bearer" },
-    { method: "GET", path: "/api/dispatch", auth: "bearer" },
-    { method: "GET", path: "/api/dispatch/:id", auth: "bearer" },
-    { method: "POST", path: "/api/dispatch/:id/heartbeat", auth: "bearer", token: "dispatch" },
-    { method: "POST", path: "/api/dispatch/:id/complete", auth: "bearer", token: "dispatch" },
-    { method: "POST", path: "/api/dispatch/:id/release", auth: "bearer", token: "dispatch" },
-  ],
-  destinations: [
-    { method: "GET", path: "/api/event-destinations", auth: "bearer" },
-    { method: "POST", path: "/api/event-destinations", auth: "bearer", idempotent: false },
-    { method: "GET", path: "/api/event-destinations/:id", auth: "bearer" },
-    { method: "PATCH", path: "/api/event-destinations/:id", auth: "bearer" },
-    { method: "DELETE", path: "/api/event-destinations/:id", auth: "bearer" },
-    { method: "POST", path: "/api/event-destinations/:id/rotate-secret", auth: "bearer", idempotent: false },
-    { method: "GET", path: "/api/event-destinations/:id/deliveries", auth: "bearer" },
-    { method: "POST", path: "/api/event-destinations/:id/deliveries/:deliveryId/retry", auth: "bearer" },
-  ],
-  dashboard: [
-    { method: "GET", path: "/api/dashboard/stats", auth: "bearer" },
-    { method: "GET", path: "/api/dashboard/activity", auth: "bearer" },
-    { method: "GET", path: "/api/dashboard/prompts", auth: "bearer" },
-    { method: "GET", path: "/api/dashboard/usage", auth: "bearer" },
-  ],
-} as const satisfies Record<string, readonly RouteSpec[]>;
+/**
+ * Every route by family, as the families' declarations (`core/src/<domain>/api.ts`) give them: the
+ * data alone (no handler, no schema), so infra/, the browser console and every bundle read it cheaply.
+ * Written by `npm run openapi` into ./route-table.ts; a test fails when that file is stale.
+ */
+export const ROUTE_TABLE = GENERATED_ROUTE_TABLE satisfies Record<string, readonly RouteSpec[]>;
 
 export type Family = keyof typeof ROUTE_TABLE;
 

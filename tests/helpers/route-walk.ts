@@ -1,6 +1,6 @@
 /**
  * Every route of the route table called once or more, as a client would in a working day, with each
- * answer checked against what the OpenAPI document says that route answers.
+ * answer checked against what its declaration (and so the OpenAPI document) says that route answers.
  */
 import { readdirSync } from "node:fs";
 import type { Hono } from "hono";
@@ -8,15 +8,29 @@ import { expect } from "vitest";
 import * as z from "zod/mini";
 import { CONSOLE_BUILD_DIR } from "../../console/build.js";
 import type { Db } from "../../core/src/db/client.js";
+import { ALL_DECLARATIONS } from "../../core/src/families.js";
 import type { AppEnv } from "../../core/src/http/app.js";
 import { issueKey } from "../../core/src/issues/keys.js";
-import { type AnyRouteKey, OPERATIONS, type Success } from "../../core/src/openapi/operations.js";
+import { type Declaration, type Success, successStatus } from "../../core/src/openapi/declare.js";
 import { RESOURCE_SCHEMAS } from "../../core/src/openapi/resources.js";
+import type { Family, RouteKey } from "../../core/src/routes.js";
 import { eventDeliveries } from "../../core/src/services.js";
 import { AUTH } from "./app.js";
 import { analyticsDelivery, codehostDelivery, errortrackerDelivery, issueEvent } from "./deliveries.js";
 
 type Data = Record<string, unknown> & { id: string };
+
+/** Every route key of every family. */
+export type AnyRouteKey = { [F in Family]: RouteKey<F> }[Family];
+
+/** The declaration of the route `key`, whichever family declares it. */
+export function declarationOf(key: string): Declaration {
+  for (const declarations of Object.values(ALL_DECLARATIONS)) {
+    const declaration = (declarations as Record<string, Declaration>)[key];
+    if (declaration) return declaration;
+  }
+  throw new Error(`No family declares ${key}`);
+}
 
 /** The schema of the whole body a success answers with, or undefined when it is not JSON. */
 function bodySchema(success: Success): z.ZodMiniType | undefined {
@@ -29,16 +43,18 @@ function bodySchema(success: Success): z.ZodMiniType | undefined {
 }
 
 /**
- * Checks `response` against the operation of `key`: a status it documents, and a JSON body its schema
+ * Checks `response` against the declaration of `key`: a status it documents, and a JSON body its schema
  * accepts with no field it does not describe (the response schemas strip unknown fields, so the parsed
  * body equals the answer only when there were none). Returns the answer's `data`.
  */
 export async function expectAsDocumented(key: AnyRouteKey, response: Response): Promise<unknown> {
-  const operation = OPERATIONS[key];
-  const success = [operation.success, operation.alsoSuccess].find((candidate) => candidate?.status === response.status);
+  const declaration = declarationOf(key);
+  const success = [declaration.success, declaration.alsoSuccess].find(
+    (candidate) => candidate !== undefined && successStatus(candidate) === response.status,
+  );
   if (!success) throw new Error(`${key} answered ${response.status}: ${await response.text()}`);
   const schema = bodySchema(success);
-  if (success.status === 204 || !schema) return undefined;
+  if (successStatus(success) === 204 || !schema) return undefined;
   const body = await response.json();
   const result = z.safeParse(schema, body);
   expect(result.error, `${key}: an answer its documented schema refuses`).toBeUndefined();

@@ -1,13 +1,13 @@
 /**
  * @module tests/infra/local-routes — the local server serves exactly the route table: every route
- * once, nothing else, and each family alone serves exactly its own routes.
+ * once, nothing else, and each family alone serves exactly the routes it declares.
  */
 import type { Hono } from "hono";
 import { inspectRoutes } from "hono/dev";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/src/config.js";
 import { createDb } from "../../core/src/db/client.js";
-import { ALL_FAMILIES } from "../../core/src/families.js";
+import { ALL_DECLARATIONS, ALL_FAMILIES } from "../../core/src/families.js";
 import type { AppDeps, AppEnv, FamilyModules } from "../../core/src/http/app.js";
 import { allRoutes, FAMILIES, ROUTE_TABLE, routeKey } from "../../core/src/routes.js";
 import { createApp } from "../../core/src/services.js";
@@ -60,6 +60,7 @@ describe("the local server", () => {
     it(`serves exactly the ${family} routes when ${family} is mounted alone`, () => {
       const app = createApp({ [family]: ALL_FAMILIES[family] } as FamilyModules, deps);
       expect(servedRoutes(app)).toEqual(ROUTE_TABLE[family].map(routeKey).sort());
+      expect(servedRoutes(app)).toEqual(Object.keys(ALL_DECLARATIONS[family]).sort());
     });
   }
 });

@@ -7,7 +7,7 @@ import { Logger, type LogItem } from "@aws-lambda-powertools/logger";
 import type { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ALL_FAMILIES } from "../../core/src/families.js";
-import type { AppEnv, FamilyModule, FamilyModules } from "../../core/src/http/app.js";
+import { type AppEnv, type FamilyModules, familyModule } from "../../core/src/http/app.js";
 import { type AppDeps, createApp, createDb, type Db } from "../../core/src/index.js";
 import { AUTH, createIssues, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { TEST_API_KEY, TEST_WEBHOOK_SECRETS, testConfig } from "../helpers/db.js";
@@ -214,13 +214,13 @@ describe("the request log line", () => {
 
   it("logs an unexpected 500 with its cause chain, redacting credentials and dropping the error's other fields", async () => {
     const logger = new CapturingLogger();
-    const failing: FamilyModule<"issues"> = (deps) => ({
-      ...ALL_FAMILIES.issues(deps),
+    const failing = familyModule(ALL_FAMILIES.issues.routes, (deps) => ({
+      ...ALL_FAMILIES.issues.handlers(deps),
       "GET /api/issues/:id": () => {
         const stored = Object.assign(new Error("conditional write failed"), { Item: { note: BODY_MARKER } });
         throw new Error(`dispatch ${DISPATCH_TOKEN} could not be read with Bearer ${TEST_API_KEY}`, { cause: stored });
       },
-    });
+    }));
     const app = loggedApp(t, logger, { issues: failing });
     const response = await app.request(`/api/issues/${issueId}`, { headers: AUTH });
     expect(response.status).toBe(500);

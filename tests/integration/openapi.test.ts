@@ -1,33 +1,27 @@
 /**
  * `GET /api/openapi.json`, `GET /docs` and its files: served publicly by the service family, from the
  * app and from the built Lambda bundle in a package laid out as SST's `copyFiles` lays it out; and the
- * document held to the app: every route answers as documented and validates with the documented schemas.
+ * document held to the app: every route answers as documented, and the app validates each route's
+ * query and body with the schemas its declaration (and so the document) names, before its handler runs.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppError } from "../../core/src/errors.js";
+import { type FamilyModules, familyModule } from "../../core/src/http/app.js";
+import { parseWith } from "../../core/src/http/validation.js";
+import { createIssueBody, listIssuesQuery } from "../../core/src/issues/schemas.js";
 import { DOCS_ASSETS, DOCS_COPY_FILES } from "../../core/src/openapi/docs-page.js";
-import { type AnyRouteKey, OPERATIONS } from "../../core/src/openapi/operations.js";
 import { allRoutes, routeKey } from "../../core/src/routes.js";
+import type { SchemaDefinition } from "../../core/src/schema.js";
+import { createApp } from "../../core/src/services.js";
 import { currentOpenApiDocument, OPENAPI_FILE } from "../../scripts/openapi.js";
 import { apiGatewayEvent } from "../helpers/apigw.js";
-import { AUTH, type TestApp, testApp } from "../helpers/app.js";
+import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { testConfig } from "../helpers/db.js";
 import { deployedEnv, invoke } from "../helpers/lambda.js";
 import { getBytes, servicePackages } from "../helpers/lambda-package.js";
-import { walkEveryRoute } from "../helpers/route-walk.js";
-
-/** Every `parseWith` call the handlers make: the schema, and whether it read the query or the body. */
-const parsed = vi.hoisted(() => [] as { schema: unknown; where: "body" | "query" }[]);
-vi.mock(import("../../core/src/http/validation.js"), async (importOriginal) => {
-  const actual = await importOriginal();
-  return {
-    ...actual,
-    parseWith: ((schema, input, where) => {
-      parsed.push({ schema, where });
-      return actual.parseWith(schema, input, where);
-    }) as typeof actual.parseWith,
-  };
-});
+import { declarationOf, walkEveryRoute } from "../helpers/route-walk.js";
 
 const packageFile = (file: string) => createRequire(import.meta.url).resolve(`swagger-ui-dist/${file}`);
 
@@ -88,38 +82,95 @@ describe("the service's OpenAPI document and docs page", () => {
   });
 });
 
-describe("each route's request schemas", () => {
-  let app: TestApp["app"];
+/** The 400 body `parseWith` gives for `input` under `schema`: what the app must answer. */
+function refusal(schema: SchemaDefinition, input: unknown, where: "query" | "body"): unknown {
+  try {
+    parseWith(schema(), input, where);
+  } catch (error) {
+    if (error instanceof AppError && error.status === 400) return error.toJSON();
+    throw error;
+  }
+  throw new Error(`${where} ${JSON.stringify(input)} passed its schema`);
+}
+
+describe("request validation from each route's declaration", () => {
+  let t: TestApp;
   beforeAll(async () => {
-    ({ app } = await testApp());
+    t = await testApp();
   });
 
-  // Each request carries a query parameter and a body field that no schema knows, so the handler stops
-  // at its first `parseWith` (no route takes both a query and a body; one that did would need two requests).
-  it("are the ones the document describes: each handler validates with its operation's query and body schema", async () => {
-    for (const route of allRoutes()) {
-      const key = routeKey(route) as AnyRouteKey;
-      const operation = OPERATIONS[key];
-      parsed.length = 0;
-      const sendsBody = route.method !== "GET";
-      await app.request(`${route.path.replace(/:(\w+)/g, "probe")}?probeParameter=1`, {
+  const declared = allRoutes().map((route) => ({ route, declaration: declarationOf(routeKey(route)) }));
+  const probe = (path: string) => path.replace(/:(\w+)/g, "probe");
+
+  it("refuses, for every route declaring a query, a parameter its query schema does not know, with that schema's 400", async () => {
+    let checked = 0;
+    for (const { route, declaration } of declared) {
+      if (!declaration.query) continue;
+      const response = await t.app.request(`${probe(route.path)}?probeParameter=1`, {
+        method: route.method,
+        headers: AUTH,
+      });
+      expect(response.status, routeKey(route)).toBe(400);
+      expect(await response.json(), routeKey(route)).toEqual(
+        refusal(declaration.query, { probeParameter: "1" }, "query"),
+      );
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it("refuses, for every route declaring a body, a field its body schema does not know, with that schema's 400", async () => {
+    let checked = 0;
+    for (const { route, declaration } of declared) {
+      if (!declaration.body) continue;
+      const response = await t.app.request(probe(route.path), {
         method: route.method,
         headers: { ...AUTH, "Content-Type": "application/json" },
-        ...(sendsBody ? { body: JSON.stringify({ probeField: 1 }) } : {}),
+        body: JSON.stringify({ probeField: 1 }),
       });
-      const named = (where: "query" | "body") =>
-        parsed
-          .filter((call) => call.where === where)
-          .map((call) =>
-            call.schema === operation[where] ? `the document's ${where} schema` : `another ${where} schema`,
-          );
-      expect(named("query"), `${key}: the query schemas its handler parsed with`).toEqual(
-        operation.query ? ["the document's query schema"] : [],
-      );
-      expect(named("body"), `${key}: the body schemas its handler parsed with`).toEqual(
-        operation.body ? ["the document's body schema"] : [],
-      );
+      expect(response.status, routeKey(route)).toBe(400);
+      expect(await response.json(), routeKey(route)).toEqual(refusal(declaration.body, { probeField: 1 }, "body"));
+      checked++;
     }
+    expect(checked).toBeGreaterThan(15);
+  });
+
+  it("hands the handler the parsed query and body, and never runs it on input its declaration refuses", async () => {
+    const seen: unknown[] = [];
+    const probeFamily = familyModule(
+      {
+        "GET /api/issues": { auth: "bearer", query: listIssuesQuery },
+        "POST /api/issues": { auth: "bearer", body: createIssueBody },
+      },
+      () => ({
+        "GET /api/issues": (c, { query }) => {
+          seen.push(query);
+          return c.json({ page: query.page, limit: query.limit });
+        },
+        "POST /api/issues": (c, { body }) => {
+          seen.push(body);
+          return c.json({ title: body.title });
+        },
+      }),
+    );
+    // Two routes of the issues family only: the app mounts what the family declares.
+    const families = { issues: probeFamily } as unknown as FamilyModules;
+    const app = createApp(families, { config: testConfig({ tableName: t.tableName, endpoint: t.endpoint }), db: t.db });
+    const listed = await app.request("/api/issues?limit=5", { headers: AUTH });
+    expect(await listed.json()).toEqual({ page: 1, limit: 5 });
+    const body = { title: "Parsed", type: "task", labels: ["a"] };
+    const created = await app.request("/api/issues", jsonPost(body));
+    expect(await created.json()).toEqual({ title: "Parsed" });
+    expect(seen).toEqual([
+      parseWith(listIssuesQuery(), { limit: "5" }, "query"),
+      parseWith(createIssueBody(), body, "body"),
+    ]);
+
+    const refusedQuery = await app.request("/api/issues?limit=0", { headers: AUTH });
+    expect(await refusedQuery.json()).toEqual(refusal(listIssuesQuery, { limit: "0" }, "query"));
+    const refusedBody = await app.request("/api/issues", jsonPost({ title: "", type: "task" }));
+    expect(await refusedBody.json()).toEqual(refusal(createIssueBody, { title: "", type: "task" }, "body"));
+    expect(seen).toHaveLength(2);
   });
 });
 

@@ -1,9 +1,12 @@
 /** The built bundles, invoked as Lambda would: API Gateway HTTP API v2 events against DynamoDB Local. */
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { ALL_DECLARATIONS } from "../../core/src/families.js";
 import { signCodehost, signErrortracker } from "../../core/src/webhooks/verify.js";
+import { packageFiles } from "../../scripts/build.js";
 import { apiGatewayEvent } from "../helpers/apigw.js";
 import { TEST_API_KEY, TEST_WEBHOOK_SECRETS } from "../helpers/db.js";
 import { deployedEnv, invoke, loadHandler } from "../helpers/lambda.js";
@@ -17,6 +20,31 @@ describe("Lambda bundles", () => {
   it("exist for every handler file", () => {
     const families = readdirSync("functions").map((file) => file.replace(/\.ts$/, ""));
     expect(Object.keys(inject("bundles")).sort()).toEqual(families.sort());
+  });
+
+  it("carry none of their routes' OpenAPI text: the service serves the prebuilt document", () => {
+    const bundles = inject("bundles") as Record<string, string>;
+    let checked = 0;
+    for (const [family, declarations] of Object.entries(ALL_DECLARATIONS)) {
+      const entry = bundles[family];
+      if (!entry) throw new Error(`no bundle for ${family}`);
+      const code = packageFiles(family, dirname(entry))
+        // The document itself (docs/openapi.json), read on demand by `GET /api/openapi.json`.
+        .filter((file) => file.endsWith(".mjs") && !file.includes(`${family}-openapi-`))
+        .map((file) => readFileSync(join(dirname(entry), file), "utf8"))
+        .join("\n");
+      for (const [key, { doc }] of Object.entries(declarations)) {
+        if (!doc) throw new Error(`${key} has no text outside a bundle`);
+        for (const text of [doc.summary, doc.description]) {
+          // The longest stretch esbuild prints as it is (no quote, escape or non-ASCII character in it).
+          const probe = (text ?? "").split(/[^\x20-\x7e]|["'`\\$]/).sort((a, b) => b.length - a.length)[0] ?? "";
+          if (probe.length < 20) continue;
+          expect(code.includes(probe), `${family} bundle carries the text of ${key}: ${probe}`).toBe(false);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(60);
   });
 
   it("service: GET / and GET /health", async () => {

@@ -1,18 +1,30 @@
-/** The OpenAPI document: a valid 3.1 document, built from the route table and the schemas that validate requests. */
+/**
+ * The OpenAPI document and the route table: both derived from the families' declarations
+ * (`core/src/<domain>/api.ts`); the document is a valid 3.1 document whose request schemas are
+ * those that validate requests, and both generated files are what the declarations give now.
+ */
 import { readFileSync } from "node:fs";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { ClaimResult, QueueItem } from "../../core/src/dispatch/schemas.js";
 import type { DispatchService } from "../../core/src/dispatch/service.js";
+import { ALL_DECLARATIONS } from "../../core/src/families.js";
 import { createIssueBody } from "../../core/src/issues/schemas.js";
 import type { IssueService } from "../../core/src/issues/service.js";
+import { TEXT } from "../../core/src/openapi/declare.js";
 import { jsonSchemaOf, openApiPath } from "../../core/src/openapi/document.js";
-import { OPERATIONS } from "../../core/src/openapi/operations.js";
 import type { IssueDetail } from "../../core/src/openapi/resources.js";
-import { allRoutes, routeKey } from "../../core/src/routes.js";
+import { allRoutes, FAMILIES, ROUTE_TABLE, routeKey } from "../../core/src/routes.js";
 import type { IngestResult } from "../../core/src/signals/schemas.js";
 import type { SignalService } from "../../core/src/signals/service.js";
-import { currentOpenApiDocument, OPENAPI_FILE, openApiText } from "../../scripts/openapi.js";
+import {
+  currentOpenApiDocument,
+  OPENAPI_FILE,
+  openApiText,
+  ROUTE_TABLE_FILE,
+  routeTableText,
+} from "../../scripts/openapi.js";
+import { declarationOf } from "../helpers/route-walk.js";
 
 type Json = Record<string, unknown>;
 interface OperationObject {
@@ -66,8 +78,16 @@ describe("the OpenAPI document", () => {
     expect(actual).toContain("GET /docs");
   });
 
-  it("builds from a table with exactly one entry per route of the route table", () => {
-    expect(Object.keys(OPERATIONS).sort()).toEqual(allRoutes().map(routeKey).sort());
+  it("documents every declared route, each with its text (kept outside Lambda bundles)", () => {
+    expect(TEXT).toBe(true);
+    for (const family of FAMILIES) {
+      for (const [key, declaration] of Object.entries(ALL_DECLARATIONS[family])) {
+        const [method = "", path = ""] = key.split(" ");
+        const operation = operationOf(method, path) as OperationObject & { summary?: string };
+        expect(declaration.doc, key).not.toBe(false);
+        expect(operation.summary, key).toBe(declaration.doc ? declaration.doc.summary : undefined);
+      }
+    }
   });
 
   it("declares every path parameter, required", () => {
@@ -119,8 +139,7 @@ describe("the OpenAPI document", () => {
 
   it("marks every JSON body strict, as the request schemas are", () => {
     for (const route of allRoutes()) {
-      const operation = OPERATIONS[routeKey(route) as keyof typeof OPERATIONS];
-      if (!operation.body) continue;
+      if (!declarationOf(routeKey(route)).body) continue;
       expect(bodySchemaOf(route.method, route.path).additionalProperties, routeKey(route)).toBe(false);
     }
   });
@@ -210,5 +229,22 @@ describe("the OpenAPI document", () => {
 
   it("is written by `npm run openapi` exactly as the formatter lays it out", () => {
     expect(readFileSync(OPENAPI_FILE, "utf8"), "run `npm run openapi`").toBe(openApiText());
+  });
+});
+
+describe("the route table", () => {
+  it("is what the declarations give (run `npm run openapi` after declaring or changing a route)", () => {
+    expect(
+      readFileSync(ROUTE_TABLE_FILE, "utf8"),
+      "core/src/route-table.ts is out of date with the declarations: run `npm run openapi` and commit it",
+    ).toBe(routeTableText());
+  });
+
+  it("has each family's declared routes, in their order, and every route in exactly one family", () => {
+    for (const family of FAMILIES) {
+      expect(ROUTE_TABLE[family].map(routeKey), family).toEqual(Object.keys(ALL_DECLARATIONS[family]));
+    }
+    const keys = allRoutes().map(routeKey);
+    expect(new Set(keys).size, "a route declared by two families").toBe(keys.length);
   });
 });

@@ -1,13 +1,10 @@
 /**
- * @module comments/handlers — `GET|POST /api/issues/:id/comments` (docs/api.md#issue-endpoints): validate, call
- * the service, shape the response. The issues family mounts them and supplies the issue lookup.
+ * @module comments/handlers — `GET|POST /api/issues/:id/comments` (docs/api.md#issue-endpoints; declared in
+ * issues/api.ts): call the service, shape the response. The issues family mounts them.
  */
-import type { Handler } from "hono";
-import type { AppEnv } from "../http/app.js";
-import { readJsonBody } from "../http/body.js";
+import type { FamilyHandlers } from "../http/app.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
-import { parseWith } from "../http/validation.js";
-import { createCommentBody, listCommentsQuery } from "./schemas.js";
+import type { issueApi } from "../issues/api.js";
 import type { CommentService } from "./service.js";
 
 /**
@@ -17,19 +14,16 @@ import type { CommentService } from "./service.js";
  * reads one comment, and a `Location` must name the created resource, not a list.
  * @example const handlers = commentHandlers(commentService(deps));
  */
-export function commentHandlers(comments: CommentService): {
-  "GET /api/issues/:id/comments": Handler<AppEnv>;
-  "POST /api/issues/:id/comments": Handler<AppEnv>;
-} {
+export function commentHandlers(
+  comments: CommentService,
+): Pick<FamilyHandlers<typeof issueApi>, "GET /api/issues/:id/comments" | "POST /api/issues/:id/comments"> {
   return {
-    "GET /api/issues/:id/comments": async (c) => {
-      const query = parseWith(listCommentsQuery(), c.req.query(), "query");
+    "GET /api/issues/:id/comments": async (c, { query }) => {
       const { comments: page, total } = await comments.listComments(c.req.param("id") ?? "", query);
       return listResponse(c, page, total, query);
     },
-    "POST /api/issues/:id/comments": async (c) => {
-      const input = parseWith(createCommentBody(), await readJsonBody(c), "body");
-      const { comment, version } = await comments.addComment(c.req.param("id") ?? "", input);
+    "POST /api/issues/:id/comments": async (c, { body }) => {
+      const { comment, version } = await comments.addComment(c.req.param("id") ?? "", body);
       return itemResponse(c, comment, { status: 201, etag: etagOf(version) });
     },
   };

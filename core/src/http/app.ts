@@ -1,9 +1,10 @@
 /**
  * @module http/app — the app factory every family and the local server use: request ids, one log
  * line per request, CORS for configured origins, the error envelope, 404/405 from the route table,
- * bearer auth, body limits and Idempotency-Key per route.
+ * and per route, from its declaration (`core/src/<domain>/api.ts`): bearer auth, body limits,
+ * Idempotency-Key, `If-Match`, and the query and body validated before its handler runs.
  */
-import { type Context, type Handler, Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
@@ -24,16 +25,20 @@ import {
   API_BODY_LIMIT_BYTES,
   allRoutes,
   type Family,
-  ROUTE_TABLE,
+  type HttpMethod,
   type RouteKey,
   type RouteSpec,
   type WebhookProvider,
 } from "../routes.js";
+import type { Output, SchemaDefinition } from "../schema.js";
 import { type BearerAuthOptions, bearerAuth, type DispatchTokens } from "./auth.js";
+import { readJsonBody } from "./body.js";
+import { expectedVersion } from "./conditional.js";
 import type { AppEnv } from "./env.js";
 import { idempotency, takesIdempotencyKey } from "./idempotency.js";
 import { defaultLogger, type Logger, loggedError, redactSecrets } from "./logger.js";
 import { errorResponse, JSON_CONTENT_TYPE } from "./respond.js";
+import { parseWith } from "./validation.js";
 
 /** What handlers can reach through the context. */
 export interface AppDeps {
@@ -48,10 +53,65 @@ export type { AppEnv } from "./env.js";
 
 type LambdaEnv = { requestContext?: { requestId?: string } };
 
-/** A family's handlers, exactly one per route of the route table, built once from the deps. */
-export type FamilyHandlers<F extends Family> = Record<RouteKey<F>, Handler<AppEnv>>;
-export type FamilyModule<F extends Family> = (deps: AppDeps) => FamilyHandlers<F>;
-export type FamilyModules = { [F in Family]?: FamilyModule<F> };
+/**
+ * What the app reads of a route's declaration to serve it (openapi/declare `Declaration` adds what
+ * the document says): its guard as the route table has it, and the schemas its input must pass.
+ */
+export interface RouteDeclaration extends Omit<RouteSpec, "method" | "path"> {
+  /** Validates the query string; the handler gets the parsed value. */
+  readonly query?: SchemaDefinition;
+  /** Validates the JSON body (read as http/body reads it); the handler gets the parsed value. */
+  readonly body?: SchemaDefinition;
+  /** Honours `If-Match` (412 on mismatch): the handler gets the version it requires. */
+  readonly ifMatch?: true;
+}
+
+/** A route's input, validated by the app from its declaration before its handler runs. */
+export interface RouteInput<D extends RouteDeclaration = RouteDeclaration> {
+  readonly query: D extends { query: infer Q extends SchemaDefinition } ? Output<Q> : undefined;
+  readonly body: D extends { body: infer B extends SchemaDefinition } ? Output<B> : undefined;
+  /** The version `If-Match` requires (http/conditional), for a route declared `ifMatch`. */
+  readonly expectedVersion: number | undefined;
+}
+
+export type RouteHandler<D extends RouteDeclaration = RouteDeclaration> = (
+  c: Context<AppEnv>,
+  input: RouteInput<D>,
+) => Response | Promise<Response>;
+
+/** A family's handlers: exactly one per declared route, each typed by its declaration. */
+export type FamilyHandlers<R extends Readonly<Record<string, RouteDeclaration>>> = {
+  [K in keyof R]: RouteHandler<R[K]>;
+};
+
+/** A family: its routes' declarations, and its handlers built once from the deps. */
+export interface FamilyModule<R extends Readonly<Record<string, RouteDeclaration>>> {
+  readonly routes: R;
+  readonly handlers: (deps: AppDeps) => FamilyHandlers<R>;
+}
+
+/**
+ * A family module of `routes` served by `handlers`: a declared route without a handler, or a
+ * handler without a declared route, does not type-check.
+ * @example export const issueFamily = familyModule(issueApi, (deps) => ({ "GET /api/issues": … }));
+ */
+export function familyModule<const R extends Readonly<Record<string, RouteDeclaration>>, H extends FamilyHandlers<R>>(
+  routes: R,
+  handlers: (deps: AppDeps) => H & { [K in Exclude<keyof H, keyof R>]: never },
+): FamilyModule<R> {
+  return { routes, handlers };
+}
+
+/** Any handler, whatever its declaration's input (a function of any input is one of `never`). */
+type AnyRouteHandler = (c: Context<AppEnv>, input: never) => Response | Promise<Response>;
+
+/** Families by name, each declaring exactly the routes the route table gives it. */
+export type FamilyModules = {
+  [F in Family]?: {
+    readonly routes: Readonly<Record<RouteKey<F>, RouteDeclaration>>;
+    readonly handlers: (deps: AppDeps) => Readonly<Record<RouteKey<F>, AnyRouteHandler>>;
+  };
+};
 
 /**
  * Builds one Hono app serving the given families' routes on the shared middleware; dispatch tokens
@@ -83,12 +143,14 @@ export function createHttpApp(
   const idempotent = idempotency({ db: deps.db });
 
   for (const family of Object.keys(families) as Family[]) {
-    const handlers = (families[family] as FamilyModule<Family>)(deps) as Record<string, Handler<AppEnv>>;
-    for (const route of ROUTE_TABLE[family]) {
-      const handler = handlers[`${route.method} ${route.path}`];
-      if (!handler) throw new Error(`Family ${family} has no handler for ${route.method} ${route.path}`);
-      const spec: RouteSpec = route;
-      const servedBy = { family, path: route.path };
+    const { routes, handlers: build } = families[family] as unknown as FamilyModule<Record<string, RouteDeclaration>>;
+    const handlers = build(deps);
+    for (const [key, declaration] of Object.entries(routes)) {
+      const handler = handlers[key];
+      if (!handler) throw new Error(`Family ${family} has no handler for ${key}`);
+      const [method, path] = key.split(" ") as [HttpMethod, string];
+      const spec: RouteSpec = { ...declaration, method, path };
+      const servedBy = { family, path };
       const middleware: MiddlewareHandler<AppEnv>[] = [
         async (c, next) => {
           c.set("servedBy", servedBy);
@@ -99,7 +161,10 @@ export function createHttpApp(
         ...(spec.method === "GET" ? [] : [limitBody(spec.bodyLimit ?? API_BODY_LIMIT_BYTES)]),
         ...(takesIdempotencyKey(spec) ? [idempotent] : []),
       ];
-      app.on(route.method, route.path, ...(middleware as [MiddlewareHandler<AppEnv>]), handler);
+      // One parameter: Hono tells the handler from middleware by its arity. Runs after the
+      // idempotency middleware, so a 400 is kept and replayed like any 4xx.
+      const validated = async (c: Context<AppEnv>) => handler(c, await validatedInput(c, declaration));
+      app.on(method, path, ...(middleware as [MiddlewareHandler<AppEnv>]), validated);
     }
   }
 
@@ -183,6 +248,17 @@ function crossOrigin(origins: readonly string[]): MiddlewareHandler<AppEnv> {
     // Answers differ by origin; a shared cache must not hand one origin's answer to another.
     c.header("Vary", "Origin", { append: true });
   };
+}
+
+/**
+ * A route's input as its declaration says: `If-Match` first (a malformed one is a 412 before any
+ * 400), then the query or the JSON body through its schema (http/validation: the 400 names each field).
+ */
+async function validatedInput(c: Context<AppEnv>, declaration: RouteDeclaration): Promise<RouteInput> {
+  const version = declaration.ifMatch ? expectedVersion(c) : undefined;
+  const query = declaration.query ? parseWith(declaration.query(), c.req.query(), "query") : undefined;
+  const body = declaration.body ? parseWith(declaration.body(), await readJsonBody(c), "body") : undefined;
+  return { query, body, expectedVersion: version } as RouteInput;
 }
 
 /** 413 for bodies over `maxSize` bytes, by declared length or as they stream in. */

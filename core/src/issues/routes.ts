@@ -1,20 +1,15 @@
-/** @module issues/routes — the `issues` family's handlers: validate, call the service, shape the response. */
+/** @module issues/routes — the `issues` family's handlers (routes in ./api.ts): call the service, shape the response. */
 import { commentHandlers } from "../comments/handlers.js";
-import type { FamilyModule } from "../http/app.js";
-import { readJsonBody } from "../http/body.js";
-import { expectedVersion } from "../http/conditional.js";
+import { familyModule } from "../http/app.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
-import { parseWith } from "../http/validation.js";
 import { commentService, issueService, relationService } from "../services.js";
-import { createRelationBody } from "./relation-schemas.js";
-import { createIssueBody, listIssuesQuery, updateIssueBody } from "./schemas.js";
+import { issueApi } from "./api.js";
 
-export const issueFamily: FamilyModule<"issues"> = (deps) => {
+export const issueFamily = familyModule(issueApi, (deps) => {
   const issues = issueService(deps);
   const relations = relationService(deps);
   return {
-    "GET /api/issues": async (c) => {
-      const query = parseWith(listIssuesQuery(), c.req.query(), "query");
+    "GET /api/issues": async (c, { query }) => {
       const { issues: page, total } = await issues.listIssues(query);
       return listResponse(
         c,
@@ -23,9 +18,8 @@ export const issueFamily: FamilyModule<"issues"> = (deps) => {
         query,
       );
     },
-    "POST /api/issues": async (c) => {
-      const input = parseWith(createIssueBody(), await readJsonBody(c), "body");
-      const { issue, version } = await issues.createIssue(input);
+    "POST /api/issues": async (c, { body }) => {
+      const { issue, version } = await issues.createIssue(body);
       c.header("Location", `/api/issues/${issue.id}`);
       return itemResponse(c, issue, { status: 201, etag: etagOf(version) });
     },
@@ -33,19 +27,16 @@ export const issueFamily: FamilyModule<"issues"> = (deps) => {
       const { detail, version } = await issues.getIssueDetail(c.req.param("id") ?? "");
       return itemResponse(c, detail, { etag: etagOf(version) });
     },
-    "PATCH /api/issues/:id": async (c) => {
-      const expected = expectedVersion(c);
-      const patch = parseWith(updateIssueBody(), await readJsonBody(c), "body");
-      const { issue, version } = await issues.updateIssue(c.req.param("id") ?? "", patch, expected);
+    "PATCH /api/issues/:id": async (c, { body, expectedVersion }) => {
+      const { issue, version } = await issues.updateIssue(c.req.param("id") ?? "", body, expectedVersion);
       return itemResponse(c, issue, { etag: etagOf(version) });
     },
-    "DELETE /api/issues/:id": async (c) => {
-      await issues.deleteIssue(c.req.param("id") ?? "", expectedVersion(c));
+    "DELETE /api/issues/:id": async (c, { expectedVersion }) => {
+      await issues.deleteIssue(c.req.param("id") ?? "", expectedVersion);
       return c.body(null, 204);
     },
-    "POST /api/issues/:id/relations": async (c) => {
-      const input = parseWith(createRelationBody(), await readJsonBody(c), "body");
-      const relation = await relations.relate(c.req.param("id") ?? "", input);
+    "POST /api/issues/:id/relations": async (c, { body }) => {
+      const relation = await relations.relate(c.req.param("id") ?? "", body);
       // Relations never change, so every relation is at version 1.
       return itemResponse(c, relation, { status: 201, etag: etagOf(1) });
     },
@@ -55,4 +46,4 @@ export const issueFamily: FamilyModule<"issues"> = (deps) => {
     },
     ...commentHandlers(commentService(deps)),
   };
-};
+});

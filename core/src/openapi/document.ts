@@ -1,14 +1,15 @@
 /**
- * @module openapi/document — builds the OpenAPI 3.1 document from the route table, the operations
- * table and the zod schemas of requests and answers. Runs at build time (`npm run openapi` writes
- * docs/openapi.json, which the service serves), so no function bundles the generator.
+ * @module openapi/document — builds the OpenAPI 3.1 document from the families' route declarations
+ * (`core/src/<domain>/api.ts`: guard, request schemas, answers, text) and the zod schemas of the
+ * answers. Runs at build time (`npm run openapi` writes docs/openapi.json, which the service serves),
+ * so no function bundles the generator.
  */
 import * as z from "zod/mini";
 import { takesIdempotencyKey } from "../http/idempotency.js";
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_PAGE } from "../http/pagination.js";
-import { allRoutes, type Family, type RouteSpec, type WebhookProvider } from "../routes.js";
+import type { Family, HttpMethod, RouteSpec, WebhookProvider } from "../routes.js";
 import { PROVIDER_HEADERS } from "../webhooks/headers.js";
-import { type AnyRouteKey, OPERATIONS, type Operation, type Success } from "./operations.js";
+import { type Declaration, type Declarations, type Doc, type Success, successStatus } from "./declare.js";
 import { RESOURCE_SCHEMAS } from "./resources.js";
 
 type Json = Record<string, unknown>;
@@ -80,9 +81,6 @@ const ERRORS = {
 } as const;
 type ErrorStatus = keyof typeof ERRORS;
 
-/** The routes that never touch the database. */
-const STATIC_ROUTES = new Set<string>(["GET /", "GET /api/openapi.json", "GET /docs", "GET /docs/assets/:file"]);
-
 /**
  * JSON Schema of a zod schema as OpenAPI 3.1 embeds it: `input` for what clients send (before
  * transforms and defaults), `output` for what the API answers.
@@ -142,12 +140,12 @@ function queryParameters(query: z.ZodMiniType): Json[] {
     );
 }
 
-function pathParameters(route: RouteSpec, operation: Operation): Json[] {
+function pathParameters(route: RouteSpec, doc: Doc): Json[] {
   return [...route.path.matchAll(/:(\w+)/g)].map(([, name = ""]) => ({
     name,
     in: "path",
     required: true,
-    description: operation.params?.[name] ?? name,
+    description: doc.params?.[name] ?? name,
     schema: { type: "string" },
   }));
 }
@@ -155,26 +153,26 @@ function pathParameters(route: RouteSpec, operation: Operation): Json[] {
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: Json) => ({ "application/json": { schema } });
 
-function successResponse(success: Success): Json {
-  if (success.status === 204) {
-    if (!success.headers) return { description: success.description };
+function successResponse(success: Success, description: string, doc: Doc): Json {
+  if ("status" in success && success.status === 204) {
+    if (!success.headers) return { description };
     const headers = Object.fromEntries(
-      Object.entries(success.headers).map(([name, { description, values }]) => [
+      Object.entries(success.headers).map(([name, values]) => [
         name,
-        { description, schema: { type: "string", enum: values } },
+        { description: doc.headers?.[name] ?? name, schema: { type: "string", enum: values } },
       ]),
     );
-    return { description: success.description, headers };
+    return { description, headers };
   }
   if ("item" in success) {
     return {
-      description: success.description,
+      description,
       content: json({ type: "object", required: ["data"], properties: { data: ref(success.item) } }),
     };
   }
   if ("list" in success) {
     return {
-      description: success.description,
+      description,
       headers: { Link: { description: 'Neighbouring pages (`rel="next"`, `rel="prev"`)', schema: { type: "string" } } },
       content: json({
         type: "object",
@@ -188,14 +186,14 @@ function successResponse(success: Success): Json {
   }
   switch (success.raw) {
     case "health":
-      return { description: success.description, content: json(ref("Health")) };
+      return { description, content: json(ref("Health")) };
     case "openapi":
-      return { description: success.description, content: json({ type: "object" }) };
+      return { description, content: json({ type: "object" }) };
     case "html":
-      return { description: success.description, content: { "text/html": { schema: { type: "string" } } } };
+      return { description, content: { "text/html": { schema: { type: "string" } } } };
     case "asset":
       return {
-        description: success.description,
+        description,
         content: {
           "text/javascript": { schema: { type: "string" } },
           "text/css": { schema: { type: "string" } },
@@ -205,26 +203,25 @@ function successResponse(success: Success): Json {
 }
 
 /** The error statuses a route can answer: from how it is guarded and what it reads, plus its own. */
-export function errorStatuses(route: RouteSpec, operation: Operation): ErrorStatus[] {
-  const key = `${route.method} ${route.path}`;
-  const statuses = new Set<ErrorStatus>(operation.errors ?? []);
-  if (operation.query || operation.body || route.auth === "webhook") statuses.add(400);
+export function errorStatuses(route: RouteSpec, declaration: Declaration): ErrorStatus[] {
+  const statuses = new Set<ErrorStatus>(declaration.errors ?? []);
+  if (declaration.query || declaration.body || route.auth === "webhook") statuses.add(400);
   if (route.auth !== "none") statuses.add(401);
   if (route.auth === "bearer") statuses.add(403);
   if (route.path.includes("/:")) statuses.add(404);
   if (takesIdempotencyKey(route)) statuses.add(409);
-  if (operation.ifMatch) statuses.add(412);
-  if (operation.body || route.auth === "webhook") {
+  if (declaration.ifMatch) statuses.add(412);
+  if (declaration.body || route.auth === "webhook") {
     statuses.add(413);
     statuses.add(415);
   }
   if (route.auth === "webhook") statuses.add(500);
-  if (!STATIC_ROUTES.has(key)) statuses.add(503);
+  if (declaration.database !== false) statuses.add(503);
   return [...statuses].sort((a, b) => a - b);
 }
 
-function requestBody(route: RouteSpec, operation: Operation): Json | undefined {
-  if (operation.body) return { required: true, content: json(jsonSchemaOf(operation.body, "input")) };
+function requestBody(route: RouteSpec, declaration: Declaration): Json | undefined {
+  if (declaration.body) return { required: true, content: json(jsonSchemaOf(declaration.body(), "input")) };
   if (route.auth !== "webhook") return undefined;
   const payload = { type: "object", description: "The provider's event, whole" };
   return {
@@ -242,10 +239,10 @@ function requestBody(route: RouteSpec, operation: Operation): Json | undefined {
   };
 }
 
-function headerParameters(route: RouteSpec, operation: Operation): Json[] {
+function headerParameters(route: RouteSpec, declaration: Declaration): Json[] {
   const headers: Json[] = [];
   if (takesIdempotencyKey(route)) headers.push({ $ref: "#/components/parameters/IdempotencyKey" });
-  if (operation.ifMatch) headers.push({ $ref: "#/components/parameters/IfMatch" });
+  if (declaration.ifMatch) headers.push({ $ref: "#/components/parameters/IfMatch" });
   return headers;
 }
 
@@ -257,27 +254,35 @@ function security(route: RouteSpec): Json[] {
   return [];
 }
 
-function operationObject(route: RouteSpec & { family: Family }, operation: Operation): Json {
+function operationObject(route: RouteSpec & { family: Family }, declaration: Declaration): Json {
+  const { doc } = declaration;
+  if (!doc) throw new Error(`${route.method} ${route.path} has no OpenAPI text (is this a Lambda bundle?)`);
   const responses: Json = {};
-  for (const success of [operation.success, operation.alsoSuccess]) {
-    if (success) responses[String(success.status)] = successResponse(success);
+  responses[String(successStatus(declaration.success))] = successResponse(declaration.success, doc.success, doc);
+  if (declaration.alsoSuccess) {
+    const description = doc.alsoSuccess ?? doc.success;
+    responses[String(successStatus(declaration.alsoSuccess))] = successResponse(
+      declaration.alsoSuccess,
+      description,
+      doc,
+    );
   }
-  if (operation.success.status === 200 && "raw" in operation.success && operation.success.raw === "health") {
+  if ("raw" in declaration.success && declaration.success.raw === "health") {
     responses["503"] = { description: "Degraded: a check failed", content: json(ref("Health")) };
   }
-  for (const status of errorStatuses(route, operation)) {
+  for (const status of errorStatuses(route, declaration)) {
     responses[String(status)] ??= { $ref: `#/components/responses/${ERRORS[status][0]}` };
   }
   const parameters = [
-    ...pathParameters(route, operation),
-    ...(operation.query ? queryParameters(operation.query) : []),
-    ...headerParameters(route, operation),
+    ...pathParameters(route, doc),
+    ...(declaration.query ? queryParameters(declaration.query()) : []),
+    ...headerParameters(route, declaration),
   ];
-  const body = requestBody(route, operation);
+  const body = requestBody(route, declaration);
   return {
     tags: [route.family],
-    summary: operation.summary,
-    ...(operation.description ? { description: operation.description } : {}),
+    summary: doc.summary,
+    ...(doc.description ? { description: doc.description } : {}),
     operationId: operationId(route),
     security: security(route),
     ...(parameters.length > 0 ? { parameters } : {}),
@@ -292,17 +297,40 @@ function operationId(route: RouteSpec): string {
   return [route.method.toLowerCase(), ...words.map((word) => word[0]?.toUpperCase() + word.slice(1))].join("");
 }
 
+/** Every declared route with its family, in declaration order: family by family, each family's in its file's order. */
+export function declaredRoutes(
+  families: Readonly<Record<Family, Declarations>>,
+): { family: Family; route: RouteSpec; declaration: Declaration }[] {
+  return (Object.entries(families) as [Family, Declarations][]).flatMap(([family, declarations]) =>
+    Object.entries(declarations).map(([key, declaration]) => {
+      const [method, path = ""] = key.split(" ") as [HttpMethod, string];
+      const { auth, provider, bodyLimit, idempotent, token } = declaration;
+      const route: RouteSpec = {
+        method,
+        path,
+        auth,
+        ...(provider === undefined ? {} : { provider }),
+        ...(bodyLimit === undefined ? {} : { bodyLimit }),
+        ...(idempotent === undefined ? {} : { idempotent }),
+        ...(token === undefined ? {} : { token }),
+      };
+      return { family, route, declaration };
+    }),
+  );
+}
+
 /**
- * The whole OpenAPI 3.1 document.
- * @example writeFileSync("docs/openapi.json", JSON.stringify(buildOpenApiDocument({ version: "0.1.0" }), null, 2));
+ * The whole OpenAPI 3.1 document of the families' declarations.
+ * @example writeFileSync("docs/openapi.json", JSON.stringify(buildOpenApiDocument(declarations, { version: "0.1.0" }), null, 2));
  */
-export function buildOpenApiDocument(info: { version: string; description?: string }): Json {
+export function buildOpenApiDocument(
+  families: Readonly<Record<Family, Declarations>>,
+  info: { version: string; description?: string },
+): Json {
   const paths: Record<string, Json> = {};
-  for (const route of allRoutes()) {
-    const operation = OPERATIONS[`${route.method} ${route.path}` as AnyRouteKey];
-    if (!operation) throw new Error(`No OpenAPI operation for ${route.method} ${route.path}`);
+  for (const { family, route, declaration } of declaredRoutes(families)) {
     const path = openApiPath(route.path);
-    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationObject(route, operation) };
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationObject({ ...route, family }, declaration) };
   }
   const schemas = componentSchemas();
   const errorResponses = Object.fromEntries(

@@ -1,20 +1,19 @@
 /**
- * @module service/routes — the `service` family (docs/api.md#service-health-dashboard-and-docs): `GET /`, `GET /health`, the OpenAPI
+ * @module service/routes — the `service` family's handlers (docs/api.md#service-health-dashboard-and-docs; routes in ./api.ts): `GET /`, `GET /health`, the OpenAPI
  * document, the `/docs` reference page with its files, the webhook providers' setup, and the web
  * console's pages and files (`/app`, docs/api.md#console).
  */
 import type { Context } from "hono";
 import pkg from "../../../package.json" with { type: "json" };
 import { CONSOLE_SECURITY_HEADERS, readConsoleAsset, readConsoleShell } from "../console/assets.js";
-import type { FamilyModule } from "../http/app.js";
+import { familyModule } from "../http/app.js";
 import { pageOffset } from "../http/pagination.js";
 import { itemResponse, JSON_CONTENT_TYPE, listResponse } from "../http/respond.js";
-import { parseWith } from "../http/validation.js";
 import { DOCS_HTML_CONTENT_TYPE, DOCS_PAGE_HTML, readDocsAsset } from "../openapi/docs-page.js";
+import { serviceApi } from "./api.js";
 import { databaseCheck } from "./health.js";
 import { providerSetups } from "./providers.js";
 import type { Health, ServiceInfo } from "./schemas.js";
-import { providersQuery } from "./schemas.js";
 
 export const SERVICE_VERSION: string = pkg.version;
 
@@ -38,7 +37,7 @@ async function consolePage(c: Context): Promise<Response> {
   });
 }
 
-export const serviceFamily: FamilyModule<"service"> = ({ db, config }) => {
+export const serviceFamily = familyModule(serviceApi, ({ db, config }) => {
   const checkDatabase = databaseCheck(db);
   // From the configuration alone, which does not change while the process runs.
   const providers = providerSetups(config);
@@ -95,10 +94,9 @@ export const serviceFamily: FamilyModule<"service"> = ({ db, config }) => {
       });
     },
     // All three on one page: the list is as long as the route table's receivers.
-    "GET /api/providers": (c) => {
-      const query = parseWith(providersQuery(), c.req.query(), "query");
+    "GET /api/providers": (c, { query }) => {
       const start = pageOffset(query);
       return listResponse(c, providers.slice(start, start + query.limit), providers.length, query);
     },
   };
-};
+});

@@ -1,23 +1,19 @@
-/** @module signals/routes — the `signals` family: manual signals and the signal reads. */
-import type { FamilyModule } from "../http/app.js";
-import { readJsonBody } from "../http/body.js";
+/** @module signals/routes — the `signals` family's handlers (routes in ./api.ts): manual signals and the signal reads. */
+import { familyModule } from "../http/app.js";
 import { itemResponse, listResponse } from "../http/respond.js";
-import { parseWith } from "../http/validation.js";
 import { signalService } from "../services.js";
+import { signalApi } from "./api.js";
 import { ingestResponse } from "./respond.js";
 import { manualFingerprint } from "./rules.js";
-import { issueSignalsQuery, listSignalsQuery, manualSignalBody } from "./schemas.js";
 
-export const signalFamily: FamilyModule<"signals"> = (deps) => {
+export const signalFamily = familyModule(signalApi, (deps) => {
   const signals = signalService(deps);
   return {
-    "GET /api/signals": async (c) => {
-      const query = parseWith(listSignalsQuery(), c.req.query(), "query");
+    "GET /api/signals": async (c, { query }) => {
       const { signals: page, total } = await signals.listSignals(query);
       return listResponse(c, page, total, query);
     },
-    "POST /api/signals": async (c) => {
-      const input = parseWith(manualSignalBody(), await readJsonBody(c), "body");
+    "POST /api/signals": async (c, { body: input }) => {
       const result = await signals.ingest({
         source: input.source,
         type: input.type,
@@ -33,10 +29,9 @@ export const signalFamily: FamilyModule<"signals"> = (deps) => {
       return ingestResponse(c, result);
     },
     "GET /api/signals/:id": async (c) => itemResponse(c, await signals.getSignal(c.req.param("id") ?? "")),
-    "GET /api/issues/:id/signals": async (c) => {
-      const query = parseWith(issueSignalsQuery(), c.req.query(), "query");
+    "GET /api/issues/:id/signals": async (c, { query }) => {
       const { signals: page, total } = await signals.listIssueSignals(c.req.param("id") ?? "", query);
       return listResponse(c, page, total, query);
     },
   };
-};
+});

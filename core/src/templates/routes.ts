@@ -1,24 +1,13 @@
-/** @module templates/routes — the `templates` family (docs/api.md#templates-and-versions): validate, call the service, shape the response. */
-import type { Context, Handler } from "hono";
-import type { AppEnv, FamilyHandlers, FamilyModule } from "../http/app.js";
-import { readJsonBody } from "../http/body.js";
-import { expectedVersion } from "../http/conditional.js";
+/** @module templates/routes — the `templates` family's handlers (docs/api.md#templates-and-versions; routes in ./api.ts): call the service, shape the response. */
+import type { Context } from "hono";
+import { type FamilyHandlers, familyModule, type RouteHandler } from "../http/app.js";
 import { pageOffset } from "../http/pagination.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
-import { parseWith } from "../http/validation.js";
 import { experimentService, promptRenderer, reviewLists, templateService } from "../services.js";
-import {
-  createTemplateBody,
-  createVersionBody,
-  listTemplatesQuery,
-  pageQuery,
-  patchTemplateBody,
-  previewQuery,
-  startExperimentBody,
-  type TemplatePreview,
-} from "./schemas.js";
+import { templateApi } from "./api.js";
+import type { TemplatePreview } from "./schemas.js";
 
-export const templateFamily: FamilyModule<"templates"> = (deps) => {
+export const templateFamily = familyModule(templateApi, (deps) => {
   const templates = templateService(deps);
   const rendering = promptRenderer(deps);
   const reviewPages = reviewLists(deps);
@@ -30,9 +19,8 @@ export const templateFamily: FamilyModule<"templates"> = (deps) => {
     if (status === 201) c.header("Location", `/api/templates/${detail.id}`);
     return itemResponse(c, detail, { status, etag: etagOf(version) });
   };
-  const handlers: FamilyHandlers<"templates"> = {
-    "GET /api/templates": async (c) => {
-      const query = parseWith(listTemplatesQuery(), c.req.query(), "query");
+  const handlers: FamilyHandlers<typeof templateApi> = {
+    "GET /api/templates": async (c, { query }) => {
       const { templates: page, total } = await templates.listTemplates(query);
       return listResponse(
         c,
@@ -41,52 +29,44 @@ export const templateFamily: FamilyModule<"templates"> = (deps) => {
         query,
       );
     },
-    "POST /api/templates": async (c) => {
-      const created = await templates.createTemplate(parseWith(createTemplateBody(), await readJsonBody(c), "body"));
+    "POST /api/templates": async (c, { body }) => {
+      const created = await templates.createTemplate(body);
       return detail(c, created.template.id, 201);
     },
     "GET /api/templates/:id": (c) => detail(c, id(c)),
-    "PATCH /api/templates/:id": async (c) => {
-      const expected = expectedVersion(c);
-      const changes = parseWith(patchTemplateBody(), await readJsonBody(c), "body");
-      const updated = await templates.updateTemplate(id(c), changes, expected);
+    "PATCH /api/templates/:id": async (c, { body, expectedVersion }) => {
+      const updated = await templates.updateTemplate(id(c), body, expectedVersion);
       return detail(c, updated.template.id);
     },
-    "DELETE /api/templates/:id": async (c) => {
-      await templates.deleteTemplate(id(c), expectedVersion(c));
+    "DELETE /api/templates/:id": async (c, { expectedVersion }) => {
+      await templates.deleteTemplate(id(c), expectedVersion);
       return c.body(null, 204);
     },
-    "GET /api/templates/:id/versions": async (c) => {
-      const query = parseWith(pageQuery(), c.req.query(), "query");
+    "GET /api/templates/:id/versions": async (c, { query }) => {
       const { versions, total } = await templates.listVersions(id(c), query);
       return listResponse(c, versions, total, query);
     },
-    "POST /api/templates/:id/versions": async (c) => {
-      const version = await templates.createVersion(
-        id(c),
-        parseWith(createVersionBody(), await readJsonBody(c), "body"),
-      );
+    "POST /api/templates/:id/versions": async (c, { body }) => {
+      const version = await templates.createVersion(id(c), body);
       return itemResponse(c, version, { status: 201 });
     },
     "POST /api/templates/:id/versions/:versionId/promote": async (c) => {
       const { template } = await templates.promote(id(c), c.req.param("versionId") ?? "");
       return detail(c, template.template.id);
     },
-    "GET /api/templates/:id/reviews": async (c) => {
-      const query = parseWith(pageQuery(), c.req.query(), "query");
+    "GET /api/templates/:id/reviews": async (c, { query }) => {
       const { reviews, total } = await reviewPages.listTemplateReviews(id(c), query);
       return listResponse(c, reviews, total, query);
     },
-    "GET /api/templates/:id/experiments": async (c) => {
-      const query = parseWith(pageQuery(), c.req.query(), "query");
+    "GET /api/templates/:id/experiments": async (c, { query }) => {
       const { experiments: page, total } = await experiments.list(id(c), {
         offset: pageOffset(query),
         limit: query.limit,
       });
       return listResponse(c, page, total, query);
     },
-    "POST /api/templates/:id/experiments": async (c) => {
-      const started = await experiments.start(id(c), parseWith(startExperimentBody(), await readJsonBody(c), "body"));
+    "POST /api/templates/:id/experiments": async (c, { body }) => {
+      const started = await experiments.start(id(c), body);
       c.header("Location", `/api/templates/${started.templateId}/experiments/${started.id}`);
       return itemResponse(c, started, { status: 201 });
     },
@@ -94,8 +74,7 @@ export const templateFamily: FamilyModule<"templates"> = (deps) => {
       itemResponse(c, await experiments.get(id(c), experimentId(c))),
     "DELETE /api/templates/:id/experiments/:experimentId": async (c) =>
       itemResponse(c, await experiments.stop(id(c), experimentId(c))),
-    "GET /api/templates/preview/:issueId": async (c) => {
-      const { versionId } = parseWith(previewQuery(), c.req.query(), "query");
+    "GET /api/templates/preview/:issueId": async (c, { query: { versionId } }) => {
       const issueRef = c.req.param("issueId") ?? "";
       // A version asked for by id is rendered as it is, outside any experiment.
       const { issueId, rendered, experiment } = versionId
@@ -112,13 +91,12 @@ export const templateFamily: FamilyModule<"templates"> = (deps) => {
   };
   // Every route may read templates: the defaults exist before the first answer of a process.
   return Object.fromEntries(
-    Object.entries(handlers).map(([route, handler]) => [
+    Object.entries(handlers).map(([route, handler]: [string, RouteHandler]) => [
       route,
-      // One parameter: Hono tells handlers from middleware by their arity.
-      (async (c) => {
+      (async (c, input) => {
         await rendering.defaultsReady();
-        return (handler as Handler<AppEnv>)(c, async () => {});
-      }) as Handler<AppEnv>,
+        return handler(c, input);
+      }) satisfies RouteHandler,
     ]),
-  ) as FamilyHandlers<"templates">;
-};
+  ) as FamilyHandlers<typeof templateApi>;
+});

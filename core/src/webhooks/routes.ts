@@ -1,17 +1,18 @@
 /**
- * @module webhooks/routes — the `webhooks` family: the three verified receivers (docs/api.md#webhook-verification, docs/api.md#receivers).
+ * @module webhooks/routes — the `webhooks` family's handlers (routes in ./api.ts): the three verified receivers (docs/api.md#webhook-verification, docs/api.md#receivers).
  * Each reads the seed's neutral headers or the real provider's own (`webhooks/headers.ts`).
  * Order: secret configured (the app factory, before the body is read) → body size → signature
  * over the raw bytes → media type → JSON → classify → ingest.
  */
 import type { Context } from "hono";
 import { UnauthorizedError, UnsupportedMediaTypeError, ValidationError } from "../errors.js";
-import type { AppEnv, FamilyModule } from "../http/app.js";
+import { type AppEnv, familyModule } from "../http/app.js";
 import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_MESSAGE } from "../http/body.js";
 import type { WebhookProvider } from "../routes.js";
 import { signalService } from "../services.js";
 import { ingestResponse } from "../signals/respond.js";
 import { classifyDelivery } from "../signals/rules.js";
+import { webhookApi } from "./api.js";
 import { deliveryHeaders } from "./headers.js";
 import { verifyAnalyticsSecret, verifyCodehostSignature, verifyErrortrackerSignature } from "./verify.js";
 
@@ -30,7 +31,7 @@ const VERIFIERS: Record<WebhookProvider, (raw: Uint8Array, presented: string | u
     analytics: (_raw, presented, secret) => verifyAnalyticsSecret(presented, secret),
   };
 
-export const webhookFamily: FamilyModule<"webhooks"> = (deps) => {
+export const webhookFamily = familyModule(webhookApi, (deps) => {
   const { config } = deps;
   const signals = signalService(deps);
 
@@ -53,7 +54,7 @@ export const webhookFamily: FamilyModule<"webhooks"> = (deps) => {
     "POST /api/signals/errortracker": receiver("errortracker"),
     "POST /api/signals/analytics": receiver("analytics"),
   };
-};
+});
 
 /** The payload's JSON text: the body itself, or a form-encoded code-host delivery's `payload` field. */
 function payloadTextOf(provider: WebhookProvider, contentType: string, raw: Uint8Array): string {

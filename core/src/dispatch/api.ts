@@ -1,0 +1,121 @@
+/**
+ * @module dispatch/api — the `dispatch` family's routes (docs/api.md#dispatch): claims, the queue, leases and
+ * outcomes, each declared once: guard, request schemas, answers and OpenAPI text (openapi/declare).
+ */
+import { type Declarations, TEXT } from "../openapi/declare.js";
+import { CLAIM_STOPPED_HEADER, DAILY_COST_BUDGET_STOP } from "../routes.js";
+import { claimBody, completeBody, listDispatchesQuery, nextQuery, queueQuery } from "./schemas.js";
+
+/** A claim's 204: nothing eligible, or (with the header) nothing but issues of projects past their daily cost budget. */
+const NOTHING_CLAIMED = { status: 204, headers: { [CLAIM_STOPPED_HEADER]: [DAILY_COST_BUDGET_STOP] } } as const;
+
+const NOTHING_CLAIMED_TEXT = TEXT && {
+  alsoSuccess:
+    "Nothing is eligible. With `Kaizen-Claim-Stopped: daily-cost-budget`: the only issues left are in projects whose " +
+    "agents reported `limits.dailyCostBudgetUsd` or more today (UTC); claims of them resume the next UTC day or when the budget is raised.",
+  headers: {
+    [CLAIM_STOPPED_HEADER]: "Why nothing was claimed although issues are queued: their projects' daily cost budget",
+  },
+};
+
+const CLAIM_LIMITS = TEXT
+  ? " Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a " +
+    "project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose " +
+    "agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`. " +
+    "A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects " +
+    "first. The 429 comes before the budget's 204 when both apply."
+  : "";
+
+export const dispatchApi = {
+  "POST /api/dispatch/claim": {
+    auth: "bearer",
+    idempotent: false,
+    body: claimBody,
+    success: { status: 201, item: "ClaimResult" },
+    alsoSuccess: NOTHING_CLAIMED,
+    errors: [429],
+    doc: TEXT && {
+      summary: "Claim the highest-scoring eligible issue",
+      description:
+        "Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, " +
+        "complete, release, comments on the issue and reviews of the prompt. Takes no `Idempotency-Key`." +
+        CLAIM_LIMITS,
+      success: "The dispatch, its issue and the rendered prompt",
+      ...NOTHING_CLAIMED_TEXT,
+    },
+  },
+  "GET /api/dispatch/next": {
+    auth: "bearer",
+    query: nextQuery,
+    success: { item: "ClaimResult" },
+    alsoSuccess: NOTHING_CLAIMED,
+    errors: [429],
+    doc: TEXT && {
+      summary: "Claim, for agents that can only GET",
+      description: `The claim of \`POST /api/dispatch/claim\`, its answers included.${CLAIM_LIMITS}`,
+      success: "The dispatch, its issue and the rendered prompt",
+      ...NOTHING_CLAIMED_TEXT,
+    },
+  },
+  "GET /api/dispatch/queue": {
+    auth: "bearer",
+    query: queueQuery,
+    success: { list: "QueueItem" },
+    doc: TEXT && {
+      summary: "Preview the claim order",
+      success: "A page of the queue, in claim order",
+    },
+  },
+  "GET /api/dispatch": {
+    auth: "bearer",
+    query: listDispatchesQuery,
+    success: { list: "Dispatch" },
+    doc: TEXT && {
+      summary: "List dispatches",
+      success: "A page",
+    },
+  },
+  "GET /api/dispatch/:id": {
+    auth: "bearer",
+    success: { item: "Dispatch" },
+    doc: TEXT && {
+      summary: "Get a dispatch",
+      params: { id: "Dispatch id (`dsp_…`)" },
+      success: "The dispatch",
+    },
+  },
+  "POST /api/dispatch/:id/heartbeat": {
+    auth: "bearer",
+    token: "dispatch",
+    success: { item: "Dispatch" },
+    errors: [409],
+    doc: TEXT && {
+      summary: "Extend a dispatch's lease",
+      params: { id: "Dispatch id (`dsp_…`)" },
+      success: "The dispatch with its new lease",
+    },
+  },
+  "POST /api/dispatch/:id/complete": {
+    auth: "bearer",
+    token: "dispatch",
+    body: completeBody,
+    success: { item: "DispatchWithIssue" },
+    errors: [409],
+    doc: TEXT && {
+      summary: "Report a dispatch's outcome",
+      params: { id: "Dispatch id (`dsp_…`)" },
+      success: "The finished dispatch and its issue",
+    },
+  },
+  "POST /api/dispatch/:id/release": {
+    auth: "bearer",
+    token: "dispatch",
+    success: { item: "DispatchWithIssue" },
+    errors: [409],
+    doc: TEXT && {
+      summary: "Give an issue back to the queue",
+      params: { id: "Dispatch id (`dsp_…`)" },
+      success: "The released dispatch and its issue",
+    },
+  },
+} satisfies Declarations;

@@ -1,0 +1,167 @@
+/**
+ * @module templates/api — the `templates` family's routes (docs/api.md#templates-and-versions, docs/api.md#experiments),
+ * each declared once: guard, request schemas, answers and OpenAPI text (openapi/declare).
+ */
+import { type Declarations, ISSUE_REF, TEXT } from "../openapi/declare.js";
+import {
+  createTemplateBody,
+  createVersionBody,
+  listTemplatesQuery,
+  pageQuery,
+  patchTemplateBody,
+  previewQuery,
+  startExperimentBody,
+} from "./schemas.js";
+
+export const templateApi = {
+  "GET /api/templates": {
+    auth: "bearer",
+    query: listTemplatesQuery,
+    success: { list: "Template" },
+    doc: TEXT && {
+      summary: "List templates",
+      success: "A page",
+    },
+  },
+  "POST /api/templates": {
+    auth: "bearer",
+    body: createTemplateBody,
+    success: { status: 201, item: "TemplateDetail" },
+    doc: TEXT && {
+      summary: "Create a template",
+      description: "`content` makes version 1, active at once. A template that does not compile is a 400.",
+      success: "The new template",
+    },
+  },
+  "GET /api/templates/preview/:issueId": {
+    auth: "bearer",
+    query: previewQuery,
+    success: { item: "TemplatePreview" },
+    doc: TEXT && {
+      summary: "Preview the prompt an issue would get",
+      description: "Which template would be chosen and the rendered text, without claiming anything.",
+      params: { issueId: ISSUE_REF },
+      success: "The chosen template and rendered text (nulls when none matches)",
+    },
+  },
+  "GET /api/templates/:id": {
+    auth: "bearer",
+    success: { item: "TemplateDetail" },
+    doc: TEXT && {
+      summary: "Get a template with its active version",
+      params: { id: "Template id (`tpl_…`) or slug" },
+      success: "The template",
+    },
+  },
+  "PATCH /api/templates/:id": {
+    auth: "bearer",
+    body: patchTemplateBody,
+    ifMatch: true,
+    success: { item: "TemplateDetail" },
+    doc: TEXT && {
+      summary: "Update a template",
+      params: { id: "Template id (`tpl_…`) or slug" },
+      success: "The updated template",
+    },
+  },
+  "DELETE /api/templates/:id": {
+    auth: "bearer",
+    ifMatch: true,
+    success: { status: 204 },
+    doc: TEXT && {
+      summary: "Delete a template",
+      params: { id: "Template id (`tpl_…`) or slug" },
+      success: "Deleted",
+    },
+  },
+  "GET /api/templates/:id/versions": {
+    auth: "bearer",
+    query: pageQuery,
+    success: { list: "Version" },
+    doc: TEXT && {
+      summary: "List a template's versions",
+      params: { id: "Template id (`tpl_…`) or slug" },
+      success: "A page",
+    },
+  },
+  "POST /api/templates/:id/versions": {
+    auth: "bearer",
+    body: createVersionBody,
+    success: { status: 201, item: "Version" },
+    doc: TEXT && {
+      summary: "Add a draft version",
+      params: { id: "Template id (`tpl_…`) or slug" },
+      success: "The new draft",
+    },
+  },
+  "POST /api/templates/:id/versions/:versionId/promote": {
+    auth: "bearer",
+    success: { item: "TemplateDetail" },
+    doc: TEXT && {
+      summary: "Make a version active",
+      description: "The previously active version is retired in the same transaction.",
+      params: { id: "Template id (`tpl_…`) or slug", versionId: "Version id (`ver_…`)" },
+      success: "The template with its new active version",
+    },
+  },
+  "GET /api/templates/:id/reviews": {
+    auth: "bearer",
+    query: pageQuery,
+    success: { list: "Review" },
+    doc: TEXT && {
+      summary: "List the reviews of a template's prompts",
+      params: { id: "Template id (`tpl_…`) or slug" },
+      success: "A page",
+    },
+  },
+  "GET /api/templates/:id/experiments": {
+    auth: "bearer",
+    query: pageQuery,
+    success: { list: "Experiment" },
+    doc: TEXT && {
+      summary: "List a template's experiments",
+      description: "Newest first, each with its arms' figures now and its decision, if taken.",
+      params: { id: "Template id (`tpl_…`) or slug" },
+      success: "A page",
+    },
+  },
+  "POST /api/templates/:id/experiments": {
+    auth: "bearer",
+    body: startExperimentBody,
+    success: { status: 201, item: "Experiment" },
+    errors: [404, 409],
+    doc: TEXT && {
+      summary: "Start an experiment",
+      description:
+        "A draft version (`candidateVersionId`) takes `trafficPercent` % of the template's claims, chosen per issue, " +
+        "against the active version. When both arms have `minSamples` finished dispatches and the candidate is better " +
+        "on completion rate or review score (95 % intervals apart) and worse on neither, it is promoted (`autoPromote`) " +
+        "or marked `winner`; worse in the same sense, it is marked `loser`. 409 while another experiment runs, " +
+        "without an active version, or for a candidate that is not a draft.",
+      params: { id: "Template id (`tpl_…`) or slug" },
+      success: "The experiment, running",
+    },
+  },
+  "GET /api/templates/:id/experiments/:experimentId": {
+    auth: "bearer",
+    success: { item: "Experiment" },
+    doc: TEXT && {
+      summary: "Get an experiment",
+      params: { id: "Template id (`tpl_…`) or slug", experimentId: "Experiment id (`exp_…`)" },
+      success: "The experiment with its arms' figures",
+    },
+  },
+  "DELETE /api/templates/:id/experiments/:experimentId": {
+    auth: "bearer",
+    success: { item: "Experiment" },
+    errors: [404, 409],
+    doc: TEXT && {
+      summary: "Stop an experiment",
+      description:
+        "Ends a running experiment as `stopped` (its record and figures stay); the template's claims all get its " +
+        "active version again. 409 once it has ended.",
+      params: { id: "Template id (`tpl_…`) or slug", experimentId: "Experiment id (`exp_…`)" },
+      success: "The experiment, stopped",
+    },
+  },
+} satisfies Declarations;
