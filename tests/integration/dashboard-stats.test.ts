@@ -4,14 +4,14 @@ import { decodeTime } from "ulid";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DashboardStats } from "../../core/src/dashboard/service.js";
 import { durationBucket } from "../../core/src/stats/counts.js";
-import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import {
   dashboardMismatches,
   listingCountMismatches,
   recountDashboard,
   scanTable,
   signalCountMismatches,
-} from "../helpers/recount.js";
+} from "../../testkit/recount.js";
+import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 
 type Body<T> = { data: T };
 type SentSignal = Body<{ signal: { id: string } }>;

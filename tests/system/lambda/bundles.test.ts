@@ -3,10 +3,10 @@ import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { signCodehost, signErrortracker } from "../../core/src/webhooks/verify.js";
-import { apiGatewayEvent } from "../helpers/apigw.js";
-import { TEST_API_KEY, TEST_WEBHOOK_SECRETS } from "../helpers/db.js";
-import { deployedEnv, invoke, loadHandler } from "../helpers/lambda.js";
+import { signCodehost, signErrortracker } from "../../../core/src/webhooks/verify.js";
+import { apiGatewayEvent } from "../../helpers/apigw.js";
+import { TEST_API_KEY, TEST_WEBHOOK_SECRETS } from "../../helpers/db.js";
+import { deployedEnv, invoke, loadHandler } from "../../helpers/lambda.js";
 
 describe("Lambda bundles", () => {
   let env: Record<string, string>;
