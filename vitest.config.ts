@@ -6,18 +6,25 @@
  */
 import { defineConfig } from "vitest/config";
 
-/** Files that wait on DynamoDB Local, a child process or a browser leave a core idle: run more of them than cores. */
-const WAITING_WORKERS = 4;
+/**
+ * Test files side by side: vitest's default on a 2-core machine is one at a time (cores - 1), which
+ * leaves a core idle whenever a file waits on DynamoDB Local, a child process or a timer. Two keep
+ * both cores busy; more starve DynamoDB Local and the tests that hold a deadline in wall-clock time
+ * (the fleet, CLI and outbound-event tests). `--maxWorkers` overrides it for one run.
+ */
+const WORKERS = 2;
 
 export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    maxWorkers: WAITING_WORKERS,
+    maxWorkers: WORKERS,
     env: { POWERTOOLS_LOG_LEVEL: "SILENT", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
+    // `npm run coverage`: what the tests' own processes run (the console's browser code runs in
+    // Chromium and the CLI in child processes, so v8 sees neither).
     coverage: {
       provider: "v8",
-      include: ["core/src/**", "client/**", "functions/**", "infra/**", "scripts/**", "console/**", "bin/**"],
+      include: ["core/src/**", "client/**", "functions/**", "infra/local/**", "scripts/**", "console/build.ts"],
       reporter: ["text-summary", "json-summary", "html"],
     },
     projects: [
