@@ -26,6 +26,7 @@ export default defineConfig({
       provider: "v8",
       include: ["core/src/**", "client/**", "functions/**", "infra/local/**", "scripts/**", "console/build.ts"],
       reporter: ["text-summary", "json-summary", "html"],
+      reportOnFailure: true,
     },
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },

@@ -1,4 +1,4 @@
-/** The dashboard's counts against a full recount of the table (tests/helpers/recount.ts, the one the load audit uses), after a random mix of everything that changes them. */
+/** The dashboard's counts against a full recount of the table (testkit/recount.ts, the one the load audit uses), after a random mix of everything that changes them. */
 import fc from "fast-check";
 import { decodeTime } from "ulid";
 import { afterEach, describe, expect, it, vi } from "vitest";
