@@ -62,6 +62,27 @@ module.exports = {
       to: { path: "^bench/" },
     },
     {
+      name: "bench-never-imports-tests",
+      comment: "what the bench and the tests share lives in testkit/: the bench may not import tests/",
+      severity: "error",
+      from: { path: "^bench/" },
+      to: { path: "^tests/" },
+    },
+    {
+      name: "testkit-stands-alone",
+      comment: "testkit/ serves both the tests and the bench, so it may import neither",
+      severity: "error",
+      from: { path: "^testkit/" },
+      to: { path: "^(tests|bench)/" },
+    },
+    {
+      name: "nothing-ships-the-testkit",
+      comment: "testkit/ is test code: nothing that is built, served or published may import it",
+      severity: "error",
+      from: { path: "^(core|client|functions|infra|console|scripts|bin)/" },
+      to: { path: "^testkit/" },
+    },
+    {
       name: "console-speaks-through-the-client",
       comment:
         "the web console reaches the service through the typed client; of core it may use only the route table and the issue state machine, which run in a browser",

@@ -7,7 +7,7 @@
  * issues are claimed again. Every answer is recorded in the ledger; every request is timed.
  */
 
-import type { ClaimRecord } from "../tests/helpers/load-audit.js";
+import type { ClaimRecord } from "../testkit/load-audit.js";
 import { send as sendRequest } from "./http.js";
 import type { LoadLedger, RouteTimings } from "./load-ledger.js";
 

@@ -1,9 +1,9 @@
 /**
  * @module bench/load-ledger — what the sustained load was told: every acknowledged delivery, issue
- * and claim (the audit's input, tests/helpers/load-audit.ts), the issues the load's edits pick from, and the
+ * and claim (the audit's input, testkit/load-audit.ts), the issues the load's edits pick from, and the
  * figures per route of the requests the agents send themselves.
  */
-import type { ClaimRecord, DeliveryAck, DeliveryRecord, LoadRecords } from "../tests/helpers/load-audit.js";
+import type { ClaimRecord, DeliveryAck, DeliveryRecord, LoadRecords } from "../testkit/load-audit.js";
 import type { Delivery, Provider } from "./deliveries.js";
 import { quantile } from "./format.js";
 

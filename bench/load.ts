@@ -4,11 +4,11 @@
  * and lists while agents claim, heartbeat, review and complete (some vanishing mid-dispatch), against
  * the stack with AWS's transaction conflicts emulated: by default a fleet of one-request instances as
  * Lambda runs them, where the claim p99 of 50 agents polling is held to its budget, or with
- * BENCH_LOAD_MODEL=server one app as `npm start` runs it. Then the audit (tests/helpers/load-audit.ts)
+ * BENCH_LOAD_MODEL=server one app as `npm start` runs it. Then the audit (testkit/load-audit.ts)
  * reads the whole table; a 5xx or a violation fails the run.
  */
 import { createDb } from "../core/src/index.js";
-import { auditLoad } from "../tests/helpers/load-audit.js";
+import { auditLoad } from "../testkit/load-audit.js";
 import { BUDGETS, type BudgetLine, reported, withinMs } from "./budgets.js";
 import { conflictsIn } from "./dynamo-trace.js";
 import { ms, num, statusCounts, table } from "./format.js";

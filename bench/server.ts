@@ -3,7 +3,7 @@
  * process: every family on @hono/node-server at 127.0.0.1, configured from the environment as
  * `npm start` is, with its DynamoDB calls and handler time totalled for the parent to ask over IPC.
  * BENCH_MODEL says what answers the requests: `server` (the default) one app, as `npm start` runs
- * it; `fleet` a fleet of one-request instances as Lambda runs them (tests/helpers/fleet.ts), each
+ * it; `fleet` a fleet of one-request instances as Lambda runs them (testkit/fleet.ts), each
  * with its own client, every client traced.
  *
  * Beside it with BENCH_EVENTS=on, as `npm start` runs them, the outbound events' stream reader and retry sweeper
@@ -18,7 +18,7 @@ import { EVENT_TYPES } from "../core/src/events/schemas.js";
 import { ALL_FAMILIES, createApp, createDb, loadConfig } from "../core/src/index.js";
 import { destinationService } from "../core/src/services.js";
 import { startLocalEvents } from "../infra/local/events.js";
-import { appFleet } from "../tests/helpers/fleet.js";
+import { appFleet } from "../testkit/fleet.js";
 import { type DynamoTrace, summedTotals, type TraceTotals, traceDynamo } from "./dynamo-trace.js";
 import { BENCH_MODELS, choiceEnv } from "./env.js";
 

@@ -2,8 +2,8 @@
 import type { Hono } from "hono";
 import type { AppEnv } from "../../core/src/http/app.js";
 import { ALL_FAMILIES, type AppDeps, createApp, createDb, type Db } from "../../core/src/index.js";
+import { appFleet, type Fleet } from "../../testkit/fleet.js";
 import { freshTable, TEST_API_KEY, testConfig } from "./db.js";
-import { appFleet, type Fleet } from "./fleet.js";
 
 export interface TestApp {
   app: Hono<AppEnv>;

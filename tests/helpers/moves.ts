@@ -2,14 +2,14 @@
 import type { Hono } from "hono";
 import type { DashboardStats } from "../../core/src/dashboard/service.js";
 import type { AppEnv } from "../../core/src/http/app.js";
-import { AUTH, dataOf, type TestApp } from "./app.js";
 import {
   dashboardMismatches,
   listingCountMismatches,
   recountDashboard,
   scanTable,
   signalCountMismatches,
-} from "./recount.js";
+} from "../../testkit/recount.js";
+import { AUTH, dataOf, type TestApp } from "./app.js";
 
 /** The largest page a list endpoint gives (docs/api.md#pagination). */
 const PAGE_LIMIT = 100;
@@ -39,7 +39,7 @@ export async function queuedIssueIds(app: Hono<AppEnv>, query = ""): Promise<str
 
 /**
  * Every maintained count that differs from a full recount of the table: the dashboard's figures,
- * each listing's count, each issue's `signalCount` (tests/helpers/recount.ts). Empty when all agree.
+ * each listing's count, each issue's `signalCount` (testkit/recount.ts). Empty when all agree.
  */
 export async function countMismatches(t: TestApp): Promise<string[]> {
   // Read side by side: callers ask while nothing else writes to the table.

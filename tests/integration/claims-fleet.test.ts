@@ -11,9 +11,9 @@ import { newClaimerId } from "../../core/src/dispatch/keys.js";
 import type { Dispatch } from "../../core/src/dispatch/schemas.js";
 import { issueKey } from "../../core/src/issues/keys.js";
 import { dispatchStore } from "../../core/src/services.js";
+import type { Fleet } from "../../testkit/fleet.js";
 import { AUTH, fleetOf, jsonPost, type Requester, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";
-import type { Fleet } from "../helpers/fleet.js";
 
 type Json = Record<string, unknown>;
 

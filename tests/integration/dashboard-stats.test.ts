@@ -1,17 +1,17 @@
-/** The dashboard's counts against a full recount of the table (tests/helpers/recount.ts, the one the load audit uses), after a random mix of everything that changes them. */
+/** The dashboard's counts against a full recount of the table (testkit/recount.ts, the one the load audit uses), after a random mix of everything that changes them. */
 import fc from "fast-check";
 import { decodeTime } from "ulid";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DashboardStats } from "../../core/src/dashboard/service.js";
 import { durationBucket } from "../../core/src/stats/counts.js";
-import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import {
   dashboardMismatches,
   listingCountMismatches,
   recountDashboard,
   scanTable,
   signalCountMismatches,
-} from "../helpers/recount.js";
+} from "../../testkit/recount.js";
+import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 
 type Body<T> = { data: T };
 type SentSignal = Body<{ signal: { id: string } }>;

@@ -1,5 +1,5 @@
 /**
- * The load bench's audit (tests/helpers/load-audit.ts) on a small table made through the API: it passes on
+ * The load bench's audit (testkit/load-audit.ts) on a small table made through the API: it passes on
  * the state as made, and fails on each kind of loss it exists to find once the table is broken by
  * hand — a delivery stored twice, two dispatches of one issue active at once, a count off by one.
  */
@@ -10,9 +10,9 @@ import { dispatchKey } from "../../core/src/dispatch/keys.js";
 import { issueKey } from "../../core/src/issues/keys.js";
 import { signalKey } from "../../core/src/signals/keys.js";
 import { STATS_PARTITION } from "../../core/src/stats/counts.js";
+import { auditLoad, type ClaimRecord, type LoadRecords, type Violation } from "../../testkit/load-audit.js";
 import { jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { codehostDelivery, errortrackerDelivery, issueEvent } from "../helpers/deliveries.js";
-import { auditLoad, type ClaimRecord, type LoadRecords, type Violation } from "../helpers/load-audit.js";
 
 type Json = Record<string, unknown>;
 

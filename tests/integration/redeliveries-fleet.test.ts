@@ -15,10 +15,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ALL_FAMILIES, createApp, createDb } from "../../core/src/index.js";
 import { deliveryKey } from "../../core/src/signals/keys.js";
 import { DELIVERY_PENDING_MESSAGE } from "../../core/src/signals/service.js";
+import type { Fleet } from "../../testkit/fleet.js";
 import { AUTH, dataOf, fleetOf, jsonPost, type Requester, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES, testConfig } from "../helpers/db.js";
 import { codehostDelivery, issueEvent, type SignedDelivery } from "../helpers/deliveries.js";
-import type { Fleet } from "../helpers/fleet.js";
 
 interface Ingested {
   signal: { id: string; issueId: string | null };

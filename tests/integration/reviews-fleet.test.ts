@@ -24,9 +24,9 @@ import {
 } from "../../core/src/services.js";
 import { versionKey, versionReviewsKey } from "../../core/src/templates/keys.js";
 import type { TemplateDetail, TemplateVersion } from "../../core/src/templates/schemas.js";
+import type { Fleet } from "../../testkit/fleet.js";
 import { AUTH, dataOf, fleetOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES, testConfig } from "../helpers/db.js";
-import type { Fleet } from "../helpers/fleet.js";
 
 const fleets: Fleet[] = [];
 afterEach(() => {

@@ -107,6 +107,59 @@ describe("dependency rules", () => {
     ).toEqual([["tests-never-import-bench", "tests/unit/x.test.ts", "bench/y.ts"]]);
   });
 
+  it("let the tests and the bench share the test kit", async () => {
+    expect(
+      await violationsOf({
+        "tests/unit/x.test.ts": 'import { kit } from "../../testkit/kit.js";\nexport const x = kit;\n',
+        "bench/y.ts": 'import { kit } from "../testkit/kit.js";\nexport const y = kit;\n',
+        "testkit/kit.ts": 'import { db } from "../core/src/db/client.js";\nexport const kit = db;\n',
+        "core/src/db/client.ts": "export const db = 1;\n",
+      }),
+    ).toEqual([]);
+  });
+
+  it("refuse the bench importing a test module", async () => {
+    expect(
+      await violationsOf({
+        "bench/y.ts": 'import { helper } from "../tests/helpers/h.js";\nexport const y = helper;\n',
+        "tests/helpers/h.ts": "export const helper = 1;\n",
+      }),
+    ).toEqual([["bench-never-imports-tests", "bench/y.ts", "tests/helpers/h.ts"]]);
+  });
+
+  it("refuse the test kit importing the tests or the bench", async () => {
+    // Assembled, as above: this file names no module of the bench.
+    const benchModule = ["..", "bench", "y.js"].join("/");
+    const found = await violationsOf({
+      "testkit/a.ts": 'import { helper } from "../tests/helpers/h.js";\nexport const a = helper;\n',
+      "testkit/b.ts": `import { y } from "${benchModule}";\nexport const b = y;\n`,
+      "tests/helpers/h.ts": "export const helper = 1;\n",
+      "bench/y.ts": "export const y = 1;\n",
+    });
+    expect(found).toEqual(
+      expect.arrayContaining([
+        ["testkit-stands-alone", "testkit/a.ts", "tests/helpers/h.ts"],
+        ["testkit-stands-alone", "testkit/b.ts", "bench/y.ts"],
+      ]),
+    );
+    expect(found).toHaveLength(2);
+  });
+
+  it("refuse shipped code importing the test kit", async () => {
+    const found = await violationsOf({
+      "core/src/issues/store.ts": 'import { kit } from "../../../testkit/kit.js";\nexport const store = kit;\n',
+      "scripts/build.ts": 'import { kit } from "../testkit/kit.js";\nexport const build = kit;\n',
+      "testkit/kit.ts": "export const kit = 1;\n",
+    });
+    expect(found).toEqual(
+      expect.arrayContaining([
+        ["nothing-ships-the-testkit", "core/src/issues/store.ts", "testkit/kit.ts"],
+        ["nothing-ships-the-testkit", "scripts/build.ts", "testkit/kit.ts"],
+      ]),
+    );
+    expect(found).toHaveLength(2);
+  });
+
   it("let the console use the typed client, the route table and the state machine, and nothing else of core", async () => {
     const allowed = {
       "console/src/main.ts":

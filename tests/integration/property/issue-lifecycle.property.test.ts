@@ -6,11 +6,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AUTH, dataOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
-import { CONFLICT_MODES } from "../helpers/db.js";
-import { codehostDelivery, issueEvent, mergedPullRequest } from "../helpers/deliveries.js";
-import { PATCH_MOVES } from "../helpers/issue-states.js";
-import { countMismatches, everyPage, queuedIssueIds } from "../helpers/moves.js";
+import { AUTH, dataOf, jsonPost, type TestApp, testApp } from "../../helpers/app.js";
+import { CONFLICT_MODES } from "../../helpers/db.js";
+import { codehostDelivery, issueEvent, mergedPullRequest } from "../../helpers/deliveries.js";
+import { PATCH_MOVES } from "../../helpers/issue-states.js";
+import { countMismatches, everyPage, queuedIssueIds } from "../../helpers/moves.js";
 
 const STATUSES = ["triage", "backlog", "todo", "in_progress", "done", "canceled"] as const;
 type Status = (typeof STATUSES)[number];

@@ -6,13 +6,13 @@ import { existsSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CONSOLE_BUILD_DIR } from "../../console/build.js";
-import { LINKED } from "../../core/src/config.js";
-import { CONSOLE_COPY_FILES, CONSOLE_PACKAGE_DIR } from "../../core/src/console/assets.js";
-import { DOCS_ASSETS, DOCS_COPY_FILES, DOCS_UI_PACKAGE } from "../../core/src/openapi/docs-page.js";
-import { installSstRecorder, uninstallSstRecorder } from "./sst-recorder.js";
+import { CONSOLE_BUILD_DIR } from "../../../console/build.js";
+import { LINKED } from "../../../core/src/config.js";
+import { CONSOLE_COPY_FILES, CONSOLE_PACKAGE_DIR } from "../../../core/src/console/assets.js";
+import { DOCS_ASSETS, DOCS_COPY_FILES, DOCS_UI_PACKAGE } from "../../../core/src/openapi/docs-page.js";
+import { installSstRecorder, uninstallSstRecorder } from "../../helpers/sst-recorder.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
 afterEach(() => {
   uninstallSstRecorder();

@@ -1,14 +1,14 @@
 /**
- * @module tests/helpers/load-audit — after a load, reads the whole table and checks that nothing
+ * @module testkit/load-audit — after a load, reads the whole table and checks that nothing
  * acknowledged was lost or doubled: every acknowledged delivery is stored exactly once, every
  * created issue exists (and a fingerprint has at most one open issue), each issue had one active
  * dispatch at a time and every claim an agent got is stored as the agent left it, and the
  * maintained counts equal a recount (./recount.ts).
  */
-import type { Db } from "../../core/src/db/client.js";
-import type { WebhookProvider } from "../../core/src/routes.js";
-import { dashboardService } from "../../core/src/services.js";
-import { deliveryKey } from "../../core/src/signals/keys.js";
+import type { Db } from "../core/src/db/client.js";
+import type { WebhookProvider } from "../core/src/routes.js";
+import { dashboardService } from "../core/src/services.js";
+import { deliveryKey } from "../core/src/signals/keys.js";
 import {
   dashboardMismatches,
   listingCountMismatches,

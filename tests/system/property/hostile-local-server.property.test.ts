@@ -1,5 +1,5 @@
 /**
- * @module tests/property/hostile-local-server — the local server (`npm start`'s stack) over raw TCP:
+ * @module tests/system/property/hostile-local-server — the local server (`npm start`'s stack) over raw TCP:
  * what Node's HTTP parser or the adapter answers before the app sees a request (a 100 KB query
  * string, 64 KB headers, thousands of duplicated headers, non-ASCII bytes, malformed request lines,
  * no Host, CONNECT), bodies over the limit, and requests that never finish arriving. Every answer
@@ -11,13 +11,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { BEARER_FAILURE_MESSAGE } from "../../core/src/http/auth.js";
-import { loadConfig } from "../../core/src/index.js";
-import { allRoutes } from "../../core/src/routes.js";
-import { freePort } from "../../infra/local/dynamodb.js";
-import { type LocalStack, startLocalStack } from "../../infra/local/stack.js";
-import { TEST_API_KEY, TEST_WEBHOOK_SECRETS } from "../helpers/db.js";
-import { ANSWER_TIMEOUT_MS, expectEnvelope, hostileSegment, routePath } from "../helpers/property.js";
+import { BEARER_FAILURE_MESSAGE } from "../../../core/src/http/auth.js";
+import { loadConfig } from "../../../core/src/index.js";
+import { allRoutes } from "../../../core/src/routes.js";
+import { freePort } from "../../../infra/local/dynamodb.js";
+import { type LocalStack, startLocalStack } from "../../../infra/local/stack.js";
+import { TEST_API_KEY, TEST_WEBHOOK_SECRETS } from "../../helpers/db.js";
+import { ANSWER_TIMEOUT_MS, expectEnvelope, hostileSegment, routePath } from "../../helpers/property.js";
 
 /** Short, so a stalled request's 408 comes within the test's time; the server's default is 30 s. */
 const REQUEST_TIMEOUT_MS = 1500;

@@ -1,16 +1,16 @@
 /**
- * @module tests/infra/local-routes — the local server serves exactly the route table: every route
+ * @module tests/unit/infra/local-routes — the local server serves exactly the route table: every route
  * once, nothing else, and each family alone serves exactly the routes it declares.
  */
 import type { Hono } from "hono";
 import { inspectRoutes } from "hono/dev";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../core/src/config.js";
-import { createDb } from "../../core/src/db/client.js";
-import { ALL_DECLARATIONS, ALL_FAMILIES } from "../../core/src/families.js";
-import type { AppDeps, AppEnv, FamilyModules } from "../../core/src/http/app.js";
-import { allRoutes, FAMILIES, ROUTE_TABLE, routeKey } from "../../core/src/routes.js";
-import { createApp } from "../../core/src/services.js";
+import { loadConfig } from "../../../core/src/config.js";
+import { createDb } from "../../../core/src/db/client.js";
+import { ALL_DECLARATIONS, ALL_FAMILIES } from "../../../core/src/families.js";
+import type { AppDeps, AppEnv, FamilyModules } from "../../../core/src/http/app.js";
+import { allRoutes, FAMILIES, ROUTE_TABLE, routeKey } from "../../../core/src/routes.js";
+import { createApp } from "../../../core/src/services.js";
 
 // Construction does no I/O: the unreachable endpoint is never called.
 const deps: AppDeps = {

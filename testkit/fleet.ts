@@ -1,13 +1,13 @@
 /**
- * @module tests/helpers/fleet — the app served as AWS Lambda serves it: a pool of instances, each
+ * @module testkit/fleet — the app served as AWS Lambda serves it: a pool of instances, each
  * with its own DynamoDB client and its own services, each answering one request at a time; a new
  * instance is made whenever every one is busy. Nothing in-process is shared between instances but
  * the conflict emulator of the endpoint (db/conflicts.ts), which stands for DynamoDB itself.
  * The bench imports it too (bench/server.ts), so it takes its configuration instead of reading vitest's.
  */
 import type { Hono } from "hono";
-import type { AppEnv } from "../../core/src/http/app.js";
-import { ALL_FAMILIES, type Config, createApp, createDb, type Db } from "../../core/src/index.js";
+import type { AppEnv } from "../core/src/http/app.js";
+import { ALL_FAMILIES, type Config, createApp, createDb, type Db } from "../core/src/index.js";
 
 export interface FleetInstance {
   app: Hono<AppEnv>;

@@ -1,5 +1,5 @@
 /**
- * @module tests/property/hostile-requests — every route of the route table, in process, under
+ * @module tests/integration/property/hostile-requests — every route of the route table, in process, under
  * hostile requests: odd methods, ids and paths (malformed percent-encoding, dot segments, very long
  * segments), query strings, headers (huge, duplicated, latin1, lying Content-Length) and bodies
  * (deep nesting, 1 MiB strings, bytes that are not UTF-8, duplicate keys, numbers beyond 2^53),
@@ -7,11 +7,11 @@
  */
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BEARER_FAILURE_MESSAGE } from "../../core/src/http/auth.js";
-import { allRoutes, type RouteSpec, routeKey } from "../../core/src/routes.js";
-import { WEBHOOK_FAILURE_MESSAGE } from "../../core/src/webhooks/routes.js";
-import { type TestApp, testApp } from "../helpers/app.js";
-import { TEST_API_KEY } from "../helpers/db.js";
+import { BEARER_FAILURE_MESSAGE } from "../../../core/src/http/auth.js";
+import { allRoutes, type RouteSpec, routeKey } from "../../../core/src/routes.js";
+import { WEBHOOK_FAILURE_MESSAGE } from "../../../core/src/webhooks/routes.js";
+import { type TestApp, testApp } from "../../helpers/app.js";
+import { TEST_API_KEY } from "../../helpers/db.js";
 import {
   answerWithin,
   expectEnvelope,
@@ -27,7 +27,7 @@ import {
   routePath,
   seedWorld,
   ulidLike,
-} from "../helpers/property.js";
+} from "../../helpers/property.js";
 
 /** Runs per route for each credential; the table has ~60 routes. */
 const RUNS_PER_ROUTE = 25;

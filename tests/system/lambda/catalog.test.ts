@@ -1,7 +1,7 @@
 /** The built catalog bundle, invoked as Lambda would: API Gateway HTTP API v2 events against DynamoDB Local. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiGatewayEvent, authorizedEvent } from "../helpers/apigw.js";
-import { deployedEnv, type Handler, invoke, loadHandler } from "../helpers/lambda.js";
+import { apiGatewayEvent, authorizedEvent } from "../../helpers/apigw.js";
+import { deployedEnv, type Handler, invoke, loadHandler } from "../../helpers/lambda.js";
 
 const event = authorizedEvent;
 

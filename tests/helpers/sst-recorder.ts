@@ -1,5 +1,5 @@
 /**
- * @module tests/infra/sst-recorder — a recording stand-in for SST's `sst` and `$config` globals:
+ * @module tests/helpers/sst-recorder — a recording stand-in for SST's `sst` and `$config` globals:
  * evaluating `infra/*.ts` against it records every component and route instead of deploying them.
  * Where SST, Lambda or API Gateway would refuse the program (a secret with no value, two components
  * with one name, a route key twice or in a form API Gateway rejects, a link to something that cannot

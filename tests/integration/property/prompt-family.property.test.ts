@@ -5,10 +5,10 @@
  */
 import fc from "fast-check";
 import { beforeAll, describe, it } from "vitest";
-import { ROUTE_TABLE } from "../../core/src/routes.js";
-import { jsonPost, type TestApp, testApp } from "../helpers/app.js";
-import { expectEnvelopeAnswer, queryString } from "../helpers/property.js";
-import { createTemplate, engineOf, recordPrompt } from "../helpers/templates.js";
+import { ROUTE_TABLE } from "../../../core/src/routes.js";
+import { jsonPost, type TestApp, testApp } from "../../helpers/app.js";
+import { expectEnvelopeAnswer, queryString } from "../../helpers/property.js";
+import { createTemplate, engineOf, recordPrompt } from "../../helpers/templates.js";
 
 const RUNS = 60;
 const QUERY_NAMES = ["page", "limit", "type", "projectId", "templateId", "versionId", "issueId"];

@@ -1,10 +1,10 @@
 /** The built templates and prompts bundles, invoked as Lambda would: API Gateway HTTP API v2 events against DynamoDB Local. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "../../core/src/index.js";
-import { promptRenderer, promptService } from "../../core/src/services.js";
-import { authorizedEvent } from "../helpers/apigw.js";
-import { testConfig } from "../helpers/db.js";
-import { deployedEnv, type Handler, invoke, loadHandler } from "../helpers/lambda.js";
+import { createDb } from "../../../core/src/index.js";
+import { promptRenderer, promptService } from "../../../core/src/services.js";
+import { authorizedEvent } from "../../helpers/apigw.js";
+import { testConfig } from "../../helpers/db.js";
+import { deployedEnv, type Handler, invoke, loadHandler } from "../../helpers/lambda.js";
 
 const event = authorizedEvent;
 

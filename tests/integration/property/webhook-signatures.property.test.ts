@@ -1,5 +1,5 @@
 /**
- * @module tests/property/webhook-signatures — each webhook receiver (read from the route table),
+ * @module tests/integration/property/webhook-signatures — each webhook receiver (read from the route table),
  * signed under its neutral header and under the provider's own (GitHub's, Sentry's), against random
  * variants of a valid signed delivery: signature or secret missing, empty, under a header it does
  * not read, beside a different signature under its other name, under another scheme, truncated or extended, in the wrong case where case matters, with garbage around
@@ -11,15 +11,15 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH } from "../../core/src/http/body.js";
-import { allRoutes, type WebhookProvider } from "../../core/src/routes.js";
-import { PROVIDER_HEADERS } from "../../core/src/webhooks/headers.js";
-import { WEBHOOK_FAILURE_MESSAGE } from "../../core/src/webhooks/routes.js";
-import { signCodehost, signErrortracker } from "../../core/src/webhooks/verify.js";
-import { AUTH, type TestApp, testApp } from "../helpers/app.js";
-import { TEST_WEBHOOK_SECRETS } from "../helpers/db.js";
-import { loadFixture } from "../helpers/fixtures.js";
-import { bytesBetween, expectEnvelope } from "../helpers/property.js";
+import { MAX_JSON_DEPTH } from "../../../core/src/http/body.js";
+import { allRoutes, type WebhookProvider } from "../../../core/src/routes.js";
+import { PROVIDER_HEADERS } from "../../../core/src/webhooks/headers.js";
+import { WEBHOOK_FAILURE_MESSAGE } from "../../../core/src/webhooks/routes.js";
+import { signCodehost, signErrortracker } from "../../../core/src/webhooks/verify.js";
+import { AUTH, type TestApp, testApp } from "../../helpers/app.js";
+import { TEST_WEBHOOK_SECRETS } from "../../helpers/db.js";
+import { loadFixture } from "../../helpers/fixtures.js";
+import { bytesBetween, expectEnvelope } from "../../helpers/property.js";
 
 const RUNS = 80;
 const POSITIVE_RUNS = 10;

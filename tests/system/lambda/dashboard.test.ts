@@ -1,8 +1,8 @@
 /** The built dashboard bundle, invoked as Lambda would: API Gateway HTTP API v2 events against DynamoDB Local. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiGatewayEvent } from "../helpers/apigw.js";
-import { TEST_API_KEY } from "../helpers/db.js";
-import { deployedEnv, type Handler, invoke, loadHandler } from "../helpers/lambda.js";
+import { apiGatewayEvent } from "../../helpers/apigw.js";
+import { TEST_API_KEY } from "../../helpers/db.js";
+import { deployedEnv, type Handler, invoke, loadHandler } from "../../helpers/lambda.js";
 
 const headers = { Authorization: `Bearer ${TEST_API_KEY}`, "Content-Type": "application/json" };
 

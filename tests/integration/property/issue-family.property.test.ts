@@ -4,9 +4,9 @@
  */
 import fc from "fast-check";
 import { beforeAll, describe, it } from "vitest";
-import { ROUTE_TABLE } from "../../core/src/routes.js";
-import { jsonPost, type TestApp, testApp } from "../helpers/app.js";
-import { expectEnvelopeAnswer, queryString } from "../helpers/property.js";
+import { ROUTE_TABLE } from "../../../core/src/routes.js";
+import { jsonPost, type TestApp, testApp } from "../../helpers/app.js";
+import { expectEnvelopeAnswer, queryString } from "../../helpers/property.js";
 
 const RUNS = 80;
 const QUERY_NAMES = [

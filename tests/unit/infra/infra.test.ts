@@ -1,15 +1,15 @@
 /**
- * @module tests/infra/infra — evaluates infra/*.ts and sst.config.ts against the SST recorder and
+ * @module tests/unit/infra/infra — evaluates infra/*.ts and sst.config.ts against the SST recorder and
  * checks what would be deployed against core's route table, table definition and link names.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { CORS_POLICY, type Config, LINKED, loadConfig } from "../../core/src/config.js";
-import { TABLE_DEFINITION } from "../../core/src/db/table.js";
-import { EVENT_SOURCE_ENTITIES } from "../../core/src/events/derive.js";
-import { allRoutes, DEFAULT_ROUTE_FAMILY, FAMILIES, type Family, gatewayMethods } from "../../core/src/routes.js";
+import { CORS_POLICY, type Config, LINKED, loadConfig } from "../../../core/src/config.js";
+import { TABLE_DEFINITION } from "../../../core/src/db/table.js";
+import { EVENT_SOURCE_ENTITIES } from "../../../core/src/events/derive.js";
+import { allRoutes, DEFAULT_ROUTE_FAMILY, FAMILIES, type Family, gatewayMethods } from "../../../core/src/routes.js";
 import {
   applyTransform,
   gatewayCors,
@@ -20,9 +20,9 @@ import {
   type Recording,
   type SubscriberFunction,
   uninstallSstRecorder,
-} from "./sst-recorder.js";
+} from "../../helpers/sst-recorder.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 /** infra/events.ts: the retry queue, the dead-letter queue, the stream's and the queue's subscriptions, the sweep schedule. */
 const EVENT_COMPONENTS = 5;
 const SERVICE_API_KEY = `kaizen_${"ab".repeat(32)}`;

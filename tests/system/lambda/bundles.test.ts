@@ -4,12 +4,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { ALL_DECLARATIONS } from "../../core/src/families.js";
-import { signCodehost, signErrortracker } from "../../core/src/webhooks/verify.js";
-import { packageFiles } from "../../scripts/build.js";
-import { apiGatewayEvent } from "../helpers/apigw.js";
-import { TEST_API_KEY, TEST_WEBHOOK_SECRETS } from "../helpers/db.js";
-import { deployedEnv, invoke, loadHandler } from "../helpers/lambda.js";
+import { ALL_DECLARATIONS } from "../../../core/src/families.js";
+import { signCodehost, signErrortracker } from "../../../core/src/webhooks/verify.js";
+import { packageFiles } from "../../../scripts/build.js";
+import { apiGatewayEvent } from "../../helpers/apigw.js";
+import { TEST_API_KEY, TEST_WEBHOOK_SECRETS } from "../../helpers/db.js";
+import { deployedEnv, invoke, loadHandler } from "../../helpers/lambda.js";
 
 describe("Lambda bundles", () => {
   let env: Record<string, string>;

@@ -1,5 +1,5 @@
 /**
- * @module tests/property/hostile-bodies — what the API decides for JSON bodies at the edges, on
+ * @module tests/integration/property/hostile-bodies — what the API decides for JSON bodies at the edges, on
  * every route that takes one (read from the OpenAPI document): bytes that are not UTF-8 are a 400,
  * never U+FFFD; duplicate keys keep the last; integers beyond 2^53 or out of double range are a
  * 400 naming the field (the same for integer query parameters); nesting deeper than MAX_JSON_DEPTH
@@ -7,10 +7,10 @@
  */
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_MESSAGE } from "../../core/src/http/body.js";
-import { takesIdempotencyKey } from "../../core/src/http/idempotency.js";
-import { allRoutes, type RouteSpec, routeKey } from "../../core/src/routes.js";
-import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_MESSAGE } from "../../../core/src/http/body.js";
+import { takesIdempotencyKey } from "../../../core/src/http/idempotency.js";
+import { allRoutes, type RouteSpec, routeKey } from "../../../core/src/routes.js";
+import { AUTH, jsonPost, type TestApp, testApp } from "../../helpers/app.js";
 import {
   bytesBetween,
   expectEnvelope,
@@ -20,7 +20,7 @@ import {
   type RouteContract,
   routeContracts,
   seedWorld,
-} from "../helpers/property.js";
+} from "../../helpers/property.js";
 
 const NOT_UTF8 = { error: "Request body is not valid UTF-8" };
 const RUNS = 100;
