@@ -16,7 +16,7 @@ import { EXPERIMENT_ID, SLUG, TEMPLATE_ID } from "../../core/src/templates/keys.
 import { pageQuery } from "../../core/src/templates/schemas.js";
 import { claimStopped, type paths, type Schema } from "../client.js";
 import type { ApiRouteKey } from "./access.js";
-import type { McpSession } from "./session.js";
+import type { McpSession } from "./mcp-session.js";
 
 /** An object schema of any shape and strictness: what a tool's input is. */
 type ObjectSchema = z.ZodMiniObject<z.core.$ZodShape, z.core.$ZodObjectConfig>;

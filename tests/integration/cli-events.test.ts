@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { formatEventLine, runTail } from "../../client/cli/commands/events.js";
 import { createOutput } from "../../client/cli/output.js";
 import { createKaizenClient, type Schema } from "../../client/client.js";
-import { DeliveryStore } from "../../core/src/events/delivery-store.js";
+import { DeliveryStore } from "../../core/src/events/event-delivery-store.js";
 import { deliveryId, eventId } from "../../core/src/events/keys.js";
 import { EVENT_TYPES, type EventType } from "../../core/src/events/schemas.js";
 import { SIGNATURE_HEADER, signatureHeader, TIMESTAMP_HEADER } from "../../core/src/events/signing.js";

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_TEMPLATE_SLUGS, versionKey } from "../../core/src/templates/keys.js";
 import type { Template, TemplateDetail, TemplateVersion } from "../../core/src/templates/schemas.js";
-import { TemplateStore } from "../../core/src/templates/store.js";
+import { TemplateStore } from "../../core/src/templates/template-store.js";
 import { AUTH, anotherInstance, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES, TEST_API_KEY } from "../helpers/db.js";
 import { createTemplate, engineOf } from "../helpers/templates.js";

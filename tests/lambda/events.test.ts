@@ -16,10 +16,10 @@ import {
 import type { Context, DynamoDBRecord, DynamoDBStreamEvent, SQSEvent } from "aws-lambda";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { changeRecordOf } from "../../core/src/db/changes.js";
-import { createDb, type Db } from "../../core/src/db/client.js";
-import { EventDeliveries } from "../../core/src/events/deliveries.js";
-import { DeliveryStore } from "../../core/src/events/delivery-store.js";
+import { createDb, type Db } from "../../core/src/db/db.js";
 import { DestinationStore } from "../../core/src/events/destination-store.js";
+import { EventDeliveries } from "../../core/src/events/event-deliveries.js";
+import { DeliveryStore } from "../../core/src/events/event-delivery-store.js";
 import { destinationService, issueService } from "../../core/src/services.js";
 import { deployedEnv } from "../helpers/lambda.js";
 import { type Receiver, type Script, startReceiver } from "../helpers/receiver.js";

@@ -6,7 +6,7 @@ import { expectedVersion } from "../http/conditional.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
 import { catalogService } from "../services.js";
-import type { Stored } from "./records.js";
+import type { Stored } from "./record-store.js";
 import {
   createGoalBody,
   createLabelBody,

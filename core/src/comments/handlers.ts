@@ -7,8 +7,8 @@ import type { AppEnv } from "../http/app.js";
 import { readJsonBody } from "../http/body.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
+import type { CommentService } from "./comment-service.js";
 import { createCommentBody, listCommentsQuery } from "./schemas.js";
-import type { CommentService } from "./service.js";
 
 /**
  * The comment routes' handlers, built once from the deps.

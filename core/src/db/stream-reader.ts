@@ -58,7 +58,7 @@ import {
   type Shard,
 } from "@aws-sdk/client-dynamodb-streams";
 import { type ChangeRecord, changeRecordOf } from "./changes.js";
-import type { Db, Key } from "./client.js";
+import type { Db, Key } from "./db.js";
 
 /** The partition of the reader's own items: one checkpoint per shard. */
 const STREAM_PARTITION = "$kaizen#stream";

@@ -6,8 +6,8 @@ import { itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
 import { CLAIM_STOPPED_HEADER } from "../routes.js";
 import { dispatchService, promptRenderer } from "../services.js";
+import type { ClaimResult, ClaimStopped } from "./dispatch-service.js";
 import { claimBody, completeBody, listDispatchesQuery, nextQuery, queueQuery } from "./schemas.js";
-import type { ClaimResult, ClaimStopped } from "./service.js";
 
 export const dispatchFamily: FamilyModule<"dispatch"> = (deps) => {
   const dispatch = dispatchService(deps);

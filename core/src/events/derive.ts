@@ -16,12 +16,12 @@
  * the ones named above.
  */
 import type { ChangeRecord } from "../db/changes.js";
-import type { Item } from "../db/client.js";
-import { fromItem as dispatchFromItem } from "../dispatch/store.js";
-import { fromItem as issueFromItem } from "../issues/store.js";
+import type { Item } from "../db/db.js";
+import { fromItem as dispatchFromItem } from "../dispatch/dispatch-store.js";
+import { fromItem as issueFromItem } from "../issues/issue-store.js";
 import { recordOf as experimentRecordOf } from "../templates/experiment-store.js";
 import { versionOfReviewsKey } from "../templates/keys.js";
-import { reviewsFromItem } from "../templates/store.js";
+import { reviewsFromItem } from "../templates/template-store.js";
 import { eventId } from "./keys.js";
 import type { EventType, OutboundEvent } from "./schemas.js";
 

@@ -4,8 +4,8 @@
  * The counts a fold adds to prompts are the prompt store's; the version's tally, the template
  * store's. Keys: ./keys.ts.
  */
-import { ConditionFailedError, type Db, type Item, type TransactItem } from "../db/client.js";
-import { ListingIndex } from "../db/listing.js";
+import { ConditionFailedError, type Db, type Item, type TransactItem } from "../db/db.js";
+import { ListingIndex } from "../db/listing-index.js";
 import { type Taken, takeNext } from "../db/sequence.js";
 import {
   padReviewSequence,
