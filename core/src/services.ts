@@ -16,7 +16,7 @@ import { dispatchTokenCheck } from "./dispatch/token.js";
 import { DestinationService } from "./events/destination-service.js";
 import { DestinationStore } from "./events/destination-store.js";
 import { EventDeliveries } from "./events/event-deliveries.js";
-import { DeliveryStore } from "./events/event-delivery-store.js";
+import { EventDeliveryStore } from "./events/event-delivery-store.js";
 import { type AppDeps, type AppEnv, createHttpApp, type FamilyModules } from "./http/app.js";
 import { DispatchQueue } from "./issues/dispatch-queue.js";
 import { IssueMoves } from "./issues/issue-moves.js";
@@ -216,7 +216,8 @@ export const dashboardService = (deps: DbDeps) =>
   );
 
 export const destinationStore = (deps: DbDeps) => once(deps, "destinationStore", () => new DestinationStore(deps.db));
-export const eventDeliveryStore = (deps: DbDeps) => once(deps, "eventDeliveryStore", () => new DeliveryStore(deps.db));
+export const eventDeliveryStore = (deps: DbDeps) =>
+  once(deps, "eventDeliveryStore", () => new EventDeliveryStore(deps.db));
 /** Events from the change stream to their destinations: the stream's handler, the retry sweeper, manual retries. */
 export const eventDeliveries = (deps: EventDeps) =>
   once(

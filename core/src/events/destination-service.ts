@@ -1,22 +1,22 @@
 /**
  * @module events/destination-service — event destinations (docs/api.md#outbound-events): made with a signing secret shown once,
  * listed, read, changed at their version, rotated (the old secret signs beside the new one for
- * 24 h), deleted; and their deliveries listed and sent again.
+ * 24 h), deleted; and their event deliveries listed and sent again.
  */
 
 import { NotFoundError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import type { DestinationStore, StoredDestination } from "./destination-store.js";
 import type { EventDeliveries } from "./event-deliveries.js";
-import type { DeliveryStore } from "./event-delivery-store.js";
+import type { EventDeliveryStore } from "./event-delivery-store.js";
 import { newDestinationId } from "./keys.js";
 import {
   type CreateDestinationBody,
-  DELIVERY_ID,
   DESTINATION_ID,
-  type Delivery,
   type Destination,
   type DestinationWithSecret,
+  EVENT_DELIVERY_ID,
+  type EventDelivery,
   type PatchDestinationBody,
 } from "./schemas.js";
 import { newSigningSecret } from "./signing.js";
@@ -27,7 +27,7 @@ export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 export class DestinationService {
   constructor(
     private readonly store: DestinationStore,
-    private readonly deliveries: DeliveryStore,
+    private readonly deliveries: EventDeliveryStore,
     private readonly sending: Pick<EventDeliveries, "retry">,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -111,19 +111,19 @@ export class DestinationService {
     await this.store.delete(current);
   }
 
-  /** A page of a destination's deliveries, newest first, with their attempts. */
-  async deliveriesOf(
+  /** A page of a destination's event deliveries, newest first, with their attempts. */
+  async eventDeliveriesOf(
     id: string,
     page: { offset: number; limit: number },
-  ): Promise<{ deliveries: Delivery[]; total: number }> {
+  ): Promise<{ deliveries: EventDelivery[]; total: number }> {
     const { destination } = await this.get(id);
     return this.deliveries.page(destination.id, page.offset, page.limit);
   }
 
-  /** Sends a delivery again now (see {@link EventDeliveries.retry}). */
-  async retryDelivery(id: string, deliveryId: string): Promise<Delivery> {
+  /** Sends an event delivery again now (see {@link EventDeliveries.retry}). */
+  async retryEventDelivery(id: string, deliveryId: string): Promise<EventDelivery> {
     const { destination } = await this.get(id);
-    if (!DELIVERY_ID.test(deliveryId))
+    if (!EVENT_DELIVERY_ID.test(deliveryId))
       throw new NotFoundError(`Delivery ${deliveryId} of event destination ${id} not found`);
     return this.sending.retry(destination.id, deliveryId);
   }

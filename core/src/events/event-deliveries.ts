@@ -3,13 +3,13 @@
  *
  * {@link EventDeliveries.handleChanges} takes one batch of the table's change stream (from the
  * Lambda subscribed to it, or from the local stack's reader): it derives the batch's events
- * (./derive.ts), writes one delivery per event and active destination that asked for its type, and
- * makes each delivery's first attempt at once. A delivery is written once whatever number of times
+ * (./derive.ts), writes one event delivery per event and active destination that asked for its type, and
+ * makes each event delivery's first attempt at once. An event delivery is written once whatever number of times
  * its batch is handed over; one already there is left to its own attempts.
  *
- * An attempt that fails leaves the delivery pending and due again after an exponential backoff with
+ * An attempt that fails leaves the event delivery pending and due again after an exponential backoff with
  * jitter (the first retry within 30 s), for 24 h; then it is `failed`. {@link EventDeliveries.sweep}
- * makes the attempts that are due. Every attempt takes the delivery under a short lease, so two
+ * makes the attempts that are due. Every attempt takes the event delivery under a short lease, so two
  * sweepers (or a sweeper and a manual retry) never send it at once, and is appended to it. A
  * destination whose attempts fail {@link DEACTIVATE_AFTER_FAILURES} times in a row is switched off.
  */
@@ -17,24 +17,24 @@ import type { ChangeRecord } from "../db/changes.js";
 import { ConflictError, NotFoundError } from "../errors.js";
 import { eventsOf } from "./derive.js";
 import { DEACTIVATE_AFTER_FAILURES, type DestinationStore, type StoredDestination } from "./destination-store.js";
-import type { DeliveryStore, StoredDelivery } from "./event-delivery-store.js";
+import type { EventDeliveryStore, StoredEventDelivery } from "./event-delivery-store.js";
 import { deliveryId } from "./keys.js";
-import type { Delivery, DeliveryAttempt, DeliveryStatus } from "./schemas.js";
+import type { EventDelivery, EventDeliveryAttempt, EventDeliveryStatus } from "./schemas.js";
 import { SEND_TIMEOUT_MS, type Sending, type SendResult, sendEvent } from "./sender.js";
 
 export { DEACTIVATE_AFTER_FAILURES };
 
-/** How long deliveries are retried, from the event (docs/api.md#outbound-events). */
+/** How long event deliveries are retried, from the event (docs/api.md#outbound-events). */
 export const RETRY_FOR_MS = 24 * 3_600_000;
 /** The backoff's first step: the first retry comes 15–30 s after the first attempt. */
 export const FIRST_RETRY_MS = 30_000;
 /** The longest wait between two automatic attempts. */
 export const MAX_RETRY_MS = 4 * 3_600_000;
-/** A taken delivery is left to its taker this long: one attempt's timeout and some. */
+/** A taken event delivery is left to its taker this long: one attempt's timeout and some. */
 const LEASE_MS = SEND_TIMEOUT_MS + 20_000;
-/** Deliveries attempted at once by one handler. */
+/** Event deliveries attempted at once by one handler. */
 const PARALLEL_SENDS = 16;
-/** Deliveries one sweep takes at most. */
+/** Event deliveries one sweep takes at most. */
 const SWEEP_BATCH = 50;
 
 /**
@@ -47,7 +47,7 @@ export function retryDelayMs(failures: number, random: () => number = Math.rando
 }
 
 /** How {@link EventDeliveries} sends, tells the time, draws its jitter and asks to be woken for a retry. */
-export interface DeliveryOptions {
+export interface EventDeliveryOptions {
   send?: (sending: Sending) => Promise<SendResult>;
   now?: () => Date;
   random?: () => number;
@@ -66,8 +66,8 @@ export class EventDeliveries {
 
   constructor(
     private readonly destinations: DestinationStore,
-    private readonly deliveries: DeliveryStore,
-    options: DeliveryOptions = {},
+    private readonly deliveries: EventDeliveryStore,
+    options: EventDeliveryOptions = {},
   ) {
     this.send = options.send ?? sendEvent;
     this.now = options.now ?? (() => new Date());
@@ -90,7 +90,7 @@ export class EventDeliveries {
           const fields = { id, destinationId: target.destination.id, eventId: event.id, eventType: event.type, body };
           const created = await this.deliveries.create(fields, now, new Date(now.getTime() + LEASE_MS));
           if (!created) return; // Written by an earlier read of this batch: its own attempts carry on.
-          const delivery: Delivery = {
+          const delivery: EventDelivery = {
             ...fields,
             status: "pending",
             nextAttemptAt: null,
@@ -125,11 +125,11 @@ export class EventDeliveries {
   }
 
   /**
-   * Sends delivery `id` of destination `destinationId` once more, now, whatever its status: its
-   * schedule stays as it was unless this attempt succeeds. 404 for a delivery of another
+   * Sends event delivery `id` of destination `destinationId` once more, now, whatever its status: its
+   * schedule stays as it was unless this attempt succeeds. 404 for an event delivery of another
    * destination; 409 while another attempt of it is under way.
    */
-  async retry(destinationId: string, id: string): Promise<Delivery> {
+  async retry(destinationId: string, id: string): Promise<EventDelivery> {
     const found = await this.deliveries.get(id);
     if (!found || found.delivery.destinationId !== destinationId) {
       throw new NotFoundError(`Delivery ${id} of event destination ${destinationId} not found`);
@@ -141,12 +141,12 @@ export class EventDeliveries {
     return this.attempt(taken, target, "manual");
   }
 
-  /** One attempt of a delivery the caller holds, recorded, with its effect on the destination's run of failures. */
+  /** One attempt of an event delivery the caller holds, recorded, with its effect on the destination's run of failures. */
   private async attempt(
-    { delivery, body }: StoredDelivery,
+    { delivery, body }: StoredEventDelivery,
     target: StoredDestination | undefined,
-    trigger: DeliveryAttempt["trigger"],
-  ): Promise<Delivery> {
+    trigger: EventDeliveryAttempt["trigger"],
+  ): Promise<EventDelivery> {
     const at = this.now();
     const sendable = target?.destination.active === true;
     const result: SendResult = sendable
@@ -163,7 +163,7 @@ export class EventDeliveries {
           durationMs: 0,
           error: target ? "not sent: the destination is inactive" : "not sent: the destination was deleted",
         };
-    const attempt: DeliveryAttempt = {
+    const attempt: EventDeliveryAttempt = {
       at: at.toISOString(),
       outcome: result.ok ? "succeeded" : "failed",
       responseStatus: result.responseStatus,
@@ -171,7 +171,7 @@ export class EventDeliveries {
       error: result.error,
       trigger,
     };
-    // Nothing is sent to a destination switched off or deleted: the delivery ends there (a manual
+    // Nothing is sent to a destination switched off or deleted: the event delivery ends there (a manual
     // retry can send it once the destination is on again).
     const { status, nextAttemptAt } = sendable
       ? this.after(delivery, result.ok, trigger, at)
@@ -185,13 +185,13 @@ export class EventDeliveries {
     return recorded;
   }
 
-  /** A delivery's status and next automatic attempt after an attempt at `at`. */
+  /** An event delivery's status and next automatic attempt after an attempt at `at`. */
   private after(
-    delivery: Delivery,
+    delivery: EventDelivery,
     ok: boolean,
-    trigger: DeliveryAttempt["trigger"],
+    trigger: EventDeliveryAttempt["trigger"],
     at: Date,
-  ): { status: DeliveryStatus; nextAttemptAt: string | null } {
+  ): { status: EventDeliveryStatus; nextAttemptAt: string | null } {
     if (ok) return { status: "succeeded", nextAttemptAt: null };
     // A manual attempt that fails leaves the schedule as it was.
     if (trigger === "manual") return { status: delivery.status, nextAttemptAt: delivery.nextAttemptAt };

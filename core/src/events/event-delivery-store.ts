@@ -1,6 +1,6 @@
 /**
- * @module events/event-delivery-store — every DynamoDB expression about deliveries of events: written
- * once per event and destination (a second write of the same delivery, from a stream batch read
+ * @module events/event-delivery-store — every DynamoDB expression about event deliveries: written
+ * once per event and destination (a second write of the same event delivery, from a stream batch read
  * twice, finds it there and does nothing), taken for one attempt at a time under a short lease (so
  * two senders never send it at once), their attempts appended, and the pending ones found by when
  * they are due (gsi1). Keys: ./keys.ts.
@@ -16,16 +16,16 @@ import {
   dueIndexFields,
   dueQuery,
 } from "./keys.js";
-import type { Delivery, DeliveryAttempt, DeliveryStatus, EventType } from "./schemas.js";
+import type { EventDelivery, EventDeliveryAttempt, EventDeliveryStatus, EventType } from "./schemas.js";
 
-/** A delivery with the body it sends. */
-export interface StoredDelivery {
-  delivery: Delivery;
+/** An event delivery with the body it sends. */
+export interface StoredEventDelivery {
+  delivery: EventDelivery;
   /** The event as sent: the same bytes on every attempt. */
   body: string;
 }
 
-const DELIVERY_FIELDS = [
+const EVENT_DELIVERY_FIELDS = [
   "id",
   "destinationId",
   "eventId",
@@ -35,9 +35,9 @@ const DELIVERY_FIELDS = [
   "attempts",
   "createdAt",
   "updatedAt",
-] as const satisfies readonly (keyof Delivery)[];
+] as const satisfies readonly (keyof EventDelivery)[];
 
-export class DeliveryStore {
+export class EventDeliveryStore {
   private readonly listings: ListingIndex;
 
   constructor(private readonly db: Db) {
@@ -45,7 +45,7 @@ export class DeliveryStore {
   }
 
   /**
-   * Writes a new pending delivery, taken by the caller until `leaseUntil` for its first attempt and
+   * Writes a new pending event delivery, taken by the caller until `leaseUntil` for its first attempt and
    * due at that time should the caller not get to it. Answers false, writing nothing, when it exists.
    */
   async create(
@@ -62,7 +62,7 @@ export class DeliveryStore {
             ...deliveryKey(fields.id),
             entity: "eventdelivery",
             ...fields,
-            status: "pending" satisfies DeliveryStatus,
+            status: "pending" satisfies EventDeliveryStatus,
             nextAttemptAt: due,
             attempts: [],
             createdAt: at,
@@ -87,13 +87,17 @@ export class DeliveryStore {
     }
   }
 
-  async get(id: string): Promise<StoredDelivery | undefined> {
+  async get(id: string): Promise<StoredEventDelivery | undefined> {
     const item = await this.db.get(deliveryKey(id), { consistent: true });
     return item ? fromItem(item) : undefined;
   }
 
-  /** One page of a destination's deliveries, newest first, and how many it has. */
-  async page(destinationId: string, offset: number, limit: number): Promise<{ deliveries: Delivery[]; total: number }> {
+  /** One page of a destination's event deliveries, newest first, and how many it has. */
+  async page(
+    destinationId: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ deliveries: EventDelivery[]; total: number }> {
     const { entries, total } = await this.listings.page(destinationDeliveriesListing(destinationId), {
       order: "desc",
       offset,
@@ -103,7 +107,7 @@ export class DeliveryStore {
     return { deliveries: items.map((item) => fromItem(item).delivery), total };
   }
 
-  /** Ids of pending deliveries due by `now`, the longest waiting first (the index lags writes a little). */
+  /** Ids of pending event deliveries due by `now`, the longest waiting first (the index lags writes a little). */
   async due(now: Date, limit: number): Promise<string[]> {
     const { partition, upTo } = dueQuery(now.toISOString());
     const out = await this.db.query({
@@ -116,10 +120,10 @@ export class DeliveryStore {
   }
 
   /**
-   * Takes delivery `id` for one attempt until `until`: a pending one nobody holds, or (`manual`) one
+   * Takes event delivery `id` for one attempt until `until`: a pending one nobody holds, or (`manual`) one
    * in any status nobody holds. Undefined when someone holds it, or it is not pending for an automatic one.
    */
-  async take(id: string, now: Date, until: Date, manual: boolean): Promise<StoredDelivery | undefined> {
+  async take(id: string, now: Date, until: Date, manual: boolean): Promise<StoredEventDelivery | undefined> {
     const free = "(attribute_not_exists(#lease) OR #lease < :now)";
     try {
       const item = await this.db.update({
@@ -142,15 +146,15 @@ export class DeliveryStore {
   }
 
   /**
-   * Appends `attempt` to a delivery this caller holds and lets it go: `status` after it, and when the
-   * next automatic attempt is due (pending only; the delivery leaves the due index otherwise).
+   * Appends `attempt` to an event delivery this caller holds and lets it go: `status` after it, and when the
+   * next automatic attempt is due (pending only; the event delivery leaves the due index otherwise).
    */
   async recordAttempt(
     id: string,
-    attempt: DeliveryAttempt,
-    status: DeliveryStatus,
+    attempt: EventDeliveryAttempt,
+    status: EventDeliveryStatus,
     nextAttemptAt: string | null,
-  ): Promise<Delivery> {
+  ): Promise<EventDelivery> {
     const due = nextAttemptAt ? dueIndexFields(id, nextAttemptAt) : undefined;
     const item = await this.db.update({
       Key: deliveryKey(id),
@@ -178,11 +182,11 @@ export class DeliveryStore {
   }
 }
 
-function fromItem(item: Item): StoredDelivery {
-  // The item was written from a Delivery by this store.
+function fromItem(item: Item): StoredEventDelivery {
+  // The item was written from an EventDelivery by this store.
   const delivery = Object.fromEntries(
-    DELIVERY_FIELDS.map((field) => [field, item[field] ?? null]),
-  ) as unknown as Delivery;
-  delivery.attempts = [...((item.attempts as DeliveryAttempt[] | undefined) ?? [])];
+    EVENT_DELIVERY_FIELDS.map((field) => [field, item[field] ?? null]),
+  ) as unknown as EventDelivery;
+  delivery.attempts = [...((item.attempts as EventDeliveryAttempt[] | undefined) ?? [])];
   return { delivery, body: String(item.body) };
 }

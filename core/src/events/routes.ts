@@ -7,7 +7,12 @@ import { pageOffset } from "../http/pagination.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { parseWith } from "../http/validation.js";
 import { destinationService } from "../services.js";
-import { createDestinationBody, listDeliveriesQuery, listDestinationsQuery, patchDestinationBody } from "./schemas.js";
+import {
+  createDestinationBody,
+  listDestinationsQuery,
+  listEventDeliveriesQuery,
+  patchDestinationBody,
+} from "./schemas.js";
 
 export const destinationFamily: FamilyModule<"destinations"> = (deps) => {
   const destinations = destinationService(deps);
@@ -45,14 +50,14 @@ export const destinationFamily: FamilyModule<"destinations"> = (deps) => {
       return itemResponse(c, destination, { etag: etagOf(version) });
     },
     "GET /api/event-destinations/:id/deliveries": async (c) => {
-      const query = parseWith(listDeliveriesQuery(), c.req.query(), "query");
-      const { deliveries, total } = await destinations.deliveriesOf(id(c), {
+      const query = parseWith(listEventDeliveriesQuery(), c.req.query(), "query");
+      const { deliveries, total } = await destinations.eventDeliveriesOf(id(c), {
         offset: pageOffset(query),
         limit: query.limit,
       });
       return listResponse(c, deliveries, total, query);
     },
     "POST /api/event-destinations/:id/deliveries/:deliveryId/retry": async (c) =>
-      itemResponse(c, await destinations.retryDelivery(id(c), c.req.param("deliveryId") ?? "")),
+      itemResponse(c, await destinations.retryEventDelivery(id(c), c.req.param("deliveryId") ?? "")),
   };
 };

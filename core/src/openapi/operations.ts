@@ -20,8 +20,8 @@ import { claimBody, completeBody, listDispatchesQuery, nextQuery, queueQuery } f
 import {
   createDestinationBody,
   EVENT_TYPES,
-  listDeliveriesQuery,
   listDestinationsQuery,
+  listEventDeliveriesQuery,
   patchDestinationBody,
 } from "../events/schemas.js";
 import { createRelationBody } from "../issues/relation-schemas.js";
@@ -594,7 +594,7 @@ export const OPERATIONS: Record<AnyRouteKey, Operation> = {
     description:
       "Newest first, each with its attempts (when, the outcome, the HTTP status answered, how long it took, why it failed).",
     params: { id: DESTINATION_PARAM },
-    query: listDeliveriesQuery(),
+    query: listEventDeliveriesQuery(),
     success: list("EventDelivery", "A page"),
     errors: [404],
   },

@@ -1,7 +1,7 @@
 /**
  * @module signals/signal-service — ingesting a signal, in one line: dedupe (a conditional put reserving
- * the delivery id, beside the read of the fingerprint's issue) → route (a pure decision) → the
- * issue side's writes (from the issue rules) → one transaction with the delivery, the signal, its
+ * the webhook delivery id, beside the read of the fingerprint's issue) → route (a pure decision) → the
+ * issue side's writes (from the issue rules) → one transaction with the webhook delivery, the signal, its
  * payload and its listings. A lost race starts over from the read.
  */
 
@@ -21,28 +21,28 @@ import { type RoutedSignal, type Routing, routeSignal } from "./routing.js";
 import { mergedPullRequest } from "./rules.js";
 import type { IngestResult, ListSignalsQuery, Signal } from "./schemas.js";
 import type { SignalQueries } from "./signal-queries.js";
-import type { SeenDelivery, SignalHead, SignalStore } from "./signal-store.js";
+import type { SignalHead, SignalStore, StoredWebhookDelivery } from "./signal-store.js";
 
 /** How long an issue whose item was found held takes its grouped signals beside it (a storm lasts). */
 const HELD_ISSUE_MS = 10_000;
 
 /**
- * How long a delivery id stays reserved by the request storing it. A delivery is stored in well
+ * How long a webhook delivery id stays reserved by the request storing it. A webhook delivery is stored in well
  * under a second, so this only decides how soon a redelivery takes over a reservation whose request
  * died (its function timed out, or the database went away before it could give it up). A request
- * slower than this loses the delivery to the one that took it over: one of them stores it, and the
+ * slower than this loses the webhook delivery to the one that took it over: one of them stores it, and the
  * other answers as a duplicate.
  */
-const DELIVERY_LEASE_MS = 5_000;
-/** How long a redelivery waits for the same delivery to be stored before answering 503 (past a lapse). */
-const DELIVERY_WAIT_MS = 8_000;
-/** The 503's message when the same delivery is still being stored by another request. */
-export const DELIVERY_PENDING_MESSAGE = "This delivery is still being stored; retry shortly";
+const WEBHOOK_DELIVERY_LEASE_MS = 5_000;
+/** How long a redelivery waits for the same webhook delivery to be stored before answering 503 (past a lapse). */
+const WEBHOOK_DELIVERY_WAIT_MS = 8_000;
+/** The 503's message when the same webhook delivery is still being stored by another request. */
+export const WEBHOOK_DELIVERY_PENDING_MESSAGE = "This delivery is still being stored; retry shortly";
 
 /** Issues one merged pull request can close at once (the first it names, by number). */
 const MAX_CLOSED_ISSUES = 10;
 
-/** The payload as JSON, or null when it is not (only JSON deliveries can close the loop). */
+/** The payload as JSON, or null when it is not (only JSON webhook deliveries can close the loop). */
 function parsedPayload(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -78,8 +78,8 @@ interface PayloadPlan {
 }
 
 export class SignalService {
-  /** Deliveries being stored here, by source and delivery id: a redelivery meanwhile waits for the first. */
-  private readonly deliveries = new InFlight();
+  /** Webhook deliveries being stored here, by source and webhook delivery id: a redelivery meanwhile waits for the first. */
+  private readonly webhookDeliveries = new InFlight();
   /** Issues being opened here, by fingerprint: other signals of it wait, then group into it. */
   private readonly openings = new InFlight();
   /** Issues whose item a grouping here found held lately: their next signals go beside them at once. */
@@ -96,21 +96,21 @@ export class SignalService {
   ) {}
 
   /**
-   * Stores a signal and routes it (docs/api.md#what-a-signal-does). A delivery id seen before returns the first
-   * delivery's signal and issue with `duplicate: true` and writes nothing; two deliveries with
+   * Stores a signal and routes it (docs/api.md#what-a-signal-does). A webhook delivery id seen before returns the first
+   * webhook delivery's signal and issue with `duplicate: true` and writes nothing; two webhook deliveries with
    * one fingerprint never open two issues (the fingerprint pointer is written under condition).
    */
   async ingest(draft: SignalDraft): Promise<IngestResult> {
     if (draft.manual) await this.signals.rememberSource(draft.source);
     if (draft.deliveryId === null) return this.ingestNew(draft);
     const key = `${draft.source}\u0000${draft.deliveryId}`;
-    const first = this.deliveries.pending(key);
+    const first = this.webhookDeliveries.pending(key);
     if (first) {
       const stored = await (first as Promise<IngestResult>).catch(() => undefined);
-      // The first delivery failed: this one tries on its own (the database still dedupes).
+      // The first webhook delivery failed: this one tries on its own (the database still dedupes).
       if (stored) return { ...stored, duplicate: true };
     }
-    return this.deliveries.run(key, () => this.ingestNew(draft));
+    return this.webhookDeliveries.run(key, () => this.ingestNew(draft));
   }
 
   private async ingestNew(draft: SignalDraft): Promise<IngestResult> {
@@ -120,11 +120,11 @@ export class SignalService {
     const { deliveryId } = draft;
     let holding = false;
     const take = async (delivery: string) => {
-      const seen = await this.takeDelivery(draft.source, delivery, id);
+      const seen = await this.takeWebhookDelivery(draft.source, delivery, id);
       holding = seen === null;
       return seen;
     };
-    // The delivery id is taken once, beside the first read; later attempts hold it already.
+    // The webhook delivery id is taken once, beside the first read; later attempts hold it already.
     const attempt = (n: number) =>
       this.ingestOnce(draft, id, receivedAt, payload, n === 1 && deliveryId !== null ? () => take(deliveryId) : null);
     let result: IngestResult;
@@ -132,7 +132,8 @@ export class SignalService {
       if (payload.chunksAhead) await this.signals.writePayloadChunks(id, encoded);
       result = await retryRaces(attempt);
     } catch (error) {
-      if (holding) await this.signals.releaseDelivery(draft.source, deliveryId as string, id).catch(() => undefined);
+      if (holding)
+        await this.signals.releaseWebhookDelivery(draft.source, deliveryId as string, id).catch(() => undefined);
       if (payload.chunksAhead) await this.dropUnusedChunks(id, encoded);
       throw error;
     }
@@ -141,13 +142,18 @@ export class SignalService {
   }
 
   /**
-   * Takes delivery id `deliveryId` for signal `signalId`: null when this request now holds it, or
-   * the stored delivery when another request stored it first — waiting, while one is storing it,
-   * until it has (polling with backoff; after {@link DELIVERY_WAIT_MS}, a 503 the provider retries).
+   * Takes webhook delivery id `deliveryId` for signal `signalId`: null when this request now holds it, or
+   * the stored webhook delivery when another request stored it first — waiting, while one is storing it,
+   * until it has (polling with backoff; after {@link WEBHOOK_DELIVERY_WAIT_MS}, a 503 the provider retries).
    */
-  private async takeDelivery(source: string, deliveryId: string, signalId: string): Promise<SeenDelivery | null> {
-    const reserve = () => this.signals.reserveDelivery(source, deliveryId, signalId, Date.now() + DELIVERY_LEASE_MS);
-    const deadline = Date.now() + DELIVERY_WAIT_MS;
+  private async takeWebhookDelivery(
+    source: string,
+    deliveryId: string,
+    signalId: string,
+  ): Promise<StoredWebhookDelivery | null> {
+    const reserve = () =>
+      this.signals.reserveWebhookDelivery(source, deliveryId, signalId, Date.now() + WEBHOOK_DELIVERY_LEASE_MS);
+    const deadline = Date.now() + WEBHOOK_DELIVERY_WAIT_MS;
     let found = await reserve();
     for (let n = 1; ; n++) {
       if (found.state === "reserved") return null;
@@ -155,10 +161,10 @@ export class SignalService {
       if (Date.now() >= deadline) {
         // At the latest, the reservation has lapsed by then (its request died) and may be taken.
         const retryAfterSeconds = Math.max(1, Math.ceil((found.until - Date.now()) / 1000));
-        throw new UnavailableError(DELIVERY_PENDING_MESSAGE, { retryAfterSeconds });
+        throw new UnavailableError(WEBHOOK_DELIVERY_PENDING_MESSAGE, { retryAfterSeconds });
       }
       await pollBackoff(n);
-      const now = await this.signals.deliveryState(source, deliveryId);
+      const now = await this.signals.webhookDeliveryState(source, deliveryId);
       found = now === null || (now.state === "pending" && now.until < Date.now()) ? await reserve() : now;
     }
   }
@@ -177,13 +183,13 @@ export class SignalService {
     }
   }
 
-  /** One attempt: `take` takes the delivery id first (beside the fingerprint's read), on the first only. */
+  /** One attempt: `take` takes the webhook delivery id first (beside the fingerprint's read), on the first only. */
   private async ingestOnce(
     draft: SignalDraft,
     id: string,
     receivedAt: string,
     payload: PayloadPlan,
-    take: (() => Promise<SeenDelivery | null>) | null = null,
+    take: (() => Promise<StoredWebhookDelivery | null>) | null = null,
   ): Promise<IngestResult> {
     const [taken, pointer] = await Promise.all([
       take === null ? null : take(),
@@ -242,7 +248,7 @@ export class SignalService {
 
   /**
    * A merged pull request naming Kaizen issues (`KZN-<n>` or a `kaizen/<n>` branch) closes the loop
-   * on those that exist (docs/api.md#what-a-signal-does); null when it is no such delivery or names none of them.
+   * on those that exist (docs/api.md#what-a-signal-does); null when it is no such webhook delivery or names none of them.
    */
   private async closedLoop(
     draft: SignalDraft,
@@ -330,9 +336,9 @@ export class SignalService {
    * read, and groups into that issue once it is there (re-sent instead, a herd of openings would
    * keep the fingerprint held, each failing its condition in turn). A
    * grouping that finds the issue item held (a storm into one issue) is sent again without it: the
-   * signal waits beside the issue and is folded into it before the delivery is answered; one that
+   * signal waits beside the issue and is folded into it before the webhook delivery is answered; one that
    * read signals waiting there already does so from the start. A
-   * delivery id that another request took over (this one outlived its reservation) makes this
+   * webhook delivery id that another request took over (this one outlived its reservation) makes this
    * one a duplicate once that one is stored.
    */
   private async write(
@@ -365,13 +371,13 @@ export class SignalService {
       await this.issueStore.foldPendingSignals(signal.issueId, signal.id);
       return undefined;
     } catch (error) {
-      const deliveryTaken =
+      const webhookDeliveryTaken =
         draft.deliveryId !== null &&
         error instanceof ConditionFailedError &&
         error.reasons[0] === "ConditionalCheckFailed";
-      if (!deliveryTaken) throw error;
-      // Another request took the delivery over (this one outlived its reservation): wait for it.
-      const seen = await this.takeDelivery(draft.source, draft.deliveryId as string, signal.id);
+      if (!webhookDeliveryTaken) throw error;
+      // Another request took the webhook delivery over (this one outlived its reservation): wait for it.
+      const seen = await this.takeWebhookDelivery(draft.source, draft.deliveryId as string, signal.id);
       // Held again (that request died too): the next attempt writes it.
       if (seen === null) throw error;
       // Stored by this very signal: a transaction that landed while its answer was lost.
@@ -380,7 +386,7 @@ export class SignalService {
     }
   }
 
-  private async duplicate(seen: SeenDelivery): Promise<IngestResult> {
+  private async duplicate(seen: StoredWebhookDelivery): Promise<IngestResult> {
     const [[signal], issue] = await Promise.all([
       this.queries.heads([seen.signalId]),
       seen.issueId ? this.issueService.findIssue(seen.issueId) : Promise.resolve(undefined),

@@ -21,33 +21,33 @@ import type { Signal } from "./schemas.js";
 /** A signal's fields without its payload. */
 export type SignalHead = Omit<Signal, "payload">;
 
-/** What a stored delivery remembers: the signal it made and the issue it went to. */
-export interface SeenDelivery {
+/** What a stored webhook delivery remembers: the signal it made and the issue it went to. */
+export interface StoredWebhookDelivery {
   signalId: string;
   issueId: string | null;
 }
 
 /**
- * Where a delivery id stands: stored (its signal and issue), or being stored by the request that
+ * Where a webhook delivery id stands: stored (its signal and issue), or being stored by the request that
  * reserved it until `until` (epoch ms), or free for this request (`reserved`: it now holds it).
  */
-export type DeliveryState =
-  | { state: "stored"; delivery: SeenDelivery }
+export type WebhookDeliveryState =
+  | { state: "stored"; delivery: StoredWebhookDelivery }
   | { state: "pending"; until: number }
   | { state: "reserved" };
 
-/** Where a delivery id stands as read: stored, or being stored. */
-export type DeliveryFound = Exclude<DeliveryState, { state: "reserved" }>;
+/** Where a webhook delivery id stands as read: stored, or being stored. */
+export type WebhookDeliveryFound = Exclude<WebhookDeliveryState, { state: "reserved" }>;
 
 /** Compressed payload bytes a signal may put into its own transaction (DynamoDB allows 4 MB in all). */
 export const PAYLOAD_IN_TRANSACTION_BYTES = 3_000_000;
 const ENTRY_FIELDS = ["id", "source", "type", "severity", "action", "issueId"] as const;
 
 // Named condition fragments.
-/** No request stored this delivery or holds it now (an abandoned reservation has lapsed). */
-const deliveryFree = "attribute_not_exists(pk) OR (attribute_not_exists(signalId) AND #reservedUntil < :now)";
-/** The delivery is still reserved by the signal being written (nobody took a lapsed reservation over). */
-const deliveryReservedBy = "#reservedBy = :signalId";
+/** No request stored this webhook delivery or holds it now (an abandoned reservation has lapsed). */
+const webhookDeliveryFree = "attribute_not_exists(pk) OR (attribute_not_exists(signalId) AND #reservedUntil < :now)";
+/** The webhook delivery is still reserved by the signal being written (nobody took a lapsed reservation over). */
+const webhookDeliveryReservedBy = "#reservedBy = :signalId";
 /** Nobody pointed the fingerprint elsewhere since it was read. */
 const pointerUnchanged = "#issueId = :expectedIssueId";
 const pointerAbsent = "attribute_not_exists(pk)";
@@ -69,18 +69,23 @@ export class SignalStore {
   }
 
   /**
-   * Reserves a delivery id for signal `signalId` until `until` (epoch ms) with one conditional
+   * Reserves a webhook delivery id for signal `signalId` until `until` (epoch ms) with one conditional
    * put, unless it is stored or reserved by another request: then says which, from the item the
-   * refused put returns. A put refused because a transaction holds the item (the delivery being
+   * refused put returns. A put refused because a transaction holds the item (the webhook delivery being
    * stored right now, on AWS) finds it pending. So redeliveries that arrive together on separate
    * instances wait for one of them instead of each sending a transaction bound to fail.
    */
-  async reserveDelivery(source: string, deliveryId: string, signalId: string, until: number): Promise<DeliveryState> {
+  async reserveWebhookDelivery(
+    source: string,
+    deliveryId: string,
+    signalId: string,
+    until: number,
+  ): Promise<WebhookDeliveryState> {
     const now = Date.now();
     try {
       await this.db.put({
         Item: { ...deliveryKey(source, deliveryId), reservedBy: signalId, reservedUntil: until },
-        ConditionExpression: deliveryFree,
+        ConditionExpression: webhookDeliveryFree,
         ExpressionAttributeNames: { "#reservedUntil": "reservedUntil" },
         ExpressionAttributeValues: { ":now": now },
       });
@@ -92,25 +97,25 @@ export class SignalStore {
       // This very put, applied while its answer was lost (the SDK sent it again), or a reservation
       // this signal made before and still holds.
       if (existing?.reservedBy === signalId) return { state: "reserved" };
-      return existing ? stateOfDelivery(existing) : { state: "pending", until: now };
+      return existing ? stateOfWebhookDelivery(existing) : { state: "pending", until: now };
     }
   }
 
-  /** Where a delivery id stands now (strongly consistent); null when nobody stored or holds it. */
-  async deliveryState(source: string, deliveryId: string): Promise<DeliveryFound | null> {
+  /** Where a webhook delivery id stands now (strongly consistent); null when nobody stored or holds it. */
+  async webhookDeliveryState(source: string, deliveryId: string): Promise<WebhookDeliveryFound | null> {
     const item = await this.db.get(deliveryKey(source, deliveryId), { consistent: true });
-    return item ? stateOfDelivery(item) : null;
+    return item ? stateOfWebhookDelivery(item) : null;
   }
 
   /**
-   * Gives up signal `signalId`'s reservation of a delivery it did not store (its request failed), so
-   * a redelivery need not wait for the reservation to lapse. Harmless once the delivery is stored.
+   * Gives up signal `signalId`'s reservation of a webhook delivery it did not store (its request failed), so
+   * a redelivery need not wait for the reservation to lapse. Harmless once the webhook delivery is stored.
    */
-  async releaseDelivery(source: string, deliveryId: string, signalId: string): Promise<void> {
+  async releaseWebhookDelivery(source: string, deliveryId: string, signalId: string): Promise<void> {
     try {
       await this.db.delete(deliveryKey(source, deliveryId), {
-        // A stored delivery names no reservation any more, so this never deletes one.
-        ConditionExpression: deliveryReservedBy,
+        // A stored webhook delivery names no reservation any more, so this never deletes one.
+        ConditionExpression: webhookDeliveryReservedBy,
         ExpressionAttributeNames: { "#reservedBy": "reservedBy" },
         ExpressionAttributeValues: { ":signalId": signalId },
       });
@@ -137,8 +142,8 @@ export class SignalStore {
   }
 
   /**
-   * The writes of a new signal: the delivery (only while this signal still holds its reservation:
-   * it comes first, so a failed condition at index 0 means another request took the delivery), the
+   * The writes of a new signal: the webhook delivery (only while this signal still holds its reservation:
+   * it comes first, so a failed condition at index 0 means another request took the webhook delivery), the
    * signal, its payload chunks unless written ahead, and its listing entries and counts.
    */
   prepareCreate(signal: SignalHead, payload: EncodedPayload, chunksWrittenAhead: boolean): TransactItem[] {
@@ -147,7 +152,7 @@ export class SignalStore {
       writes.push({
         Put: {
           Item: { ...deliveryKey(signal.source, signal.deliveryId), signalId: signal.id, issueId: signal.issueId },
-          ConditionExpression: deliveryReservedBy,
+          ConditionExpression: webhookDeliveryReservedBy,
           ExpressionAttributeNames: { "#reservedBy": "reservedBy" },
           ExpressionAttributeValues: { ":signalId": signal.id },
         },
@@ -195,8 +200,8 @@ export class SignalStore {
   }
 }
 
-/** A delivery item: stored when it names its signal, else a reservation until its `reservedUntil`. */
-function stateOfDelivery(item: Item): DeliveryFound {
+/** A webhook delivery item: stored when it names its signal, else a reservation until its `reservedUntil`. */
+function stateOfWebhookDelivery(item: Item): WebhookDeliveryFound {
   if (typeof item.signalId !== "string") return { state: "pending", until: Number(item.reservedUntil ?? 0) };
   return {
     state: "stored",
