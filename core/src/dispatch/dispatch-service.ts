@@ -17,8 +17,9 @@ import {
   queueListingOf,
   queuePlacement,
 } from "../issues/dispatch-queue.js";
+import type { StoredIssue } from "../issues/issue-item.js";
 import type { IssueMoves } from "../issues/issue-moves.js";
-import type { IssueStore, StoredIssue } from "../issues/issue-store.js";
+import type { IssueStore } from "../issues/issue-store.js";
 import type { Issue } from "../issues/schemas.js";
 import { scoreOf } from "../issues/scoring.js";
 import type { PromptService } from "../prompts/prompt-service.js";

@@ -18,7 +18,7 @@
 import type { ChangeRecord } from "../db/changes.js";
 import type { Item } from "../db/db.js";
 import { fromItem as dispatchFromItem } from "../dispatch/dispatch-store.js";
-import { fromItem as issueFromItem } from "../issues/issue-store.js";
+import { fromItem as issueFromItem } from "../issues/issue-item.js";
 import { recordOf as experimentRecordOf } from "../templates/experiment-store.js";
 import { versionOfReviewsKey } from "../templates/keys.js";
 import { reviewsFromItem } from "../templates/template-store.js";

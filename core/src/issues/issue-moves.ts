@@ -5,7 +5,8 @@
 import type { Key, TransactItem } from "../db/db.js";
 import { ConflictError } from "../errors.js";
 import { mergeCountChanges } from "../stats/counts.js";
-import type { IssueInternals, IssueStore, NewIssue, StoredIssue } from "./issue-store.js";
+import type { IssueInternals, NewIssue, StoredIssue } from "./issue-item.js";
+import type { IssueStore } from "./issue-store.js";
 import type { Issue } from "./schemas.js";
 import { completedAtAfter, isOpen, type TransitionActor, transitionRefusal } from "./transitions.js";
 

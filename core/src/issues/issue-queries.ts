@@ -6,7 +6,8 @@
  */
 import type { Db, Item } from "../db/db.js";
 import { type EntryFilter, ListingIndex } from "../db/listing-index.js";
-import type { IssueStore, StoredIssue } from "./issue-store.js";
+import type { StoredIssue } from "./issue-item.js";
+import type { IssueStore } from "./issue-store.js";
 import { ISSUE_LISTINGS, ISSUE_PRIORITY_LISTINGS, ISSUE_UPDATED_LISTINGS, type Listing, listingName } from "./keys.js";
 import {
   byPriorityThenNumber,

@@ -1,20 +1,32 @@
 /**
- * @module issues/issue-store — every DynamoDB expression about issues: numbers from a sequence and the
- * create transaction, updates at a version and commutative signal grouping, reads by id and
- * number, and listing pages whose offsets come from maintained (spread) bucket counts.
- * Keys and access patterns: ./keys.ts.
+ * @module issues/issue-store — the owner of issue items: numbers from a sequence and the create
+ * transaction, updates at a version with their listings, the dispatch queue and counts following,
+ * reads by id and number. The item codec is ./issue-item.ts; signal grouping and its folds are
+ * ./signal-grouping.ts and ./signal-folds.ts. Keys and access patterns: ./keys.ts.
  */
-import { ulid } from "ulid";
-import { ConditionFailedError, type Db, type Item, type TransactItem, TransactionConflictError } from "../db/db.js";
-import { InFlight } from "../db/in-flight.js";
+import type { Db, TransactItem } from "../db/db.js";
 import { ListingIndex } from "../db/listing-index.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
 import { type Taken, takeNext } from "../db/sequence.js";
-import { countChange, durationBucket } from "../stats/counts.js";
+import { childPointerWrites, issueCountChanges, todoAtAfter, todoToDone } from "./derived-writes.js";
 import type { DispatchQueue } from "./dispatch-queue.js";
+import { issueLive, itemAbsent, putAtVersion, versionUnchanged } from "./issue-conditions.js";
+import {
+  entryFields,
+  fromItem,
+  type IssueAggregate,
+  type IssueInternals,
+  issueItem,
+  laterOf,
+  type NewIssue,
+  NO_DISPATCH_INTERNALS,
+  newIssueId,
+  type RecentSignal,
+  type StoredIssue,
+  summaryItem,
+} from "./issue-item.js";
 import {
   CHILD_POINTER_PREFIX,
-  childPointerKey,
   ISSUE_ENTITY,
   ISSUE_ID,
   ISSUE_LISTINGS,
@@ -30,121 +42,13 @@ import {
   PENDING_SIGNAL_PREFIX,
   padNumber,
   parseIssueRef,
-  pendingSignalKey,
   prioritySortKey,
   RELATION_EDGE_PREFIX,
   updatedSortKey,
 } from "./keys.js";
 import type { Issue } from "./schemas.js";
-
-/** An issue plus its version (the `ETag`). */
-export interface StoredIssue extends IssueInternals {
-  issue: Issue;
-  version: number;
-  /** Its recent signals are a map that deliveries can add to in place (items of older releases kept a list). */
-  recentSignalsInPlace?: boolean;
-  /** Read by {@link IssueStore.getForSignal}: signals wait beside it to be folded in (a storm is under way). */
-  signalsWaiting?: boolean;
-}
-
-/** What an issue item keeps beside its API fields. */
-export interface IssueInternals {
-  /** Ids of the issues this one blocks (kept with the issue so its moves can update theirs). */
-  blocking: string[];
-  /** The latest signals linked to it, newest first (the first {@link RECENT_SIGNALS} show on its detail). */
-  recentSignals: RecentSignal[];
-  /** Its project has an active goal: the score's goal bonus (./scoring.ts). */
-  goalActive: boolean;
-  /** The dispatch working it now, while `in_progress`. */
-  activeDispatchId: string | null;
-  /** Its latest dispatch, ended or not (the dashboard's activity follows it). */
-  lastDispatchId: string | null;
-  /** Dispatches it has had, and how many of them failed (the third failure cancels it). */
-  dispatchAttempts: number;
-  failedDispatches: number;
-  /** When it last entered `todo` (from anything but `in_progress`): the start of its todo-to-done time. */
-  todoAt: string | null;
-}
-
-/** Internals of an issue that has never been dispatched. */
-export const NO_DISPATCH_INTERNALS = {
-  goalActive: false,
-  activeDispatchId: null,
-  lastDispatchId: null,
-  dispatchAttempts: 0,
-  failedDispatches: 0,
-  todoAt: null,
-} as const;
-
-/** What an issue keeps of a signal linked to it (the signal without its payload). */
-export interface RecentSignal {
-  id: string;
-  receivedAt: string;
-  [field: string]: unknown;
-}
-
-/** Signals an issue shows on its detail (docs/api.md#issue-endpoints: the latest 10). */
-export const RECENT_SIGNALS = 10;
-/** Pending signals one fold takes: with the issue item, half a transaction's limit. */
-const FOLDED_AT_ONCE = 49;
-/** How long a delivery keeps folding before it leaves its signal to the next fold. */
-const FOLD_BUDGET_MS = 5_000;
-/**
- * How long a delivery whose signal waits behind others reads again (about one transaction's time
- * at first, then growing to {@link FOLD_WAIT_CAP_MS}, with jitter).
- */
-const FOLD_WAIT_MS = 20;
-const FOLD_WAIT_CAP_MS = 120;
-/** How long the oldest waiting signal may stay the oldest before another delivery folds it. */
-const FOLD_STALL_MS = 1_000;
-
-function foldWait(waits: number): number {
-  return Math.min(FOLD_WAIT_MS * 1.5 ** (waits - 1), FOLD_WAIT_CAP_MS) * (0.5 + Math.random());
-}
-
-/** What one fold did: the issue is gone, or these signals were folded. */
-interface FoldRound {
-  gone: boolean;
-  folded: string[];
-}
-
-/** An issue with everything its partition holds: its children and relation edges. */
-export interface IssueAggregate {
-  stored: StoredIssue;
-  children: IssueSummaryItem[];
-  /** Relation edge items, as ./relation-store.ts wrote them. */
-  relationEdges: Item[];
-}
-
-/** What a parent's partition keeps of each child. */
-export type IssueSummaryItem = Pick<Issue, "id" | "number" | "identifier" | "title" | "type" | "status" | "priority">;
-
-/** Fields a caller chooses when creating an issue; the store assigns id, number and times. */
-export type NewIssue = Omit<Issue, "id" | "number" | "identifier" | "createdAt" | "updatedAt">;
-
-/** Fields copied onto listing entries so filters are checked without reading issues. */
-const ENTRY_FIELDS = [
-  "number",
-  "status",
-  "type",
-  "priority",
-  "projectId",
-  "labels",
-  "parentId",
-  "fingerprint",
-] as const;
-
-// Named condition fragments.
-/** The issue id is new. */
-const itemAbsent = "attribute_not_exists(pk)";
-/** The item is still there (a pending signal not yet folded). */
-const itemExists = "attribute_exists(pk)";
-/** The issue has not been deleted. */
-const issueLive = "attribute_not_exists(deletedAt)";
-/** The issue is neither done nor canceled. */
-const issueOpen = "NOT (#status IN (:done, :canceled))";
-/** The issue is as it was read. */
-const versionUnchanged = "#version = :expectedVersion";
+import { SignalFolds } from "./signal-folds.js";
+import { groupingWrites, pendingSignalWrite } from "./signal-grouping.js";
 
 export class IssueStore {
   /** Issues by number, per filterable value. */
@@ -154,8 +58,8 @@ export class IssueStore {
   /** All issues by last update. */
   private readonly byUpdate: ListingIndex;
 
-  /** Folds of pending signals running in this process, by issue. */
-  private readonly folds = new InFlight();
+  /** Folds of the signals waiting beside issues (a storm grouped into one). */
+  private readonly signalFolds: SignalFolds;
 
   constructor(
     private readonly db: Db,
@@ -165,6 +69,7 @@ export class IssueStore {
     this.byNumber = new ListingIndex(db, ISSUE_LISTINGS);
     this.byPriority = new ListingIndex(db, ISSUE_PRIORITY_LISTINGS);
     this.byUpdate = new ListingIndex(db, ISSUE_UPDATED_LISTINGS);
+    this.signalFolds = new SignalFolds(db);
   }
 
   /**
@@ -269,143 +174,30 @@ export class IssueStore {
   }
 
   /**
-   * The write that links one more signal to `current` without reading it again: commutative
-   * updates (`signalCount` and `version` go up by one, the signal joins the recent ones and those
-   * it pushes out of the latest ten leave), so any number of deliveries grouped into one issue
-   * at once all land, in any order, with no version to lose. It holds while the issue is live and
-   * open. Changes of status or priority are not commutative: they go through
-   * {@link IssueStore.prepareUpdate}. Undefined for an item whose recent signals are not a map.
+   * The write that links one more signal to `current` without reading it again (commutative: see
+   * ./signal-grouping.ts); undefined for an item whose recent signals are not a map.
    */
   prepareGrouping(
     current: StoredIssue,
     signal: RecentSignal,
   ): { stored: StoredIssue; writes: TransactItem[] } | undefined {
-    if (!current.recentSignalsInPlace) return undefined;
-    const recent = recentSignalsChange(current.recentSignals, [signal]);
-    const kept = recent.kept;
-    const names: Record<string, string> = {
-      "#signalCount": "signalCount",
-      "#version": "version",
-      "#status": "status",
-      ...recent.names,
-    };
-    const values: Record<string, unknown> = { ":one": 1, ":done": "done", ":canceled": "canceled", ...recent.values };
-    const expression = [
-      "ADD #signalCount :one, #version :one",
-      ...(recent.sets.length > 0 ? [`SET ${recent.sets.join(", ")}`] : []),
-      ...(recent.removals.length > 0 ? [`REMOVE ${recent.removals.join(", ")}`] : []),
-    ].join(" ");
-    const issue: Issue = {
-      ...current.issue,
-      signalCount: current.issue.signalCount + 1,
-      lastSignalAt: current.issue.lastSignalAt
-        ? laterOf(current.issue.lastSignalAt, signal.receivedAt)
-        : signal.receivedAt,
-    };
-    return {
-      stored: { ...current, issue, version: current.version + 1, recentSignals: kept },
-      writes: [
-        {
-          Update: {
-            Key: issueKey(current.issue.id),
-            UpdateExpression: expression,
-            ConditionExpression: `${issueLive} AND ${issueOpen}`,
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
-          },
-        },
-      ],
-    };
+    return groupingWrites(current, signal);
   }
 
   /**
-   * The write that links one more signal to an issue without holding the issue item: the signal
-   * waits in the issue's partition until {@link IssueStore.foldPendingSignals} adds it to the
-   * issue's aggregates. For storms: a delivery that finds the item held by another transaction
-   * writes this instead, so deliveries into one issue never refuse each other.
+   * The write that links one more signal to an issue without holding the issue item: it waits in
+   * the issue's partition until {@link IssueStore.foldPendingSignals} folds it in (./signal-grouping.ts).
    */
   preparePendingSignal(issueId: string, signal: RecentSignal): TransactItem {
-    return {
-      Put: {
-        Item: { ...pendingSignalKey(issueId, signal.id), entity: "issuesignal", signal },
-        ConditionExpression: itemAbsent,
-      },
-    };
+    return pendingSignalWrite(issueId, signal);
   }
 
   /**
-   * Folds the signals waiting in the issue's partition into its item until the signal `signalId`
-   * is folded: `signalCount` and `version` go up by their number, they join the latest ten, and
-   * their items are deleted under the condition that they still exist, so each is counted once
-   * however many fold at once. Folds take turns without meeting, across processes too: the
-   * delivery whose signal is the oldest waiting folds (everything waiting by then, up to a
-   * transaction's worth), and the others read where the oldest stands until theirs is folded or
-   * is the oldest. One whose oldest has not moved for {@link FOLD_STALL_MS} (its delivery died)
-   * folds in its place, and goes on folding until its own is in. In one process, a fold of the issue under way is joined. Resolves true
-   * once the signal is folded, false when the issue is gone or `budgetMs` passed (the signal stays
-   * waiting and the next fold takes it).
+   * Folds the signals waiting beside issue `issueId` until signal `signalId` is in: true once it
+   * is, false when the issue is gone or `budgetMs` passed (./signal-folds.ts).
    */
-  async foldPendingSignals(issueId: string, signalId: string, budgetMs = FOLD_BUDGET_MS): Promise<boolean> {
-    const deadline = Date.now() + budgetMs;
-    const own = pendingSignalKey(issueId, signalId).sk;
-    let stall = { oldest: "", since: Date.now() };
-    // Once it has folded, a delivery goes on folding until its own signal is in.
-    let folding = false;
-    for (let waits = 0; ; ) {
-      const joined = this.folds.pending(issueId) as Promise<FoldRound> | undefined;
-      if (joined) {
-        const round = await joined.catch(() => undefined);
-        if (round?.folded.includes(signalId)) return true;
-      }
-      const oldest = await this.oldestPendingSignal(issueId);
-      // Waiting signals sort by id: none at or before this one means it was folded.
-      if (oldest === undefined || oldest > own) return true;
-      if (oldest !== stall.oldest) stall = { oldest, since: Date.now() };
-      if (folding || oldest === own || Date.now() - stall.since >= FOLD_STALL_MS) {
-        try {
-          const round = await this.folds.run(issueId, () => this.foldRound(issueId));
-          if (round.gone) return false;
-          if (round.folded.includes(signalId)) return true;
-          // Folded the oldest transaction's worth, not this one yet: it folds the next as well.
-          folding = round.folded.length > 0;
-          waits = 0;
-          continue;
-        } catch (error) {
-          if (!(error instanceof TransactionConflictError || error instanceof ConditionFailedError)) throw error;
-        }
-      }
-      if (Date.now() >= deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, foldWait(++waits)));
-    }
-  }
-
-  /** The sort key of the issue's oldest waiting signal, or undefined when none waits. */
-  private async oldestPendingSignal(issueId: string): Promise<string | undefined> {
-    const out = await this.db.query({
-      KeyConditionExpression: "pk = :pk AND begins_with(sk, :sk)",
-      ExpressionAttributeValues: { ":pk": issueKey(issueId).pk, ":sk": PENDING_SIGNAL_PREFIX },
-      ConsistentRead: true,
-      Limit: 1,
-      ProjectionExpression: "sk",
-    });
-    const sk = out.Items?.[0]?.sk;
-    return sk === undefined ? undefined : String(sk);
-  }
-
-  /** One fold: reads the issue and its oldest waiting signals, and folds those it read into it. */
-  private async foldRound(issueId: string): Promise<FoldRound> {
-    const out = await this.db.query({
-      KeyConditionExpression: "pk = :pk AND begins_with(sk, :sk)",
-      ExpressionAttributeValues: { ":pk": issueKey(issueId).pk, ":sk": ISSUE_ENTITY },
-      ConsistentRead: true,
-      Limit: FOLDED_AT_ONCE + 1,
-    });
-    const [head, ...rest] = out.Items ?? [];
-    if (!head || head.sk !== ISSUE_ENTITY || head.deletedAt) return { gone: true, folded: [] };
-    const pending = rest.filter((item) => String(item.sk).startsWith(PENDING_SIGNAL_PREFIX));
-    if (pending.length === 0) return { gone: false, folded: [] };
-    await this.db.transactWrite(foldWrites(fromItem(head), pending));
-    return { gone: false, folded: pending.map((item) => String((item.signal as RecentSignal).id)) };
+  foldPendingSignals(issueId: string, signalId: string, budgetMs?: number): Promise<boolean> {
+    return this.signalFolds.foldPendingSignals(issueId, signalId, budgetMs);
   }
 
   /**
@@ -571,248 +363,4 @@ export class IssueStore {
     const entry = await this.db.get(numberEntryKey(number), { consistent: true });
     return typeof entry?.id === "string" ? this.get(entry.id) : undefined;
   }
-}
-
-/** What a listing entry keeps of an issue: its id and the fields combined filters check. */
-function entryFields(issue: Issue): Item {
-  return {
-    id: issue.id,
-    ...Object.fromEntries(ENTRY_FIELDS.map((field) => [field, issue[field]])),
-    titleLower: issue.title.toLowerCase(),
-  };
-}
-
-function issueItem(issue: Issue, version: number, internals: IssueInternals): Item {
-  return {
-    ...issueKey(issue.id),
-    ...issueNumberIndexKey(issue.number),
-    entity: "issue",
-    version,
-    blocking: internals.blocking,
-    recentSignals: recentSignalsMap(internals.recentSignals),
-    goalActive: internals.goalActive,
-    activeDispatchId: internals.activeDispatchId,
-    lastDispatchId: internals.lastDispatchId,
-    dispatchAttempts: internals.dispatchAttempts,
-    failedDispatches: internals.failedDispatches,
-    todoAt: internals.todoAt,
-    ...issue,
-  };
-}
-
-/**
- * The item form of an issue's recent signals: a map by signal id, so that concurrent deliveries
- * each add their own key and remove the ones they saw fall out of the latest ten.
- */
-function recentSignalsMap(recent: RecentSignal[]): Record<string, RecentSignal> {
-  return Object.fromEntries(
-    newestFirst(recent)
-      .slice(0, RECENT_SIGNALS)
-      .map((signal) => [signal.id, signal]),
-  );
-}
-
-/** Recent signals as an item holds them (a map, or the list older items kept), newest first. */
-function recentSignalsOf(stored: unknown): RecentSignal[] {
-  const values = Array.isArray(stored)
-    ? stored
-    : typeof stored === "object" && stored !== null
-      ? Object.values(stored)
-      : [];
-  return newestFirst(values.filter((value): value is RecentSignal => typeof value?.id === "string"));
-}
-
-/** Signal ids are `sig_` + ULID, so they order as the instants they were received at. */
-function newestFirst(signals: RecentSignal[]): RecentSignal[] {
-  return [...signals].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-}
-
-/** The dashboard's issue counts by status and type, following an issue from `before` to `after` (null: absent). */
-function issueCountChanges(before: Issue | null, after: Issue | null): TransactItem[] {
-  const writes: TransactItem[] = [];
-  for (const field of ["status", "type"] as const) {
-    if (before?.[field] === after?.[field]) continue;
-    if (before) writes.push(countChange(`issue.${field}#${before[field]}`, -1));
-    if (after) writes.push(countChange(`issue.${field}#${after[field]}`, 1));
-  }
-  return writes;
-}
-
-/**
- * When an issue enters `todo` from anything but `in_progress` (a claim given back keeps its
- * start), its todo-to-done time starts; it ends on `done` or `canceled`.
- */
-function todoAtAfter(current: StoredIssue, status: Issue["status"], now: Date): string | null {
-  const from = current.issue.status;
-  if (status === from) return current.todoAt;
-  if (status === "todo" && from !== "in_progress") return now.toISOString();
-  if (status === "done" || status === "canceled") return null;
-  return current.todoAt;
-}
-
-/** An issue reaching `done` after entering `todo` adds its duration to the dashboard's histogram. */
-function todoToDone(current: StoredIssue, status: Issue["status"], now: Date): TransactItem[] {
-  if (status !== "done" || current.issue.status === "done" || !current.todoAt) return [];
-  const seconds = Math.max(0, (now.getTime() - Date.parse(current.todoAt)) / 1000);
-  return [countChange(`todo-to-done#${durationBucket(seconds)}`, 1)];
-}
-
-/**
- * How `arriving` signals change an issue's recent-signals map (`recent`, newest first): the
- * latest ten kept, and the paths that set those joining and remove those pushed out. A signal
- * older than the ten kept neither joins nor pushes one out: then the map is left alone.
- */
-function recentSignalsChange(recent: RecentSignal[], arriving: RecentSignal[]) {
-  const kept = newestFirst([...arriving, ...recent]).slice(0, RECENT_SIGNALS);
-  const joining = arriving.filter((signal) => kept.includes(signal));
-  const leaving = recent.filter((old) => !kept.includes(old));
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  if (joining.length > 0 || leaving.length > 0) names["#recent"] = "recentSignals";
-  const sets = joining.map((signal, i) => {
-    names[`#joining${i}`] = signal.id;
-    values[`:joining${i}`] = signal;
-    return `#recent.#joining${i} = :joining${i}`;
-  });
-  const removals = leaving.map((old, i) => {
-    names[`#leaving${i}`] = old.id;
-    return `#recent.#leaving${i}`;
-  });
-  return { kept, names, values, sets, removals };
-}
-
-/**
- * The transaction that folds `pending` signal items into `current`: commutative additions to the
- * issue item (at any version, while it is live) and the deletion of each pending item that is
- * still there.
- */
-function foldWrites(current: StoredIssue, pending: Item[]): TransactItem[] {
-  const signals = pending.map((item) => item.signal as RecentSignal);
-  const names: Record<string, string> = { "#signalCount": "signalCount", "#version": "version" };
-  const values: Record<string, unknown> = { ":count": signals.length };
-  const sets: string[] = [];
-  const removals: string[] = [];
-  if (current.recentSignalsInPlace) {
-    const recent = recentSignalsChange(current.recentSignals, signals);
-    Object.assign(names, recent.names);
-    Object.assign(values, recent.values);
-    sets.push(...recent.sets);
-    removals.push(...recent.removals);
-  } else {
-    // An item of an older release keeps a list: the fold writes the map whole.
-    names["#recent"] = "recentSignals";
-    values[":recent"] = recentSignalsMap(newestFirst([...signals, ...current.recentSignals]));
-    sets.push("#recent = :recent");
-  }
-  const expression = [
-    "ADD #signalCount :count, #version :one",
-    ...(sets.length > 0 ? [`SET ${sets.join(", ")}`] : []),
-    ...(removals.length > 0 ? [`REMOVE ${removals.join(", ")}`] : []),
-  ].join(" ");
-  values[":one"] = 1;
-  return [
-    {
-      Update: {
-        Key: issueKey(current.issue.id),
-        UpdateExpression: expression,
-        ConditionExpression: issueLive,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    },
-    ...pending.map(
-      (item): TransactItem => ({
-        Delete: { Key: { pk: String(item.pk), sk: String(item.sk) }, ConditionExpression: itemExists },
-      }),
-    ),
-  ];
-}
-
-/** Replaces an issue item only if it is still at `version` (nobody wrote it since it was read). */
-function putAtVersion(item: Item, version: number): TransactItem {
-  return {
-    Put: {
-      Item: item,
-      ConditionExpression: versionUnchanged,
-      ExpressionAttributeNames: { "#version": "version" },
-      ExpressionAttributeValues: { ":expectedVersion": version },
-    },
-  };
-}
-
-/** The child's summary in its parent's partition follows its parent, fields and deletion. */
-function childPointerWrites(before: Issue | null, after: Issue | null): TransactItem[] {
-  const writes: TransactItem[] = [];
-  const moved = before?.parentId !== after?.parentId;
-  if (before?.parentId && (moved || !after)) {
-    writes.push({ Delete: { Key: childPointerKey(before.parentId, before.number) } });
-  }
-  if (after?.parentId) {
-    const changed = !before || JSON.stringify(summaryItem(before)) !== JSON.stringify(summaryItem(after));
-    if (moved || changed) {
-      writes.push({ Put: { Item: { ...childPointerKey(after.parentId, after.number), ...summaryItem(after) } } });
-    }
-  }
-  return writes;
-}
-
-function summaryItem(issue: Issue): IssueSummaryItem {
-  const { id, number, title, type, status, priority } = issue;
-  return { id, number, identifier: issueRef(number), title, type, status, priority };
-}
-
-/** The stored issue an item holds. */
-export function fromItem(item: Item): StoredIssue {
-  const recentSignals = recentSignalsOf(item.recentSignals);
-  const storedLastSignalAt = (item.lastSignalAt as string | null | undefined) ?? null;
-  // Deliveries grouped in place do not write lastSignalAt: the newest recent signal says it.
-  const newest = recentSignals[0]?.receivedAt ?? null;
-  const issue: Issue = {
-    id: String(item.id),
-    number: Number(item.number),
-    identifier: issueRef(Number(item.number)),
-    title: String(item.title),
-    description: (item.description as string | null | undefined) ?? null,
-    type: item.type as Issue["type"],
-    status: item.status as Issue["status"],
-    priority: Number(item.priority ?? 0),
-    parentId: (item.parentId as string | null | undefined) ?? null,
-    projectId: (item.projectId as string | null | undefined) ?? null,
-    labels: (item.labels as string[] | undefined) ?? [],
-    fingerprint: (item.fingerprint as string | null | undefined) ?? null,
-    signalSource: (item.signalSource as string | null | undefined) ?? null,
-    signalCount: Number(item.signalCount ?? 0),
-    lastSignalAt: storedLastSignalAt && newest ? laterOf(storedLastSignalAt, newest) : (storedLastSignalAt ?? newest),
-    hypothesis: (item.hypothesis as Issue["hypothesis"] | undefined) ?? null,
-    agentSummary: (item.agentSummary as string | null | undefined) ?? null,
-    commits: (item.commits as Issue["commits"] | undefined) ?? [],
-    pullRequests: (item.pullRequests as Issue["pullRequests"] | undefined) ?? [],
-    blockedBy: (item.blockedBy as string[] | undefined) ?? [],
-    completedAt: (item.completedAt as string | null | undefined) ?? null,
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
-  };
-  return {
-    issue,
-    version: Number(item.version ?? 1),
-    blocking: Array.isArray(item.blocking) ? item.blocking.map(String) : [],
-    recentSignals,
-    recentSignalsInPlace: !Array.isArray(item.recentSignals),
-    goalActive: item.goalActive === true,
-    activeDispatchId: (item.activeDispatchId as string | null | undefined) ?? null,
-    lastDispatchId: (item.lastDispatchId as string | null | undefined) ?? null,
-    dispatchAttempts: Number(item.dispatchAttempts ?? 0),
-    failedDispatches: Number(item.failedDispatches ?? 0),
-    todoAt: (item.todoAt as string | null | undefined) ?? null,
-  };
-}
-
-/** The later of two ISO timestamps (an update never moves `updatedAt` back). */
-function laterOf(a: string, b: string): string {
-  // ISO strings of one format order as the instants they name.
-  return a > b ? a : b;
-}
-
-export function newIssueId(): string {
-  return `iss_${ulid()}`;
 }

@@ -7,7 +7,7 @@ import type { Project } from "../catalog/schemas.js";
 import type { TransactItem } from "../db/db.js";
 import { NotFoundError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
-import type { IssueAggregate } from "../issues/issue-store.js";
+import type { IssueAggregate } from "../issues/issue-item.js";
 import type { DispatchContext } from "../templates/prompt-context-builder.js";
 import type { PromptRenderer } from "../templates/prompt-renderer.js";
 import { newPromptId, PROMPT_ID } from "./keys.js";

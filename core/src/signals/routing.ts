@@ -3,8 +3,8 @@
  * over the signal and the issue its fingerprint last opened.
  */
 
+import type { NewIssue } from "../issues/issue-item.js";
 import { newIssue } from "../issues/issue-service.js";
-import type { NewIssue } from "../issues/issue-store.js";
 import type { IssueStatus, PullRequest } from "../issues/schemas.js";
 import { lifecycleEffect, priorityForSeverity, type Severity, severityAtLeast } from "./rules.js";
 

@@ -5,8 +5,9 @@
 import type { CatalogLookups } from "../catalog/catalog-lookups.js";
 import type { Project } from "../catalog/schemas.js";
 import { NotFoundError } from "../errors.js";
+import type { IssueAggregate, StoredIssue } from "../issues/issue-item.js";
 import { type IssueSummary, summaryOf } from "../issues/issue-service.js";
-import type { IssueAggregate, IssueStore, StoredIssue } from "../issues/issue-store.js";
+import type { IssueStore } from "../issues/issue-store.js";
 import { ISSUE_ID } from "../issues/keys.js";
 import type { SignalQueries } from "../signals/signal-queries.js";
 import type { PromptContext } from "./render.js";

@@ -8,7 +8,7 @@ import type { Project } from "../catalog/schemas.js";
 import { ConditionFailedError } from "../db/db.js";
 import { pollBackoff, retryConflicts } from "../db/retry.js";
 import { NotFoundError, UnavailableError } from "../errors.js";
-import type { IssueAggregate } from "../issues/issue-store.js";
+import type { IssueAggregate } from "../issues/issue-item.js";
 import { armOf } from "./arms.js";
 import type { PromptArm } from "./experiment-counts.js";
 import { DEFAULT_TEMPLATE_SLUGS, newTemplateId, VERSION_ID } from "./keys.js";
