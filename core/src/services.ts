@@ -10,6 +10,8 @@ import { CommentService } from "./comments/comment-service.js";
 import { CommentStore } from "./comments/comment-store.js";
 import { apiBaseUrl } from "./config.js";
 import { DashboardService } from "./dashboard/dashboard-service.js";
+import { ClaimLine } from "./dispatch/claim-line.js";
+import { DispatchEndings } from "./dispatch/dispatch-endings.js";
 import { DispatchService } from "./dispatch/dispatch-service.js";
 import { DispatchStore, tokenDispatchOf } from "./dispatch/dispatch-store.js";
 import { dispatchTokenCheck } from "./dispatch/token.js";
@@ -30,6 +32,7 @@ import { PromptStore } from "./prompts/prompt-store.js";
 import { ReviewLists } from "./prompts/review-lists.js";
 import { ReviewService } from "./prompts/review-service.js";
 import { ReviewStore } from "./prompts/review-store.js";
+import { SignalIngest } from "./signals/signal-ingest.js";
 import { SignalQueries } from "./signals/signal-queries.js";
 import { SignalService } from "./signals/signal-service.js";
 import { SignalStore } from "./signals/signal-store.js";
@@ -120,12 +123,13 @@ export const signalService = (deps: DbDeps) =>
     "signals",
     () =>
       new SignalService(
-        deps.db,
-        signalStore(deps),
+        new SignalIngest(deps.db, signalStore(deps), signalQueries(deps), {
+          service: issueService(deps),
+          store: issueStore(deps),
+          moves: issueMoves(deps),
+        }),
         signalQueries(deps),
         issueService(deps),
-        issueStore(deps),
-        issueMoves(deps),
       ),
   );
 export const promptRenderer = (deps: AppDeps) =>
@@ -183,22 +187,16 @@ export const reviewService = (deps: AppDeps) =>
       ),
   );
 export const dispatchService = (deps: AppDeps) =>
-  once(
-    deps,
-    "dispatch",
-    () =>
-      new DispatchService(
-        deps.db,
-        dispatchStore(deps),
-        issueStore(deps),
-        dispatchQueue(deps),
-        issueMoves(deps),
-        promptService(deps),
-        usageStats(deps),
-        experimentEndings(deps),
-        clockOf(deps),
-      ),
-  );
+  once(deps, "dispatch", () => {
+    const issues = { store: issueStore(deps), queue: dispatchQueue(deps), moves: issueMoves(deps) };
+    return new DispatchService(
+      new ClaimLine(deps.db, dispatchStore(deps), issues, promptService(deps), usageStats(deps), clockOf(deps)),
+      new DispatchEndings(deps.db, dispatchStore(deps), issues, experimentEndings(deps), clockOf(deps)),
+      dispatchStore(deps),
+      issues,
+      clockOf(deps),
+    );
+  });
 export const dashboardService = (deps: DbDeps) =>
   once(
     deps,

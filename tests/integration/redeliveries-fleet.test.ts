@@ -14,7 +14,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { ALL_FAMILIES, createApp, createDb } from "../../core/src/index.js";
 import { deliveryKey } from "../../core/src/signals/keys.js";
-import { WEBHOOK_DELIVERY_PENDING_MESSAGE } from "../../core/src/signals/signal-service.js";
+import { WEBHOOK_DELIVERY_PENDING_MESSAGE } from "../../core/src/signals/webhook-delivery-claims.js";
 import { AUTH, dataOf, fleetOf, jsonPost, type Requester, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES, testConfig } from "../helpers/db.js";
 import { codehostDelivery, issueEvent, type SignedDelivery } from "../helpers/deliveries.js";
