@@ -42,6 +42,7 @@ import { ExperimentService } from "./templates/experiment-service.js";
 import { ExperimentStore } from "./templates/experiment-store.js";
 import { PromptContextBuilder } from "./templates/prompt-context-builder.js";
 import { PromptRenderer } from "./templates/prompt-renderer.js";
+import { TemplateSeeding } from "./templates/template-seeding.js";
 import { TemplateService } from "./templates/template-service.js";
 import { TemplateStore } from "./templates/template-store.js";
 
@@ -140,7 +141,13 @@ export const promptRenderer = (deps: AppDeps) =>
       catalogLookups(deps),
       apiBaseUrl(deps.config),
     );
-    return new PromptRenderer(templateStore(deps), contexts, deps.config.serviceApiKey, clockOf(deps));
+    return new PromptRenderer(
+      templateStore(deps),
+      new TemplateSeeding(deps.db),
+      contexts,
+      deps.config.serviceApiKey,
+      clockOf(deps),
+    );
   });
 export const experimentStore = (deps: DbDeps) => once(deps, "experimentStore", () => new ExperimentStore(deps.db));
 export const experimentEndings = (deps: DbDeps) =>

@@ -21,7 +21,7 @@ import { fromItem as dispatchFromItem } from "../dispatch/dispatch-store.js";
 import { fromItem as issueFromItem } from "../issues/issue-item.js";
 import { recordOf as experimentRecordOf } from "../templates/experiment-store.js";
 import { versionOfReviewsKey } from "../templates/keys.js";
-import { reviewsFromItem } from "../templates/template-store.js";
+import { reviewsFromItem } from "../templates/template-item.js";
 import { eventId } from "./keys.js";
 import type { EventType, OutboundEvent } from "./schemas.js";
 

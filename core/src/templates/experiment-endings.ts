@@ -12,7 +12,8 @@ import { retryRaces } from "../db/retry.js";
 import { type ArmFigures, armFigures, verdict } from "./experiment-figures.js";
 import type { ExperimentStore, StoredExperiment } from "./experiment-store.js";
 import type { Experiment, ExperimentDecision, ExperimentStatus } from "./schemas.js";
-import type { StoredTemplate, TemplateStore } from "./template-store.js";
+import type { StoredTemplate } from "./template-item.js";
+import type { TemplateStore } from "./template-store.js";
 
 /** Index of the experiment's own write in an ending transaction: its failed condition means it ended already. */
 export const EXPERIMENT_INDEX = 0;

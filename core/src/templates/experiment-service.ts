@@ -14,7 +14,8 @@ import { NO_COUNTS } from "./experiment-figures.js";
 import type { ExperimentRecord, ExperimentStore, StoredExperiment } from "./experiment-store.js";
 import { EXPERIMENT_ID, newExperimentId, VERSION_ID } from "./keys.js";
 import { DEFAULT_MIN_SAMPLES, type Experiment, type StartExperimentBody } from "./schemas.js";
-import type { RunningExperiment, StoredTemplate, TemplateStore } from "./template-store.js";
+import type { RunningExperiment, StoredTemplate } from "./template-item.js";
+import type { TemplateStore } from "./template-store.js";
 
 export class ExperimentService {
   constructor(

@@ -21,7 +21,9 @@ import {
 import { checkedContent, type PromptContext, type RenderableVersion, renderStoredVersion } from "./render.js";
 import type { Template, TemplateVersion } from "./schemas.js";
 import { selectTemplate } from "./selection.js";
-import { newVersionRecord, type TemplateEntry, type TemplateStore } from "./template-store.js";
+import { newVersionRecord, type TemplateEntry } from "./template-item.js";
+import type { TemplateSeeding } from "./template-seeding.js";
+import type { TemplateStore } from "./template-store.js";
 
 /** What a recorded prompt names: the version it was rendered from (and in which experiment's arm), and the text. */
 export interface PromptSource {
@@ -90,6 +92,8 @@ export class PromptRenderer {
 
   constructor(
     private readonly store: TemplateStore,
+    /** The default templates' one-time seeding: its lease and marks. */
+    private readonly templateSeeding: TemplateSeeding,
     private readonly contexts: PromptContextBuilder,
     /** Seals the precompiled forms this service stores (the service key): only sealed ones are run. */
     private readonly sealSecret: string | undefined,
@@ -205,14 +209,14 @@ export class PromptRenderer {
     const holder = randomUUID();
     const deadline = Date.now() + SEEDING_WAIT_MS;
     for (let n = 1; ; n++) {
-      const seeded = await this.store.seeded(DEFAULT_TEMPLATE_SLUGS);
+      const seeded = await this.templateSeeding.seeded(DEFAULT_TEMPLATE_SLUGS);
       if (seeded.size === DEFAULT_TEMPLATE_SLUGS.length) return [];
-      if (await this.store.reserveSeeding(holder, Date.now() + SEEDING_LEASE_MS)) {
+      if (await this.templateSeeding.reserve(holder, Date.now() + SEEDING_LEASE_MS)) {
         try {
           // Read again under the hold: the last holder may have finished since the read above.
-          return await this.seedMissing(await this.store.seeded(DEFAULT_TEMPLATE_SLUGS));
+          return await this.seedMissing(await this.templateSeeding.seeded(DEFAULT_TEMPLATE_SLUGS));
         } finally {
-          await this.store.releaseSeeding(holder).catch(() => undefined);
+          await this.templateSeeding.release(holder).catch(() => undefined);
         }
       }
       if (Date.now() >= deadline) throw new UnavailableError(SEEDING_MESSAGE);
@@ -251,7 +255,10 @@ export class PromptRenderer {
         updatedAt: createdAt,
       };
       try {
-        const writes = [...this.store.prepareCreate(template, first, compiled), this.store.seedMark(preset.slug, id)];
+        const writes = [
+          ...this.store.prepareCreate(template, first, compiled),
+          this.templateSeeding.mark(preset.slug, id),
+        ];
         await retryConflicts(() => this.store.transact(writes));
         created.push(preset.slug);
       } catch (error) {

@@ -25,7 +25,8 @@ import type {
   TemplateDetail,
   TemplateVersion,
 } from "./schemas.js";
-import { newVersionRecord, SLUG_CLAIM_INDEX, type StoredTemplate, type TemplateStore } from "./template-store.js";
+import { newVersionRecord, type StoredTemplate } from "./template-item.js";
+import { SLUG_CLAIM_INDEX, type TemplateStore } from "./template-store.js";
 
 export class TemplateService {
   private readonly store: TemplateStore;

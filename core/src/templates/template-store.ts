@@ -3,16 +3,13 @@
  * a template with its slug claim and listing entry, versions numbered without gaps, promotion in
  * one transaction, versions read with the counts ./version-counts.ts keeps beside them. Keys: ./keys.ts.
  */
-import { ConditionFailedError, type Db, type Item, type TransactItem, TransactionConflictError } from "../db/db.js";
+import type { Db, Item, TransactItem } from "../db/db.js";
 import { ListingIndex } from "../db/listing-index.js";
 import { sumSpreadCounts } from "../db/spread.js";
 import {
   isVersionReviewsSortKey,
   isVersionSortKey,
-  newVersionId,
   SLUG,
-  seedingKey,
-  seedKey,
   slugKey,
   TEMPLATE_ID,
   TEMPLATE_LISTINGS,
@@ -27,94 +24,30 @@ import {
   versionUsageKey,
 } from "./keys.js";
 import type { CompiledTemplate } from "./render.js";
-import type { CreateVersionBody, RunningExperiment, Template, TemplateVersion } from "./schemas.js";
-
-/** A template as stored: its fields, its `ETag` version, and what it keeps of its versions. */
-export interface StoredTemplate {
-  template: Template;
-  version: number;
-  /** Versions made so far: they are numbered 1..versionCount. */
-  versionCount: number;
-  activeVersionNumber: number | null;
-  /** The experiment running on it (./experiment-service.ts), which claims read from its listing entry. */
-  experiment: RunningExperiment | null;
-}
-
-/** What a claim needs of a template's running experiment to choose an issue's arm. */
-export type { RunningExperiment };
-
-/** A version as stored, with what the API does not show. */
-export interface StoredVersion {
-  version: TemplateVersion;
-  /** The improvement task opened for it, once (docs/api.md#prompts-and-reviews). */
-  improvementIssueId: string | null;
-  /** Its content precompiled (render.ts), absent on versions written before versions were precompiled. */
-  compiled: CompiledTemplate | undefined;
-}
-
-/**
- * Where the reviews of a version stand: how many its score has taken and the score after them,
- * the last review number folded in (numbers given up count too: prompts/prompt-service.ts), and its
- * improvement task.
- */
-export interface VersionReviews {
-  reviewCount: number;
-  reviewScore: number | null;
-  foldedThrough: number;
-  /** False on a version no fold has reached yet (its reviews, if any, were applied one at a time). */
-  positionRecorded: boolean;
-  improvementIssueId: string | null;
-}
-
-/** What selection and the list read of each live template: its listing entry. */
-export type TemplateEntry = Pick<
-  Template,
-  "id" | "slug" | "conditions" | "specificity" | "projectId" | "activeVersionId" | "createdAt"
-> & { activeVersionNumber: number | null; experiment: RunningExperiment | null };
-
-const TEMPLATE_FIELDS = [
-  "id",
-  "slug",
-  "name",
-  "description",
-  "conditions",
-  "specificity",
-  "projectId",
-  "activeVersionId",
-  "createdAt",
-  "updatedAt",
-] as const satisfies readonly (keyof Template)[];
-
-const VERSION_FIELDS = [
-  "id",
-  "templateId",
-  "version",
-  "content",
-  "changelog",
-  "authorType",
-  "authorName",
-  "status",
-  "reviewCount",
-  "reviewScore",
-  "completionRate",
-  "createdAt",
-] as const satisfies readonly (keyof TemplateVersion)[];
+import type { RunningExperiment, Template, TemplateVersion } from "./schemas.js";
+import {
+  entryOf,
+  REVIEW_FIELDS,
+  reviewsFromItem,
+  runningExperimentOf,
+  type StoredTemplate,
+  type StoredVersion,
+  TEMPLATE_FIELDS,
+  type TemplateEntry,
+  templateFromItem,
+  templateItem,
+  type VersionReviews,
+  versionFromItem,
+} from "./template-item.js";
+import { itemAbsent, releaseSlug, reviewFoldWrite, versionStatus, versionWrites } from "./template-writes.js";
 
 // Named condition fragments.
-/** The key is new. */
-const itemAbsent = "attribute_not_exists(pk)";
 /** The template exists and is not deleted. */
 const templateLive = "attribute_exists(pk) AND attribute_not_exists(#deletedAt)";
 /** The template is as it was read. */
 const versionUnchanged = "#version = :expectedVersion";
 /** No version was made since the template was read: the next number is still free. */
 const versionCountIs = "#versionCount = :versionCount";
-/** The slug claim belongs to this template. */
-const slugHeldBy = "#templateId = :templateId";
-/** No fold moved the version's review position since it was read. */
-const foldedThroughIs = "#foldedThrough = :readThrough";
-/** The version has no improvement task yet. */
-const noImprovementTask = "attribute_not_exists(#improvementIssueId)";
 
 /** What renders a version: its content and precompiled form. */
 export interface VersionSource {
@@ -179,58 +112,6 @@ export class TemplateStore {
       ...this.listings.additions(["all"], templateSortKey(template.id), entryOf(stored)),
       ...(first ? versionWrites(first, compiled) : []),
     ];
-  }
-
-  /** The marker that a default template was seeded, so it is seeded once and never again. */
-  seedMark(slug: string, templateId: string): TransactItem {
-    return {
-      Put: {
-        Item: { ...seedKey(slug), entity: "templateseed", templateId },
-        ConditionExpression: itemAbsent,
-      },
-    };
-  }
-
-  /**
-   * Takes the seeding of the default templates for `holder` until `until` (epoch ms): true when it
-   * is free (or held by `holder`, or its holder's time ran out), false when another holds it.
-   */
-  async reserveSeeding(holder: string, until: number): Promise<boolean> {
-    try {
-      await this.db.put({
-        Item: { ...seedingKey(), entity: "templateseeding", holder, until },
-        ConditionExpression: "attribute_not_exists(pk) OR #holder = :holder OR #until < :now",
-        ExpressionAttributeNames: { "#holder": "holder", "#until": "until" },
-        ExpressionAttributeValues: { ":holder": holder, ":now": Date.now() },
-      });
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionFailedError || error instanceof TransactionConflictError) return false;
-      throw error;
-    }
-  }
-
-  /** Gives up `holder`'s seeding once it is done (or failed), so a waiting instance need not wait for its time to run out. */
-  async releaseSeeding(holder: string): Promise<void> {
-    try {
-      await this.db.delete(seedingKey(), {
-        ConditionExpression: "#holder = :holder",
-        ExpressionAttributeNames: { "#holder": "holder" },
-        ExpressionAttributeValues: { ":holder": holder },
-      });
-    } catch (error) {
-      // Taken over after its time ran out: the item is the new holder's.
-      if (!(error instanceof ConditionFailedError)) throw error;
-    }
-  }
-
-  /** The slugs of `slugs` that were seeded already: one read. */
-  async seeded(slugs: readonly string[]): Promise<Set<string>> {
-    const marks = await this.db.batchGet(
-      slugs.map((slug) => seedKey(slug)),
-      { consistent: true },
-    );
-    return new Set(marks.map((mark) => String(mark.pk).slice(seedKey("").pk.length)));
   }
 
   /**
@@ -452,50 +333,14 @@ export class TemplateStore {
     return item ? reviewsFromItem(item) : undefined;
   }
 
-  /**
-   * The write that folds the reviews numbered `read.foldedThrough + 1`..`folded.foldedThrough` into
-   * a version's reviews item (never the version, whose content makes it large): its count, score
-   * and position set at the position read, so of two folds from one position one wins and the
-   * other reads again. The first fold writes the item, carrying the improvement task a version
-   * kept on itself; with `improvementIssueId`, the version's improvement task is recorded, once.
-   */
+  /** The write that folds reviews into a version's reviews item (see ./template-writes.ts). */
   reviewFold(
     templateId: string,
     number: number,
     read: VersionReviews,
     folded: { foldedThrough: number; reviewCount: number; reviewScore: number | null; improvementIssueId?: string },
   ): TransactItem {
-    const names: Record<string, string> = {
-      "#foldedThrough": "reviewsFoldedThrough",
-      "#reviewCount": "reviewCount",
-      "#reviewScore": "reviewScore",
-    };
-    const values: Record<string, unknown> = {
-      ":through": folded.foldedThrough,
-      ":count": folded.reviewCount,
-      ":score": folded.reviewScore,
-      ":readThrough": read.foldedThrough,
-      ":entity": "templatereviews",
-    };
-    let update = "SET #foldedThrough = :through, #reviewCount = :count, #reviewScore = :score, entity = :entity";
-    // Absent (no fold wrote it: the read came from the version) or still at the position read.
-    let condition = `${itemAbsent} OR ${foldedThroughIs}`;
-    const improvementIssueId = folded.improvementIssueId ?? read.improvementIssueId;
-    if (improvementIssueId) {
-      names["#improvementIssueId"] = "improvementIssueId";
-      values[":issueId"] = improvementIssueId;
-      update += ", #improvementIssueId = :issueId";
-    }
-    if (folded.improvementIssueId) condition = `(${condition}) AND ${noImprovementTask}`;
-    return {
-      Update: {
-        Key: versionReviewsKey(templateId, number),
-        UpdateExpression: update,
-        ConditionExpression: condition,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    };
+    return reviewFoldWrite(templateId, number, read, folded);
   }
 
   /** A page of live templates, newest first, and how many there are; filters walk the listing. */
@@ -538,204 +383,4 @@ export class TemplateStore {
       createdAt: String(entry.createdAt),
     }));
   }
-}
-
-/**
- * A new version's items: the version (with its precompiled content, binary, when there is one), the
- * pointer from its id, and its reviews item (none yet).
- */
-function versionWrites(version: TemplateVersion, compiled?: CompiledTemplate): TransactItem[] {
-  const {
-    usageCount: _usage,
-    completionRate: _completion,
-    reviewCount: _reviews,
-    reviewScore: _score,
-    ...fields
-  } = version;
-  return [
-    {
-      Put: {
-        Item: {
-          ...versionKey(version.templateId, version.version),
-          entity: "templateversion",
-          ...fields,
-          ...(compiled ? { compiled } : {}),
-        },
-        ConditionExpression: itemAbsent,
-      },
-    },
-    {
-      Put: {
-        Item: {
-          ...versionPointerKey(version.id),
-          entity: "versionpointer",
-          templateId: version.templateId,
-          number: version.version,
-        },
-        ConditionExpression: itemAbsent,
-      },
-    },
-    {
-      Put: {
-        Item: {
-          ...versionReviewsKey(version.templateId, version.version),
-          entity: "templatereviews",
-          reviewCount: 0,
-          reviewScore: null,
-          reviewsFoldedThrough: 0,
-        },
-        ConditionExpression: itemAbsent,
-      },
-    },
-  ];
-}
-
-function versionStatus(templateId: string, number: number, status: "active" | "retired"): TransactItem {
-  return {
-    Update: {
-      Key: versionKey(templateId, number),
-      UpdateExpression: "SET #status = :status",
-      ConditionExpression: "attribute_exists(pk)",
-      ExpressionAttributeNames: { "#status": "status" },
-      ExpressionAttributeValues: { ":status": status },
-    },
-  };
-}
-
-function releaseSlug(template: Template): TransactItem {
-  return {
-    Delete: {
-      Key: slugKey(template.slug),
-      ConditionExpression: slugHeldBy,
-      ExpressionAttributeNames: { "#templateId": "templateId" },
-      ExpressionAttributeValues: { ":templateId": template.id },
-    },
-  };
-}
-
-function templateItem(stored: StoredTemplate): Item {
-  return {
-    ...templateKey(stored.template.id),
-    entity: "template",
-    ...stored.template,
-    version: stored.version,
-    versionCount: stored.versionCount,
-    activeVersionNumber: stored.activeVersionNumber,
-    experiment: stored.experiment,
-  };
-}
-
-/** What the listing entry keeps: what selection and the list filters read. */
-function entryOf({ template, activeVersionNumber, experiment }: StoredTemplate): Item {
-  return {
-    id: template.id,
-    slug: template.slug,
-    conditions: template.conditions,
-    conditionType: template.conditions.type ?? "any",
-    specificity: template.specificity,
-    projectId: template.projectId,
-    activeVersionId: template.activeVersionId,
-    activeVersionNumber,
-    experiment,
-    createdAt: template.createdAt,
-  };
-}
-
-/** A running experiment as an item or entry keeps it (absent on templates written before experiments). */
-function runningExperimentOf(value: unknown): RunningExperiment | null {
-  if (value === null || value === undefined || typeof value !== "object") return null;
-  const { id, candidateVersionId, candidateVersionNumber, trafficPercent } = value as Record<string, unknown>;
-  return {
-    id: String(id),
-    candidateVersionId: String(candidateVersionId),
-    candidateVersionNumber: Number(candidateVersionNumber),
-    trafficPercent: Number(trafficPercent),
-  };
-}
-
-export function templateFromItem(item: Item): StoredTemplate {
-  // The item was written from a Template by this store; its fields are Template's.
-  const template = Object.fromEntries(
-    TEMPLATE_FIELDS.map((field) => [field, item[field] ?? null]),
-  ) as unknown as Template;
-  template.conditions = (item.conditions ?? {}) as Template["conditions"];
-  return {
-    template,
-    version: Number(item.version ?? 1),
-    versionCount: Number(item.versionCount ?? 0),
-    activeVersionNumber:
-      item.activeVersionNumber === null || item.activeVersionNumber === undefined
-        ? null
-        : Number(item.activeVersionNumber),
-    experiment: runningExperimentOf(item.experiment),
-  };
-}
-
-/** A version from its item, with its reviews from `reviewsItem` (its reviews item, or the version item itself). */
-function versionFromItem(item: Item, reviewsItem: Item, counts: Record<VersionCount, number>): StoredVersion {
-  const fields = Object.fromEntries(VERSION_FIELDS.map((field) => [field, item[field] ?? null]));
-  const { reviewCount, reviewScore, improvementIssueId } = reviewsFromItem(reviewsItem);
-  return {
-    version: {
-      ...(fields as unknown as TemplateVersion),
-      version: Number(item.version),
-      reviewCount,
-      reviewScore,
-      usageCount: counts.usage,
-      completionRate: counts.finished > 0 ? counts.completed / counts.finished : null,
-      cost: {
-        reports: counts.reported,
-        inputTokens: counts["tokens-in"],
-        outputTokens: counts["tokens-out"],
-        costUsd: counts.cost,
-        meanCostUsd: counts["cost-reported"] > 0 ? counts.cost / counts["cost-reported"] : null,
-      },
-    },
-    improvementIssueId,
-    compiled: item.compiled instanceof Uint8Array ? item.compiled : undefined,
-  };
-}
-
-/** The review attributes of a version's reviews item, or of a version item written before those items. */
-const REVIEW_FIELDS = ["reviewCount", "reviewScore", "reviewsFoldedThrough", "improvementIssueId"];
-
-/** Where a version's reviews stand, as its reviews item (or, before any fold wrote one, the version item) holds it. */
-export function reviewsFromItem(item: Item): VersionReviews {
-  const reviewCount = Number(item.reviewCount ?? 0);
-  const recorded = item.reviewsFoldedThrough !== undefined && item.reviewsFoldedThrough !== null;
-  return {
-    reviewCount,
-    reviewScore: item.reviewScore === null || item.reviewScore === undefined ? null : Number(item.reviewScore),
-    // Reviews applied one at a time, before folds, were numbered 1..reviewCount.
-    foldedThrough: recorded ? Number(item.reviewsFoldedThrough) : reviewCount,
-    positionRecorded: recorded,
-    improvementIssueId: (item.improvementIssueId as string | undefined) ?? null,
-  };
-}
-
-/** A new version as first stored: no usage, reviews or score yet. */
-export function newVersionRecord(
-  templateId: string,
-  number: number,
-  input: Pick<CreateVersionBody, "changelog" | "authorType" | "authorName" | "content">,
-  status: TemplateVersion["status"],
-  createdAt: string,
-  id = newVersionId(Date.parse(createdAt)),
-): TemplateVersion {
-  return {
-    id,
-    templateId,
-    version: number,
-    content: input.content,
-    changelog: input.changelog ?? null,
-    authorType: input.authorType ?? "human",
-    authorName: input.authorName ?? null,
-    status,
-    usageCount: 0,
-    reviewCount: 0,
-    reviewScore: null,
-    completionRate: null,
-    cost: { reports: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, meanCostUsd: null },
-    createdAt,
-  };
 }
