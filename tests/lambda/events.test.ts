@@ -16,7 +16,8 @@ import {
 import type { Context, DynamoDBRecord, DynamoDBStreamEvent, SQSEvent } from "aws-lambda";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { changeRecordOf } from "../../core/src/db/changes.js";
-import { createDb, type Db } from "../../core/src/db/db.js";
+import { createDb } from "../../core/src/db/create-db.js";
+import type { Db } from "../../core/src/db/db.js";
 import { DestinationStore } from "../../core/src/events/destination-store.js";
 import { EventDeliveries } from "../../core/src/events/event-deliveries.js";
 import { EventDeliveryStore } from "../../core/src/events/event-delivery-store.js";

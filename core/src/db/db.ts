@@ -1,11 +1,11 @@
 /**
  * @module db/db — the one DynamoDB client: every call goes through it so calls and consumed
- * capacity are counted, and SDK failures become the service's errors.
+ * capacity are counted, and SDK failures become the service's errors (./db-errors.ts). Built by
+ * ./create-db.ts.
  */
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { ConsumedCapacity } from "@aws-sdk/client-dynamodb";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import type { ConsumedCapacity, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type {
   DeleteCommandInput,
   GetCommandInput,
@@ -25,13 +25,12 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
-import { unmarshall } from "@aws-sdk/util-dynamodb";
-import { ConfiguredRetryStrategy } from "@smithy/core/retry";
-import { ConflictError, UnavailableError } from "../errors.js";
-import { conflictEmulatorFor, emulateConflicts } from "./conflict-emulator.js";
+import { UnavailableError } from "../errors.js";
+import { ConditionFailedError, TransactionConflictError, translate } from "./db-errors.js";
 import type { Item, Key } from "./item.js";
 import { SHARD_WAIT_MS, ShardChoice, type SpreadAddition, type SpreadCheck } from "./spread.js";
 
+export { ConditionFailedError, TransactionConflictError } from "./db-errors.js";
 export type { Item, Key } from "./item.js";
 
 type SdkTransactItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
@@ -52,52 +51,8 @@ export interface DbUsage {
   writeCapacity: number;
 }
 
-/** A conditional write (or one condition of a transaction) did not hold. */
-export class ConditionFailedError extends ConflictError {
-  /** Per transaction item: the cancellation code (`ConditionalCheckFailed`, `None`, …). */
-  readonly reasons: (string | undefined)[];
-  constructor(reasons: (string | undefined)[], existing: unknown, cause: unknown) {
-    super("Condition failed", { cause, existing });
-    this.reasons = reasons;
-  }
-}
-
-/** Two transactions touched the same item at once; the caller may retry. */
-export class TransactionConflictError extends ConflictError {
-  /** Per transaction item: `TransactionConflict` where another transaction held it (empty for a single-item write). */
-  readonly reasons: (string | undefined)[];
-  constructor(reasons: (string | undefined)[], cause: unknown) {
-    super("Transaction conflict", { cause });
-    this.reasons = reasons;
-  }
-}
-
 /** Sends of one transaction whose conflicts all fall on spread counts, before the caller hears of it. */
 const SPREAD_ATTEMPTS = 8;
-
-const UNAVAILABLE_ERRORS = new Set([
-  "ProvisionedThroughputExceededException",
-  "ThrottlingException",
-  "RequestLimitExceeded",
-  "InternalServerError",
-  "ServiceUnavailable",
-  "ResourceNotFoundException",
-  "TimeoutError",
-  "AbortError",
-]);
-const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE"]);
-
-/** Connection settings for {@link createDb}. */
-export interface DbOptions {
-  tableName: string;
-  region: string;
-  endpoint?: string | undefined;
-  /**
-   * Refuse writes that touch an item another in-flight transaction of this process holds, as
-   * DynamoDB on AWS does (db/conflict-emulator.ts). For DynamoDB Local, which never refuses them.
-   */
-  emulateConflicts?: boolean | undefined;
-}
 
 /**
  * The {@link Db.metered} call the current async context runs in, if any, with the client it meters.
@@ -327,111 +282,6 @@ export class Db {
       });
     }
   }
-}
-
-/**
- * Wire attempts per DynamoDB call: the first and at most two SDK retries of what the SDK deems
- * retryable (throttling, 5xx, timeouts, connection errors). A call that fails all of them becomes
- * a 503 with `Retry-After`: the caller retries later rather than a function waiting longer.
- */
-export const DB_MAX_ATTEMPTS = 3;
-/** Ceiling of the wait before the first retry; each later retry doubles it, up to {@link DB_RETRY_CAP_MS}. */
-export const DB_RETRY_BASE_MS = 100;
-/** No wait between two attempts is longer than this. */
-export const DB_RETRY_CAP_MS = 2_000;
-
-/**
- * The SDK's wait before retry number `retry` (1 for the first retry): "full jitter", a uniform
- * draw from [0, min(cap, base × 2^(retry−1))), so clients throttled together do not retry
- * together, and no wait exceeds the cap.
- * @example dbRetryDelay(1) // 0..99 ms; dbRetryDelay(2) // 0..199 ms
- */
-export function dbRetryDelay(retry: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(DB_RETRY_CAP_MS, DB_RETRY_BASE_MS * 2 ** Math.max(0, retry - 1));
-  return Math.floor(random() * ceiling);
-}
-
-/**
- * The SDK's standard retry strategy (its retry quota included: when many calls fail, retries stop
- * and calls fail at once) with {@link DB_MAX_ATTEMPTS} and {@link dbRetryDelay}.
- */
-export function dbRetryStrategy(): ConfiguredRetryStrategy {
-  return new ConfiguredRetryStrategy(DB_MAX_ATTEMPTS, (retry) => dbRetryDelay(retry));
-}
-
-/**
- * Connections one client keeps open to DynamoDB at most (the SDK's default is 50): a server taking
- * a burst of requests, each making a few calls at once, would otherwise queue calls in the client.
- */
-const MAX_SOCKETS = 256;
-
-/** Builds the client from connection settings; made once per process at module scope by callers. */
-export function createDb(options: DbOptions): Db {
-  const client = new DynamoDBClient({
-    region: options.region,
-    maxAttempts: DB_MAX_ATTEMPTS,
-    retryStrategy: dbRetryStrategy(),
-    requestHandler: {
-      connectionTimeout: 2000,
-      requestTimeout: 5000,
-      httpAgent: { keepAlive: true, maxSockets: MAX_SOCKETS },
-      httpsAgent: { keepAlive: true, maxSockets: MAX_SOCKETS },
-    },
-    ...(options.endpoint
-      ? {
-          endpoint: options.endpoint,
-          // DynamoDB Local accepts any credentials; real ones are used when the environment has them.
-          ...(process.env.AWS_ACCESS_KEY_ID ? {} : { credentials: { accessKeyId: "local", secretAccessKey: "local" } }),
-        }
-      : {}),
-  });
-  if (options.emulateConflicts) emulateConflicts(client, conflictEmulatorFor(options.endpoint));
-  return new Db(client, options.tableName);
-}
-
-function translate(error: unknown, countFailedCall: () => void): unknown {
-  const name = (error as { name?: string })?.name ?? "";
-  const code = (error as { code?: string })?.code ?? "";
-  if (name === "ConditionalCheckFailedException") {
-    countFailedCall();
-    return new ConditionFailedError(["ConditionalCheckFailed"], plainItem((error as { Item?: unknown }).Item), error);
-  }
-  if (name === "TransactionCanceledException") {
-    countFailedCall();
-    const reasons = ((error as { CancellationReasons?: { Code?: string; Item?: unknown }[] }).CancellationReasons ??
-      []) as { Code?: string; Item?: unknown }[];
-    const codes = reasons.map((reason) => reason.Code);
-    if (codes.includes("ConditionalCheckFailed")) {
-      return new ConditionFailedError(
-        codes,
-        reasons.map((reason) => plainItem(reason.Item)),
-        error,
-      );
-    }
-    if (codes.some((c) => c === "ThrottlingError" || c === "ProvisionedThroughputExceeded")) {
-      return new UnavailableError("Database is throttling", { cause: error });
-    }
-    return new TransactionConflictError(codes, error);
-  }
-  if (name === "TransactionConflictException") {
-    countFailedCall();
-    return new TransactionConflictError([], error);
-  }
-  if (UNAVAILABLE_ERRORS.has(name) || UNAVAILABLE_CODES.has(code) || isNetworkError(error)) {
-    return new UnavailableError("Database unavailable", { cause: error });
-  }
-  return error;
-}
-
-/** An item a failed condition returned (in DynamoDB's wire form) as plain values, like every other read. */
-function plainItem(item: unknown): Item | undefined {
-  if (typeof item !== "object" || item === null) return undefined;
-  return unmarshall(item as Parameters<typeof unmarshall>[0]) as Item;
-}
-
-function isNetworkError(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string } })?.cause;
-  return typeof cause?.code === "string" && UNAVAILABLE_CODES.has(cause.code);
 }
 
 function keyString(item: Item | Key): string {
