@@ -10,7 +10,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { formatEventLine, runTail } from "../../client/cli/commands/events.js";
+import { formatEventLine, runTail } from "../../client/cli/commands/events-tail.js";
 import { createOutput } from "../../client/cli/output.js";
 import { createKaizenClient, type Schema } from "../../client/client.js";
 import { EventDeliveryStore } from "../../core/src/events/event-delivery-store.js";
