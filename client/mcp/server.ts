@@ -23,7 +23,8 @@ import { KaizenApiError } from "../client.js";
 import type { Connection } from "../config.js";
 import { toolsAllowed } from "./access.js";
 import { McpSession, SessionError } from "./mcp-session.js";
-import { type KaizenTool, TOOLS } from "./tools.js";
+import type { KaizenTool } from "./tool-kit.js";
+import { TOOLS } from "./tools.js";
 
 /** What the server needs of a connection: where the API is and the credentials it holds. */
 export type McpConnection = Pick<Connection, "url" | "apiKey" | "dispatchToken">;
