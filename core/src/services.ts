@@ -183,12 +183,9 @@ export const reviewService = (deps: AppDeps) =>
     () =>
       new ReviewService(
         reviewStore(deps),
-        promptService(deps),
-        promptStore(deps),
+        { service: promptService(deps), store: promptStore(deps) },
         templateStore(deps),
-        issueStore(deps),
-        catalogService(deps),
-        catalogLookups(deps),
+        { issues: issueStore(deps), labels: catalogLookups(deps), catalog: catalogService(deps) },
         experimentEndings(deps),
         clockOf(deps),
       ),

@@ -123,12 +123,9 @@ function reviewsWith(t: TestApp, timings: Partial<ReviewTimings>) {
   const store = new ReviewStore(deps.db);
   const service = new ReviewService(
     store,
-    promptService(deps),
-    promptStore(deps),
+    { service: promptService(deps), store: promptStore(deps) },
     templateStore(deps),
-    issueStore(deps),
-    catalogService(deps),
-    catalogLookups(deps),
+    { issues: issueStore(deps), labels: catalogLookups(deps), catalog: catalogService(deps) },
     experimentEndings(deps),
     () => new Date(),
     timings,

@@ -75,6 +75,22 @@ interface ImprovementDraft {
   label?: string | undefined;
 }
 
+/** The prompts reviews are of: read through their service, their review counts written by their store. */
+export interface ReviewedPrompts {
+  service: PromptService;
+  store: PromptStore;
+}
+
+/**
+ * What opens a version's improvement task: the issue (its number and create writes), and the
+ * improvement label, found as stored or created when the table has none yet.
+ */
+export interface ImprovementTasks {
+  issues: IssueStore;
+  labels: Pick<CatalogLookups, "resolveLabels">;
+  catalog: Pick<CatalogService, "createLabel">;
+}
+
 /** The version a prompt was rendered from. */
 type VersionRef = Pick<Prompt, "templateId" | "versionId" | "versionNumber">;
 
@@ -83,14 +99,9 @@ export class ReviewService {
 
   constructor(
     private readonly store: ReviewStore,
-    private readonly prompts: PromptService,
-    private readonly promptStore: PromptStore,
+    private readonly prompts: ReviewedPrompts,
     private readonly templates: TemplateStore,
-    private readonly issues: IssueStore,
-    /** Creates the improvement label when the table has none yet. */
-    private readonly catalog: Pick<CatalogService, "createLabel">,
-    /** Finds the improvement label as stored. */
-    private readonly labels: Pick<CatalogLookups, "resolveLabels">,
+    private readonly improvements: ImprovementTasks,
     /** Decides an experiment once one of its prompts was reviewed (docs/api.md#experiments). */
     private readonly experiments: Pick<ExperimentEndings, "settle">,
     private readonly now: () => Date = () => new Date(),
@@ -115,7 +126,7 @@ export class ReviewService {
    * voided: folds count it for the position, not as a review.
    */
   async review(promptId: string, input: CreateReviewBody): Promise<Review> {
-    const prompt = await this.prompts.getPrompt(promptId);
+    const prompt = await this.prompts.service.getPrompt(promptId);
     const read = await this.templates.reviewsOf(prompt.templateId, prompt.versionNumber);
     if (!read) throw new NotFoundError(`Version ${prompt.versionId} not found`);
     if (!read.positionRecorded && read.reviewCount > 0) {
@@ -305,7 +316,7 @@ export class ReviewService {
         ...tally,
         ...(improvement ? { improvementIssueId: improvement.issueId } : {}),
       }),
-      ...this.promptStore.reviewCountAdditions(reviews.map(({ promptId }) => promptId)),
+      ...this.prompts.store.reviewCountAdditions(reviews.map(({ promptId }) => promptId)),
       ...(improvement?.writes ?? []),
     ];
     try {
@@ -341,7 +352,7 @@ export class ReviewService {
   ) {
     draft.slug ??= (await this.templates.get(version.templateId))?.template.slug ?? version.templateId;
     draft.label ??= await this.improvementLabel();
-    draft.number ??= await this.issues.takeNumber(this.now());
+    draft.number ??= await this.improvements.issues.takeNumber(this.now());
     const { slug, label, number } = draft;
     const { reviewCount } = tally;
     const fields = newIssue({
@@ -359,16 +370,16 @@ export class ReviewService {
         ...(feedback ? ["", "Latest feedback:", "", `> ${feedback.replaceAll("\n", "\n> ")}`] : []),
       ].join("\n"),
     });
-    const { stored, writes } = this.issues.prepareCreate(fields, number);
+    const { stored, writes } = this.improvements.issues.prepareCreate(fields, number);
     return { issueId: stored.issue.id, writes: [...writes, labelExistsCheck(label, this.now())] };
   }
 
   /** The improvement label's name as stored, creating the label when it does not exist yet. */
   private async improvementLabel(): Promise<string> {
-    const { found } = await this.labels.resolveLabels([IMPROVEMENT_LABEL.name]);
+    const { found } = await this.improvements.labels.resolveLabels([IMPROVEMENT_LABEL.name]);
     if (found[0]) return found[0];
     try {
-      return (await this.catalog.createLabel(IMPROVEMENT_LABEL)).record.name;
+      return (await this.improvements.catalog.createLabel(IMPROVEMENT_LABEL)).record.name;
     } catch (error) {
       if (error instanceof ConflictError) return IMPROVEMENT_LABEL.name;
       throw error;
