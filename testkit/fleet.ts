@@ -2,7 +2,7 @@
  * @module testkit/fleet — the app served as AWS Lambda serves it: a pool of instances, each
  * with its own DynamoDB client and its own services, each answering one request at a time; a new
  * instance is made whenever every one is busy. Nothing in-process is shared between instances but
- * the conflict emulator of the endpoint (db/conflicts.ts), which stands for DynamoDB itself.
+ * the conflict emulator of the endpoint (db/conflict-emulator.ts), which stands for DynamoDB itself.
  * The bench imports it too (bench/server.ts), so it takes its configuration instead of reading vitest's.
  */
 import type { Hono } from "hono";

@@ -5,7 +5,7 @@
  * dispatch at a time and every claim an agent got is stored as the agent left it, and the
  * maintained counts equal a recount (./recount.ts).
  */
-import type { Db } from "../core/src/db/client.js";
+import type { Db } from "../core/src/db/db.js";
 import type { WebhookProvider } from "../core/src/routes.js";
 import { dashboardService } from "../core/src/services.js";
 import { deliveryKey } from "../core/src/signals/keys.js";

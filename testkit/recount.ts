@@ -1,7 +1,7 @@
 /**
  * @module testkit/recount — the one recount of what the maintained counts claim, from a full Scan of
  * the table: the dashboard's figures (`GET /api/dashboard/stats`, docs/api.md#service-health-dashboard-and-docs), every listing's
- * count (db/listing.ts) against the entries it holds, and each issue's `signalCount` against the
+ * count (db/listing-index.ts) against the entries it holds, and each issue's `signalCount` against the
  * signals linked to it. Shared by the dashboard test and the load
  * bench's audit, so both compare against the same arithmetic.
  */
@@ -9,14 +9,14 @@ import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { decodeTime } from "ulid";
 import { GOAL_LISTINGS, LABEL_LISTINGS, PROJECT_LISTINGS } from "../core/src/catalog/keys.js";
 import { COMMENT_LISTINGS } from "../core/src/comments/keys.js";
-import type { DashboardStats } from "../core/src/dashboard/service.js";
-import type { Db } from "../core/src/db/client.js";
-import type { ListingScheme } from "../core/src/db/listing.js";
+import type { DashboardStats } from "../core/src/dashboard/dashboard-service.js";
+import type { Db } from "../core/src/db/db.js";
+import type { ListingScheme } from "../core/src/db/listing-index.js";
 import { spreadBaseSortKey } from "../core/src/db/spread.js";
 import { DISPATCH_LISTINGS } from "../core/src/dispatch/keys.js";
 import { DISPATCH_STATUSES } from "../core/src/dispatch/schemas.js";
+import { QUEUE_LISTINGS } from "../core/src/issues/dispatch-queue.js";
 import { ISSUE_LISTINGS, ISSUE_PRIORITY_LISTINGS, ISSUE_UPDATED_LISTINGS } from "../core/src/issues/keys.js";
-import { QUEUE_LISTINGS } from "../core/src/issues/queue.js";
 import { ISSUE_STATUSES, ISSUE_TYPES } from "../core/src/issues/schemas.js";
 import { PROMPT_LISTINGS, REVIEW_LISTINGS } from "../core/src/prompts/keys.js";
 import { SIGNAL_LISTINGS } from "../core/src/signals/keys.js";
@@ -160,7 +160,7 @@ export function dashboardMismatches(stats: DashboardStats, recount: DashboardRec
   return mismatches;
 }
 
-/** `$kaizen#<entity>list_1#<listing>` (entries) and `$kaizen#<entity>count_1#<listing>` (counts): db/listing.ts. */
+/** `$kaizen#<entity>list_1#<listing>` (entries) and `$kaizen#<entity>count_1#<listing>` (counts): db/listing-index.ts. */
 const LISTING_PARTITION = /^\$kaizen#([a-z]+?)(list|count)_1#(.*)$/s;
 
 /** The listing schemes of every listed entity, for the buckets their entries fall in. */

@@ -1,5 +1,5 @@
 /**
- * @module client/cli/provider-samples — the sample deliveries `kaizen providers test` sends: each
+ * @module client/cli/provider-samples — the sample webhook deliveries `kaizen providers test` sends: each
  * provider's documented body shape with made-up values, under the provider's own headers, signed as
  * the provider signs it.
  */
@@ -8,7 +8,7 @@ import { type ReceiverPath, receiverPath, type WebhookProvider } from "../../cor
 import { PROVIDER_HEADERS } from "../../core/src/webhooks/headers.js";
 import { signCodehost, signErrortracker } from "../../core/src/webhooks/verify.js";
 
-/** The providers a test delivery imitates, as people name them on the command line. */
+/** The providers a test webhook delivery imitates, as people name them on the command line. */
 export const PROVIDER_NAMES = ["github", "sentry", "posthog"] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
@@ -49,12 +49,12 @@ const INSTALLATION_UUID = "3f1c7a52-9e0b-4d6a-8c21-6b5e4f3a2d10";
 const SENTRY_APP = { uuid: "b7e2d0c4-1a3f-4e59-9d68-0c4b2a1e8f37", slug: "kaizen" };
 const POSTHOG_PERSON = "0193f0a1-5c2d-7e3f-8a4b-9c0d1e2f3a4b";
 
-/** One delivery, ready to send: where, the exact text signed, and the provider's headers. */
-export interface SampleDelivery {
+/** One webhook delivery, ready to send: where, the exact text signed, and the provider's headers. */
+export interface SampleWebhookDelivery {
   /** The receiver's path, e.g. `/api/signals/codehost`. */
   path: ReceiverPath;
   /** The event as Kaizen will name it: `ping`, `issues.opened`, `installation.created`, `kaizen_test`, … */
-  event: string;
+  eventType: string;
   /** The body, exactly the bytes that are signed and sent. */
   body: string;
   headers: Record<string, string>;
@@ -74,16 +74,24 @@ export interface SampleOptions {
 }
 
 /**
- * A signed sample delivery from `provider`, as that provider would send it.
+ * A signed sample webhook delivery from `provider`, as that provider would send it.
  * @example sampleDelivery("github", { open: false, secret, deliveryId: randomUUID(), now: new Date(), url }).event // "ping"
  */
-export function sampleDelivery(provider: ProviderName, options: SampleOptions): SampleDelivery {
-  const build = { github: githubDelivery, sentry: sentryDelivery, posthog: posthogDelivery }[provider];
+export function sampleWebhookDelivery(provider: ProviderName, options: SampleOptions): SampleWebhookDelivery {
+  const build = { github: githubWebhookDelivery, sentry: sentryWebhookDelivery, posthog: posthogWebhookDelivery }[
+    provider
+  ];
   return { path: receiverPath(PROVIDERS[provider].receiver), ...build(options) };
 }
 
 /** GitHub's `ping` (what it sends when a hook is created), or `issues.opened` with `open`. */
-function githubDelivery({ open, secret, deliveryId, now, url }: SampleOptions): Omit<SampleDelivery, "path"> {
+function githubWebhookDelivery({
+  open,
+  secret,
+  deliveryId,
+  now,
+  url,
+}: SampleOptions): Omit<SampleWebhookDelivery, "path"> {
   const at = now.toISOString().replace(/\.\d{3}Z$/, "Z");
   const event = open ? "issues" : "ping";
   const payload = open
@@ -121,7 +129,7 @@ function githubDelivery({ open, secret, deliveryId, now, url }: SampleOptions): 
       };
   const body = JSON.stringify(payload);
   return {
-    event: open ? "issues.opened" : "ping",
+    eventType: open ? "issues.opened" : "ping",
     body,
     headers: {
       "Content-Type": "application/json",
@@ -137,7 +145,7 @@ function githubDelivery({ open, secret, deliveryId, now, url }: SampleOptions): 
 }
 
 /** Sentry's `installation.created` (what an integration receives when installed), or `issue.created` with `open`. */
-function sentryDelivery({ open, secret, deliveryId, now }: SampleOptions): Omit<SampleDelivery, "path"> {
+function sentryWebhookDelivery({ open, secret, deliveryId, now }: SampleOptions): Omit<SampleWebhookDelivery, "path"> {
   const resource = open ? "issue" : "installation";
   const payload = open
     ? {
@@ -180,7 +188,7 @@ function sentryDelivery({ open, secret, deliveryId, now }: SampleOptions): Omit<
   // Sentry signs `JSON.stringify` of the body: sending exactly that text keeps the two the same.
   const body = JSON.stringify(payload);
   return {
-    event: `${resource}.created`,
+    eventType: `${resource}.created`,
     body,
     headers: {
       "Content-Type": "application/json",
@@ -198,7 +206,7 @@ function sentryDelivery({ open, secret, deliveryId, now }: SampleOptions): Omit<
  * "{person}"}`): `kaizen_test` at low severity, or `kaizen_test_alert` at high severity with `open`.
  * The names differ so that the setup event never joins the issue an `--open` test opened.
  */
-function posthogDelivery({ open, secret, deliveryId, now }: SampleOptions): Omit<SampleDelivery, "path"> {
+function posthogWebhookDelivery({ open, secret, deliveryId, now }: SampleOptions): Omit<SampleWebhookDelivery, "path"> {
   const name = open ? "kaizen_test_alert" : "kaizen_test";
   const timestamp = now.toISOString();
   const payload = {
@@ -219,7 +227,7 @@ function posthogDelivery({ open, secret, deliveryId, now }: SampleOptions): Omit
     },
   };
   return {
-    event: name,
+    eventType: name,
     body: JSON.stringify(payload),
     headers: {
       "Content-Type": "application/json",

@@ -10,7 +10,7 @@
  *   heartbeat answer when the agent does not name them;
  * - both: every tool; the token serves its own dispatch, the key everything else.
  * A dispatch this server claims with the key is then worked with that dispatch's token; a token the
- * API refuses (its dispatch ended) gives way to the key (client/mcp/session.ts).
+ * API refuses (its dispatch ended) gives way to the key (client/mcp/mcp-session.ts).
  *
  * API failures come back as tool results with `isError: true` carrying the API's status, message and
  * details; the server keeps running.
@@ -22,8 +22,9 @@ import pkg from "../../package.json" with { type: "json" };
 import { KaizenApiError } from "../client.js";
 import type { Connection } from "../config.js";
 import { toolsAllowed } from "./access.js";
-import { McpSession, SessionError } from "./session.js";
-import { type KaizenTool, TOOLS } from "./tools.js";
+import { McpSession, SessionError } from "./mcp-session.js";
+import type { KaizenTool } from "./tool-kit.js";
+import { TOOLS } from "./tools.js";
 
 /** What the server needs of a connection: where the API is and the credentials it holds. */
 export type McpConnection = Pick<Connection, "url" | "apiKey" | "dispatchToken">;

@@ -46,7 +46,7 @@ export interface Config {
   tableName: string;
   /** Set to talk to DynamoDB Local or another endpoint instead of AWS. */
   dynamodbEndpoint: string | undefined;
-  /** Refuse conflicting transactions as DynamoDB on AWS does (db/conflicts.ts); for DynamoDB Local. */
+  /** Refuse conflicting transactions as DynamoDB on AWS does (db/conflict-emulator.ts); for DynamoDB Local. */
   emulateConflicts: boolean;
   region: string;
   webhookSecrets: {

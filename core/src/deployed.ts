@@ -4,7 +4,8 @@
  */
 import { Resource } from "sst/resource";
 import { type Config, loadConfig } from "./config.js";
-import { createDb, type Db } from "./db/client.js";
+import { createDb } from "./db/create-db.js";
+import type { Db } from "./db/db.js";
 
 /** @example const { config, db } = deployedDeps(); */
 export function deployedDeps(): { config: Config; db: Db } {

@@ -10,13 +10,13 @@ import { changeRecordOf } from "./db/changes.js";
 import { deployedDeps } from "./deployed.js";
 import { eventDeliveries } from "./services.js";
 
-/** A sweep stops taking more deliveries after this long, well inside the function's timeout. */
+/** A sweep stops taking more event deliveries after this long, well inside the function's timeout. */
 const SWEEP_BUDGET_MS = 40_000;
 
 export interface EventHandlers {
   /**
    * One batch of the change stream. A failure fails the batch, which Lambda hands over again (a
-   * delivery is written once whatever the number of times), and to the dead-letter queue in the end.
+   * event delivery is written once whatever the number of times), and to the dead-letter queue in the end.
    */
   stream(event: DynamoDBStreamEvent): Promise<void>;
   /** A wake-up of the retry queue, or the schedule's: sweeps what is due; a wake-up for later asks again. */

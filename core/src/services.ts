@@ -4,43 +4,47 @@
  * function, so a family's bundle carries only the services its handlers ask for.
  */
 import type { Hono } from "hono";
-import { CatalogLookups } from "./catalog/lookups.js";
-import { CatalogService } from "./catalog/service.js";
-import { CommentService } from "./comments/service.js";
-import { CommentStore } from "./comments/store.js";
+import { CatalogLookups } from "./catalog/catalog-lookups.js";
+import { CatalogService } from "./catalog/catalog-service.js";
+import { CommentService } from "./comments/comment-service.js";
+import { CommentStore } from "./comments/comment-store.js";
 import { apiBaseUrl } from "./config.js";
-import { DashboardService } from "./dashboard/service.js";
-import { DispatchService } from "./dispatch/service.js";
-import { DispatchStore, tokenDispatchOf } from "./dispatch/store.js";
+import { DashboardService } from "./dashboard/dashboard-service.js";
+import { ClaimLine } from "./dispatch/claim-line.js";
+import { DispatchEndings } from "./dispatch/dispatch-endings.js";
+import { DispatchService } from "./dispatch/dispatch-service.js";
+import { DispatchStore, tokenDispatchOf } from "./dispatch/dispatch-store.js";
 import { dispatchTokenCheck } from "./dispatch/token.js";
-import { EventDeliveries } from "./events/deliveries.js";
-import { DeliveryStore } from "./events/delivery-store.js";
+import { DestinationService } from "./events/destination-service.js";
 import { DestinationStore } from "./events/destination-store.js";
-import { DestinationService } from "./events/service.js";
+import { EventDeliveries } from "./events/event-deliveries.js";
+import { EventDeliveryStore } from "./events/event-delivery-store.js";
 import { type AppDeps, type AppEnv, createHttpApp, type FamilyModules } from "./http/app.js";
-import { IssueMoves } from "./issues/moves.js";
-import { IssueQueries } from "./issues/queries.js";
-import { DispatchQueue } from "./issues/queue.js";
+import { DispatchQueue } from "./issues/dispatch-queue.js";
+import { IssueMoves } from "./issues/issue-moves.js";
+import { IssueQueries } from "./issues/issue-queries.js";
+import { IssueService } from "./issues/issue-service.js";
+import { IssueStore } from "./issues/issue-store.js";
+import { RelationService } from "./issues/relation-service.js";
 import { RelationStore } from "./issues/relation-store.js";
-import { RelationService } from "./issues/relations.js";
-import { IssueService } from "./issues/service.js";
-import { IssueStore } from "./issues/store.js";
+import { PromptService } from "./prompts/prompt-service.js";
+import { PromptStore } from "./prompts/prompt-store.js";
 import { ReviewLists } from "./prompts/review-lists.js";
+import { ReviewService } from "./prompts/review-service.js";
 import { ReviewStore } from "./prompts/review-store.js";
-import { ReviewService } from "./prompts/reviews.js";
-import { PromptService } from "./prompts/service.js";
-import { PromptStore } from "./prompts/store.js";
-import { SignalQueries } from "./signals/queries.js";
-import { SignalService } from "./signals/service.js";
-import { SignalStore } from "./signals/store.js";
-import { UsageStats } from "./stats/usage.js";
-import { PromptContextBuilder } from "./templates/context.js";
+import { SignalIngest } from "./signals/signal-ingest.js";
+import { SignalQueries } from "./signals/signal-queries.js";
+import { SignalService } from "./signals/signal-service.js";
+import { SignalStore } from "./signals/signal-store.js";
+import { UsageStats } from "./stats/usage-stats.js";
 import { ExperimentEndings } from "./templates/experiment-endings.js";
+import { ExperimentService } from "./templates/experiment-service.js";
 import { ExperimentStore } from "./templates/experiment-store.js";
-import { ExperimentService } from "./templates/experiments.js";
-import { PromptRenderer } from "./templates/prompting.js";
-import { TemplateService } from "./templates/service.js";
-import { TemplateStore } from "./templates/store.js";
+import { PromptContextBuilder } from "./templates/prompt-context-builder.js";
+import { PromptRenderer } from "./templates/prompt-renderer.js";
+import { TemplateSeeding } from "./templates/template-seeding.js";
+import { TemplateService } from "./templates/template-service.js";
+import { TemplateStore } from "./templates/template-store.js";
 
 /** The services of one app, built on first use. */
 const builtFor = new WeakMap<DbDeps, Map<string, unknown>>();
@@ -120,12 +124,13 @@ export const signalService = (deps: DbDeps) =>
     "signals",
     () =>
       new SignalService(
-        deps.db,
-        signalStore(deps),
+        new SignalIngest(deps.db, signalStore(deps), signalQueries(deps), {
+          service: issueService(deps),
+          store: issueStore(deps),
+          moves: issueMoves(deps),
+        }),
         signalQueries(deps),
         issueService(deps),
-        issueStore(deps),
-        issueMoves(deps),
       ),
   );
 export const promptRenderer = (deps: AppDeps) =>
@@ -136,7 +141,13 @@ export const promptRenderer = (deps: AppDeps) =>
       catalogLookups(deps),
       apiBaseUrl(deps.config),
     );
-    return new PromptRenderer(templateStore(deps), contexts, deps.config.serviceApiKey, clockOf(deps));
+    return new PromptRenderer(
+      templateStore(deps),
+      new TemplateSeeding(deps.db),
+      contexts,
+      deps.config.serviceApiKey,
+      clockOf(deps),
+    );
   });
 export const experimentStore = (deps: DbDeps) => once(deps, "experimentStore", () => new ExperimentStore(deps.db));
 export const experimentEndings = (deps: DbDeps) =>
@@ -172,33 +183,24 @@ export const reviewService = (deps: AppDeps) =>
     () =>
       new ReviewService(
         reviewStore(deps),
-        promptService(deps),
-        promptStore(deps),
+        { service: promptService(deps), store: promptStore(deps) },
         templateStore(deps),
-        issueStore(deps),
-        catalogService(deps),
-        catalogLookups(deps),
+        { issues: issueStore(deps), labels: catalogLookups(deps), catalog: catalogService(deps) },
         experimentEndings(deps),
         clockOf(deps),
       ),
   );
 export const dispatchService = (deps: AppDeps) =>
-  once(
-    deps,
-    "dispatch",
-    () =>
-      new DispatchService(
-        deps.db,
-        dispatchStore(deps),
-        issueStore(deps),
-        dispatchQueue(deps),
-        issueMoves(deps),
-        promptService(deps),
-        usageStats(deps),
-        experimentEndings(deps),
-        clockOf(deps),
-      ),
-  );
+  once(deps, "dispatch", () => {
+    const issues = { store: issueStore(deps), queue: dispatchQueue(deps), moves: issueMoves(deps) };
+    return new DispatchService(
+      new ClaimLine(deps.db, dispatchStore(deps), issues, promptService(deps), usageStats(deps), clockOf(deps)),
+      new DispatchEndings(deps.db, dispatchStore(deps), issues, experimentEndings(deps), clockOf(deps)),
+      dispatchStore(deps),
+      issues,
+      clockOf(deps),
+    );
+  });
 export const dashboardService = (deps: DbDeps) =>
   once(
     deps,
@@ -216,7 +218,8 @@ export const dashboardService = (deps: DbDeps) =>
   );
 
 export const destinationStore = (deps: DbDeps) => once(deps, "destinationStore", () => new DestinationStore(deps.db));
-export const eventDeliveryStore = (deps: DbDeps) => once(deps, "eventDeliveryStore", () => new DeliveryStore(deps.db));
+export const eventDeliveryStore = (deps: DbDeps) =>
+  once(deps, "eventDeliveryStore", () => new EventDeliveryStore(deps.db));
 /** Events from the change stream to their destinations: the stream's handler, the retry sweeper, manual retries. */
 export const eventDeliveries = (deps: EventDeps) =>
   once(

@@ -5,7 +5,7 @@
  * server, so no request waits on a destination. Everything they need is in the table: a restart
  * resumes the stream after its checkpoint and the retries where their due times say.
  */
-import type { Db } from "../../core/src/db/client.js";
+import type { Db } from "../../core/src/db/db.js";
 import { startStreamReader } from "../../core/src/db/stream-reader.js";
 import { eventDeliveries } from "../../core/src/services.js";
 

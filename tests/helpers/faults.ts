@@ -15,7 +15,7 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { expect } from "vitest";
-import type { Key } from "../../core/src/db/client.js";
+import type { Key } from "../../core/src/db/db.js";
 import { idempotencyRecordKey } from "../../core/src/http/idempotency-store.js";
 import { createDb, type Db } from "../../core/src/index.js";
 import { issueCounterKey } from "../../core/src/issues/keys.js";

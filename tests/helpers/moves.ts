@@ -1,6 +1,6 @@
 /** What the issue-move suites read back after each move: whole lists, the queue, and the counts against a recount. */
 import type { Hono } from "hono";
-import type { DashboardStats } from "../../core/src/dashboard/service.js";
+import type { DashboardStats } from "../../core/src/dashboard/dashboard-service.js";
 import type { AppEnv } from "../../core/src/http/app.js";
 import {
   dashboardMismatches,

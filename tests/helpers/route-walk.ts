@@ -7,7 +7,7 @@ import type { Hono } from "hono";
 import { expect } from "vitest";
 import * as z from "zod/mini";
 import { CONSOLE_BUILD_DIR } from "../../console/build.js";
-import type { Db } from "../../core/src/db/client.js";
+import type { Db } from "../../core/src/db/db.js";
 import { ALL_DECLARATIONS } from "../../core/src/families.js";
 import type { AppEnv } from "../../core/src/http/app.js";
 import { issueKey } from "../../core/src/issues/keys.js";

@@ -6,13 +6,13 @@
 import { describe, expect, it } from "vitest";
 import { referenceCheck } from "../../core/src/catalog/fence.js";
 import { labelNameKey } from "../../core/src/catalog/keys.js";
-import { labelExistsCheck, projectExistsCheck } from "../../core/src/catalog/store.js";
-import type { TransactItem } from "../../core/src/db/client.js";
-import { ConditionFailedError } from "../../core/src/db/client.js";
+import { labelExistsCheck, projectExistsCheck } from "../../core/src/catalog/label-store.js";
+import type { TransactItem } from "../../core/src/db/db.js";
+import { ConditionFailedError } from "../../core/src/db/db.js";
 import { retryRaces } from "../../core/src/db/retry.js";
 import { spreadShardKey } from "../../core/src/db/spread.js";
-import { newIssue } from "../../core/src/issues/service.js";
-import type { NewIssue } from "../../core/src/issues/store.js";
+import type { NewIssue } from "../../core/src/issues/issue-item.js";
+import { newIssue } from "../../core/src/issues/issue-service.js";
 import { catalogService, issueQueries, issueStore } from "../../core/src/services.js";
 import { AUTH, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";

@@ -3,8 +3,8 @@
  * pagination and the cost of a page. (The HTTP behaviour is in comments.test.ts.)
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CommentService } from "../../core/src/comments/service.js";
-import type { CommentStore } from "../../core/src/comments/store.js";
+import type { CommentService } from "../../core/src/comments/comment-service.js";
+import type { CommentStore } from "../../core/src/comments/comment-store.js";
 import { NotFoundError, ValidationError } from "../../core/src/errors.js";
 import type { Db, DbUsage } from "../../core/src/index.js";
 import { commentService, commentStore, issueService } from "../../core/src/services.js";

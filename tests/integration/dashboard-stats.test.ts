@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { decodeTime } from "ulid";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { DashboardStats } from "../../core/src/dashboard/service.js";
+import type { DashboardStats } from "../../core/src/dashboard/dashboard-service.js";
 import { durationBucket } from "../../core/src/stats/counts.js";
 import {
   dashboardMismatches,

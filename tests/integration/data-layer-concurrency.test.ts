@@ -3,8 +3,8 @@
  * the client emulates them, spread counts, and sequence numbers.
  */
 import { describe, expect, it } from "vitest";
-import { ConditionFailedError, type TransactItem, TransactionConflictError } from "../../core/src/db/client.js";
-import { ListingIndex, type ListingScheme } from "../../core/src/db/listing.js";
+import { ConditionFailedError, type TransactItem, TransactionConflictError } from "../../core/src/db/db.js";
+import { ListingIndex, type ListingScheme } from "../../core/src/db/listing-index.js";
 import { retryConflicts } from "../../core/src/db/retry.js";
 import { takeNext } from "../../core/src/db/sequence.js";
 import { SPREAD_SHARDS, spreadShardKey, sumSpreadCounts } from "../../core/src/db/spread.js";

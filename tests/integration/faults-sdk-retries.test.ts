@@ -1,11 +1,11 @@
 /**
- * The SDK's retries as the service configures them (db/client.ts `dbRetryStrategy`), seen on the
+ * The SDK's retries as the service configures them (db/create-db.ts `dbRetryStrategy`), seen on the
  * wire through the fault injector: a call failing on every attempt is sent exactly
  * `DB_MAX_ATTEMPTS` times and the API answers 503 with `Retry-After`; a call failing once is
  * retried and the request succeeds; under a storm of failures the SDK's retry quota stops retrying.
  */
 import { describe, expect, it } from "vitest";
-import { DB_MAX_ATTEMPTS } from "../../core/src/db/client.js";
+import { DB_MAX_ATTEMPTS } from "../../core/src/db/create-db.js";
 import { AUTH, jsonPost, testApp } from "../helpers/app.js";
 import { expectUnavailable, type FaultKind, injectFaults } from "../helpers/faults.js";
 

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ListingIndex } from "../../core/src/db/listing.js";
+import { ListingIndex } from "../../core/src/db/listing-index.js";
 import type { DbUsage } from "../../core/src/index.js";
+import { newIssue } from "../../core/src/issues/issue-service.js";
 import { ISSUE_UPDATED_LISTINGS } from "../../core/src/issues/keys.js";
-import { newIssue } from "../../core/src/issues/service.js";
 import { issueStore } from "../../core/src/services.js";
 import { AUTH, type TestApp, testApp } from "../helpers/app.js";
 

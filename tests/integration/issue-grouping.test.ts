@@ -4,10 +4,10 @@
  * however many fold at once.
  */
 import { describe, expect, it, vi } from "vitest";
-import { TransactionConflictError } from "../../core/src/db/client.js";
+import { TransactionConflictError } from "../../core/src/db/db.js";
+import type { RecentSignal } from "../../core/src/issues/issue-item.js";
+import { newIssue } from "../../core/src/issues/issue-service.js";
 import { issueKey, PENDING_SIGNAL_PREFIX } from "../../core/src/issues/keys.js";
-import { newIssue } from "../../core/src/issues/service.js";
-import type { RecentSignal } from "../../core/src/issues/store.js";
 import { issueStore } from "../../core/src/services.js";
 import { CONFLICT_MODES, freshTable } from "../helpers/db.js";
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Prompt, Review } from "../../core/src/prompts/schemas.js";
 import { scoreAfter } from "../../core/src/prompts/scoring.js";
-import { MAX_PROMPT_BYTES } from "../../core/src/templates/prompting.js";
+import { MAX_PROMPT_BYTES } from "../../core/src/templates/prompt-renderer.js";
 import type { TemplateDetail, TemplateVersion } from "../../core/src/templates/schemas.js";
 import { AUTH, anotherInstance, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";

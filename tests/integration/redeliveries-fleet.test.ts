@@ -14,7 +14,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { ALL_FAMILIES, createApp, createDb } from "../../core/src/index.js";
 import { deliveryKey } from "../../core/src/signals/keys.js";
-import { DELIVERY_PENDING_MESSAGE } from "../../core/src/signals/service.js";
+import { WEBHOOK_DELIVERY_PENDING_MESSAGE } from "../../core/src/signals/webhook-delivery-claims.js";
 import type { Fleet } from "../../testkit/fleet.js";
 import { AUTH, dataOf, fleetOf, jsonPost, type Requester, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES, testConfig } from "../helpers/db.js";
@@ -130,7 +130,7 @@ describe("a delivery whose id another request reserved", () => {
     await reserve(t, delivery, "sig_01JSTVCKREQVEST0000000000000", lapses);
     const answer = await deliver(t.app, delivery);
     expect(answer.status).toBe(503);
-    expect(answer.body.error).toBe(DELIVERY_PENDING_MESSAGE);
+    expect(answer.body.error).toBe(WEBHOOK_DELIVERY_PENDING_MESSAGE);
     const retryAfter = Number(answer.headers.get("Retry-After"));
     expect(retryAfter).toBeGreaterThanOrEqual(Math.floor((lapses - Date.now()) / 1000));
     expect(retryAfter).toBeLessThanOrEqual(Math.ceil((lapses - Date.now()) / 1000) + 1);

@@ -9,8 +9,8 @@
  * holds the reviews after it only until it is old enough to be given up.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { ReviewService, type ReviewTimings } from "../../core/src/prompts/review-service.js";
 import { ReviewStore } from "../../core/src/prompts/review-store.js";
-import { ReviewService, type ReviewTimings } from "../../core/src/prompts/reviews.js";
 import type { Prompt, Review } from "../../core/src/prompts/schemas.js";
 import { compositeScore, nextReviewScore, scoreAfter } from "../../core/src/prompts/scoring.js";
 import {
@@ -123,12 +123,9 @@ function reviewsWith(t: TestApp, timings: Partial<ReviewTimings>) {
   const store = new ReviewStore(deps.db);
   const service = new ReviewService(
     store,
-    promptService(deps),
-    promptStore(deps),
+    { service: promptService(deps), store: promptStore(deps) },
     templateStore(deps),
-    issueStore(deps),
-    catalogService(deps),
-    catalogLookups(deps),
+    { issues: issueStore(deps), labels: catalogLookups(deps), catalog: catalogService(deps) },
     experimentEndings(deps),
     () => new Date(),
     timings,

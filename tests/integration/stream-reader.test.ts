@@ -17,7 +17,8 @@ import {
 import { describe, expect, inject, it, vi } from "vitest";
 import { ensureTable } from "../../core/src/db/bootstrap.js";
 import { type ChangeRecord, changeRecordOf } from "../../core/src/db/changes.js";
-import { createDb, type Db } from "../../core/src/db/client.js";
+import { createDb } from "../../core/src/db/create-db.js";
+import type { Db } from "../../core/src/db/db.js";
 import { checkpointKey, startStreamReader } from "../../core/src/db/stream-reader.js";
 import { createTableInput } from "../../core/src/db/table.js";
 import { freshTable } from "../helpers/db.js";

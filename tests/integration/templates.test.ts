@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_TEMPLATE_SLUGS, versionKey } from "../../core/src/templates/keys.js";
 import type { Template, TemplateDetail, TemplateVersion } from "../../core/src/templates/schemas.js";
-import { TemplateStore } from "../../core/src/templates/store.js";
+import { TemplateSeeding } from "../../core/src/templates/template-seeding.js";
+import { TemplateStore } from "../../core/src/templates/template-store.js";
 import { AUTH, anotherInstance, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES, TEST_API_KEY } from "../helpers/db.js";
 import { createTemplate, engineOf } from "../helpers/templates.js";
@@ -550,7 +551,8 @@ describe("default templates", () => {
   it("are seeded by one instance at a time: one that starts while another seeds waits for its marks", async () => {
     const t = await testApp();
     const store = new TemplateStore(t.db);
-    expect(await store.reserveSeeding("another-instance", Date.now() + 5_000)).toBe(true);
+    const seeding = new TemplateSeeding(t.db);
+    expect(await seeding.reserve("another-instance", Date.now() + 5_000)).toBe(true);
     let settled = false;
     const waiting = engineOf(t)
       .renderer.seedDefaults()
@@ -560,9 +562,9 @@ describe("default templates", () => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     // It neither wrote a default nor gave up while the seeding was held.
     expect(settled).toBe(false);
-    expect((await store.seeded(DEFAULT_TEMPLATE_SLUGS)).size).toBe(0);
+    expect((await seeding.seeded(DEFAULT_TEMPLATE_SLUGS)).size).toBe(0);
     expect(await store.idOfSlug("task-execution")).toBeUndefined();
-    await store.releaseSeeding("another-instance");
+    await seeding.release("another-instance");
     expect((await waiting).sort()).toEqual([...DEFAULT_TEMPLATE_SLUGS].sort());
     const after = await json<ListBody<Template>>(await t.app.request("/api/templates", { headers: AUTH }));
     expect(after.total).toBe(5);
@@ -571,11 +573,11 @@ describe("default templates", () => {
   it("are seeded after an instance that held the seeding died, once its time ran out", async () => {
     const t = await testApp();
     const started = Date.now();
-    expect(await new TemplateStore(t.db).reserveSeeding("a-dead-instance", started + 300)).toBe(true);
+    expect(await new TemplateSeeding(t.db).reserve("a-dead-instance", started + 300)).toBe(true);
     expect((await engineOf(t).renderer.seedDefaults()).sort()).toEqual([...DEFAULT_TEMPLATE_SLUGS].sort());
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     // The hold was given up after seeding: another instance may take it at once.
-    expect(await new TemplateStore(t.db).reserveSeeding("next", Date.now() + 1_000)).toBe(true);
+    expect(await new TemplateSeeding(t.db).reserve("next", Date.now() + 1_000)).toBe(true);
   });
 
   it("are seeded exactly once when many instances start at once", async () => {

@@ -10,10 +10,10 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { formatEventLine, runTail } from "../../client/cli/commands/events.js";
+import { formatEventLine, runTail } from "../../client/cli/commands/events-tail.js";
 import { createOutput } from "../../client/cli/output.js";
 import { createKaizenClient, type Schema } from "../../client/client.js";
-import { DeliveryStore } from "../../core/src/events/delivery-store.js";
+import { EventDeliveryStore } from "../../core/src/events/event-delivery-store.js";
 import { deliveryId, eventId } from "../../core/src/events/keys.js";
 import { EVENT_TYPES, type EventType } from "../../core/src/events/schemas.js";
 import { SIGNATURE_HEADER, signatureHeader, TIMESTAMP_HEADER } from "../../core/src/events/signing.js";
@@ -68,7 +68,7 @@ async function seedDelivery(destinationId: string, type: EventType, data: Record
   const id = eventId(`record-${Math.random()}`, type, now.getTime());
   const body = JSON.stringify({ id, type, createdAt: now.toISOString(), data });
   const delivery = deliveryId(id, destinationId);
-  const store = new DeliveryStore(db);
+  const store = new EventDeliveryStore(db);
   const fields = { id: delivery, destinationId, eventId: id, eventType: type, body };
   expect(await store.create(fields, now, new Date(now.getTime() + 60_000))).toBe(true);
   await store.recordAttempt(

@@ -172,10 +172,11 @@ describe("dependency rules", () => {
     expect(
       await violationsOf({
         ...allowed,
-        "console/src/store.ts": 'import { store } from "../../core/src/issues/store.js";\nexport const x = store;\n',
-        "core/src/issues/store.ts": "export const store = 1;\n",
+        "console/src/store.ts":
+          'import { store } from "../../core/src/issues/issue-store.js";\nexport const x = store;\n',
+        "core/src/issues/issue-store.ts": "export const store = 1;\n",
       }),
-    ).toEqual([["console-speaks-through-the-client", "console/src/store.ts", "core/src/issues/store.ts"]]);
+    ).toEqual([["console-speaks-through-the-client", "console/src/store.ts", "core/src/issues/issue-store.ts"]]);
   });
 
   it("refuse the service importing the console's browser code", async () => {

@@ -6,17 +6,17 @@
 import { readFileSync } from "node:fs";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, expectTypeOf, it } from "vitest";
+import type { DispatchService } from "../../core/src/dispatch/dispatch-service.js";
 import type { ClaimResult, QueueItem } from "../../core/src/dispatch/schemas.js";
-import type { DispatchService } from "../../core/src/dispatch/service.js";
 import { ALL_DECLARATIONS } from "../../core/src/families.js";
+import type { IssueService } from "../../core/src/issues/issue-service.js";
 import { createIssueBody } from "../../core/src/issues/schemas.js";
-import type { IssueService } from "../../core/src/issues/service.js";
 import { TEXT } from "../../core/src/openapi/declare.js";
 import { jsonSchemaOf, openApiPath } from "../../core/src/openapi/document.js";
 import type { IssueDetail } from "../../core/src/openapi/resources.js";
 import { allRoutes, FAMILIES, ROUTE_TABLE, routeKey } from "../../core/src/routes.js";
 import type { IngestResult } from "../../core/src/signals/schemas.js";
-import type { SignalService } from "../../core/src/signals/service.js";
+import type { SignalService } from "../../core/src/signals/signal-service.js";
 import {
   currentOpenApiDocument,
   OPENAPI_FILE,

@@ -1,6 +1,6 @@
 /**
  * @module client/cli/commands/providers — `kaizen providers test <github|sentry|posthog>`: one signed
- * sample delivery to a webhook receiver, with the provider's own headers, and what Kaizen made of it.
+ * sample webhook delivery to a webhook receiver, with the provider's own headers, and what Kaizen made of it.
  */
 import { randomUUID } from "node:crypto";
 import type { Argv } from "yargs";
@@ -13,7 +13,7 @@ import {
   PROVIDERS,
   type ProviderName,
   SAMPLE_ISSUE_NUMBER,
-  sampleDelivery,
+  sampleWebhookDelivery,
 } from "../provider-samples.js";
 import { EXIT, UsageError } from "../runtime.js";
 
@@ -48,10 +48,15 @@ function resolveSecret(provider: ProviderName, given: string | undefined, env: N
 }
 
 /**
- * What to do about a refused or failed delivery, for the failures a setup runs into; undefined for
+ * What to do about a refused or failed webhook delivery, for the failures a setup runs into; undefined for
  * any other (printed as every command prints an API error).
  */
-function deliveryHint(error: KaizenApiError, provider: ProviderName, secret: Secret, url: string): string | undefined {
+function webhookDeliveryHint(
+  error: KaizenApiError,
+  provider: ProviderName,
+  secret: Secret,
+  url: string,
+): string | undefined {
   const { title, secretVariable } = PROVIDERS[provider];
   if (error.status === 0) return `the Kaizen server is not reachable at ${url}: start it (npm start) or set KAIZEN_URL`;
   if (error.status === 401) {
@@ -64,14 +69,14 @@ function deliveryHint(error: KaizenApiError, provider: ProviderName, secret: Sec
   return undefined;
 }
 
-/** A failed delivery as stderr shows it: the API's error as usual, with the hint in place of the API key's. */
-function deliveryFailure(error: KaizenApiError, hint: string): string {
+/** A failed webhook delivery as stderr shows it: the API's error as usual, with the hint in place of the API key's. */
+function webhookDeliveryFailure(error: KaizenApiError, hint: string): string {
   const lines = [error.status === 0 ? `kaizen: ${error.error}` : `kaizen: ${error.status} ${error.error}`, `  ${hint}`];
   if (error.requestId) lines.push(`  (request ${error.requestId})`);
   return lines.join("\n");
 }
 
-/** What Kaizen made of the delivery, as one block: the answer, then the signal and its issue. */
+/** What Kaizen made of the webhook delivery, as one block: the answer, then the signal and its issue. */
 function formatTestResult(
   result: Schema<"IngestResult">,
   heading: { provider: ProviderName; event: string; url: string; status: string },
@@ -127,7 +132,7 @@ export function registerProviders(yargs: Argv, define: Define): Argv {
             const provider = args.provider as ProviderName;
             const secret = resolveSecret(provider, args.secret, io.env);
             const url = `${connection.url.replace(/\/+$/, "")}${receiverPath(PROVIDERS[provider].receiver)}`;
-            const delivery = sampleDelivery(provider, {
+            const delivery = sampleWebhookDelivery(provider, {
               open: args.open === true,
               secret: secret.value,
               deliveryId: randomUUID(),
@@ -145,14 +150,15 @@ export function registerProviders(yargs: Argv, define: Define): Argv {
               const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
               emit(output, data?.data, (result) =>
                 result
-                  ? formatTestResult(result, { provider, event: delivery.event, url, status }, output.colour)
+                  ? formatTestResult(result, { provider, event: delivery.eventType, url, status }, output.colour)
                   : status,
               );
               return EXIT.ok;
             } catch (error) {
-              const hint = error instanceof KaizenApiError ? deliveryHint(error, provider, secret, url) : undefined;
+              const hint =
+                error instanceof KaizenApiError ? webhookDeliveryHint(error, provider, secret, url) : undefined;
               if (!(error instanceof KaizenApiError) || hint === undefined) throw error;
-              output.err(deliveryFailure(error, hint));
+              output.err(webhookDeliveryFailure(error, hint));
               return EXIT.apiError;
             }
           },

@@ -7,14 +7,12 @@
 
 import { useEffect, useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
-import type { paths, Schema } from "../../../client/client.js";
-import { transitionRefusal } from "../../../core/src/issues/transitions.js";
+import type { Schema } from "../../../client/client.js";
 import { Badge, Failure, Loading, When } from "../components.js";
 import { REFRESH_MS, useAction, useResource } from "../resource.js";
+import { Triage } from "./issue-triage.js";
 
 type Issue = Schema<"IssueDetail">;
-type IssueChanges = paths["/api/issues/{id}"]["patch"]["requestBody"]["content"]["application/json"];
-const STATUSES = ["triage", "backlog", "todo", "in_progress", "done", "canceled"] as const;
 
 /** What an agent reported its work cost, in words: only the parts it reported. */
 function usageText(usage: NonNullable<Schema<"Dispatch">["usage"]>): string {
@@ -67,130 +65,6 @@ function Signals({ issue }: { issue: Issue }) {
         </li>
       ))}
     </ul>
-  );
-}
-
-function Triage({ issue, etag, onSaved }: { issue: Issue; etag: string | null; onSaved: () => void }) {
-  const labels = useResource(
-    async (kaizen) => (await kaizen.GET("/api/labels", { params: { query: { limit: 100 } } })).data?.data ?? [],
-    "labels",
-  );
-  const projects = useResource(
-    async (kaizen) => (await kaizen.GET("/api/projects", { params: { query: { limit: 100 } } })).data?.data ?? [],
-    "projects",
-  );
-  // The form edits the issue as it was when editing began: while it holds unsaved changes, a refresh
-  // does not overwrite them, and the save carries that version's ETag (a 412 if the issue moved since).
-  const [base, setBase] = useState({ issue, etag });
-  const [status, setStatus] = useState(issue.status);
-  const [priority, setPriority] = useState(issue.priority);
-  const [chosen, setChosen] = useState<string[]>(issue.labels);
-  const [projectId, setProjectId] = useState(issue.projectId ?? "");
-  const save = useAction();
-
-  const changes: IssueChanges = {};
-  if (status !== base.issue.status) changes.status = status;
-  if (priority !== base.issue.priority) changes.priority = priority;
-  if ([...chosen].sort().join(",") !== [...base.issue.labels].sort().join(",")) changes.labels = chosen;
-  if (projectId !== (base.issue.projectId ?? "")) changes.projectId = projectId || null;
-  const dirty = Object.keys(changes).length > 0;
-  const reset = (to: Issue, toEtag: string | null) => {
-    setBase({ issue: to, etag: toEtag });
-    setStatus(to.status);
-    setPriority(to.priority);
-    setChosen(to.labels);
-    setProjectId(to.projectId ?? "");
-  };
-  // A new version of the issue resets a clean form.
-  useEffect(() => {
-    if (!dirty) reset(issue, etag);
-  }, [issue, etag]);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (!dirty) return;
-    const done = await save.run((kaizen) =>
-      kaizen.PATCH("/api/issues/{id}", {
-        params: { path: { id: base.issue.id } },
-        body: changes,
-        headers: base.etag ? { "If-Match": base.etag } : {},
-      }),
-    );
-    if (done?.data) reset(done.data.data as Issue, done.response.headers.get("ETag"));
-    if (done) onSaved();
-  };
-  const allLabels = [...new Set([...(labels.data ?? []).map((label) => label.name), ...base.issue.labels])].sort();
-  return (
-    <form class="triage" onSubmit={submit} aria-labelledby="triage-title">
-      <h2 id="triage-title">Triage</h2>
-      <div class="row">
-        <label>
-          Status
-          <select
-            value={status}
-            onChange={(event) => setStatus((event.target as HTMLSelectElement).value as Issue["status"])}
-          >
-            {STATUSES.filter(
-              (to) => to === base.issue.status || transitionRefusal(base.issue.status, to, "patch") === null,
-            ).map((to) => (
-              <option key={to} value={to}>
-                {to.replace("_", " ")}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Priority
-          <select value={priority} onChange={(event) => setPriority(Number((event.target as HTMLSelectElement).value))}>
-            {[0, 1, 2, 3, 4].map((value) => (
-              <option key={value} value={value}>
-                {value} {["none", "urgent", "high", "medium", "low"][value]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Project
-          <select value={projectId} onChange={(event) => setProjectId((event.target as HTMLSelectElement).value)}>
-            <option value="">none</option>
-            {(projects.data ?? []).map((project) => (
-              <option key={project.id} value={project.id}>
-                {project.name}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-      <fieldset>
-        <legend>Labels</legend>
-        {allLabels.length === 0 ? <span class="muted">No labels yet (POST /api/labels makes one).</span> : null}
-        {allLabels.map((name) => (
-          <label key={name} class="check">
-            <input
-              type="checkbox"
-              checked={chosen.includes(name)}
-              onChange={(event) =>
-                setChosen(
-                  (event.target as HTMLInputElement).checked ? [...chosen, name] : chosen.filter((one) => one !== name),
-                )
-              }
-            />
-            {name}
-          </label>
-        ))}
-      </fieldset>
-      <button type="submit" disabled={save.busy || !dirty}>
-        {save.busy ? "Saving…" : "Save changes"}
-      </button>
-      <Failure
-        error={save.error}
-        onReload={() => {
-          save.clear();
-          reset(issue, etag);
-          onSaved();
-        }}
-      />
-    </form>
   );
 }
 

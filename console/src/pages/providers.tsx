@@ -1,13 +1,13 @@
 /**
  * @module console/pages/providers — `/app/providers`: the receiver URL to paste into each provider,
- * whether its secret is configured (never its value), and its latest deliveries.
+ * whether its secret is configured (never its value), and its latest webhook deliveries.
  */
 import { Badge, Failure, IssueLink, Loading, TableHead, When } from "../components.js";
 import { REFRESH_MS, useResource } from "../resource.js";
 
 const LATEST = 5;
 
-function Deliveries({ source }: { source: string }) {
+function WebhookDeliveries({ source }: { source: string }) {
   const signals = useResource(
     async (kaizen) =>
       (await kaizen.GET("/api/signals", { params: { query: { source, limit: LATEST } } })).data?.data ?? [],
@@ -15,8 +15,8 @@ function Deliveries({ source }: { source: string }) {
     REFRESH_MS,
   );
   if (signals.error) return <Failure error={signals.error} />;
-  if (!signals.data) return <Loading what="deliveries" />;
-  if (signals.data.length === 0) return <p class="muted">No delivery yet.</p>;
+  if (!signals.data) return <Loading what="webhook deliveries" />;
+  if (signals.data.length === 0) return <p class="muted">No webhook delivery yet.</p>;
   return (
     <table>
       <TableHead columns={["Received", "Event", "Title", "Action", "Issue"]} />
@@ -87,8 +87,8 @@ export function ProvidersPage() {
                 <code>{provider.guide}</code>
               </dd>
             </dl>
-            <h3>Latest deliveries</h3>
-            <Deliveries source={provider.provider} />
+            <h3>Latest webhook deliveries</h3>
+            <WebhookDeliveries source={provider.provider} />
           </section>
         ))
       )}

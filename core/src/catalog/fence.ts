@@ -9,8 +9,8 @@
  * instead of all holding one item. A fence is set on the item and all its shards at once, and a
  * delete leaves a tombstone (`gone`) on each shard, so no shard lets a write through afterwards.
  */
-import type { Db, Key, TransactItem } from "../db/client.js";
-import { ConditionFailedError } from "../db/client.js";
+import type { Db, Key, TransactItem } from "../db/db.js";
+import { ConditionFailedError } from "../db/db.js";
 import { retryConflicts } from "../db/retry.js";
 import { spreadShardKeys } from "../db/spread.js";
 

@@ -8,7 +8,7 @@
  * - label by name .......... GetItem / BatchGetItem  pk=$kaizen#labelname_1#<folded name>
  *                            (the name claim: written only if absent, in the label's transaction,
  *                            so two labels never share a name whatever the concurrency)
- * - lists .................. listings of db/listing.ts, entities `project`, `goal`, `label`, sort
+ * - lists .................. listings of db/listing-index.ts, entities `project`, `goal`, `label`, sort
  *                            key = the id's ULID (creation order), buckets of one day; listings
  *                            `all`, `status=` (projects, goals), `project=` (goals)
  *
@@ -17,9 +17,9 @@
  * that count being zero never leaves a pointer dangling.
  */
 import { decodeTime, monotonicFactory } from "ulid";
-import type { Key } from "../db/client.js";
+import type { Key } from "../db/db.js";
 import { keyPrefix } from "../db/item-kinds.js";
-import { ulidFloor, ulidListingScheme } from "../db/listing.js";
+import { ulidFloor, ulidListingScheme } from "../db/listing-index.js";
 
 const PROJECT_ENTITY = keyPrefix("project");
 const GOAL_ENTITY = keyPrefix("goal");

@@ -1,8 +1,8 @@
 /** @module catalog/patch — partial updates of catalog records under optimistic concurrency (docs/api.md#concurrency-and-idempotency). */
-import type { ConditionFailedError } from "../db/client.js";
+import type { ConditionFailedError } from "../db/db.js";
 import { retryRaces } from "../db/retry.js";
 import { checkVersion } from "../http/conditional.js";
-import type { RecordStore, Stored } from "./records.js";
+import type { RecordStore, Stored } from "./record-store.js";
 
 /** Only a failed condition on the record itself (the first write) is a lost race; others are answers. */
 export const lostRace = (error: ConditionFailedError) => error.reasons[0] === "ConditionalCheckFailed";

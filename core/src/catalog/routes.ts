@@ -4,7 +4,7 @@ import { familyModule } from "../http/app.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { catalogService } from "../services.js";
 import { catalogApi } from "./api.js";
-import type { Stored } from "./records.js";
+import type { Stored } from "./record-store.js";
 
 /** 201 with `Location` and `ETag` for a record just made. */
 function created(c: Context, collection: string, { record, version }: Stored<{ id: string }>): Response {

@@ -5,7 +5,7 @@
 import type { FamilyHandlers } from "../http/app.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import type { issueApi } from "../issues/api.js";
-import type { CommentService } from "./service.js";
+import type { CommentService } from "./comment-service.js";
 
 /**
  * The comment routes' handlers, built once from the deps.

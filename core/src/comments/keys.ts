@@ -4,7 +4,7 @@
  * Access patterns:
  * - comment by id .......... GetItem  pk=$kaizen#comment_1#<id>  sk=$kaizen#comment_1
  *                            (also the ConditionCheck that a reply's parent is a comment of its issue)
- * - lists .................. listings of db/listing.ts, entity `comment`, sort key = the id's ULID,
+ * - lists .................. listings of db/listing-index.ts, entity `comment`, sort key = the id's ULID,
  *                            buckets of one hour; listings `issue=<issueId>` (every comment of an
  *                            issue) and `issue=<issueId>/parent=<commentId>` (one comment's replies)
  *
@@ -12,9 +12,9 @@
  * process ULID order is creation order and `createdAt` never runs backwards along a listing.
  */
 import { decodeTime, monotonicFactory } from "ulid";
-import type { Key } from "../db/client.js";
+import type { Key } from "../db/db.js";
 import { keyPrefix } from "../db/item-kinds.js";
-import { type ListingScheme, ulidListingScheme } from "../db/listing.js";
+import { type ListingScheme, ulidListingScheme } from "../db/listing-index.js";
 
 export const COMMENT_ENTITY = keyPrefix("comment");
 

@@ -7,7 +7,7 @@ import {
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from "@aws-sdk/client-dynamodb";
-import type { Db } from "./client.js";
+import type { Db } from "./db.js";
 import {
   createTableInput,
   globalIndexInput,

@@ -1,7 +1,7 @@
 /**
  * @module db/in-flight — work running in this process, by key, so that requests for the same
  * thing that arrive together wait for the first instead of racing it through the database (a
- * provider redelivering while the first delivery is being stored, a storm opening one issue).
+ * provider redelivering while the first webhook delivery is being stored, a storm opening one issue).
  * Correctness never depends on it: across processes the database's conditions decide.
  */
 export class InFlight {

@@ -7,7 +7,7 @@
  * - the `entity` attribute its items carry, when they carry one, is the name itself ({@link entityOf});
  * - a kind whose items share another kind's prefix (a *facet*: a version's reviews item sits beside
  *   the version under `templatever_1`) is named `<prefix name><facet>`: `templatever` + `reviews`;
- * - a listing (db/listing.ts) named `<listing>` has two kinds: its entries `<listing>list_1` and its
+ * - a listing (db/listing-index.ts) named `<listing>` has two kinds: its entries `<listing>list_1` and its
  *   counts `<listing>count_1`.
  *
  * Each kind has one keys module (where its keys are built) and one owner (the store, class or
@@ -45,22 +45,22 @@ export const ITEM_KINDS = {
     prefix: "project_1",
     stamped: true,
     keys: "catalog/keys",
-    owner: "catalog/store#PROJECT_KIND",
+    owner: "catalog/label-store#PROJECT_KIND",
     about: "a project",
   },
-  goal: { prefix: "goal_1", stamped: true, keys: "catalog/keys", owner: "catalog/store#GOAL_KIND", about: "a goal" },
+  goal: { prefix: "goal_1", stamped: true, keys: "catalog/keys", owner: "catalog/label-store#GOAL_KIND", about: "a goal" },
   label: {
     prefix: "label_1",
     stamped: true,
     keys: "catalog/keys",
-    owner: "catalog/store#LabelStore",
+    owner: "catalog/label-store#LabelStore",
     about: "a label",
   },
   labelname: {
     prefix: "labelname_1",
     stamped: true,
     keys: "catalog/keys",
-    owner: "catalog/store#LabelStore",
+    owner: "catalog/label-store#LabelStore",
     about: "the claim on a label's folded name",
   },
   // issues
@@ -68,7 +68,7 @@ export const ITEM_KINDS = {
     prefix: "issue_1",
     stamped: true,
     keys: "issues/keys",
-    owner: "issues/store#IssueStore",
+    owner: "issues/issue-item#issueItem",
     about: "an issue (gsi1: by number)",
   },
   issuesignal: {
@@ -76,14 +76,14 @@ export const ITEM_KINDS = {
     facet: "signal",
     stamped: true,
     keys: "issues/keys",
-    owner: "issues/store#IssueStore",
+    owner: "issues/signal-grouping#pendingSignalWrite",
     about: "a grouped signal waiting to be folded into its issue",
   },
   issuechild: {
     prefix: "issuechild_1",
     stamped: false,
     keys: "issues/keys",
-    owner: "issues/store#IssueStore",
+    owner: "issues/issue-store#IssueStore",
     about: "a child's summary in its parent's partition",
   },
   issuerel: {
@@ -97,7 +97,7 @@ export const ITEM_KINDS = {
     prefix: "counter_1",
     stamped: false,
     keys: "issues/keys",
-    owner: "issues/store#IssueStore",
+    owner: "issues/issue-store#IssueStore",
     about: "the last issue number taken",
   },
   relation: {
@@ -118,7 +118,7 @@ export const ITEM_KINDS = {
     prefix: "comment_1",
     stamped: true,
     keys: "comments/keys",
-    owner: "comments/store#CommentStore",
+    owner: "comments/comment-store#CommentStore",
     about: "a comment",
   },
   // signals
@@ -126,35 +126,35 @@ export const ITEM_KINDS = {
     prefix: "signal_1",
     stamped: true,
     keys: "signals/keys",
-    owner: "signals/store#SignalStore",
+    owner: "signals/signal-store#SignalStore",
     about: "a signal (payload inline when it fits)",
   },
   signalpayload: {
     prefix: "signalpayload_1",
     stamped: false,
     keys: "signals/keys",
-    owner: "signals/store#SignalStore",
+    owner: "signals/signal-store#SignalStore",
     about: "one chunk of a signal's payload",
   },
   delivery: {
     prefix: "delivery_1",
     stamped: false,
     keys: "signals/keys",
-    owner: "signals/store#SignalStore",
+    owner: "signals/signal-store#SignalStore",
     about: "a webhook delivery taken (reservation, then result)",
   },
   fingerprint: {
     prefix: "fingerprint_1",
     stamped: false,
     keys: "signals/keys",
-    owner: "signals/store#SignalStore",
+    owner: "signals/signal-store#SignalStore",
     about: "the issue a fingerprint last opened",
   },
   signalsources: {
     prefix: "signalsources_1",
     stamped: true,
     keys: "signals/keys",
-    owner: "signals/store#SignalStore",
+    owner: "signals/signal-store#SignalStore",
     about: "a manual source, registered",
   },
   // templates and experiments
@@ -162,14 +162,14 @@ export const ITEM_KINDS = {
     prefix: "template_1",
     stamped: true,
     keys: "templates/keys",
-    owner: "templates/store#TemplateStore",
+    owner: "templates/template-item#templateItem",
     about: "a template",
   },
   templatever: {
     prefix: "templatever_1",
     stamped: true,
     keys: "templates/keys",
-    owner: "templates/store#TemplateStore",
+    owner: "templates/template-writes#versionWrites",
     about: "a template version",
   },
   templatevercount: {
@@ -185,28 +185,28 @@ export const ITEM_KINDS = {
     facet: "reviews",
     stamped: true,
     keys: "templates/keys",
-    owner: "templates/store#TemplateStore",
+    owner: "templates/template-writes#versionWrites",
     about: "where a version's reviews stand",
   },
   version: {
     prefix: "version_1",
     stamped: true,
     keys: "templates/keys",
-    owner: "templates/store#TemplateStore",
+    owner: "templates/template-writes#versionWrites",
     about: "a version id's template and number",
   },
   templateslug: {
     prefix: "templateslug_1",
     stamped: true,
     keys: "templates/keys",
-    owner: "templates/store#TemplateStore",
+    owner: "templates/template-store#TemplateStore",
     about: "the claim on a template slug",
   },
   templateseed: {
     prefix: "templateseed_1",
     stamped: true,
     keys: "templates/keys",
-    owner: "templates/store#TemplateStore",
+    owner: "templates/template-seeding#TemplateSeeding",
     about: "a default template, seeded",
   },
   templateseedlock: {
@@ -214,7 +214,7 @@ export const ITEM_KINDS = {
     facet: "lock",
     stamped: true,
     keys: "templates/keys",
-    owner: "templates/store#TemplateStore",
+    owner: "templates/template-seeding#TemplateSeeding",
     about: "held while one instance seeds the defaults",
   },
   experiment: {
@@ -237,7 +237,7 @@ export const ITEM_KINDS = {
     prefix: "prompt_1",
     stamped: true,
     keys: "prompts/keys",
-    owner: "prompts/store#PromptStore",
+    owner: "prompts/prompt-store#PromptStore",
     about: "a rendered prompt",
   },
   reviewseq: {
@@ -259,28 +259,28 @@ export const ITEM_KINDS = {
     prefix: "dispatch_1",
     stamped: true,
     keys: "dispatch/keys",
-    owner: "dispatch/store#DispatchStore",
+    owner: "dispatch/dispatch-store#DispatchStore",
     about: "a dispatch",
   },
   lease: {
     prefix: "lease_1",
     stamped: false,
     keys: "dispatch/keys",
-    owner: "dispatch/store#DispatchStore",
+    owner: "dispatch/dispatch-store#DispatchStore",
     about: "when an active dispatch's lease ends",
   },
   claimers: {
     prefix: "claimers_1",
     stamped: false,
     keys: "dispatch/keys",
-    owner: "dispatch/store#DispatchStore",
+    owner: "dispatch/dispatch-store#DispatchStore",
     about: "a claim under way (deleted by its own transaction)",
   },
   agentload: {
     prefix: "agentload_1",
     stamped: false,
     keys: "dispatch/keys",
-    owner: "dispatch/store#DispatchStore",
+    owner: "dispatch/dispatch-store#DispatchStore",
     about: "an agent's active dispatches in a project",
   },
   // outbound events
@@ -302,14 +302,14 @@ export const ITEM_KINDS = {
     prefix: "eventdelivery_1",
     stamped: true,
     keys: "events/keys",
-    owner: "events/delivery-store#DeliveryStore",
+    owner: "events/event-delivery-store#EventDeliveryStore",
     about: "one event's delivery to one destination",
   },
   eventdue: {
     prefix: "eventdue_1",
     stamped: false,
     keys: "events/keys",
-    owner: "events/delivery-store#DeliveryStore",
+    owner: "events/event-delivery-store#EventDeliveryStore",
     about: "gsi1 partition of the deliveries due (no item of its own)",
   },
   // shared
@@ -330,8 +330,8 @@ export const ITEM_KINDS = {
   usage: {
     prefix: "usage_1",
     stamped: false,
-    keys: "stats/usage",
-    owner: "stats/usage#usageAdditions",
+    keys: "stats/usage-stats",
+    owner: "stats/usage-stats#usageAdditions",
     about: "reported costs of one UTC day",
   },
   health: {
@@ -350,22 +350,22 @@ export const ITEM_KINDS = {
   },
 } as const satisfies Record<string, ItemKind>;
 
-/** Every listing (db/listing.ts), with where its scheme is declared and which store keeps its entries and counts. */
+/** Every listing (db/listing-index.ts), with where its scheme is declared and which store keeps its entries and counts. */
 export const LISTINGS = {
-  issue: { keys: "issues/keys", owner: "issues/store#IssueStore" },
-  issuepriority: { keys: "issues/keys", owner: "issues/store#IssueStore" },
-  issueupdated: { keys: "issues/keys", owner: "issues/store#IssueStore" },
-  queue: { keys: "issues/queue", owner: "issues/queue#DispatchQueue" },
-  comment: { keys: "comments/keys", owner: "comments/store#CommentStore" },
-  signal: { keys: "signals/keys", owner: "signals/store#SignalStore" },
-  template: { keys: "templates/keys", owner: "templates/store#TemplateStore" },
-  prompt: { keys: "prompts/keys", owner: "prompts/store#PromptStore" },
+  issue: { keys: "issues/keys", owner: "issues/issue-store#IssueStore" },
+  issuepriority: { keys: "issues/keys", owner: "issues/issue-store#IssueStore" },
+  issueupdated: { keys: "issues/keys", owner: "issues/issue-store#IssueStore" },
+  queue: { keys: "issues/dispatch-queue", owner: "issues/dispatch-queue#DispatchQueue" },
+  comment: { keys: "comments/keys", owner: "comments/comment-store#CommentStore" },
+  signal: { keys: "signals/keys", owner: "signals/signal-store#SignalStore" },
+  template: { keys: "templates/keys", owner: "templates/template-store#TemplateStore" },
+  prompt: { keys: "prompts/keys", owner: "prompts/prompt-store#PromptStore" },
   review: { keys: "prompts/keys", owner: "prompts/review-store#ReviewStore" },
-  dispatch: { keys: "dispatch/keys", owner: "dispatch/store#DispatchStore" },
-  eventdelivery: { keys: "events/keys", owner: "events/delivery-store#DeliveryStore" },
-  project: { keys: "catalog/keys", owner: "catalog/records#RecordStore" },
-  goal: { keys: "catalog/keys", owner: "catalog/records#RecordStore" },
-  label: { keys: "catalog/keys", owner: "catalog/records#RecordStore" },
+  dispatch: { keys: "dispatch/keys", owner: "dispatch/dispatch-store#DispatchStore" },
+  eventdelivery: { keys: "events/keys", owner: "events/event-delivery-store#EventDeliveryStore" },
+  project: { keys: "catalog/keys", owner: "catalog/record-store#RecordStore" },
+  goal: { keys: "catalog/keys", owner: "catalog/record-store#RecordStore" },
+  label: { keys: "catalog/keys", owner: "catalog/record-store#RecordStore" },
 } as const satisfies Record<string, { keys: string; owner: string }>;
 
 /**

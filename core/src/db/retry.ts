@@ -1,6 +1,6 @@
 /** @module db/retry — optimistic concurrency: read, write under a condition, and on a lost race read again. */
 import { UnavailableError } from "../errors.js";
-import { ConditionFailedError, TransactionConflictError } from "./client.js";
+import { ConditionFailedError, TransactionConflictError } from "./db.js";
 
 /** The 503's message when other writes keep holding what a write needs. */
 export const CONCURRENT_CHANGES_MESSAGE = "Too many concurrent changes; retry shortly";

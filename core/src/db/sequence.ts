@@ -8,7 +8,7 @@
  * if that transaction fails, the number stays unused (a gap), which is the price of taking it
  * outside the transaction: inside, every writer would hold the same item.
  */
-import { ConditionFailedError, type Db, type Key } from "./client.js";
+import { ConditionFailedError, type Db, type Key } from "./db.js";
 
 /** A number of a sequence and the instant it was taken at. */
 export interface Taken {

@@ -58,8 +58,9 @@ import {
   type Shard,
 } from "@aws-sdk/client-dynamodb-streams";
 import { type ChangeRecord, changeRecordOf } from "./changes.js";
-import type { Db, Key } from "./client.js";
+import type { Db, Key } from "./db.js";
 import { keyPrefix } from "./item-kinds.js";
+import { Pauses } from "./pauses.js";
 
 /** The partition of the reader's own items: one checkpoint per shard. */
 const STREAM_PARTITION = keyPrefix("stream");
@@ -124,9 +125,6 @@ interface ShardProgress {
   finished: boolean;
 }
 
-/** What ends a pause early: a wish to poll for new records, or to list the shards; a stop ends every pause. */
-type Wake = "poll" | "list" | "stop";
-
 class Reader {
   private readonly db: Db;
   private readonly streams: DynamoDBStreamsClient;
@@ -145,7 +143,8 @@ class Reader {
   /** Orders what happened when: a counter, not a clock, so no two events tie. */
   private tick = 0;
   private stopped = false;
-  private readonly pauses = new Set<{ wakeOn: Wake; end: () => void }>();
+  /** The loops' waits, cut short by a wish to poll or list, or by a stop. */
+  private readonly pauses = new Pauses();
   private readonly drainWaiters = new Set<{ mark: number; resolve: () => void; reject: (error: Error) => void }>();
 
   constructor(
@@ -167,7 +166,7 @@ class Reader {
     if (!this.stopped) {
       this.stopped = true;
       this.abort.abort();
-      this.wake("stop");
+      this.pauses.wake("stop");
       for (const waiter of this.drainWaiters) waiter.reject(new Error("The stream reader was stopped"));
       this.drainWaiters.clear();
     }
@@ -182,7 +181,7 @@ class Reader {
     return new Promise((resolve, reject) => {
       this.drainWaiters.add({ mark, resolve, reject });
       this.requestListing();
-      this.wake("poll");
+      this.pauses.wake("poll");
     });
   }
 
@@ -192,11 +191,11 @@ class Reader {
       try {
         await this.listShards();
         failures = 0;
-        if (!this.listAgain) await this.pause(LIST_EVERY_MS, "list");
+        if (!this.listAgain) await this.pauses.pause(LIST_EVERY_MS, "list");
       } catch (error) {
         if (this.stopped) return;
         this.log("Listing the table's stream shards failed; trying again", error);
-        await this.pause(retryDelay(failures++), "stop");
+        await this.pauses.pause(retryDelay(failures++), "stop");
       }
     }
   }
@@ -228,7 +227,7 @@ class Reader {
 
   private requestListing(): void {
     this.listAgain = true;
-    this.wake("list");
+    this.pauses.wake("list");
   }
 
   private readShard(shardId: string): void {
@@ -267,7 +266,7 @@ class Reader {
         if (!last) {
           progress.quietAt = sentAt;
           this.settleDrainWaiters();
-          await this.pause(this.pollMs, "poll");
+          await this.pauses.pause(this.pollMs, "poll");
         }
       } catch (error) {
         if (this.stopped) return;
@@ -282,7 +281,7 @@ class Reader {
           continue;
         }
         this.log(`Reading stream shard ${shardId} failed; trying again`, error);
-        await this.pause(retryDelay(failures++), "stop");
+        await this.pauses.pause(retryDelay(failures++), "stop");
       }
     }
   }
@@ -353,7 +352,7 @@ class Reader {
         return true;
       } catch (error) {
         this.log(`${what} failed; trying again`, error);
-        await this.pause(retryDelay(failures), "stop");
+        await this.pauses.pause(retryDelay(failures), "stop");
         if (this.stopped) return false;
       }
     }
@@ -380,27 +379,6 @@ class Reader {
       const progress = this.progress.get(shardId);
       return progress !== undefined && (progress.finished || progress.quietAt > mark);
     });
-  }
-
-  /** Waits `ms`, or less when woken for `wakeOn` or by a stop. */
-  private pause(ms: number, wakeOn: Wake): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    return new Promise((resolve) => {
-      const pause = {
-        wakeOn,
-        end: () => {
-          clearTimeout(timer);
-          this.pauses.delete(pause);
-          resolve();
-        },
-      };
-      const timer = setTimeout(pause.end, ms);
-      this.pauses.add(pause);
-    });
-  }
-
-  private wake(reason: Wake): void {
-    for (const pause of this.pauses) if (reason === "stop" || pause.wakeOn === reason) pause.end();
   }
 }
 

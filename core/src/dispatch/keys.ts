@@ -5,9 +5,9 @@
  * - dispatch by id ........... GetItem  pk=$kaizen#dispatch_1#<id>  sk=$kaizen#dispatch_1
  * - leases run out by now .... Query    pk=$kaizen#lease_1  sk < <now ISO>  (one entry per active
  *                              dispatch, sorted by when its lease ends; a claim expires what it finds)
- * - lists .................... listings of db/listing.ts, entity `dispatch`, sort key = the id's ULID,
+ * - lists .................... listings of db/listing-index.ts, entity `dispatch`, sort key = the id's ULID,
  *                              buckets of one hour; listings `all`, `status=`, `issue=`, `agent=`
- * - the queue ................ issues/queue.ts (kept by issue moves)
+ * - the queue ................ issues/dispatch-queue.ts (kept by issue moves)
  * - claimers in flight ....... Query    pk=$kaizen#claimers_1#<queue listing>  sk < <claimer id>
  *                              (one entry per claim under way on that listing, sorted by when it
  *                              began; the claim's transaction deletes its own, and one that never
@@ -20,10 +20,10 @@
  */
 import { createHash } from "node:crypto";
 import { decodeTime, encodeTime, monotonicFactory } from "ulid";
-import type { Key } from "../db/client.js";
+import type { Key } from "../db/db.js";
 import { keyPrefix } from "../db/item-kinds.js";
-import { ulidListingScheme } from "../db/listing.js";
-import { encodeAgent } from "../stats/usage.js";
+import { ulidListingScheme } from "../db/listing-index.js";
+import { encodeAgent } from "../stats/usage-stats.js";
 
 const DISPATCH_ENTITY = keyPrefix("dispatch");
 const LEASE_PARTITION = keyPrefix("lease");
@@ -57,7 +57,7 @@ export function claimerIdFloor(since: Date): string {
   return `${encodeTime(since.getTime(), 10)}${"0".repeat(16)}`;
 }
 
-/** The partition of the claimers under way on one queue listing (issues/queue.ts). */
+/** The partition of the claimers under way on one queue listing (issues/dispatch-queue.ts). */
 export function claimersPartition(listing: string): string {
   return `${CLAIMERS_ENTITY}#${listing}`;
 }

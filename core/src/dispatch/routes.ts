@@ -5,7 +5,7 @@ import { itemResponse, listResponse } from "../http/respond.js";
 import { CLAIM_STOPPED_HEADER } from "../routes.js";
 import { dispatchService, promptRenderer } from "../services.js";
 import { dispatchApi } from "./api.js";
-import type { ClaimResult, ClaimStopped } from "./service.js";
+import type { ClaimResult, ClaimStopped } from "./dispatch-service.js";
 
 export const dispatchFamily = familyModule(dispatchApi, (deps) => {
   const dispatch = dispatchService(deps);

@@ -6,8 +6,8 @@ import { type Declarations, TEXT } from "../openapi/declare.js";
 import {
   createDestinationBody,
   EVENT_TYPES,
-  listDeliveriesQuery,
   listDestinationsQuery,
+  listEventDeliveriesQuery,
   patchDestinationBody,
 } from "./schemas.js";
 
@@ -94,7 +94,7 @@ export const destinationApi = {
   },
   "GET /api/event-destinations/:id/deliveries": {
     auth: "bearer",
-    query: listDeliveriesQuery,
+    query: listEventDeliveriesQuery,
     success: { list: "EventDelivery" },
     errors: [404],
     doc: TEXT && {

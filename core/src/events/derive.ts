@@ -16,13 +16,13 @@
  * the ones named above.
  */
 import type { ChangeRecord } from "../db/changes.js";
-import type { Item } from "../db/client.js";
+import type { Item } from "../db/db.js";
 import { entitiesOf } from "../db/item-kinds.js";
-import { fromItem as dispatchFromItem } from "../dispatch/store.js";
-import { fromItem as issueFromItem } from "../issues/store.js";
+import { fromItem as dispatchFromItem } from "../dispatch/dispatch-store.js";
+import { fromItem as issueFromItem } from "../issues/issue-item.js";
 import { recordOf as experimentRecordOf } from "../templates/experiment-store.js";
 import { versionOfReviewsKey } from "../templates/keys.js";
-import { reviewsFromItem } from "../templates/store.js";
+import { reviewsFromItem } from "../templates/template-item.js";
 import { eventId } from "./keys.js";
 import type { EventType, OutboundEvent } from "./schemas.js";
 

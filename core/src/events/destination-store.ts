@@ -4,7 +4,7 @@
  * a version, their secret rotated, and their run of failed attempts counted until it switches them
  * off. Keys: ./keys.ts.
  */
-import { ConditionFailedError, type Db, type Item } from "../db/client.js";
+import { ConditionFailedError, type Db, type Item } from "../db/db.js";
 import { entityOf } from "../db/item-kinds.js";
 import { retryConflicts } from "../db/retry.js";
 import { ConflictError } from "../errors.js";

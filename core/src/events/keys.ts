@@ -6,7 +6,7 @@
  * - destination by id ...... GetItem   pk=$kaizen#destination_1  sk=<id>
  * - how many there are ..... GetItem   pk=$kaizen#destinations_1 sk=count     (checked by each create)
  * - delivery by id ......... GetItem   pk=$kaizen#eventdelivery_1#<id>        sk=$kaizen#eventdelivery_1
- * - a destination's deliveries  listings of db/listing.ts, entity `eventdelivery`, listing
+ * - a destination's deliveries  listings of db/listing-index.ts, entity `eventdelivery`, listing
  *                            `destination=<id>`, sort key = the delivery id's 26 characters (time first)
  * - deliveries due ......... Query gsi1 gsi1pk=$kaizen#eventdue_1  gsi1sk <= <now ISO>
  *                            (a pending delivery carries its next attempt's time; a finished one none)
@@ -18,9 +18,9 @@
  */
 import { createHash } from "node:crypto";
 import { decodeTime, encodeTime, monotonicFactory } from "ulid";
-import type { Key } from "../db/client.js";
+import type { Key } from "../db/db.js";
 import { keyPrefix } from "../db/item-kinds.js";
-import { type ListingScheme, ulidListingScheme } from "../db/listing.js";
+import { type ListingScheme, ulidListingScheme } from "../db/listing-index.js";
 
 const DESTINATION_ENTITY = keyPrefix("destination");
 const DESTINATIONS_COUNT_ENTITY = keyPrefix("destinations");

@@ -38,13 +38,13 @@ export const destinationFamily = familyModule(destinationApi, (deps) => {
       return itemResponse(c, destination, { etag: etagOf(version) });
     },
     "GET /api/event-destinations/:id/deliveries": async (c, { query }) => {
-      const { deliveries, total } = await destinations.deliveriesOf(id(c), {
+      const { deliveries, total } = await destinations.eventDeliveriesOf(id(c), {
         offset: pageOffset(query),
         limit: query.limit,
       });
       return listResponse(c, deliveries, total, query);
     },
     "POST /api/event-destinations/:id/deliveries/:deliveryId/retry": async (c) =>
-      itemResponse(c, await destinations.retryDelivery(id(c), c.req.param("deliveryId") ?? "")),
+      itemResponse(c, await destinations.retryEventDelivery(id(c), c.req.param("deliveryId") ?? "")),
   };
 });

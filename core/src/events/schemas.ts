@@ -1,6 +1,6 @@
 /**
  * @module events/schemas — outbound events (docs/api.md#outbound-events): the event types, what an event
- * destination is and what clients may send to make or change one, and the deliveries it lists.
+ * destination is and what clients may send to make or change one, and the event deliveries it lists.
  */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
@@ -30,7 +30,7 @@ export const MAX_DESCRIPTION_LENGTH = 500;
 /** Shape of a destination id (`dst_` + ULID). */
 export const DESTINATION_ID = /^dst_[0-9A-HJKMNP-TV-Z]{26}$/;
 /** Shape of a delivery id (`dlv_` + 26 characters: the event's time, then a digest of event and destination). */
-export const DELIVERY_ID = /^dlv_[0-9A-HJKMNP-TV-Z]{26}$/;
+export const EVENT_DELIVERY_ID = /^dlv_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** Hosts a destination may be reached at over plain `http`: this machine only. */
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -100,12 +100,12 @@ export type PatchDestinationBody = Output<typeof patchDestinationBody>;
 export const listDestinationsQuery = /* @__PURE__ */ onFirstUse(() => z.strictObject({ ...paginationQuery() }));
 export type ListDestinationsQuery = Output<typeof listDestinationsQuery>;
 
-export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export const EVENT_DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
+export type EventDeliveryStatus = (typeof EVENT_DELIVERY_STATUSES)[number];
 
 /** `GET /api/event-destinations/:id/deliveries` query. */
-export const listDeliveriesQuery = /* @__PURE__ */ onFirstUse(() => z.strictObject({ ...paginationQuery() }));
-export type ListDeliveriesQuery = Output<typeof listDeliveriesQuery>;
+export const listEventDeliveriesQuery = /* @__PURE__ */ onFirstUse(() => z.strictObject({ ...paginationQuery() }));
+export type ListEventDeliveriesQuery = Output<typeof listEventDeliveriesQuery>;
 
 // Responses (docs/api.md#outbound-events): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
@@ -141,7 +141,7 @@ export const destinationWithSecretSchema = /* @__PURE__ */ onFirstUse(() =>
 export type DestinationWithSecret = Output<typeof destinationWithSecretSchema>;
 
 /** One attempt to deliver an event. */
-export const deliveryAttemptSchema = /* @__PURE__ */ onFirstUse(() =>
+export const eventDeliveryAttemptSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     at: timestamp(),
     /** `succeeded` (a 2xx within 10 s) or `failed`. */
@@ -155,25 +155,25 @@ export const deliveryAttemptSchema = /* @__PURE__ */ onFirstUse(() =>
     trigger: z.enum(["automatic", "manual"]),
   }),
 );
-export type DeliveryAttempt = Output<typeof deliveryAttemptSchema>;
+export type EventDeliveryAttempt = Output<typeof eventDeliveryAttemptSchema>;
 
 /** One event on its way to one destination, with its attempts. */
-export const deliverySchema = /* @__PURE__ */ onFirstUse(() =>
+export const eventDeliverySchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     id: resourceId("dlv"),
     destinationId: resourceId("dst"),
     eventId: resourceId("evt"),
     eventType: z.enum(EVENT_TYPES),
     /** `pending` while attempts go on, `succeeded` once one did, `failed` after 24 h of failures. */
-    status: z.enum(DELIVERY_STATUSES),
+    status: z.enum(EVENT_DELIVERY_STATUSES),
     /** When the next automatic attempt is due (pending only). */
     nextAttemptAt: nullableTimestamp(),
-    attempts: z.array(deliveryAttemptSchema()),
+    attempts: z.array(eventDeliveryAttemptSchema()),
     createdAt: timestamp(),
     updatedAt: timestamp(),
   }),
 );
-export type Delivery = Output<typeof deliverySchema>;
+export type EventDelivery = Output<typeof eventDeliverySchema>;
 
 /** What a destination receives: the body of each POST. */
 export interface OutboundEvent {

@@ -11,7 +11,7 @@ import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { TrieRouter } from "hono/router/trie-router";
 import { CORS_POLICY, type Config, WEBHOOK_SECRET_VARIABLES } from "../config.js";
-import { type Db, TransactionConflictError } from "../db/client.js";
+import { type Db, TransactionConflictError } from "../db/db.js";
 import { CONCURRENT_CHANGES_MESSAGE } from "../db/retry.js";
 import {
   AppError,

@@ -14,7 +14,7 @@
  * DynamoDB's TTL deletes lazily, so an expired record can still be read; it counts as absent.
  */
 import { randomUUID } from "node:crypto";
-import { ConditionFailedError, type Db, type Item, type Key } from "../db/client.js";
+import { ConditionFailedError, type Db, type Item, type Key } from "../db/db.js";
 import { entityOf, keyPrefix } from "../db/item-kinds.js";
 import { retryRaces } from "../db/retry.js";
 

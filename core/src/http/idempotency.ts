@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
-import type { Db } from "../db/client.js";
+import type { Db } from "../db/db.js";
 import { ConflictError, ValidationError } from "../errors.js";
 import { IdempotencyStore, type StoredResponse } from "./idempotency-store.js";
 import { noteProblem } from "./logger.js";

@@ -12,7 +12,7 @@
  *                            (fallback: GetItem on the `all` listing entry, which is strongly consistent)
  * - next number ............ UpdateItem ADD lastNumber on pk=$kaizen#counter_1#issue  sk=$kaizen#counter_1
  *                            (db/sequence.ts; also records lastCreatedAt)
- * - lists by number ........ listings of db/listing.ts, entity `issue`, sort key = padded number,
+ * - lists by number ........ listings of db/listing-index.ts, entity `issue`, sort key = padded number,
  *                            buckets of BUCKET_SIZE numbers
  * - list by priority ....... listing `all` of entity `issuepriority`, sort key = priority rank#number
  * - list by -updatedAt ..... listing `all` of entity `issueupdated`, sort key = updatedAt#number,
@@ -23,9 +23,9 @@
  * non-decreasing in `number` (the create transaction guarantees it), so number order is creation
  * order. Deleted issues are in no listing.
  */
-import type { Key } from "../db/client.js";
+import type { Key } from "../db/db.js";
 import { keyPrefix } from "../db/item-kinds.js";
-import { type ListingScheme, listingEntryKey } from "../db/listing.js";
+import { type ListingScheme, listingEntryKey } from "../db/listing-index.js";
 
 export const ISSUE_ENTITY = keyPrefix("issue");
 const COUNTER_ENTITY = keyPrefix("counter");

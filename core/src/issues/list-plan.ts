@@ -3,8 +3,8 @@
  * listing answers, which are checked on walked entries, which listing drives a walk, and the
  * priority order.
  */
-import type { Item } from "../db/client.js";
-import type { EntryFilter } from "../db/listing.js";
+import type { Item } from "../db/db.js";
+import type { EntryFilter } from "../db/listing-index.js";
 import type { Listing } from "./keys.js";
 
 /** What a list asks: conditions all issues must meet, an order and a page. */

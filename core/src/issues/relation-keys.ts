@@ -7,7 +7,7 @@
  *                           (one edge per relation end, in each issue's own partition)
  * - one fact per pair ..... GetItem pk=$kaizen#relpair_1#<type>#<a>#<b> (written under condition)
  */
-import type { Key } from "../db/client.js";
+import type { Key } from "../db/db.js";
 import { keyPrefix } from "../db/item-kinds.js";
 import { issueKey, RELATION_EDGE_PREFIX } from "./keys.js";
 

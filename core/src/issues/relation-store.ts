@@ -1,5 +1,5 @@
 /** @module issues/relation-store — every DynamoDB expression about relations between issues; keys in ./relation-keys.ts. */
-import type { Db, Item, TransactItem } from "../db/client.js";
+import type { Db, Item, TransactItem } from "../db/db.js";
 import { edgeKey, pairKey, relationKey, type StoredRelationType } from "./relation-keys.js";
 import type { Relation } from "./relation-schemas.js";
 

@@ -13,7 +13,7 @@ import {
 } from "../dashboard/schemas.js";
 import { claimResultSchema, dispatchSchema, dispatchWithIssueSchema, queueItemSchema } from "../dispatch/schemas.js";
 import { errorBodySchema } from "../errors.js";
-import { deliverySchema, destinationSchema, destinationWithSecretSchema } from "../events/schemas.js";
+import { destinationSchema, destinationWithSecretSchema, eventDeliverySchema } from "../events/schemas.js";
 import { relationSchema } from "../issues/relation-schemas.js";
 import { issueSchema, issueSummarySchema } from "../issues/schemas.js";
 import { promptSchema, reviewSchema } from "../prompts/schemas.js";
@@ -71,7 +71,7 @@ export const RESOURCE_SCHEMAS = {
   UsageReport: usageReportSchema(),
   EventDestination: destinationSchema(),
   EventDestinationWithSecret: destinationWithSecretSchema(),
-  EventDelivery: deliverySchema(),
+  EventDelivery: eventDeliverySchema(),
   ServiceInfo: serviceInfoSchema(),
   Health: healthSchema(),
   ProviderSetup: providerSetupSchema(),

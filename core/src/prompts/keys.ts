@@ -3,7 +3,7 @@
  *
  * Access patterns:
  * - prompt by id ............ GetItem  pk=$kaizen#prompt_1#<id>  sk=$kaizen#prompt_1
- * - prompt lists ............ listings of db/listing.ts, entity `prompt`, sort key = the id's ULID,
+ * - prompt lists ............ listings of db/listing-index.ts, entity `prompt`, sort key = the id's ULID,
  *                             buckets of one hour; listings `all`, `template=`, `version=`, `issue=`
  * - review lists ............ listings, entity `review`, sort key = the id's ULID, buckets of one
  *                             hour; listings `prompt=`, `template=`. Reviews never change, so each
@@ -15,9 +15,9 @@
  *                             number given up); each written once, folded into the version in order
  */
 import { decodeTime, monotonicFactory } from "ulid";
-import type { Key } from "../db/client.js";
+import type { Key } from "../db/db.js";
 import { keyPrefix } from "../db/item-kinds.js";
-import { ulidListingScheme } from "../db/listing.js";
+import { ulidListingScheme } from "../db/listing-index.js";
 
 const PROMPT_ENTITY = keyPrefix("prompt");
 const REVIEW_SEQUENCE_ENTITY = keyPrefix("reviewseq");

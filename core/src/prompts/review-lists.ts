@@ -1,14 +1,14 @@
 /**
  * @module prompts/review-lists — the reviews of a prompt, or of every version of a template, a page
  * at a time (docs/api.md#prompts-and-reviews), newest first. Reads only: the templates family lists a template's reviews
- * without carrying what stores and folds them (./reviews.ts).
+ * without carrying what stores and folds them (./review-service.ts).
  */
 import { NotFoundError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
 import type { PageQuery } from "../templates/schemas.js";
-import type { TemplateStore } from "../templates/store.js";
+import type { TemplateStore } from "../templates/template-store.js";
+import type { PromptService } from "./prompt-service.js";
 import type { ReviewStore } from "./review-store.js";
-import type { PromptService } from "./service.js";
 
 export class ReviewLists {
   constructor(

@@ -4,9 +4,9 @@
  * The counts a fold adds to prompts are the prompt store's; the version's tally, the template
  * store's. Keys: ./keys.ts.
  */
-import { ConditionFailedError, type Db, type Item, type TransactItem } from "../db/client.js";
+import { ConditionFailedError, type Db, type Item, type TransactItem } from "../db/db.js";
 import { entityOf } from "../db/item-kinds.js";
-import { ListingIndex } from "../db/listing.js";
+import { ListingIndex } from "../db/listing-index.js";
 import { type Taken, takeNext } from "../db/sequence.js";
 import {
   padReviewSequence,

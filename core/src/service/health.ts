@@ -1,5 +1,5 @@
 /** @module service/health — the database check behind `GET /health`, cached so probes stay cheap. */
-import type { Db } from "../db/client.js";
+import type { Db } from "../db/db.js";
 import { keyPrefix } from "../db/item-kinds.js";
 import type { CheckStatus } from "./schemas.js";
 

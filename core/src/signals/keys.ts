@@ -10,15 +10,15 @@
  *                              issue ids replace it)
  * - open issue of a fingerprint GetItem pk=$kaizen#fingerprint_1#<fingerprint>  (the issue it last opened)
  * - manual sources ........... Query    pk=$kaizen#signalsources_1  (sk = the source name)
- * - lists .................... listings of db/listing.ts, entity `signal`, sort key = the id's ULID,
+ * - lists .................... listings of db/listing-index.ts, entity `signal`, sort key = the id's ULID,
  *                              buckets of one hour; listings `all`, `source=`, `type=`, `severity=`,
  *                              `action=`, `issue=`
  */
 import { createHash } from "node:crypto";
 import { ulid } from "ulid";
-import type { Key } from "../db/client.js";
+import type { Key } from "../db/db.js";
 import { keyPrefix } from "../db/item-kinds.js";
-import { listingEntryKey, ulidFloor, ulidListingScheme } from "../db/listing.js";
+import { listingEntryKey, ulidFloor, ulidListingScheme } from "../db/listing-index.js";
 
 const SIGNAL_ENTITY = keyPrefix("signal");
 const PAYLOAD_ENTITY = keyPrefix("signalpayload");

@@ -2,9 +2,10 @@
  * @module signals/routing — what a signal does to the issues (docs/api.md#what-a-signal-does), as a pure decision
  * over the signal and the issue its fingerprint last opened.
  */
+
+import type { NewIssue } from "../issues/issue-item.js";
+import { newIssue } from "../issues/issue-service.js";
 import type { IssueStatus, PullRequest } from "../issues/schemas.js";
-import { newIssue } from "../issues/service.js";
-import type { NewIssue } from "../issues/store.js";
 import { lifecycleEffect, priorityForSeverity, type Severity, severityAtLeast } from "./rules.js";
 
 export interface RoutedSignal {

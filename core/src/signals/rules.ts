@@ -1,19 +1,18 @@
 /**
- * @module signals/rules — what a signal is (docs/api.md#signals): its event name, delivery id,
+ * @module signals/rules — what a signal is (docs/api.md#signals): its provider event type, webhook delivery id,
  * fingerprint, severity and title, and what it means for the issue it is grouped with. Pure, no I/O;
  * the provider rules live in `rules/codehost.ts`, `rules/errortracker.ts` and `rules/analytics.ts`.
  */
 import { classifyAnalytics } from "./rules/analytics.js";
 import { classifyCodehost } from "./rules/codehost.js";
 import { classifyErrortracker } from "./rules/errortracker.js";
-import type { ClassifiedSignal, Delivery } from "./rules/index.js";
+import type { ClassifiedSignal, WebhookDelivery } from "./rules/index.js";
 
 export { analyticsSeverity } from "./rules/analytics.js";
 export { issueReferences, type MergedPullRequest, mergedPullRequest, repositoryName } from "./rules/codehost.js";
 export { errorSeverity } from "./rules/errortracker.js";
 export {
   type ClassifiedSignal,
-  type Delivery,
   isSeverity,
   type ProviderSource,
   priorityForSeverity,
@@ -21,15 +20,16 @@ export {
   type Severity,
   severityAtLeast,
   TITLE_MAX,
+  type WebhookDelivery as Delivery,
 } from "./rules/index.js";
 
 /**
- * Classifies a verified, parsed delivery by its provider's rules.
+ * Classifies a verified, parsed webhook delivery by its provider's rules.
  * @example
- * const signal = classifyDelivery({ source: "codehost", header: (name) => c.req.header(name), body, rawBody });
+ * const signal = classifyWebhookDelivery({ source: "codehost", header: (name) => c.req.header(name), body, rawBody });
  * signal.fingerprint // "codehost:issue:octo/hello#12"
  */
-export function classifyDelivery(delivery: Delivery): ClassifiedSignal {
+export function classifyWebhookDelivery(delivery: WebhookDelivery): ClassifiedSignal {
   switch (delivery.source) {
     case "codehost":
       return classifyCodehost(delivery);

@@ -8,13 +8,13 @@
  *   · `queue.depth` · `todo-to-done#<bucket>` (a histogram of seconds from todo to done);
  *   the dashboard reads them all in one query, whatever the number of issues.
  * Signals per hour and source are not counted here: the signal listings `source=<source>` already
- * keep a count per hour in each signal's transaction (db/listing.ts).
+ * keep a count per hour in each signal's transaction (db/listing-index.ts).
  *
  * The issue, dispatch and queue listings count their members too, but per bucket of sort keys (what
  * paging needs): a total read from them costs one item per bucket, so it grows with the table.
  * These totals are what keeps the dashboard's cost the same at ten issues and at a million.
  */
-import type { Db, Key, TransactItem } from "../db/client.js";
+import type { Db, Key, TransactItem } from "../db/db.js";
 import { keyPrefix } from "../db/item-kinds.js";
 import { sumSpreadCounts } from "../db/spread.js";
 

@@ -6,8 +6,8 @@
  * once, when it happens. Spread counts (db/spread.ts): a burst of claims in one arm does not take
  * turns. Kept apart from the stores so that whoever ends a dispatch does not carry them.
  */
-import type { TransactItem } from "../db/client.js";
-import type { ReportedCost } from "../stats/usage.js";
+import type { TransactItem } from "../db/db.js";
+import type { ReportedCost } from "../stats/usage-stats.js";
 import { type ArmCount, armCountKey, type ExperimentArm } from "./keys.js";
 
 /** The experiment and arm a prompt was rendered in (docs/api.md#experiments), as the prompt records it. */

@@ -4,15 +4,16 @@
  * one of its prompts arrives, and {@link ExperimentEndings.prepareEndFor} ends it within a change
  * made by hand to its template. A decision ends the experiment in one transaction with its effects
  * (the promotion, or the template freed), under a condition on the experiment's status, so
- * concurrent finishes decide once. Apart from ./experiments.ts (start, list, stop), so the
+ * concurrent finishes decide once. Apart from ./experiment-service.ts (start, list, stop), so the
  * functions that only finish dispatches and take reviews carry only this.
  */
-import { ConditionFailedError, type TransactItem } from "../db/client.js";
+import { ConditionFailedError, type TransactItem } from "../db/db.js";
 import { retryRaces } from "../db/retry.js";
 import { type ArmFigures, armFigures, verdict } from "./experiment-figures.js";
 import type { ExperimentStore, StoredExperiment } from "./experiment-store.js";
 import type { Experiment, ExperimentDecision, ExperimentStatus } from "./schemas.js";
-import type { StoredTemplate, TemplateStore } from "./store.js";
+import type { StoredTemplate } from "./template-item.js";
+import type { TemplateStore } from "./template-store.js";
 
 /** Index of the experiment's own write in an ending transaction: its failed condition means it ended already. */
 export const EXPERIMENT_INDEX = 0;

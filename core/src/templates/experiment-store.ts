@@ -2,9 +2,9 @@
  * @module templates/experiment-store — every DynamoDB expression about experiments: an experiment
  * written once when it starts, ended once (its status moves from `running` under a condition, so
  * of two decisions taken at once one holds), and read with the arm counts ./experiment-counts.ts
- * keeps beside it. Keys: ./keys.ts. The template's side (its running experiment) is ./store.ts.
+ * keeps beside it. Keys: ./keys.ts. The template's side (its running experiment) is ./template-store.ts.
  */
-import type { Db, Item, TransactItem } from "../db/client.js";
+import type { Db, Item, TransactItem } from "../db/db.js";
 import { entityOf } from "../db/item-kinds.js";
 import { sumSpreadCounts } from "../db/spread.js";
 import { type ArmCounts, NO_COUNTS } from "./experiment-figures.js";

@@ -21,14 +21,14 @@
  * - its arm counts ........ spread counts at sk=$kaizen#experiment_1#<exp ulid>#<arm>#<count> (sort right
  *                           after it: one query reads an experiment with its counts, or all of a
  *                           template's experiments with theirs)
- * - lists and selection ... listing `all` of db/listing.ts, entity `template`, sort key = the id's
+ * - lists and selection ... listing `all` of db/listing-index.ts, entity `template`, sort key = the id's
  *                           ULID, buckets of one day; entries carry what selection reads, so choosing
  *                           a template for an issue is one query
  */
 import { decodeTime, monotonicFactory } from "ulid";
-import type { Key } from "../db/client.js";
+import type { Key } from "../db/db.js";
 import { keyPrefix } from "../db/item-kinds.js";
-import { ulidListingScheme } from "../db/listing.js";
+import { ulidListingScheme } from "../db/listing-index.js";
 
 const TEMPLATE_ENTITY = keyPrefix("template");
 const VERSION_ENTRY = keyPrefix("templatever");

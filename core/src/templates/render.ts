@@ -7,8 +7,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type Handlebars from "handlebars";
 import type { Goal, Project } from "../catalog/schemas.js";
+import type { IssueSummary } from "../issues/issue-service.js";
 import type { Issue } from "../issues/schemas.js";
-import type { IssueSummary } from "../issues/service.js";
 import { argumentOf, PROMPT_HELPERS } from "./helpers.js";
 
 export { TemplateSyntaxError } from "./helpers.js";
@@ -44,7 +44,7 @@ export interface PromptSignal {
 }
 
 /**
- * Everything a template can name (docs/api.md#templates-and-versions). Built by templates/context.ts; holds the dispatch's
+ * Everything a template can name (docs/api.md#templates-and-versions). Built by templates/prompt-context-builder.ts; holds the dispatch's
  * own token but never the service's API key, so no template can reveal that key.
  */
 export interface PromptContext {

@@ -7,8 +7,8 @@
  * version does not take turns. Kept apart from the store so that whoever ends a dispatch (an issue
  * move, a signal) does not carry the whole template store.
  */
-import type { TransactItem } from "../db/client.js";
-import type { ReportedCost } from "../stats/usage.js";
+import type { TransactItem } from "../db/db.js";
+import type { ReportedCost } from "../stats/usage-stats.js";
 import { type VersionCount, versionCountKey } from "./keys.js";
 
 function addition(templateId: string, number: number, count: VersionCount, delta = 1): TransactItem {

@@ -49,8 +49,8 @@ export const PROVIDER_HEADERS: Readonly<Record<WebhookProvider, ProviderHeaders>
 /** A request's header lookup (case-insensitive, as Hono's `c.req.header`). */
 export type HeaderLookup = (name: string) => string | undefined;
 
-/** The headers of one delivery as the receiver reads them. */
-export interface DeliveryHeaders {
+/** The headers of one webhook delivery as the receiver reads them. */
+export interface WebhookDeliveryHeaders {
   /** A header by its neutral name: the neutral header when present and not blank, else the provider's own. */
   header: HeaderLookup;
   /**
@@ -61,10 +61,10 @@ export interface DeliveryHeaders {
 }
 
 /**
- * Reads `provider`'s headers of one delivery under their neutral names.
- * @example deliveryHeaders("codehost", (name) => c.req.header(name)).header("X-Codehost-Event") // from X-GitHub-Event
+ * Reads `provider`'s headers of one webhook delivery under their neutral names.
+ * @example webhookDeliveryHeaders("codehost", (name) => c.req.header(name)).header("X-Codehost-Event") // from X-GitHub-Event
  */
-export function deliveryHeaders(provider: WebhookProvider, lookup: HeaderLookup): DeliveryHeaders {
+export function webhookDeliveryHeaders(provider: WebhookProvider, lookup: HeaderLookup): WebhookDeliveryHeaders {
   const { signature, aliases } = PROVIDER_HEADERS[provider];
   const present = (name: string | undefined) => {
     const value = name === undefined ? undefined : lookup(name);

@@ -11,9 +11,9 @@ import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_MESSAGE } from "../http/body
 import type { WebhookProvider } from "../routes.js";
 import { signalService } from "../services.js";
 import { ingestResponse } from "../signals/respond.js";
-import { classifyDelivery } from "../signals/rules.js";
+import { classifyWebhookDelivery } from "../signals/rules.js";
 import { webhookApi } from "./api.js";
-import { deliveryHeaders } from "./headers.js";
+import { webhookDeliveryHeaders } from "./headers.js";
 import { verifyAnalyticsSecret, verifyCodehostSignature, verifyErrortrackerSignature } from "./verify.js";
 
 /** The one 401 body for a missing or wrong signature or secret. */
@@ -38,13 +38,13 @@ export const webhookFamily = familyModule(webhookApi, (deps) => {
   const receiver = (provider: WebhookProvider) => async (c: Context<AppEnv>) => {
     const secret = config.webhookSecrets[provider] ?? "";
     const raw = new Uint8Array(await c.req.arrayBuffer());
-    const headers = deliveryHeaders(provider, (name) => c.req.header(name));
+    const headers = webhookDeliveryHeaders(provider, (name) => c.req.header(name));
     // Two signatures that disagree are refused, whichever of them would verify.
     const presented = headers.signature === "conflict" ? undefined : headers.signature;
     if (!VERIFIERS[provider](raw, presented, secret)) throw new UnauthorizedError(WEBHOOK_FAILURE_MESSAGE);
     const payloadText = payloadTextOf(provider, c.req.header("Content-Type") ?? "", raw);
     const body = parseJsonObject(payloadText);
-    const classified = classifyDelivery({ source: provider, header: headers.header, body, rawBody: raw });
+    const classified = classifyWebhookDelivery({ source: provider, header: headers.header, body, rawBody: raw });
     const result = await signals.ingest({ ...classified, source: provider, manual: false, payloadText });
     return ingestResponse(c, result);
   };

@@ -16,10 +16,11 @@ import {
 import type { Context, DynamoDBRecord, DynamoDBStreamEvent, SQSEvent } from "aws-lambda";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { changeRecordOf } from "../../../core/src/db/changes.js";
-import { createDb, type Db } from "../../../core/src/db/client.js";
-import { EventDeliveries } from "../../../core/src/events/deliveries.js";
-import { DeliveryStore } from "../../../core/src/events/delivery-store.js";
+import { createDb } from "../../../core/src/db/create-db.js";
+import type { Db } from "../../../core/src/db/db.js";
 import { DestinationStore } from "../../../core/src/events/destination-store.js";
+import { EventDeliveries } from "../../../core/src/events/event-deliveries.js";
+import { EventDeliveryStore } from "../../../core/src/events/event-delivery-store.js";
 import { destinationService, issueService } from "../../../core/src/services.js";
 import { deployedEnv } from "../../helpers/lambda.js";
 import { type Receiver, type Script, startReceiver } from "../../helpers/receiver.js";
@@ -142,7 +143,7 @@ describe("the events function", () => {
     const { env, endpoint, db, receiver } = await setUp((n) => (n === 0 ? 500 : 204));
     await issueService({ db }).createIssue({ title: "Retried", type: "task" });
     // The first attempt, made a minute ago: its retry is due now.
-    const earlier = new EventDeliveries(new DestinationStore(db), new DeliveryStore(db), {
+    const earlier = new EventDeliveries(new DestinationStore(db), new EventDeliveryStore(db), {
       now: () => new Date(Date.now() - 60_000),
     });
     await earlier.handleChanges((await streamRecords(db, endpoint)).map((record) => changeRecordOf(record)));

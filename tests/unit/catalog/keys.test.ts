@@ -18,7 +18,7 @@ import {
   projectListings,
   ulidFloor,
 } from "../../../core/src/catalog/keys.js";
-import { listingCountKey, listingEntryKey } from "../../../core/src/db/listing.js";
+import { listingCountKey, listingEntryKey } from "../../../core/src/db/listing-index.js";
 
 describe("catalog keys", () => {
   it("name the entity and version in every key", () => {

@@ -1,6 +1,7 @@
 /** `kaizen events`: the `--events` list as typed, and how `tail` prints each event it receives (pure functions). */
 import { describe, expect, it } from "vitest";
-import { eventSummary, formatEventLine, formatRetry, parseEventList } from "../../../client/cli/commands/events.js";
+import { formatRetry, parseEventList } from "../../../client/cli/commands/events-format.js";
+import { eventSummary, formatEventLine } from "../../../client/cli/commands/events-tail.js";
 import { UsageError } from "../../../client/cli/runtime.js";
 import { EVENT_TYPES } from "../../../core/src/events/schemas.js";
 

@@ -10,7 +10,7 @@ import {
   repliesListing,
 } from "../../../core/src/comments/keys.js";
 import { COMMENT_ID } from "../../../core/src/comments/schemas.js";
-import { listingCountKey, listingEntryKey } from "../../../core/src/db/listing.js";
+import { listingCountKey, listingEntryKey } from "../../../core/src/db/listing-index.js";
 import { timeFloor } from "../../../core/src/signals/keys.js";
 
 const ISSUE = "iss_01JD0000000000000000000000";

@@ -1,4 +1,4 @@
-/** The SDK retry policy of db/client.ts: full-jitter backoff under a growing, capped ceiling, and at most two retries. */
+/** The SDK retry policy of db/create-db.ts: full-jitter backoff under a growing, capped ceiling, and at most two retries. */
 import { describe, expect, it } from "vitest";
 import {
   DB_MAX_ATTEMPTS,
@@ -6,7 +6,7 @@ import {
   DB_RETRY_CAP_MS,
   dbRetryDelay,
   dbRetryStrategy,
-} from "../../../core/src/db/client.js";
+} from "../../../core/src/db/create-db.js";
 
 /** The ceiling the delay of retry `retry` is drawn under. */
 const ceilingOf = (retry: number) => Math.min(DB_RETRY_CAP_MS, DB_RETRY_BASE_MS * 2 ** (retry - 1));

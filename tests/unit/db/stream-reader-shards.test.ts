@@ -6,7 +6,7 @@
 import type { _Record, Shard } from "@aws-sdk/client-dynamodb-streams";
 import { describe, expect, it, vi } from "vitest";
 import type { ChangeRecord } from "../../../core/src/db/changes.js";
-import type { Db, Item } from "../../../core/src/db/client.js";
+import type { Db, Item } from "../../../core/src/db/db.js";
 import { startStreamReader } from "../../../core/src/db/stream-reader.js";
 
 /** One shard of the stand-in stream: its listing entry, its records, and whether it is closed. */

@@ -1,8 +1,8 @@
 /** Which events a change of the table stands for, and the retries' backoff (pure functions). */
 import { describe, expect, it } from "vitest";
 import type { ChangeRecord } from "../../../core/src/db/changes.js";
-import { FIRST_RETRY_MS, MAX_RETRY_MS, retryDelayMs } from "../../../core/src/events/deliveries.js";
 import { eventsOf } from "../../../core/src/events/derive.js";
+import { FIRST_RETRY_MS, MAX_RETRY_MS, retryDelayMs } from "../../../core/src/events/event-deliveries.js";
 import { deliveryId } from "../../../core/src/events/keys.js";
 import { signature, verifySignature } from "../../../core/src/events/signing.js";
 import { versionReviewsKey } from "../../../core/src/templates/keys.js";

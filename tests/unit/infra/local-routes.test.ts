@@ -6,7 +6,7 @@ import type { Hono } from "hono";
 import { inspectRoutes } from "hono/dev";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../../core/src/config.js";
-import { createDb } from "../../../core/src/db/client.js";
+import { createDb } from "../../../core/src/db/create-db.js";
 import { ALL_DECLARATIONS, ALL_FAMILIES } from "../../../core/src/families.js";
 import type { AppDeps, AppEnv, FamilyModules } from "../../../core/src/http/app.js";
 import { allRoutes, FAMILIES, ROUTE_TABLE, routeKey } from "../../../core/src/routes.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listingCountKey, listingEntryKey } from "../../../core/src/db/listing.js";
+import { listingCountKey, listingEntryKey } from "../../../core/src/db/listing-index.js";
 import {
   BUCKET_SIZE,
   ISSUE_LISTINGS,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { KaizenApiError } from "../../../client/client.js";
+import { McpSession, SessionError } from "../../../client/mcp/mcp-session.js";
 import { createMcpServer, errorResult } from "../../../client/mcp/server.js";
-import { McpSession, SessionError } from "../../../client/mcp/session.js";
 
 const URL = "http://127.0.0.1:9";
 const KEY = `kaizen_${"ab".repeat(32)}`;

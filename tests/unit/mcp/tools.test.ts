@@ -1,7 +1,8 @@
 import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { queryString, TOOLS } from "../../../client/mcp/tools.js";
+import { queryString } from "../../../client/mcp/tool-kit.js";
+import { TOOLS } from "../../../client/mcp/tools.js";
 import { createCommentBody } from "../../../core/src/comments/schemas.js";
 import { claimBody, completeBody } from "../../../core/src/dispatch/schemas.js";
 import { createIssueBody, listIssuesQuery, updateIssueBody } from "../../../core/src/issues/schemas.js";

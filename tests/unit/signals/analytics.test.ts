@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { analyticsSeverity, classifyDelivery, type Severity } from "../../../core/src/signals/rules.js";
+import { analyticsSeverity, classifyWebhookDelivery, type Severity } from "../../../core/src/signals/rules.js";
 import { deliveryOf, fixtureBytes, loadFixture } from "../../helpers/fixtures.js";
 
 function classify(body: unknown, headers: Record<string, string> = {}, rawBody?: Uint8Array) {
-  return classifyDelivery(deliveryOf("analytics", headers, body, rawBody));
+  return classifyWebhookDelivery(deliveryOf("analytics", headers, body, rawBody));
 }
 
 describe("analyticsSeverity (docs/api.md#fingerprints-and-severity)", () => {

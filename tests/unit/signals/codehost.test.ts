@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyDelivery, type Severity } from "../../../core/src/signals/rules.js";
+import { classifyWebhookDelivery, type Severity } from "../../../core/src/signals/rules.js";
 import { codehostExamples, deliveryOf } from "../../helpers/fixtures.js";
 
 const DELIVERY_ID = "72d3162e-cc78-11e3-81ab-4c9367dc0958";
@@ -7,7 +7,7 @@ const DELIVERY_ID = "72d3162e-cc78-11e3-81ab-4c9367dc0958";
 function classify(event: string | undefined, body: unknown, extra: Record<string, string> = {}) {
   const headers: Record<string, string> = { "X-Codehost-Delivery": DELIVERY_ID, ...extra };
   if (event !== undefined) headers["X-Codehost-Event"] = event;
-  return classifyDelivery(deliveryOf("codehost", headers, body));
+  return classifyWebhookDelivery(deliveryOf("codehost", headers, body));
 }
 
 const repository = { full_name: "acme/shop" };
@@ -26,12 +26,12 @@ describe("codehost event names and delivery ids", () => {
 
   it("takes the delivery id from X-Codehost-Delivery, an empty one as none", () => {
     expect(classify("ping", {}).deliveryId).toBe(DELIVERY_ID);
-    expect(classifyDelivery(deliveryOf("codehost", { "X-Codehost-Event": "ping" }, {})).deliveryId).toBeNull();
-    expect(classifyDelivery(deliveryOf("codehost", { "X-Codehost-Delivery": "" }, {})).deliveryId).toBeNull();
+    expect(classifyWebhookDelivery(deliveryOf("codehost", { "X-Codehost-Event": "ping" }, {})).deliveryId).toBeNull();
+    expect(classifyWebhookDelivery(deliveryOf("codehost", { "X-Codehost-Delivery": "" }, {})).deliveryId).toBeNull();
   });
 
   it("keeps the event, delivery and hook id headers under their canonical names, whatever case they came in", () => {
-    const signal = classifyDelivery(
+    const signal = classifyWebhookDelivery(
       deliveryOf(
         "codehost",
         {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyDelivery, errorSeverity, type Severity } from "../../../core/src/signals/rules.js";
+import { classifyWebhookDelivery, errorSeverity, type Severity } from "../../../core/src/signals/rules.js";
 import {
   deliveryOf,
   ERRORTRACKER_FIXTURES,
@@ -13,7 +13,7 @@ const REQUEST_ID = "b9f4c7e2-5a1d-4e8b-9c3f-2d6a8e0b1f47";
 function classify(resource: string | undefined, body: unknown, extra: Record<string, string> = {}) {
   const headers: Record<string, string> = { "Request-ID": REQUEST_ID, ...extra };
   if (resource !== undefined) headers["X-Errortracker-Hook-Resource"] = resource;
-  return classifyDelivery(deliveryOf("errortracker", headers, body));
+  return classifyWebhookDelivery(deliveryOf("errortracker", headers, body));
 }
 
 describe("errorSeverity (docs/api.md#fingerprints-and-severity)", () => {
@@ -59,7 +59,9 @@ describe("errortracker event names, delivery ids and headers", () => {
       "Request-ID": REQUEST_ID,
       "X-Errortracker-Hook-Timestamp": "1732272117",
     });
-    const anonymous = classifyDelivery(deliveryOf("errortracker", { "X-Errortracker-Hook-Resource": "issue" }, {}));
+    const anonymous = classifyWebhookDelivery(
+      deliveryOf("errortracker", { "X-Errortracker-Hook-Resource": "issue" }, {}),
+    );
     expect(anonymous.deliveryId).toBeNull();
   });
 });
@@ -176,7 +178,7 @@ describe("errortracker fingerprints and severities", () => {
 describe("errortracker fixtures (Sentry's documented webhook shapes)", () => {
   it.each(ERRORTRACKER_FIXTURES.map((fixture) => [fixture.file, fixture] as const))("%s", (file, expected) => {
     const body = loadFixture(`errortracker/${file}`);
-    const signal = classifyDelivery(
+    const signal = classifyWebhookDelivery(
       deliveryOf(
         "errortracker",
         { "X-Errortracker-Hook-Resource": expected.resource, "Request-ID": REQUEST_ID },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyDelivery, issueReferences, mergedPullRequest } from "../../../core/src/signals/rules.js";
+import { classifyWebhookDelivery, issueReferences, mergedPullRequest } from "../../../core/src/signals/rules.js";
 import { codehostExamples, deliveryOf } from "../../helpers/fixtures.js";
 
 describe("issueReferences", () => {
@@ -83,7 +83,7 @@ describe("mergedPullRequest", () => {
     const closed = codehostExamples(["pull_request"]).filter((example) => example.action === "closed");
     expect(closed.length).toBeGreaterThan(0);
     for (const { body } of closed) {
-      const signal = classifyDelivery(deliveryOf("codehost", { "X-Codehost-Event": "pull_request" }, body));
+      const signal = classifyWebhookDelivery(deliveryOf("codehost", { "X-Codehost-Event": "pull_request" }, body));
       expect(signal.type).toBe("pull_request.closed");
       expect(mergedPullRequest({ source: "codehost", ...signal }, body)).toBeNull();
 

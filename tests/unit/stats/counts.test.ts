@@ -1,6 +1,6 @@
 /** Count changes merged for one transaction (stats/counts.ts `mergeCountChanges`), without a database. */
 import { describe, expect, it } from "vitest";
-import type { TransactItem } from "../../../core/src/db/client.js";
+import type { TransactItem } from "../../../core/src/db/db.js";
 import { countChange, mergeCountChanges, plainAddition } from "../../../core/src/stats/counts.js";
 
 const load = { pk: "$kaizen#agentload_1#prj_X", sk: "agent" };

@@ -1,9 +1,15 @@
-/** The usage counts' keys and writes (stats/usage.ts), without a database. */
+/** The usage counts' keys and writes (stats/usage-stats.ts), without a database. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { spreadBaseSortKey } from "../../../core/src/db/spread.js";
 import { agentLoadKey } from "../../../core/src/dispatch/keys.js";
-import { decodeAgent, encodeAgent, usageAdditions, usageCountKey, usageDay } from "../../../core/src/stats/usage.js";
+import {
+  decodeAgent,
+  encodeAgent,
+  usageAdditions,
+  usageCountKey,
+  usageDay,
+} from "../../../core/src/stats/usage-stats.js";
 
 describe("agent names in keys", () => {
   it("never hold the separator or the shard mark, and read back as given", () => {

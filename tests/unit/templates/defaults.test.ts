@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { newIssue } from "../../../core/src/issues/issue-service.js";
 import { ISSUE_TYPES, type Issue, type IssueStatus, type IssueSummary } from "../../../core/src/issues/schemas.js";
-import { newIssue } from "../../../core/src/issues/service.js";
 import { DEFAULT_TEMPLATES } from "../../../core/src/templates/defaults.js";
 import { DEFAULT_TEMPLATE_SLUGS } from "../../../core/src/templates/keys.js";
 import {
@@ -63,7 +63,7 @@ const summary = (number: number, title: string, status: IssueStatus = "todo"): I
   priority: 2,
 });
 
-/** Everything a claim puts in a context, as templates/context.ts builds it: no service key. */
+/** Everything a claim puts in a context, as templates/prompt-context-builder.ts builds it: no service key. */
 function fullContext(type: Issue["type"]): PromptContext {
   return {
     issue: { ...issue, type },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PROMPT_PAYLOAD_BYTES, promptPayload } from "../../../core/src/templates/context.js";
-import { boundedPromptText, MAX_PROMPT_BYTES } from "../../../core/src/templates/prompting.js";
+import { PROMPT_PAYLOAD_BYTES, promptPayload } from "../../../core/src/templates/prompt-context-builder.js";
+import { boundedPromptText, MAX_PROMPT_BYTES } from "../../../core/src/templates/prompt-renderer.js";
 
 describe("boundedPromptText", () => {
   it("leaves text within the limit alone", () => {

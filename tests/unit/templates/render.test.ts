@@ -1,8 +1,8 @@
 import Handlebars from "handlebars";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ValidationError } from "../../../core/src/errors.js";
+import { newIssue } from "../../../core/src/issues/issue-service.js";
 import type { Issue } from "../../../core/src/issues/schemas.js";
-import { newIssue } from "../../../core/src/issues/service.js";
 import {
   checkTemplateSyntax,
   compiledCacheSize,

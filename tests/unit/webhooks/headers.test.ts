@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deliveryHeaders } from "../../../core/src/webhooks/headers.js";
+import { webhookDeliveryHeaders } from "../../../core/src/webhooks/headers.js";
 
 /** A case-insensitive header lookup, as Hono's. */
 function lookup(headers: Record<string, string>) {
@@ -9,7 +9,7 @@ function lookup(headers: Record<string, string>) {
 
 describe("deliveryHeaders (docs/api.md#webhook-verification)", () => {
   it("read each provider's own header under the neutral name", () => {
-    const github = deliveryHeaders(
+    const github = webhookDeliveryHeaders(
       "codehost",
       lookup({
         "x-github-event": "issues",
@@ -24,7 +24,7 @@ describe("deliveryHeaders (docs/api.md#webhook-verification)", () => {
       "7",
     ]);
     expect(github.signature).toBe("sha256=ab");
-    const sentry = deliveryHeaders(
+    const sentry = webhookDeliveryHeaders(
       "errortracker",
       lookup({
         "Sentry-Hook-Resource": "issue",
@@ -42,26 +42,26 @@ describe("deliveryHeaders (docs/api.md#webhook-verification)", () => {
   });
 
   it("let the neutral name win, and a blank one give way", () => {
-    const both = deliveryHeaders("codehost", lookup({ "X-Codehost-Event": "issues", "X-GitHub-Event": "push" }));
+    const both = webhookDeliveryHeaders("codehost", lookup({ "X-Codehost-Event": "issues", "X-GitHub-Event": "push" }));
     expect(both.header("X-Codehost-Event")).toBe("issues");
-    const blank = deliveryHeaders("codehost", lookup({ "X-Codehost-Event": "  ", "X-GitHub-Event": "push" }));
+    const blank = webhookDeliveryHeaders("codehost", lookup({ "X-Codehost-Event": "  ", "X-GitHub-Event": "push" }));
     expect(blank.header("X-Codehost-Event")).toBe("push");
-    expect(deliveryHeaders("codehost", lookup({})).header("X-Codehost-Event")).toBeUndefined();
+    expect(webhookDeliveryHeaders("codehost", lookup({})).header("X-Codehost-Event")).toBeUndefined();
   });
 
   it("call two signatures that differ a conflict; the same one (code-host hex in any case) is not", () => {
-    const differ = deliveryHeaders(
+    const differ = webhookDeliveryHeaders(
       "errortracker",
       lookup({ "X-Errortracker-Hook-Signature": "aa", "Sentry-Hook-Signature": "bb" }),
     );
     expect(differ.signature).toBe("conflict");
-    const same = deliveryHeaders(
+    const same = webhookDeliveryHeaders(
       "codehost",
       lookup({ "X-Codehost-Signature-256": "sha256=ABCD", "X-Hub-Signature-256": "sha256=abcd" }),
     );
     expect(same.signature).toBe("sha256=ABCD");
     // Sentry's hex is verified as lowercase only, so case matters there.
-    const cased = deliveryHeaders(
+    const cased = webhookDeliveryHeaders(
       "errortracker",
       lookup({ "X-Errortracker-Hook-Signature": "ab", "Sentry-Hook-Signature": "AB" }),
     );
@@ -69,7 +69,7 @@ describe("deliveryHeaders (docs/api.md#webhook-verification)", () => {
   });
 
   it("give the analytics receiver only its neutral secret header", () => {
-    expect(deliveryHeaders("analytics", lookup({ "X-Analytics-Secret": "s" })).signature).toBe("s");
-    expect(deliveryHeaders("analytics", lookup({ "X-Hub-Signature-256": "s" })).signature).toBeUndefined();
+    expect(webhookDeliveryHeaders("analytics", lookup({ "X-Analytics-Secret": "s" })).signature).toBe("s");
+    expect(webhookDeliveryHeaders("analytics", lookup({ "X-Hub-Signature-256": "s" })).signature).toBeUndefined();
   });
 });

@@ -1,12 +1,11 @@
 /**
- * @module signals/rules/analytics — event names, delivery ids, fingerprints, severities and titles of
- * product-analytics deliveries (docs/api.md#receivers, docs/api.md#fingerprints-and-severity): a destination's `{event: {...}, person}` or a
+ * @module signals/rules/analytics — event names, webhook delivery ids, fingerprints, severities and titles of
+ * product-analytics webhook deliveries (docs/api.md#receivers, docs/api.md#fingerprints-and-severity): a destination's `{event: {...}, person}` or a
  * custom `{name, properties}`.
  */
 import { createHash } from "node:crypto";
 import {
   type ClassifiedSignal,
-  type Delivery,
   field,
   headerValue,
   isRecord,
@@ -17,6 +16,7 @@ import {
   signalTitle,
   text,
   UNKNOWN,
+  type WebhookDelivery,
 } from "./index.js";
 
 /** The analytics headers a signal keeps, under their canonical names. */
@@ -30,11 +30,11 @@ const SEVERITY_THRESHOLDS: readonly (readonly [number, Severity])[] = [
 ];
 
 /**
- * Classifies a verified analytics delivery: the event name from the body, the delivery id from
+ * Classifies a verified analytics webhook delivery: the event name from the body, the webhook delivery id from
  * `X-Analytics-Delivery`, the event's uuid or the body's SHA-256, and the docs/api.md#fingerprints-and-severity severity.
  * @example classifyAnalytics(delivery).fingerprint // "analytics:checkout_failed"
  */
-export function classifyAnalytics(delivery: Delivery): ClassifiedSignal {
+export function classifyAnalytics(delivery: WebhookDelivery): ClassifiedSignal {
   const { body } = delivery;
   const name = analyticsEventName(body);
   const properties = analyticsProperties(body);
@@ -67,7 +67,7 @@ function analyticsProperties(body: unknown): Record<string, unknown> | undefined
  * redelivering the same event is then recognised as a duplicate.
  * @example analyticsDeliveryId(delivery) // "0190b5d2-…" or a 64-character hex digest
  */
-export function analyticsDeliveryId(delivery: Delivery): string {
+export function analyticsDeliveryId(delivery: WebhookDelivery): string {
   return (
     headerValue(delivery, "X-Analytics-Delivery") ??
     text(field(delivery.body, "event", "uuid")) ??

@@ -1,10 +1,9 @@
 /**
- * @module signals/rules/codehost — event names, fingerprints, severities and titles of code-host
- * deliveries (docs/api.md#receivers, docs/api.md#fingerprints-and-severity), and the merged pull requests that close the loop (3.1.3 rule 1).
+ * @module signals/rules/codehost — provider event types, fingerprints, severities and titles of code-host
+ * webhook deliveries (docs/api.md#receivers, docs/api.md#fingerprints-and-severity), and the merged pull requests that close the loop (3.1.3 rule 1).
  */
 import {
   type ClassifiedSignal,
-  type Delivery,
   field,
   headerValue,
   idText,
@@ -13,13 +12,14 @@ import {
   signalTitle,
   text,
   UNKNOWN,
+  type WebhookDelivery,
 } from "./index.js";
 
 /** The code-host headers a signal keeps, under their canonical names. */
 export const CODEHOST_HEADERS = ["X-Codehost-Event", "X-Codehost-Delivery", "X-Codehost-Hook-ID"] as const;
 
 /** Events whose alert is a security finding in a repository: critical whatever their action. */
-export const CODEHOST_SECURITY_EVENTS: ReadonlySet<string> = new Set([
+export const CODEHOST_SECURITY_EVENT_TYPES: ReadonlySet<string> = new Set([
   "code_scanning_alert",
   "secret_scanning_alert",
   "dependabot_alert",
@@ -27,7 +27,7 @@ export const CODEHOST_SECURITY_EVENTS: ReadonlySet<string> = new Set([
   "repository_vulnerability_alert",
 ]);
 
-const CI_EVENTS: ReadonlySet<string> = new Set(["check_run", "check_suite", "workflow_run"]);
+const CI_EVENT_TYPES: ReadonlySet<string> = new Set(["check_run", "check_suite", "workflow_run"]);
 const CI_FAILURES: ReadonlySet<string> = new Set(["failure", "timed_out"]);
 
 /** A fingerprint, severity and (when the payload has a better one than the fallback) title. */
@@ -38,16 +38,16 @@ interface Verdict {
 }
 
 /**
- * Classifies a verified code-host delivery: `X-Codehost-Event` (+ `.action`), `X-Codehost-Delivery`,
+ * Classifies a verified code-host webhook delivery: `X-Codehost-Event` (+ `.action`), `X-Codehost-Delivery`,
  * and the fingerprint and severity of the docs/api.md#fingerprints-and-severity table.
  * @example classifyCodehost(delivery).fingerprint // "codehost:issue:octo/hello#12"
  */
-export function classifyCodehost(delivery: Delivery): ClassifiedSignal {
-  const event = headerValue(delivery, "X-Codehost-Event");
+export function classifyCodehost(delivery: WebhookDelivery): ClassifiedSignal {
+  const eventType = headerValue(delivery, "X-Codehost-Event");
   const action = text(field(delivery.body, "action"));
-  const type = event === undefined ? UNKNOWN : action === undefined ? event : `${event}.${action}`;
+  const type = eventType === undefined ? UNKNOWN : action === undefined ? eventType : `${eventType}.${action}`;
   const repo = repositoryName(delivery.body);
-  const verdict = codehostVerdict(event ?? UNKNOWN, action, delivery.body, repo);
+  const verdict = codehostVerdict(eventType ?? UNKNOWN, action, delivery.body, repo);
   return {
     type,
     deliveryId: headerValue(delivery, "X-Codehost-Delivery") ?? null,
@@ -59,7 +59,7 @@ export function classifyCodehost(delivery: Delivery): ClassifiedSignal {
 }
 
 /**
- * The repository a delivery is about: `repository.full_name`, else the organization's login (an
+ * The repository a webhook delivery is about: `repository.full_name`, else the organization's login (an
  * organization-wide hook), else `unknown`.
  * @example repositoryName(body) // "octo/hello"
  */
@@ -68,19 +68,19 @@ export function repositoryName(body: unknown): string {
 }
 
 /** The first row of the 3.1.2 table that matches, in the table's order. */
-function codehostVerdict(event: string, action: string | undefined, body: unknown, repo: string): Verdict {
+function codehostVerdict(eventType: string, action: string | undefined, body: unknown, repo: string): Verdict {
   return (
-    ciFailureVerdict(event, action, body, repo) ??
-    securityVerdict(event, body, repo) ??
-    issueVerdict(event, body, repo) ??
-    pullRequestVerdict(event, body, repo) ??
-    otherEventVerdict(event, action, body, repo)
+    ciFailureVerdict(eventType, action, body, repo) ??
+    securityVerdict(eventType, body, repo) ??
+    issueVerdict(eventType, body, repo) ??
+    pullRequestVerdict(eventType, body, repo) ??
+    otherEventTypeVerdict(eventType, action, body, repo)
   );
 }
 
 /** A failed or timed-out CI run, grouped per workflow (or check) and head branch. */
-function ciFailureVerdict(event: string, action: string | undefined, body: unknown, repo: string): Verdict | null {
-  const run = ciRun(event, body);
+function ciFailureVerdict(eventType: string, action: string | undefined, body: unknown, repo: string): Verdict | null {
+  const run = ciRun(eventType, body);
   if (run === null || action !== "completed" || !CI_FAILURES.has(run.conclusion ?? "")) return null;
   return {
     fingerprint: `codehost:ci:${repo}:${run.name}:${run.headBranch}`,
@@ -96,12 +96,12 @@ interface CiRun {
   status: string | undefined;
 }
 
-/** The name, head branch and outcome of a CI event, each where that event's payload keeps it. */
-function ciRun(event: string, body: unknown): CiRun | null {
-  if (!CI_EVENTS.has(event)) return null;
-  const run = field(body, event);
-  const name = event === "check_suite" ? field(run, "app", "name") : field(run, "name"); // a suite is named by its app
-  const headBranch = event === "check_run" ? field(run, "check_suite", "head_branch") : field(run, "head_branch");
+/** The name, head branch and outcome of a CI event type, each where that event type's payload keeps it. */
+function ciRun(eventType: string, body: unknown): CiRun | null {
+  if (!CI_EVENT_TYPES.has(eventType)) return null;
+  const run = field(body, eventType);
+  const name = eventType === "check_suite" ? field(run, "app", "name") : field(run, "name"); // a suite is named by its app
+  const headBranch = eventType === "check_run" ? field(run, "check_suite", "head_branch") : field(run, "head_branch");
   return {
     name: text(name) ?? UNKNOWN,
     headBranch: text(headBranch) ?? UNKNOWN,
@@ -110,8 +110,8 @@ function ciRun(event: string, body: unknown): CiRun | null {
   };
 }
 
-function securityVerdict(event: string, body: unknown, repo: string): Verdict | null {
-  if (!CODEHOST_SECURITY_EVENTS.has(event)) return null;
+function securityVerdict(eventType: string, body: unknown, repo: string): Verdict | null {
+  if (!CODEHOST_SECURITY_EVENT_TYPES.has(eventType)) return null;
   const alertId =
     idText(field(body, "alert", "number")) ??
     idText(field(body, "alert", "id")) ??
@@ -120,12 +120,12 @@ function securityVerdict(event: string, body: unknown, repo: string): Verdict | 
   return {
     fingerprint: `codehost:security:${repo}:${alertId}`,
     severity: "critical",
-    title: securityTitle(event, body),
+    title: securityTitle(eventType, body),
   };
 }
 
 /** What the finding is, in the words of the tool that found it. */
-function securityTitle(event: string, body: unknown): string | undefined {
+function securityTitle(eventType: string, body: unknown): string | undefined {
   const alert = field(body, "alert");
   const summary =
     text(field(alert, "rule", "description")) ??
@@ -133,7 +133,7 @@ function securityTitle(event: string, body: unknown): string | undefined {
     text(field(body, "security_advisory", "summary"));
   const secretType = text(field(alert, "secret_type_display_name")) ?? text(field(alert, "secret_type"));
   const dependency = text(field(alert, "affected_package_name"));
-  switch (event) {
+  switch (eventType) {
     case "code_scanning_alert":
       return summary && `Code scanning alert: ${summary}`;
     case "dependabot_alert":
@@ -147,8 +147,8 @@ function securityTitle(event: string, body: unknown): string | undefined {
   }
 }
 
-function issueVerdict(event: string, body: unknown, repo: string): Verdict | null {
-  if (event !== "issues") return null;
+function issueVerdict(eventType: string, body: unknown, repo: string): Verdict | null {
+  if (eventType !== "issues") return null;
   const number = idText(field(body, "issue", "number")) ?? UNKNOWN;
   return {
     fingerprint: `codehost:issue:${repo}#${number}`,
@@ -157,8 +157,8 @@ function issueVerdict(event: string, body: unknown, repo: string): Verdict | nul
   };
 }
 
-function pullRequestVerdict(event: string, body: unknown, repo: string): Verdict | null {
-  if (event !== "pull_request") return null;
+function pullRequestVerdict(eventType: string, body: unknown, repo: string): Verdict | null {
+  if (eventType !== "pull_request") return null;
   const number = idText(field(body, "pull_request", "number")) ?? idText(field(body, "number")) ?? UNKNOWN;
   return {
     fingerprint: `codehost:pr:${repo}#${number}`,
@@ -168,17 +168,21 @@ function pullRequestVerdict(event: string, body: unknown, repo: string): Verdict
 }
 
 /** Everything else (push, ping, star, CI that did not fail, …): noise worth recording, grouped per repository. */
-function otherEventVerdict(event: string, action: string | undefined, body: unknown, repo: string): Verdict {
-  return { fingerprint: `codehost:${event}:${repo}`, severity: "low", title: otherEventTitle(event, action, body) };
+function otherEventTypeVerdict(eventType: string, action: string | undefined, body: unknown, repo: string): Verdict {
+  return {
+    fingerprint: `codehost:${eventType}:${repo}`,
+    severity: "low",
+    title: otherEventTypeTitle(eventType, action, body),
+  };
 }
 
-function otherEventTitle(event: string, action: string | undefined, body: unknown): string | undefined {
-  const run = ciRun(event, body);
+function otherEventTypeTitle(eventType: string, action: string | undefined, body: unknown): string | undefined {
+  const run = ciRun(eventType, body);
   if (run !== null) {
     const outcome = run.conclusion ?? run.status ?? action ?? "event";
     return `CI ${outcome}: ${run.name} on ${run.headBranch}`;
   }
-  if (event === "push") {
+  if (eventType === "push") {
     const ref = text(field(body, "ref"));
     const commits = field(body, "commits");
     const count = Array.isArray(commits) ? commits.length : 0;
@@ -199,7 +203,7 @@ export interface MergedPullRequest {
 }
 
 /**
- * The pull request facts a code-host `pull_request.closed` delivery carries, or null when it is not
+ * The pull request facts a code-host `pull_request.closed` webhook delivery carries, or null when it is not
  * one, or the pull request was closed without being merged.
  * @example mergedPullRequest(signal, payload)?.references // [12]
  */

@@ -1,10 +1,9 @@
 /**
  * @module signals/rules/errortracker — event names, fingerprints, severities and titles of
- * error-tracker deliveries (docs/api.md#receivers, docs/api.md#fingerprints-and-severity): issues, errors, issue alerts and metric alerts.
+ * error-tracker webhook deliveries (docs/api.md#receivers, docs/api.md#fingerprints-and-severity): issues, errors, issue alerts and metric alerts.
  */
 import {
   type ClassifiedSignal,
-  type Delivery,
   field,
   headerValue,
   idText,
@@ -14,6 +13,7 @@ import {
   signalTitle,
   text,
   UNKNOWN,
+  type WebhookDelivery,
 } from "./index.js";
 
 /** The error-tracker headers a signal keeps, under their canonical names. */
@@ -30,11 +30,11 @@ const ISSUE_RESOURCES: ReadonlySet<string> = new Set(["issue", "error", "event_a
 export const CRITICAL_ERROR_EVENTS = 100;
 
 /**
- * Classifies a verified error-tracker delivery: `X-Errortracker-Hook-Resource` (+ `.action`),
+ * Classifies a verified error-tracker webhook delivery: `X-Errortracker-Hook-Resource` (+ `.action`),
  * `Request-ID`, and the fingerprint and severity of the docs/api.md#fingerprints-and-severity table.
  * @example classifyErrortracker(delivery).fingerprint // "errortracker:issue:1170820242"
  */
-export function classifyErrortracker(delivery: Delivery): ClassifiedSignal {
+export function classifyErrortracker(delivery: WebhookDelivery): ClassifiedSignal {
   const resource = headerValue(delivery, "X-Errortracker-Hook-Resource");
   const action = text(field(delivery.body, "action"));
   const type = resource === undefined ? UNKNOWN : action === undefined ? resource : `${resource}.${action}`;

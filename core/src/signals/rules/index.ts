@@ -1,6 +1,6 @@
 /**
  * @module signals/rules/index — the vocabulary the provider rule modules share: sources, severities,
- * deliveries, classified signals, and readers for untrusted JSON. Pure, no I/O.
+ * webhook deliveries, classified signals, and readers for untrusted JSON. Pure, no I/O.
  *
  * The rest of Kaizen imports the rules from `signals/rules.ts`, which re-exports this module; the
  * provider modules (`codehost`, `errortracker`, `analytics`) import from here so nothing cycles.
@@ -11,18 +11,18 @@ export type Severity = "low" | "medium" | "high" | "critical";
 /** Ascending: each severity outranks the ones before it. */
 export const SEVERITIES: readonly Severity[] = ["low", "medium", "high", "critical"];
 
-/** What the receivers know of a delivery once it is verified and parsed. */
-export interface Delivery {
+/** What the receivers know of a webhook delivery once it is verified and parsed. */
+export interface WebhookDelivery {
   source: ProviderSource;
   /** Case-insensitive header lookup. */
   header(name: string): string | undefined;
-  /** The parsed JSON body (for a form-encoded codehost delivery, the parsed `payload` field). */
+  /** The parsed JSON body (for a form-encoded codehost webhook delivery, the parsed `payload` field). */
   body: unknown;
-  /** The raw body bytes as received (used for the analytics fallback delivery id). */
+  /** The raw body bytes as received (used for the analytics fallback webhook delivery id). */
   rawBody: Uint8Array;
 }
 
-/** A delivery's event name, delivery id, fingerprint, severity, title and headers (docs/api.md#receivers, docs/api.md#fingerprints-and-severity). */
+/** A webhook delivery's provider event type, delivery id, fingerprint, severity, title and headers (docs/api.md#receivers, docs/api.md#fingerprints-and-severity). */
 export interface ClassifiedSignal {
   /** The provider event, e.g. `issues.opened`, `check_run.completed`, `issue.created`, `metric_alert.critical`, an analytics event name. */
   type: string;
@@ -37,7 +37,7 @@ export interface ClassifiedSignal {
 
 /** What a signal's title (and so a new issue's title) may hold at most. */
 export const TITLE_MAX = 500;
-/** The event name when a delivery does not carry one. */
+/** The provider event type when a webhook delivery does not carry one. */
 export const UNKNOWN = "unknown";
 
 /**
@@ -125,15 +125,15 @@ export function numeric(value: unknown): number | undefined {
  * A header's value, with an empty value treated as absent.
  * @example headerValue(delivery, "X-Codehost-Delivery") ?? null
  */
-export function headerValue(delivery: Delivery, name: string): string | undefined {
+export function headerValue(delivery: WebhookDelivery, name: string): string | undefined {
   return text(delivery.header(name));
 }
 
 /**
- * The named headers the delivery carries, under the names given (the canonical ones).
+ * The named headers the webhook delivery carries, under the names given (the canonical ones).
  * @example presentHeaders(delivery, ["X-Codehost-Event", "X-Codehost-Delivery"]) // { "X-Codehost-Event": "push" }
  */
-export function presentHeaders(delivery: Delivery, names: readonly string[]): Record<string, string> {
+export function presentHeaders(delivery: WebhookDelivery, names: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name of names) {
     const value = headerValue(delivery, name);

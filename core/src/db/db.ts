@@ -1,0 +1,336 @@
+/**
+ * @module db/db — the one DynamoDB client: every call goes through it so calls and consumed
+ * capacity are counted, and SDK failures become the service's errors (./db-errors.ts). Built by
+ * ./create-db.ts.
+ */
+
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { ConsumedCapacity, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import type {
+  DeleteCommandInput,
+  GetCommandInput,
+  PutCommandInput,
+  QueryCommandInput,
+  QueryCommandOutput,
+  TransactWriteCommandInput,
+  UpdateCommandInput,
+} from "@aws-sdk/lib-dynamodb";
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
+import { UnavailableError } from "../errors.js";
+import { ConditionFailedError, TransactionConflictError, translate } from "./db-errors.js";
+import type { Item, Key } from "./item.js";
+import { SHARD_WAIT_MS, ShardChoice, type SpreadAddition, type SpreadCheck } from "./spread.js";
+
+export { ConditionFailedError, TransactionConflictError } from "./db-errors.js";
+export type { Item, Key } from "./item.js";
+
+type SdkTransactItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
+/**
+ * One transaction item without `TableName` (the client adds its own), or a `SpreadAdd` to a
+ * spread count or a `SpreadCheck` of a spread guard (db/spread.ts), for which the client picks
+ * the item.
+ */
+export type TransactItem = { [K in keyof SdkTransactItem]?: Omit<NonNullable<SdkTransactItem[K]>, "TableName"> } & {
+  SpreadAdd?: SpreadAddition;
+  SpreadCheck?: SpreadCheck;
+};
+
+/** Calls made and capacity consumed, as DynamoDB reports it (`ReturnConsumedCapacity: TOTAL`). */
+export interface DbUsage {
+  calls: number;
+  readCapacity: number;
+  writeCapacity: number;
+}
+
+/** Sends of one transaction whose conflicts all fall on spread counts, before the caller hears of it. */
+const SPREAD_ATTEMPTS = 8;
+
+/**
+ * The {@link Db.metered} call the current async context runs in, if any, with the client it meters.
+ * One for the process, not one per client: Node's async hooks copy every enabled store into each
+ * new promise, so many clients in one process (the test and bench fleet of one-request
+ * instances) would each add to the cost of every promise.
+ */
+const meteredWork = new AsyncLocalStorage<{ db: Db; usage: DbUsage }>();
+
+/**
+ * Table-bound data access with usage metering. Only stores under `core/src/<domain>/` use it.
+ * @example const db = createDb({ tableName: "kaizen", region: "us-east-1" });
+ */
+export class Db {
+  readonly tableName: string;
+  readonly client: DynamoDBClient;
+  private readonly doc: DynamoDBDocumentClient;
+  private readonly totals: DbUsage = { calls: 0, readCapacity: 0, writeCapacity: 0 };
+
+  constructor(client: DynamoDBClient, tableName: string) {
+    this.client = client;
+    this.tableName = tableName;
+    this.doc = DynamoDBDocumentClient.from(client, {
+      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+    });
+  }
+
+  /** Usage since this client was made, by everything that used it (the process total). */
+  usage(): DbUsage {
+    return { ...this.totals };
+  }
+
+  /**
+   * Runs `work` and returns, beside its result, the calls and capacity made through this client by
+   * `work` and whatever it awaits — not by other work running at the same time on the process, as
+   * diffing two {@link usage} readings would include. One request's cost, for its log line.
+   * @example const { result, usage } = await db.metered(() => next());
+   */
+  async metered<T>(work: () => Promise<T>): Promise<{ result: T; usage: DbUsage }> {
+    const usage: DbUsage = { calls: 0, readCapacity: 0, writeCapacity: 0 };
+    const result = await meteredWork.run({ db: this, usage }, work);
+    return { result, usage: { ...usage } };
+  }
+
+  async get(key: Key, options: { consistent?: boolean; projection?: string[] } = {}): Promise<Item | undefined> {
+    const input: GetCommandInput = { TableName: this.tableName, Key: key, ConsistentRead: options.consistent ?? false };
+    if (options.projection) Object.assign(input, projectionOf(options.projection));
+    const out = await this.send(() => this.doc.send(new GetCommand({ ...input, ReturnConsumedCapacity: "TOTAL" })));
+    this.record("read", out.ConsumedCapacity);
+    return out.Item;
+  }
+
+  async put(input: Omit<PutCommandInput, "TableName">): Promise<void> {
+    const out = await this.send(() =>
+      this.doc.send(
+        new PutCommand({
+          ...input,
+          TableName: this.tableName,
+          ReturnConsumedCapacity: "TOTAL",
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+        }),
+      ),
+    );
+    this.record("write", out.ConsumedCapacity);
+  }
+
+  async update(input: Omit<UpdateCommandInput, "TableName">): Promise<Item | undefined> {
+    const out = await this.send(() =>
+      this.doc.send(
+        new UpdateCommand({
+          ...input,
+          TableName: this.tableName,
+          ReturnConsumedCapacity: "TOTAL",
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+        }),
+      ),
+    );
+    this.record("write", out.ConsumedCapacity);
+    return out.Attributes;
+  }
+
+  /** Deletes one item; with `condition`, only while it holds (else a {@link ConditionFailedError}). */
+  async delete(
+    key: Key,
+    condition?: Pick<
+      DeleteCommandInput,
+      "ConditionExpression" | "ExpressionAttributeNames" | "ExpressionAttributeValues"
+    >,
+  ): Promise<void> {
+    const out = await this.send(() =>
+      this.doc.send(
+        new DeleteCommand({ ...condition, TableName: this.tableName, Key: key, ReturnConsumedCapacity: "TOTAL" }),
+      ),
+    );
+    this.record("write", out.ConsumedCapacity);
+  }
+
+  async query(input: Omit<QueryCommandInput, "TableName">): Promise<QueryCommandOutput> {
+    const out = await this.send(() =>
+      this.doc.send(new QueryCommand({ ...input, TableName: this.tableName, ReturnConsumedCapacity: "TOTAL" })),
+    );
+    this.record("read", out.ConsumedCapacity);
+    return out;
+  }
+
+  /** Every item a query matches, following DynamoDB's 1 MB pages. */
+  async queryAll(input: Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey">): Promise<Item[]> {
+    const items: Item[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.query({ ...input, ...(startKey ? { ExclusiveStartKey: startKey } : {}) });
+      items.push(...(out.Items ?? []));
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+    return items;
+  }
+
+  /** Every item of one partition, strongly consistent, following DynamoDB's 1 MB pages. */
+  queryPartition(pk: string): Promise<Item[]> {
+    return this.queryAll({
+      KeyConditionExpression: "pk = :pk",
+      ExpressionAttributeValues: { ":pk": pk },
+      ConsistentRead: true,
+    });
+  }
+
+  /**
+   * Reads up to 100 items by key in one call (more are split), retrying unprocessed keys, and
+   * returns them in the order of `keys` (missing ones are skipped).
+   */
+  async batchGet(keys: Key[], options: { consistent?: boolean } = {}): Promise<Item[]> {
+    const found = new Map<string, Item>();
+    for (let start = 0; start < keys.length; start += 100) {
+      let pending: Key[] = keys.slice(start, start + 100);
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 0) await sleep(Math.min(1000, 20 * 2 ** attempt));
+        const requested = pending;
+        const out = await this.send(() =>
+          this.doc.send(
+            new BatchGetCommand({
+              RequestItems: { [this.tableName]: { Keys: requested, ConsistentRead: options.consistent ?? false } },
+              ReturnConsumedCapacity: "TOTAL",
+            }),
+          ),
+        );
+        this.record("read", out.ConsumedCapacity);
+        for (const item of out.Responses?.[this.tableName] ?? []) found.set(keyString(item), item);
+        pending = (out.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as Key[];
+        if (attempt > 8 && pending.length > 0) throw new UnavailableError("Database is throttling reads");
+      }
+    }
+    return keys.flatMap((key) => {
+      const item = found.get(keyString(key));
+      return item ? [item] : [];
+    });
+  }
+
+  /**
+   * All-or-nothing write of up to 100 items; failed conditions raise {@link ConditionFailedError},
+   * conflicts with other in-flight transactions {@link TransactionConflictError}. A cancellation
+   * whose conflicts all fall on spread counts is sent again at once on other shards.
+   */
+  async transactWrite(items: TransactItem[]): Promise<void> {
+    const shards = new ShardChoice(items.map((item) => item.SpreadAdd?.Key ?? item.SpreadCheck?.Key));
+    for (let attempt = 1; ; attempt++) {
+      for (const until = Date.now() + SHARD_WAIT_MS; Date.now() < until; ) {
+        const busy = shards.shardReleased();
+        if (!busy) break;
+        await busy;
+      }
+      const { keys, release } = shards.attempt();
+      const concrete = items.map((item, index) => withTableName(item, this.tableName, keys[index]));
+      try {
+        await this.sendTransaction(concrete);
+        return;
+      } catch (error) {
+        if (!(error instanceof TransactionConflictError)) throw error;
+        if (!shards.retryAfter(error.reasons) || attempt >= SPREAD_ATTEMPTS) throw error;
+      } finally {
+        release();
+      }
+    }
+  }
+
+  private async sendTransaction(items: SdkTransactItem[]): Promise<void> {
+    const out = await this.send(() =>
+      this.doc.send(new TransactWriteCommand({ TransactItems: items, ReturnConsumedCapacity: "TOTAL" })),
+    );
+    this.record("write", out.ConsumedCapacity);
+  }
+
+  private record(kind: "read" | "write", consumed: ConsumedCapacity | ConsumedCapacity[] | undefined): void {
+    let readCapacity = 0;
+    let writeCapacity = 0;
+    for (const entry of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
+      const read = entry.ReadCapacityUnits ?? 0;
+      const write = entry.WriteCapacityUnits ?? 0;
+      // DynamoDB often reports only the total; it is then all of the call's own kind.
+      if (read === 0 && write === 0 && entry.CapacityUnits) {
+        if (kind === "read") readCapacity += entry.CapacityUnits;
+        else writeCapacity += entry.CapacityUnits;
+      } else {
+        readCapacity += read;
+        writeCapacity += write;
+      }
+    }
+    this.count({ calls: 1, readCapacity, writeCapacity });
+  }
+
+  /** Adds one call's usage to the process total and to the metered work it belongs to, if any. */
+  private count(call: DbUsage): void {
+    const metered = meteredWork.getStore();
+    for (const usage of [this.totals, metered?.db === this ? metered.usage : undefined]) {
+      if (!usage) continue;
+      usage.calls += call.calls;
+      usage.readCapacity += call.readCapacity;
+      usage.writeCapacity += call.writeCapacity;
+    }
+  }
+
+  private async send<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw translate(error, () => {
+        this.count({ calls: 1, readCapacity: 0, writeCapacity: 0 });
+      });
+    }
+  }
+}
+
+function keyString(item: Item | Key): string {
+  return `${String(item.pk)}\u0000${String(item.sk)}`;
+}
+
+function projectionOf(
+  attributes: string[],
+): Pick<GetCommandInput, "ProjectionExpression" | "ExpressionAttributeNames"> {
+  const names = Object.fromEntries(attributes.map((attribute, i) => [`#p${i}`, attribute]));
+  return { ProjectionExpression: Object.keys(names).join(", "), ExpressionAttributeNames: names };
+}
+
+/**
+ * The SDK's form of one item: `TableName` added, a spread addition made an `ADD` and a spread
+ * check a `ConditionCheck` on its chosen shard.
+ */
+function withTableName(item: TransactItem, tableName: string, spreadKey: Key | undefined): SdkTransactItem {
+  if (item.SpreadAdd) {
+    const { Key, attribute, delta } = item.SpreadAdd;
+    return {
+      Update: {
+        TableName: tableName,
+        Key: spreadKey ?? Key,
+        UpdateExpression: "ADD #spread :delta",
+        ExpressionAttributeNames: { "#spread": attribute },
+        ExpressionAttributeValues: { ":delta": delta },
+      },
+    };
+  }
+  if (item.SpreadCheck) {
+    const { Key, base, shard } = item.SpreadCheck;
+    const onBase = spreadKey === undefined || spreadKey.sk === Key.sk;
+    const condition = onBase ? base : shard;
+    return {
+      ConditionCheck: {
+        TableName: tableName,
+        Key: spreadKey ?? Key,
+        ConditionExpression: condition.expression,
+        ...(condition.names ? { ExpressionAttributeNames: condition.names } : {}),
+        ...(condition.values ? { ExpressionAttributeValues: condition.values } : {}),
+      },
+    };
+  }
+  const [kind, body] = Object.entries(item)[0] ?? [];
+  if (!kind || !body) throw new Error("Empty transaction item");
+  return { [kind]: { ...body, TableName: tableName } } as SdkTransactItem;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,118 @@
+/**
+ * @module dispatch/dispatch-service — hand-offs of issues to agents (docs/api.md#dispatch) as the API
+ * serves them: a claim (./claim-line.ts, after expiring leases that ran out), the queue's preview,
+ * reads, and the ends of a dispatch (./dispatch-endings.ts). Time comes from an injected clock.
+ */
+import { pageOffset } from "../http/pagination.js";
+import { type QueueFilters, queuePlacement } from "../issues/dispatch-queue.js";
+import type { Issue } from "../issues/schemas.js";
+import { scoreOf } from "../issues/scoring.js";
+import type { ClaimLine, ClaimStopped } from "./claim-line.js";
+import { type DispatchEndings, EXPIRIES_PER_CLAIM, requireDispatch } from "./dispatch-endings.js";
+import type { DispatchStore, StoredDispatch } from "./dispatch-store.js";
+import type { DispatchedIssues } from "./dispatched-issues.js";
+import type {
+  ClaimInput,
+  ClaimResult,
+  CompleteInput,
+  Dispatch,
+  ListDispatchesQuery,
+  QueueItem,
+  QueueQuery,
+} from "./schemas.js";
+
+export type { ClaimResult, ClaimStopped, QueueItem };
+
+export class DispatchService {
+  constructor(
+    private readonly claims: ClaimLine,
+    private readonly endings: DispatchEndings,
+    private readonly store: DispatchStore,
+    private readonly issues: DispatchedIssues,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Takes the highest-scoring eligible issue for `input.agent` (see {@link ClaimLine.claim}); null
+   * when nothing is eligible. Leases that ran out are expired first, so their issues compete again.
+   */
+  async claim(input: ClaimInput): Promise<ClaimResult | ClaimStopped | null> {
+    await this.endings.expireEnded(this.now());
+    return this.claims.claim(input);
+  }
+
+  /** The queue in claim order, a page at a time, with each issue's score now; reads only. */
+  async queue(query: QueueQuery): Promise<{ items: QueueItem[]; total: number }> {
+    const now = this.now();
+    const request = { offset: pageOffset(query), limit: query.limit };
+    const ended = await this.endedLeaseIssues(now, query);
+    // Issues whose lease ran out rejoin at their place when the next claim expires them: merged
+    // here so the preview is the order claims will take. Without any, a page is three reads.
+    const { entries, total } = await this.issues.queue.entries(
+      query,
+      ended.length === 0 ? request : { offset: 0, limit: request.offset + request.limit },
+    );
+    const merged = [...entries, ...ended]
+      .sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0))
+      .slice(ended.length === 0 ? 0 : request.offset, ended.length === 0 ? undefined : request.offset + request.limit);
+    const stored = await this.issues.store.getMany(merged.map(({ issueId }) => issueId));
+    const byId = new Map(stored.map((issue) => [issue.issue.id, issue]));
+    const items = merged.flatMap(({ issueId, goal }) => {
+      const found = byId.get(issueId);
+      return found ? [{ issue: found.issue, ...scoreOf(found.issue, goal, now) }] : [];
+    });
+    return { items, total: total + ended.length };
+  }
+  async getDispatch(id: string): Promise<StoredDispatch> {
+    return requireDispatch(this.store, id);
+  }
+
+  async listDispatches(query: ListDispatchesQuery) {
+    const { page: _page, limit, ...filters } = query;
+    return this.store.list(filters, { offset: pageOffset(query), limit });
+  }
+  /** Extends an active lease (see {@link DispatchEndings.heartbeat}). */
+  heartbeat(id: string): Promise<Dispatch> {
+    return this.endings.heartbeat(id);
+  }
+
+  /** Ends the dispatch with the agent's outcome (see {@link DispatchEndings.complete}). */
+  complete(id: string, input: CompleteInput): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
+    return this.endings.complete(id, input);
+  }
+
+  /** Gives the issue back untouched (see {@link DispatchEndings.release}). */
+  release(id: string): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
+    return this.endings.release(id);
+  }
+
+  /** Expires up to a batch of dispatches whose lease ended before `now` (see {@link DispatchEndings.expireEnded}). */
+  expireEnded(now: Date): Promise<number> {
+    return this.endings.expireEnded(now);
+  }
+  /** Queue positions of the issues whose lease ran out (their dispatches are not expired yet). */
+  private async endedLeaseIssues(now: Date, filters: QueueFilters) {
+    const ids = await this.store.leasesEndedBy(now.toISOString(), EXPIRIES_PER_CLAIM);
+    if (ids.length === 0) return [];
+    const dispatches = await this.store.getMany(ids);
+    const issues = await this.issues.store.getMany(dispatches.map(({ dispatch }) => dispatch.issueId));
+    return issues
+      .filter((stored) => stored.issue.status === "in_progress" && stored.issue.blockedBy.length === 0)
+      .filter((stored) => matches(stored.issue, filters))
+      .map((stored) => {
+        const requeued = { ...stored.issue, status: "todo" as const };
+        return {
+          sk: queuePlacement(requeued, stored.goalActive).sk,
+          issueId: stored.issue.id,
+          goal: stored.goalActive,
+        };
+      });
+  }
+}
+
+function matches(issue: Issue, filters: QueueFilters): boolean {
+  return (
+    (!filters.projectId || issue.projectId === filters.projectId) &&
+    (!filters.types || filters.types.length === 0 || filters.types.includes(issue.type))
+  );
+}

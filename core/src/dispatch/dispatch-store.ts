@@ -1,0 +1,392 @@
+/**
+ * @module dispatch/dispatch-store — every DynamoDB expression about dispatches: a dispatch with its listing
+ * entries and lease entry, finishing one only while it is active, heartbeats that move its lease,
+ * and the leases that ran out. Keys: ./keys.ts; the queue: issues/dispatch-queue.ts.
+ */
+
+import type { Db, Item, TransactItem } from "../db/db.js";
+import { entityOf } from "../db/item-kinds.js";
+import { type EntryFilter, ListingIndex } from "../db/listing-index.js";
+import type { DispatchEnd } from "../issues/issue-moves.js";
+import { countChange, plainAddition } from "../stats/counts.js";
+import { usageAdditions } from "../stats/usage-stats.js";
+import { armOutcomeAdditions, type PromptArm } from "../templates/experiment-counts.js";
+import { versionOutcomeAdditions } from "../templates/version-counts.js";
+import {
+  agentListing,
+  agentLoadKey,
+  claimerIdFloor,
+  claimerKey,
+  claimersPartition,
+  DISPATCH_LISTINGS,
+  dispatchKey,
+  dispatchListings,
+  dispatchSortKey,
+  LEASE_PARTITION_KEY,
+  leaseKey,
+} from "./keys.js";
+import type { Dispatch, DispatchOutcome, DispatchStatus, DispatchUsage } from "./schemas.js";
+import type { TokenDispatch } from "./token.js";
+
+/** A dispatch as stored: what the API shows, the hash of its token, and its version. */
+export interface StoredDispatch {
+  dispatch: Dispatch;
+  tokenHash: string;
+  issueNumber: number;
+  version: number;
+  /**
+   * The template version its prompt was rendered from, whose completion rate its end counts
+   * toward, and the experiment arm it was rendered in, whose figures its end counts toward.
+   */
+  promptVersion: { templateId: string; versionNumber: number; experiment?: PromptArm | null } | null;
+  /**
+   * The project its issue was in when it was claimed (null: none, or claimed before this was kept):
+   * its end frees the agent's place there and its usage counts toward that project's day.
+   */
+  projectId: string | null;
+}
+
+const DISPATCH_FIELDS = [
+  "id",
+  "issueId",
+  "agent",
+  "status",
+  "promptId",
+  "attempt",
+  "leaseSeconds",
+  "claimedAt",
+  "heartbeatAt",
+  "leaseExpiresAt",
+  "finishedAt",
+  "outcome",
+  "usage",
+] as const satisfies readonly (keyof Dispatch)[];
+
+// Named condition fragments.
+/** The key is new. */
+const itemAbsent = "attribute_not_exists(pk)";
+/** How long a claimer entry left behind stays before DynamoDB's TTL removes it (it counts for nothing long before). */
+const CLAIMER_KEPT_SECONDS = 3_600;
+/** The dispatch is still active and as it was read. */
+const activeAtVersion = "#status = :active AND #version = :expectedVersion";
+/** Its lease has not run out. */
+const leaseRunning = "#leaseExpiresAt > :now";
+/** The agent holds fewer active dispatches of the project than its limit. */
+const belowAgentLimit = "attribute_not_exists(#active) OR #active < :limit";
+
+export class DispatchStore {
+  private readonly listings: ListingIndex;
+
+  constructor(private readonly db: Db) {
+    this.listings = new ListingIndex(db, DISPATCH_LISTINGS);
+  }
+
+  async get(id: string): Promise<StoredDispatch | undefined> {
+    const item = await this.db.get(dispatchKey(id), { consistent: true });
+    return item ? fromItem(item) : undefined;
+  }
+
+  /**
+   * Enters a claim under way on queue listing `listing`. Claimers count the ones that began before
+   * them ({@link claimersAhead}) and each goes that many places down the queue, so claims made at
+   * once take different issues without taking turns and without trying one issue after another.
+   */
+  async enterClaimer(listing: string, claimerId: string, now: Date): Promise<void> {
+    await this.db.put({
+      Item: {
+        ...claimerKey(listing, claimerId),
+        expiresAt: Math.ceil(now.getTime() / 1000) + CLAIMER_KEPT_SECONDS,
+      },
+    });
+  }
+
+  /**
+   * How many claims on `listing` began after `since` and before `claimerId`, not ended yet (one
+   * read). A claimer's id is a ULID, so its key says when it began: one older than `since` gave
+   * up or died, and counts for nothing. A claimer that began before `since` itself (a claim whose
+   * transactions took long) has none ahead that still count: 0, without a read.
+   */
+  async claimersAhead(listing: string, claimerId: string, since: Date): Promise<number> {
+    const floor = claimerIdFloor(since);
+    if (floor > claimerId) return 0;
+    const out = await this.db.query({
+      KeyConditionExpression: "pk = :pk AND sk BETWEEN :since AND :me",
+      ExpressionAttributeValues: {
+        ":pk": claimersPartition(listing),
+        ":since": floor,
+        ":me": claimerId,
+      },
+      ConsistentRead: true,
+      Select: "COUNT",
+    });
+    // BETWEEN includes the claimer's own entry.
+    return Math.max(0, (out.Count ?? 0) - 1);
+  }
+
+  /** The write that ends a claimer's entry, in its claim's transaction. */
+  claimerEnd(listing: string, claimerId: string): TransactItem {
+    return { Delete: { Key: claimerKey(listing, claimerId) } };
+  }
+
+  /** Ends a claimer's entry when its claim took nothing. */
+  async leaveClaimers(listing: string, claimerId: string): Promise<void> {
+    await this.db.delete(claimerKey(listing, claimerId));
+  }
+
+  async getMany(ids: string[]): Promise<StoredDispatch[]> {
+    const items = await this.db.batchGet(ids.map(dispatchKey), { consistent: true });
+    return items.map(fromItem);
+  }
+
+  /** The writes that record a new active dispatch, its listing entries and its lease entry. */
+  prepareCreate(
+    dispatch: Dispatch,
+    tokenHash: string,
+    issueNumber: number,
+    promptVersion: StoredDispatch["promptVersion"] = null,
+    projectId: string | null = null,
+  ): TransactItem[] {
+    return [
+      {
+        Put: {
+          Item: {
+            ...dispatchKey(dispatch.id),
+            entity: entityOf("dispatch"),
+            version: 1,
+            tokenHash,
+            issueNumber,
+            promptVersion,
+            projectId,
+            ...dispatch,
+          },
+          ConditionExpression: itemAbsent,
+        },
+      },
+      ...this.listings.additions(dispatchListings(dispatch), dispatchSortKey(dispatch.id), entryOf(dispatch)),
+      { Put: { Item: { ...leaseKey(dispatch.leaseExpiresAt, dispatch.id), dispatchId: dispatch.id } } },
+      countChange(`dispatch.status#${dispatch.status}`, 1),
+    ];
+  }
+
+  /**
+   * The write of a claim that counts its dispatch among `agent`'s active ones in project
+   * `projectId`; with `limit` (the project's `limits.maxActivePerAgent`) it holds only while the
+   * agent has fewer, so concurrent claims never pass the limit. On a failed condition the
+   * cancellation returns the count (`active`). A plain update, not a spread count: the condition
+   * reads the whole count on one item.
+   */
+  prepareAgentLoad(projectId: string, agent: string, limit: number | null): TransactItem {
+    return {
+      Update: {
+        Key: agentLoadKey(projectId, agent),
+        UpdateExpression: "ADD #active :one",
+        ExpressionAttributeNames: { "#active": "active" },
+        ExpressionAttributeValues: { ":one": 1, ...(limit === null ? {} : { ":limit": limit }) },
+        ...(limit === null
+          ? {}
+          : { ConditionExpression: belowAgentLimit, ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const }),
+      },
+    };
+  }
+
+  /**
+   * The writes that end `current` with `status`: they hold only while it is active and unchanged,
+   * so a dispatch ends once (a second completion, or a completion racing its expiry, loses).
+   */
+  prepareFinish(
+    current: StoredDispatch,
+    status: Exclude<DispatchStatus, "active">,
+    finishedAt: string,
+    outcome: DispatchOutcome | null,
+    usage: DispatchUsage | null = null,
+  ): { dispatch: Dispatch; writes: TransactItem[] } {
+    const dispatch: Dispatch = { ...current.dispatch, status, finishedAt, outcome, usage };
+    return {
+      dispatch,
+      writes: [
+        {
+          Update: {
+            Key: dispatchKey(dispatch.id),
+            UpdateExpression:
+              "SET #status = :status, #finishedAt = :finishedAt, #outcome = :outcome, #usage = :usage, #version = :next",
+            ConditionExpression: activeAtVersion,
+            ExpressionAttributeNames: {
+              "#status": "status",
+              "#finishedAt": "finishedAt",
+              "#outcome": "outcome",
+              "#usage": "usage",
+              "#version": "version",
+            },
+            ExpressionAttributeValues: {
+              ":status": status,
+              ":finishedAt": finishedAt,
+              ":outcome": outcome,
+              ":usage": usage,
+              ":active": "active",
+              ":expectedVersion": current.version,
+              ":next": current.version + 1,
+            },
+          },
+        },
+        ...this.listings.changes(
+          dispatchListings(current.dispatch),
+          dispatchListings(dispatch),
+          dispatchSortKey(dispatch.id),
+          entryOf(dispatch),
+          true,
+        ),
+        { Delete: { Key: leaseKey(current.dispatch.leaseExpiresAt, dispatch.id) } },
+        ...(current.promptVersion
+          ? versionOutcomeAdditions(
+              current.promptVersion.templateId,
+              current.promptVersion.versionNumber,
+              status === "completed",
+              usage,
+            )
+          : []),
+        ...(current.promptVersion?.experiment
+          ? armOutcomeAdditions(
+              {
+                templateId: current.promptVersion.templateId,
+                experimentId: current.promptVersion.experiment.id,
+                arm: current.promptVersion.experiment.arm,
+              },
+              status,
+              usage,
+            )
+          : []),
+        countChange(`dispatch.status#${current.dispatch.status}`, -1),
+        countChange(`dispatch.status#${status}`, 1),
+        ...(current.projectId ? [plainAddition(agentLoadKey(current.projectId, dispatch.agent), "active", -1)] : []),
+        ...(usage ? usageAdditions(finishedAt, dispatch.agent, current.projectId, usage) : []),
+      ],
+    };
+  }
+
+  /**
+   * The writes that end dispatch `id` as an issue move asks (issues/issue-moves.ts: the issue it works
+   * was finished, given back or deleted); none when it is no longer active.
+   */
+  async prepareEnd(id: string, end: DispatchEnd, at: Date): Promise<TransactItem[]> {
+    const current = await this.get(id);
+    if (current?.dispatch.status !== "active") return [];
+    return this.prepareFinish(current, end.status, at.toISOString(), end.outcome).writes;
+  }
+
+  /** The writes that extend an active, unexpired lease to `leaseExpiresAt`, moving its lease entry. */
+  prepareHeartbeat(current: StoredDispatch, now: string, leaseExpiresAt: string) {
+    const dispatch: Dispatch = { ...current.dispatch, heartbeatAt: now, leaseExpiresAt };
+    const writes: TransactItem[] = [
+      {
+        Update: {
+          Key: dispatchKey(dispatch.id),
+          UpdateExpression: "SET #heartbeatAt = :now, #leaseExpiresAt = :until, #version = :next",
+          ConditionExpression: `${activeAtVersion} AND ${leaseRunning}`,
+          ExpressionAttributeNames: {
+            "#status": "status",
+            "#heartbeatAt": "heartbeatAt",
+            "#leaseExpiresAt": "leaseExpiresAt",
+            "#version": "version",
+          },
+          ExpressionAttributeValues: {
+            ":now": now,
+            ":until": leaseExpiresAt,
+            ":active": "active",
+            ":expectedVersion": current.version,
+            ":next": current.version + 1,
+          },
+        },
+      },
+    ];
+    if (leaseExpiresAt !== current.dispatch.leaseExpiresAt) {
+      writes.push(
+        { Delete: { Key: leaseKey(current.dispatch.leaseExpiresAt, dispatch.id) } },
+        { Put: { Item: { ...leaseKey(leaseExpiresAt, dispatch.id), dispatchId: dispatch.id } } },
+      );
+    }
+    return { dispatch, writes };
+  }
+
+  /** Dispatches whose lease ended before `now`, oldest first (at most `limit`). */
+  async leasesEndedBy(now: string, limit: number): Promise<string[]> {
+    const out = await this.db.query({
+      KeyConditionExpression: "pk = :pk AND sk < :now",
+      ExpressionAttributeValues: { ":pk": LEASE_PARTITION_KEY, ":now": now },
+      ConsistentRead: true,
+      Limit: limit,
+    });
+    return (out.Items ?? []).map((item) => String(item.dispatchId));
+  }
+
+  /** A page of dispatches, newest first, from the narrowest listing the filters name. */
+  async list(filters: { status?: string; issueId?: string; agent?: string }, page: { offset: number; limit: number }) {
+    const named: [keyof typeof filters, string][] = [];
+    if (filters.issueId) named.push(["issueId", `issue=${filters.issueId}`]);
+    if (filters.agent) named.push(["agent", agentListing(filters.agent)]);
+    if (filters.status) named.push(["status", `status=${filters.status}`]);
+    const [first, ...rest] = named;
+    const entryFilters: EntryFilter[] = rest.map(([field]) => ({
+      attribute: field,
+      value: String(filters[field]),
+      match: "equals",
+    }));
+    const request = { order: "desc" as const, ...page };
+    const listing = first?.[1] ?? "all";
+    const { entries, total } =
+      entryFilters.length === 0
+        ? await this.listings.page(listing, request)
+        : await this.listings.walk(listing, entryFilters, request);
+    const dispatches = await this.getMany(entries.map((entry) => String(entry.id)));
+    return { dispatches: dispatches.map(({ dispatch }) => dispatch), total };
+  }
+
+  /** Every dispatch of an issue, oldest first (an issue has a few). */
+  async ofIssue(issueId: string): Promise<Dispatch[]> {
+    const { entries } = await this.listings.walk(`issue=${issueId}`, [], {
+      order: "asc",
+      offset: 0,
+      limit: Number.MAX_SAFE_INTEGER,
+    });
+    return (await this.getMany(entries.map((entry) => String(entry.id)))).map(({ dispatch }) => dispatch);
+  }
+}
+
+function entryOf(dispatch: Dispatch): Item {
+  return { id: dispatch.id, status: dispatch.status, issueId: dispatch.issueId, agent: dispatch.agent };
+}
+
+/** A dispatch from its item (as this store wrote it), e.g. an image of the table's change stream. */
+export function fromItem(item: Item): StoredDispatch {
+  // The item was written from a Dispatch by this store.
+  const dispatch = Object.fromEntries(
+    DISPATCH_FIELDS.map((field) => [field, item[field] ?? null]),
+  ) as unknown as Dispatch;
+  return {
+    dispatch: { ...dispatch, attempt: Number(item.attempt), leaseSeconds: Number(item.leaseSeconds) },
+    tokenHash: String(item.tokenHash ?? ""),
+    issueNumber: Number(item.issueNumber ?? 0),
+    version: Number(item.version ?? 1),
+    promptVersion: (item.promptVersion as StoredDispatch["promptVersion"] | undefined) ?? null,
+    projectId: typeof item.projectId === "string" ? item.projectId : null,
+  };
+}
+
+/**
+ * What a dispatch token check needs of dispatch `id` (./token.ts): a lease that ran out ends the
+ * token's use at once, before anything marks it expired. A function of its own, not a method: the
+ * HTTP layer of every function checks tokens, and most functions need nothing else of this store.
+ */
+export async function tokenDispatchOf(db: Db, id: string, now: Date): Promise<TokenDispatch | undefined> {
+  const item = await db.get(dispatchKey(id), { consistent: true });
+  if (!item) return undefined;
+  const { dispatch, tokenHash, issueNumber } = fromItem(item);
+  const leaseOver = dispatch.status === "active" && dispatch.leaseExpiresAt <= now.toISOString();
+  return {
+    id: dispatch.id,
+    issueId: dispatch.issueId,
+    issueNumber,
+    promptId: dispatch.promptId,
+    status: leaseOver ? "expired" : dispatch.status,
+    tokenHash,
+  };
+}

@@ -1,0 +1,398 @@
+/**
+ * @module signals/signal-ingest — ingesting a signal, in one line: dedupe (a conditional put reserving
+ * the webhook delivery id, beside the read of the fingerprint's issue) → route (a pure decision) → the
+ * issue side's writes (from the issue rules) → one transaction with the webhook delivery, the signal, its
+ * payload and its listings. A lost race starts over from the read.
+ */
+
+import { ConditionFailedError, type Db, type TransactItem, TransactionConflictError } from "../db/db.js";
+import { InFlight, RecentlySeen } from "../db/in-flight.js";
+import { retryConflicts, retryRaces } from "../db/retry.js";
+import { newIssueId, type StoredIssue } from "../issues/issue-item.js";
+import type { IssueMoves } from "../issues/issue-moves.js";
+import type { IssueService } from "../issues/issue-service.js";
+import type { IssueStore } from "../issues/issue-store.js";
+import type { Issue, PullRequest } from "../issues/schemas.js";
+import { newSignalId } from "./keys.js";
+import { type EncodedPayload, encodePayload } from "./payload.js";
+import { type RoutedSignal, type Routing, routeSignal } from "./routing.js";
+import { mergedPullRequest } from "./rules.js";
+import type { IngestResult } from "./schemas.js";
+import type { SignalQueries } from "./signal-queries.js";
+import type { SignalHead, SignalStore, StoredWebhookDelivery } from "./signal-store.js";
+import { WebhookDeliveryClaims } from "./webhook-delivery-claims.js";
+
+/** How long an issue whose item was found held takes its grouped signals beside it (a storm lasts). */
+const HELD_ISSUE_MS = 10_000;
+
+/** Issues one merged pull request can close at once (the first it names, by number). */
+const MAX_CLOSED_ISSUES = 10;
+
+/** The payload as JSON, or null when it is not (only JSON webhook deliveries can close the loop). */
+function parsedPayload(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** What a signal does to the issues: the writes for its transaction and the issue as left. */
+interface IssueEffect {
+  issue: Issue | null;
+  writes: TransactItem[];
+  /** The writes that replace `writes` while another transaction holds the issue item. */
+  whenHeld?: TransactItem[];
+  /** Signals already wait beside the issue (a storm): `whenHeld` from the start. */
+  held?: boolean;
+}
+
+/** A verified, classified signal ready to be stored. */
+export interface SignalDraft extends RoutedSignal {
+  deliveryId: string | null;
+  headers: Record<string, string>;
+  /** The payload as JSON text, exactly as it will be returned. */
+  payloadText: string;
+}
+
+export type { IngestResult };
+
+/** A new signal's payload and whether its chunks were written ahead of the transaction. */
+interface PayloadPlan {
+  encoded: EncodedPayload;
+  chunksAhead: boolean;
+}
+
+/**
+ * The issue side a signal acts on: finding, opening and linking issues (the service), issues by
+ * number and the folds of a storm (the store), and the moves that close the loop.
+ */
+export interface SignalIssues {
+  service: IssueService;
+  store: IssueStore;
+  moves: IssueMoves;
+}
+
+export class SignalIngest {
+  /** Webhook deliveries being stored here, by source and webhook delivery id: a redelivery meanwhile waits for the first. */
+  private readonly webhookDeliveries = new InFlight();
+  /** Issues being opened here, by fingerprint: other signals of it wait, then group into it. */
+  private readonly openings = new InFlight();
+  /** Issues whose item a grouping here found held lately: their next signals go beside them at once. */
+  private readonly heldIssues = new RecentlySeen(HELD_ISSUE_MS);
+
+  /** Webhook delivery ids held while their signal is stored (one request stores each). */
+  private readonly claims: WebhookDeliveryClaims;
+
+  constructor(
+    private readonly db: Db,
+    private readonly signals: SignalStore,
+    /** Signal reads: heads of the stored ones. */
+    private readonly queries: SignalQueries,
+    private readonly issues: SignalIssues,
+  ) {
+    this.claims = new WebhookDeliveryClaims(signals);
+  }
+
+  /**
+   * Stores a signal and routes it (docs/api.md#what-a-signal-does). A webhook delivery id seen before returns the first
+   * webhook delivery's signal and issue with `duplicate: true` and writes nothing; two webhook deliveries with
+   * one fingerprint never open two issues (the fingerprint pointer is written under condition).
+   */
+  async ingest(draft: SignalDraft): Promise<IngestResult> {
+    if (draft.manual) await this.signals.rememberSource(draft.source);
+    if (draft.deliveryId === null) return this.ingestNew(draft);
+    const key = `${draft.source}\u0000${draft.deliveryId}`;
+    const first = this.webhookDeliveries.pending(key);
+    if (first) {
+      const stored = await (first as Promise<IngestResult>).catch(() => undefined);
+      // The first webhook delivery failed: this one tries on its own (the database still dedupes).
+      if (stored) return { ...stored, duplicate: true };
+    }
+    return this.webhookDeliveries.run(key, () => this.ingestNew(draft));
+  }
+
+  private async ingestNew(draft: SignalDraft): Promise<IngestResult> {
+    const { id, receivedAt } = newSignalId();
+    const encoded = encodePayload(draft.payloadText);
+    const payload = { encoded, chunksAhead: this.signals.payloadTooBigForTransaction(encoded) };
+    const { deliveryId } = draft;
+    let holding = false;
+    const take = async (delivery: string) => {
+      const seen = await this.claims.take(draft.source, delivery, id);
+      holding = seen === null;
+      return seen;
+    };
+    // The webhook delivery id is taken once, beside the first read; later attempts hold it already.
+    const attempt = (n: number) =>
+      this.ingestOnce(draft, id, receivedAt, payload, n === 1 && deliveryId !== null ? () => take(deliveryId) : null);
+    let result: IngestResult;
+    try {
+      if (payload.chunksAhead) await this.signals.writePayloadChunks(id, encoded);
+      result = await retryRaces(attempt);
+    } catch (error) {
+      if (holding)
+        await this.signals.releaseWebhookDelivery(draft.source, deliveryId as string, id).catch(() => undefined);
+      if (payload.chunksAhead) await this.dropUnusedChunks(id, encoded);
+      throw error;
+    }
+    if (payload.chunksAhead && result.duplicate) await this.signals.deletePayloadChunks(id, encoded);
+    return result;
+  }
+
+  /**
+   * After a failed ingest, deletes the chunks written ahead for signal `id` (the provider redelivers
+   * under a new signal id), unless the signal was stored after all: a transaction that landed while
+   * its answer was lost. Best effort: with the database gone they stay, unread.
+   */
+  private async dropUnusedChunks(id: string, encoded: EncodedPayload): Promise<void> {
+    try {
+      const [stored] = await this.queries.heads([id]);
+      if (!stored) await this.signals.deletePayloadChunks(id, encoded);
+    } catch {
+      // Nothing points at them; they only take space.
+    }
+  }
+
+  /** One attempt: `take` takes the webhook delivery id first (beside the fingerprint's read), on the first only. */
+  private async ingestOnce(
+    draft: SignalDraft,
+    id: string,
+    receivedAt: string,
+    payload: PayloadPlan,
+    take: (() => Promise<StoredWebhookDelivery | null>) | null = null,
+  ): Promise<IngestResult> {
+    const [taken, pointer] = await Promise.all([
+      take === null ? null : take(),
+      this.signals.fingerprintPointer(draft.fingerprint),
+    ]);
+    if (taken) return this.duplicate(taken);
+    const closing = await this.closedLoop(draft, receivedAt);
+    if (closing) {
+      return this.writeRouted(
+        draft,
+        id,
+        receivedAt,
+        payload,
+        closing.routing,
+        pointer,
+        closing.issues[0],
+        closing.issues,
+      );
+    }
+    const current = pointer ? await this.issues.service.findForSignal(pointer) : undefined;
+    const routing = routeSignal(draft, current ? current.issue : null, receivedAt);
+    if (routing.action === "opened") {
+      // Another signal of this fingerprint is opening its issue here: wait, then group into it.
+      const opening = this.openings.pending(draft.fingerprint);
+      if (opening) {
+        await opening.catch(() => undefined);
+        return this.ingestOnce(draft, id, receivedAt, payload);
+      }
+      return this.openings.run(draft.fingerprint, () =>
+        this.writeRouted(draft, id, receivedAt, payload, routing, pointer, current),
+      );
+    }
+    return this.writeRouted(draft, id, receivedAt, payload, routing, pointer, current);
+  }
+
+  /** The signal and what its routing does to the issues, written in one transaction. */
+  private async writeRouted(
+    draft: SignalDraft,
+    id: string,
+    receivedAt: string,
+    payload: PayloadPlan,
+    routing: Routing,
+    pointer: string | null,
+    current: StoredIssue | undefined,
+    closed: StoredIssue[] = [],
+  ): Promise<IngestResult> {
+    const signal = signalHead(draft, id, receivedAt, payload.encoded, routing, current);
+    const effect: IssueEffect =
+      routing.action === "closed_loop"
+        ? await this.closeLoop(closed, routing.pullRequest, receivedAt)
+        : await this.issueEffect(draft, routing, current, signal, pointer);
+    const own = this.signals.prepareCreate(signal, payload.encoded, payload.chunksAhead);
+    const stored = await this.write(draft, own, effect, signal);
+    return stored ?? { signal, issue: effect.issue, duplicate: false };
+  }
+
+  /**
+   * A merged pull request naming Kaizen issues (`KZN-<n>` or a `kaizen/<n>` branch) closes the loop
+   * on those that exist (docs/api.md#what-a-signal-does); null when it is no such webhook delivery or names none of them.
+   */
+  private async closedLoop(
+    draft: SignalDraft,
+    receivedAt: string,
+  ): Promise<{ routing: Routing & { action: "closed_loop" }; issues: StoredIssue[] } | null> {
+    if (draft.source !== "codehost" || draft.type !== "pull_request.closed") return null;
+    const merged = mergedPullRequest(draft, parsedPayload(draft.payloadText));
+    if (!merged || merged.references.length === 0) return null;
+    const found = await Promise.all(
+      merged.references.slice(0, MAX_CLOSED_ISSUES).map((number) => this.issues.store.getByNumber(number)),
+    );
+    const issues = found.filter((issue): issue is StoredIssue => issue !== undefined);
+    if (issues.length === 0) return null;
+    const pullRequest: PullRequest = {
+      number: merged.number,
+      title: merged.title,
+      url: merged.url,
+      state: "merged",
+      mergedAt: merged.mergedAt ?? receivedAt,
+    };
+    return { routing: { action: "closed_loop", pullRequest }, issues };
+  }
+
+  /**
+   * The writes that close the loop on each named issue: the pull request joins its
+   * `pullRequests`, and an open issue moves to `done` (from any open status: the fix is merged),
+   * completing the dispatch working it with the pull request as its outcome. One move for all of
+   * them, so an issue two of them block is written once.
+   */
+  private async closeLoop(
+    issues: StoredIssue[],
+    pullRequest: PullRequest,
+    receivedAt: string,
+  ): Promise<{ issue: Issue | null; writes: TransactItem[] }> {
+    const outcome = {
+      summary: `Merged pull request #${pullRequest.number}: ${pullRequest.title}`,
+      commits: [],
+      pullRequests: [pullRequest],
+    };
+    const { moved, writes } = await this.issues.moves.prepareAll(
+      issues.map((current) => {
+        const known = current.issue.pullRequests.some((pr) => pr.number === pullRequest.number);
+        const open = current.issue.status !== "done" && current.issue.status !== "canceled";
+        return {
+          current,
+          by: "signal" as const,
+          changes: {
+            ...(known ? {} : { pullRequests: [...current.issue.pullRequests, pullRequest] }),
+            ...(open ? { status: "done" as const } : {}),
+          },
+          dispatchEnd: { status: "completed" as const, outcome },
+        };
+      }),
+      new Date(receivedAt),
+    );
+    return { issue: moved[0]?.issue ?? null, writes };
+  }
+
+  /** What the routing does on the issues' side: writes for the signal's transaction, and the issue as left. */
+  private async issueEffect(
+    draft: SignalDraft,
+    routing: Routing,
+    current: StoredIssue | undefined,
+    signal: SignalHead,
+    pointer: string | null,
+  ): Promise<IssueEffect> {
+    if (routing.action === "grouped" && current) {
+      const { stored, writes, whenHeld } = await this.issues.service.linkSignal(current, routing.changes, signal);
+      return { issue: stored.issue, writes, ...(whenHeld ? { whenHeld, held: current.signalsWaiting === true } : {}) };
+    }
+    if (routing.action === "opened" && signal.issueId) {
+      const { stored, writes } = await this.issues.service.openFromSignal(routing.issue, signal.issueId, signal);
+      return {
+        issue: stored.issue,
+        writes: [...writes, this.signals.pointFingerprint(draft.fingerprint, signal.issueId, pointer)],
+      };
+    }
+    return { issue: null, writes: [] };
+  }
+
+  /**
+   * Runs the signal's transaction, again while other transactions hold its items (it stays valid:
+   * its items are its own, its issue change commutes or is conditioned on the version read), but
+   * for an opening: one that finds the fingerprint held by another opening starts over from the
+   * read, and groups into that issue once it is there (re-sent instead, a herd of openings would
+   * keep the fingerprint held, each failing its condition in turn). A
+   * grouping that finds the issue item held (a storm into one issue) is sent again without it: the
+   * signal waits beside the issue and is folded into it before the webhook delivery is answered; one that
+   * read signals waiting there already does so from the start. A
+   * webhook delivery id that another request took over (this one outlived its reservation) makes this
+   * one a duplicate once that one is stored.
+   */
+  private async write(
+    draft: SignalDraft,
+    own: TransactItem[],
+    effect: IssueEffect,
+    signal: SignalHead,
+  ): Promise<IngestResult | undefined> {
+    try {
+      const { whenHeld } = effect;
+      if (signal.action === "opened") {
+        // Opening is decided on the fingerprint read: held by another opening, it is read again.
+        await this.db.transactWrite([...own, ...effect.writes]);
+        return undefined;
+      }
+      if (!whenHeld || !signal.issueId) {
+        await retryConflicts(() => this.db.transactWrite([...own, ...effect.writes]));
+        return undefined;
+      }
+      if (!effect.held && !this.heldIssues.has(signal.issueId)) {
+        try {
+          await this.db.transactWrite([...own, ...effect.writes]);
+          return undefined;
+        } catch (error) {
+          if (!(error instanceof TransactionConflictError)) throw error;
+          this.heldIssues.remember(signal.issueId);
+        }
+      }
+      await retryConflicts(() => this.db.transactWrite([...own, ...whenHeld]));
+      await this.issues.store.foldPendingSignals(signal.issueId, signal.id);
+      return undefined;
+    } catch (error) {
+      const webhookDeliveryTaken =
+        draft.deliveryId !== null &&
+        error instanceof ConditionFailedError &&
+        error.reasons[0] === "ConditionalCheckFailed";
+      if (!webhookDeliveryTaken) throw error;
+      // Another request took the webhook delivery over (this one outlived its reservation): wait for it.
+      const seen = await this.claims.take(draft.source, draft.deliveryId as string, signal.id);
+      // Held again (that request died too): the next attempt writes it.
+      if (seen === null) throw error;
+      // Stored by this very signal: a transaction that landed while its answer was lost.
+      if (seen.signalId === signal.id) return undefined;
+      return this.duplicate(seen);
+    }
+  }
+
+  private async duplicate(seen: StoredWebhookDelivery): Promise<IngestResult> {
+    const [[signal], issue] = await Promise.all([
+      this.queries.heads([seen.signalId]),
+      seen.issueId ? this.issues.service.findIssue(seen.issueId) : Promise.resolve(undefined),
+    ]);
+    if (!signal) throw new Error(`Delivery points at missing signal ${seen.signalId}`);
+    return { signal, issue: issue?.issue ?? null, duplicate: true };
+  }
+}
+
+/** The signal's own fields, with the action routing chose and the issue it links to. */
+function signalHead(
+  draft: SignalDraft,
+  id: string,
+  receivedAt: string,
+  payload: EncodedPayload,
+  routing: Routing,
+  current: StoredIssue | undefined,
+): SignalHead {
+  return {
+    id,
+    source: draft.source,
+    type: draft.type,
+    deliveryId: draft.deliveryId,
+    fingerprint: draft.fingerprint,
+    severity: draft.severity,
+    title: draft.title,
+    action: routing.action,
+    issueId:
+      (routing.action === "grouped" || routing.action === "closed_loop") && current
+        ? current.issue.id
+        : routing.action === "opened"
+          ? newIssueId()
+          : null,
+    payloadBytes: payload.bytes,
+    headers: draft.headers,
+    receivedAt,
+  };
+}

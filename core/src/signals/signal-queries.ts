@@ -1,0 +1,121 @@
+/**
+ * @module signals/signal-queries — the signal reads: one signal with its whole payload, heads by id,
+ * listing pages, and the counts behind the dashboard's signals per hour. Read only; every signal
+ * write is ./signal-store.ts's. Apart from the store so the functions that only read a signal (to render
+ * a prompt) do not carry the receivers' writes. Keys and access patterns: ./keys.ts.
+ */
+import type { Db, Item } from "../db/db.js";
+import { type EntryFilter, ListingIndex } from "../db/listing-index.js";
+import { PAYLOAD_CHUNK_PREFIX, SIGNAL_LISTINGS, signalKey, signalSourceKey, timeFloor } from "./keys.js";
+import { decodePayload } from "./payload.js";
+import type { Signal, SignalAction } from "./schemas.js";
+import type { SignalHead } from "./signal-store.js";
+
+export interface SignalListRequest {
+  filters: { source?: string; type?: string; severity?: string; action?: string; issueId?: string };
+  since?: string;
+  order: "asc" | "desc";
+  offset: number;
+  limit: number;
+}
+
+export class SignalQueries {
+  private readonly listings: ListingIndex;
+
+  constructor(private readonly db: Db) {
+    this.listings = new ListingIndex(db, SIGNAL_LISTINGS);
+  }
+
+  /** The manual sources ever registered. */
+  async manualSources(): Promise<string[]> {
+    const items = await this.db.queryPartition(signalSourceKey("").pk);
+    return items.map((item) => String(item.source));
+  }
+
+  /**
+   * Signals per hour and source since the hour of `since`: the `source=` listings' own bucket
+   * counts (one bucket an hour), one query per source.
+   */
+  async hourlyBySource(sources: string[], since: number): Promise<{ source: string; hour: string; count: number }[]> {
+    const from = SIGNAL_LISTINGS.bucketOf(timeFloor(since));
+    const rows = await Promise.all(
+      sources.map(async (source) =>
+        (await this.listings.bucketCounts(`source=${source}`, from)).map(({ bucket, count }) => ({
+          source,
+          hour: bucket,
+          count,
+        })),
+      ),
+    );
+    return rows.flat();
+  }
+
+  /** A signal with its whole payload: the signal and its chunks share a partition (one query). */
+  async get(id: string): Promise<Signal | undefined> {
+    const items = await this.db.queryPartition(signalKey(id).pk);
+    const head = items.find((item) => item.sk === signalKey(id).sk);
+    if (!head) return undefined;
+    const chunks = items
+      .filter((item) => String(item.sk).startsWith(PAYLOAD_CHUNK_PREFIX))
+      .sort((a, b) => String(a.sk).localeCompare(String(b.sk)))
+      .map((item) => item.data as Uint8Array);
+    return { ...toHead(head), payload: JSON.parse(decodePayload(chunks)) };
+  }
+
+  /** Signal heads (no payload) by id, in the order asked, in one call. */
+  async heads(ids: string[]): Promise<SignalHead[]> {
+    const items = await this.db.batchGet(ids.map(signalKey), { consistent: true });
+    return items.map(toHead);
+  }
+
+  /**
+   * A page of signals, newest first unless asked otherwise. One filter (or none) is paged from
+   * the listing's counts; several, or `since`, walk the narrow entries of one listing.
+   */
+  async list({
+    filters,
+    since,
+    order,
+    offset,
+    limit,
+  }: SignalListRequest): Promise<{ signals: SignalHead[]; total: number }> {
+    const listings: { name: string; filter: EntryFilter }[] = [];
+    const add = (attribute: string, prefix: string, value: string | undefined) => {
+      if (value !== undefined)
+        listings.push({ name: `${prefix}=${value}`, filter: { attribute, value, match: "equals" } });
+    };
+    add("issueId", "issue", filters.issueId);
+    add("type", "type", filters.type);
+    add("source", "source", filters.source);
+    add("action", "action", filters.action);
+    add("severity", "severity", filters.severity);
+    const [driving, ...others] = listings;
+    const page = { order, offset, limit };
+    const { entries, total } =
+      others.length === 0 && since === undefined
+        ? await this.listings.page(driving?.name ?? "all", page)
+        : await this.listings.walk(
+            driving?.name ?? "all",
+            others.map((listing) => listing.filter),
+            since === undefined ? page : { ...page, from: timeFloor(Date.parse(since)) },
+          );
+    return { signals: await this.heads(entries.map((entry) => String(entry.id))), total };
+  }
+}
+
+function toHead(item: Item): SignalHead {
+  return {
+    id: String(item.id),
+    source: String(item.source),
+    type: String(item.type),
+    deliveryId: typeof item.deliveryId === "string" ? item.deliveryId : null,
+    fingerprint: String(item.fingerprint),
+    severity: item.severity as Signal["severity"],
+    title: String(item.title),
+    action: item.action as SignalAction,
+    issueId: typeof item.issueId === "string" ? item.issueId : null,
+    payloadBytes: Number(item.payloadBytes ?? 0),
+    headers: (item.headers as Record<string, string> | undefined) ?? {},
+    receivedAt: String(item.receivedAt),
+  };
+}

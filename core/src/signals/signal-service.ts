@@ -1,0 +1,64 @@
+/**
+ * @module signals/signal-service — signals as the API serves them (docs/api.md#signals): ingesting
+ * one (./signal-ingest.ts does the work), one by id, pages of them, and an issue's.
+ */
+import { NotFoundError } from "../errors.js";
+import { pageOffset } from "../http/pagination.js";
+import type { IssueService } from "../issues/issue-service.js";
+import { ISSUE_ID } from "../issues/keys.js";
+import type { ListSignalsQuery, Signal } from "./schemas.js";
+import type { IngestResult, SignalDraft, SignalIngest } from "./signal-ingest.js";
+import type { SignalQueries } from "./signal-queries.js";
+
+export type { IngestResult, SignalDraft };
+
+export class SignalService {
+  constructor(
+    private readonly ingestion: SignalIngest,
+    /** Signal reads: one signal, pages. */
+    private readonly queries: SignalQueries,
+    private readonly issueService: IssueService,
+  ) {}
+
+  /** Stores a signal and routes it: see {@link SignalIngest.ingest}. */
+  ingest(draft: SignalDraft): Promise<IngestResult> {
+    return this.ingestion.ingest(draft);
+  }
+
+  async getSignal(id: string): Promise<Signal> {
+    const signal = /^sig_[0-9A-HJKMNP-TV-Z]{26}$/.test(id) ? await this.queries.get(id) : undefined;
+    if (!signal) throw new NotFoundError(`Signal ${id} not found`);
+    return signal;
+  }
+
+  /** Signals, newest first; an `issueId` filter may name the issue as `KZN-<n>` (none found: empty). */
+  async listSignals(query: ListSignalsQuery) {
+    const { page, limit, since, ...filters } = query;
+    if (filters.issueId && !ISSUE_ID.test(filters.issueId)) {
+      const issue = await this.issueService.getIssue(filters.issueId).catch((error: unknown) => {
+        if (error instanceof NotFoundError) return undefined;
+        throw error;
+      });
+      if (!issue) return { signals: [], total: 0 };
+      filters.issueId = issue.issue.id;
+    }
+    return this.queries.list({ filters, since, order: "desc", offset: pageOffset({ page, limit }), limit });
+  }
+
+  /**
+   * The signals linked to one issue (`iss_…` or `KZN-<n>`), newest first; 404 when the issue does
+   * not exist. An id with signals is not looked up: signals only ever link to existing issues.
+   */
+  async listIssueSignals(ref: string, page: { page: number; limit: number }) {
+    const byId = ISSUE_ID.test(ref);
+    const issueId = byId ? ref : (await this.issueService.getIssue(ref)).issue.id;
+    const result = await this.queries.list({
+      filters: { issueId },
+      order: "desc",
+      offset: pageOffset(page),
+      limit: page.limit,
+    });
+    if (byId && result.total === 0) await this.issueService.getIssue(ref);
+    return result;
+  }
+}

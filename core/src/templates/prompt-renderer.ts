@@ -1,0 +1,271 @@
+/**
+ * @module templates/prompt-renderer — what a claim and a preview need of templates: the template an issue
+ * gets, its version rendered for the issue, and the default templates seeded once. Template writes
+ * (./template-service.ts) are not needed for that, so a function that only renders does not carry them.
+ */
+import { randomUUID } from "node:crypto";
+import type { Project } from "../catalog/schemas.js";
+import { ConditionFailedError } from "../db/db.js";
+import { pollBackoff, retryConflicts } from "../db/retry.js";
+import { NotFoundError, UnavailableError } from "../errors.js";
+import type { IssueAggregate } from "../issues/issue-item.js";
+import { armOf } from "./arms.js";
+import type { PromptArm } from "./experiment-counts.js";
+import { DEFAULT_TEMPLATE_SLUGS, newTemplateId, VERSION_ID } from "./keys.js";
+import {
+  type DispatchContext,
+  NO_DISPATCH,
+  type PromptContextBuilder,
+  selectionFacts,
+} from "./prompt-context-builder.js";
+import { checkedContent, type PromptContext, type RenderableVersion, renderStoredVersion } from "./render.js";
+import type { Template, TemplateVersion } from "./schemas.js";
+import { selectTemplate } from "./selection.js";
+import { newVersionRecord, type TemplateEntry } from "./template-item.js";
+import type { TemplateSeeding } from "./template-seeding.js";
+import type { TemplateStore } from "./template-store.js";
+
+/** What a recorded prompt names: the version it was rendered from (and in which experiment's arm), and the text. */
+export interface PromptSource {
+  templateId: string;
+  versionId: string;
+  versionNumber: number;
+  experiment: PromptArm | null;
+  text: string;
+}
+
+/**
+ * The version an issue gets of a chosen template: its active one, or, while an experiment runs,
+ * the candidate for the issues of the candidate's arm. Null when the template has no active version.
+ */
+function versionFor(
+  chosen: TemplateEntry,
+  issueId: string,
+): { id: string; number: number; experiment: PromptArm | null } | null {
+  if (!chosen.activeVersionId || chosen.activeVersionNumber === null) return null;
+  const control = { id: chosen.activeVersionId, number: chosen.activeVersionNumber };
+  const { experiment } = chosen;
+  if (!experiment) return { ...control, experiment: null };
+  const arm = armOf(experiment, issueId);
+  return arm === "candidate"
+    ? {
+        id: experiment.candidateVersionId,
+        number: experiment.candidateVersionNumber,
+        experiment: { id: experiment.id, arm },
+      }
+    : { ...control, experiment: { id: experiment.id, arm } };
+}
+
+/** A prompt as rendered for an issue: the template and version chosen and the text. */
+export interface RenderedPrompt {
+  template: Template;
+  version: TemplateVersion;
+  text: string;
+}
+
+/**
+ * Largest prompt text kept and handed out (UTF-8 bytes): a prompt is one item, and DynamoDB's
+ * items stop at 400 KB. Longer text is cut at a character boundary, with a line saying so.
+ */
+export const MAX_PROMPT_BYTES = 300 * 1024;
+
+/** The text within {@link MAX_PROMPT_BYTES}: whole, or cut with a closing note. */
+export function boundedPromptText(text: string): string {
+  if (Buffer.byteLength(text, "utf8") <= MAX_PROMPT_BYTES) return text;
+  const note = `\n\n[This prompt was cut at ${MAX_PROMPT_BYTES / 1024} KB; read the issue and its signals through the API for the rest.]`;
+  const budget = MAX_PROMPT_BYTES - Buffer.byteLength(note, "utf8");
+  // Cutting the bytes may split a character; the decoder drops the partial one.
+  const cut = new TextDecoder("utf-8").decode(Buffer.from(text, "utf8").subarray(0, budget)).replace(/\uFFFD$/, "");
+  return `${cut}${note}`;
+}
+
+/** How long an instance seeding the default templates holds the seeding: far more than it takes. */
+const SEEDING_LEASE_MS = 10_000;
+/** How long a request waits for another instance to seed the defaults before it answers 503 (past one lease, so a dead holder is taken over first). */
+const SEEDING_WAIT_MS = 15_000;
+/** The 503's message when the defaults are still being seeded by another instance after that. */
+const SEEDING_MESSAGE = "The default templates are still being created; retry shortly";
+
+/** Chooses and renders templates for issues, and seeds the defaults they start from. */
+export class PromptRenderer {
+  private seeding: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: TemplateStore,
+    /** The default templates' one-time seeding: its lease and marks. */
+    private readonly templateSeeding: TemplateSeeding,
+    private readonly contexts: PromptContextBuilder,
+    /** Seals the precompiled forms this service stores (the service key): only sealed ones are run. */
+    private readonly sealSecret: string | undefined,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private async renderedText(version: RenderableVersion, context: PromptContext): Promise<string> {
+    return boundedPromptText(await renderStoredVersion(version, context, this.sealSecret));
+  }
+
+  /**
+   * The template an issue gets and the text rendered from the version a claim would render (its
+   * active one, or its experiment's candidate in the candidate's arm), with the template and
+   * version as the API shows them (a preview), or null when no template matches.
+   */
+  async renderFor(
+    issueRef: string,
+  ): Promise<{ issueId: string; rendered: RenderedPrompt | null; experiment: PromptArm | null }> {
+    const { context, stored, chosen } = await this.choose(issueRef, NO_DISPATCH, 0);
+    const picked = chosen ? versionFor(chosen, stored.issue.id) : null;
+    if (!chosen || !picked) return { issueId: stored.issue.id, rendered: null, experiment: null };
+    return {
+      issueId: stored.issue.id,
+      rendered: await this.renderVersion(chosen.id, picked.number, context),
+      experiment: picked.experiment,
+    };
+  }
+
+  /**
+   * What a claim records: the chosen template's version for the issue (its active one, or while an
+   * experiment runs the one of the issue's arm) rendered for it, named by ids only. A version's
+   * content never changes, so it is read once per process; the template itself is not read (its
+   * listing entry says what selection needs, its running experiment too). `extra` carries what
+   * only a claim knows (the dispatch, the prompt id).
+   */
+  async renderChosen(
+    issue: string | IssueAggregate,
+    extra: DispatchContext,
+    failedDispatches = 0,
+  ): Promise<{ issueId: string; source: PromptSource | null; project: Project | null }> {
+    const { context, stored, chosen, project } = await this.choose(issue, extra, failedDispatches);
+    const picked = chosen ? versionFor(chosen, stored.issue.id) : null;
+    if (!chosen || !picked) return { issueId: stored.issue.id, source: null, project };
+    const version = await this.store.versionSource(chosen.id, picked.number, picked.id);
+    if (version === undefined) return { issueId: stored.issue.id, source: null, project };
+    return {
+      issueId: stored.issue.id,
+      project,
+      source: {
+        templateId: chosen.id,
+        versionId: picked.id,
+        versionNumber: picked.number,
+        experiment: picked.experiment,
+        text: await this.renderedText(version, context),
+      },
+    };
+  }
+
+  /** The issue's prompt context and the template selection picks for it (the context and the live templates read side by side). */
+  private async choose(issue: string | IssueAggregate, extra: DispatchContext, failedDispatches: number) {
+    const [{ context, stored, project }, entries] = await Promise.all([
+      this.contexts.build(issue, extra),
+      this.store.selectionEntries(),
+    ]);
+    return { context, stored, project, chosen: selectTemplate(entries, selectionFacts(stored, failedDispatches)) };
+  }
+
+  /** Any version (a draft included) rendered for an issue, whatever selection would choose: to try a version before promoting it. */
+  async renderVersionFor(issueRef: string, versionId: string): Promise<{ issueId: string; rendered: RenderedPrompt }> {
+    const located = VERSION_ID.test(versionId) ? await this.store.locateVersion(versionId) : undefined;
+    if (!located) throw new NotFoundError(`Version ${versionId} not found`);
+    const { context, stored } = await this.contexts.build(issueRef);
+    const rendered = await this.renderVersion(located.templateId, located.number, context);
+    if (!rendered) throw new NotFoundError(`Version ${versionId} not found`);
+    return { issueId: stored.issue.id, rendered };
+  }
+
+  private async renderVersion(templateId: string, number: number, context: PromptContext) {
+    const [template, version] = await Promise.all([
+      this.store.get(templateId),
+      this.store.getVersion(templateId, number),
+    ]);
+    if (!template || template.deleted || !version) return null;
+    const text = await this.renderedText({ ...version.version, compiled: version.compiled }, context);
+    return { template: template.template, version: version.version, text };
+  }
+
+  /**
+   * Seeds the default templates once per app instance (again after a failure): claims and previews
+   * wait for it, so a fresh table renders the defaults from its first request.
+   */
+  defaultsReady(): Promise<void> {
+    this.seeding ??= this.seedDefaults().then(
+      () => undefined,
+      (error: unknown) => {
+        this.seeding = undefined;
+        throw error;
+      },
+    );
+    return this.seeding;
+  }
+
+  /**
+   * Creates each default template (docs/api.md#templates-and-versions) that was never seeded: one read when all were.
+   * A default the user changed or deleted is left as it is; a slug a user's template holds is skipped.
+   *
+   * One instance seeds at a time: it holds the seeding (templates/template-store.ts) while it writes, and
+   * instances that start meanwhile (fifty agents' first claims on a fresh table, each on an
+   * instance of its own) wait for its marks instead of each compiling the defaults and racing it.
+   * A holder that died is taken over once its time runs out.
+   */
+  async seedDefaults(): Promise<string[]> {
+    const holder = randomUUID();
+    const deadline = Date.now() + SEEDING_WAIT_MS;
+    for (let n = 1; ; n++) {
+      const seeded = await this.templateSeeding.seeded(DEFAULT_TEMPLATE_SLUGS);
+      if (seeded.size === DEFAULT_TEMPLATE_SLUGS.length) return [];
+      if (await this.templateSeeding.reserve(holder, Date.now() + SEEDING_LEASE_MS)) {
+        try {
+          // Read again under the hold: the last holder may have finished since the read above.
+          return await this.seedMissing(await this.templateSeeding.seeded(DEFAULT_TEMPLATE_SLUGS));
+        } finally {
+          await this.templateSeeding.release(holder).catch(() => undefined);
+        }
+      }
+      if (Date.now() >= deadline) throw new UnavailableError(SEEDING_MESSAGE);
+      await pollBackoff(n);
+    }
+  }
+
+  /** Writes the defaults not in `seeded`, each with its mark, and returns their slugs. */
+  private async seedMissing(seeded: Set<string>): Promise<string[]> {
+    const created: string[] = [];
+    if (seeded.size === DEFAULT_TEMPLATE_SLUGS.length) return created;
+    // Their content (and the compiler that checks it) is loaded only when one is to be written.
+    const { DEFAULT_TEMPLATES } = await import("./defaults.js");
+    for (const preset of DEFAULT_TEMPLATES.filter(({ slug }) => !seeded.has(slug))) {
+      // Never marked seeded while a user's template holds the slug: skipped without compiling it.
+      if (await this.store.idOfSlug(preset.slug)) continue;
+      const compiled = await checkedContent(preset.content, this.sealSecret);
+      const { id, createdAt } = newTemplateId(this.now().getTime());
+      const first = newVersionRecord(
+        id,
+        1,
+        { changelog: preset.changelog, authorType: "human", authorName: "kaizen", content: preset.content },
+        "active",
+        createdAt,
+      );
+      const template: Template = {
+        id,
+        slug: preset.slug,
+        name: preset.name,
+        description: preset.description,
+        conditions: preset.conditions,
+        specificity: preset.specificity,
+        projectId: null,
+        activeVersionId: first.id,
+        createdAt,
+        updatedAt: createdAt,
+      };
+      try {
+        const writes = [
+          ...this.store.prepareCreate(template, first, compiled),
+          this.templateSeeding.mark(preset.slug, id),
+        ];
+        await retryConflicts(() => this.store.transact(writes));
+        created.push(preset.slug);
+      } catch (error) {
+        // Seeded meanwhile by another instance, or the slug is a user's: either way there is nothing to do.
+        if (!(error instanceof ConditionFailedError)) throw error;
+      }
+    }
+    return created;
+  }
+}
