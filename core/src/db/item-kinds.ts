@@ -48,7 +48,13 @@ export const ITEM_KINDS = {
     owner: "catalog/label-store#PROJECT_KIND",
     about: "a project",
   },
-  goal: { prefix: "goal_1", stamped: true, keys: "catalog/keys", owner: "catalog/label-store#GOAL_KIND", about: "a goal" },
+  goal: {
+    prefix: "goal_1",
+    stamped: true,
+    keys: "catalog/keys",
+    owner: "catalog/label-store#GOAL_KIND",
+    about: "a goal",
+  },
   label: {
     prefix: "label_1",
     stamped: true,
