@@ -105,7 +105,7 @@ export const issuesSection: Section = {
     const lines: BudgetLine[] = [];
 
     const statsMany = await app.cost(`GET /api/dashboard/stats (${t.count} issues)`, { path: "/api/dashboard/stats" });
-    ctx.log(`\nDashboard stats with ${FEW_ISSUES} and with ${t.count} issues (README: the same cost)`);
+    ctx.log(`\nDashboard stats with ${FEW_ISSUES} and with ${t.count} issues (docs/api.md: the same cost)`);
     ctx.log(costTable([t.statsFew, statsMany]));
     lines.push(
       capacityRatio(`dashboard stats, ${t.count} / ${FEW_ISSUES} issues`, statsMany, t.statsFew, BUDGETS.manyOverFew),

@@ -22,7 +22,7 @@ export const WEBHOOK_SECRET_VARIABLES = {
 } as const;
 
 /**
- * What a browser on an allowed origin may do (`CORS_ALLOWED_ORIGINS`, README "Configuration"): the local server's
+ * What a browser on an allowed origin may do (`CORS_ALLOWED_ORIGINS`, docs/api.md#configuration): the local server's
  * `hono/cors` and the gateway's CORS configuration (infra/api.ts) are both built from this one policy.
  */
 export const CORS_POLICY = {

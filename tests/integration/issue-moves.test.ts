@@ -315,7 +315,7 @@ const MOVES: Move[] = [
       w.t.app.request(`/api/dispatch/next?agent=sweeper&projectId=${w.nowhere}`, { headers: AUTH }),
     ),
   },
-  // docs/api.md#what-a-signal-does moves an issue to done from states the 3.2.1 table has no such move for (a merged
+  // docs/api.md#what-a-signal-does moves an issue to done from states the table of docs/api.md#states-and-transitions has no such move for (a merged
   // fix from backlog or todo, a provider's close from backlog): on those paths its rules are followed.
   ...(["triage", "backlog", "todo", "in_progress"] as const).map(
     (from): Move => ({

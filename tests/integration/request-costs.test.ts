@@ -120,7 +120,7 @@ describe("signal requests", () => {
   // docs/contributing.md#budgets sets a receiver at 3 calls. A delivery makes 4, in 3 round trips: the
   // conditional put that reserves its delivery id goes out beside the read of its fingerprint, so
   // redeliveries arriving together on other instances wait for the first instead of each sending a
-  // transaction bound to fail (README, "a delivery id is reserved"). The bound holds it there.
+  // transaction bound to fail (docs/architecture.md#concurrency). The bound holds it there.
   const RECEIVER_CALLS = 4;
 
   it(`a delivery that opens an issue costs at most ${RECEIVER_CALLS} calls, from each provider`, async () => {
@@ -162,7 +162,7 @@ describe("claims", () => {
   // docs/contributing.md#budgets sets a claim at 3 calls (the queue head, the issue, one transaction). It
   // makes 7 today: the lease-expiry query and the template listing the prompt is chosen from come
   // on top, and so do the claimer's entry and the count of claimers ahead of it, which let claims
-  // made at once take different issues without taking turns (README, "A claim"). The bound holds it
+  // made at once take different issues without taking turns (docs/api.md#dispatch). The bound holds it
   // where it is; lower it when the claim meets its budget.
   const CLAIM_CALLS_TODAY = 7;
 

@@ -28,7 +28,7 @@ export function signatureHeader(secrets: readonly string[], timestamp: number, b
 
 /**
  * Whether `header` holds a signature of `body` at `timestamp` by `secret`: what a receiver checks
- * (the CLI's `kaizen events tail` and the tests use it; the README shows the same in a few lines).
+ * (the CLI's `kaizen events tail` and the tests use it; docs/events.md shows the same in a few lines).
  */
 export function verifySignature(secret: string, timestamp: string | number, body: string, header: string): boolean {
   const expected = Buffer.from(signature(secret, Number(timestamp), body));

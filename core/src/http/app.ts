@@ -228,7 +228,7 @@ function requestLog(logger: Logger, db: Db, families: FamilyModules): Middleware
 }
 
 /**
- * CORS (`CORS_ALLOWED_ORIGINS`, README "Configuration") for the listed origins only: their preflights are answered
+ * CORS (`CORS_ALLOWED_ORIGINS`, docs/api.md#configuration) for the listed origins only: their preflights are answered
  * 204 and their responses carry the policy's headers; any other origin gets no CORS header at all
  * and its preflight goes on to the route table like any request (404/405).
  */

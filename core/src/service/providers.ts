@@ -4,7 +4,7 @@ import { allRoutes, type WebhookProvider } from "../routes.js";
 import { PROVIDER_HEADERS } from "../webhooks/headers.js";
 import type { ProviderSetup } from "./schemas.js";
 
-/** Each provider's step-by-step setup guide, as a path in the repository (README "Connecting the providers"). */
+/** Each provider's step-by-step setup guide, as a path in the repository (docs/providers/github.md and its siblings). */
 export const PROVIDER_GUIDES: Readonly<Record<WebhookProvider, string>> = {
   codehost: "docs/providers/github.md",
   errortracker: "docs/providers/sentry.md",

@@ -1,5 +1,5 @@
 /**
- * @module webhooks/headers — the headers each receiver reads (docs/api.md#webhook-verification): the seed's neutral names,
+ * @module webhooks/headers — the headers each receiver reads (docs/api.md#webhook-verification): the neutral names,
  * and for each the name the real provider sends (GitHub for the code host, Sentry for the error
  * tracker; PostHog sends the headers its user configures, so the analytics receiver has no other
  * name). The neutral name wins when both are present; the rules and the stored signals only ever

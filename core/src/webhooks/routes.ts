@@ -1,6 +1,6 @@
 /**
  * @module webhooks/routes — the `webhooks` family's handlers (routes in ./api.ts): the three verified receivers (docs/api.md#webhook-verification, docs/api.md#receivers).
- * Each reads the seed's neutral headers or the real provider's own (`webhooks/headers.ts`).
+ * Each reads the neutral headers or the real provider's own (`webhooks/headers.ts`).
  * Order: secret configured (the app factory, before the body is read) → body size → signature
  * over the raw bytes → media type → JSON → classify → ingest.
  */

@@ -1,6 +1,6 @@
 /**
  * @module signals/rules/codehost — provider event types, fingerprints, severities and titles of code-host
- * webhook deliveries (docs/api.md#receivers, docs/api.md#fingerprints-and-severity), and the merged pull requests that close the loop (3.1.3 rule 1).
+ * webhook deliveries (docs/api.md#receivers, docs/api.md#fingerprints-and-severity), and the merged pull requests that close the loop (docs/api.md#what-a-signal-does, rule 1).
  */
 import {
   type ClassifiedSignal,
@@ -67,7 +67,7 @@ export function repositoryName(body: unknown): string {
   return text(field(body, "repository", "full_name")) ?? text(field(body, "organization", "login")) ?? UNKNOWN;
 }
 
-/** The first row of the 3.1.2 table that matches, in the table's order. */
+/** The first row of the docs/api.md#fingerprints-and-severity table that matches, in the table's order. */
 function codehostVerdict(eventType: string, action: string | undefined, body: unknown, repo: string): Verdict {
   return (
     ciFailureVerdict(eventType, action, body, repo) ??
