@@ -20,6 +20,7 @@ import {
 } from "../../../core/src/issues/issue-item.js";
 import type { DispatchEnd, DispatchEnding, IssueMove } from "../../../core/src/issues/issue-moves.js";
 import { IssueMoves } from "../../../core/src/issues/issue-moves.js";
+import { newIssue } from "../../../core/src/issues/issue-service.js";
 import { IssueStore } from "../../../core/src/issues/issue-store.js";
 import { issueKey, padNumber } from "../../../core/src/issues/keys.js";
 import type { IssueStatus } from "../../../core/src/issues/schemas.js";
@@ -96,26 +97,7 @@ function setup() {
   return { store, dispatches, moves: new IssueMoves(store, dispatches), issue };
 }
 
-const BLANK: NewIssue = {
-  title: "Checkout times out",
-  description: null,
-  type: "task",
-  status: "triage",
-  priority: 2,
-  parentId: null,
-  projectId: null,
-  labels: [],
-  fingerprint: null,
-  signalSource: null,
-  signalCount: 0,
-  lastSignalAt: null,
-  hypothesis: null,
-  agentSummary: null,
-  commits: [],
-  pullRequests: [],
-  blockedBy: [],
-  completedAt: null,
-};
+const BLANK: NewIssue = newIssue({ title: "Checkout times out", type: "task", priority: 2 });
 
 /** The dashboard count changes among `writes`, by counter (merged: one item per counter). */
 function counts(writes: TransactItem[]): Record<string, number> {
