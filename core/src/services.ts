@@ -66,7 +66,7 @@ type DbDeps = Pick<AppDeps, "db" | "clock">;
 /** What the outbound events' side needs besides: how a retry that is due wakes a sweep (deployed; events-lambda.ts). */
 type EventDeps = DbDeps & { wake?: (at: Date) => Promise<void> };
 
-const clockOf = (deps: DbDeps) => deps.clock ?? (() => new Date());
+export const clockOf = (deps: DbDeps) => deps.clock ?? (() => new Date());
 
 export const dispatchQueue = (deps: DbDeps) => once(deps, "dispatchQueue", () => new DispatchQueue(deps.db));
 export const issueStore = (deps: DbDeps) =>
@@ -212,7 +212,6 @@ export const dashboardService = (deps: DbDeps) =>
         issueStore(deps),
         dispatchStore(deps),
         templateStore(deps),
-        usageStats(deps),
         clockOf(deps),
       ),
   );

@@ -14,7 +14,6 @@ import { SIGNAL_LISTINGS, timeFloor } from "../signals/keys.js";
 import { PROVIDER_SOURCES } from "../signals/schemas.js";
 import type { SignalQueries } from "../signals/signal-queries.js";
 import { medianOf, readCounts } from "../stats/counts.js";
-import { type UsageStats, usageDay } from "../stats/usage-stats.js";
 import type { TemplateStore } from "../templates/template-store.js";
 import type { ActivityChain, DashboardStats, PromptPerformance, SignalHour, UsageReport } from "./schemas.js";
 
@@ -29,16 +28,8 @@ export class DashboardService {
     private readonly issues: IssueStore,
     private readonly dispatches: DispatchStore,
     private readonly templates: TemplateStore,
-    private readonly usageStats: Pick<UsageStats, "day">,
     private readonly now: () => Date = () => new Date(),
   ) {}
-
-  /** The usage sums of the last `days` UTC days, today first: one query per day, the days read side by side. */
-  async usage(days: number): Promise<UsageReport> {
-    const today = Date.parse(`${usageDay(this.now())}T00:00:00.000Z`);
-    const dates = Array.from({ length: days }, (_, back) => usageDay(new Date(today - back * 24 * HOUR_MS)));
-    return { days: await Promise.all(dates.map((date) => this.usageStats.day(date))) };
-  }
 
   /**
    * The latest signals, newest first, each with the issue it opened, grouped into or closed, that

@@ -46,6 +46,8 @@ export function usageDay(at: string | Date): string {
   return (typeof at === "string" ? new Date(at) : at).toISOString().slice(0, 10);
 }
 
+const DAY_MS = 86_400_000;
+
 function dayPartition(day: string): string {
   return `${USAGE_ENTITY}#${day}`;
 }
@@ -114,6 +116,13 @@ function byCost<T extends UsageSums>(name: (row: T) => string) {
 /** Reads the usage sums. */
 export class UsageStats {
   constructor(private readonly db: Db) {}
+
+  /** The sums of the last `days` UTC days up to `today`'s, today first: one query per day, the days read side by side. */
+  async lastDays(days: number, today: Date): Promise<{ days: UsageDay[] }> {
+    const start = Date.parse(`${usageDay(today)}T00:00:00.000Z`);
+    const dates = Array.from({ length: days }, (_, back) => usageDay(new Date(start - back * DAY_MS)));
+    return { days: await Promise.all(dates.map((date) => this.day(date))) };
+  }
 
   /** One day's sums, in all, per agent and per project (one query; zeros when nothing was reported). */
   async day(day: string): Promise<UsageDay> {
