@@ -8,6 +8,7 @@ import { CatalogLookups } from "./catalog/catalog-lookups.js";
 import { CatalogService } from "./catalog/catalog-service.js";
 import { CommentService } from "./comments/comment-service.js";
 import { CommentStore } from "./comments/comment-store.js";
+import { machineClock } from "./clock.js";
 import { apiBaseUrl } from "./config.js";
 import { DashboardService } from "./dashboard/dashboard-service.js";
 import { ClaimLine } from "./dispatch/claim-line.js";
@@ -66,7 +67,7 @@ type DbDeps = Pick<AppDeps, "db" | "clock">;
 /** What the outbound events' side needs besides: how a retry that is due wakes a sweep (deployed; events-lambda.ts). */
 type EventDeps = DbDeps & { wake?: (at: Date) => Promise<void> };
 
-const clockOf = (deps: DbDeps) => deps.clock ?? (() => new Date());
+const clockOf = (deps: DbDeps) => deps.clock ?? machineClock;
 
 export const dispatchQueue = (deps: DbDeps) => once(deps, "dispatchQueue", () => new DispatchQueue(deps.db));
 export const issueStore = (deps: DbDeps) =>
