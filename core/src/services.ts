@@ -6,9 +6,9 @@
 import type { Hono } from "hono";
 import { CatalogLookups } from "./catalog/catalog-lookups.js";
 import { CatalogService } from "./catalog/catalog-service.js";
+import { machineClock } from "./clock.js";
 import { CommentService } from "./comments/comment-service.js";
 import { CommentStore } from "./comments/comment-store.js";
-import { machineClock } from "./clock.js";
 import { apiBaseUrl } from "./config.js";
 import { DashboardService } from "./dashboard/dashboard-service.js";
 import { ClaimLine } from "./dispatch/claim-line.js";
