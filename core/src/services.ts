@@ -125,11 +125,13 @@ export const signalService = (deps: DbDeps) =>
     "signals",
     () =>
       new SignalService(
-        new SignalIngest(deps.db, signalStore(deps), signalQueries(deps), {
-          service: issueService(deps),
-          store: issueStore(deps),
-          moves: issueMoves(deps),
-        }),
+        new SignalIngest(
+          deps.db,
+          signalStore(deps),
+          signalQueries(deps),
+          { service: issueService(deps), store: issueStore(deps), moves: issueMoves(deps) },
+          clockOf(deps),
+        ),
         signalQueries(deps),
         issueService(deps),
       ),
