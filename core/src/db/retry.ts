@@ -33,12 +33,12 @@ export async function retryRaces<T>(
 
 /**
  * Waits before attempt `n + 1` after `n` lost races: a jittered wait under 10 ms, then 20, 40 …
- * up to 200 ms, so writers that lost together do not come back together.
+ * up to 200 ms on `clock`, so writers that lost together do not come back together.
  * @example for (let n = 1; !(await tryOnce()); n++) await raceBackoff(n);
  */
-export function raceBackoff(n: number): Promise<void> {
+export function raceBackoff(n: number, clock: SteadyClock = machineClock): Promise<void> {
   const ceiling = Math.min(200, 5 * 2 ** Math.min(n, 6));
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
+  return clock.wait(Math.random() * ceiling);
 }
 
 /** How long {@link retryConflicts} keeps sending a write that other transactions hold items of. */
