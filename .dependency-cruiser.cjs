@@ -12,7 +12,11 @@ const FAMILY_FILES = "^core/src/[^/]+/(routes|handlers|api)\\.ts$";
 const LAYERS = [
   {
     name: "foundation",
-    paths: ["^core/src/(errors|config|routes|route-table|schema|deployed)\\.ts$", "^core/src/db/", "^core/src/aws/"],
+    paths: [
+      "^core/src/(errors|config|clock|routes|route-table|schema|deployed)\\.ts$",
+      "^core/src/db/",
+      "^core/src/aws/",
+    ],
   },
   { name: "shared", paths: ["^core/src/http/", "^core/src/stats/"] },
   { name: "issues", paths: ["^core/src/issues/"] },

@@ -6,6 +6,7 @@
 import type { Hono } from "hono";
 import { CatalogLookups } from "./catalog/catalog-lookups.js";
 import { CatalogService } from "./catalog/catalog-service.js";
+import { machineClock } from "./clock.js";
 import { CommentService } from "./comments/comment-service.js";
 import { CommentStore } from "./comments/comment-store.js";
 import { apiBaseUrl } from "./config.js";
@@ -66,7 +67,7 @@ type DbDeps = Pick<AppDeps, "db" | "clock">;
 /** What the outbound events' side needs besides: how a retry that is due wakes a sweep (deployed; events-lambda.ts). */
 type EventDeps = DbDeps & { wake?: (at: Date) => Promise<void> };
 
-export const clockOf = (deps: DbDeps) => deps.clock ?? (() => new Date());
+export const clockOf = (deps: DbDeps) => deps.clock ?? machineClock;
 
 export const dispatchQueue = (deps: DbDeps) => once(deps, "dispatchQueue", () => new DispatchQueue(deps.db));
 export const issueStore = (deps: DbDeps) =>
@@ -124,11 +125,13 @@ export const signalService = (deps: DbDeps) =>
     "signals",
     () =>
       new SignalService(
-        new SignalIngest(deps.db, signalStore(deps), signalQueries(deps), {
-          service: issueService(deps),
-          store: issueStore(deps),
-          moves: issueMoves(deps),
-        }),
+        new SignalIngest(
+          deps.db,
+          signalStore(deps),
+          signalQueries(deps),
+          { service: issueService(deps), store: issueStore(deps), moves: issueMoves(deps) },
+          clockOf(deps),
+        ),
         signalQueries(deps),
         issueService(deps),
       ),

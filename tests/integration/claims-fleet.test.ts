@@ -13,6 +13,7 @@ import { issueKey } from "../../core/src/issues/keys.js";
 import { dispatchStore } from "../../core/src/services.js";
 import type { Fleet } from "../../testkit/fleet.js";
 import { AUTH, fleetOf, jsonPost, type Requester, type TestApp, testApp } from "../helpers/app.js";
+import { testClock } from "../helpers/clock.js";
 import { CONFLICT_MODES } from "../helpers/db.js";
 
 type Json = Record<string, unknown>;
@@ -127,19 +128,22 @@ describe.each(CONFLICT_MODES)("claims through a fleet ($mode)", ({ emulateConfli
 });
 
 describe("a claim that cannot finish", () => {
+  // Each on a clock the test moves (../helpers/clock.ts): the claim's waits, and the database time
+  // the test stands for, move it on at once, so its deadlines are met without sleeping through them.
   it("answers 204 after a moment when the claimers ahead of it hold every issue, writes nothing, and takes the issue once the way is clear", async () => {
-    const t = await testApp();
+    const clock = testClock();
+    const t = await testApp({ clock });
     const [issueId] = await createTodos(t, 1);
     // A claimer that began a moment ago and never finished (its function died): the one issue is its.
     const store = dispatchStore({ db: t.db });
     const stale = newClaimerId(Date.now() - 1_000);
     await store.enterClaimer("all", stale, new Date());
-    const started = Date.now();
+    const started = clock.elapsed();
     const nothing = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "waiting" }));
     expect(nothing.status).toBe(204);
     // It waited a moment for the one ahead to leave the issue, not the claim's deadline.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
-    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(clock.elapsed() - started).toBeGreaterThanOrEqual(1_000);
+    expect(clock.elapsed() - started).toBeLessThan(4_000);
     const issue = (await (await t.app.request(`/api/issues/${issueId}`, { headers: AUTH })).json()) as { data: Json };
     expect(issue.data.status).toBe("todo");
     const dispatches = (await (await t.app.request("/api/dispatch", { headers: AUTH })).json()) as { total: number };
@@ -148,10 +152,11 @@ describe("a claim that cannot finish", () => {
     const claimed = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "waiting" }));
     expect(claimed.status).toBe(201);
     expect(((await claimed.json()) as { data: { issue: Json } }).data.issue.id).toBe(issueId);
-  }, 30_000);
+  });
 
   it("does not count its transactions' time toward the deadline: one back after 5.5 s with its issue gone looks again (a database taking a burst in turn)", async () => {
-    const t = await testApp();
+    const clock = testClock();
+    const t = await testApp({ clock });
     const [first, second] = await createTodos(t, 2);
     let held = false;
     // The claim's transaction waits 5.5 s at the database, as the last of a burst does in DynamoDB
@@ -161,7 +166,7 @@ describe("a claim that cannot finish", () => {
         if (context.commandName === "TransactWriteItemsCommand" && !held) {
           held = true;
           await t.db.delete(issueKey(first as string));
-          await new Promise((resolve) => setTimeout(resolve, 5_500));
+          await clock.wait(5_500);
         }
         return next(args);
       },
@@ -171,10 +176,12 @@ describe("a claim that cannot finish", () => {
     expect(held).toBe(true);
     expect(claimed.status).toBe(201);
     expect(((await claimed.json()) as { data: { issue: Json } }).data.issue.id).toBe(second);
-  }, 30_000);
+    expect(clock.elapsed()).toBeGreaterThanOrEqual(5_500);
+  });
 
   it("answers 503 after 15 s in all when every transaction it sends is slow and finds its issue gone", async () => {
-    const t = await testApp();
+    const clock = testClock();
+    const t = await testApp({ clock });
     await createTodos(t, 8);
     let sent = 0;
     // Each claim transaction waits 4 s at the database, and its issue goes meanwhile.
@@ -187,35 +194,43 @@ describe("a claim that cannot finish", () => {
             .TransactItems;
           const issue = items[0]?.Put?.Item;
           if (issue) await t.db.delete({ pk: issue.pk, sk: issue.sk });
-          await new Promise((resolve) => setTimeout(resolve, 4_000));
+          await clock.wait(4_000);
         }
         return next(args);
       },
       { step: "initialize", name: "slowTransactions" },
     );
-    const started = Date.now();
+    const started = clock.elapsed();
     const refused = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "unlucky" }));
     expect(refused.status).toBe(503);
     expect(refused.headers.get("Retry-After")).toMatch(/^[1-9][0-9]*$/);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(15_000);
-    expect(Date.now() - started).toBeLessThan(25_000);
+    expect(clock.elapsed() - started).toBeGreaterThanOrEqual(15_000);
+    expect(clock.elapsed() - started).toBeLessThan(25_000);
     expect(sent).toBe(4);
-  }, 60_000);
+  });
 
   it("answers 503 with Retry-After when every issue it goes for is gone for 5 s, and writes nothing", async () => {
-    const t = await testApp();
-    const ids = await createTodos(t, 700);
+    const clock = testClock();
+    const t = await testApp({ clock });
+    const ids = await createTodos(t, 60);
     // Issues whose items went and whose queue entries stayed: each look finds one gone and looks again.
-    for (let i = 0; i < ids.length; i += 50) {
-      await Promise.all(ids.slice(i, i + 50).map((id) => t.db.delete(issueKey(id))));
-    }
-    const started = Date.now();
+    await Promise.all(ids.map((id) => t.db.delete(issueKey(id))));
+    // Each call the claim makes takes 50 ms of the database's time: a look and its read take 150 ms,
+    // so the claim meets its deadline after some 34 of the 60 issues, every one of them gone.
+    t.db.client.middlewareStack.add(
+      (next) => async (args) => {
+        await clock.wait(50);
+        return next(args);
+      },
+      { step: "initialize", name: "slowCalls" },
+    );
+    const started = clock.elapsed();
     const refused = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "unlucky" }));
     expect(refused.status).toBe(503);
     expect(refused.headers.get("Retry-After")).toMatch(/^[1-9][0-9]*$/);
     expect(((await refused.json()) as { error: string }).error).toBe("Too many concurrent claims; retry shortly");
-    expect(Date.now() - started).toBeGreaterThanOrEqual(5_000);
+    expect(clock.elapsed() - started).toBeGreaterThanOrEqual(5_000);
     const dispatches = (await (await t.app.request("/api/dispatch", { headers: AUTH })).json()) as { total: number };
     expect(dispatches.total).toBe(0);
-  }, 60_000);
+  });
 });

@@ -10,13 +10,13 @@
  * 503 with `Retry-After` when none does in time, and a request that outlived its reservation
  * answers as a duplicate of the one that took it over.
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { ALL_FAMILIES, createApp, createDb } from "../../core/src/index.js";
 import { deliveryKey } from "../../core/src/signals/keys.js";
 import { WEBHOOK_DELIVERY_PENDING_MESSAGE } from "../../core/src/signals/webhook-delivery-claims.js";
 import type { Fleet } from "../../testkit/fleet.js";
 import { AUTH, dataOf, fleetOf, jsonPost, type Requester, type TestApp, testApp } from "../helpers/app.js";
+import { testClock } from "../helpers/clock.js";
 import { CONFLICT_MODES, testConfig } from "../helpers/db.js";
 import { codehostDelivery, issueEvent, type SignedDelivery } from "../helpers/deliveries.js";
 
@@ -91,70 +91,104 @@ describe.each(CONFLICT_MODES)("the same delivery on many instances at once ($mod
 });
 
 describe("a delivery whose id another request reserved", () => {
+  // On a clock the test moves (../helpers/clock.ts): the redelivery's waits move it on at once, so
+  // reservations lapse and the wait for them ends without sleeping through them.
   it("takes over a reservation that lapsed (its request died), and stores the delivery once", async () => {
-    const t = await testApp();
+    const clock = testClock();
+    const t = await testApp({ clock });
     const delivery = opened(7);
-    const lapses = Date.now() + 1_500;
+    const lapses = clock().getTime() + 1_500;
     await reserve(t, delivery, "sig_01JDEADREQVEST0000000000000", lapses);
     const answer = await deliver(t.app, delivery);
     expect(answer.status).toBe(201);
-    expect(Date.now()).toBeGreaterThanOrEqual(lapses);
+    expect(clock().getTime()).toBeGreaterThanOrEqual(lapses);
     const again = await deliver(t.app, delivery);
     expect(again).toMatchObject({ status: 200, data: { duplicate: true, signal: { id: answer.data.signal.id } } });
     expect(await signalCount(t)).toBe(1);
   });
 
   it("answers with the signal of the request holding it once that request has stored it", async () => {
-    const t = await testApp();
+    const clock = testClock();
+    const t = await testApp({ clock });
     const first = await deliver(t.app, opened(8));
     expect(first.status).toBe(201);
     const delivery = codehostDelivery("issues", issueEvent("edited", 8));
-    await reserve(t, delivery, "sig_01JSLOWREQVEST0000000000000", Date.now() + 5_000);
-    const waiting = deliver(t.app, delivery);
-    await sleep(400);
-    // The holder stores it: its delivery now names its signal (here, the first one's).
-    await t.db.put({
-      Item: { ...keyOf(delivery), signalId: first.data.signal.id, issueId: first.data.signal.issueId },
-    });
-    expect(await waiting).toMatchObject({
+    await reserve(t, delivery, "sig_01JSLOWREQVEST0000000000000", clock().getTime() + 5_000);
+    // The holder stores it while the redelivery waits: its delivery now names its signal (here, the
+    // first one's) when the redelivery looks again.
+    let looks = 0;
+    t.db.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const key = (args.input as { Key?: { pk: string; sk: string } }).Key;
+        const ofDelivery = key?.pk === keyOf(delivery).pk && key.sk === keyOf(delivery).sk;
+        if (context.commandName === "GetItemCommand" && ofDelivery && ++looks === 1) {
+          await t.db.put({
+            Item: { ...keyOf(delivery), signalId: first.data.signal.id, issueId: first.data.signal.issueId },
+          });
+        }
+        return next(args);
+      },
+      { step: "initialize", name: "holderStoresMeanwhile" },
+    );
+    expect(await deliver(t.app, delivery)).toMatchObject({
       status: 200,
       data: { duplicate: true, signal: { id: first.data.signal.id }, issue: { number: 1 } },
     });
+    expect(looks).toBeGreaterThan(0);
     expect(await signalCount(t)).toBe(1);
   });
 
   it("answers 503 with Retry-After when the request holding it neither stores it nor lapses in time", async () => {
-    const t = await testApp();
+    const clock = testClock();
+    const t = await testApp({ clock });
     const delivery = opened(9);
-    const lapses = Date.now() + 20_000;
+    const lapses = clock().getTime() + 20_000;
     await reserve(t, delivery, "sig_01JSTVCKREQVEST0000000000000", lapses);
     const answer = await deliver(t.app, delivery);
     expect(answer.status).toBe(503);
     expect(answer.body.error).toBe(WEBHOOK_DELIVERY_PENDING_MESSAGE);
     const retryAfter = Number(answer.headers.get("Retry-After"));
-    expect(retryAfter).toBeGreaterThanOrEqual(Math.floor((lapses - Date.now()) / 1000));
-    expect(retryAfter).toBeLessThanOrEqual(Math.ceil((lapses - Date.now()) / 1000) + 1);
+    expect(retryAfter).toBeGreaterThanOrEqual(Math.floor((lapses - clock().getTime()) / 1000));
+    expect(retryAfter).toBeLessThanOrEqual(Math.ceil((lapses - clock().getTime()) / 1000) + 1);
     expect(await signalCount(t)).toBe(0);
   });
 
   it("a request that outlives its reservation answers as a duplicate of the one that took it over", async () => {
-    const t = await testApp({}, { emulateConflicts: false });
-    // One instance whose transactions take 6 s to leave (longer than a reservation lasts) …
+    const clock = testClock();
+    const t = await testApp({ clock }, { emulateConflicts: false });
+    // One instance whose transactions leave only once the redelivery has been answered, longer
+    // than a reservation lasts …
+    let entered: () => void = () => {};
+    const holding = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const slowDb = createDb({ tableName: t.tableName, region: "us-east-1", endpoint: t.endpoint });
     slowDb.client.middlewareStack.add(
       (next, context) => async (args) => {
-        if (context.commandName === "TransactWriteItemsCommand") await sleep(6_000);
+        if (context.commandName === "TransactWriteItemsCommand") {
+          entered();
+          await released;
+        }
         return next(args);
       },
       { step: "initialize", priority: "high", name: "slowTransactions" },
     );
     const config = testConfig({ tableName: t.tableName, endpoint: t.endpoint });
-    const slow = createApp(ALL_FAMILIES, { config, db: slowDb });
-    // … the first to get a delivery; the redelivery reaches another one meanwhile.
+    const slow = createApp(ALL_FAMILIES, { config, db: slowDb, clock });
+    // … the first to get a delivery, which it has reserved when its transaction is held; the
+    // redelivery reaches another instance meanwhile.
     const delivery = opened(10);
     const first = deliver(slow, delivery);
-    await sleep(300);
+    await holding;
+    const reservedAt = clock().getTime();
     const second = await deliver(t.app, delivery);
+    // It took the delivery over once the first one's reservation had lapsed.
+    expect(clock().getTime() - reservedAt).toBeGreaterThanOrEqual(5_000);
+    release();
     const late = await first;
     slowDb.client.destroy();
     expect(second.status).toBe(201);

@@ -26,6 +26,7 @@ import { versionKey, versionReviewsKey } from "../../core/src/templates/keys.js"
 import type { TemplateDetail, TemplateVersion } from "../../core/src/templates/schemas.js";
 import type { Fleet } from "../../testkit/fleet.js";
 import { AUTH, dataOf, fleetOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { type TestClock, testClock } from "../helpers/clock.js";
 import { CONFLICT_MODES, testConfig } from "../helpers/db.js";
 
 const fleets: Fleet[] = [];
@@ -117,8 +118,11 @@ describe.each(CONFLICT_MODES)("reviews of one version through a fleet ($mode)", 
   });
 });
 
-/** The app's review store, and its review service as the composition root builds it but with `timings`. */
-function reviewsWith(t: TestApp, timings: Partial<ReviewTimings>) {
+/**
+ * The app's review store, and its review service as the composition root builds it but with
+ * `timings`, on `clock` (its waits for a review number and for its fold run on it).
+ */
+function reviewsWith(t: TestApp, timings: Partial<ReviewTimings>, clock: TestClock) {
   const deps = { config: testConfig({ tableName: t.tableName, endpoint: t.endpoint }), db: t.db };
   const store = new ReviewStore(deps.db);
   const service = new ReviewService(
@@ -127,14 +131,13 @@ function reviewsWith(t: TestApp, timings: Partial<ReviewTimings>) {
     templateStore(deps),
     { issues: issueStore(deps), labels: catalogLookups(deps), catalog: catalogService(deps) },
     experimentEndings(deps),
-    () => new Date(),
+    clock,
     timings,
   );
   return { service, store };
 }
 
 const promptOf = (t: TestApp, id: string) => dataOf<Prompt>(t.app.request(`/api/prompts/${id}`, { headers: AUTH }));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("one review at a time", () => {
   it("costs 6 calls: the prompt, the version, a number, its write, the slots after the version's position, the fold", async () => {
@@ -157,14 +160,15 @@ describe("a review number taken and never written", () => {
     const t = await testApp();
     const [prompt] = await promptsOfOneVersion(t, 1);
     if (!prompt) throw new Error("no prompt");
-    const { service, store } = reviewsWith(t, { gapTimeoutMs: 400 });
+    const clock = testClock();
+    const { service, store } = reviewsWith(t, { gapTimeoutMs: 400 }, clock);
     // A review that took its number and died before writing it.
-    const lost = await store.takeReviewNumber(prompt.versionId, new Date().toISOString());
+    const lost = await store.takeReviewNumber(prompt.versionId, clock().toISOString());
     expect(lost.value).toBe(1);
-    const started = Date.now();
+    const started = clock.elapsed();
     const first = await service.review(prompt.id, rating(1));
     expect(first.sequence).toBe(2);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(clock.elapsed() - started).toBeGreaterThanOrEqual(300);
     const afterFirst = await activeVersion(t, "task-execution");
     expect(afterFirst).toMatchObject({ reviewCount: 1, reviewScore: first.composite });
     expect((await promptOf(t, prompt.id)).reviewCount).toBe(1);
@@ -181,18 +185,19 @@ describe("a review number taken and never written", () => {
     const t = await testApp();
     const [prompt] = await promptsOfOneVersion(t, 1);
     if (!prompt) throw new Error("no prompt");
-    const { service, store } = reviewsWith(t, { gapTimeoutMs: 1_500, foldWaitMs: 300 });
-    await store.takeReviewNumber(prompt.versionId, new Date().toISOString());
-    const started = Date.now();
+    const clock = testClock();
+    const { service, store } = reviewsWith(t, { gapTimeoutMs: 1_500, foldWaitMs: 300 }, clock);
+    await store.takeReviewNumber(prompt.versionId, clock().toISOString());
+    const started = clock.elapsed();
     const first = await service.review(prompt.id, rating(3));
-    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(clock.elapsed() - started).toBeLessThan(1_500);
     expect(first.sequence).toBe(2);
     // Stored and listed, not yet counted on its version or prompt.
     const listed = await dataOf<Review[]>(t.app.request(`/api/prompts/${prompt.id}/reviews`, { headers: AUTH }));
     expect(listed.map(({ id }) => id)).toEqual([first.id]);
     expect((await activeVersion(t, "task-execution")).reviewCount).toBe(0);
     expect((await promptOf(t, prompt.id)).reviewCount).toBe(0);
-    await sleep(1_600 - (Date.now() - started));
+    clock.advance(1_600 - (clock.elapsed() - started));
     const second = await service.review(prompt.id, rating(4));
     expect(second.sequence).toBe(3);
     const version = await activeVersion(t, "task-execution");

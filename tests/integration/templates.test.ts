@@ -553,13 +553,26 @@ describe("default templates", () => {
     const store = new TemplateStore(t.db);
     const seeding = new TemplateSeeding(t.db);
     expect(await seeding.reserve("another-instance", Date.now() + 5_000)).toBe(true);
+    // Its reads of the marks: the third comes after it found the seeding held twice and waited.
+    let reads = 0;
+    let readThrice: () => void = () => {};
+    const thirdRead = new Promise<void>((resolve) => {
+      readThrice = resolve;
+    });
+    t.db.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === "BatchGetItemCommand" && ++reads === 3) readThrice();
+        return next(args);
+      },
+      { step: "initialize", name: "marksRead" },
+    );
     let settled = false;
     const waiting = engineOf(t)
       .renderer.seedDefaults()
       .finally(() => {
         settled = true;
       });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await thirdRead;
     // It neither wrote a default nor gave up while the seeding was held.
     expect(settled).toBe(false);
     expect((await seeding.seeded(DEFAULT_TEMPLATE_SLUGS)).size).toBe(0);

@@ -1,4 +1,5 @@
 /** @module db/retry — optimistic concurrency: read, write under a condition, and on a lost race read again. */
+import { machineClock, type SteadyClock } from "../clock.js";
 import { UnavailableError } from "../errors.js";
 import { ConditionFailedError, TransactionConflictError } from "./db.js";
 
@@ -32,12 +33,12 @@ export async function retryRaces<T>(
 
 /**
  * Waits before attempt `n + 1` after `n` lost races: a jittered wait under 10 ms, then 20, 40 …
- * up to 200 ms, so writers that lost together do not come back together.
+ * up to 200 ms on `clock`, so writers that lost together do not come back together.
  * @example for (let n = 1; !(await tryOnce()); n++) await raceBackoff(n);
  */
-export function raceBackoff(n: number): Promise<void> {
+export function raceBackoff(n: number, clock: SteadyClock = machineClock): Promise<void> {
   const ceiling = Math.min(200, 5 * 2 ** Math.min(n, 6));
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
+  return clock.wait(Math.random() * ceiling);
 }
 
 /** How long {@link retryConflicts} keeps sending a write that other transactions hold items of. */
@@ -67,10 +68,10 @@ export async function retryConflicts<T>(write: () => Promise<T>, budgetMs = CONF
 
 /**
  * Waits before poll `n + 1` of something another request is writing (a delivery being stored, the
- * default templates being seeded): 25–50 ms, doubling up to 200–400 ms.
+ * default templates being seeded): 25–50 ms, doubling up to 200–400 ms, on `clock`.
  * @example for (let n = 1; !(await isStored()); n++) await pollBackoff(n);
  */
-export function pollBackoff(n: number): Promise<void> {
+export function pollBackoff(n: number, clock: SteadyClock = machineClock): Promise<void> {
   const ceiling = Math.min(400, 25 * 2 ** n);
-  return new Promise((resolve) => setTimeout(resolve, ceiling / 2 + (Math.random() * ceiling) / 2));
+  return clock.wait(ceiling / 2 + (Math.random() * ceiling) / 2);
 }

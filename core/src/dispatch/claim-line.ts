@@ -4,7 +4,7 @@
  * per claim taking the issue, the dispatch, its lease and its prompt; projects' limits hold issues
  * back. Time comes from an injected clock.
  */
-import { setTimeout as sleep } from "node:timers/promises";
+import { type Clock, machineClock, type SteadyClock, steadyClock } from "../clock.js";
 import { ConditionFailedError, type Db, type Item, type TransactItem } from "../db/db.js";
 import { retryConflicts } from "../db/retry.js";
 import { TooManyRequestsError, UnavailableError } from "../errors.js";
@@ -58,6 +58,9 @@ type Hold =
   | { hold: "daily-cost-budget"; projectId: string };
 
 export class ClaimLine {
+  /** What the claims' deadlines and waits run on: `now`, when it can wait (core/src/clock.ts). */
+  private readonly steady: SteadyClock;
+
   constructor(
     private readonly db: Db,
     private readonly store: DispatchStore,
@@ -65,8 +68,15 @@ export class ClaimLine {
     private readonly prompts: PromptService,
     /** What projects' dispatches reported they cost today, held against their daily budgets. */
     private readonly usage: Pick<UsageStats, "projectDay">,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+    private readonly now: Clock = machineClock,
+  ) {
+    this.steady = steadyClock(now);
+  }
+
+  /** Milliseconds on the clock the deadlines run on. */
+  private elapsed(): number {
+    return this.steady().getTime();
+  }
 
   /**
    * Takes the highest-scoring eligible issue for `input.agent`: the issue to `in_progress`, the
@@ -96,7 +106,7 @@ export class ClaimLine {
     let entered = true;
     // The first look always happens, however slow the way here was (a busy process, expiries);
     // looking again has a deadline, counted from the first look without the transactions' time.
-    const looking = Date.now();
+    const looking = this.elapsed();
     const transactions = { ms: 0 };
     try {
       const skipped = new Set<string>();
@@ -104,7 +114,7 @@ export class ClaimLine {
       const held = new Map<string, Hold>();
       let waitingSince: number | undefined;
       for (let wait = WAIT_START_MS, round = 0; ; round++) {
-        const elapsed = Date.now() - looking;
+        const elapsed = this.elapsed() - looking;
         if (round > 0 && (elapsed - transactions.ms >= CLAIM_DEADLINE_MS || elapsed >= CLAIM_LIMIT_MS)) {
           throw new UnavailableError("Too many concurrent claims; retry shortly");
         }
@@ -120,9 +130,9 @@ export class ClaimLine {
         if (issueId === undefined) {
           // More claimers ahead than issues left for them: one of them may still leave one, or the
           // count was read as one of them finished. Past a short while, the issues are theirs.
-          waitingSince ??= Date.now();
-          if (Date.now() - waitingSince >= AHEAD_WAIT_MS) return nothingClaimed(input, held);
-          await sleep(wait);
+          waitingSince ??= this.elapsed();
+          if (this.elapsed() - waitingSince >= AHEAD_WAIT_MS) return nothingClaimed(input, held);
+          await this.steady.wait(wait);
           wait = Math.min(wait * 2, WAIT_MAX_MS);
           continue;
         }
@@ -275,7 +285,7 @@ export class ClaimLine {
       ...prepared.writes,
       claimerEnd,
     ];
-    const sent = Date.now();
+    const sent = this.elapsed();
     try {
       await this.db.transactWrite(writes);
     } catch (error) {
@@ -291,7 +301,7 @@ export class ClaimLine {
       }
       throw error;
     } finally {
-      transactions.ms += Date.now() - sent;
+      transactions.ms += this.elapsed() - sent;
     }
     return { dispatch: { ...dispatch, token }, issue: moved.stored.issue, prompt: prepared.prompt };
   }

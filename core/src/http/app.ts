@@ -10,6 +10,7 @@ import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { TrieRouter } from "hono/router/trie-router";
+import type { Clock } from "../clock.js";
 import { CORS_POLICY, type Config, WEBHOOK_SECRET_VARIABLES } from "../config.js";
 import { type Db, TransactionConflictError } from "../db/db.js";
 import { CONCURRENT_CHANGES_MESSAGE } from "../db/retry.js";
@@ -45,8 +46,11 @@ export interface AppDeps {
   config: Config;
   db: Db;
   logger?: Logger;
-  /** The time services act at (leases, scores); the wall clock unless a test passes its own. */
-  clock?: () => Date;
+  /**
+   * The time services act at (leases, scores); the machine's clock unless a test passes its own. One
+   * that can also wait runs the services' deadlines and waits too (core/src/clock.ts).
+   */
+  clock?: Clock;
 }
 
 export type { AppEnv } from "./env.js";

@@ -10,6 +10,7 @@
 import type { CatalogLookups } from "../catalog/catalog-lookups.js";
 import type { CatalogService } from "../catalog/catalog-service.js";
 import { labelExistsCheck } from "../catalog/label-store.js";
+import { type Clock, machineClock, type SteadyClock, steadyClock } from "../clock.js";
 import { ConditionFailedError, type TransactItem, TransactionConflictError } from "../db/db.js";
 import { raceBackoff, retryConflicts } from "../db/retry.js";
 import type { Taken } from "../db/sequence.js";
@@ -96,6 +97,8 @@ type VersionRef = Pick<Prompt, "templateId" | "versionId" | "versionNumber">;
 
 export class ReviewService {
   private readonly timings: ReviewTimings;
+  /** What the folds' deadlines and waits run on: `now`, when it can wait (core/src/clock.ts). */
+  private readonly clock: SteadyClock;
 
   constructor(
     private readonly store: ReviewStore,
@@ -104,10 +107,11 @@ export class ReviewService {
     private readonly improvements: ImprovementTasks,
     /** Decides an experiment once one of its prompts was reviewed (docs/api.md#experiments). */
     private readonly experiments: Pick<ExperimentEndings, "settle">,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = machineClock,
     timings: Partial<ReviewTimings> = {},
   ) {
     this.timings = { ...REVIEW_TIMINGS, ...timings };
+    this.clock = steadyClock(now);
   }
 
   /**
@@ -185,9 +189,9 @@ export class ReviewService {
       const taken = await this.store.takeReviewNumber(versionId, createdAt);
       const review = numbered(taken.value);
       try {
-        const started = Date.now();
+        const started = this.clock().getTime();
         await retryConflicts(() => this.store.transact([...this.store.prepareReview(review, taken.at), ...alsoWrites]));
-        return { review, writeMs: Date.now() - started };
+        return { review, writeMs: this.clock().getTime() - started };
       } catch (error) {
         const voided = error instanceof ConditionFailedError && error.reasons[SLOT_INDEX] === "ConditionalCheckFailed";
         if (voided && attempt < NUMBER_ATTEMPTS) continue;
@@ -209,7 +213,7 @@ export class ReviewService {
     read: VersionReviews,
     writeMs: number,
   ): Promise<void> {
-    const deadline = Date.now() + this.timings.foldWaitMs;
+    const deadline = this.clock().getTime() + this.timings.foldWaitMs;
     // Waits sized by how long the review's own write took (the store's pace right now), within bounds.
     const pollMs = Math.min(Math.max(FOLD_POLL_MS, writeMs), FOLD_POLL_CAP_MS);
     const deferMs = Math.min(Math.max(FOLD_DEFER_MS, 4 * writeMs), this.timings.foldWaitMs / 2);
@@ -228,15 +232,15 @@ export class ReviewService {
     // While another review folds from a position: that position, and until when this one waits.
     let deferring: { from: number; until: number; polls: number } | undefined;
     const deferTo = (from: number) => {
-      deferring = { from, until: Date.now() + deferMs, polls: 0 };
+      deferring = { from, until: this.clock().getTime() + deferMs, polls: 0 };
     };
-    for (let waits = 0; Date.now() < deadline; ) {
+    for (let waits = 0; this.clock().getTime() < deadline; ) {
       try {
         known ??= await this.reviewsOf(version);
         if (sequence <= known.foldedThrough) return;
-        if (deferring?.from === known.foldedThrough && Date.now() < deferring.until) {
+        if (deferring?.from === known.foldedThrough && this.clock().getTime() < deferring.until) {
           known = undefined;
-          await pause(Math.min(pollMs * 2 ** deferring.polls++, FOLD_POLL_CAP_MS));
+          await pause(this.clock, Math.min(pollMs * 2 ** deferring.polls++, FOLD_POLL_CAP_MS));
           continue;
         }
         const slots = await slotsAfter(known.foldedThrough);
@@ -251,7 +255,7 @@ export class ReviewService {
         if (run.length > 0) {
           known = await this.fold(version, known, run, draft);
           if (known) waits = 0;
-          else await raceBackoff(++waits);
+          else await raceBackoff(++waits, this.clock);
           continue;
         }
         // The number after the position is taken and not written yet: wait for it, or give it up.
@@ -259,7 +263,7 @@ export class ReviewService {
         if (next && this.now().getTime() - Date.parse(next.at) >= this.timings.gapTimeoutMs) {
           await this.voidNumbers(version.versionId, known.foldedThrough + 1, next.sequence - 1);
         } else {
-          await raceBackoff(++waits);
+          await raceBackoff(++waits, this.clock);
         }
       } catch (error) {
         // The review is stored: a passing failure only delays its fold. A conflict means another
@@ -270,7 +274,7 @@ export class ReviewService {
         }
         if (!(error instanceof UnavailableError || error instanceof TransactionConflictError)) throw error;
         known = undefined;
-        await raceBackoff(++waits);
+        await raceBackoff(++waits, this.clock);
       }
     }
   }
@@ -387,9 +391,9 @@ export class ReviewService {
   }
 }
 
-/** Waits `ms` to `2 × ms` (jittered, so that waiters do not come back together). */
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms * (1 + Math.random())));
+/** Waits `ms` to `2 × ms` on `clock` (jittered, so that waiters do not come back together). */
+function pause(clock: SteadyClock, ms: number): Promise<void> {
+  return clock.wait(ms * (1 + Math.random()));
 }
 
 /** The slots of `slots` (in number order) that follow `position` without a gap. */

@@ -37,8 +37,8 @@ async function consolePage(c: Context): Promise<Response> {
   });
 }
 
-export const serviceFamily = familyModule(serviceApi, ({ db, config }) => {
-  const checkDatabase = databaseCheck(db);
+export const serviceFamily = familyModule(serviceApi, ({ db, config, clock }) => {
+  const checkDatabase = databaseCheck(db, { clock });
   // From the configuration alone, which does not change while the process runs.
   const providers = providerSetups(config);
   return {

@@ -5,6 +5,7 @@
  * payload and its listings. A lost race starts over from the read.
  */
 
+import type { Clock } from "../clock.js";
 import { ConditionFailedError, type Db, type TransactItem, TransactionConflictError } from "../db/db.js";
 import { InFlight, RecentlySeen } from "../db/in-flight.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
@@ -90,8 +91,10 @@ export class SignalIngest {
     /** Signal reads: heads of the stored ones. */
     private readonly queries: SignalQueries,
     private readonly issues: SignalIssues,
+    /** What webhook delivery reservations last and redeliveries wait on (core/src/clock.ts). */
+    clock?: Clock,
   ) {
-    this.claims = new WebhookDeliveryClaims(signals);
+    this.claims = new WebhookDeliveryClaims(signals, clock);
   }
 
   /**

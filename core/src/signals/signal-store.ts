@@ -70,8 +70,8 @@ export class SignalStore {
   }
 
   /**
-   * Reserves a webhook delivery id for signal `signalId` until `until` (epoch ms) with one conditional
-   * put, unless it is stored or reserved by another request: then says which, from the item the
+   * Reserves a webhook delivery id for signal `signalId` at `now` until `until` (epoch ms) with one
+   * conditional put, unless it is stored or reserved by another request: then says which, from the item the
    * refused put returns. A put refused because a transaction holds the item (the webhook delivery being
    * stored right now, on AWS) finds it pending. So redeliveries that arrive together on separate
    * instances wait for one of them instead of each sending a transaction bound to fail.
@@ -80,9 +80,9 @@ export class SignalStore {
     source: string,
     deliveryId: string,
     signalId: string,
+    now: number,
     until: number,
   ): Promise<WebhookDeliveryState> {
-    const now = Date.now();
     try {
       await this.db.put({
         Item: { ...deliveryKey(source, deliveryId), reservedBy: signalId, reservedUntil: until },

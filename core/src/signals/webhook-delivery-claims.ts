@@ -4,6 +4,7 @@
  * backoff) until the first is stored, and past a while answers 503 for the provider to retry.
  * The reservation items are ./signal-store.ts's.
  */
+import { type Clock, type SteadyClock, steadyClock } from "../clock.js";
 import { pollBackoff } from "../db/retry.js";
 import { UnavailableError } from "../errors.js";
 import type { SignalStore, StoredWebhookDelivery } from "./signal-store.js";
@@ -22,7 +23,15 @@ const WEBHOOK_DELIVERY_WAIT_MS = 8_000;
 export const WEBHOOK_DELIVERY_PENDING_MESSAGE = "This delivery is still being stored; retry shortly";
 
 export class WebhookDeliveryClaims {
-  constructor(private readonly signals: SignalStore) {}
+  /** What reservations last and redeliveries wait on: `clock` when it can wait (core/src/clock.ts). */
+  private readonly clock: SteadyClock;
+
+  constructor(
+    private readonly signals: SignalStore,
+    clock?: Clock,
+  ) {
+    this.clock = steadyClock(clock);
+  }
 
   /**
    * Takes webhook delivery id `deliveryId` for signal `signalId`: null when this request now holds it, or
@@ -30,21 +39,24 @@ export class WebhookDeliveryClaims {
    * until it has (polling with backoff; after {@link WEBHOOK_DELIVERY_WAIT_MS}, a 503 the provider retries).
    */
   async take(source: string, deliveryId: string, signalId: string): Promise<StoredWebhookDelivery | null> {
-    const reserve = () =>
-      this.signals.reserveWebhookDelivery(source, deliveryId, signalId, Date.now() + WEBHOOK_DELIVERY_LEASE_MS);
-    const deadline = Date.now() + WEBHOOK_DELIVERY_WAIT_MS;
+    const now = () => this.clock().getTime();
+    const reserve = () => {
+      const at = now();
+      return this.signals.reserveWebhookDelivery(source, deliveryId, signalId, at, at + WEBHOOK_DELIVERY_LEASE_MS);
+    };
+    const deadline = now() + WEBHOOK_DELIVERY_WAIT_MS;
     let found = await reserve();
     for (let n = 1; ; n++) {
       if (found.state === "reserved") return null;
       if (found.state === "stored") return found.delivery;
-      if (Date.now() >= deadline) {
+      if (now() >= deadline) {
         // At the latest, the reservation has lapsed by then (its request died) and may be taken.
-        const retryAfterSeconds = Math.max(1, Math.ceil((found.until - Date.now()) / 1000));
+        const retryAfterSeconds = Math.max(1, Math.ceil((found.until - now()) / 1000));
         throw new UnavailableError(WEBHOOK_DELIVERY_PENDING_MESSAGE, { retryAfterSeconds });
       }
-      await pollBackoff(n);
-      const now = await this.signals.webhookDeliveryState(source, deliveryId);
-      found = now === null || (now.state === "pending" && now.until < Date.now()) ? await reserve() : now;
+      await pollBackoff(n, this.clock);
+      const state = await this.signals.webhookDeliveryState(source, deliveryId);
+      found = state === null || (state.state === "pending" && state.until < now()) ? await reserve() : state;
     }
   }
 }
