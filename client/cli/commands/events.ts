@@ -1,5 +1,6 @@
 import type { Argv } from "yargs";
-import { destinationUrlProblem, EVENT_TYPES } from "../../../core/src/events/schemas.js";
+import { destinationUrlProblem } from "../../../core/src/events/destination-url.js";
+import { EVENT_TYPES } from "../../../core/src/events/event-types.js";
 import type { Define } from "../command.js";
 import { COMMANDS } from "../command-index.js";
 import { integerIn, withPaging } from "../options.js";

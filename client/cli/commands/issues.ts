@@ -3,7 +3,7 @@
  * list`: the tracker's issues (by `KZN-<n>` or `iss_…`) and the projects they belong to.
  */
 import type { Argv } from "yargs";
-import { CREATABLE_STATUSES, ISSUE_SORTS, ISSUE_STATUSES, ISSUE_TYPES } from "../../../core/src/issues/schemas.js";
+import { CREATABLE_STATUSES, ISSUE_SORTS, ISSUE_STATUSES, ISSUE_TYPES } from "../../../core/src/issues/issue-values.js";
 import type { Schema } from "../../client.js";
 import type { Define } from "../command.js";
 import { COMMANDS } from "../command-index.js";

@@ -3,7 +3,7 @@
  * claims would take next, the dashboard's figures, and whether the service and its table answer.
  */
 import type { Argv } from "yargs";
-import { ISSUE_TYPES } from "../../../core/src/issues/schemas.js";
+import { ISSUE_TYPES } from "../../../core/src/issues/issue-values.js";
 import { KaizenApiError, type Schema } from "../../client.js";
 import type { Define } from "../command.js";
 import { COMMANDS } from "../command-index.js";

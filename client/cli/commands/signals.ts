@@ -3,7 +3,7 @@
  * opens or joins an issue), and the record of every signal received.
  */
 import type { Argv } from "yargs";
-import { SIGNAL_ACTIONS } from "../../../core/src/signals/schemas.js";
+import { SIGNAL_ACTIONS } from "../../../core/src/signals/signal-actions.js";
 import type { Schema } from "../../client.js";
 import type { Define } from "../command.js";
 import { COMMANDS } from "../command-index.js";

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { Argv } from "yargs";
-import { ISSUE_TYPES } from "../../../core/src/issues/schemas.js";
+import { ISSUE_TYPES } from "../../../core/src/issues/issue-values.js";
 import { claimStopped, type Schema } from "../../client.js";
 import type { Define } from "../command.js";
 import { COMMANDS } from "../command-index.js";
