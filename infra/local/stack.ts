@@ -20,7 +20,7 @@ import {
 } from "../../core/src/index.js";
 import { promptRenderer } from "../../core/src/services.js";
 import { type RunningDynamoDb, startDynamoDbLocal } from "./dynamodb.js";
-import { type LocalEvents, startLocalEvents } from "./events.js";
+import { type LocalEvents, type LocalEventsOptions, startLocalEvents } from "./events.js";
 
 export interface LocalStackOptions {
   config: Config;
@@ -36,9 +36,10 @@ export interface LocalStackOptions {
   clock?: () => Date;
   /**
    * `false`: no outbound events (no change stream on a table it creates, no stream reader, no
-   * sweeper), for tests that do not look at them; on by default, as `npm start` runs.
+   * sweeper), for tests that do not look at them; on by default, as `npm start` runs; options of
+   * ./events.ts turn them on with those (tests sweep more often).
    */
-  events?: boolean;
+  events?: boolean | LocalEventsOptions;
 }
 
 /**
@@ -79,7 +80,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       emulateConflicts: config.emulateConflicts,
     });
     await waitForDatabase(db);
-    const withEvents = options.events ?? true;
+    const withEvents = options.events !== false;
     await ensureTable(db, { stream: withEvents });
     const { apiKey, source } = resolveApiKey(config, dataDir);
     const deps = {
@@ -89,7 +90,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     };
     const seededTemplates = await promptRenderer(deps).seedDefaults();
     const app = createApp(ALL_FAMILIES, deps);
-    events = withEvents ? await startLocalEvents(deps) : undefined;
+    const eventOptions = typeof options.events === "object" ? options.events : {};
+    events = withEvents ? await startLocalEvents(deps, undefined, eventOptions) : undefined;
     const running = events;
     const server = await listen(
       app.fetch,
