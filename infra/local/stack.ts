@@ -19,7 +19,7 @@ import {
   waitForDatabase,
 } from "../../core/src/index.js";
 import { promptRenderer } from "../../core/src/services.js";
-import { type RunningDynamoDb, startDynamoDbLocal } from "./dynamodb.js";
+import { dynamoDataDir, type RunningDynamoDb, startDynamoDbLocal } from "./dynamodb.js";
 import { type LocalEvents, type LocalEventsOptions, startLocalEvents } from "./events.js";
 
 export interface LocalStackOptions {
@@ -28,6 +28,12 @@ export interface LocalStackOptions {
   dataDir: string;
   /** Keep the database in memory (a throwaway run). */
   memory?: boolean;
+  /**
+   * DynamoDB Local already started for this stack (`npm start` starts it first, so it boots while
+   * the service's code loads): used, waited for and stopped as the stack's own when the
+   * configuration names no endpoint.
+   */
+  dynamo?: RunningDynamoDb;
   /** Host to listen on; every interface when omitted. */
   hostname?: string;
   /** How long a client may take to send its whole request before a 408; {@link REQUEST_TIMEOUT_MS} when omitted. */
@@ -69,7 +75,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   let events: LocalEvents | undefined;
   let endpoint = config.dynamodbEndpoint;
   if (!endpoint) {
-    dynamo = await startDynamoDbLocal(options.memory ? {} : { dataDir: join(dataDir, "dynamodb") });
+    dynamo = options.dynamo ?? (await startDynamoDbLocal(options.memory ? {} : { dataDir: dynamoDataDir(dataDir) }));
     endpoint = dynamo.endpoint;
   }
   try {
