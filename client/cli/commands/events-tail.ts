@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
-import { EVENT_TYPES, type EventType } from "../../../core/src/events/schemas.js";
+import { EVENT_TYPES, type EventType } from "../../../core/src/events/event-types.js";
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from "../../../core/src/events/signing.js";
 import { KaizenApiError, type KaizenClient } from "../../client.js";
 import { type Output, paint, type Style, statusStyle, truncate } from "../output.js";

@@ -8,6 +8,7 @@ import { verdict } from "../../../core/src/templates/experiment-figures.js";
 import type { KaizenClient, Schema } from "../../client.js";
 import { costText, type ExperimentArm, rateText, scoreText } from "../../measures.js";
 import type { Define } from "../command.js";
+import { COMMANDS } from "../command-index.js";
 import { integerIn, withPaging } from "../options.js";
 import { emit, formatFields, formatTable, paint, section, shortTime, statusStyle } from "../output.js";
 import { EXIT, UsageError } from "../runtime.js";
@@ -130,134 +131,131 @@ const templatePositional = <T>(y: Argv<T>) =>
 
 /** Registers `kaizen experiments …`. */
 export function registerExperiments(yargs: Argv, define: Define): Argv {
-  return yargs.command(
-    "experiments",
-    "Run experiments between a template's active version and a candidate draft",
-    (y) =>
-      y
-        .command(
-          ...define(
-            "start <template>",
-            "Start an experiment: the candidate draft takes a share of the template's claims",
-            (y) =>
-              templatePositional(y)
-                .option("candidate", {
-                  type: "string",
-                  demandOption: true,
-                  describe: "The draft to try: its id (ver_…) or its version number (2 or v2)",
-                })
-                .option("traffic", {
-                  type: "number",
-                  demandOption: true,
-                  describe: "Percent of the template's claims the candidate takes (the API allows 1..50)",
-                  coerce: integerIn("traffic", 1, 100),
-                })
-                .option("min-samples", {
-                  type: "number",
-                  describe: "Finished dispatches each arm needs before a decision (API default 20)",
-                  coerce: integerIn("min-samples", 1, 1_000_000),
-                })
-                .option("auto-promote", {
-                  type: "boolean",
-                  default: true,
-                  describe: "Promote a winning candidate (--no-auto-promote only marks it winner)",
-                }),
-            async (args, { client, output }) => {
-              const kaizen = client("key");
-              const candidateVersionId = await resolveCandidate(kaizen, args.template, args.candidate);
-              const { data } = await kaizen.POST("/api/templates/{id}/experiments", {
-                params: { path: { id: args.template } },
-                body: {
-                  candidateVersionId,
-                  trafficPercent: args.traffic,
-                  ...(args.minSamples === undefined ? {} : { minSamples: args.minSamples }),
-                  autoPromote: args.autoPromote,
-                },
-              });
-              emit(output, data?.data, (experiment) => {
-                if (!experiment) return "";
-                const { candidate, control } = experiment.arms;
-                return [
-                  `Started experiment ${experiment.id}: v${candidate.versionNumber} takes ${experiment.trafficPercent} % of ${args.template}'s claims, v${control.versionNumber} the rest.`,
-                  `It decides once each arm has ${experiment.minSamples} finished dispatches; a winner is ${experiment.autoPromote ? "promoted" : "marked winner"}.`,
-                  `Watch it: kaizen experiments show ${args.template}`,
-                ].join("\n");
-              });
-              return EXIT.ok;
-            },
-          ),
-        )
-        .command(
-          ...define(
-            "list <template>",
-            "List a template's experiments, newest first",
-            (y) => withPaging(templatePositional(y)),
-            async (args, { client, output }) => {
-              const { data } = await client("key").GET("/api/templates/{id}/experiments", {
-                params: { path: { id: args.template }, query: { page: args.page, limit: args.limit } },
-              });
-              const page = data ?? { data: [], total: 0 };
-              emit(output, page.data, (experiments) =>
-                experiments.length > 0
-                  ? formatExperimentList(experiments, output.colour)
-                  : `Template ${args.template} has run no experiment.`,
-              );
-              return EXIT.ok;
-            },
-          ),
-        )
-        .command(
-          ...define(
-            "show <template> [experiment]",
-            "Show an experiment's arms, status and decision (default: the running one, else the latest)",
-            (y) =>
-              templatePositional(y).positional("experiment", {
-                type: "string",
-                describe: "Experiment id (exp_…)",
-              }),
-            async (args, { client, output }) => {
-              const kaizen = client("key");
-              const experiment = args.experiment
-                ? (
-                    await kaizen.GET("/api/templates/{id}/experiments/{experimentId}", {
-                      params: { path: { id: args.template, experimentId: args.experiment } },
-                    })
-                  ).data?.data
-                : await currentExperiment(kaizen, args.template);
-              if (!experiment) {
-                output.err(
-                  `kaizen: template ${args.template} has run no experiment (kaizen experiments start ${args.template} --candidate <version> --traffic <percent>)`,
-                );
-                return EXIT.apiError;
-              }
-              emit(output, experiment, (shown) => formatExperiment(shown, output.colour));
-              return EXIT.ok;
-            },
-          ),
-        )
-        .command(
-          ...define(
-            "stop <template> <experiment>",
-            "Stop a running experiment: the active version takes every claim again",
-            (y) =>
-              templatePositional(y).positional("experiment", {
+  return yargs.command(...COMMANDS.experiments, (y) =>
+    y
+      .command(
+        ...define(
+          "start <template>",
+          "Start an experiment: the candidate draft takes a share of the template's claims",
+          (y) =>
+            templatePositional(y)
+              .option("candidate", {
                 type: "string",
                 demandOption: true,
-                describe: "Experiment id (exp_…)",
+                describe: "The draft to try: its id (ver_…) or its version number (2 or v2)",
+              })
+              .option("traffic", {
+                type: "number",
+                demandOption: true,
+                describe: "Percent of the template's claims the candidate takes (the API allows 1..50)",
+                coerce: integerIn("traffic", 1, 100),
+              })
+              .option("min-samples", {
+                type: "number",
+                describe: "Finished dispatches each arm needs before a decision (API default 20)",
+                coerce: integerIn("min-samples", 1, 1_000_000),
+              })
+              .option("auto-promote", {
+                type: "boolean",
+                default: true,
+                describe: "Promote a winning candidate (--no-auto-promote only marks it winner)",
               }),
-            async (args, { client, output }) => {
-              const { data } = await client("key").DELETE("/api/templates/{id}/experiments/{experimentId}", {
-                params: { path: { id: args.template, experimentId: args.experiment } },
-              });
-              emit(output, data?.data, (experiment) =>
-                experiment
-                  ? `Stopped experiment ${experiment.id}: v${experiment.arms.control.versionNumber} takes every claim again; v${experiment.arms.candidate.versionNumber} stays a draft.`
-                  : "",
+          async (args, { client, output }) => {
+            const kaizen = client("key");
+            const candidateVersionId = await resolveCandidate(kaizen, args.template, args.candidate);
+            const { data } = await kaizen.POST("/api/templates/{id}/experiments", {
+              params: { path: { id: args.template } },
+              body: {
+                candidateVersionId,
+                trafficPercent: args.traffic,
+                ...(args.minSamples === undefined ? {} : { minSamples: args.minSamples }),
+                autoPromote: args.autoPromote,
+              },
+            });
+            emit(output, data?.data, (experiment) => {
+              if (!experiment) return "";
+              const { candidate, control } = experiment.arms;
+              return [
+                `Started experiment ${experiment.id}: v${candidate.versionNumber} takes ${experiment.trafficPercent} % of ${args.template}'s claims, v${control.versionNumber} the rest.`,
+                `It decides once each arm has ${experiment.minSamples} finished dispatches; a winner is ${experiment.autoPromote ? "promoted" : "marked winner"}.`,
+                `Watch it: kaizen experiments show ${args.template}`,
+              ].join("\n");
+            });
+            return EXIT.ok;
+          },
+        ),
+      )
+      .command(
+        ...define(
+          "list <template>",
+          "List a template's experiments, newest first",
+          (y) => withPaging(templatePositional(y)),
+          async (args, { client, output }) => {
+            const { data } = await client("key").GET("/api/templates/{id}/experiments", {
+              params: { path: { id: args.template }, query: { page: args.page, limit: args.limit } },
+            });
+            const page = data ?? { data: [], total: 0 };
+            emit(output, page.data, (experiments) =>
+              experiments.length > 0
+                ? formatExperimentList(experiments, output.colour)
+                : `Template ${args.template} has run no experiment.`,
+            );
+            return EXIT.ok;
+          },
+        ),
+      )
+      .command(
+        ...define(
+          "show <template> [experiment]",
+          "Show an experiment's arms, status and decision (default: the running one, else the latest)",
+          (y) =>
+            templatePositional(y).positional("experiment", {
+              type: "string",
+              describe: "Experiment id (exp_…)",
+            }),
+          async (args, { client, output }) => {
+            const kaizen = client("key");
+            const experiment = args.experiment
+              ? (
+                  await kaizen.GET("/api/templates/{id}/experiments/{experimentId}", {
+                    params: { path: { id: args.template, experimentId: args.experiment } },
+                  })
+                ).data?.data
+              : await currentExperiment(kaizen, args.template);
+            if (!experiment) {
+              output.err(
+                `kaizen: template ${args.template} has run no experiment (kaizen experiments start ${args.template} --candidate <version> --traffic <percent>)`,
               );
-              return EXIT.ok;
-            },
-          ),
-        )
-        .demandCommand(1, "Which experiments command? (start, list, show, stop)"),
+              return EXIT.apiError;
+            }
+            emit(output, experiment, (shown) => formatExperiment(shown, output.colour));
+            return EXIT.ok;
+          },
+        ),
+      )
+      .command(
+        ...define(
+          "stop <template> <experiment>",
+          "Stop a running experiment: the active version takes every claim again",
+          (y) =>
+            templatePositional(y).positional("experiment", {
+              type: "string",
+              demandOption: true,
+              describe: "Experiment id (exp_…)",
+            }),
+          async (args, { client, output }) => {
+            const { data } = await client("key").DELETE("/api/templates/{id}/experiments/{experimentId}", {
+              params: { path: { id: args.template, experimentId: args.experiment } },
+            });
+            emit(output, data?.data, (experiment) =>
+              experiment
+                ? `Stopped experiment ${experiment.id}: v${experiment.arms.control.versionNumber} takes every claim again; v${experiment.arms.candidate.versionNumber} stays a draft.`
+                : "",
+            );
+            return EXIT.ok;
+          },
+        ),
+      )
+      .demandCommand(1, "Which experiments command? (start, list, show, stop)"),
   );
 }

@@ -3,9 +3,10 @@
  * list`: the tracker's issues (by `KZN-<n>` or `iss_…`) and the projects they belong to.
  */
 import type { Argv } from "yargs";
-import { CREATABLE_STATUSES, ISSUE_SORTS, ISSUE_STATUSES, ISSUE_TYPES } from "../../../core/src/issues/schemas.js";
+import { CREATABLE_STATUSES, ISSUE_SORTS, ISSUE_STATUSES, ISSUE_TYPES } from "../../../core/src/issues/issue-values.js";
 import type { Schema } from "../../client.js";
 import type { Define } from "../command.js";
+import { COMMANDS } from "../command-index.js";
 import { integerIn, listAllProjects, resolveProjectId, withPaging } from "../options.js";
 import {
   type Column,
@@ -129,7 +130,7 @@ function issueFieldOptions<T>(y: Argv<T>) {
 /** Registers `kaizen issues …` and `kaizen projects list`. */
 export function registerIssues(yargs: Argv, define: Define): Argv {
   return yargs
-    .command("issues", "List, show, create and update issues", (y) =>
+    .command(...COMMANDS.issues, (y) =>
       y
         .command(
           ...define(
@@ -291,7 +292,7 @@ export function registerIssues(yargs: Argv, define: Define): Argv {
         )
         .demandCommand(1, "Which issues command? (list, show, create, update)"),
     )
-    .command("projects", "List projects", (y) =>
+    .command(...COMMANDS.projects, (y) =>
       y
         .command(
           ...define(

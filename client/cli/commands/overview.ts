@@ -3,9 +3,10 @@
  * claims would take next, the dashboard's figures, and whether the service and its table answer.
  */
 import type { Argv } from "yargs";
-import { ISSUE_TYPES } from "../../../core/src/issues/schemas.js";
+import { ISSUE_TYPES } from "../../../core/src/issues/issue-values.js";
 import { KaizenApiError, type Schema } from "../../client.js";
 import type { Define } from "../command.js";
+import { COMMANDS } from "../command-index.js";
 import { resolveProjectId, withPaging } from "../options.js";
 import { emit, formatFields, formatTable, pageFooter, paint, section, statusStyle } from "../output.js";
 import { issueColumns } from "./issues.js";
@@ -96,8 +97,7 @@ export function registerOverview(yargs: Argv, define: Define): Argv {
   return yargs
     .command(
       ...define(
-        "queue",
-        "Show what claims would take, in their order, with each score's parts",
+        ...COMMANDS.queue,
         (y) =>
           withPaging(y)
             .option("project", {
@@ -151,8 +151,7 @@ export function registerOverview(yargs: Argv, define: Define): Argv {
     )
     .command(
       ...define(
-        "stats",
-        "Show the dashboard's figures: issues, queue, dispatches, signals, time to done, and today's usage per agent (--json: the stats with `usage`, today's entry of the usage report)",
+        ...COMMANDS.stats,
         (y) => y,
         async (_args, { client, output }) => {
           const kaizen = client("key");
@@ -171,8 +170,7 @@ export function registerOverview(yargs: Argv, define: Define): Argv {
     )
     .command(
       ...define(
-        "health",
-        "Check the service and its database (no key needed); exit 1 when degraded",
+        ...COMMANDS.health,
         (y) => y,
         async (_args, { connection, output }) => {
           // Plain fetch: a degraded service answers 503 with the health document itself, not the error envelope.

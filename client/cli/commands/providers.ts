@@ -7,6 +7,7 @@ import type { Argv } from "yargs";
 import { receiverPath } from "../../../core/src/routes.js";
 import { KaizenApiError, type Schema } from "../../client.js";
 import type { Define } from "../command.js";
+import { COMMANDS } from "../command-index.js";
 import { emit, formatFields, paint, statusStyle } from "../output.js";
 import {
   PROVIDER_NAMES,
@@ -104,7 +105,7 @@ function formatTestResult(
 
 /** Registers `kaizen providers test`. */
 export function registerProviders(yargs: Argv, define: Define): Argv {
-  return yargs.command("providers", "Check a provider's webhook: send a signed test delivery", (y) =>
+  return yargs.command(...COMMANDS.providers, (y) =>
     y
       .command(
         ...define(

@@ -3,9 +3,10 @@
  * opens or joins an issue), and the record of every signal received.
  */
 import type { Argv } from "yargs";
-import { SIGNAL_ACTIONS } from "../../../core/src/signals/schemas.js";
+import { SIGNAL_ACTIONS } from "../../../core/src/signals/signal-actions.js";
 import type { Schema } from "../../client.js";
 import type { Define } from "../command.js";
+import { COMMANDS } from "../command-index.js";
 import { readJsonObject, resolveProjectId, withPaging } from "../options.js";
 import { emit, formatFields, formatTable, pageFooter, section, shortTime, statusStyle } from "../output.js";
 
@@ -26,7 +27,7 @@ function ingestLine(result: Schema<"IngestResult">): string {
 
 /** Registers `kaizen signals …`. */
 export function registerSignals(yargs: Argv, define: Define): Argv {
-  return yargs.command("signals", "Send a manual signal; list and show received signals", (y) =>
+  return yargs.command(...COMMANDS.signals, (y) =>
     y
       .command(
         ...define(

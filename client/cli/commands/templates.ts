@@ -3,9 +3,10 @@
  * templates, one with its active version, and the prompt an issue would get now.
  */
 import type { Argv } from "yargs";
-import { ISSUE_TYPES } from "../../../core/src/issues/schemas.js";
+import { ISSUE_TYPES } from "../../../core/src/issues/issue-values.js";
 import type { Schema } from "../../client.js";
 import type { Define } from "../command.js";
+import { COMMANDS } from "../command-index.js";
 import { resolveProjectId, withPaging } from "../options.js";
 import { emit, formatFields, formatTable, pageFooter, section, shortTime } from "../output.js";
 
@@ -19,7 +20,7 @@ function conditionsLine(conditions: Schema<"Template">["conditions"]): string {
 
 /** Registers `kaizen templates …`. */
 export function registerTemplates(yargs: Argv, define: Define): Argv {
-  return yargs.command("templates", "List and show prompt templates; preview an issue's prompt", (y) =>
+  return yargs.command(...COMMANDS.templates, (y) =>
     y
       .command(
         ...define(

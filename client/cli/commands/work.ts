@@ -5,9 +5,10 @@
  */
 import { readFileSync } from "node:fs";
 import type { Argv } from "yargs";
-import { ISSUE_TYPES } from "../../../core/src/issues/schemas.js";
+import { ISSUE_TYPES } from "../../../core/src/issues/issue-values.js";
 import { claimStopped, type Schema } from "../../client.js";
 import type { Define } from "../command.js";
+import { COMMANDS } from "../command-index.js";
 import { integerIn, parseCommit, parsePullRequest, resolveProjectId } from "../options.js";
 import { emit, formatFields, paint, priorityLabel } from "../output.js";
 import { type CommandContext, defaultAgentName, EXIT } from "../runtime.js";
@@ -84,8 +85,7 @@ export function registerWork(yargs: Argv, define: Define): Argv {
   return yargs
     .command(
       ...define(
-        "next",
-        "Claim the next issue from the queue: prints its prompt and the dispatch token",
+        ...COMMANDS.next,
         (y) =>
           y
             .option("agent", { type: "string", describe: "Who claims (default: KAIZEN_AGENT, else user@host)" })
@@ -130,8 +130,7 @@ export function registerWork(yargs: Argv, define: Define): Argv {
     )
     .command(
       ...define(
-        "heartbeat <dispatch>",
-        "Extend a dispatch's lease by its length from now",
+        ...COMMANDS.heartbeat,
         (y) =>
           y
             .positional("dispatch", { type: "string", demandOption: true, describe: "Dispatch id (dsp_…)" })
@@ -149,8 +148,7 @@ export function registerWork(yargs: Argv, define: Define): Argv {
     )
     .command(
       ...define(
-        "complete <dispatch>",
-        "Report a dispatch's outcome: done moves the issue to done, failed gives it back to todo",
+        ...COMMANDS.complete,
         (y) =>
           y
             .positional("dispatch", { type: "string", demandOption: true, describe: "Dispatch id (dsp_…)" })
@@ -203,8 +201,7 @@ export function registerWork(yargs: Argv, define: Define): Argv {
     )
     .command(
       ...define(
-        "release <dispatch>",
-        "Give the issue back untouched (it returns to todo)",
+        ...COMMANDS.release,
         (y) =>
           y
             .positional("dispatch", { type: "string", demandOption: true, describe: "Dispatch id (dsp_…)" })
@@ -220,8 +217,7 @@ export function registerWork(yargs: Argv, define: Define): Argv {
     )
     .command(
       ...define(
-        "review <prompt>",
-        "Rate the prompt you worked from (1..5 each), so its template improves",
+        ...COMMANDS.review,
         (y) =>
           authorFlags(
             y
@@ -268,8 +264,7 @@ export function registerWork(yargs: Argv, define: Define): Argv {
     )
     .command(
       ...define(
-        "comment <issue> <body>",
-        "Comment on an issue (body - reads stdin)",
+        ...COMMANDS.comment,
         (y) =>
           authorFlags(
             y

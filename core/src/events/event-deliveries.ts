@@ -49,6 +49,11 @@ export function retryDelayMs(failures: number, random: () => number = Math.rando
 /** How {@link EventDeliveries} sends, tells the time, draws its jitter and asks to be woken for a retry. */
 export interface EventDeliveryOptions {
   send?: (sending: Sending) => Promise<SendResult>;
+  /**
+   * How long a destination has to answer an attempt made with {@link sendEvent} (the default `send`):
+   * {@link SEND_TIMEOUT_MS}, the documented 10 s, when omitted; tests of the cut shorten it.
+   */
+  sendTimeoutMs?: number;
   now?: () => Date;
   random?: () => number;
   /**
@@ -69,7 +74,8 @@ export class EventDeliveries {
     private readonly deliveries: EventDeliveryStore,
     options: EventDeliveryOptions = {},
   ) {
-    this.send = options.send ?? sendEvent;
+    const { sendTimeoutMs } = options;
+    this.send = options.send ?? ((sending) => sendEvent(sending, sendTimeoutMs));
     this.now = options.now ?? (() => new Date());
     this.random = options.random ?? Math.random;
     this.wake = options.wake;

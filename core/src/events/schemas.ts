@@ -6,21 +6,13 @@ import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { count, nullableText, nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
 import { type Output, onFirstUse } from "../schema.js";
+import { destinationUrlProblem } from "./destination-url.js";
+import { EVENT_TYPES, type EventType } from "./event-types.js";
+
+export { destinationUrlProblem } from "./destination-url.js";
+export { EVENT_TYPES, type EventType } from "./event-types.js";
 
 // Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
-
-/** Every event Kaizen sends, in the order docs/api.md#outbound-events lists them. */
-export const EVENT_TYPES = [
-  "issue.created",
-  "issue.status_changed",
-  "dispatch.claimed",
-  "dispatch.completed",
-  "dispatch.failed",
-  "dispatch.expired",
-  "prompt.needs_attention",
-  "experiment.decided",
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
 
 /** How many destinations one deployment may have. */
 export const MAX_DESTINATIONS = 20;
@@ -31,27 +23,6 @@ export const MAX_DESCRIPTION_LENGTH = 500;
 export const DESTINATION_ID = /^dst_[0-9A-HJKMNP-TV-Z]{26}$/;
 /** Shape of a delivery id (`dlv_` + 26 characters: the event's time, then a digest of event and destination). */
 export const EVENT_DELIVERY_ID = /^dlv_[0-9A-HJKMNP-TV-Z]{26}$/;
-
-/** Hosts a destination may be reached at over plain `http`: this machine only. */
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-/**
- * Why `value` cannot be a destination's URL, or undefined when it can: an absolute `https` URL, or
- * `http` to localhost, 127.0.0.1 or [::1]; no credentials in it (they would be sent with every event
- * and shown in every listing).
- */
-export function destinationUrlProblem(value: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return "must be an absolute URL";
-  }
-  if (url.username !== "" || url.password !== "") return "must not carry a user name or password";
-  if (url.protocol === "https:") return undefined;
-  if (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)) return undefined;
-  return "must be https (plain http only to localhost, 127.0.0.1 or [::1])";
-}
 
 const destinationUrl = () =>
   z.string().check(

@@ -1,9 +1,12 @@
 /** @module http/auth — bearer authentication for `/api/*`: the service key (docs/api.md#authentication) and dispatch tokens (docs/api.md#dispatch). */
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { ConfigurationError, ForbiddenError, UnauthorizedError } from "../errors.js";
 import type { RouteSpec } from "../routes.js";
+import { secretsEqual } from "./constant-time.js";
 import type { AppEnv } from "./env.js";
+
+export { secretsEqual } from "./constant-time.js";
 
 /** The one 401 message: missing, malformed and wrong keys are indistinguishable to the caller. */
 export const BEARER_FAILURE_MESSAGE = "Missing or malformed Authorization header";
@@ -37,17 +40,6 @@ export interface BearerAuthOptions {
   dispatchTokens?: DispatchTokens;
   /** Which resource the route's `:id` names, for a token to act on; no scope: tokens are refused (403). */
   scope?: DispatchTokenScope;
-}
-
-/**
- * Compares two secrets in time independent of their content and length: both are hashed to
- * fixed-length digests first, and the digests are compared with `timingSafeEqual`.
- * @example secretsEqual(presented, configured)
- */
-export function secretsEqual(presented: string, expected: string): boolean {
-  const a = createHash("sha256").update(presented, "utf8").digest();
-  const b = createHash("sha256").update(expected, "utf8").digest();
-  return timingSafeEqual(a, b);
 }
 
 /**

@@ -3,20 +3,22 @@ import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { count, nullableText, nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
 import { type Output, onFirstUse } from "../schema.js";
+import { CREATABLE_STATUSES, ISSUE_SORTS, ISSUE_STATUSES, ISSUE_TYPES } from "./issue-values.js";
+
+export {
+  CREATABLE_STATUSES,
+  ISSUE_SORTS,
+  ISSUE_STATUSES,
+  ISSUE_TYPES,
+  type IssueSort,
+  type IssueStatus,
+  type IssueType,
+} from "./issue-values.js";
 
 // Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
-export const ISSUE_TYPES = ["signal", "hypothesis", "plan", "task", "monitor"] as const;
-export const ISSUE_STATUSES = ["triage", "backlog", "todo", "in_progress", "done", "canceled"] as const;
-export const ISSUE_SORTS = ["-createdAt", "createdAt", "priority", "-updatedAt", "number"] as const;
-/** Statuses an issue may be created in: `in_progress` is reached only through a dispatch claim. */
-export const CREATABLE_STATUSES = ["triage", "backlog", "todo", "done", "canceled"] as const;
 /** Labels per issue: each label is a listing of its own, written in the issue's transaction. */
 export const MAX_LABELS_PER_ISSUE = 20;
-
-export type IssueType = (typeof ISSUE_TYPES)[number];
-export type IssueStatus = (typeof ISSUE_STATUSES)[number];
-export type IssueSort = (typeof ISSUE_SORTS)[number];
 
 const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
 /** A timestamp a client sends: any ISO-8601 offset. */

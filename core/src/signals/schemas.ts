@@ -5,12 +5,13 @@ import { count, nullableText, resourceId, timestamp } from "../http/resource-fie
 import { issueSchema } from "../issues/schemas.js";
 import { type Output, onFirstUse } from "../schema.js";
 import { SEVERITIES } from "./rules.js";
+import { SIGNAL_ACTIONS } from "./signal-actions.js";
+
+export { SIGNAL_ACTIONS, type SignalAction } from "./signal-actions.js";
 
 // Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
-export const SIGNAL_ACTIONS = ["opened", "grouped", "closed_loop", "recorded"] as const;
 export const PROVIDER_SOURCES = ["codehost", "errortracker", "analytics"] as const;
-export type SignalAction = (typeof SIGNAL_ACTIONS)[number];
 
 const SOURCE = /^[a-z0-9_-]{1,40}$/;
 const severity = /* @__PURE__ */ onFirstUse(() =>

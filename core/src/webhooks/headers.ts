@@ -5,7 +5,7 @@
  * name). The neutral name wins when both are present; the rules and the stored signals only ever
  * see the neutral names. Pure, no I/O.
  */
-import { secretsEqual } from "../http/auth.js";
+import { secretsEqual } from "../http/constant-time.js";
 import type { WebhookProvider } from "../routes.js";
 
 /** One receiver's headers: the real provider's name, and its own header name for each neutral one. */

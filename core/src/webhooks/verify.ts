@@ -1,6 +1,6 @@
 /** @module webhooks/verify — signature and secret checks for the three webhook receivers (docs/api.md#webhook-verification); pure, no I/O. */
 import { createHmac } from "node:crypto";
-import { secretsEqual } from "../http/auth.js";
+import { secretsEqual } from "../http/constant-time.js";
 
 const CODEHOST_SIGNATURE = /^sha256=([0-9a-f]{64})$/i;
 // The error tracker signs with a lowercase hex digest and compares it as-is, so we do too.

@@ -1,0 +1,83 @@
+/**
+ * @module client/cli/command-index — the top-level commands as `kaizen --help` lists them (usage and
+ * one line each), and the module under ./commands/ that registers each. main imports only the module
+ * of the command it runs, so a command starts without loading the others and what they import; the
+ * modules take their commands' usage and line from here.
+ */
+import type { Argv } from "yargs";
+import type { Define } from "./command.js";
+
+/** Registers a module's commands on the parser (yargs' `.command()` adds them in place). */
+export type Register = (yargs: Argv, define: Define) => Argv;
+
+/** Each top-level command: its usage (name and positionals) and its line in `kaizen --help`. */
+export const COMMANDS = {
+  issues: ["issues", "List, show, create and update issues"],
+  projects: ["projects", "List projects"],
+  signals: ["signals", "Send a manual signal; list and show received signals"],
+  providers: ["providers", "Check a provider's webhook: send a signed test delivery"],
+  next: ["next", "Claim the next issue from the queue: prints its prompt and the dispatch token"],
+  heartbeat: ["heartbeat <dispatch>", "Extend a dispatch's lease by its length from now"],
+  complete: [
+    "complete <dispatch>",
+    "Report a dispatch's outcome: done moves the issue to done, failed gives it back to todo",
+  ],
+  release: ["release <dispatch>", "Give the issue back untouched (it returns to todo)"],
+  review: ["review <prompt>", "Rate the prompt you worked from (1..5 each), so its template improves"],
+  comment: ["comment <issue> <body>", "Comment on an issue (body - reads stdin)"],
+  templates: ["templates", "List and show prompt templates; preview an issue's prompt"],
+  experiments: ["experiments", "Run experiments between a template's active version and a candidate draft"],
+  events: ["events", "Outbound events: destinations, their deliveries, and tail to watch events arrive"],
+  queue: ["queue", "Show what claims would take, in their order, with each score's parts"],
+  stats: [
+    "stats",
+    "Show the dashboard's figures: issues, queue, dispatches, signals, time to done, and today's usage per agent (--json: the stats with `usage`, today's entry of the usage report)",
+  ],
+  health: ["health", "Check the service and its database (no key needed); exit 1 when degraded"],
+  connect: [
+    "connect [dir]",
+    "Connect a code repository to Kaizen: key check, project, MCP entry, settings, agent guide",
+  ],
+  mcp: ["mcp", "Run the Kaizen MCP server over stdio (what .mcp.json starts)"],
+} as const satisfies Record<string, readonly [usage: string, description: string]>;
+
+export type CommandName = keyof typeof COMMANDS;
+
+export interface CommandModule {
+  /** The top-level commands its `register` adds, in their order. */
+  commands: readonly CommandName[];
+  load(): Promise<Register>;
+}
+
+/** The command modules in `kaizen --help`'s order. */
+export const COMMAND_MODULES: readonly CommandModule[] = [
+  { commands: ["issues", "projects"], load: async () => (await import("./commands/issues.js")).registerIssues },
+  { commands: ["signals"], load: async () => (await import("./commands/signals.js")).registerSignals },
+  { commands: ["providers"], load: async () => (await import("./commands/providers.js")).registerProviders },
+  {
+    commands: ["next", "heartbeat", "complete", "release", "review", "comment"],
+    load: async () => (await import("./commands/work.js")).registerWork,
+  },
+  { commands: ["templates"], load: async () => (await import("./commands/templates.js")).registerTemplates },
+  { commands: ["experiments"], load: async () => (await import("./commands/experiments.js")).registerExperiments },
+  { commands: ["events"], load: async () => (await import("./commands/events.js")).registerEvents },
+  {
+    commands: ["queue", "stats", "health"],
+    load: async () => (await import("./commands/overview.js")).registerOverview,
+  },
+  { commands: ["connect"], load: async () => (await import("./commands/connect.js")).registerConnect },
+  { commands: ["mcp"], load: async () => (await import("./commands/mcp.js")).registerMcp },
+];
+
+/**
+ * The modules a command line needs: none when it names no command (`--help`, `--version`), its
+ * command's module when it names one, every module otherwise (a mistyped command, for the
+ * suggestion; `completion`), as yargs then may look at any of them.
+ * @example modulesFor(["issues", "list", "--json"]) // the issues module only
+ */
+export function modulesFor(args: readonly string[]): readonly CommandModule[] {
+  const word = args.find((arg) => !arg.startsWith("-"));
+  if (word === undefined) return [];
+  const named = COMMAND_MODULES.find((module) => (module.commands as readonly string[]).includes(word));
+  return named ? [named] : COMMAND_MODULES;
+}
