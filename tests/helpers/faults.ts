@@ -404,7 +404,9 @@ export async function failEachCallInTurn(
   const positions: CallPositionReport["positions"] = [];
   for (let position = 1; position < 100; position++) {
     const run = await scenario.prepare();
-    const before = await snapshotTable(table);
+    // Only a run that may answer 503 compares the table with this; when the SDK's retry gets
+    // through, every run succeeds.
+    const before = fault.attempts === undefined ? await snapshotTable(table) : undefined;
     const kind = fault.kinds[(position - 1) % fault.kinds.length] ?? "throttling";
     faults.reset().fail({
       kind,
@@ -425,6 +427,7 @@ export async function failEachCallInTurn(
     positions.push({ position, command: failedCall.command, kind, status: first.status });
     expect(answer).toMatchObject({ status: 503 });
     await expectUnavailable(first);
+    if (!before) throw new Error("a run that may answer 503 reads the table before it");
     expect({ ...answer, halfWritten: halfWrites(before, await snapshotTable(table)) }).toEqual({
       ...answer,
       halfWritten: [],

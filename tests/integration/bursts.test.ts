@@ -106,23 +106,26 @@ describe.each(CASES)("a storm into one issue ($model, $mode)", ({ emulateConflic
     const issueId = String([...issueIds][0]);
     expect(signals.filter((s) => s.signal.action === "opened")).toHaveLength(1);
     expect(signals.filter((s) => s.signal.action === "grouped")).toHaveLength(59);
-    const detail = await request(t, `/api/issues/${issueId}`, { headers: AUTH });
+    // The storm is over: the issue and the listings are read side by side.
+    const [detail, listed] = await Promise.all([
+      request(t, `/api/issues/${issueId}`, { headers: AUTH }),
+      everyItem(t, "/api/issues"),
+      expectListing(
+        t,
+        `/api/issues/${issueId}/signals`,
+        signals.map((s) => s.signal.id),
+      ),
+      expectListing(
+        t,
+        "/api/signals?action=grouped",
+        signals.filter((s) => s.signal.action === "grouped").map((s) => s.signal.id),
+      ),
+    ]);
     expect(detail.data.signalCount).toBe(60);
     const newest = signals.map((s) => s.signal).sort((a, b) => (a.id < b.id ? 1 : -1));
     expect((detail.data.signals as { id: string }[]).map((s) => s.id)).toEqual(newest.slice(0, 10).map((s) => s.id));
     expect(detail.data.lastSignalAt).toBe(newest[0]?.receivedAt);
-    const listed = await everyItem(t, "/api/issues");
     expect(listed.items.map((issue) => [issue.id, issue.signalCount])).toEqual([[issueId, 60]]);
-    await expectListing(
-      t,
-      `/api/issues/${issueId}/signals`,
-      signals.map((s) => s.signal.id),
-    );
-    await expectListing(
-      t,
-      "/api/signals?action=grouped",
-      signals.filter((s) => s.signal.action === "grouped").map((s) => s.signal.id),
-    );
   });
 });
 
@@ -140,41 +143,45 @@ describe.each(CASES)("bursts ($model, $mode)", ({ emulateConflicts, senders }) =
     const created = answers.map((answer) => answer.data);
     expect(new Set(created.map((issue) => issue.number)).size).toBe(60);
     const ids = (filter: (issue: Json) => boolean) => created.filter(filter).map((issue) => String(issue.id));
-    await expectListing(
-      t,
-      "/api/issues",
-      ids(() => true),
-    );
-    for (const type of types)
-      await expectListing(
-        t,
-        `/api/issues?type=${type}`,
-        ids((issue) => issue.type === type),
-      );
-    for (const priority of [0, 1, 2, 3, 4]) {
-      await expectListing(
-        t,
-        `/api/issues?priority=${priority}`,
-        ids((issue) => issue.priority === priority),
-      );
-    }
-    await expectListing(
-      t,
-      "/api/issues?status=triage",
-      ids(() => true),
-    );
     const rank = (issue: Json) => (issue.priority === 0 ? 5 : Number(issue.priority));
     const byPriority = [...created].sort((a, b) => rank(a) - rank(b) || Number(a.number) - Number(b.number));
-    const listedByPriority = await everyItem(t, "/api/issues?sort=priority");
+    // The burst is over: every listing is read side by side.
+    const [listedByPriority, byNumber] = await Promise.all([
+      everyItem(t, "/api/issues?sort=priority"),
+      everyItem(t, "/api/issues?sort=number"),
+      expectListing(
+        t,
+        "/api/issues",
+        ids(() => true),
+      ),
+      ...types.map((type) =>
+        expectListing(
+          t,
+          `/api/issues?type=${type}`,
+          ids((issue) => issue.type === type),
+        ),
+      ),
+      ...[0, 1, 2, 3, 4].map((priority) =>
+        expectListing(
+          t,
+          `/api/issues?priority=${priority}`,
+          ids((issue) => issue.priority === priority),
+        ),
+      ),
+      expectListing(
+        t,
+        "/api/issues?status=triage",
+        ids(() => true),
+      ),
+      expectListing(
+        t,
+        "/api/issues?sort=-updatedAt",
+        ids(() => true),
+      ),
+    ]);
     expect(listedByPriority.items.map((issue) => issue.id)).toEqual(byPriority.map((issue) => issue.id));
-    const byNumber = await everyItem(t, "/api/issues?sort=number");
     const createdAts = byNumber.items.map((issue) => String(issue.createdAt));
     expect(createdAts).toEqual([...createdAts].sort());
-    await expectListing(
-      t,
-      "/api/issues?sort=-updatedAt",
-      ids(() => true),
-    );
   });
 
   it("60 creates naming one label and one project at once: all land, counted, without taking turns on either", async () => {
@@ -198,8 +205,10 @@ describe.each(CASES)("bursts ($model, $mode)", ({ emulateConflicts, senders }) =
     // retries: every create checking the one label item would cost tens of calls each.
     expect(calls / 60).toBeLessThan(6);
     const ids = answers.map((answer) => String(answer.data.id));
-    await expectListing(t, "/api/issues?label=incident", ids);
-    await expectListing(t, `/api/issues?projectId=${project.data.id}`, ids);
+    await Promise.all([
+      expectListing(t, "/api/issues?label=incident", ids),
+      expectListing(t, `/api/issues?projectId=${project.data.id}`, ids),
+    ]);
   });
 
   it("40 deliveries of 40 fingerprints at once: one open issue per fingerprint, every signal stored once", async () => {
@@ -214,16 +223,19 @@ describe.each(CASES)("bursts ($model, $mode)", ({ emulateConflicts, senders }) =
     const issueIds = signals.map((s) => String(s.signal.issueId));
     expect(new Set(issueIds).size).toBe(40);
     expect(new Set(signals.map((s) => s.issue?.number)).size).toBe(40);
-    for (const [i, s] of signals.entries()) {
-      const fingerprint = encodeURIComponent(`codehost:issue:octo-org/shop#${100 + i}`);
-      await expectListing(t, `/api/issues?fingerprint=${fingerprint}`, [String(s.signal.issueId)]);
-    }
-    await expectListing(t, "/api/issues", issueIds);
     const signalIds = signals.map((s) => s.signal.id);
-    await expectListing(t, "/api/signals", signalIds);
-    await expectListing(t, "/api/signals?source=codehost", signalIds);
-    await expectListing(t, "/api/signals?action=opened", signalIds);
-    await expectListing(t, "/api/signals?type=issues.opened", signalIds);
+    // The burst is over: every listing is read side by side.
+    await Promise.all([
+      ...signals.map((s, i) => {
+        const fingerprint = encodeURIComponent(`codehost:issue:octo-org/shop#${100 + i}`);
+        return expectListing(t, `/api/issues?fingerprint=${fingerprint}`, [String(s.signal.issueId)]);
+      }),
+      expectListing(t, "/api/issues", issueIds),
+      expectListing(t, "/api/signals", signalIds),
+      expectListing(t, "/api/signals?source=codehost", signalIds),
+      expectListing(t, "/api/signals?action=opened", signalIds),
+      expectListing(t, "/api/signals?type=issues.opened", signalIds),
+    ]);
   });
 
   it("15 deliveries sent 4 times each at once, through two senders: 15 signals, the rest duplicates of them", async () => {
@@ -247,16 +259,18 @@ describe.each(CASES)("bursts ($model, $mode)", ({ emulateConflicts, senders }) =
       expect(signalOf(answer).signal.issueId).toBe(first?.signal.issueId);
       expect(signalOf(answer).duplicate).toBe(answer.status === 200);
     }
-    await expectListing(
-      t,
-      "/api/signals",
-      [...stored.values()].map((s) => s.signal.id),
-    );
-    await expectListing(
-      t,
-      "/api/issues",
-      [...stored.values()].map((s) => String(s.signal.issueId)),
-    );
+    await Promise.all([
+      expectListing(
+        t,
+        "/api/signals",
+        [...stored.values()].map((s) => s.signal.id),
+      ),
+      expectListing(
+        t,
+        "/api/issues",
+        [...stored.values()].map((s) => String(s.signal.issueId)),
+      ),
+    ]);
   });
 
   it("40 manual signals of one fingerprint at once: one issue counting all 40", async () => {
@@ -280,13 +294,15 @@ describe.each(CASES)("bursts ($model, $mode)", ({ emulateConflicts, senders }) =
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
     const issueIds = new Set(answers.map((answer) => signalOf(answer).signal.issueId));
     expect(issueIds.size).toBe(1);
-    const detail = await request(t, `/api/issues/${[...issueIds][0]}`, { headers: AUTH });
+    const [detail] = await Promise.all([
+      request(t, `/api/issues/${[...issueIds][0]}`, { headers: AUTH }),
+      expectListing(
+        t,
+        "/api/signals?source=ops",
+        answers.map((answer) => signalOf(answer).signal.id),
+      ),
+    ]);
     expect(detail.data.signalCount).toBe(40);
-    await expectListing(
-      t,
-      "/api/signals?source=ops",
-      answers.map((answer) => signalOf(answer).signal.id),
-    );
   });
 
   it("20 close events of one open issue at once: it closes once, the rest are recorded", async () => {
@@ -299,15 +315,17 @@ describe.each(CASES)("bursts ($model, $mode)", ({ emulateConflicts, senders }) =
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
     const actions = answers.map((answer) => signalOf(answer).signal.action).sort();
     expect(actions).toEqual(["grouped", ...Array.from({ length: 19 }, () => "recorded")]);
-    const detail = await request(t, `/api/issues/${opened.signal.issueId}`, { headers: AUTH });
+    const [detail] = await Promise.all([
+      request(t, `/api/issues/${opened.signal.issueId}`, { headers: AUTH }),
+      expectListing(t, "/api/issues?status=done", [String(opened.signal.issueId)]),
+      expectListing(t, "/api/issues?status=triage", []),
+      expectListing(
+        t,
+        "/api/signals?action=recorded",
+        answers.filter((answer) => signalOf(answer).signal.action === "recorded").map((a) => signalOf(a).signal.id),
+      ),
+    ]);
     expect(detail.data.status).toBe("done");
     expect(detail.data.signalCount).toBe(2);
-    await expectListing(t, "/api/issues?status=done", [String(opened.signal.issueId)]);
-    await expectListing(t, "/api/issues?status=triage", []);
-    await expectListing(
-      t,
-      "/api/signals?action=recorded",
-      answers.filter((answer) => signalOf(answer).signal.action === "recorded").map((a) => signalOf(a).signal.id),
-    );
   });
 });

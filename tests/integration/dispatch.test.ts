@@ -49,7 +49,9 @@ async function claimed(t: Pick<TestApp, "app">, body: Record<string, unknown> = 
 
 const post = (t: Pick<TestApp, "app">, path: string, body: unknown = {}) => t.app.request(path, jsonPost(body));
 
-describe("claims", () => {
+// Every test makes its own table (and clock), so the tests run side by side.
+
+describe.concurrent("claims", () => {
   it("take the highest score, move the issue to in_progress, and hand over the rendered prompt with its token", async () => {
     const { clock } = manualClock();
     const t = await testApp({ clock });
@@ -163,15 +165,17 @@ describe("claims", () => {
   });
 });
 
-describe("the queue", () => {
+describe.concurrent("the queue", () => {
   it("previews 50 in exactly the order 50 successive claims take, with scores and breakdowns", async () => {
     // Issues are created on the wall clock; the queue is read three days later.
     const { clock } = manualClock(Date.now() + 3 * 86_400_000);
     const t = await testApp({ clock });
     const types = ["signal", "hypothesis", "plan", "task", "monitor"];
-    for (let i = 0; i < 50; i++) {
-      await createIssue(t, { title: `q${i}`, type: types[i % 5], priority: (i * 3) % 5 });
-    }
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        createIssue(t, { title: `q${i}`, type: types[i % 5], priority: (i * 3) % 5 }),
+      ),
+    );
     const preview: QueueItem[] = [];
     for (let page = 1; page <= 3; page++) {
       const response = await t.app.request(`/api/dispatch/queue?limit=20&page=${page}`, { headers: AUTH });
@@ -201,7 +205,7 @@ describe("the queue", () => {
   });
 });
 
-describe("the goal bonus", () => {
+describe.concurrent("the goal bonus", () => {
   it("follows the project's active goal: gained, lost, and for issues that join the project", async () => {
     const t = await testApp();
     const project = await json<Body<{ id: string }>>(await post(t, "/api/projects", { name: "Goals" }));
@@ -247,7 +251,7 @@ describe("the goal bonus", () => {
   });
 });
 
-describe("leases", () => {
+describe.concurrent("leases", () => {
   it("run out: the issue is claimable again, the old dispatch expired, and its heartbeat, completion and release answer 409", async () => {
     const { clock, advance } = manualClock();
     const t = await testApp({ clock });
@@ -302,7 +306,7 @@ describe("leases", () => {
   });
 });
 
-describe("outcomes", () => {
+describe.concurrent("outcomes", () => {
   it("done: the issue is done with the summary, commits and pull requests; a second completion is a 409", async () => {
     const t = await testApp();
     const issue = await createIssue(t, { title: "work", type: "task" });
@@ -387,7 +391,7 @@ describe("outcomes", () => {
   });
 });
 
-describe("a PATCH that moves a claimed issue", () => {
+describe.concurrent("a PATCH that moves a claimed issue", () => {
   it("ends its dispatch (released) in the same write: back to todo it is claimable, to done it stays done", async () => {
     const t = await testApp();
     const issue = await createIssue(t, { title: "p", type: "task" });
@@ -419,7 +423,7 @@ describe("a PATCH that moves a claimed issue", () => {
   });
 });
 
-describe.each(CONFLICT_MODES)("concurrent claims ($mode)", ({ emulateConflicts }) => {
+describe.concurrent.each(CONFLICT_MODES)("concurrent claims ($mode)", ({ emulateConflicts }) => {
   it("30 claimers across two instances against 20 eligible issues: 20 claimed once each, 10 × 204", async () => {
     const t = await testApp({}, { emulateConflicts });
     const other = anotherInstance(t, emulateConflicts);

@@ -2,7 +2,8 @@
  * Experiments between a template's active version and a candidate draft (docs/api.md#experiments), through
  * the API on DynamoDB Local: what a start checks, how claims split per issue and keep their arm,
  * what each arm counts, the rule's decisions and their effects, stops by request or by a promotion,
- * and one decision however many finishes arrive at once (fleet, both conflict modes).
+ * and one decision however many finishes arrive at once (fleet, both conflict modes). Every test
+ * makes its own table, so they run side by side.
  */
 import { describe, expect, it } from "vitest";
 import type { Dispatch } from "../../core/src/dispatch/schemas.js";
@@ -74,7 +75,7 @@ function armOfClaim(claimed: Claimed, experimentId: string): "control" | "candid
   return prompt.experiment.arm;
 }
 
-describe("starting an experiment", () => {
+describe.concurrent("starting an experiment", () => {
   it("answers 201 with Location, the defaults and empty arms, and marks the template", async () => {
     const t = await testApp();
     const { template, draft } = await experimentTemplate(t);
@@ -192,7 +193,7 @@ describe("starting an experiment", () => {
   });
 });
 
-describe("claims during an experiment", () => {
+describe.concurrent("claims during an experiment", () => {
   it("split per issue, keep an issue in its arm when it is claimed again, and count per arm", async () => {
     const t = await testApp();
     const { template, draft } = await experimentTemplate(t);
@@ -202,8 +203,8 @@ describe("claims during an experiment", () => {
     );
     const arms = new Map<string, "control" | "candidate">();
     const claims: Claimed[] = [];
+    await Promise.all(Array.from({ length: 12 }, (_, i) => newTask(t.app, `task ${i}`)));
     for (let i = 0; i < 12; i++) {
-      await newTask(t.app, `task ${i}`);
       const claimed = await claim(t.app);
       arms.set(claimed.issue.id, armOfClaim(claimed, experiment.id));
       claims.push(claimed);
@@ -304,7 +305,7 @@ async function drive(
   return experimentOf(t, template.id, experimentId);
 }
 
-describe("the rule's decisions", () => {
+describe.concurrent("the rule's decisions", () => {
   it("promotes a candidate better on completion rate, at the finish that makes it so, with the figures it used", async () => {
     const t = await testApp();
     const { template, draft } = await experimentTemplate(t);
@@ -433,7 +434,7 @@ describe("the rule's decisions", () => {
   });
 });
 
-describe("ending an experiment by hand", () => {
+describe.concurrent("ending an experiment by hand", () => {
   it("DELETE stops it with its figures, once; the template may start another", async () => {
     const t = await testApp();
     const { template, draft } = await experimentTemplate(t);
@@ -517,7 +518,7 @@ describe("ending an experiment by hand", () => {
   });
 });
 
-describe.each(CONFLICT_MODES)("finishes at once ($mode)", ({ emulateConflicts }) => {
+describe.concurrent.each(CONFLICT_MODES)("finishes at once ($mode)", ({ emulateConflicts }) => {
   it("decide once: one promotion, the template's version moved once", async () => {
     const t = await testApp({}, { emulateConflicts });
     const fleet = fleetOf(t, emulateConflicts);

@@ -6,13 +6,13 @@
  * call applied with its answer lost is sent again by the SDK: the request succeeds, stored once.
  */
 import { randomUUID } from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Dispatch } from "../../core/src/dispatch/schemas.js";
 import type { Prompt } from "../../core/src/prompts/schemas.js";
 import type { TemplateDetail, TemplateVersion } from "../../core/src/templates/schemas.js";
-import { AUTH, dataOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
-import { type FaultInjector, failEachCallInTurn, injectFaults, POSITION_FAULT_MODES } from "../helpers/faults.js";
-import { createTemplate } from "../helpers/templates.js";
+import { AUTH, dataOf, jsonPost, testApp } from "../helpers/app.js";
+import { failEachCallInTurn, injectFaults, POSITION_FAULT_MODES } from "../helpers/faults.js";
+import { createTemplate, engineOf, recordPrompt } from "../helpers/templates.js";
 
 type Body<T> = { data: T };
 type ListBody<T> = { data: T[]; total: number };
@@ -24,26 +24,30 @@ async function json<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
-describe.each(POSITION_FAULT_MODES)("dispatch and reviews with $mode, at each call position in turn", ({ fault }) => {
-  let t: TestApp;
-  let faults: FaultInjector;
+/** A table of one test's own, with its faults, seeded with the default templates, and requests on it. */
+async function seededTable() {
+  const t = await testApp({}, { emulateConflicts: true });
+  const faults = injectFaults(t.db);
   const stats = () => dataOf<Stats>(t.app.request("/api/dashboard/stats", { headers: AUTH }));
   const todo = (title: string, extra: Record<string, unknown> = {}) =>
     dataOf<Issue>(t.app.request("/api/issues", jsonPost({ title, type: "task", status: "todo", ...extra })), 201);
   const claim = (body: Record<string, unknown> = { agent: "agent-1" }) =>
     dataOf<Claim>(t.app.request("/api/dispatch/claim", jsonPost(body)), 201);
-  const review = (score: number, init: Record<string, string> = {}) =>
-    jsonPost({ clarity: score, completeness: score, relevance: score, authorType: "agent" }, init);
+  // The first claim seeds the default templates; the runs start from a seeded table.
+  await todo("Warm up");
+  await claim();
+  return { t, faults, stats, todo, claim };
+}
 
-  beforeAll(async () => {
-    t = await testApp({}, { emulateConflicts: true });
-    faults = injectFaults(t.db);
-    // The first claim seeds the default templates; the runs below start from a seeded table.
-    await todo("Warm up");
-    await claim();
-  });
+const review = (score: number, init: Record<string, string> = {}) =>
+  jsonPost({ clarity: score, completeness: score, relevance: score, authorType: "agent" }, init);
 
+/** Each test has a table of its own (a run compares the whole table before and after), so they run side by side. */
+const eachFaultMode = describe.concurrent.each(POSITION_FAULT_MODES);
+
+eachFaultMode("dispatch and reviews with $mode, at each call position in turn", ({ fault }) => {
   it("POST /api/dispatch/claim", async () => {
+    const { t, faults, stats, todo } = await seededTable();
     const report = await failEachCallInTurn(
       t,
       faults,
@@ -78,6 +82,7 @@ describe.each(POSITION_FAULT_MODES)("dispatch and reviews with $mode, at each ca
   });
 
   it("POST /api/dispatch/:id/complete by the agent, with its dispatch token", async () => {
+    const { t, faults, stats, todo, claim } = await seededTable();
     const report = await failEachCallInTurn(
       t,
       faults,
@@ -121,6 +126,7 @@ describe.each(POSITION_FAULT_MODES)("dispatch and reviews with $mode, at each ca
   });
 
   it("POST /api/prompts/:id/reviews", async () => {
+    const { t, faults, todo, claim } = await seededTable();
     await todo("Something to prompt for");
     const { prompt } = await claim();
     if (!prompt) throw new Error("the default templates give every issue a prompt");
@@ -156,6 +162,8 @@ describe.each(POSITION_FAULT_MODES)("dispatch and reviews with $mode, at each ca
   });
 
   it("POST /api/prompts/:id/reviews: the third low review opens one improvement task", async () => {
+    const { t, faults, stats } = await seededTable();
+    const engine = engineOf(t);
     let specificity = 500;
     const report = await failEachCallInTurn(
       t,
@@ -165,22 +173,24 @@ describe.each(POSITION_FAULT_MODES)("dispatch and reviews with $mode, at each ca
         prepare: async () => {
           specificity += 1;
           const slug = `hypo-${randomUUID().slice(0, 8)}`;
-          await createTemplate(t.app, {
-            slug,
-            name: "Hypotheses",
-            conditions: { type: "hypothesis" },
-            specificity,
-            content: "Test {{issue.title}}",
-          });
-          await dataOf(
-            t.app.request(
-              "/api/issues",
-              jsonPost({ title: `Guess ${slug}`, type: "hypothesis", status: "todo", priority: 1 }),
+          const [, issue] = await Promise.all([
+            createTemplate(t.app, {
+              slug,
+              name: "Hypotheses",
+              conditions: { type: "hypothesis" },
+              specificity,
+              content: "Test {{issue.title}}",
+            }),
+            dataOf<Issue>(
+              t.app.request(
+                "/api/issues",
+                jsonPost({ title: `Guess ${slug}`, type: "hypothesis", status: "todo", priority: 1 }),
+              ),
+              201,
             ),
-            201,
-          );
-          const { prompt } = await claim({ agent: "agent-2", types: ["hypothesis"] });
-          if (prompt?.templateId === undefined) throw new Error("no prompt");
+          ]);
+          // The prompt a claim of the issue would record (what is reviewed is the prompt, not the claim).
+          const prompt = await recordPrompt(engine, issue.id, t);
           for (const score of [2, 2])
             await dataOf(t.app.request(`/api/prompts/${prompt.id}/reviews`, review(score)), 201);
           const before = await stats();

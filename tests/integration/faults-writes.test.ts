@@ -9,17 +9,17 @@
  * request's worth.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { IN_PROGRESS_MESSAGE } from "../../core/src/http/idempotency.js";
-import { AUTH, dataOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { AUTH, dataOf, jsonPost, testApp } from "../helpers/app.js";
 import { codehostDelivery, issueEvent } from "../helpers/deliveries.js";
 import {
   expectUnavailable,
-  type FaultInjector,
   failEachCallInTurn,
   halfWrites,
   injectFaults,
   POSITION_FAULT_MODES,
+  type PositionFault,
   snapshotTable,
   type WriteScenario,
 } from "../helpers/faults.js";
@@ -39,25 +39,33 @@ const patch = (body: unknown): RequestInit => ({
   body: JSON.stringify(body),
 });
 
-describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in turn", ({ fault }) => {
-  let t: TestApp;
-  let faults: FaultInjector;
-  let projectId: string;
-  const stats = async (): Promise<Stats> => dataOf<Stats>(t.app.request("/api/dashboard/stats", { headers: AUTH }));
-  const issuesWhere = async (query: string) =>
-    json<ListBody<Issue>>(await t.app.request(`/api/issues?${query}`, { headers: AUTH }));
-  const run = (scenario: WriteScenario) => failEachCallInTurn(t, faults, scenario, fault);
+/**
+ * A table of one test's own with the labels, project and goal the writes name, its reads, and
+ * `run`: a scenario failed at each call in turn as `fault` says.
+ */
+async function seededTable(fault: PositionFault) {
+  const t = await testApp({}, { emulateConflicts: true });
+  const faults = injectFaults(t.db);
+  await dataOf(t.app.request("/api/labels", jsonPost({ name: "checkout", color: "#112233" })), 201);
+  await dataOf(t.app.request("/api/labels", jsonPost({ name: "payments", color: "#445566" })), 201);
+  const projectId = (await dataOf<{ id: string }>(t.app.request("/api/projects", jsonPost({ name: "Shop" })), 201)).id;
+  await dataOf(t.app.request("/api/goals", jsonPost({ title: "Fewer failed checkouts", projectId })), 201);
+  return {
+    t,
+    projectId,
+    stats: async (): Promise<Stats> => dataOf<Stats>(t.app.request("/api/dashboard/stats", { headers: AUTH })),
+    issuesWhere: async (query: string) =>
+      json<ListBody<Issue>>(await t.app.request(`/api/issues?${query}`, { headers: AUTH })),
+    run: (scenario: WriteScenario) => failEachCallInTurn(t, faults, scenario, fault),
+  };
+}
 
-  beforeAll(async () => {
-    t = await testApp({}, { emulateConflicts: true });
-    faults = injectFaults(t.db);
-    await dataOf(t.app.request("/api/labels", jsonPost({ name: "checkout", color: "#112233" })), 201);
-    await dataOf(t.app.request("/api/labels", jsonPost({ name: "payments", color: "#445566" })), 201);
-    projectId = (await dataOf<{ id: string }>(t.app.request("/api/projects", jsonPost({ name: "Shop" })), 201)).id;
-    await dataOf(t.app.request("/api/goals", jsonPost({ title: "Fewer failed checkouts", projectId })), 201);
-  });
+/** Each test has a table of its own (a run compares the whole table before and after), so they run side by side. */
+const eachFaultMode = describe.concurrent.each(POSITION_FAULT_MODES);
 
+eachFaultMode("writes with $mode, at each call position in turn", ({ fault }) => {
   it("POST /api/issues with labels, a project and an Idempotency-Key", async () => {
+    const { t, projectId, stats, issuesWhere, run } = await seededTable(fault);
     const report = await run({
       status: 201,
       prepare: async () => {
@@ -101,6 +109,7 @@ describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in
   });
 
   it("PATCH /api/issues/:id moving an issue from triage to todo with a new title", async () => {
+    const { t, stats, run } = await seededTable(fault);
     const report = await run({
       status: 200,
       prepare: async () => {
@@ -129,6 +138,7 @@ describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in
   });
 
   it("POST /api/issues/:id/comments with an Idempotency-Key", async () => {
+    const { t, run } = await seededTable(fault);
     const issue = await dataOf<Issue>(
       t.app.request("/api/issues", jsonPost({ title: "Talk it over", type: "plan" })),
       201,
@@ -154,6 +164,7 @@ describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in
   });
 
   it("POST /api/signals (a manual signal of a new source that opens an issue) with an Idempotency-Key", async () => {
+    const { t, projectId, stats, issuesWhere, run } = await seededTable(fault);
     let run_ = 0;
     const report = await run({
       status: 201,
@@ -188,6 +199,7 @@ describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in
   });
 
   it("a signed codehost delivery that opens an issue: 5xx while it fails (so the provider redelivers), stored once", async () => {
+    const { t, stats, issuesWhere, run } = await seededTable(fault);
     let issueNumber = 100;
     const report = await run({
       status: 201,
@@ -220,6 +232,7 @@ describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in
   });
 
   it("a signed codehost delivery grouped into an open issue counts once", async () => {
+    const { t, run } = await seededTable(fault);
     const opened = codehostDelivery("issues", issueEvent("opened", 7, "Prices show NaN"));
     const first = await dataOf<{ issue: Issue }>(t.app.request(opened.path, opened.init), 201);
     await run({
@@ -244,7 +257,7 @@ describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in
   });
 });
 
-describe("a delivery too big for one transaction (payload chunks written ahead of it)", () => {
+describe.concurrent("a delivery too big for one transaction (payload chunks written ahead of it)", () => {
   const TRANSACTIONS = (_operation: number, command: string) => command === "TransactWriteItemsCommand";
   /** Random text barely compresses: about 3.4 MB of gzip, over what a transaction takes. */
   const bigPush = () => ({

@@ -28,13 +28,19 @@ export class RelationService {
     const id = `rel_${ulid()}`;
     return retryRaces(
       async () => {
-        const issue = await this.issues.getIssue(ref);
-        const other = await this.issues.getIssue(body.relatedIssueId).catch((error: unknown) => {
-          if (error instanceof NotFoundError) {
+        // Both ends read side by side; a missing `ref` is answered before a missing related issue.
+        const [found, related] = await Promise.allSettled([
+          this.issues.getIssue(ref),
+          this.issues.getIssue(body.relatedIssueId),
+        ]);
+        if (found.status === "rejected") throw found.reason;
+        if (related.status === "rejected") {
+          if (related.reason instanceof NotFoundError) {
             throw new ValidationError(`relatedIssueId: issue ${body.relatedIssueId} does not exist`);
           }
-          throw error;
-        });
+          throw related.reason;
+        }
+        const [issue, other] = [found.value, related.value];
         if (other.issue.id === issue.issue.id)
           throw new ValidationError("relatedIssueId: an issue cannot relate to itself");
         const [from, to] = body.type === "blocked_by" ? [other, issue] : [issue, other];

@@ -300,48 +300,71 @@ function toRequestInit(delivery: Delivery): RequestInit {
   return { method: "POST", headers, body: delivery.body };
 }
 
-describe("webhook receivers and their signatures", () => {
-  let t: TestApp;
+/**
+ * A table of the enclosing describe's own (made before its tests), so that the signals its tests
+ * count are theirs alone and the describes run side by side; its tests take turns.
+ */
+function ownTable() {
+  const table = {} as { t: TestApp };
   beforeAll(async () => {
-    t = await testApp();
+    table.t = await testApp();
   });
+  return {
+    request: (path: string, init?: RequestInit) => table.t.app.request(path, init),
+    /** Signals stored from `provider`, as its listing counts them. */
+    async storedSignals(provider: WebhookProvider): Promise<number> {
+      const response = await table.t.app.request(`/api/signals?source=${provider}&limit=1`, { headers: AUTH });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { total: number }).total;
+    },
+  };
+}
 
-  async function storedSignals(provider: WebhookProvider): Promise<number> {
-    const response = await t.app.request(`/api/signals?source=${provider}&limit=1`, { headers: AUTH });
-    expect(response.status).toBe(200);
-    return ((await response.json()) as { total: number }).total;
-  }
-
+describe.concurrent("webhook receivers and their signatures", () => {
   it("covers every receiver of the route table", () => {
     expect(receivers.map(({ provider }) => provider).sort()).toEqual(["analytics", "codehost", "errortracker"]);
   });
 
   describe.each(signatureHeaders)("$provider, signed under $header", ({ provider, path, header }) => {
-    it("accepts the valid delivery, compact or indented, and stores its signal (positive control)", async () => {
+    const { request, storedSignals } = ownTable();
+    // Nothing else writes to the table while a property runs: the count a run leaves is the next
+    // run's count before (unknown after a failed run, which then reads it again).
+    let known: number | undefined;
+    const countBefore = async () => {
+      const count = known ?? (await storedSignals(provider));
+      known = undefined;
+      return count;
+    };
+
+    it.sequential("accepts the valid delivery, compact or indented, and stores its signal (positive control)", async () => {
       await fc.assert(
         fc.asyncProperty(word, extraFields, fc.constantFrom(0, 2), async (text, extra, indent) => {
-          const before = await storedSignals(provider);
+          const before = await countBefore();
           const delivery = signedDelivery(provider, path, payloadFor(provider, text, extra), indent, header);
-          const response = await t.app.request(path, toRequestInit(delivery));
+          const response = await request(path, toRequestInit(delivery));
           const label = `${provider} valid delivery`;
           expect(response.status, label).toBe(201);
           await expectEnvelope(response, label);
-          expect(await storedSignals(provider)).toBe(before + 1);
+          const after = await storedSignals(provider);
+          expect(after).toBe(before + 1);
+          known = after;
         }),
         { numRuns: POSITIVE_RUNS },
       );
     });
 
-    it("refuses every unsigned or mis-signed variant with 401 and stores nothing", async () => {
+    it.sequential("refuses every unsigned or mis-signed variant with 401 and stores nothing", async () => {
       await fc.assert(
         fc.asyncProperty(misSigned(provider, path, header), async (delivery) => {
           fc.pre(!signsTheSame(provider, delivery));
-          const before = await storedSignals(provider);
-          const response = await t.app.request(path, toRequestInit(delivery));
+          const before = await countBefore();
+          const response = await request(path, toRequestInit(delivery));
           const label = `${provider}: ${delivery.what}`;
           expect(response.status, label).toBe(401);
           expect(await expectEnvelope(response, label), label).toEqual(REFUSED);
-          expect(await storedSignals(provider), label).toBe(before);
+          const after = await storedSignals(provider);
+          expect(after, label).toBe(before);
+          known = after;
         }),
         { numRuns: RUNS },
       );
@@ -349,9 +372,10 @@ describe("webhook receivers and their signatures", () => {
   });
 
   describe("correctly signed deliveries the receiver cannot take", () => {
+    const { request, storedSignals } = ownTable();
     const invalid = (prefix: string) => bytesBetween(prefix, [0xc3, 0x28], '","repository":{"full_name":"o/r"}}');
 
-    it("a body that is not UTF-8 is a 400, not stored with U+FFFD (code host JSON and form, analytics)", async () => {
+    it.sequential("a body that is not UTF-8 is a 400, not stored with U+FFFD (code host JSON and form, analytics)", async () => {
       const json = invalid('{"action":"opened","issue":{"number":1,"title":"');
       const formText = `payload=${encodeURIComponent('{"action":"opened","issue":{"number":1,"title":"')}%C3%28${encodeURIComponent('"},"repository":{"full_name":"o/r"}}')}`;
       const cases: { provider: WebhookProvider; delivery: Delivery }[] = [
@@ -396,7 +420,7 @@ describe("webhook receivers and their signatures", () => {
       ];
       for (const { provider, delivery } of cases) {
         const before = await storedSignals(provider);
-        const response = await t.app.request(delivery.path, toRequestInit(delivery));
+        const response = await request(delivery.path, toRequestInit(delivery));
         expect(response.status, delivery.what).toBe(400);
         expect(await expectEnvelope(response, delivery.what), delivery.what).toMatchObject({
           error: expect.stringMatching(/UTF-8/),
@@ -405,12 +429,12 @@ describe("webhook receivers and their signatures", () => {
       }
     });
 
-    it("an error-tracker body that is not UTF-8 cannot be verified: 401, nothing stored", async () => {
+    it.sequential("an error-tracker body that is not UTF-8 cannot be verified: 401, nothing stored", async () => {
       const body = bytesBetween('{"action":"created","data":{"issue":{"title":"', [0xc3, 0x28], '"}}}');
       // What a lenient sender would have signed: the text with U+FFFD in place of the bad bytes.
       const lenient = JSON.stringify(JSON.parse(new TextDecoder().decode(body)));
       const before = await storedSignals("errortracker");
-      const response = await t.app.request("/api/signals/errortracker", {
+      const response = await request("/api/signals/errortracker", {
         method: "POST",
         headers: {
           "Content-Type": "application/json",
@@ -425,7 +449,7 @@ describe("webhook receivers and their signatures", () => {
       expect(await storedSignals("errortracker")).toBe(before);
     });
 
-    it(`a payload nested more than ${MAX_JSON_DEPTH} levels deep is a 400 on every receiver, nothing stored`, async () => {
+    it.sequential(`a payload nested more than ${MAX_JSON_DEPTH} levels deep is a 400 on every receiver, nothing stored`, async () => {
       const deep = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
       for (const { provider, path } of receivers) {
         const before = await storedSignals(provider);
@@ -439,7 +463,7 @@ describe("webhook receivers and their signatures", () => {
           [SCHEMES[provider].sign(body, TEST_WEBHOOK_SECRETS[provider])],
           `${provider} deep`,
         );
-        const response = await t.app.request(path, toRequestInit(signed));
+        const response = await request(path, toRequestInit(signed));
         expect(response.status, signed.what).toBe(400);
         expect(await expectEnvelope(response, signed.what), signed.what).toMatchObject({
           error: expect.stringMatching(/nested/),
@@ -453,10 +477,10 @@ describe("webhook receivers and their signatures", () => {
           [SCHEMES[provider].sign(encoder.encode(within), TEST_WEBHOOK_SECRETS[provider])],
           `${provider} within the limit`,
         );
-        const ok = await t.app.request(path, toRequestInit(accepted));
+        const ok = await request(path, toRequestInit(accepted));
         expect(ok.status, accepted.what).toBe(201);
         const { signal } = ((await ok.json()) as { data: { signal: { id: string } } }).data;
-        const read = await t.app.request(`/api/signals/${signal.id}`, { headers: AUTH });
+        const read = await request(`/api/signals/${signal.id}`, { headers: AUTH });
         expect(read.status, accepted.what).toBe(200);
       }
     });
