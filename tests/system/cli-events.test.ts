@@ -119,9 +119,12 @@ describe("kaizen events destinations", () => {
       active: true,
     });
 
-    const table = ok(await kaizen(["events", "destinations", "list"], withKey))
-      .trimEnd()
-      .split("\n");
+    // Two reads, side by side.
+    const [listRun, showRun] = await Promise.all([
+      kaizen(["events", "destinations", "list"], withKey),
+      kaizen(["events", "destinations", "show", id ?? ""], withKey),
+    ]);
+    const table = ok(listRun).trimEnd().split("\n");
     expect(table[0]).toMatch(/^ID\s+URL\s+EVENTS\s+ACTIVE\s+FAILURES\s+DESCRIPTION$/);
     expect(table).toContainEqual(
       expect.stringMatching(
@@ -133,7 +136,7 @@ describe("kaizen events destinations", () => {
     expect(table.at(-1)).toMatch(/^1–\d+ of \d+ event destinations$/);
     expect(table.join("\n")).not.toContain(secret);
 
-    const shown = ok(await kaizen(["events", "destinations", "show", id ?? ""], withKey));
+    const shown = ok(showRun);
     expect(shown).toMatch(new RegExp(`^Event destination ${id}\n`));
     expect(shown).toMatch(/^url\s+https:\/\/hooks\.example\.com\/kaizen$/m);
     expect(shown).toMatch(/^active\s+yes$/m);
@@ -222,7 +225,7 @@ describe("kaizen events destinations", () => {
 
   it("refuses unknown event names before any request, as every usage error", async () => {
     const before = await listed();
-    const [bad, none, both, badUpdate, badTail] = await Promise.all([
+    const [bad, none, both, badUpdate, badTail, refused] = await Promise.all([
       kaizen(
         ["events", "destinations", "add", "https://h.example.com/", "--events", "issue.created,issue.deleted"],
         withKey,
@@ -237,6 +240,8 @@ describe("kaizen events destinations", () => {
         withKey,
       ),
       kaizen(["events", "tail", "--events", "issue.moved"], withKey),
+      // What the API refuses is printed as every API error: its message and details, exit status 1.
+      kaizen(["events", "destinations", "add", "http://hooks.example.com/", "--events", "issue.created"], withKey),
     ]);
     const types = EVENT_TYPES.join(", ");
     for (const [run, name, command] of [
@@ -253,15 +258,10 @@ describe("kaizen events destinations", () => {
     expect(none.stderr).toContain("kaizen: Which events? Give --events a,b,… or --all-events");
     expect(both).toMatchObject({ status: 2, stdout: "" });
     expect(both.stderr).toContain("mutually exclusive");
-    expect(await listed()).toEqual(before);
-
-    // What the API refuses is printed as every API error: its message and details, exit status 1.
-    const refused = await kaizen(
-      ["events", "destinations", "add", "http://hooks.example.com/", "--events", "issue.created"],
-      withKey,
-    );
     expect(refused).toMatchObject({ status: 1, stdout: "" });
     expect(refused.stderr).toMatch(/^kaizen: 400 .+\n {2}url: must be https \(plain http only to localhost/);
+    // None of them made a destination.
+    expect(await listed()).toEqual(before);
   });
 });
 
@@ -300,13 +300,13 @@ describe("kaizen events deliveries and retry", () => {
       );
       expect(table[2]).toBe("1–1 of 1 deliveries");
 
-      const [json, retriedJson] = await Promise.all([
+      const [json, retriedJson, missing] = await Promise.all([
         kaizen(["events", "deliveries", made.id, "--json"], withKey),
         apiData<Delivery[]>(`/api/event-destinations/${made.id}/deliveries`),
+        kaizen(["events", "retry", made.id, "dlv_01ARZ3NDEKTSV4RRFFQ69G5FAV"], withKey),
       ]);
       expect(JSON.parse(ok(json))).toEqual(retriedJson);
 
-      const missing = await kaizen(["events", "retry", made.id, "dlv_01ARZ3NDEKTSV4RRFFQ69G5FAV"], withKey);
       expect(missing).toMatchObject({ status: 1, stdout: "" });
       expect(missing.stderr.split("\n")[0]).toBe(
         `kaizen: 404 Delivery dlv_01ARZ3NDEKTSV4RRFFQ69G5FAV of event destination ${made.id} not found`,

@@ -115,10 +115,11 @@ describe("kaizen experiments", () => {
     }
     expect(status).toBe("promoted");
 
-    const [decided, json, byId] = await Promise.all([
+    const [decided, json, byId, listed] = await Promise.all([
       kaizen(["experiments", "show", "exp-cli"], withKey),
       kaizen(["experiments", "show", "exp-cli", "--json"], withKey),
       kaizen(["experiments", "show", "exp-cli", id], withKey),
+      kaizen(["experiments", "list", "exp-cli"], withKey),
     ]);
     expect(decided).toMatchObject({ status: 0, stderr: "" });
     expect(byId.stdout).toBe(decided.stdout);
@@ -144,7 +145,6 @@ describe("kaizen experiments", () => {
       ),
     );
 
-    const listed = await kaizen(["experiments", "list", "exp-cli"], withKey);
     expect(listed).toMatchObject({ status: 0, stderr: "" });
     const lines = listed.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^ID\s+STATUS\s+CANDIDATE\s+CONTROL\s+TRAFFIC\s+MIN SAMPLES\s+STARTED\s+DECISION$/);
@@ -157,8 +157,7 @@ describe("kaizen experiments", () => {
   });
 
   it("stops a running experiment, and says what the API refused with its message and exit status 1", async () => {
-    const { draft } = await experimentTemplate("exp-stop");
-    await experimentTemplate("exp-refuse");
+    const [{ draft }] = await Promise.all([experimentTemplate("exp-stop"), experimentTemplate("exp-refuse")]);
     const started = await kaizen(
       ["experiments", "start", "exp-stop", "--candidate", draft.id, "--traffic", "10", "--no-auto-promote", "--json"],
       withKey,
@@ -168,7 +167,7 @@ describe("kaizen experiments", () => {
     expect(experiment).toMatchObject({ candidateVersionId: draft.id, trafficPercent: 10, autoPromote: false });
     expect(experiment.minSamples).toBe(20);
 
-    const [twice, active, tooMuch, noTemplate, noVersion, notAVersion, missing] = await Promise.all([
+    const [twice, active, tooMuch, noTemplate, noVersion, notAVersion, missing, shown] = await Promise.all([
       kaizen(["experiments", "start", "exp-stop", "--candidate", "v2", "--traffic", "10"], withKey),
       kaizen(["experiments", "start", "exp-refuse", "--candidate", "1", "--traffic", "10"], withKey),
       kaizen(["experiments", "start", "exp-refuse", "--candidate", "2", "--traffic", "60"], withKey),
@@ -176,6 +175,7 @@ describe("kaizen experiments", () => {
       kaizen(["experiments", "start", "exp-stop", "--candidate", "9", "--traffic", "10"], withKey),
       kaizen(["experiments", "start", "exp-stop", "--candidate", "latest", "--traffic", "10"], withKey),
       kaizen(["experiments", "show", "exp-stop", "exp_01JAAAAAAAAAAAAAAAAAAAAAAA"], withKey),
+      kaizen(["experiments", "show", "exp-stop"], withKey),
     ]);
     const refusal = (run: { status: number; stdout: string; stderr: string }, message: string) => {
       expect(run.status, run.stderr).toBe(1);
@@ -193,7 +193,6 @@ describe("kaizen experiments", () => {
     expect(notAVersion).toMatchObject({ status: 2, stdout: "" });
     expect(notAVersion.stderr).toContain("--candidate must be a version id (ver_…) or a version number (got latest)");
 
-    const shown = await kaizen(["experiments", "show", "exp-stop"], withKey);
     expect(shown.stdout).toMatch(/^auto-promote\s+no: a winner is marked$/m);
 
     const stopped = await kaizen(["experiments", "stop", "exp-stop", experiment.id], withKey);

@@ -156,15 +156,17 @@ describe("kaizen CLI over a real local server", () => {
     expect(review).toMatchObject({ status: 0, stderr: "" });
     expect(review.stdout).toMatch(/^Review rev_\w+ recorded: 4\.67 for version 1 of tpl_\w+\n$/);
 
-    // The issue is done, with what the agent reported.
-    const shown = await kaizen(["issues", "show", ref], withKey);
+    // The issue is done, with what the agent reported (two reads, side by side).
+    const [shown, json] = await Promise.all([
+      kaizen(["issues", "show", ref], withKey),
+      kaizen(["issues", "show", ref, "--json"], withKey),
+    ]);
     expect(shown).toMatchObject({ status: 0, stderr: "" });
     expect(shown.stdout).toMatch(/^status\s+done$/m);
     expect(shown.stdout).toContain("Raised the stub's timeout; the suite passes");
     expect(shown.stdout).toMatch(/^4f2a9c1\s+Raise the payment stub timeout$/m);
     expect(shown.stdout).toContain("#42  Raise the stub timeout  https://code.example/acme/shop/pull/42");
 
-    const json = await kaizen(["issues", "show", ref, "--json"], withKey);
     expect(json.status).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual(await apiData(`/api/issues/${ref}`));
     expect(json.stdout).toBe(`${JSON.stringify(JSON.parse(json.stdout), null, 2)}\n`);
@@ -235,7 +237,7 @@ describe("kaizen CLI over a real local server", () => {
     expect(stoppedJson.stderr).toContain("daily cost budget");
 
     // stats: the figures as before, then today's usage with a row per agent.
-    const stats = await kaizen(["stats"], withKey);
+    const [stats, statsJson] = await Promise.all([kaizen(["stats"], withKey), kaizen(["stats", "--json"], withKey)]);
     expect(stats).toMatchObject({ status: 0, stderr: "" });
     expect(stats.stdout).toMatch(/^issues\s+\d+: /);
     expect(stats.stdout).toMatch(/^todo → done\s+median /m);
@@ -243,7 +245,7 @@ describe("kaizen CLI over a real local server", () => {
     expect(stats.stdout).toContain(`Usage today (${today}, UTC)`);
     expect(stats.stdout).toMatch(/^AGENT\s+REPORTS\s+IN\s+OUT\s+COST$/m);
     expect(stats.stdout).toMatch(/^cli-payer\s+1\s+1200\s+0\s+\$0\.0625$/m);
-    const json = JSON.parse((await kaizen(["stats", "--json"], withKey)).stdout) as {
+    const json = JSON.parse(statsJson.stdout) as {
       issues: unknown;
       usage: { date: string; agents: { agent: string; costUsd: number }[] };
     };

@@ -157,12 +157,10 @@ describe("kaizen connect", () => {
     ).json()) as { data: { name: string }[] };
     expect(again.data.filter((p) => p.name === basename(repo))).toHaveLength(1);
 
-    // In the connected repository the CLI needs no variables: .kaizen/env has the URL, key and project.
-    const fromFile = await kaizen(["queue", "--json"], {});
+    // In the connected repository the CLI needs no variables: .kaizen/env has the URL, key and project;
+    // beside it, a third run in human form says nothing changed.
+    const [fromFile, third] = await Promise.all([kaizen(["queue", "--json"], {}), kaizen(["connect", "--yes"], env())]);
     expect(fromFile).toMatchObject({ status: 0, stderr: "", stdout: "[]\n" });
-
-    // A third run in human form says nothing changed.
-    const third = await kaizen(["connect", "--yes"], env());
     expect(third.status).toBe(0);
     expect(third.stdout).toContain("Nothing changed: this repository was already connected.");
     expect(third.stdout).not.toMatch(/^(created|updated)\s/m);
