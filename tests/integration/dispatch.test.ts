@@ -49,9 +49,13 @@ async function claimed(t: Pick<TestApp, "app">, body: Record<string, unknown> = 
 
 const post = (t: Pick<TestApp, "app">, path: string, body: unknown = {}) => t.app.request(path, jsonPost(body));
 
-// Every test makes its own table (and clock), so the tests run side by side.
-
-describe.concurrent("claims", () => {
+/*
+ * Every test makes its own table (and clock), so the describes after this first one run side by
+ * side, each taking its tests in turn. This one runs first and alone: a dispatch's `claimedAt` is
+ * read from its id, and ids are made in order within a process, so a claim on a clock behind ids
+ * made meanwhile (by another test's claims) would be dated after them.
+ */
+describe("claims", () => {
   it("take the highest score, move the issue to in_progress, and hand over the rendered prompt with its token", async () => {
     const { clock } = manualClock();
     const t = await testApp({ clock });
@@ -166,7 +170,7 @@ describe.concurrent("claims", () => {
 });
 
 describe.concurrent("the queue", () => {
-  it("previews 50 in exactly the order 50 successive claims take, with scores and breakdowns", async () => {
+  it.sequential("previews 50 in exactly the order 50 successive claims take, with scores and breakdowns", async () => {
     // Issues are created on the wall clock; the queue is read three days later.
     const { clock } = manualClock(Date.now() + 3 * 86_400_000);
     const t = await testApp({ clock });
@@ -206,7 +210,7 @@ describe.concurrent("the queue", () => {
 });
 
 describe.concurrent("the goal bonus", () => {
-  it("follows the project's active goal: gained, lost, and for issues that join the project", async () => {
+  it.sequential("follows the project's active goal: gained, lost, and for issues that join the project", async () => {
     const t = await testApp();
     const project = await json<Body<{ id: string }>>(await post(t, "/api/projects", { name: "Goals" }));
     const outside = await createIssue(t, { title: "older, outside", type: "task", priority: 3 });
@@ -252,7 +256,7 @@ describe.concurrent("the goal bonus", () => {
 });
 
 describe.concurrent("leases", () => {
-  it("run out: the issue is claimable again, the old dispatch expired, and its heartbeat, completion and release answer 409", async () => {
+  it.sequential("run out: the issue is claimable again, the old dispatch expired, and its heartbeat, completion and release answer 409", async () => {
     const { clock, advance } = manualClock();
     const t = await testApp({ clock });
     const issue = await createIssue(t, { title: "lease", type: "task" });
@@ -289,7 +293,7 @@ describe.concurrent("leases", () => {
     expect(issueNow.data.status).toBe("in_progress");
   });
 
-  it("an active dispatch whose lease ran out answers 409 on heartbeat and is expired at once", async () => {
+  it.sequential("an active dispatch whose lease ran out answers 409 on heartbeat and is expired at once", async () => {
     const { clock, advance } = manualClock();
     const t = await testApp({ clock });
     const issue = await createIssue(t, { title: "x", type: "task" });
@@ -307,7 +311,7 @@ describe.concurrent("leases", () => {
 });
 
 describe.concurrent("outcomes", () => {
-  it("done: the issue is done with the summary, commits and pull requests; a second completion is a 409", async () => {
+  it.sequential("done: the issue is done with the summary, commits and pull requests; a second completion is a 409", async () => {
     const t = await testApp();
     const issue = await createIssue(t, { title: "work", type: "task" });
     const { dispatch } = await claimed(t);
@@ -333,7 +337,7 @@ describe.concurrent("outcomes", () => {
     expect(bad.status).toBe(400);
   });
 
-  it("failed: back to todo with the summary in the next prompt; the third failure cancels the issue", async () => {
+  it.sequential("failed: back to todo with the summary in the next prompt; the third failure cancels the issue", async () => {
     const t = await testApp();
     const issue = await createIssue(t, { title: "hard", type: "task" });
     for (let attempt = 1; attempt <= 3; attempt++) {
@@ -356,7 +360,7 @@ describe.concurrent("outcomes", () => {
     expect(dispatches.data.map(({ status }) => status)).toEqual(["failed", "failed", "failed"]);
   });
 
-  it("count toward the completion rate of the version the prompt came from", async () => {
+  it.sequential("count toward the completion rate of the version the prompt came from", async () => {
     const t = await testApp();
     const rate = async () =>
       (
@@ -376,7 +380,7 @@ describe.concurrent("outcomes", () => {
     expect(await rate()).toMatchObject({ completionRate: 2 / 4, usageCount: 4 });
   });
 
-  it("release: the issue goes back to todo untouched and can be claimed again", async () => {
+  it.sequential("release: the issue goes back to todo untouched and can be claimed again", async () => {
     const t = await testApp();
     const issue = await createIssue(t, { title: "r", type: "task" });
     const { dispatch } = await claimed(t);
@@ -392,7 +396,7 @@ describe.concurrent("outcomes", () => {
 });
 
 describe.concurrent("a PATCH that moves a claimed issue", () => {
-  it("ends its dispatch (released) in the same write: back to todo it is claimable, to done it stays done", async () => {
+  it.sequential("ends its dispatch (released) in the same write: back to todo it is claimable, to done it stays done", async () => {
     const t = await testApp();
     const issue = await createIssue(t, { title: "p", type: "task" });
     const first = await claimed(t);
@@ -424,7 +428,7 @@ describe.concurrent("a PATCH that moves a claimed issue", () => {
 });
 
 describe.concurrent.each(CONFLICT_MODES)("concurrent claims ($mode)", ({ emulateConflicts }) => {
-  it("30 claimers across two instances against 20 eligible issues: 20 claimed once each, 10 × 204", async () => {
+  it.sequential("30 claimers across two instances against 20 eligible issues: 20 claimed once each, 10 × 204", async () => {
     const t = await testApp({}, { emulateConflicts });
     const other = anotherInstance(t, emulateConflicts);
     const issues = await Promise.all(

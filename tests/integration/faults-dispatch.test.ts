@@ -42,11 +42,9 @@ async function seededTable() {
 const review = (score: number, init: Record<string, string> = {}) =>
   jsonPost({ clarity: score, completeness: score, relevance: score, authorType: "agent" }, init);
 
-/** Each test has a table of its own (a run compares the whole table before and after), so they run side by side. */
-const eachFaultMode = describe.concurrent.each(POSITION_FAULT_MODES);
-
-eachFaultMode("dispatch and reviews with $mode, at each call position in turn", ({ fault }) => {
-  it("POST /api/dispatch/claim", async () => {
+// Each test has a table of its own (a run compares the whole table before and after): a mode's tests run side by side.
+describe.each(POSITION_FAULT_MODES)("dispatch and reviews with $mode, at each call position in turn", ({ fault }) => {
+  it.concurrent("POST /api/dispatch/claim", async () => {
     const { t, faults, stats, todo } = await seededTable();
     const report = await failEachCallInTurn(
       t,
@@ -81,7 +79,7 @@ eachFaultMode("dispatch and reviews with $mode, at each call position in turn", 
     expect(report.positions.map((p) => p.command)).toContain("TransactWriteItemsCommand");
   });
 
-  it("POST /api/dispatch/:id/complete by the agent, with its dispatch token", async () => {
+  it.concurrent("POST /api/dispatch/:id/complete by the agent, with its dispatch token", async () => {
     const { t, faults, stats, todo, claim } = await seededTable();
     const report = await failEachCallInTurn(
       t,
@@ -125,7 +123,7 @@ eachFaultMode("dispatch and reviews with $mode, at each call position in turn", 
     expect(report.positions[0]?.command).toBe("GetItemCommand");
   });
 
-  it("POST /api/prompts/:id/reviews", async () => {
+  it.concurrent("POST /api/prompts/:id/reviews", async () => {
     const { t, faults, todo, claim } = await seededTable();
     await todo("Something to prompt for");
     const { prompt } = await claim();
@@ -161,7 +159,7 @@ eachFaultMode("dispatch and reviews with $mode, at each call position in turn", 
     );
   });
 
-  it("POST /api/prompts/:id/reviews: the third low review opens one improvement task", async () => {
+  it.concurrent("POST /api/prompts/:id/reviews: the third low review opens one improvement task", async () => {
     const { t, faults, stats } = await seededTable();
     const engine = engineOf(t);
     let specificity = 500;

@@ -60,11 +60,9 @@ async function seededTable(fault: PositionFault) {
   };
 }
 
-/** Each test has a table of its own (a run compares the whole table before and after), so they run side by side. */
-const eachFaultMode = describe.concurrent.each(POSITION_FAULT_MODES);
-
-eachFaultMode("writes with $mode, at each call position in turn", ({ fault }) => {
-  it("POST /api/issues with labels, a project and an Idempotency-Key", async () => {
+// Each test has a table of its own (a run compares the whole table before and after): a mode's tests run side by side.
+describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in turn", ({ fault }) => {
+  it.concurrent("POST /api/issues with labels, a project and an Idempotency-Key", async () => {
     const { t, projectId, stats, issuesWhere, run } = await seededTable(fault);
     const report = await run({
       status: 201,
@@ -108,7 +106,7 @@ eachFaultMode("writes with $mode, at each call position in turn", ({ fault }) =>
     expect(report.positions.map((p) => p.command)).toContain("TransactWriteItemsCommand");
   });
 
-  it("PATCH /api/issues/:id moving an issue from triage to todo with a new title", async () => {
+  it.concurrent("PATCH /api/issues/:id moving an issue from triage to todo with a new title", async () => {
     const { t, stats, run } = await seededTable(fault);
     const report = await run({
       status: 200,
@@ -137,7 +135,7 @@ eachFaultMode("writes with $mode, at each call position in turn", ({ fault }) =>
     expect(report.positions.map((p) => p.command)).toEqual(["GetItemCommand", "TransactWriteItemsCommand"]);
   });
 
-  it("POST /api/issues/:id/comments with an Idempotency-Key", async () => {
+  it.concurrent("POST /api/issues/:id/comments with an Idempotency-Key", async () => {
     const { t, run } = await seededTable(fault);
     const issue = await dataOf<Issue>(
       t.app.request("/api/issues", jsonPost({ title: "Talk it over", type: "plan" })),
@@ -163,7 +161,7 @@ eachFaultMode("writes with $mode, at each call position in turn", ({ fault }) =>
     expect(report.calls).toBe(4);
   });
 
-  it("POST /api/signals (a manual signal of a new source that opens an issue) with an Idempotency-Key", async () => {
+  it.concurrent("POST /api/signals (a manual signal of a new source that opens an issue) with an Idempotency-Key", async () => {
     const { t, projectId, stats, issuesWhere, run } = await seededTable(fault);
     let run_ = 0;
     const report = await run({
@@ -198,7 +196,7 @@ eachFaultMode("writes with $mode, at each call position in turn", ({ fault }) =>
     expect(report.positions.map((p) => p.command)).toContain("PutItemCommand");
   });
 
-  it("a signed codehost delivery that opens an issue: 5xx while it fails (so the provider redelivers), stored once", async () => {
+  it.concurrent("a signed codehost delivery that opens an issue: 5xx while it fails (so the provider redelivers), stored once", async () => {
     const { t, stats, issuesWhere, run } = await seededTable(fault);
     let issueNumber = 100;
     const report = await run({
@@ -231,7 +229,7 @@ eachFaultMode("writes with $mode, at each call position in turn", ({ fault }) =>
     expect(report.calls).toBe(4);
   });
 
-  it("a signed codehost delivery grouped into an open issue counts once", async () => {
+  it.concurrent("a signed codehost delivery grouped into an open issue counts once", async () => {
     const { t, run } = await seededTable(fault);
     const opened = codehostDelivery("issues", issueEvent("opened", 7, "Prices show NaN"));
     const first = await dataOf<{ issue: Issue }>(t.app.request(opened.path, opened.init), 201);

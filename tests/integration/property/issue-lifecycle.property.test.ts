@@ -410,30 +410,33 @@ describe.concurrent.each(CONFLICT_MODES)("the issue lifecycle ($mode)", ({ emula
     "keeps blockedBy, the queue, active dispatches and every count true after each of random commands",
     async () => {
       const apps = runApps(emulateConflicts);
-      await fc.assert(
-        fc.asyncProperty(commands, async (steps) => {
-          const m: Model = {
-            ...(await apps.next()),
-            issues: [],
-            deleted: new Set(),
-            blocks: [],
-            dispatches: [],
-            statuses: new Map(),
-            active: [],
-            refs: 0,
-          };
-          for (const [index, c] of steps.entries()) {
-            const what = `step ${index + 1} ${JSON.stringify(c)}`;
-            if ((await run(m, c, what)) === "sent") await expectWorldConsistent(m, what);
-          }
-          await expectRelationsAsModelled(
-            m,
-            live(m).map((issue) => issue.id),
-          );
-        }),
-        { numRuns: RUNS, plugins: [fc.interruptAfterTimeLimit(TIME_BUDGET_MS)] },
-      );
-      await apps.close();
+      try {
+        await fc.assert(
+          fc.asyncProperty(commands, async (steps) => {
+            const m: Model = {
+              ...(await apps.next()),
+              issues: [],
+              deleted: new Set(),
+              blocks: [],
+              dispatches: [],
+              statuses: new Map(),
+              active: [],
+              refs: 0,
+            };
+            for (const [index, c] of steps.entries()) {
+              const what = `step ${index + 1} ${JSON.stringify(c)}`;
+              if ((await run(m, c, what)) === "sent") await expectWorldConsistent(m, what);
+            }
+            await expectRelationsAsModelled(
+              m,
+              live(m).map((issue) => issue.id),
+            );
+          }),
+          { numRuns: RUNS, plugins: [fc.interruptAfterTimeLimit(TIME_BUDGET_MS)] },
+        );
+      } finally {
+        await apps.close();
+      }
     },
     TIME_BUDGET_MS + 60_000,
   );
