@@ -20,7 +20,7 @@ import {
 } from "../../core/src/index.js";
 import { promptRenderer } from "../../core/src/services.js";
 import { dynamoDataDir, type RunningDynamoDb, startDynamoDbLocal } from "./dynamodb.js";
-import { type LocalEvents, type LocalEventsOptions, startLocalEvents } from "./events.js";
+import { type LocalEvents, startLocalEvents } from "./events.js";
 
 export interface LocalStackOptions {
   config: Config;
@@ -42,10 +42,9 @@ export interface LocalStackOptions {
   clock?: () => Date;
   /**
    * `false`: no outbound events (no change stream on a table it creates, no stream reader, no
-   * sweeper), for tests that do not look at them; on by default, as `npm start` runs; options of
-   * ./events.ts turn them on with those (tests sweep more often).
+   * sweeper), for tests that do not look at them; on by default, as `npm start` runs.
    */
-  events?: boolean | LocalEventsOptions;
+  events?: boolean;
 }
 
 /**
@@ -86,7 +85,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       emulateConflicts: config.emulateConflicts,
     });
     await waitForDatabase(db);
-    const withEvents = options.events !== false;
+    const withEvents = options.events ?? true;
     await ensureTable(db, { stream: withEvents });
     const { apiKey, source } = resolveApiKey(config, dataDir);
     const deps = {
@@ -96,8 +95,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     };
     const seededTemplates = await promptRenderer(deps).seedDefaults();
     const app = createApp(ALL_FAMILIES, deps);
-    const eventOptions = typeof options.events === "object" ? options.events : {};
-    events = withEvents ? await startLocalEvents(deps, undefined, eventOptions) : undefined;
+    events = withEvents ? await startLocalEvents(deps) : undefined;
     const running = events;
     const server = await listen(
       app.fetch,

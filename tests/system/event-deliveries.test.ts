@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChangeRecord } from "../../core/src/db/changes.js";
 import { startStreamReader } from "../../core/src/db/stream-reader.js";
+import { MAX_RETRY_MS } from "../../core/src/events/event-deliveries.js";
 import { EVENT_TYPES } from "../../core/src/events/schemas.js";
 import { SEND_TIMEOUT_MS } from "../../core/src/events/sender.js";
 import { verifySignature } from "../../core/src/events/signing.js";
@@ -326,25 +327,36 @@ describe("outbound events", () => {
   });
 
   it("switches a destination off after 100 failed attempts in a row, and says so", async () => {
-    const { t, receiver, local, destination } = await setUp(() => 500, ["issue.created"]);
-    for (let i = 0; i < 100; i++) await createIssue(t, { title: `issue ${i}` });
-    await receiver.waitFor(100, 60_000);
+    // 20 events, each failing its first attempt and its automatic retries: the clock moves on by
+    // the longest wait between two attempts, so every pending delivery is due again and the sweeper
+    // sends it, until the 100th failure in a row (the 4th round of retries) switches the destination off.
+    const events = 20;
+    const { t, receiver, local, destination, advance } = await setUp(() => 500, ["issue.created"]);
+    for (let i = 0; i < events; i++) await createIssue(t, { title: `issue ${i}` });
+    await receiver.waitFor(events);
     await local.drained();
-    await until(async () => {
-      const read = await json<{ active: boolean }>(
+    const read = () =>
+      json<{ active: boolean; deactivatedReason: string; consecutiveFailures: number }>(
         t.app.request(`/api/event-destinations/${destination.id}`, { headers: AUTH }),
       );
-      return read.active === false;
-    });
-    const read = await json<{ active: boolean; deactivatedReason: string; consecutiveFailures: number }>(
-      t.app.request(`/api/event-destinations/${destination.id}`, { headers: AUTH }),
-    );
-    expect(read.deactivatedReason).toBe("Deactivated after 100 failed attempts in a row; the last: HTTP 500");
-    expect(read.consecutiveFailures).toBeGreaterThanOrEqual(100);
+    for (let round = 1; (await read()).active; round++) {
+      expect(round, "rounds of retries").toBeLessThanOrEqual(6);
+      advance(MAX_RETRY_MS);
+      // Each delivery's attempt of this round is recorded (sent, or not sent once the destination is off).
+      await until(async () => {
+        const { data } = await deliveriesOf(t, destination.id);
+        return data.length === events && data.every((delivery) => delivery.attempts.length > round);
+      });
+    }
+    await receiver.waitFor(100);
+    const off = await read();
+    expect(off.deactivatedReason).toBe("Deactivated after 100 failed attempts in a row; the last: HTTP 500");
+    expect(off.consecutiveFailures).toBeGreaterThanOrEqual(100);
+    // An event after the switch-off makes no delivery.
     await createIssue(t, { title: "after" });
     await local.drained();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await deliveriesOf(t, destination.id)).total).toBe(100);
+    expect((await deliveriesOf(t, destination.id)).total).toBe(events);
   }, 90_000);
 
   it("handles a stream batch handed over twice once", async () => {
