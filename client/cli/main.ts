@@ -112,12 +112,13 @@ export async function main(args: string[], io: CliIo = processIo()): Promise<num
   const loaded = new Map(await Promise.all(needed.map(async (module) => [module, await module.load()] as const)));
   for (const module of COMMAND_MODULES) {
     const register = loaded.get(module);
-    if (register) register(parser, define);
-    else {
-      for (const name of module.commands) {
-        const [usage, description] = COMMANDS[name];
-        parser.command(usage, description, {}, notLoaded(name));
-      }
+    if (register) {
+      register(parser, define);
+      continue;
+    }
+    for (const name of module.commands) {
+      const [usage, description] = COMMANDS[name];
+      parser.command(usage, description, {}, notLoaded(name));
     }
   }
 
