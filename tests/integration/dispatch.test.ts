@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Dispatch } from "../../core/src/dispatch/schemas.js";
 import { tokenMatches } from "../../core/src/dispatch/token.js";
 import { scoreOf } from "../../core/src/issues/scoring.js";
@@ -50,11 +50,14 @@ async function claimed(t: Pick<TestApp, "app">, body: Record<string, unknown> = 
 const post = (t: Pick<TestApp, "app">, path: string, body: unknown = {}) => t.app.request(path, jsonPost(body));
 
 /*
- * Every test makes its own table (and clock), so the describes after this first one run side by
- * side, each taking its tests in turn. This one runs first and alone: a dispatch's `claimedAt` is
- * read from its id, and ids are made in order within a process, so a claim on a clock behind ids
- * made meanwhile (by another test's claims) would be dated after them.
+ * Every test makes its own table (and clock), so the tests after this first describe run side by
+ * side, two at a time (more would stretch the queue's 50 claims toward the timeout). This one runs
+ * first and alone: a dispatch's `claimedAt` is read from its id, and ids are made in order within
+ * a process, so a claim on a clock behind ids made meanwhile (by another test's claims) would be
+ * dated after them.
  */
+vi.setConfig({ maxConcurrency: 2 });
+
 describe("claims", () => {
   it("take the highest score, move the issue to in_progress, and hand over the rendered prompt with its token", async () => {
     const { clock } = manualClock();
@@ -170,7 +173,7 @@ describe("claims", () => {
 });
 
 describe.concurrent("the queue", () => {
-  it.sequential("previews 50 in exactly the order 50 successive claims take, with scores and breakdowns", async () => {
+  it("previews 50 in exactly the order 50 successive claims take, with scores and breakdowns", async () => {
     // Issues are created on the wall clock; the queue is read three days later.
     const { clock } = manualClock(Date.now() + 3 * 86_400_000);
     const t = await testApp({ clock });
@@ -210,7 +213,7 @@ describe.concurrent("the queue", () => {
 });
 
 describe.concurrent("the goal bonus", () => {
-  it.sequential("follows the project's active goal: gained, lost, and for issues that join the project", async () => {
+  it("follows the project's active goal: gained, lost, and for issues that join the project", async () => {
     const t = await testApp();
     const project = await json<Body<{ id: string }>>(await post(t, "/api/projects", { name: "Goals" }));
     const outside = await createIssue(t, { title: "older, outside", type: "task", priority: 3 });
@@ -256,7 +259,7 @@ describe.concurrent("the goal bonus", () => {
 });
 
 describe.concurrent("leases", () => {
-  it.sequential("run out: the issue is claimable again, the old dispatch expired, and its heartbeat, completion and release answer 409", async () => {
+  it("run out: the issue is claimable again, the old dispatch expired, and its heartbeat, completion and release answer 409", async () => {
     const { clock, advance } = manualClock();
     const t = await testApp({ clock });
     const issue = await createIssue(t, { title: "lease", type: "task" });
@@ -293,7 +296,7 @@ describe.concurrent("leases", () => {
     expect(issueNow.data.status).toBe("in_progress");
   });
 
-  it.sequential("an active dispatch whose lease ran out answers 409 on heartbeat and is expired at once", async () => {
+  it("an active dispatch whose lease ran out answers 409 on heartbeat and is expired at once", async () => {
     const { clock, advance } = manualClock();
     const t = await testApp({ clock });
     const issue = await createIssue(t, { title: "x", type: "task" });
@@ -311,7 +314,7 @@ describe.concurrent("leases", () => {
 });
 
 describe.concurrent("outcomes", () => {
-  it.sequential("done: the issue is done with the summary, commits and pull requests; a second completion is a 409", async () => {
+  it("done: the issue is done with the summary, commits and pull requests; a second completion is a 409", async () => {
     const t = await testApp();
     const issue = await createIssue(t, { title: "work", type: "task" });
     const { dispatch } = await claimed(t);
@@ -337,7 +340,7 @@ describe.concurrent("outcomes", () => {
     expect(bad.status).toBe(400);
   });
 
-  it.sequential("failed: back to todo with the summary in the next prompt; the third failure cancels the issue", async () => {
+  it("failed: back to todo with the summary in the next prompt; the third failure cancels the issue", async () => {
     const t = await testApp();
     const issue = await createIssue(t, { title: "hard", type: "task" });
     for (let attempt = 1; attempt <= 3; attempt++) {
@@ -360,7 +363,7 @@ describe.concurrent("outcomes", () => {
     expect(dispatches.data.map(({ status }) => status)).toEqual(["failed", "failed", "failed"]);
   });
 
-  it.sequential("count toward the completion rate of the version the prompt came from", async () => {
+  it("count toward the completion rate of the version the prompt came from", async () => {
     const t = await testApp();
     const rate = async () =>
       (
@@ -380,7 +383,7 @@ describe.concurrent("outcomes", () => {
     expect(await rate()).toMatchObject({ completionRate: 2 / 4, usageCount: 4 });
   });
 
-  it.sequential("release: the issue goes back to todo untouched and can be claimed again", async () => {
+  it("release: the issue goes back to todo untouched and can be claimed again", async () => {
     const t = await testApp();
     const issue = await createIssue(t, { title: "r", type: "task" });
     const { dispatch } = await claimed(t);
@@ -396,7 +399,7 @@ describe.concurrent("outcomes", () => {
 });
 
 describe.concurrent("a PATCH that moves a claimed issue", () => {
-  it.sequential("ends its dispatch (released) in the same write: back to todo it is claimable, to done it stays done", async () => {
+  it("ends its dispatch (released) in the same write: back to todo it is claimable, to done it stays done", async () => {
     const t = await testApp();
     const issue = await createIssue(t, { title: "p", type: "task" });
     const first = await claimed(t);
@@ -428,7 +431,7 @@ describe.concurrent("a PATCH that moves a claimed issue", () => {
 });
 
 describe.concurrent.each(CONFLICT_MODES)("concurrent claims ($mode)", ({ emulateConflicts }) => {
-  it.sequential("30 claimers across two instances against 20 eligible issues: 20 claimed once each, 10 × 204", async () => {
+  it("30 claimers across two instances against 20 eligible issues: 20 claimed once each, 10 × 204", async () => {
     const t = await testApp({}, { emulateConflicts });
     const other = anotherInstance(t, emulateConflicts);
     const issues = await Promise.all(

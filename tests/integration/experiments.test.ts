@@ -3,9 +3,10 @@
  * the API on DynamoDB Local: what a start checks, how claims split per issue and keep their arm,
  * what each arm counts, the rule's decisions and their effects, stops by request or by a promotion,
  * and one decision however many finishes arrive at once (fleet, both conflict modes). Every test
- * makes its own table, so the describes run side by side, each taking its tests in turn.
+ * makes its own table, so the tests run side by side, two at a time (more would stretch each one's
+ * dozens of claims toward the timeout).
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Dispatch } from "../../core/src/dispatch/schemas.js";
 import type { Issue } from "../../core/src/issues/schemas.js";
 import type { Prompt } from "../../core/src/prompts/schemas.js";
@@ -13,6 +14,9 @@ import type { Experiment, TemplateDetail, TemplatePreview, TemplateVersion } fro
 import { AUTH, dataOf, fleetOf, jsonPost, type Requester, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";
 import { createTemplate } from "../helpers/templates.js";
+
+// Two tests at a time (see above).
+vi.setConfig({ maxConcurrency: 2 });
 
 type Claimed = { dispatch: Dispatch & { token: string }; issue: Issue; prompt: Prompt | null };
 
@@ -76,7 +80,7 @@ function armOfClaim(claimed: Claimed, experimentId: string): "control" | "candid
 }
 
 describe.concurrent("starting an experiment", () => {
-  it.sequential("answers 201 with Location, the defaults and empty arms, and marks the template", async () => {
+  it("answers 201 with Location, the defaults and empty arms, and marks the template", async () => {
     const t = await testApp();
     const { template, draft } = await experimentTemplate(t);
     const response = await start(t.app, template.slug, { candidateVersionId: draft.id, trafficPercent: 30 });
@@ -114,7 +118,7 @@ describe.concurrent("starting an experiment", () => {
     expect(await listed.json()).toEqual({ data: [experiment], total: 1 });
   });
 
-  it.sequential("answers 400 naming the field for a bad body", async () => {
+  it("answers 400 naming the field for a bad body", async () => {
     const t = await testApp();
     const { template, draft } = await experimentTemplate(t);
     const cases: [Record<string, unknown>, string][] = [
@@ -137,7 +141,7 @@ describe.concurrent("starting an experiment", () => {
     expect(((await list.json()) as { total: number }).total).toBe(0);
   });
 
-  it.sequential("answers 404 for an unknown template, version or experiment, and 409 for what cannot run", async () => {
+  it("answers 404 for an unknown template, version or experiment, and 409 for what cannot run", async () => {
     const t = await testApp();
     const { template, draft } = await experimentTemplate(t);
     const other = await experimentTemplate(t, "exp-other");
@@ -194,7 +198,7 @@ describe.concurrent("starting an experiment", () => {
 });
 
 describe.concurrent("claims during an experiment", () => {
-  it.sequential("split per issue, keep an issue in its arm when it is claimed again, and count per arm", async () => {
+  it("split per issue, keep an issue in its arm when it is claimed again, and count per arm", async () => {
     const t = await testApp();
     const { template, draft } = await experimentTemplate(t);
     const experiment = await dataOf<Experiment>(
@@ -306,7 +310,7 @@ async function drive(
 }
 
 describe.concurrent("the rule's decisions", () => {
-  it.sequential("promotes a candidate better on completion rate, at the finish that makes it so, with the figures it used", async () => {
+  it("promotes a candidate better on completion rate, at the finish that makes it so, with the figures it used", async () => {
     const t = await testApp();
     const { template, draft } = await experimentTemplate(t);
     const experiment = await dataOf<Experiment>(
@@ -344,7 +348,7 @@ describe.concurrent("the rule's decisions", () => {
     expect(after.prompt?.text).toBe("CANDIDATE for after");
   });
 
-  it.sequential("marks a worse candidate `loser` and leaves the active version alone", async () => {
+  it("marks a worse candidate `loser` and leaves the active version alone", async () => {
     const t = await testApp();
     const { template, draft } = await experimentTemplate(t);
     const experiment = await dataOf<Experiment>(
@@ -364,7 +368,7 @@ describe.concurrent("the rule's decisions", () => {
     expect((await claim(t.app)).prompt?.text).toBe("CONTROL for after");
   });
 
-  it.sequential("marks a better candidate `winner` without promoting it when autoPromote is false", async () => {
+  it("marks a better candidate `winner` without promoting it when autoPromote is false", async () => {
     const t = await testApp();
     const { template, draft } = await experimentTemplate(t);
     const experiment = await dataOf<Experiment>(
@@ -383,7 +387,7 @@ describe.concurrent("the rule's decisions", () => {
     await dataOf(start(t.app, template.id, { candidateVersionId: draft.id, trafficPercent: 5 }), 201);
   });
 
-  it.sequential("decides on review scores when a review arrives, the completion rates being alike", async () => {
+  it("decides on review scores when a review arrives, the completion rates being alike", async () => {
     const t = await testApp();
     const { template, draft } = await experimentTemplate(t);
     const experiment = await dataOf<Experiment>(
@@ -422,7 +426,7 @@ describe.concurrent("the rule's decisions", () => {
     expect(ended.decision?.arms.control).toMatchObject({ reviews: 3, reviewScore: { value: 1, low: 1, high: 1 } });
   });
 
-  it.sequential("does not decide while the arms have fewer than minSamples finished, however far apart", async () => {
+  it("does not decide while the arms have fewer than minSamples finished, however far apart", async () => {
     const t = await testApp();
     const { template, draft } = await experimentTemplate(t);
     const experiment = await dataOf<Experiment>(
@@ -435,7 +439,7 @@ describe.concurrent("the rule's decisions", () => {
 });
 
 describe.concurrent("ending an experiment by hand", () => {
-  it.sequential("DELETE stops it with its figures, once; the template may start another", async () => {
+  it("DELETE stops it with its figures, once; the template may start another", async () => {
     const t = await testApp();
     const { template, draft } = await experimentTemplate(t);
     const experiment = await dataOf<Experiment>(
@@ -465,7 +469,7 @@ describe.concurrent("ending an experiment by hand", () => {
     await dataOf(start(t.app, template.id, { candidateVersionId: draft.id, trafficPercent: 10 }), 201);
   });
 
-  it.sequential("a promotion by hand ends it: `promoted` for its candidate, `stopped` for another version", async () => {
+  it("a promotion by hand ends it: `promoted` for its candidate, `stopped` for another version", async () => {
     const t = await testApp();
     const { template, draft } = await experimentTemplate(t);
     const first = await dataOf<Experiment>(
@@ -500,7 +504,7 @@ describe.concurrent("ending an experiment by hand", () => {
     expect(listed.map(({ id }) => id)).toEqual([second.id, first.id]);
   });
 
-  it.sequential("deleting the template stops its experiment", async () => {
+  it("deleting the template stops its experiment", async () => {
     const t = await testApp();
     const { template, draft } = await experimentTemplate(t);
     const experiment = await dataOf<Experiment>(
@@ -519,7 +523,7 @@ describe.concurrent("ending an experiment by hand", () => {
 });
 
 describe.concurrent.each(CONFLICT_MODES)("finishes at once ($mode)", ({ emulateConflicts }) => {
-  it.sequential("decide once: one promotion, the template's version moved once", async () => {
+  it("decide once: one promotion, the template's version moved once", async () => {
     const t = await testApp({}, { emulateConflicts });
     const fleet = fleetOf(t, emulateConflicts);
     try {

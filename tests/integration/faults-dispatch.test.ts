@@ -6,13 +6,16 @@
  * call applied with its answer lost is sent again by the SDK: the request succeeds, stored once.
  */
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Dispatch } from "../../core/src/dispatch/schemas.js";
 import type { Prompt } from "../../core/src/prompts/schemas.js";
 import type { TemplateDetail, TemplateVersion } from "../../core/src/templates/schemas.js";
 import { AUTH, dataOf, jsonPost, testApp } from "../helpers/app.js";
 import { failEachCallInTurn, injectFaults, POSITION_FAULT_MODES } from "../helpers/faults.js";
 import { createTemplate, engineOf, recordPrompt } from "../helpers/templates.js";
+
+// Two tests at a time: the idle core gets work, and no test is stretched far toward its timeout.
+vi.setConfig({ maxConcurrency: 2 });
 
 type Body<T> = { data: T };
 type ListBody<T> = { data: T[]; total: number };
@@ -42,9 +45,11 @@ async function seededTable() {
 const review = (score: number, init: Record<string, string> = {}) =>
   jsonPost({ clarity: score, completeness: score, relevance: score, authorType: "agent" }, init);
 
-// Each test has a table of its own (a run compares the whole table before and after): a mode's tests run side by side.
-describe.each(POSITION_FAULT_MODES)("dispatch and reviews with $mode, at each call position in turn", ({ fault }) => {
-  it.concurrent("POST /api/dispatch/claim", async () => {
+/** Each test has a table of its own (a run compares the whole table before and after), so they run side by side. */
+const eachFaultMode = describe.concurrent.each(POSITION_FAULT_MODES);
+
+eachFaultMode("dispatch and reviews with $mode, at each call position in turn", ({ fault }) => {
+  it("POST /api/dispatch/claim", async () => {
     const { t, faults, stats, todo } = await seededTable();
     const report = await failEachCallInTurn(
       t,
@@ -79,7 +84,7 @@ describe.each(POSITION_FAULT_MODES)("dispatch and reviews with $mode, at each ca
     expect(report.positions.map((p) => p.command)).toContain("TransactWriteItemsCommand");
   });
 
-  it.concurrent("POST /api/dispatch/:id/complete by the agent, with its dispatch token", async () => {
+  it("POST /api/dispatch/:id/complete by the agent, with its dispatch token", async () => {
     const { t, faults, stats, todo, claim } = await seededTable();
     const report = await failEachCallInTurn(
       t,
@@ -123,7 +128,7 @@ describe.each(POSITION_FAULT_MODES)("dispatch and reviews with $mode, at each ca
     expect(report.positions[0]?.command).toBe("GetItemCommand");
   });
 
-  it.concurrent("POST /api/prompts/:id/reviews", async () => {
+  it("POST /api/prompts/:id/reviews", async () => {
     const { t, faults, todo, claim } = await seededTable();
     await todo("Something to prompt for");
     const { prompt } = await claim();
@@ -159,7 +164,7 @@ describe.each(POSITION_FAULT_MODES)("dispatch and reviews with $mode, at each ca
     );
   });
 
-  it.concurrent("POST /api/prompts/:id/reviews: the third low review opens one improvement task", async () => {
+  it("POST /api/prompts/:id/reviews: the third low review opens one improvement task", async () => {
     const { t, faults, stats } = await seededTable();
     const engine = engineOf(t);
     let specificity = 500;

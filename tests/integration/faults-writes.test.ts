@@ -9,7 +9,7 @@
  * request's worth.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { IN_PROGRESS_MESSAGE } from "../../core/src/http/idempotency.js";
 import { AUTH, dataOf, jsonPost, testApp } from "../helpers/app.js";
 import { codehostDelivery, issueEvent } from "../helpers/deliveries.js";
@@ -23,6 +23,9 @@ import {
   snapshotTable,
   type WriteScenario,
 } from "../helpers/faults.js";
+
+// Two tests at a time: the idle core gets work, and no test is stretched far toward its timeout.
+vi.setConfig({ maxConcurrency: 2 });
 
 type Body<T> = { data: T };
 type ListBody<T> = { data: T[]; total: number };
@@ -60,9 +63,11 @@ async function seededTable(fault: PositionFault) {
   };
 }
 
-// Each test has a table of its own (a run compares the whole table before and after): a mode's tests run side by side.
-describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in turn", ({ fault }) => {
-  it.concurrent("POST /api/issues with labels, a project and an Idempotency-Key", async () => {
+/** Each test has a table of its own (a run compares the whole table before and after), so they run side by side. */
+const eachFaultMode = describe.concurrent.each(POSITION_FAULT_MODES);
+
+eachFaultMode("writes with $mode, at each call position in turn", ({ fault }) => {
+  it("POST /api/issues with labels, a project and an Idempotency-Key", async () => {
     const { t, projectId, stats, issuesWhere, run } = await seededTable(fault);
     const report = await run({
       status: 201,
@@ -106,7 +111,7 @@ describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in
     expect(report.positions.map((p) => p.command)).toContain("TransactWriteItemsCommand");
   });
 
-  it.concurrent("PATCH /api/issues/:id moving an issue from triage to todo with a new title", async () => {
+  it("PATCH /api/issues/:id moving an issue from triage to todo with a new title", async () => {
     const { t, stats, run } = await seededTable(fault);
     const report = await run({
       status: 200,
@@ -135,7 +140,7 @@ describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in
     expect(report.positions.map((p) => p.command)).toEqual(["GetItemCommand", "TransactWriteItemsCommand"]);
   });
 
-  it.concurrent("POST /api/issues/:id/comments with an Idempotency-Key", async () => {
+  it("POST /api/issues/:id/comments with an Idempotency-Key", async () => {
     const { t, run } = await seededTable(fault);
     const issue = await dataOf<Issue>(
       t.app.request("/api/issues", jsonPost({ title: "Talk it over", type: "plan" })),
@@ -161,7 +166,7 @@ describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in
     expect(report.calls).toBe(4);
   });
 
-  it.concurrent("POST /api/signals (a manual signal of a new source that opens an issue) with an Idempotency-Key", async () => {
+  it("POST /api/signals (a manual signal of a new source that opens an issue) with an Idempotency-Key", async () => {
     const { t, projectId, stats, issuesWhere, run } = await seededTable(fault);
     let run_ = 0;
     const report = await run({
@@ -196,7 +201,7 @@ describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in
     expect(report.positions.map((p) => p.command)).toContain("PutItemCommand");
   });
 
-  it.concurrent("a signed codehost delivery that opens an issue: 5xx while it fails (so the provider redelivers), stored once", async () => {
+  it("a signed codehost delivery that opens an issue: 5xx while it fails (so the provider redelivers), stored once", async () => {
     const { t, stats, issuesWhere, run } = await seededTable(fault);
     let issueNumber = 100;
     const report = await run({
@@ -229,7 +234,7 @@ describe.each(POSITION_FAULT_MODES)("writes with $mode, at each call position in
     expect(report.calls).toBe(4);
   });
 
-  it.concurrent("a signed codehost delivery grouped into an open issue counts once", async () => {
+  it("a signed codehost delivery grouped into an open issue counts once", async () => {
     const { t, run } = await seededTable(fault);
     const opened = codehostDelivery("issues", issueEvent("opened", 7, "Prices show NaN"));
     const first = await dataOf<{ issue: Issue }>(t.app.request(opened.path, opened.init), 201);

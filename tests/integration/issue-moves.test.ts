@@ -2,7 +2,7 @@
  * The walk: every move the issue state machine allows (docs/api.md#states-and-transitions), through every path that makes
  * it, with a dependent issue that waits on the moved one and, while it is in progress, its dispatch.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { AUTH, dataOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";
 import { codehostDelivery, errortrackerDelivery, issueEvent, mergedPullRequest } from "../helpers/deliveries.js";
@@ -371,6 +371,9 @@ const REFUSED: [string, { from: Status; to: Status }][] = STATUSES.flatMap((from
  */
 const TABLES = [1, 2, 3, 4, 5];
 const onTable = <T>(cases: T[], table: number) => cases.filter((_, index) => index % TABLES.length === table - 1);
+
+// Three cases at a time: the idle core gets work, and no case is stretched far toward its timeout.
+vi.setConfig({ maxConcurrency: 3 });
 
 describe.concurrent.each(CONFLICT_MODES)("issue moves ($mode)", ({ emulateConflicts }) => {
   describe.each(TABLES)("table %i", (table) => {

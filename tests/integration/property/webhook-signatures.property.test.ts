@@ -10,7 +10,7 @@
  */
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { MAX_JSON_DEPTH } from "../../../core/src/http/body.js";
 import { allRoutes, type WebhookProvider } from "../../../core/src/routes.js";
 import { PROVIDER_HEADERS } from "../../../core/src/webhooks/headers.js";
@@ -20,6 +20,9 @@ import { AUTH, type TestApp, testApp } from "../../helpers/app.js";
 import { TEST_WEBHOOK_SECRETS } from "../../helpers/db.js";
 import { loadFixture } from "../../helpers/fixtures.js";
 import { bytesBetween, expectEnvelope } from "../../helpers/property.js";
+
+// Two tests at a time (each describe takes its own in turn): the idle core gets work, none is stretched far.
+vi.setConfig({ maxConcurrency: 2 });
 
 const RUNS = 80;
 const POSITIVE_RUNS = 10;
