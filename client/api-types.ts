@@ -625,6 +625,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/issues/{id}/merge": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Merge a duplicate into the issue that stays
+     * @description The issue is canceled with a `duplicate` relation to `intoId`, which takes its fingerprints, signals and priority (docs/api.md#merging-duplicates).
+     */
+    post: operations["postApiIssuesIdMerge"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/templates": {
     parameters: {
       query?: never;
@@ -1185,6 +1205,7 @@ export interface components {
       labels: string[];
       fingerprint: string | null;
       signalSource: string | null;
+      fingerprints: string[];
       signalCount: number;
       lastSignalAt: string | null;
       hypothesis: {
@@ -1210,6 +1231,16 @@ export interface components {
         mergedAt?: string | null;
       }[];
       blockedBy: string[];
+      statusChange: {
+        /** @enum {string} */
+        from: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+        /** @enum {string} */
+        to: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+        /** @enum {string} */
+        by: "api" | "dispatch" | "signal" | "automation";
+        /** Format: date-time */
+        at: string;
+      } | null;
       completedAt: string | null;
       /** Format: date-time */
       createdAt: string;
@@ -1232,6 +1263,7 @@ export interface components {
       labels: string[];
       fingerprint: string | null;
       signalSource: string | null;
+      fingerprints: string[];
       signalCount: number;
       lastSignalAt: string | null;
       hypothesis: {
@@ -1257,6 +1289,16 @@ export interface components {
         mergedAt?: string | null;
       }[];
       blockedBy: string[];
+      statusChange: {
+        /** @enum {string} */
+        from: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+        /** @enum {string} */
+        to: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+        /** @enum {string} */
+        by: "api" | "dispatch" | "signal" | "automation";
+        /** Format: date-time */
+        at: string;
+      } | null;
       completedAt: string | null;
       /** Format: date-time */
       createdAt: string;
@@ -1321,6 +1363,8 @@ export interface components {
       /** @enum {string} */
       action: "opened" | "grouped" | "closed_loop" | "recorded";
       issueId: string | null;
+      projectId: string | null;
+      sourceKey: string | null;
       payloadBytes: number;
       payload?: unknown;
       headers: {
@@ -1347,6 +1391,15 @@ export interface components {
         maxActivePerAgent: number | null;
         dailyCostBudgetUsd: number | null;
       };
+      sources: {
+        codehost: string[];
+        errortracker: string[];
+        analytics: string[];
+      };
+      automation: {
+        acceptAtPriority: number | null;
+        acceptAtSignals: number | null;
+      };
       /** Format: date-time */
       createdAt: string;
       /** Format: date-time */
@@ -1364,6 +1417,15 @@ export interface components {
       limits: {
         maxActivePerAgent: number | null;
         dailyCostBudgetUsd: number | null;
+      };
+      sources: {
+        codehost: string[];
+        errortracker: string[];
+        analytics: string[];
+      };
+      automation: {
+        acceptAtPriority: number | null;
+        acceptAtSignals: number | null;
       };
       /** Format: date-time */
       createdAt: string;
@@ -1747,6 +1809,7 @@ export interface components {
         type: number;
         goal: number;
         age: number;
+        impact: number;
       };
     };
     DashboardStats: {
@@ -2952,6 +3015,15 @@ export interface operations {
             maxActivePerAgent?: number | null;
             dailyCostBudgetUsd?: number | null;
           };
+          sources?: {
+            codehost?: string[];
+            errortracker?: string[];
+            analytics?: string[];
+          };
+          automation?: {
+            acceptAtPriority?: number | null;
+            acceptAtSignals?: number | null;
+          };
         };
       };
     };
@@ -3062,6 +3134,15 @@ export interface operations {
           limits?: {
             maxActivePerAgent?: number | null;
             dailyCostBudgetUsd?: number | null;
+          };
+          sources?: {
+            codehost?: string[];
+            errortracker?: string[];
+            analytics?: string[];
+          };
+          automation?: {
+            acceptAtPriority?: number | null;
+            acceptAtSignals?: number | null;
           };
         };
       };
@@ -3662,6 +3743,48 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiIssuesIdMerge: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Issue id (`iss_…`) or `KZN-<number>` */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          intoId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The issue that stays */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Issue"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       503: components["responses"]["Unavailable"];
     };
   };

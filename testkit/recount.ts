@@ -217,7 +217,9 @@ export function listingCountMismatches(
 
 /**
  * Every live issue whose `signalCount` differs from the signals that opened it or were grouped
- * into it, as `issue <id>: signalCount N, signals M`.
+ * into it, with those of the issues merged into it (docs/api.md#merging-duplicates), as
+ * `issue <id>: signalCount N, signals M`. An issue merged into another keeps the count it had then:
+ * at most its own signals (one left waiting beside it as it merged counts on the issue that stays).
  */
 export function signalCountMismatches(items: TableItem[]): string[] {
   const linked = new Map<string, number>();
@@ -230,8 +232,12 @@ export function signalCountMismatches(items: TableItem[]): string[] {
   for (const issue of items) {
     if (issue.entity !== "issue" || issue.deletedAt) continue;
     const count = Number(issue.signalCount ?? 0);
-    const signals = linked.get(String(issue.id)) ?? 0;
-    if (count !== signals) mismatches.push(`issue ${issue.id}: signalCount ${count}, signals ${signals}`);
+    const merged = Array.isArray(issue.mergedFrom) ? issue.mergedFrom.map(String) : [];
+    const signals = [String(issue.id), ...merged].reduce((sum, id) => sum + (linked.get(id) ?? 0), 0);
+    const exact = typeof issue.mergedInto !== "string";
+    if (exact ? count !== signals : count > signals) {
+      mismatches.push(`issue ${issue.id}: signalCount ${count}, signals ${signals}`);
+    }
   }
   return mismatches;
 }

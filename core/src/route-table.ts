@@ -67,6 +67,7 @@ export const ROUTE_TABLE = {
     route("POST", "/api/signals"),
     route("GET", "/api/signals/:id"),
     route("GET", "/api/issues/:id/signals"),
+    route("POST", "/api/issues/:id/merge"),
   ],
   templates: [
     route("GET", "/api/templates"),

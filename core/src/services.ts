@@ -33,6 +33,7 @@ import { PromptStore } from "./prompts/prompt-store.js";
 import { ReviewLists } from "./prompts/review-lists.js";
 import { ReviewService } from "./prompts/review-service.js";
 import { ReviewStore } from "./prompts/review-store.js";
+import { IssueMerge } from "./signals/issue-merge.js";
 import { SignalIngest } from "./signals/signal-ingest.js";
 import { SignalQueries } from "./signals/signal-queries.js";
 import { SignalService } from "./signals/signal-service.js";
@@ -105,8 +106,9 @@ export const issueService = (deps: DbDeps) =>
     "issues",
     () => new IssueService(issueStore(deps), issueQueries(deps), catalogLookups(deps), issueMoves(deps)),
   );
+export const relationStore = (deps: DbDeps) => once(deps, "relationStore", () => new RelationStore(deps.db));
 export const relationService = (deps: DbDeps) =>
-  once(deps, "relations", () => new RelationService(new RelationStore(deps.db), issueService(deps), issueStore(deps)));
+  once(deps, "relations", () => new RelationService(relationStore(deps), issueService(deps), issueStore(deps)));
 export const commentStore = (deps: DbDeps) => once(deps, "commentStore", () => new CommentStore(deps.db));
 export const commentService = (deps: DbDeps) =>
   once(
@@ -129,11 +131,32 @@ export const signalService = (deps: DbDeps) =>
           deps.db,
           signalStore(deps),
           signalQueries(deps),
-          { service: issueService(deps), store: issueStore(deps), moves: issueMoves(deps) },
+          {
+            service: issueService(deps),
+            store: issueStore(deps),
+            moves: issueMoves(deps),
+            projects: catalogLookups(deps),
+          },
           clockOf(deps),
         ),
         signalQueries(deps),
         issueService(deps),
+      ),
+  );
+export const issueMerge = (deps: DbDeps) =>
+  once(
+    deps,
+    "issueMerge",
+    () =>
+      new IssueMerge(
+        {
+          service: issueService(deps),
+          store: issueStore(deps),
+          moves: issueMoves(deps),
+          relations: relationStore(deps),
+        },
+        signalStore(deps),
+        clockOf(deps),
       ),
   );
 export const promptRenderer = (deps: AppDeps) =>

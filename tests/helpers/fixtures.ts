@@ -56,11 +56,19 @@ export interface ErrortrackerFixture {
   fingerprint: string;
   severity: Severity;
   title: string;
+  /** The tracker project it came from (docs/api.md#project-sources): a slug, or an id where the payload names only that. */
+  sourceKey: string | null;
 }
 
-function trackerFixture(file: string, fingerprint: string, severity: Severity, title: string): ErrortrackerFixture {
+function trackerFixture(
+  file: string,
+  fingerprint: string,
+  severity: Severity,
+  title: string,
+  sourceKey: string | null = "checkout-web",
+): ErrortrackerFixture {
   const type = file.slice(0, -".json".length);
-  return { file, resource: type.slice(0, type.indexOf(".")), type, fingerprint, severity, title };
+  return { file, resource: type.slice(0, type.indexOf(".")), type, fingerprint, severity, title, sourceKey };
 }
 
 /** Every file under tests/fixtures/errortracker/, with the signal each makes. */
@@ -72,13 +80,21 @@ export const ERRORTRACKER_FIXTURES: readonly ErrortrackerFixture[] = [
     "errortracker:issue:4498210077",
     "critical",
     "OperationalError: deadlock detected",
+    "orders-api",
   ),
-  trackerFixture("error.created.json", "errortracker:issue:4551902316", "critical", "Error: read ECONNRESET"),
+  trackerFixture(
+    "error.created.json",
+    "errortracker:issue:4551902316",
+    "critical",
+    "Error: read ECONNRESET",
+    "4505891",
+  ),
   trackerFixture(
     "event_alert.triggered.json",
     "errortracker:issue:4560034419",
     "medium",
     "Payment provider responded after 8.2s",
+    "4505872",
   ),
   trackerFixture("metric_alert.critical.json", "errortracker:metric:31", "critical", "Critical: Checkout failure rate"),
   trackerFixture("metric_alert.warning.json", "errortracker:metric:31", "high", "Warning: Checkout failure rate"),
@@ -88,12 +104,14 @@ export const ERRORTRACKER_FIXTURES: readonly ErrortrackerFixture[] = [
     `errortracker:installation:${FIXTURE_INSTALLATION}`,
     "low",
     "installation.created on acme",
+    null,
   ),
   trackerFixture(
     "installation.deleted.json",
     `errortracker:installation:${FIXTURE_INSTALLATION}`,
     "low",
     "installation.deleted on acme",
+    null,
   ),
 ];
 

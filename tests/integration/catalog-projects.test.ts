@@ -60,6 +60,8 @@ describe("projects: create, read, update, delete", () => {
       health: "on_track",
       goalId: null,
       limits: { maxActivePerAgent: null, dailyCostBudgetUsd: null },
+      sources: { codehost: [], errortracker: [], analytics: [] },
+      automation: { acceptAtPriority: null, acceptAtSignals: null },
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: data.createdAt,
     });

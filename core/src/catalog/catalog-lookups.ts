@@ -10,6 +10,7 @@ import { foldLabelName, GOAL_ID, GOAL_LISTINGS, labelKey, labelNameKey, listingN
 import { GOAL_KIND, labelExistsCheck, PROJECT_KIND, projectExistsCheck } from "./label-store.js";
 import { recordOf } from "./record-store.js";
 import type { Goal, Label, Project } from "./schemas.js";
+import type { SourceRouting } from "./source-store.js";
 
 /** Label names split into those a label holds (as the label spells them) and those none does. */
 export interface ResolvedLabels {
@@ -107,6 +108,15 @@ export class CatalogLookups {
    * `active`): the issues of such a project score the goal bonus (docs/api.md#score). Its goals'
    * listing entries answer it; the goals themselves are not read.
    */
+  /**
+   * What a signal that names project `projectId` itself is routed by (docs/api.md#what-a-signal-does):
+   * its automation and goal bonus, read beside each other; null when there is no such project.
+   */
+  async routingOf(projectId: string): Promise<SourceRouting | null> {
+    const [project, goalActive] = await Promise.all([this.findProject(projectId), this.goalActive(projectId)]);
+    return project ? { projectId, automation: project.automation, goalActive } : null;
+  }
+
   async goalActive(projectId: string): Promise<boolean> {
     const { total } = await this.goals.walk(
       listingName("project", projectId),

@@ -3,17 +3,17 @@
  * optimistic concurrency, and deletes refused while something still uses the record. What the rest
  * of Kaizen reads of the catalog (and the checks issue writes add) is ./catalog-lookups.ts.
  */
-import type { Db } from "../db/db.js";
+import { ConditionFailedError, type Db, type TransactItem } from "../db/db.js";
 import type { EntryFilter } from "../db/listing-index.js";
 import { retryRaces } from "../db/retry.js";
-import { ConflictError, NotFoundError } from "../errors.js";
+import { ConflictError, NotFoundError, ValidationError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
 import { type UsageStats, usageDay } from "../stats/usage-stats.js";
 import type { CatalogLookups } from "./catalog-lookups.js";
 import { FENCE_MS } from "./fence.js";
 import { GOAL_ID, LABEL_ID, listingName, newCatalogId, PROJECT_ID } from "./keys.js";
-import { GOAL_KIND, LabelStore, NO_LIMITS, PROJECT_KIND } from "./label-store.js";
+import { GOAL_KIND, LabelStore, NO_AUTOMATION, NO_LIMITS, NO_SOURCES, PROJECT_KIND } from "./label-store.js";
 import { lostRace, patchRecord } from "./patch.js";
 import { RecordStore, type Stored } from "./record-store.js";
 import type {
@@ -30,6 +30,7 @@ import type {
   Project,
   ProjectDetail,
 } from "./schemas.js";
+import { type SourceRef, SourceStore, sourceChanges, sourceRefs, TRANSACTION_ITEMS } from "./source-store.js";
 
 /** What the catalog's rules read of the issues: who uses a label or project. */
 export interface CatalogIssueCounts {
@@ -52,6 +53,7 @@ export class CatalogService {
   private readonly projects: RecordStore<Project>;
   private readonly goals: RecordStore<Goal>;
   private readonly labels: LabelStore;
+  private readonly sources: SourceStore;
 
   constructor(
     db: Db,
@@ -68,6 +70,7 @@ export class CatalogService {
     this.projects = new RecordStore(db, PROJECT_KIND);
     this.goals = new RecordStore(db, GOAL_KIND);
     this.labels = new LabelStore(db);
+    this.sources = new SourceStore(db);
   }
 
   async createProject(input: CreateProjectBody): Promise<Stored<Project>> {
@@ -80,10 +83,18 @@ export class CatalogService {
       health: input.health ?? "on_track",
       goalId: input.goalId ?? null,
       limits: input.limits ?? NO_LIMITS,
+      sources: input.sources ?? NO_SOURCES,
+      automation: input.automation ?? NO_AUTOMATION,
       createdAt,
       updatedAt: createdAt,
     };
-    return retryRaces(() => this.projects.create(project), { isRace: lostRace });
+    const claimed = sourceRefs(project.sources);
+    checkSourceChanges(claimed.length);
+    // A new project has no goals yet (a goal names an existing project): no goal bonus.
+    const claims = this.sources.prepareClaims(id, claimed, { automation: project.automation, goalActive: false });
+    return this.claimingSources(id, claimed, () =>
+      retryRaces(() => this.projects.create(project, claims), { isRace: lostRace }),
+    );
   }
 
   async getProject(id: string): Promise<Stored<Project>> {
@@ -115,8 +126,65 @@ export class CatalogService {
     return this.projects.list(listing, [], { offset: pageOffset(query), limit: query.limit });
   }
 
+  /**
+   * A partial update; a change of `sources` claims those gained and gives up those lost in the
+   * project's transaction (409 naming the owner of one another project holds), and a change of
+   * `automation` reaches the routing its claims carry.
+   */
   async updateProject(id: string, changes: PatchProjectBody, expected?: number): Promise<Stored<Project>> {
-    return patchRecord(this.projects, () => this.getProject(id), changes, expected, this.now);
+    let claimed: SourceRef[] = [];
+    let later: (() => Promise<void>) | null = null;
+    const claimWrites = async (current: Stored<Project>, updated: Project): Promise<TransactItem[]> => {
+      const { added, removed, kept } = sourceChanges(current.record.sources, updated.sources);
+      checkSourceChanges(added.length + removed.length);
+      claimed = added;
+      later = null;
+      const automationChanged = !sameAutomation(current.record.automation, updated.automation);
+      const refreshed = automationChanged ? kept : kept.filter((source) => respelled(source, current.record));
+      if (added.length + refreshed.length === 0) return this.sources.prepareReleases(id, removed);
+      const routing = { automation: updated.automation, goalActive: await this.lookups.goalActive(id) };
+      const inline = added.length + removed.length + refreshed.length < TRANSACTION_ITEMS - 8;
+      // Too many to ride along: the kept claims take the new routing right after the change.
+      if (!inline) later = () => this.sources.refresh(id, refreshed, routing);
+      return [
+        ...this.sources.prepareClaims(id, inline ? [...added, ...refreshed] : added, routing),
+        ...this.sources.prepareReleases(id, removed),
+      ];
+    };
+    const updated = await this.claimingSources(
+      id,
+      () => claimed,
+      () => patchRecord(this.projects, () => this.getProject(id), changes, expected, this.now, claimWrites),
+    );
+    if (later) await (later as () => Promise<void>)();
+    return updated;
+  }
+
+  /**
+   * Runs a project's write that claims `claimed`; a claim refused because another project holds
+   * the source is a 409 naming that project.
+   */
+  private async claimingSources<T>(
+    projectId: string,
+    claimed: SourceRef[] | (() => SourceRef[]),
+    write: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      const sources = typeof claimed === "function" ? claimed() : claimed;
+      if (!(error instanceof ConditionFailedError) || sources.length === 0) throw error;
+      const owners = await this.sources.owners(sources);
+      for (const source of sources) {
+        const owner = owners.get(source);
+        if (owner && owner !== projectId) {
+          const project = await this.projects.get(owner);
+          const name = project ? `"${project.record.name}" (${owner})` : owner;
+          throw new ConflictError(`Source ${source.kind} "${source.name}" already belongs to project ${name}`);
+        }
+      }
+      throw error;
+    }
   }
 
   /**
@@ -137,7 +205,10 @@ export class CatalogService {
           await this.projects.unfence(id);
           throw new ConflictError(`Project ${id} has ${count(issues, "issue")}`);
         }
-        await this.projects.delete(current, { fencedAt: this.now().toISOString() });
+        await this.projects.delete(current, {
+          fencedAt: this.now().toISOString(),
+          extra: this.sources.prepareReleases(id, sourceRefs(current.record.sources)),
+        });
       },
       { isRace: lostRace },
     );
@@ -197,7 +268,14 @@ export class CatalogService {
       before?.projectId !== after?.projectId || (before?.status === "active") !== (after?.status === "active");
     if (!moved) return;
     for (const projectId of projects) {
-      await this.goalBonus.setGoalBonus(projectId, await this.lookups.goalActive(projectId));
+      const goalActive = await this.lookups.goalActive(projectId);
+      await this.goalBonus.setGoalBonus(projectId, goalActive);
+      // Signals from the project's sources open issues with the bonus, or without it, from now on.
+      const project = await this.projects.get(projectId);
+      if (project) {
+        const { sources, automation } = project.record;
+        await this.sources.refresh(projectId, sourceRefs(sources), { automation, goalActive });
+      }
     }
   }
 
@@ -250,6 +328,25 @@ export class CatalogService {
   private fenceUntil(): string {
     return new Date(this.now().getTime() + FENCE_MS).toISOString();
   }
+}
+
+/** At most this many sources may be claimed or given up in one change: one transaction holds them. */
+const MAX_SOURCE_CHANGES = TRANSACTION_ITEMS - 10;
+
+/** 400 for a change of more sources than one transaction can hold with its project. */
+function checkSourceChanges(changed: number): void {
+  if (changed <= MAX_SOURCE_CHANGES) return;
+  const message = `must add or remove at most ${MAX_SOURCE_CHANGES} sources in one request (this one changes ${changed}); send the change in parts`;
+  throw new ValidationError(`sources: ${message}`, [{ path: "sources", message }]);
+}
+
+function sameAutomation(a: Project["automation"], b: Project["automation"]): boolean {
+  return a.acceptAtPriority === b.acceptAtPriority && a.acceptAtSignals === b.acceptAtSignals;
+}
+
+/** Whether the project already listed `source`, spelled otherwise (`Acme/Shop` for `acme/shop`). */
+function respelled(source: SourceRef, project: Project): boolean {
+  return !project.sources[source.kind].includes(source.name);
 }
 
 function found<T>(stored: T | undefined, what: string): T {

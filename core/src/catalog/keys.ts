@@ -8,6 +8,11 @@
  * - label by name .......... GetItem / BatchGetItem  pk=$kaizen#labelname_1#<folded name>
  *                            (the name claim: written only if absent, in the label's transaction,
  *                            so two labels never share a name whatever the concurrency)
+ * - source by provider and name  GetItem / BatchGetItem  pk=$kaizen#projectsource_1#<kind>#<folded name>
+ *                            (the claim a project holds on a source it owns, with the routing a
+ *                            signal from it needs: written only by its project's writes, so a source
+ *                            belongs to one project whatever the concurrency; read by the receivers
+ *                            beside the fingerprint's pointer)
  * - lists .................. listings of db/listing-index.ts, entities `project`, `goal`, `label`, sort
  *                            key = the id's ULID (creation order), buckets of one day; listings
  *                            `all`, `status=` (projects, goals), `project=` (goals)
@@ -25,6 +30,7 @@ const PROJECT_ENTITY = keyPrefix("project");
 const GOAL_ENTITY = keyPrefix("goal");
 const LABEL_ENTITY = keyPrefix("label");
 const LABEL_NAME_ENTITY = keyPrefix("labelname");
+const PROJECT_SOURCE_ENTITY = keyPrefix("projectsource");
 const DAY_MS = 86_400_000;
 
 /** Shape of each catalog id: type prefix + ULID. */
@@ -66,6 +72,16 @@ export function labelNameKey(name: string): Key {
 /** The form two label names share when they are "the same name": `Bug` and `bug` fold alike. */
 export function foldLabelName(name: string): string {
   return name.normalize("NFC").toLowerCase();
+}
+
+/** The claim on a source of `kind`; source names compare case-insensitively, so the key holds the folded name. */
+export function projectSourceKey(kind: string, name: string): Key {
+  return { pk: `${PROJECT_SOURCE_ENTITY}#${kind}#${foldSourceName(name)}`, sk: PROJECT_SOURCE_ENTITY };
+}
+
+/** The form two source names share when they name the same source: `Acme/Shop` and `acme/shop` fold alike. */
+export function foldSourceName(name: string): string {
+  return name.toLowerCase();
 }
 
 /** Sort key of a catalog record in its listings: the ULID of its id. */

@@ -22,10 +22,16 @@ import {
   projectListings,
 } from "./keys.js";
 import { failedAt, type RecordKind, RecordStore, type Stored } from "./record-store.js";
-import type { Goal, Label, Project, ProjectLimits } from "./schemas.js";
+import type { Goal, Label, Project, ProjectAutomation, ProjectLimits, ProjectSources } from "./schemas.js";
 
 /** Limits of a project that sets none (and of projects stored before limits existed). */
 export const NO_LIMITS: ProjectLimits = { maxActivePerAgent: null, dailyCostBudgetUsd: null };
+
+/** Sources of a project that owns none (and of projects stored before sources existed). */
+export const NO_SOURCES: ProjectSources = { codehost: [], errortracker: [], analytics: [] };
+
+/** Automation of a project that has none (and of projects stored before automation existed). */
+export const NO_AUTOMATION: ProjectAutomation = { acceptAtPriority: null, acceptAtSignals: null };
 
 export const PROJECT_KIND: RecordKind<Project> = {
   entity: entityOf("project"),
@@ -33,9 +39,21 @@ export const PROJECT_KIND: RecordKind<Project> = {
   scheme: PROJECT_LISTINGS,
   listingsOf: projectListings,
   entryOf: (project) => ({ id: project.id, status: project.status }),
-  fields: ["id", "name", "description", "status", "health", "goalId", "limits", "createdAt", "updatedAt"],
-  // Projects stored before limits existed have none.
-  absent: { limits: NO_LIMITS },
+  fields: [
+    "id",
+    "name",
+    "description",
+    "status",
+    "health",
+    "goalId",
+    "limits",
+    "sources",
+    "automation",
+    "createdAt",
+    "updatedAt",
+  ],
+  // Projects stored before limits, sources or automation existed have none.
+  absent: { limits: NO_LIMITS, sources: NO_SOURCES, automation: NO_AUTOMATION },
   pointer: { field: "goalId", noun: "goal", targetKey: goalKey },
 };
 

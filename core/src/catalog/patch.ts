@@ -1,5 +1,5 @@
 /** @module catalog/patch — partial updates of catalog records under optimistic concurrency (docs/api.md#concurrency-and-idempotency). */
-import type { ConditionFailedError } from "../db/db.js";
+import type { ConditionFailedError, TransactItem } from "../db/db.js";
 import { retryRaces } from "../db/retry.js";
 import { checkVersion } from "../http/conditional.js";
 import type { RecordStore, Stored } from "./record-store.js";
@@ -12,6 +12,7 @@ export const lostRace = (error: ConditionFailedError) => error.reasons[0] === "C
  * version read, and on a lost race reads again: concurrent changes of different fields all
  * survive, and of several writers holding the same `If-Match` exactly one wins (the others
  * read the winner's version and get 412). A change that changes nothing writes nothing.
+ * `extra` gives the writes that go with the change, for its transaction (a project's source claims).
  * @example await patchRecord(projects, () => getProject(id), { name: "New" }, expectedVersion(c), () => new Date());
  */
 export async function patchRecord<T extends { id: string; updatedAt: string }>(
@@ -20,6 +21,7 @@ export async function patchRecord<T extends { id: string; updatedAt: string }>(
   changes: Partial<T>,
   expected: number | undefined,
   now: () => Date,
+  extra?: (current: Stored<T>, updated: T) => Promise<TransactItem[]>,
 ): Promise<Stored<T>> {
   return retryRaces(
     async () => {
@@ -27,7 +29,8 @@ export async function patchRecord<T extends { id: string; updatedAt: string }>(
       checkVersion(expected, current.version);
       const given = Object.entries(changes).filter(([, value]) => value !== undefined);
       if (given.every(([field, value]) => sameValue(current.record[field as keyof T], value))) return current;
-      return store.update(current, { ...current.record, ...Object.fromEntries(given), updatedAt: now().toISOString() });
+      const updated: T = { ...current.record, ...Object.fromEntries(given), updatedAt: now().toISOString() };
+      return store.update(current, updated, extra ? await extra(current, updated) : []);
     },
     { isRace: lostRace },
   );

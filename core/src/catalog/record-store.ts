@@ -92,8 +92,11 @@ export class RecordStore<T extends { id: string }> {
     return { record, version: 1, refCount: 0 };
   }
 
-  /** Replaces `current`'s fields by `updated`'s if nobody changed it since it was read. */
-  async update(current: Stored<T>, updated: T): Promise<Stored<T>> {
+  /**
+   * Replaces `current`'s fields by `updated`'s if nobody changed it since it was read, with `extra`
+   * writes in the same transaction.
+   */
+  async update(current: Stored<T>, updated: T, extra: TransactItem[] = []): Promise<Stored<T>> {
     const names: Record<string, string> = { "#version": "version" };
     const values: Record<string, unknown> = {
       ":expectedVersion": current.version,
@@ -128,6 +131,7 @@ export class RecordStore<T extends { id: string }> {
         entryAfter,
         JSON.stringify(entryBefore) !== JSON.stringify(entryAfter),
       ),
+      ...extra,
     ];
     // A change that moves no pointer and no listing entry is one plain conditional update.
     if (writes.length === 1) await this.db.update(change);

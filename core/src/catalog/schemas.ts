@@ -66,6 +66,65 @@ const limitsBody = /* @__PURE__ */ onFirstUse(() => {
   );
 });
 
+/** Most sources of one kind a project may own (docs/api.md#project-sources). */
+export const MAX_SOURCES_PER_KIND = 50;
+
+/** A source as a project lists it: a repository `owner/name`, an error-tracker project slug or id, an analytics project id. */
+const sourceName = /* @__PURE__ */ onFirstUse(() =>
+  z.string().check(z.regex(/^[!-~]{1,200}$/, "must be 1..200 printable ASCII characters, no spaces")),
+);
+
+/**
+ * A project's `sources` as clients send them: the object replaces the project's sources whole, a
+ * kind left out is empty; a list may not name one source twice (case-insensitively).
+ */
+const sourcesBody = /* @__PURE__ */ onFirstUse(() => {
+  const list = z.array(sourceName()).check(
+    z.maxLength(MAX_SOURCES_PER_KIND, `must list at most ${MAX_SOURCES_PER_KIND} sources`),
+    z.refine(
+      (names) => new Set(names.map((name) => name.toLowerCase())).size === names.length,
+      "must not list a source twice",
+    ),
+  );
+  return z.pipe(
+    z.strictObject(
+      { codehost: z.optional(list), errortracker: z.optional(list), analytics: z.optional(list) },
+      "must be an object { codehost?, errortracker?, analytics? } of string lists",
+    ),
+    z.transform(
+      (sources): ProjectSources => ({
+        codehost: sources.codehost ?? [],
+        errortracker: sources.errortracker ?? [],
+        analytics: sources.analytics ?? [],
+      }),
+    ),
+  );
+});
+
+/**
+ * A project's `automation` as clients send them: the object replaces it whole, a key left out is
+ * `null` (that rule off).
+ */
+const automationBody = /* @__PURE__ */ onFirstUse(() => {
+  const priority = "must be an integer 1..4 (a priority), or null";
+  const signals = "must be an integer 2..1000, or null";
+  return z.pipe(
+    z.strictObject(
+      {
+        acceptAtPriority: z.optional(z.nullable(z.int(priority).check(z.gte(1, priority), z.lte(4, priority)))),
+        acceptAtSignals: z.optional(z.nullable(z.int(signals).check(z.gte(2, signals), z.lte(1000, signals)))),
+      },
+      "must be an object { acceptAtPriority?, acceptAtSignals? }",
+    ),
+    z.transform(
+      (automation): ProjectAutomation => ({
+        acceptAtPriority: automation.acceptAtPriority ?? null,
+        acceptAtSignals: automation.acceptAtSignals ?? null,
+      }),
+    ),
+  );
+});
+
 const projectFields = /* @__PURE__ */ onFirstUse(() => ({
   name: sized(1, 200),
   description: z.nullable(text(10_000)),
@@ -73,6 +132,8 @@ const projectFields = /* @__PURE__ */ onFirstUse(() => ({
   health: z.enum(PROJECT_HEALTHS),
   goalId: z.nullable(goalId()),
   limits: limitsBody(),
+  sources: sourcesBody(),
+  automation: automationBody(),
 }));
 
 /** `POST /api/projects` body. */
@@ -83,6 +144,8 @@ export const createProjectBody = /* @__PURE__ */ onFirstUse(() =>
     health: true,
     goalId: true,
     limits: true,
+    sources: true,
+    automation: true,
   }),
 );
 export type CreateProjectBody = Output<typeof createProjectBody>;
@@ -161,6 +224,35 @@ export const projectLimitsSchema = /* @__PURE__ */ onFirstUse(() =>
 );
 export type ProjectLimits = Output<typeof projectLimitsSchema>;
 
+/** The provider kinds a project owns sources of, in the order the API shows them. */
+export const SOURCE_KINDS = ["codehost", "errortracker", "analytics"] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+/**
+ * The sources a project owns (docs/api.md#project-sources): repositories (`owner/name`),
+ * error-tracker project slugs (or ids) and analytics project ids, as the project spells them.
+ */
+export const projectSourcesSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({
+    codehost: z.array(z.string()),
+    errortracker: z.array(z.string()),
+    analytics: z.array(z.string()),
+  }),
+);
+export type ProjectSources = Output<typeof projectSourcesSchema>;
+
+/**
+ * When a project's triage issues move to `todo` by themselves (docs/api.md#automation): at a priority at
+ * least that urgent, or at that many signals; `null`: that rule is off.
+ */
+export const projectAutomationSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({
+    acceptAtPriority: z.nullable(z.int().check(z.gte(1), z.lte(4))),
+    acceptAtSignals: z.nullable(z.int().check(z.gte(2), z.lte(1000))),
+  }),
+);
+export type ProjectAutomation = Output<typeof projectAutomationSchema>;
+
 /** A project as the API shows it; absent optional values are `null`. */
 export const projectSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
@@ -171,6 +263,8 @@ export const projectSchema = /* @__PURE__ */ onFirstUse(() =>
     health: z.enum(PROJECT_HEALTHS),
     goalId: z.nullable(resourceId("gol")),
     limits: projectLimitsSchema(),
+    sources: projectSourcesSchema(),
+    automation: projectAutomationSchema(),
     createdAt: timestamp(),
     updatedAt: timestamp(),
   }),

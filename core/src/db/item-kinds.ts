@@ -69,6 +69,13 @@ export const ITEM_KINDS = {
     owner: "catalog/label-store#LabelStore",
     about: "the claim on a label's folded name",
   },
+  projectsource: {
+    prefix: "projectsource_1",
+    stamped: true,
+    keys: "catalog/keys",
+    owner: "catalog/source-store#SourceStore",
+    about: "a project's claim on a source it owns, with the routing its signals need",
+  },
   // issues
   issue: {
     prefix: "issue_1",

@@ -4,7 +4,9 @@
  * record read twice gives the same events with the same ids.
  *
  * - `issue.created`: an issue item inserted.
- * - `issue.status_changed`: an issue item whose `status` differs before and after.
+ * - `issue.status_changed`: an issue item whose `status` differs before and after, with who moved it
+ *   (its `statusChange`); also an issue item inserted with a status change already made (a signal's
+ *   issue its project's automation accepted as it opened).
  * - `dispatch.claimed`: a dispatch item inserted.
  * - `dispatch.completed` / `dispatch.failed` / `dispatch.expired`: a dispatch item leaving `active`
  *   for that status (a released dispatch has no event of its own: its issue's status change says it).
@@ -90,9 +92,19 @@ type Make = (type: EventType, createdAt: string | null | undefined, data: Record
 
 function issueEvents(before: Item | undefined, after: Item, make: Make): OutboundEvent[] {
   const { issue } = issueFromItem(after);
-  if (!before) return [make("issue.created", issue.createdAt, { issue })];
+  const change = issue.statusChange;
+  if (!before) {
+    const created = make("issue.created", issue.createdAt, { issue });
+    if (!change || change.to !== issue.status) return [created];
+    return [
+      created,
+      make("issue.status_changed", change.at, { issue, from: change.from, to: change.to, by: change.by }),
+    ];
+  }
   if (before.status === after.status) return [];
-  return [make("issue.status_changed", issue.updatedAt, { issue, from: String(before.status), to: issue.status })];
+  // An item of an older release has no status change recorded: who moved it is unknown.
+  const by = change && change.to === issue.status ? change.by : null;
+  return [make("issue.status_changed", issue.updatedAt, { issue, from: String(before.status), to: issue.status, by })];
 }
 
 function dispatchEvents(before: Item | undefined, after: Item, make: Make): OutboundEvent[] {

@@ -12,6 +12,24 @@ export const itemExists = "attribute_exists(pk)";
 export const issueLive = "attribute_not_exists(deletedAt)";
 /** The issue is neither done nor canceled. */
 export const issueOpen = "NOT (#status IN (:done, :canceled))";
+/**
+ * One more signal leaves the issue's place in the queue as it is: it is not in `todo` (only those
+ * have a place), or its count is none of those from which one more reaches a power of two and
+ * changes its impact bonus (./scoring.ts).
+ */
+export const placeKept =
+  "(#status <> :todo OR NOT (#signalCount IN (:impact1, :impact3, :impact7, :impact15, :impact31)))";
+export const PLACE_KEPT_VALUES = {
+  ":todo": "todo",
+  ":impact1": 1,
+  ":impact3": 3,
+  ":impact7": 7,
+  ":impact15": 15,
+  ":impact31": 31,
+};
+/** The issue is not in `todo`: it has no place in the queue that signals folded into it could move. */
+export const notQueued = "#status <> :todo";
+
 /** The issue is as it was read. */
 export const versionUnchanged = "#version = :expectedVersion";
 

@@ -36,6 +36,21 @@ export interface IssueInternals {
   failedDispatches: number;
   /** When it last entered `todo` (from anything but `in_progress`): the start of its todo-to-done time. */
   todoAt: string | null;
+  /**
+   * Where it stood when a person last moved it back to `triage` or `backlog`: its project's
+   * automation counts from there (./automation.ts).
+   */
+  automationHold: AutomationHold | null;
+  /** The issue it was merged into (docs/api.md#issue-endpoints): signals left beside it go there. */
+  mergedInto: string | null;
+  /** The issues merged into it, those merged into them included: their signals are listed with its own. */
+  mergedFrom: string[];
+}
+
+/** An issue's signal count and priority when a person last moved it back to `triage` or `backlog`. */
+export interface AutomationHold {
+  signalCount: number;
+  priority: number;
 }
 
 /** Internals of an issue that has never been dispatched. */
@@ -46,6 +61,9 @@ export const NO_DISPATCH_INTERNALS = {
   dispatchAttempts: 0,
   failedDispatches: 0,
   todoAt: null,
+  automationHold: null,
+  mergedInto: null,
+  mergedFrom: [] as string[],
 } as const;
 
 /** What an issue keeps of a signal linked to it (the signal without its payload). */
@@ -107,6 +125,9 @@ export function issueItem(issue: Issue, version: number, internals: IssueInterna
     dispatchAttempts: internals.dispatchAttempts,
     failedDispatches: internals.failedDispatches,
     todoAt: internals.todoAt,
+    automationHold: internals.automationHold,
+    mergedInto: internals.mergedInto,
+    mergedFrom: internals.mergedFrom,
     ...issue,
   };
 }
@@ -182,6 +203,8 @@ export function fromItem(raw: Item): StoredIssue {
     labels: item.labels ?? [],
     fingerprint: item.fingerprint ?? null,
     signalSource: item.signalSource ?? null,
+    // Issues stored before merges existed group by their own fingerprint only.
+    fingerprints: item.fingerprints ?? (item.fingerprint ? [item.fingerprint] : []),
     signalCount: Number(item.signalCount ?? 0),
     lastSignalAt: storedLastSignalAt && newest ? laterOf(storedLastSignalAt, newest) : (storedLastSignalAt ?? newest),
     hypothesis: item.hypothesis ?? null,
@@ -189,6 +212,7 @@ export function fromItem(raw: Item): StoredIssue {
     commits: item.commits ?? [],
     pullRequests: item.pullRequests ?? [],
     blockedBy: item.blockedBy ?? [],
+    statusChange: item.statusChange ?? null,
     completedAt: item.completedAt ?? null,
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
@@ -205,6 +229,9 @@ export function fromItem(raw: Item): StoredIssue {
     dispatchAttempts: Number(item.dispatchAttempts ?? 0),
     failedDispatches: Number(item.failedDispatches ?? 0),
     todoAt: item.todoAt ?? null,
+    automationHold: item.automationHold ?? null,
+    mergedInto: item.mergedInto ?? null,
+    mergedFrom: Array.isArray(item.mergedFrom) ? item.mergedFrom.map(String) : [],
   };
 }
 

@@ -5,9 +5,9 @@
 import type { Key, TransactItem } from "../db/db.js";
 import { ConflictError } from "../errors.js";
 import { mergeCountChanges } from "../stats/counts.js";
-import type { IssueInternals, NewIssue, StoredIssue } from "./issue-item.js";
+import type { AutomationHold, IssueInternals, NewIssue, StoredIssue } from "./issue-item.js";
 import type { IssueStore } from "./issue-store.js";
-import type { Issue } from "./schemas.js";
+import type { Issue, StatusMover } from "./schemas.js";
 import { completedAtAfter, isOpen, type TransitionActor, transitionRefusal } from "./transitions.js";
 
 /** Who asks: a client's PATCH or DELETE, a signal (a close or reopen event, a merged fix), or the dispatch flow. */
@@ -77,7 +77,7 @@ export class IssueMoves {
     const movedIds = new Set(planned.map(({ move }) => move.current.issue.id));
     const writes: TransactItem[] = [];
     const moved: (StoredIssue | null)[] = [];
-    for (const { move, changes, deleting, leavesWork } of planned) {
+    for (const { move, changes, deleting, leavesWork, hold } of planned) {
       const { current } = move;
       const ending = leavesWork && current.activeDispatchId ? await this.dispatchEnd(move, current, now) : [];
       const blockedBy = blockedByChanges.get(current.issue.id);
@@ -90,7 +90,11 @@ export class IssueMoves {
         current,
         { ...changes, ...(blockedBy ? { blockedBy: blockedBy(current.issue.blockedBy) } : {}) },
         now,
-        { ...move.internals, ...(leavesWork ? { activeDispatchId: null } : {}) },
+        {
+          ...move.internals,
+          ...(leavesWork ? { activeDispatchId: null } : {}),
+          ...(hold ? { automationHold: hold } : {}),
+        },
       );
       writes.push(...issueWrites, ...ending);
       moved.push(stored);
@@ -121,7 +125,17 @@ interface PlannedMove {
   leavesWork: boolean;
   wasOpen: boolean;
   nowOpen: boolean;
+  /** A person moved it back to `triage` or `backlog`: where its project's automation counts from. */
+  hold?: AutomationHold;
 }
+
+/** How an issue's `statusChange` names who moved it. */
+const STATUS_MOVER: Record<TransitionActor, StatusMover> = {
+  patch: "api",
+  dispatch: "dispatch",
+  signal: "signal",
+  automation: "automation",
+};
 
 /** Checks a move against the state machine and settles what it changes. */
 function planMove(move: IssueMove, at: string): PlannedMove {
@@ -129,17 +143,21 @@ function planMove(move: IssueMove, at: string): PlannedMove {
   const deleting = move.by === "delete";
   const changes: Partial<NewIssue> = { ...move.changes };
   delete changes.completedAt;
+  delete changes.statusChange;
   const to = changes.status ?? issue.status;
   if (to !== issue.status) {
     const refusal = deleting ? null : transitionRefusal(issue.status, to, move.by as TransitionActor);
     if (refusal) throw new ConflictError(refusal);
     changes.completedAt = completedAtAfter(issue.status, to, issue.completedAt, at);
+    if (!deleting) changes.statusChange = { from: issue.status, to, by: STATUS_MOVER[move.by as TransitionActor], at };
   } else {
     delete changes.status;
   }
+  const heldBack = move.by === "patch" && to !== issue.status && (to === "triage" || to === "backlog");
   return {
     move,
     changes,
+    ...(heldBack ? { hold: { signalCount: issue.signalCount, priority: changes.priority ?? issue.priority } } : {}),
     deleting,
     leavesWork: issue.status === "in_progress" && (deleting || to !== "in_progress"),
     wasOpen: isOpen(issue.status),

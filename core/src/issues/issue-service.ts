@@ -11,6 +11,7 @@ import type { IssueStore } from "./issue-store.js";
 import { ISSUE_ID } from "./keys.js";
 import { relationsFromEdges } from "./relation-store.js";
 import type { CreateIssueBody, Issue, IssueSummary, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
+import { movesInQueue } from "./signal-grouping.js";
 
 /** What the issue rules need to know of the catalog (labels and projects). */
 export interface IssueReferences {
@@ -104,18 +105,26 @@ export class IssueService {
    * write that replaces it while another transaction holds that item (a storm into one issue):
    * the signal waits beside the issue until a fold adds it ({@link IssueStore.foldPendingSignals}).
    * One that also moves the issue (a close or reopen event, a risen priority) is written at the
-   * version read, with what the move does to the issues it blocks.
+   * version read, with what the move does to the issues it blocks. One that only moves a queued
+   * issue's place (its impact bonus changes, docs/api.md#score) always waits beside it (`fold`): the
+   * fold moves the place, and a storm's deliveries take turns at it instead of meeting on the item.
    */
   async linkSignal(
     current: StoredIssue,
     changes: Partial<NewIssue>,
     signal: RecentSignal,
-  ): Promise<{ stored: StoredIssue; writes: TransactItem[]; whenHeld?: TransactItem[] }> {
+    by: "signal" | "automation" = "signal",
+  ): Promise<{ stored: StoredIssue; writes: TransactItem[]; whenHeld?: TransactItem[]; fold?: boolean }> {
     const moves = Object.keys(changes).some((field) => field !== "signalCount" && field !== "lastSignalAt");
+    const waiting = [this.store.preparePendingSignal(current.issue.id, signal)];
+    if (!moves && movesInQueue(current, 1)) {
+      const issue = { ...current.issue, ...changes };
+      return { stored: { ...current, issue }, writes: waiting, whenHeld: waiting, fold: true };
+    }
     const inPlace = moves ? undefined : this.store.prepareGrouping(current, signal);
-    if (inPlace) return { ...inPlace, whenHeld: [this.store.preparePendingSignal(current.issue.id, signal)] };
+    if (inPlace) return { ...inPlace, whenHeld: waiting };
     const { stored, writes } = await this.moves.prepare(
-      { current, changes, by: "signal", internals: { recentSignals: [signal, ...current.recentSignals] } },
+      { current, changes, by, internals: { recentSignals: [signal, ...current.recentSignals] } },
       new Date(signal.receivedAt),
     );
     if (!stored) throw new Error("A grouped signal never deletes its issue");
@@ -127,9 +136,10 @@ export class IssueService {
     fields: NewIssue,
     id: string,
     signal: RecentSignal,
+    /** Its project's goal bonus, as the signal's routing knows it (docs/api.md#score). */
+    goalActive: boolean,
   ): Promise<{ stored: StoredIssue; writes: TransactItem[] }> {
     const taken = await this.store.takeNumber(new Date(signal.receivedAt));
-    const goalActive = await this.goalBonusOf(fields.projectId);
     return this.store.prepareCreate(fields, taken, id, { recentSignals: [signal], goalActive });
   }
 
@@ -321,6 +331,7 @@ export function newIssue(fields: Partial<NewIssue> & Pick<NewIssue, "title" | "t
     labels: [],
     fingerprint: null,
     signalSource: null,
+    fingerprints: fields.fingerprint ? [fields.fingerprint] : [],
     signalCount: 0,
     lastSignalAt: null,
     hypothesis: null,
@@ -328,6 +339,7 @@ export function newIssue(fields: Partial<NewIssue> & Pick<NewIssue, "title" | "t
     commits: [],
     pullRequests: [],
     blockedBy: [],
+    statusChange: null,
     completedAt: status === "done" || status === "canceled" ? new Date().toISOString() : null,
     ...withoutUndefined(fields),
     title: fields.title,

@@ -69,7 +69,7 @@ export class IssueStore {
     this.byNumber = new ListingIndex(db, ISSUE_LISTINGS);
     this.byPriority = new ListingIndex(db, ISSUE_PRIORITY_LISTINGS);
     this.byUpdate = new ListingIndex(db, ISSUE_UPDATED_LISTINGS);
-    this.signalFolds = new SignalFolds(db);
+    this.signalFolds = new SignalFolds(db, queue);
   }
 
   /**
@@ -334,6 +334,28 @@ export class IssueStore {
         .map((item) => summaryItem(item as unknown as Issue)),
       relationEdges: items.filter((item) => String(item.sk).startsWith(RELATION_EDGE_PREFIX)),
     };
+  }
+
+  /** Whether `ref` names an issue that was deleted (a live or unknown one: false). */
+  async isDeleted(ref: string): Promise<boolean> {
+    const number = parseIssueRef(ref);
+    if (number !== undefined) {
+      const entry = await this.db.get(numberEntryKey(number), { consistent: true });
+      if (typeof entry?.id !== "string") {
+        const { gsi1pk, gsi1sk } = issueNumberIndexKey(number);
+        const out = await this.db.query({
+          IndexName: "gsi1",
+          KeyConditionExpression: "gsi1pk = :pk AND gsi1sk = :sk",
+          ExpressionAttributeValues: { ":pk": gsi1pk, ":sk": gsi1sk },
+          Limit: 1,
+        });
+        return Boolean(out.Items?.[0]?.deletedAt);
+      }
+      return this.isDeleted(entry.id);
+    }
+    if (!ISSUE_ID.test(ref)) return false;
+    const item = await this.db.get(issueKey(ref), { consistent: true });
+    return Boolean(item?.deletedAt);
   }
 
   /** Live issues by id, in the order asked, in one call per hundred. */

@@ -163,6 +163,21 @@ export type PullRequest = Output<typeof pullRequestSchema>;
 // Responses (docs/api.md#issues): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /** An issue as the API shows it; absent optional values are `null`. */
+/** Who moved an issue's status (docs/api.md#issues): an API client, the dispatch flow, a signal, or its project's automation. */
+export const STATUS_MOVERS = ["api", "dispatch", "signal", "automation"] as const;
+export type StatusMover = (typeof STATUS_MOVERS)[number];
+
+/** An issue's latest status change: from what, to what, by whom, when. */
+export const statusChangeSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({
+    from: z.enum(ISSUE_STATUSES),
+    to: z.enum(ISSUE_STATUSES),
+    by: z.enum(STATUS_MOVERS),
+    at: timestamp(),
+  }),
+);
+export type StatusChange = Output<typeof statusChangeSchema>;
+
 export const issueSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     id: resourceId("iss"),
@@ -178,6 +193,8 @@ export const issueSchema = /* @__PURE__ */ onFirstUse(() =>
     labels: z.array(z.string()),
     fingerprint: nullableText(),
     signalSource: nullableText(),
+    /** Every fingerprint that groups into it: its own, then those of the issues merged into it. */
+    fingerprints: z.array(z.string()),
     signalCount: count(),
     lastSignalAt: nullableTimestamp(),
     hypothesis: z.nullable(hypothesis()),
@@ -185,6 +202,8 @@ export const issueSchema = /* @__PURE__ */ onFirstUse(() =>
     commits: z.array(commitSchema()),
     pullRequests: z.array(pullRequestSchema()),
     blockedBy: z.array(resourceId("iss")),
+    /** Its latest status change, or null while it has had none. */
+    statusChange: z.nullable(statusChangeSchema()),
     completedAt: nullableTimestamp(),
     createdAt: timestamp(),
     updatedAt: timestamp(),
@@ -208,6 +227,6 @@ export type IssueSummary = Output<typeof issueSummarySchema>;
 
 /** The parts of a score in the dispatch queue's order (docs/api.md#score, ./scoring.ts). */
 export const scoreBreakdownSchema = /* @__PURE__ */ onFirstUse(() =>
-  z.object({ priority: z.number(), type: z.number(), goal: z.number(), age: z.number() }),
+  z.object({ priority: z.number(), type: z.number(), goal: z.number(), age: z.number(), impact: z.number() }),
 );
 export type ScoreBreakdown = Output<typeof scoreBreakdownSchema>;

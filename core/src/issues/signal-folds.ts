@@ -6,9 +6,10 @@
 import type { Db } from "../db/db.js";
 import { ConditionFailedError, TransactionConflictError } from "../db/db.js";
 import { InFlight } from "../db/in-flight.js";
+import type { DispatchQueue } from "./dispatch-queue.js";
 import { fromItem, type RecentSignal } from "./issue-item.js";
 import { ISSUE_ENTITY, issueKey, PENDING_SIGNAL_PREFIX, pendingSignalKey } from "./keys.js";
-import { foldWrites } from "./signal-grouping.js";
+import { foldWrites, moveWrites } from "./signal-grouping.js";
 
 /** Pending signals one fold takes: with the issue item, half a transaction's limit. */
 const FOLDED_AT_ONCE = 49;
@@ -27,17 +28,23 @@ function foldWait(waits: number): number {
   return Math.min(FOLD_WAIT_MS * 1.5 ** (waits - 1), FOLD_WAIT_CAP_MS) * (0.5 + Math.random());
 }
 
-/** What one fold did: the issue is gone, or these signals were folded. */
+/** What one fold did: the issue is gone, or these signals were folded (or moved on to `movedTo`). */
 interface FoldRound {
   gone: boolean;
   folded: string[];
+  /** The issue was merged into this one: the signals waiting beside it now wait beside that one. */
+  movedTo?: string;
 }
 
 export class SignalFolds {
   /** Folds of pending signals running in this process, by issue. */
   private readonly folds = new InFlight();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** The queue a fold that changes a queued issue's impact moves it in. */
+    private readonly queue: DispatchQueue,
+  ) {}
 
   /**
    * Folds the signals waiting in the issue's partition into its item until the signal `signalId`
@@ -71,6 +78,10 @@ export class SignalFolds {
         try {
           const round = await this.folds.run(issueId, () => this.foldRound(issueId));
           if (round.gone) return false;
+          if (round.movedTo && round.folded.includes(signalId)) {
+            // Merged meanwhile: the signal is folded into the issue that stays, as if it had gone there.
+            return this.foldPendingSignals(round.movedTo, signalId, Math.max(0, deadline - Date.now()));
+          }
           if (round.folded.includes(signalId)) return true;
           // Folded the oldest transaction's worth, not this one yet: it folds the next as well.
           folding = round.folded.length > 0;
@@ -110,7 +121,14 @@ export class SignalFolds {
     if (!head || head.sk !== ISSUE_ENTITY || head.deletedAt) return { gone: true, folded: [] };
     const pending = rest.filter((item) => String(item.sk).startsWith(PENDING_SIGNAL_PREFIX));
     if (pending.length === 0) return { gone: false, folded: [] };
-    await this.db.transactWrite(foldWrites(fromItem(head), pending));
-    return { gone: false, folded: pending.map((item) => String((item.signal as RecentSignal).id)) };
+    const folded = pending.map((item) => String((item.signal as RecentSignal).id));
+    const current = fromItem(head);
+    if (current.mergedInto) {
+      // Merged into another issue after these signals were left beside it: they move beside that one.
+      await this.db.transactWrite(moveWrites(current.mergedInto, pending));
+      return { gone: false, folded, movedTo: current.mergedInto };
+    }
+    await this.db.transactWrite(foldWrites(current, pending, this.queue));
+    return { gone: false, folded };
   }
 }

@@ -5,7 +5,17 @@
  */
 import type { Item, TransactItem } from "../db/db.js";
 import { entityOf } from "../db/item-kinds.js";
-import { issueLive, issueOpen, itemAbsent, itemExists } from "./issue-conditions.js";
+import type { DispatchQueue } from "./dispatch-queue.js";
+import {
+  issueLive,
+  issueOpen,
+  itemAbsent,
+  itemExists,
+  notQueued,
+  PLACE_KEPT_VALUES,
+  placeKept,
+  versionUnchanged,
+} from "./issue-conditions.js";
 import {
   laterOf,
   newestFirst,
@@ -16,20 +26,24 @@ import {
 } from "./issue-item.js";
 import { issueKey, pendingSignalKey } from "./keys.js";
 import type { Issue } from "./schemas.js";
+import { impactChanges } from "./scoring.js";
 
 /**
  * The write that links one more signal to `current` without reading it again: commutative
  * updates (`signalCount` and `version` go up by one, the signal joins the recent ones and those
  * it pushes out of the latest ten leave), so any number of deliveries grouped into one issue
  * at once all land, in any order, with no version to lose. It holds while the issue is live and
- * open. Changes of status or priority are not commutative: they go through
- * IssueStore.prepareUpdate (./issue-store.ts). Undefined for an item whose recent signals are not a map.
+ * open, and while one more signal leaves its impact bonus (and so its place in the queue) as it
+ * is. Changes of status, priority or impact are not commutative: they go through
+ * IssueStore.prepareUpdate (./issue-store.ts). Undefined for an item whose recent signals are not
+ * a map, or whose next signal changes its impact bonus.
  */
 export function groupingWrites(
   current: StoredIssue,
   signal: RecentSignal,
 ): { stored: StoredIssue; writes: TransactItem[] } | undefined {
   if (!current.recentSignalsInPlace) return undefined;
+  if (movesInQueue(current, 1)) return undefined;
   const recent = recentSignalsChange(current.recentSignals, [signal]);
   const kept = recent.kept;
   const names: Record<string, string> = {
@@ -38,7 +52,13 @@ export function groupingWrites(
     "#status": "status",
     ...recent.names,
   };
-  const values: Record<string, unknown> = { ":one": 1, ":done": "done", ":canceled": "canceled", ...recent.values };
+  const values: Record<string, unknown> = {
+    ":one": 1,
+    ":done": "done",
+    ":canceled": "canceled",
+    ...PLACE_KEPT_VALUES,
+    ...recent.values,
+  };
   const expression = [
     "ADD #signalCount :one, #version :one",
     ...(recent.sets.length > 0 ? [`SET ${recent.sets.join(", ")}`] : []),
@@ -58,13 +78,22 @@ export function groupingWrites(
         Update: {
           Key: issueKey(current.issue.id),
           UpdateExpression: expression,
-          ConditionExpression: `${issueLive} AND ${issueOpen}`,
+          ConditionExpression: `${issueLive} AND ${issueOpen} AND ${placeKept}`,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
         },
       },
     ],
   };
+}
+
+/**
+ * Whether `arriving` more signals move `current`'s place in the queue: it has one (it is in
+ * `todo`) and its impact bonus changes.
+ */
+export function movesInQueue(current: StoredIssue, arriving: number): boolean {
+  const count = current.issue.signalCount;
+  return current.issue.status === "todo" && impactChanges(count, count + arriving);
 }
 
 /**
@@ -80,6 +109,17 @@ export function pendingSignalWrite(issueId: string, signal: RecentSignal): Trans
       ConditionExpression: itemAbsent,
     },
   };
+}
+
+/**
+ * The transaction that moves `pending` signal items from beside a merged issue to beside the issue
+ * it was merged into (`targetId`), where that issue's fold counts them: each moved once.
+ */
+export function moveWrites(targetId: string, pending: Item[]): TransactItem[] {
+  return pending.flatMap((item): TransactItem[] => [
+    { Delete: { Key: { pk: String(item.pk), sk: String(item.sk) }, ConditionExpression: itemExists } },
+    pendingSignalWrite(targetId, item.signal as RecentSignal),
+  ]);
 }
 
 /**
@@ -109,9 +149,10 @@ function recentSignalsChange(recent: RecentSignal[], arriving: RecentSignal[]) {
 /**
  * The transaction that folds `pending` signal items into `current`: commutative additions to the
  * issue item (at any version, while it is live) and the deletion of each pending item that is
- * still there.
+ * still there. A fold that changes the impact bonus of a queued issue also moves its queue entry
+ * (`queue`), and then holds only at the version read.
  */
-export function foldWrites(current: StoredIssue, pending: Item[]): TransactItem[] {
+export function foldWrites(current: StoredIssue, pending: Item[], queue: DispatchQueue): TransactItem[] {
   const signals = pending.map((item) => item.signal as RecentSignal);
   const names: Record<string, string> = { "#signalCount": "signalCount", "#version": "version" };
   const values: Record<string, unknown> = { ":count": signals.length };
@@ -135,16 +176,34 @@ export function foldWrites(current: StoredIssue, pending: Item[]): TransactItem[
     ...(removals.length > 0 ? [`REMOVE ${removals.join(", ")}`] : []),
   ].join(" ");
   values[":one"] = 1;
+  const count = current.issue.signalCount + signals.length;
+  let condition = issueLive;
+  const before = { issue: current.issue, goalActive: current.goalActive };
+  const moves = movesInQueue(current, signals.length)
+    ? queue.changes(before, { ...before, issue: { ...current.issue, signalCount: count } })
+    : [];
+  if (moves.length > 0) {
+    // Its place moves from where it was read: the fold holds only at that version.
+    names["#version"] = "version";
+    values[":expectedVersion"] = current.version;
+    condition = `${issueLive} AND ${versionUnchanged}`;
+  } else if (impactChanges(current.issue.signalCount, count)) {
+    // Not queued as read: it holds only while the issue has no place the fold would move.
+    names["#status"] = "status";
+    values[":todo"] = "todo";
+    condition = `${issueLive} AND ${notQueued}`;
+  }
   return [
     {
       Update: {
         Key: issueKey(current.issue.id),
         UpdateExpression: expression,
-        ConditionExpression: issueLive,
+        ConditionExpression: condition,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       },
     },
+    ...moves,
     ...pending.map(
       (item): TransactItem => ({
         Delete: { Key: { pk: String(item.pk), sk: String(item.sk) }, ConditionExpression: itemExists },

@@ -2,10 +2,11 @@
 import type { IssueStatus } from "./schemas.js";
 
 /**
- * Who moves the issue: a client's PATCH, the dispatch flow (claim, complete, release, expiry), or a
- * signal (a close or reopen event of its provider, a merged pull request naming it).
+ * Who moves the issue: a client's PATCH, the dispatch flow (claim, complete, release, expiry), a
+ * signal (a close or reopen event of its provider, a merged pull request naming it), or its
+ * project's automation (a triage issue accepted, docs/api.md#automation).
  */
-export type TransitionActor = "patch" | "dispatch" | "signal";
+export type TransitionActor = "patch" | "dispatch" | "signal" | "automation";
 
 const ALLOWED: Record<IssueStatus, readonly IssueStatus[]> = {
   triage: ["backlog", "todo", "canceled", "done"],

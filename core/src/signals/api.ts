@@ -3,7 +3,7 @@
  * declared once: guard, request schemas, answers and OpenAPI text (openapi/declare).
  */
 import { type Declarations, ISSUE_REF, TEXT } from "../openapi/declare.js";
-import { issueSignalsQuery, listSignalsQuery, manualSignalBody } from "./schemas.js";
+import { issueSignalsQuery, listSignalsQuery, manualSignalBody, mergeIssueBody } from "./schemas.js";
 
 export const signalApi = {
   "GET /api/signals": {
@@ -41,6 +41,19 @@ export const signalApi = {
       summary: "List an issue's signals",
       params: { id: ISSUE_REF },
       success: "A page",
+    },
+  },
+  "POST /api/issues/:id/merge": {
+    auth: "bearer",
+    body: mergeIssueBody,
+    success: { item: "Issue" },
+    errors: [404, 409],
+    doc: TEXT && {
+      summary: "Merge a duplicate into the issue that stays",
+      description:
+        "The issue is canceled with a `duplicate` relation to `intoId`, which takes its fingerprints, signals and priority (docs/api.md#merging-duplicates).",
+      params: { id: ISSUE_REF },
+      success: "The issue that stays",
     },
   },
 } satisfies Declarations;

@@ -1,7 +1,7 @@
 /** @module signals/routes — the `signals` family's handlers (routes in ./api.ts): manual signals and the signal reads. */
 import { familyModule } from "../http/app.js";
-import { itemResponse, listResponse } from "../http/respond.js";
-import { signalService } from "../services.js";
+import { etagOf, itemResponse, listResponse } from "../http/respond.js";
+import { issueMerge, signalService } from "../services.js";
 import { signalApi } from "./api.js";
 import { ingestResponse } from "./respond.js";
 import { manualFingerprint } from "./rules.js";
@@ -22,6 +22,7 @@ export const signalFamily = familyModule(signalApi, (deps) => {
         fingerprint: manualFingerprint(input.source, input.type, input.fingerprint),
         manual: true,
         projectId: input.projectId ?? null,
+        sourceKey: null,
         deliveryId: null,
         headers: {},
         payloadText: JSON.stringify(input.payload ?? {}),
@@ -29,6 +30,10 @@ export const signalFamily = familyModule(signalApi, (deps) => {
       return ingestResponse(c, result);
     },
     "GET /api/signals/:id": async (c) => itemResponse(c, await signals.getSignal(c.req.param("id") ?? "")),
+    "POST /api/issues/:id/merge": async (c, { body }) => {
+      const stayed = await issueMerge(deps).merge(c.req.param("id") ?? "", body.intoId);
+      return itemResponse(c, stayed.issue, { etag: etagOf(stayed.version) });
+    },
     "GET /api/issues/:id/signals": async (c, { query }) => {
       const { signals: page, total } = await signals.listIssueSignals(c.req.param("id") ?? "", query);
       return listResponse(c, page, total, query);

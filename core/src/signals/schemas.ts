@@ -65,6 +65,18 @@ export const listSignalsQuery = /* @__PURE__ */ onFirstUse(() =>
 );
 export type ListSignalsQuery = Output<typeof listSignalsQuery>;
 
+/** `POST /api/issues/:id/merge`: the issue that stays. */
+export const mergeIssueBody = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({
+    intoId: z
+      .string()
+      .check(
+        z.regex(/^(iss_[0-9A-HJKMNP-TV-Z]{26}|KZN-[1-9][0-9]{0,11})$/i, "must be an issue id (iss_…) or KZN-<number>"),
+      ),
+  }),
+);
+export type MergeIssueBody = Output<typeof mergeIssueBody>;
+
 /** `GET /api/issues/:id/signals` query. */
 export const issueSignalsQuery = /* @__PURE__ */ onFirstUse(() => z.strictObject({ ...paginationQuery() }));
 
@@ -82,6 +94,10 @@ export const signalSchema = /* @__PURE__ */ onFirstUse(() =>
     title: z.string(),
     action: z.enum(SIGNAL_ACTIONS),
     issueId: z.nullable(resourceId("iss")),
+    /** The project its source routes to (docs/api.md#what-a-signal-does), or the manual signal's. */
+    projectId: z.nullable(resourceId("prj")),
+    /** The provider's repository, project or product it came from; null for manual signals. */
+    sourceKey: nullableText(),
     /** Size of the payload's JSON text in bytes. */
     payloadBytes: count(),
     payload: z.optional(z.unknown()),

@@ -5,10 +5,13 @@
  * payload and its listings. A lost race starts over from the read.
  */
 
+import type { SourceKind } from "../catalog/schemas.js";
+import type { SourceRouting } from "../catalog/source-store.js";
 import type { Clock } from "../clock.js";
 import { ConditionFailedError, type Db, type TransactItem, TransactionConflictError } from "../db/db.js";
 import { InFlight, RecentlySeen } from "../db/in-flight.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
+import type { AutomationRules } from "../issues/automation.js";
 import { newIssueId, type StoredIssue } from "../issues/issue-item.js";
 import type { IssueMoves } from "../issues/issue-moves.js";
 import type { IssueService } from "../issues/issue-service.js";
@@ -72,6 +75,8 @@ export interface SignalIssues {
   service: IssueService;
   store: IssueStore;
   moves: IssueMoves;
+  /** The routing of a project a signal names itself (a manual signal's `projectId`). */
+  projects: { routingOf(projectId: string): Promise<SourceRouting | null> };
 }
 
 export class SignalIngest {
@@ -159,44 +164,62 @@ export class SignalIngest {
 
   /** One attempt: `take` takes the webhook delivery id first (beside the fingerprint's read), on the first only. */
   private async ingestOnce(
-    draft: SignalDraft,
+    input: SignalDraft,
     id: string,
     receivedAt: string,
     payload: PayloadPlan,
     take: (() => Promise<StoredWebhookDelivery | null>) | null = null,
   ): Promise<IngestResult> {
-    const [taken, pointer] = await Promise.all([
+    const source =
+      !input.manual && input.sourceKey !== null ? { kind: input.source as SourceKind, name: input.sourceKey } : null;
+    const [taken, read] = await Promise.all([
       take === null ? null : take(),
-      this.signals.fingerprintPointer(draft.fingerprint),
+      this.signals.routeRead(input.fingerprint, source),
     ]);
     if (taken) return this.duplicate(taken);
+    const { pointer } = read;
+    // Step 0: the project its source routes to, or the one a manual signal names.
+    const project =
+      input.manual && input.projectId ? await this.issues.projects.routingOf(input.projectId) : read.routing;
+    const draft = input.manual ? input : { ...input, projectId: project?.projectId ?? null };
     const closing = await this.closedLoop(draft, receivedAt);
     if (closing) {
-      return this.writeRouted(
-        draft,
-        id,
-        receivedAt,
-        payload,
-        closing.routing,
-        pointer,
-        closing.issues[0],
-        closing.issues,
-      );
+      return this.writeRouted(draft, id, receivedAt, payload, closing.routing, project, pointer, closing.issues[0], {
+        closed: closing.issues,
+      });
     }
     const current = pointer ? await this.issues.service.findForSignal(pointer) : undefined;
-    const routing = routeSignal(draft, current ? current.issue : null, receivedAt);
+    const automation = await this.automationFor(current, project);
+    const known = current ? { ...current.issue, hold: current.automationHold } : null;
+    const routing = routeSignal(draft, known, receivedAt, automation);
     if (routing.action === "opened") {
       // Another signal of this fingerprint is opening its issue here: wait, then group into it.
       const opening = this.openings.pending(draft.fingerprint);
       if (opening) {
         await opening.catch(() => undefined);
-        return this.ingestOnce(draft, id, receivedAt, payload);
+        return this.ingestOnce(input, id, receivedAt, payload);
       }
       return this.openings.run(draft.fingerprint, () =>
-        this.writeRouted(draft, id, receivedAt, payload, routing, pointer, current),
+        this.writeRouted(draft, id, receivedAt, payload, routing, project, pointer, current),
       );
     }
-    return this.writeRouted(draft, id, receivedAt, payload, routing, pointer, current);
+    return this.writeRouted(draft, id, receivedAt, payload, routing, project, pointer, current);
+  }
+
+  /**
+   * The automation of the project a signal's issue is in (docs/api.md#automation): the routing's
+   * (read with the fingerprint's pointer) for a new issue or one in the same project; for a triage
+   * issue in another project (a person moved it there), that project's, read now.
+   */
+  private async automationFor(
+    current: StoredIssue | undefined,
+    project: SourceRouting | null,
+  ): Promise<AutomationRules | null> {
+    if (!current) return project?.automation ?? null;
+    const { projectId, status } = current.issue;
+    if (projectId === null || status !== "triage") return null;
+    if (projectId === project?.projectId) return project.automation;
+    return (await this.issues.projects.routingOf(projectId))?.automation ?? null;
   }
 
   /** The signal and what its routing does to the issues, written in one transaction. */
@@ -206,15 +229,16 @@ export class SignalIngest {
     receivedAt: string,
     payload: PayloadPlan,
     routing: Routing,
+    project: SourceRouting | null,
     pointer: string | null,
     current: StoredIssue | undefined,
-    closed: StoredIssue[] = [],
+    { closed }: { closed: StoredIssue[] } = { closed: [] },
   ): Promise<IngestResult> {
     const signal = signalHead(draft, id, receivedAt, payload.encoded, routing, current);
     const effect: IssueEffect =
       routing.action === "closed_loop"
         ? await this.closeLoop(closed, routing.pullRequest, receivedAt)
-        : await this.issueEffect(draft, routing, current, signal, pointer);
+        : await this.issueEffect(draft, routing, current, signal, pointer, project);
     const own = this.signals.prepareCreate(signal, payload.encoded, payload.chunksAhead);
     const stored = await this.write(draft, own, effect, signal);
     return stored ?? { signal, issue: effect.issue, duplicate: false };
@@ -288,13 +312,25 @@ export class SignalIngest {
     current: StoredIssue | undefined,
     signal: SignalHead,
     pointer: string | null,
+    project: SourceRouting | null,
   ): Promise<IssueEffect> {
     if (routing.action === "grouped" && current) {
-      const { stored, writes, whenHeld } = await this.issues.service.linkSignal(current, routing.changes, signal);
-      return { issue: stored.issue, writes, ...(whenHeld ? { whenHeld, held: current.signalsWaiting === true } : {}) };
+      const { stored, writes, whenHeld, fold } = await this.issues.service.linkSignal(
+        current,
+        routing.changes,
+        signal,
+        routing.by,
+      );
+      const held = current.signalsWaiting === true || fold === true;
+      return { issue: stored.issue, writes, ...(whenHeld ? { whenHeld, held } : {}) };
     }
     if (routing.action === "opened" && signal.issueId) {
-      const { stored, writes } = await this.issues.service.openFromSignal(routing.issue, signal.issueId, signal);
+      const { stored, writes } = await this.issues.service.openFromSignal(
+        routing.issue,
+        signal.issueId,
+        signal,
+        project?.projectId === routing.issue.projectId ? project.goalActive : false,
+      );
       return {
         issue: stored.issue,
         writes: [...writes, this.signals.pointFingerprint(draft.fingerprint, signal.issueId, pointer)],
@@ -394,6 +430,8 @@ function signalHead(
         : routing.action === "opened"
           ? newIssueId()
           : null,
+    projectId: draft.projectId ?? null,
+    sourceKey: draft.sourceKey,
     payloadBytes: payload.bytes,
     headers: draft.headers,
     receivedAt,

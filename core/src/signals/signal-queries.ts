@@ -101,6 +101,26 @@ export class SignalQueries {
           );
     return { signals: await this.heads(entries.map((entry) => String(entry.id))), total };
   }
+
+  /**
+   * A page of the signals linked to any of `issueIds` (an issue and those merged into it), newest
+   * first: each one's listing read up to the page's end, merged by arrival. Merges are rare and
+   * few, so the reads stay few.
+   */
+  async listOfIssues(
+    issueIds: string[],
+    { offset, limit }: { offset: number; limit: number },
+  ): Promise<{ signals: SignalHead[]; total: number }> {
+    const pages = await Promise.all(
+      issueIds.map((id) => this.listings.page(`issue=${id}`, { order: "desc", offset: 0, limit: offset + limit })),
+    );
+    const entries = pages
+      .flatMap((page) => page.entries)
+      .sort((a, b) => (String(a.sk) < String(b.sk) ? 1 : String(a.sk) > String(b.sk) ? -1 : 0))
+      .slice(offset, offset + limit);
+    const total = pages.reduce((sum, page) => sum + page.total, 0);
+    return { signals: await this.heads(entries.map((entry) => String(entry.id))), total };
+  }
 }
 
 function toHead(item: Item): SignalHead {
@@ -114,6 +134,9 @@ function toHead(item: Item): SignalHead {
     title: String(item.title),
     action: item.action as SignalAction,
     issueId: typeof item.issueId === "string" ? item.issueId : null,
+    // Signals stored before routing by source have neither.
+    projectId: typeof item.projectId === "string" ? item.projectId : null,
+    sourceKey: typeof item.sourceKey === "string" ? item.sourceKey : null,
     payloadBytes: Number(item.payloadBytes ?? 0),
     headers: (item.headers as Record<string, string> | undefined) ?? {},
     receivedAt: String(item.receivedAt),

@@ -46,19 +46,18 @@ export class SignalService {
   }
 
   /**
-   * The signals linked to one issue (`iss_…` or `KZN-<n>`), newest first; 404 when the issue does
-   * not exist. An id with signals is not looked up: signals only ever link to existing issues.
+   * The signals linked to one issue (`iss_…` or `KZN-<n>`), and to the issues merged into it,
+   * newest first; 404 when the issue does not exist. The issue is read beside its listing's page
+   * (it says which issues were merged into it); a merged issue's listing is read again with theirs.
    */
   async listIssueSignals(ref: string, page: { page: number; limit: number }) {
+    const request = { offset: pageOffset(page), limit: page.limit };
     const byId = ISSUE_ID.test(ref);
-    const issueId = byId ? ref : (await this.issueService.getIssue(ref)).issue.id;
-    const result = await this.queries.list({
-      filters: { issueId },
-      order: "desc",
-      offset: pageOffset(page),
-      limit: page.limit,
-    });
-    if (byId && result.total === 0) await this.issueService.getIssue(ref);
-    return result;
+    const [found, result] = await Promise.all([
+      this.issueService.getIssue(ref),
+      byId ? this.queries.list({ filters: { issueId: ref }, order: "desc", ...request }) : undefined,
+    ]);
+    if (found.mergedFrom.length > 0) return this.queries.listOfIssues([found.issue.id, ...found.mergedFrom], request);
+    return result ?? this.queries.list({ filters: { issueId: found.issue.id }, order: "desc", ...request });
   }
 }

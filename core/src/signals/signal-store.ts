@@ -3,6 +3,8 @@
  * writes (in its caller's transaction), the one read that routing decides on, reads by id with
  * the whole payload, and listing pages. Keys and access patterns: ./keys.ts.
  */
+
+import { routingOf, type SourceRef, type SourceRouting, sourceKey } from "../catalog/source-store.js";
 import { ConditionFailedError, type Db, type Item, type TransactItem, TransactionConflictError } from "../db/db.js";
 import { entityOf } from "../db/item-kinds.js";
 import { ListingIndex } from "../db/listing-index.js";
@@ -63,10 +65,37 @@ export class SignalStore {
     this.listings = new ListingIndex(db, SIGNAL_LISTINGS);
   }
 
-  /** The issue the fingerprint last opened, if any (strongly consistent: routing decides on it). */
-  async fingerprintPointer(fingerprint: string): Promise<string | null> {
-    const pointer = await this.db.get(fingerprintKey(fingerprint), { consistent: true });
-    return typeof pointer?.issueId === "string" ? pointer.issueId : null;
+  /**
+   * What routing decides on, in one strongly consistent read: the issue the fingerprint last opened,
+   * if any, and the routing of the project that owns `source`, if one does (docs/api.md#what-a-signal-does).
+   */
+  async routeRead(
+    fingerprint: string,
+    source: SourceRef | null,
+  ): Promise<{ pointer: string | null; routing: SourceRouting | null }> {
+    if (source === null) {
+      const pointer = await this.db.get(fingerprintKey(fingerprint), { consistent: true });
+      return { pointer: typeof pointer?.issueId === "string" ? pointer.issueId : null, routing: null };
+    }
+    const pointerKey = fingerprintKey(fingerprint);
+    const items = await this.db.batchGet([pointerKey, sourceKey(source)], { consistent: true });
+    const pointer = items.find((item) => item.pk === pointerKey.pk);
+    const claim = items.find((item) => item.pk !== pointerKey.pk);
+    return {
+      pointer: typeof pointer?.issueId === "string" ? pointer.issueId : null,
+      routing: claim ? routingOf(claim) : null,
+    };
+  }
+
+  /** Which issue each of `fingerprints` points at, where one does (read strongly: a merge moves them). */
+  async pointersOf(fingerprints: string[]): Promise<Map<string, string>> {
+    if (fingerprints.length === 0) return new Map();
+    const items = await this.db.batchGet(fingerprints.map(fingerprintKey), { consistent: true });
+    return new Map(
+      items
+        .filter((item) => typeof item.issueId === "string")
+        .map((item) => [String(item.fingerprint), String(item.issueId)]),
+    );
   }
 
   /**

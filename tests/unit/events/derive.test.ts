@@ -52,9 +52,20 @@ describe("eventsOf", () => {
     expect(eventsOf(change("MODIFY", issue, { ...issue, title: "Crash!" }))).toEqual([]);
   });
 
-  it("makes issue.status_changed with from and to", () => {
+  it("makes issue.status_changed with from and to, and who moved it when the issue says", () => {
     const [moved] = eventsOf(change("MODIFY", issue, { ...issue, status: "in_progress" }));
-    expect(moved).toMatchObject({ type: "issue.status_changed", data: { from: "todo", to: "in_progress" } });
+    expect(moved).toMatchObject({ type: "issue.status_changed", data: { from: "todo", to: "in_progress", by: null } });
+    const statusChange = { from: "todo", to: "in_progress", by: "dispatch", at: "2026-11-25T09:40:00.000Z" };
+    const [claimed] = eventsOf(change("MODIFY", issue, { ...issue, status: "in_progress", statusChange }));
+    expect(claimed?.data).toMatchObject({ from: "todo", to: "in_progress", by: "dispatch" });
+  });
+
+  it("makes issue.created then issue.status_changed by automation of an issue inserted already accepted", () => {
+    const statusChange = { from: "triage", to: "todo", by: "automation", at: issue.createdAt };
+    const events = eventsOf(change("INSERT", undefined, { ...issue, statusChange }));
+    expect(events.map((event) => event.type)).toEqual(["issue.created", "issue.status_changed"]);
+    expect(events[1]?.data).toMatchObject({ from: "triage", to: "todo", by: "automation" });
+    expect(new Set(events.map((event) => event.id)).size).toBe(2);
   });
 
   it.each([

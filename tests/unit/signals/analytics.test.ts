@@ -124,7 +124,15 @@ describe("analytics fixtures", () => {
     ],
   ])("%s", (file, type, uuid, severity, title) => {
     const signal = classify(loadFixture(`analytics/${file}`), {}, fixtureBytes(`analytics/${file}`));
-    expect(signal).toEqual({ type, deliveryId: uuid, fingerprint: `analytics:${type}`, severity, title, headers: {} });
+    expect(signal).toEqual({
+      type,
+      deliveryId: uuid,
+      fingerprint: `analytics:${type}`,
+      severity,
+      title,
+      sourceKey: null,
+      headers: {},
+    });
   });
 
   it("custom.conversion_drop.json: a minimal custom body, identified by its bytes' digest", () => {
@@ -136,7 +144,21 @@ describe("analytics fixtures", () => {
       fingerprint: "analytics:conversion_drop",
       severity: "high",
       title: "conversion_drop (value 30)",
+      sourceKey: null,
       headers: {},
     });
+  });
+
+  it("posthog.project_conversion_drop.json: its project id is the source it came from", () => {
+    const file = "analytics/posthog.project_conversion_drop.json";
+    const signal = classify(loadFixture(file), {}, fixtureBytes(file));
+    expect(signal).toMatchObject({ type: "checkout_conversion_drop", severity: "high", sourceKey: "2071" });
+  });
+
+  it("takes a project id sent as text, and none that is not an identifier", () => {
+    expect(classify({ name: "x", project: { id: "2071" } }).sourceKey).toBe("2071");
+    for (const project of [{ id: "has space" }, { id: 1.5 }, { id: {} }, "2071", null]) {
+      expect(classify({ name: "x", project }).sourceKey, JSON.stringify(project)).toBeNull();
+    }
   });
 });

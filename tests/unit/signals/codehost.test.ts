@@ -361,6 +361,14 @@ describe("every @octokit/webhooks-examples delivery of the events Kaizen routes"
     expect(signal.fingerprint).toMatch(row.shape);
     expect(signal.title.length).toBeGreaterThan(0);
     expect(signal.title.length).toBeLessThanOrEqual(500);
+    // The repository it came from is the source a project may own (docs/api.md#project-sources).
+    const repository = (body.repository as { full_name?: string } | undefined)?.full_name ?? null;
+    expect(signal.sourceKey).toBe(repository);
+  });
+
+  it("names the repository of nearly every example as its source", () => {
+    const named = examples.filter((example) => classify(example.event, example.body).sourceKey !== null);
+    expect(named.length / examples.length).toBeGreaterThan(0.9);
   });
 
   it("groups the failing check run of the examples by check name and head branch", () => {

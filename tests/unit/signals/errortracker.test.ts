@@ -192,6 +192,7 @@ describe("errortracker fixtures (Sentry's documented webhook shapes)", () => {
       fingerprint: expected.fingerprint,
       severity: expected.severity,
       title: expected.title,
+      sourceKey: expected.sourceKey,
       headers: { "X-Errortracker-Hook-Resource": expected.resource, "Request-ID": REQUEST_ID },
     });
   });

@@ -10,6 +10,7 @@ const signal = (overrides: Partial<RoutedSignal> = {}): RoutedSignal => ({
   title: "Checkout crashes",
   fingerprint: "codehost:issue:o/r#1",
   manual: false,
+  sourceKey: "o/r",
   ...overrides,
 });
 const existing = (status: IssueStatus, priority = 3, signalCount = 1) => ({ status, priority, signalCount });
@@ -45,6 +46,7 @@ describe("routeSignal", () => {
       expect(routeSignal(signal({ severity: "low" }), existing(status, 3, 4), AT)).toEqual({
         action: "grouped",
         changes: { signalCount: 5, lastSignalAt: AT },
+        by: "signal",
       });
     }
   });
@@ -81,6 +83,7 @@ describe("routeSignal", () => {
     expect(routeSignal(reopen, existing("done", 3, 2), AT)).toEqual({
       action: "grouped",
       changes: { signalCount: 3, lastSignalAt: AT, status: "triage", completedAt: null },
+      by: "signal",
     });
     expect(routeSignal(reopen, existing("canceled"), AT).action).toBe("opened");
   });
@@ -108,5 +111,41 @@ describe("risenPriority", () => {
     [4, 3, 3],
   ])("from %i with %i gives %i", (current, incoming, expected) => {
     expect(risenPriority(current, incoming)).toBe(expected);
+  });
+});
+
+describe("routeSignal with its project's automation (docs/api.md#automation)", () => {
+  const automation = { acceptAtPriority: 2, acceptAtSignals: 3 };
+
+  it("opens an issue straight in todo, by automation, when it meets a threshold", () => {
+    const routed = routeSignal(signal({ severity: "high", type: "issues.opened" }), null, AT, automation);
+    expect(routed).toMatchObject({
+      action: "opened",
+      issue: { status: "todo", priority: 2, statusChange: { from: "triage", to: "todo", by: "automation", at: AT } },
+    });
+    const mild = routeSignal(signal({ severity: "medium", type: "issues.opened" }), null, AT, automation);
+    expect(mild).toMatchObject({ action: "opened", issue: { status: "triage", statusChange: null } });
+  });
+
+  it("moves a grouped triage issue to todo on the signal that reaches the count, and nothing further along", () => {
+    expect(routeSignal(signal(), existing("triage", 3, 1), AT, automation)).toMatchObject({ by: "signal" });
+    expect(routeSignal(signal(), existing("triage", 3, 2), AT, automation)).toEqual({
+      action: "grouped",
+      changes: { signalCount: 3, lastSignalAt: AT, status: "todo" },
+      by: "automation",
+    });
+    expect(routeSignal(signal(), existing("backlog", 3, 9), AT, automation)).toMatchObject({ by: "signal" });
+  });
+
+  it("moves one whose priority the signal raises to the threshold", () => {
+    expect(routeSignal(signal({ severity: "critical" }), existing("triage", 3, 1), AT, automation)).toMatchObject({
+      changes: { priority: 1, status: "todo" },
+      by: "automation",
+    });
+  });
+
+  it("leaves alone one a person held back at that count", () => {
+    const held = { ...existing("triage", 3, 4), hold: { signalCount: 4, priority: 3 } };
+    expect(routeSignal(signal(), held, AT, automation)).toMatchObject({ by: "signal" });
   });
 });

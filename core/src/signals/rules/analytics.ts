@@ -14,6 +14,7 @@ import {
   presentHeaders,
   type Severity,
   signalTitle,
+  sourceName,
   text,
   UNKNOWN,
   type WebhookDelivery,
@@ -44,6 +45,7 @@ export function classifyAnalytics(delivery: WebhookDelivery): ClassifiedSignal {
     fingerprint: text(field(body, "fingerprint")) ?? `analytics:${name}`,
     severity: analyticsSeverity(properties),
     title: signalTitle(name === UNKNOWN ? undefined : analyticsTitle(name, properties), "Analytics event"),
+    sourceKey: sourceName(field(body, "project", "id")) ?? null,
     headers: presentHeaders(delivery, ANALYTICS_HEADERS),
   };
 }

@@ -10,6 +10,7 @@ import {
   presentHeaders,
   type Severity,
   signalTitle,
+  sourceName,
   text,
   UNKNOWN,
   type WebhookDelivery,
@@ -54,6 +55,7 @@ export function classifyCodehost(delivery: WebhookDelivery): ClassifiedSignal {
     fingerprint: verdict.fingerprint,
     severity: verdict.severity,
     title: signalTitle(verdict.title, `${type} on ${repo}`),
+    sourceKey: sourceName(field(delivery.body, "repository", "full_name")) ?? null,
     headers: presentHeaders(delivery, CODEHOST_HEADERS),
   };
 }

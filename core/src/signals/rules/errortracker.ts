@@ -11,6 +11,7 @@ import {
   presentHeaders,
   type Severity,
   signalTitle,
+  sourceName,
   text,
   UNKNOWN,
   type WebhookDelivery,
@@ -52,8 +53,24 @@ export function classifyErrortracker(delivery: WebhookDelivery): ClassifiedSigna
     fingerprint: verdict.fingerprint,
     severity: verdict.severity,
     title: signalTitle(verdict.title, type),
+    sourceKey: errortrackerProject(data) ?? null,
     headers: presentHeaders(delivery, ERRORTRACKER_HEADERS),
   };
+}
+
+/**
+ * The tracker project a webhook delivery is about: its issue's project slug, else the project of
+ * its error or event (an id), else the first project of its alert rule (a slug).
+ * @example errortrackerProject({ issue: { project: { slug: "checkout-web" } } }) // "checkout-web"
+ */
+export function errortrackerProject(data: unknown): string | undefined {
+  const ruleProjects = field(data, "metric_alert", "alert_rule", "projects");
+  return (
+    sourceName(field(data, "issue", "project", "slug")) ??
+    sourceName(field(data, "error", "project")) ??
+    sourceName(field(data, "event", "project")) ??
+    (Array.isArray(ruleProjects) ? sourceName(ruleProjects[0]) : undefined)
+  );
 }
 
 interface Verdict {

@@ -31,6 +31,8 @@ export interface ClassifiedSignal {
   severity: Severity;
   /** A human summary, 1..TITLE_MAX characters. */
   title: string;
+  /** The repository, project or product it came from, which a project may own (docs/api.md#project-sources); null when the payload names none. */
+  sourceKey: string | null;
   /** The provider headers that matter, under their canonical names, only those present. */
   headers: Record<string, string>;
 }
@@ -106,6 +108,16 @@ export function text(value: unknown): string | undefined {
 export function idText(value: unknown): string | undefined {
   if (typeof value === "number") return Number.isSafeInteger(value) ? String(value) : undefined;
   return text(value);
+}
+
+/**
+ * A source's name as a payload gives it (a repository, a project slug or id): an identifier of at
+ * most 200 printable characters without spaces, else undefined (it names no source a project can own).
+ * @example sourceName(field(body, "repository", "full_name")) // "octo/hello"
+ */
+export function sourceName(value: unknown): string | undefined {
+  const name = idText(value);
+  return name !== undefined && /^[!-~]{1,200}$/.test(name) ? name : undefined;
 }
 
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
