@@ -12,8 +12,8 @@ export type Register = (yargs: Argv, define: Define) => Argv;
 
 /** Each top-level command: its usage (name and positionals) and its line in `kaizen --help`. */
 export const COMMANDS = {
-  issues: ["issues", "List, show, create and update issues"],
-  projects: ["projects", "List projects"],
+  issues: ["issues", "List, show, create, update and merge issues"],
+  projects: ["projects", "List and show projects; add and remove the sources whose signals they own"],
   signals: ["signals", "Send a manual signal; list and show received signals"],
   providers: ["providers", "Check a provider's webhook: send a signed test delivery"],
   next: ["next", "Claim the next issue from the queue: prints its prompt and the dispatch token"],
@@ -51,7 +51,8 @@ export interface CommandModule {
 
 /** The command modules in `kaizen --help`'s order. */
 export const COMMAND_MODULES: readonly CommandModule[] = [
-  { commands: ["issues", "projects"], load: async () => (await import("./commands/issues.js")).registerIssues },
+  { commands: ["issues"], load: async () => (await import("./commands/issues.js")).registerIssues },
+  { commands: ["projects"], load: async () => (await import("./commands/projects.js")).registerProjects },
   { commands: ["signals"], load: async () => (await import("./commands/signals.js")).registerSignals },
   { commands: ["providers"], load: async () => (await import("./commands/providers.js")).registerProviders },
   {

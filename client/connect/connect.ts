@@ -12,7 +12,7 @@ import { createKaizenClient, KaizenApiError, type KaizenClient, type Schema } fr
 import { KAIZEN_ENV_FILE, resolveConnection } from "../config.js";
 import { describeAgents, detectAgents } from "./detect.js";
 import type { McpServerEntry } from "./files.js";
-import { gitStanding } from "./git.js";
+import { gitStanding, originRepository } from "./git.js";
 import { type FileChange, planConnect } from "./plan.js";
 
 /** This Kaizen's own root: the launcher the MCP entry runs is its `bin/kaizen.js`. */
@@ -84,6 +84,11 @@ export interface ConnectReport {
   changed: boolean;
   /** `.kaizen/env` as git sees it; null outside a git repository. */
   envFile: { ignored: boolean; tracked: boolean } | null;
+  /**
+   * The repository its `origin` names, recorded as a source of the project (docs/api.md#project-sources):
+   * `added`, already `listed`, or `owned` by another project (left there); null without an origin.
+   */
+  source: { repository: string; outcome: "added" | "listed" | "owned" } | null;
   dryRun: boolean;
 }
 
@@ -116,6 +121,8 @@ export async function connectRepository(options: ConnectOptions): Promise<Connec
     if (answer !== "" && !answer.startsWith("y")) throw new ConnectError("Nothing written.");
   }
   const envFile = options.dryRun ? standing(dir) : applyPlan(dir, plan);
+  const repository = originRepository(dir);
+  const source = repository ? await recordSource(kaizen, project, repository, options) : null;
   return {
     dir,
     url: connection.url,
@@ -130,8 +137,41 @@ export async function connectRepository(options: ConnectOptions): Promise<Connec
     })),
     changed,
     envFile,
+    source,
     dryRun: options.dryRun,
   };
+}
+
+/**
+ * Lists `repository` among the project's code-host sources, so its webhooks' signals belong to the
+ * project; one another project owns stays there (a line says so).
+ */
+async function recordSource(
+  kaizen: KaizenClient,
+  project: { id: string; name: string },
+  repository: string,
+  options: ConnectOptions,
+): Promise<NonNullable<ConnectReport["source"]>> {
+  if (options.dryRun && !project.id.startsWith("prj_")) return { repository, outcome: "added" };
+  const { data, response } = await kaizen.GET("/api/projects/{id}", { params: { path: { id: project.id } } });
+  const current = data?.data;
+  if (!current) throw new ConnectError(`No project ${project.id}`);
+  const listed = current.sources.codehost.some((name) => name.toLowerCase() === repository.toLowerCase());
+  if (listed) return { repository, outcome: "listed" };
+  if (options.dryRun) return { repository, outcome: "added" };
+  const etag = response.headers.get("etag");
+  try {
+    await kaizen.PATCH("/api/projects/{id}", {
+      params: { path: { id: project.id }, header: etag ? { "If-Match": etag } : undefined },
+      body: { sources: { ...current.sources, codehost: [...current.sources.codehost, repository] } },
+    });
+  } catch (error) {
+    if (!(error instanceof KaizenApiError) || error.status !== 409) throw error;
+    options.log(`${repository} stays where it is: ${error.error}.`);
+    return { repository, outcome: "owned" };
+  }
+  options.log(`Signals from ${repository} now belong to "${project.name}".`);
+  return { repository, outcome: "added" };
 }
 
 /** Any authenticated read proves the key; a 401 is said plainly, with where the key came from. */

@@ -17,6 +17,26 @@ function git(dir: string, args: string[]): number | null {
 }
 
 /**
+ * The `owner/name` of the repository `dir`'s `origin` remote points at (an `https://`, `ssh://` or
+ * `git@host:` URL, with or without `.git`), or undefined without one.
+ * @example originRepository("/src/shop") // "acme/shop"
+ */
+export function originRepository(dir: string): string | undefined {
+  const out = spawnSync("git", ["-C", dir, "remote", "get-url", "origin"], { encoding: "utf8" });
+  return out.status === 0 ? repositoryOfUrl(out.stdout.trim()) : undefined;
+}
+
+/**
+ * The `owner/name` a remote URL names (its last two path segments), or undefined.
+ * @example repositoryOfUrl("git@github.com:acme/shop.git") // "acme/shop"
+ */
+export function repositoryOfUrl(url: string): string | undefined {
+  const path = url.replace(/^[a-z+]+:\/\/[^/]+\//i, "").replace(/^[^@/]+@[^:]+:/, "");
+  const match = /^(?:.*\/)?([^/\s]+)\/([^/\s]+?)(?:\.git)?\/?$/.exec(path);
+  return match ? `${match[1]}/${match[2]}` : undefined;
+}
+
+/**
  * Whether `path` (relative to `dir`) is ignored and whether it is tracked.
  * @example gitStanding("/src/shop", ".kaizen/env") // { repository: true, ignored: true, tracked: false }
  */

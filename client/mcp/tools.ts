@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { createIssueBody, listIssuesQuery, updateIssueBody } from "../../core/src/issues/schemas.js";
-import { manualSignalBody } from "../../core/src/signals/schemas.js";
+import { manualSignalBody, mergeIssueBody } from "../../core/src/signals/schemas.js";
 import { pageQuery } from "../../core/src/templates/schemas.js";
 import type { paths, Schema } from "../client.js";
 import {
@@ -80,6 +80,29 @@ const updateIssue = defineTool({
       kaizen.PATCH("/api/issues/{id}", { params: { path: { id: issueId } }, body }),
     );
     return dataResult(data?.data);
+  },
+});
+
+const mergeIssue = defineTool({
+  name: "merge_issue",
+  title: "Merge a duplicate issue",
+  description:
+    "Fold a duplicate (issueId) into the issue that stays (intoId): the duplicate is canceled with a duplicate " +
+    "relation, and the one that stays takes its fingerprints (later signals of either group there), its signal " +
+    "count, its signals and the more urgent priority. Use it when two issues are the same problem, e.g. an " +
+    "error-tracker error and the issue a user filed about it. 409 says why a merge is refused (an issue at work, " +
+    "or one already finished).",
+  route: "POST /api/issues/:id/merge",
+  inputSchema: z.extend(mergeIssueBody(), {
+    issueId: issueRef.check(z.describe("The duplicate, which is canceled (iss_… or KZN-<n>).")),
+  }),
+  annotations: WRITE,
+  async run({ issueId, intoId }, session) {
+    const { data } = await session.call("service", (kaizen) =>
+      kaizen.POST("/api/issues/{id}/merge", { params: { path: { id: issueId } }, body: { intoId } }),
+    );
+    const stayed = data?.data;
+    return dataResult(stayed, stayed ? `Merged ${issueId} into ${stayed.identifier}.` : undefined);
   },
 });
 
@@ -166,6 +189,7 @@ export const TOOLS: readonly KaizenTool[] = [
   listIssues,
   createIssue,
   updateIssue,
+  mergeIssue,
   sendSignal,
   listExperiments,
   getExperiment,

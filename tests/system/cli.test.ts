@@ -254,6 +254,68 @@ describe("kaizen CLI over a real local server", () => {
     expect(json.usage.agents.find((row) => row.agent === "cli-payer")?.costUsd).toBe(0.0625);
   });
 
+  it("gives a project its sources, shows them, and merges a duplicate into the issue that stays", async () => {
+    const created = await kaizen(["projects", "sources", "add", "nope", "acme/x"], withKey);
+    expect(created).toMatchObject({ status: 2, stdout: "" });
+    expect(created.stderr).toContain('No project is named "nope"');
+    const project = (await (
+      await fetch(`${baseUrl}/api/projects`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${TEST_API_KEY}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ name: "Storefront" }),
+      })
+    ).json()) as { data: { id: string } };
+    const added = await kaizen(["projects", "sources", "add", "Storefront", "acme/store", "acme/cart"], withKey);
+    expect(added).toMatchObject({ status: 0, stdout: "Storefront owns codehost: acme/store, acme/cart\n" });
+    const tracker = await kaizen(
+      ["projects", "sources", "add", project.data.id, "store-web", "--kind", "errortracker"],
+      withKey,
+    );
+    expect(tracker.stdout).toBe("Storefront owns errortracker: store-web\n");
+    const removed = await kaizen(["projects", "sources", "remove", "Storefront", "ACME/CART"], withKey);
+    expect(removed.stdout).toBe("Storefront owns codehost: acme/store\n");
+    const show = await kaizen(["projects", "show", "Storefront"], withKey);
+    expect(show.stdout).toMatch(/^codehost\s+acme\/store$/m);
+    expect(show.stdout).toMatch(/^errortracker\s+store-web$/m);
+    const json = await kaizen(["projects", "show", "Storefront", "--json"], withKey);
+    expect(JSON.parse(json.stdout)).toEqual(await apiData(`/api/projects/${project.data.id}`));
+
+    const signal = (title: string, fingerprint: string) =>
+      kaizen(
+        [
+          "signals",
+          "send",
+          "--source",
+          "ops",
+          "--type",
+          "alert",
+          "--title",
+          title,
+          "--severity",
+          "high",
+          "--fingerprint",
+          fingerprint,
+          "--json",
+        ],
+        withKey,
+      );
+    const first = JSON.parse((await signal("Checkout slow", "ops:slow")).stdout) as { issue: { identifier: string } };
+    const second = JSON.parse((await signal("Checkout timeouts", "ops:timeouts")).stdout) as {
+      issue: { identifier: string };
+    };
+    const merged = await kaizen(
+      ["issues", "merge", first.issue.identifier, "--into", second.issue.identifier],
+      withKey,
+    );
+    expect(merged).toMatchObject({
+      status: 0,
+      stdout: `Merged ${first.issue.identifier} into ${second.issue.identifier}: 2 signals, fingerprints ops:timeouts, ops:slow\n`,
+    });
+    const again = await kaizen(["issues", "merge", first.issue.identifier, "--into", second.issue.identifier], withKey);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain(`${first.issue.identifier} is already canceled`);
+  });
+
   it("lists as aligned tables, and --json is exactly the API's data", async () => {
     const [table, json] = await Promise.all([
       kaizen(["templates", "list", "--limit", "3"], withKey),

@@ -35,6 +35,7 @@ beforeAll(async () => {
   writeFileSync(join(repo, ".cursor", "rules", "style.mdc"), "---\nalwaysApply: true\n---\nTabs, not spaces.\n");
   const git = (...args: string[]) => execFileSync("git", ["-C", repo, ...args], { stdio: "pipe" }).toString();
   git("init", "-q");
+  git("remote", "add", "origin", "git@github.com:acme/shop-web.git");
   git("add", "-A");
   git("-c", "user.name=Test", "-c", "user.email=test@example.com", "commit", "-qm", "initial");
 });
@@ -90,6 +91,7 @@ describe("kaizen connect", () => {
     expect(first.stdout).toMatch(/^project\s+shop-web \(prj_\w+\), created$/m);
     expect(first.stdout).toMatch(/^agents\s+Claude Code \(\.mcp\.json, CLAUDE\.md\); Cursor \(\.cursor\/rules\)$/m);
     expect(first.stdout).toMatch(/^\.kaizen\/env\s+ignored by git, not tracked$/m);
+    expect(first.stdout).toMatch(/^source\s+acme\/shop-web: its signals belong to the project$/m);
     expect(first.stdout).toMatch(/^updated\s+\.mcp\.json\s/m);
     expect(first.stdout).toMatch(/^created\s+\.kaizen\/env\s/m);
     expect(first.stdout).toContain("Connected.");
@@ -109,6 +111,11 @@ describe("kaizen connect", () => {
     ).json()) as { data: { id: string; name: string }[] };
     const created = projects.data.filter((p) => p.name === basename(repo));
     expect(created).toHaveLength(1);
+    // Its origin is the project's code-host source: the repository's webhooks now reach the project.
+    const owning = (await (
+      await fetch(`${baseUrl}/api/projects/${created[0]?.id}`, { headers: { Authorization: `Bearer ${TEST_API_KEY}` } })
+    ).json()) as { data: { sources: { codehost: string[] } } };
+    expect(owning.data.sources.codehost).toEqual(["acme/shop-web"]);
     expect(after.get(join(".kaizen", "env"))).toBe(
       [
         "# Kaizen connection for this repository (kaizen connect). Secret: git-ignored, never commit it.",
@@ -146,8 +153,10 @@ describe("kaizen connect", () => {
       project: { id: string; created: boolean };
       files: { path: string; action: string }[];
       envFile: { ignored: boolean; tracked: boolean };
+      source: { repository: string; outcome: string };
     };
     expect(report.changed).toBe(false);
+    expect(report.source).toEqual({ repository: "acme/shop-web", outcome: "listed" });
     expect(report.project).toMatchObject({ id: created[0]?.id, created: false });
     expect(report.files.map((f) => f.action)).toEqual(report.files.map(() => "unchanged"));
     expect(report.envFile).toEqual({ ignored: true, tracked: false });
@@ -228,11 +237,48 @@ describe("kaizen connect on a terminal (its questions answered in process)", () 
     ]);
     expect(report.envFile).toBeNull();
     expect(readFileSync(join(bare, "AGENTS.md"), "utf8")).toMatch(/^## Kaizen\n/);
+    // Not a git repository: there is no origin to record as a source.
+    expect(report.source).toBeNull();
 
     // Connected, it asks nothing more: the project is the saved one and no file changes.
     const quiet = scripted([]);
     const again = await connectRepository({ ...options, ask: quiet.ask });
     expect(quiet.asked).toEqual([]);
     expect(again.changed).toBe(false);
+  });
+});
+
+describe("kaizen connect and a repository another project owns", () => {
+  it("leaves the source with its owner, says so, and connects all the same", async () => {
+    const dir = join(dataDir, "owned-repo");
+    mkdirSync(dir);
+    execFileSync("git", ["-C", dir, "init", "-q"]);
+    execFileSync("git", ["-C", dir, "remote", "add", "origin", "https://github.com/acme/owned.git"]);
+    const headers = { Authorization: `Bearer ${TEST_API_KEY}`, "Content-Type": "application/json" };
+    const owner = (await (
+      await fetch(`${baseUrl}/api/projects`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ name: "Owner", sources: { codehost: ["Acme/Owned"] } }),
+      })
+    ).json()) as { data: { id: string } };
+    const lines: string[] = [];
+    const report = await connectRepository({
+      dir,
+      env: { KAIZEN_URL: baseUrl, KAIZEN_API_KEY: TEST_API_KEY },
+      project: "Newcomer",
+      createProject: true,
+      launcher: "node",
+      dryRun: false,
+      log: (line) => lines.push(line),
+    });
+    expect(report.source).toEqual({ repository: "acme/owned", outcome: "owned" });
+    expect(lines).toContain(
+      `acme/owned stays where it is: Source codehost "acme/owned" already belongs to project "Owner" (${owner.data.id}).`,
+    );
+    const newcomer = (await (await fetch(`${baseUrl}/api/projects/${report.project.id}`, { headers })).json()) as {
+      data: { sources: { codehost: string[] } };
+    };
+    expect(newcomer.data.sources.codehost).toEqual([]);
   });
 });

@@ -125,6 +125,7 @@ describe("kaizen MCP server over stdio", () => {
         "list_issues",
         "create_issue",
         "update_issue",
+        "merge_issue",
         "send_signal",
         "list_experiments",
         "get_experiment",
@@ -157,13 +158,32 @@ describe("kaizen MCP server over stdio", () => {
     const issueId: string = signal.data.issue.id;
     const identifier: string = signal.data.issue.identifier;
 
+    // The same problem reported again under another name: merged into the first.
+    const duplicate = await ok(client, "send_signal", {
+      source: "mcp-test",
+      type: "checkout.slow",
+      title: "Checkout is slow",
+      severity: "medium",
+      projectId,
+    });
+    const merged = await ok(client, "merge_issue", { issueId: duplicate.data.issue.identifier, intoId: identifier });
+    expect(merged.data).toMatchObject({
+      id: issueId,
+      signalCount: 2,
+      fingerprints: ["manual:mcp-test:checkout.timeout", "manual:mcp-test:checkout.slow"],
+    });
+    expect(merged.text).toContain(`Merged ${duplicate.data.issue.identifier} into ${identifier}.`);
+
     const triage = await ok(client, "list_issues", { status: "triage", projectId });
     expect(triage.data.total).toBe(1);
     expect(triage.data.data[0].id).toBe(issueId);
 
     const read = await ok(client, "get_issue", { issueId: identifier });
     expect(read.data.id).toBe(issueId);
-    expect(read.data.signals.map((s: { id: string }) => s.id)).toEqual([signal.data.signal.id]);
+    expect(read.data.signals.map((s: { id: string }) => s.id)).toEqual([
+      duplicate.data.signal.id,
+      signal.data.signal.id,
+    ]);
 
     const queued = await ok(client, "update_issue", { issueId: identifier, status: "todo", priority: 1 });
     expect(queued.data).toMatchObject({ id: issueId, status: "todo", priority: 1 });

@@ -21,6 +21,13 @@ On a TTY it asks for the project and before writing; --yes never asks.`;
  * The report as people read it: the project, the agents found, each file and what happened to it.
  * @example formatConnectReport(report, false)
  */
+/** How `connect` says what became of the repository as a project source. */
+const SOURCE_OUTCOMES = {
+  added: "its signals belong to the project",
+  listed: "already a source of the project",
+  owned: "another project owns it (left there)",
+} as const;
+
 export function formatConnectReport(report: ConnectReport, colour: boolean): string {
   const project = `${report.project.name} (${report.project.id})${report.project.created ? (report.dryRun ? ", to be created" : ", created") : ""}`;
   const lines = [
@@ -30,6 +37,12 @@ export function formatConnectReport(report: ConnectReport, colour: boolean): str
         ["kaizen", report.url],
         ["project", project],
         ["agents", report.agents.length > 0 ? report.agents.join("; ") : "none found (generic MCP and AGENTS.md)"],
+        [
+          "source",
+          report.source === null
+            ? "no origin remote (kaizen projects sources add names the repository)"
+            : `${report.source.repository}: ${SOURCE_OUTCOMES[report.source.outcome]}`,
+        ],
         ["mcp server", [report.mcpServer.command, ...report.mcpServer.args].join(" ")],
         [
           ".kaizen/env",

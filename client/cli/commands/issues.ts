@@ -1,13 +1,13 @@
 /**
- * @module client/cli/commands/issues — `kaizen issues list|show|create|update` and `kaizen projects
- * list`: the tracker's issues (by `KZN-<n>` or `iss_…`) and the projects they belong to.
+ * @module client/cli/commands/issues — `kaizen issues list|show|create|update|merge`: the tracker's
+ * issues, by `KZN-<n>` or `iss_…`.
  */
 import type { Argv } from "yargs";
 import { CREATABLE_STATUSES, ISSUE_SORTS, ISSUE_STATUSES, ISSUE_TYPES } from "../../../core/src/issues/issue-values.js";
 import type { Schema } from "../../client.js";
 import type { Define } from "../command.js";
 import { COMMANDS } from "../command-index.js";
-import { integerIn, listAllProjects, resolveProjectId, withPaging } from "../options.js";
+import { integerIn, resolveProjectId, withPaging } from "../options.js";
 import {
   type Column,
   emit,
@@ -127,198 +127,194 @@ function issueFieldOptions<T>(y: Argv<T>) {
     .option("label", { type: "string", array: true, describe: "A label name (repeat for several)" });
 }
 
-/** Registers `kaizen issues …` and `kaizen projects list`. */
+/** Registers `kaizen issues …`. */
 export function registerIssues(yargs: Argv, define: Define): Argv {
-  return yargs
-    .command(...COMMANDS.issues, (y) =>
-      y
-        .command(
-          ...define(
-            "list",
-            "List issues, newest first",
-            (y) =>
-              withPaging(y)
-                .option("status", {
-                  type: "string",
-                  array: true,
-                  choices: ISSUE_STATUSES,
-                  describe: "Only these statuses",
-                })
-                .option("type", { type: "string", array: true, choices: ISSUE_TYPES, describe: "Only these types" })
-                .option("priority", {
-                  type: "number",
-                  describe: "Only this priority (0 none, 1 urgent … 4 low)",
-                  coerce: integerIn("priority", 0, 4),
-                })
-                .option("project", { type: "string", describe: "Only this project (prj_… or its name)" })
-                .option("parent", { type: "string", describe: "Only the children of this issue" })
-                .option("label", { type: "string", describe: "Only issues with this label" })
-                .option("fingerprint", { type: "string", describe: "Only the issue with this signal fingerprint" })
-                .option("q", { type: "string", describe: "Title contains this text (any case)" })
-                .option("sort", { type: "string", choices: ISSUE_SORTS, describe: "Order (default -createdAt)" }),
-            async (args, { client, output }) => {
-              const kaizen = client("key");
-              const projectId = args.project ? await resolveProjectId(kaizen, args.project) : undefined;
-              const { data } = await kaizen.GET("/api/issues", {
-                params: {
-                  query: {
-                    page: args.page,
-                    limit: args.limit,
-                    status: args.status?.join(","),
-                    type: args.type?.join(","),
-                    priority: args.priority === undefined ? undefined : String(args.priority),
-                    projectId,
-                    parentId: args.parent,
-                    label: args.label,
-                    fingerprint: args.fingerprint,
-                    q: args.q,
-                    sort: args.sort as (typeof ISSUE_SORTS)[number] | undefined,
-                  },
-                },
-              });
-              const page = data ?? { data: [], total: 0 };
-              emit(output, page.data, (issues) =>
-                [
-                  ...(issues.length > 0
-                    ? [
-                        formatTable(
-                          issueColumns((i: Issue) => i),
-                          issues,
-                          output.colour,
-                        ),
-                      ]
-                    : []),
-                  pageFooter(issues.length, page.total, args.page ?? 1, args.limit ?? 20, "issues"),
-                ].join("\n"),
-              );
-              return 0;
-            },
-          ),
-        )
-        .command(
-          ...define(
-            "show <issue>",
-            "Show an issue with its children, relations and latest signals",
-            (y) => y.positional("issue", { type: "string", demandOption: true, describe: "KZN-<n> or iss_…" }),
-            async (args, { client, output }) => {
-              const { data } = await client("key").GET("/api/issues/{id}", { params: { path: { id: args.issue } } });
-              emit(output, data?.data, (issue) => (issue ? formatIssue(issue, output.colour) : ""));
-              return 0;
-            },
-          ),
-        )
-        .command(
-          ...define(
-            "create",
-            "Create an issue",
-            (y) =>
-              issueFieldOptions(
-                y
-                  .option("title", { type: "string", demandOption: true, describe: "Title (1..500 characters)" })
-                  .option("type", { type: "string", choices: ISSUE_TYPES, default: "task", describe: "Issue type" })
-                  .option("status", {
-                    type: "string",
-                    choices: CREATABLE_STATUSES,
-                    describe: "Initial status (default triage)",
-                  }),
-              ),
-            async (args, { client, output }) => {
-              const kaizen = client("key");
-              const projectId = args.project ? await resolveProjectId(kaizen, args.project) : undefined;
-              const { data } = await kaizen.POST("/api/issues", {
-                body: {
-                  title: args.title,
-                  type: args.type as (typeof ISSUE_TYPES)[number],
-                  status: args.status as (typeof CREATABLE_STATUSES)[number] | undefined,
-                  description: args.description,
-                  priority: args.priority,
+  return yargs.command(...COMMANDS.issues, (y) =>
+    y
+      .command(
+        ...define(
+          "list",
+          "List issues, newest first",
+          (y) =>
+            withPaging(y)
+              .option("status", {
+                type: "string",
+                array: true,
+                choices: ISSUE_STATUSES,
+                describe: "Only these statuses",
+              })
+              .option("type", { type: "string", array: true, choices: ISSUE_TYPES, describe: "Only these types" })
+              .option("priority", {
+                type: "number",
+                describe: "Only this priority (0 none, 1 urgent … 4 low)",
+                coerce: integerIn("priority", 0, 4),
+              })
+              .option("project", { type: "string", describe: "Only this project (prj_… or its name)" })
+              .option("parent", { type: "string", describe: "Only the children of this issue" })
+              .option("label", { type: "string", describe: "Only issues with this label" })
+              .option("fingerprint", { type: "string", describe: "Only the issue with this signal fingerprint" })
+              .option("q", { type: "string", describe: "Title contains this text (any case)" })
+              .option("sort", { type: "string", choices: ISSUE_SORTS, describe: "Order (default -createdAt)" }),
+          async (args, { client, output }) => {
+            const kaizen = client("key");
+            const projectId = args.project ? await resolveProjectId(kaizen, args.project) : undefined;
+            const { data } = await kaizen.GET("/api/issues", {
+              params: {
+                query: {
+                  page: args.page,
+                  limit: args.limit,
+                  status: args.status?.join(","),
+                  type: args.type?.join(","),
+                  priority: args.priority === undefined ? undefined : String(args.priority),
                   projectId,
                   parentId: args.parent,
-                  labels: args.label,
+                  label: args.label,
+                  fingerprint: args.fingerprint,
+                  q: args.q,
+                  sort: args.sort as (typeof ISSUE_SORTS)[number] | undefined,
                 },
-              });
-              emit(output, data?.data, (issue) =>
-                issue ? `Created ${issue.identifier} (${issue.id}) in ${issue.status}` : "",
-              );
-              return 0;
-            },
-          ),
-        )
-        .command(
-          ...define(
-            "update <issue>",
-            "Change an issue's fields or status (status moves follow the state machine)",
-            (y) =>
-              issueFieldOptions(
-                y
-                  .positional("issue", { type: "string", demandOption: true, describe: "KZN-<n> or iss_…" })
-                  .option("status", { type: "string", choices: ISSUE_STATUSES, describe: "New status" })
-                  .option("title", { type: "string", describe: "New title" })
-                  .option("type", { type: "string", choices: ISSUE_TYPES, describe: "New type" })
-                  .option("summary", { type: "string", describe: "Agent summary" })
-                  .option("if-match", {
-                    type: "string",
-                    describe: "Only if the issue's ETag is still this (else 412)",
-                  }),
-              ),
-            async (args, { client, output }) => {
-              const kaizen = client("key");
-              const body = {
-                status: args.status as (typeof ISSUE_STATUSES)[number] | undefined,
+              },
+            });
+            const page = data ?? { data: [], total: 0 };
+            emit(output, page.data, (issues) =>
+              [
+                ...(issues.length > 0
+                  ? [
+                      formatTable(
+                        issueColumns((i: Issue) => i),
+                        issues,
+                        output.colour,
+                      ),
+                    ]
+                  : []),
+                pageFooter(issues.length, page.total, args.page ?? 1, args.limit ?? 20, "issues"),
+              ].join("\n"),
+            );
+            return 0;
+          },
+        ),
+      )
+      .command(
+        ...define(
+          "show <issue>",
+          "Show an issue with its children, relations and latest signals",
+          (y) => y.positional("issue", { type: "string", demandOption: true, describe: "KZN-<n> or iss_…" }),
+          async (args, { client, output }) => {
+            const { data } = await client("key").GET("/api/issues/{id}", { params: { path: { id: args.issue } } });
+            emit(output, data?.data, (issue) => (issue ? formatIssue(issue, output.colour) : ""));
+            return 0;
+          },
+        ),
+      )
+      .command(
+        ...define(
+          "create",
+          "Create an issue",
+          (y) =>
+            issueFieldOptions(
+              y
+                .option("title", { type: "string", demandOption: true, describe: "Title (1..500 characters)" })
+                .option("type", { type: "string", choices: ISSUE_TYPES, default: "task", describe: "Issue type" })
+                .option("status", {
+                  type: "string",
+                  choices: CREATABLE_STATUSES,
+                  describe: "Initial status (default triage)",
+                }),
+            ),
+          async (args, { client, output }) => {
+            const kaizen = client("key");
+            const projectId = args.project ? await resolveProjectId(kaizen, args.project) : undefined;
+            const { data } = await kaizen.POST("/api/issues", {
+              body: {
                 title: args.title,
-                type: args.type as (typeof ISSUE_TYPES)[number] | undefined,
+                type: args.type as (typeof ISSUE_TYPES)[number],
+                status: args.status as (typeof CREATABLE_STATUSES)[number] | undefined,
                 description: args.description,
                 priority: args.priority,
-                projectId: args.project ? await resolveProjectId(kaizen, args.project) : undefined,
+                projectId,
                 parentId: args.parent,
                 labels: args.label,
-                agentSummary: args.summary,
-              };
-              if (Object.values(body).every((value) => value === undefined)) {
-                throw new UsageError("Nothing to update: give at least one of the flags (kaizen issues update --help)");
-              }
-              const { data } = await kaizen.PATCH("/api/issues/{id}", {
-                params: { path: { id: args.issue }, header: args.ifMatch ? { "If-Match": args.ifMatch } : undefined },
-                body,
-              });
-              emit(output, data?.data, (issue) =>
-                issue
-                  ? `Updated ${issue.identifier}: ${issue.status}, ${priorityLabel(issue.priority)}, "${issue.title}"`
-                  : "",
-              );
-              return 0;
-            },
-          ),
-        )
-        .demandCommand(1, "Which issues command? (list, show, create, update)"),
-    )
-    .command(...COMMANDS.projects, (y) =>
-      y
-        .command(
-          ...define(
-            "list",
-            "List every project, newest first",
-            (y) => y,
-            async (_args, { client, output }) => {
-              const projects = await listAllProjects(client("key"));
-              emit(output, projects, (all) =>
-                all.length === 0
-                  ? "No projects."
-                  : formatTable(
-                      [
-                        { header: "PROJECT", value: (p: Schema<"Project">) => p.id },
-                        { header: "NAME", value: (p) => p.name, max: 50 },
-                        { header: "STATUS", value: (p) => p.status },
-                        { header: "CREATED", value: (p) => shortTime(p.createdAt) },
-                      ],
-                      all,
-                      output.colour,
-                    ),
-              );
-              return 0;
-            },
-          ),
-        )
-        .demandCommand(1, "Which projects command? (list)"),
-    );
+              },
+            });
+            emit(output, data?.data, (issue) =>
+              issue ? `Created ${issue.identifier} (${issue.id}) in ${issue.status}` : "",
+            );
+            return 0;
+          },
+        ),
+      )
+      .command(
+        ...define(
+          "update <issue>",
+          "Change an issue's fields or status (status moves follow the state machine)",
+          (y) =>
+            issueFieldOptions(
+              y
+                .positional("issue", { type: "string", demandOption: true, describe: "KZN-<n> or iss_…" })
+                .option("status", { type: "string", choices: ISSUE_STATUSES, describe: "New status" })
+                .option("title", { type: "string", describe: "New title" })
+                .option("type", { type: "string", choices: ISSUE_TYPES, describe: "New type" })
+                .option("summary", { type: "string", describe: "Agent summary" })
+                .option("if-match", {
+                  type: "string",
+                  describe: "Only if the issue's ETag is still this (else 412)",
+                }),
+            ),
+          async (args, { client, output }) => {
+            const kaizen = client("key");
+            const body = {
+              status: args.status as (typeof ISSUE_STATUSES)[number] | undefined,
+              title: args.title,
+              type: args.type as (typeof ISSUE_TYPES)[number] | undefined,
+              description: args.description,
+              priority: args.priority,
+              projectId: args.project ? await resolveProjectId(kaizen, args.project) : undefined,
+              parentId: args.parent,
+              labels: args.label,
+              agentSummary: args.summary,
+            };
+            if (Object.values(body).every((value) => value === undefined)) {
+              throw new UsageError("Nothing to update: give at least one of the flags (kaizen issues update --help)");
+            }
+            const { data } = await kaizen.PATCH("/api/issues/{id}", {
+              params: { path: { id: args.issue }, header: args.ifMatch ? { "If-Match": args.ifMatch } : undefined },
+              body,
+            });
+            emit(output, data?.data, (issue) =>
+              issue
+                ? `Updated ${issue.identifier}: ${issue.status}, ${priorityLabel(issue.priority)}, "${issue.title}"`
+                : "",
+            );
+            return 0;
+          },
+        ),
+      )
+      .command(
+        ...define(
+          "merge <issue>",
+          "Merge a duplicate into the issue that stays: it is canceled, and its signals and fingerprints go there",
+          (y) =>
+            y
+              .positional("issue", { type: "string", demandOption: true, describe: "The duplicate (KZN-<n> or iss_…)" })
+              .option("into", {
+                type: "string",
+                demandOption: true,
+                describe: "The issue that stays (KZN-<n> or iss_…)",
+              }),
+          async (args, { client, output }) => {
+            const { data } = await client("key").POST("/api/issues/{id}/merge", {
+              params: { path: { id: args.issue } },
+              body: { intoId: args.into },
+            });
+            emit(output, data?.data, (issue) =>
+              issue
+                ? `Merged ${args.issue} into ${issue.identifier}: ${issue.signalCount} signals, fingerprints ${issue.fingerprints.join(", ")}`
+                : "",
+            );
+            return 0;
+          },
+        ),
+      )
+      .demandCommand(1, "Which issues command? (list, show, create, update, merge)"),
+  );
 }

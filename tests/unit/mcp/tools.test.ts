@@ -7,7 +7,7 @@ import { createCommentBody } from "../../../core/src/comments/schemas.js";
 import { claimBody, completeBody } from "../../../core/src/dispatch/schemas.js";
 import { createIssueBody, listIssuesQuery, updateIssueBody } from "../../../core/src/issues/schemas.js";
 import { createReviewBody } from "../../../core/src/prompts/schemas.js";
-import { listSignalsQuery, manualSignalBody } from "../../../core/src/signals/schemas.js";
+import { listSignalsQuery, manualSignalBody, mergeIssueBody } from "../../../core/src/signals/schemas.js";
 import { pageQuery } from "../../../core/src/templates/schemas.js";
 
 interface JsonObjectSchema {
@@ -40,6 +40,7 @@ const DERIVED: { tool: string; api: z.ZodMiniType | undefined; pathIds?: { name:
   { tool: "list_issues", api: listIssuesQuery() },
   { tool: "create_issue", api: createIssueBody() },
   { tool: "update_issue", api: updateIssueBody(), pathIds: [{ name: "issueId", required: true }] },
+  { tool: "merge_issue", api: mergeIssueBody(), pathIds: [{ name: "issueId", required: true }] },
   { tool: "send_signal", api: manualSignalBody() },
   { tool: "list_experiments", api: pageQuery(), pathIds: [{ name: "templateId", required: true }] },
   {
@@ -104,6 +105,8 @@ describe("tool input schemas", () => {
       ["heartbeat", { dispatchId: "dsp_not-an-id" }],
       ["review_prompt", { promptId: "prm_1", clarity: 3, completeness: 3, relevance: 3, authorType: "agent" }],
       ["update_issue", { status: "todo" }],
+      ["merge_issue", { issueId: "KZN-1" }],
+      ["merge_issue", { issueId: "KZN-1", intoId: "issue two" }],
       ["list_issues", { status: "todo,nowhere" }],
       ["get_issue", { issueId: "KZN-1", extra: true }],
       ["list_experiments", { templateId: "Task Execution" }],
