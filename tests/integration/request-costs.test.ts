@@ -137,6 +137,40 @@ describe("signal requests", () => {
     }
   });
 
+  it("a delivery routed to a project by its source costs what an unrouted one does, among 2,700 sources", async () => {
+    const routed = await testApp();
+    const names = (p: number, kind: string) => Array.from({ length: 45 }, (_, i) => `org-${p}/${kind}-${i}`);
+    await Promise.all(
+      Array.from({ length: 30 }, (_, p) =>
+        dataOf(
+          routed.app.request(
+            "/api/projects",
+            jsonPost({
+              name: `P${p}`,
+              sources: { codehost: names(p, "repo"), errortracker: names(p, "web") },
+              automation: { acceptAtSignals: 2 },
+            }),
+          ),
+          201,
+        ),
+      ),
+    );
+    const cost = async (repo: string, number: number) => {
+      const opened = await deliver(routed, codehostDelivery("issues", issueEvent("opened", number, "x", repo)));
+      const grouped = await deliver(routed, codehostDelivery("issues", issueEvent("edited", number, "x", repo)));
+      expect([opened.status, grouped.status]).toEqual([201, 201]);
+      return { opened, grouped };
+    };
+    const owned = await cost("org-17/repo-44", 1);
+    const free = await cost("org-99/repo-1", 2);
+    expect((owned.opened.body.data as { issue: { projectId: string | null } }).issue.projectId).toMatch(/^prj_/);
+    // The second signal reached the project's threshold: accepted to todo in the same transaction.
+    expect((owned.grouped.body.data as { issue: { status: string } }).issue.status).toBe("todo");
+    expect(owned.opened.calls).toBe(free.opened.calls);
+    expect(owned.grouped.calls).toBe(free.grouped.calls);
+    expect(owned.opened.calls).toBeLessThanOrEqual(RECEIVER_CALLS);
+  });
+
   it("a signals list page costs at most 3 calls, a signal by id 1", async () => {
     for (let i = 0; i < 6; i++) {
       expect(
