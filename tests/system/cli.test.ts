@@ -65,9 +65,14 @@ describe("kaizen CLI over a real local server", () => {
     // The queue shows it first; the claim takes it.
     const queue = await kaizen(["queue"], withKey);
     expect(queue.status).toBe(0);
-    expect(queue.stdout.split("\n")[0]).toMatch(/^#\s+SCORE\s+ISSUE\s+TYPE\s+PRIORITY\s+TITLE/);
+    expect(queue.stdout.split("\n")[0]).toMatch(
+      /^#\s+SCORE\s+ISSUE\s+TYPE\s+PRIORITY\s+TITLE\s+PRIORITY\+TYPE\+GOAL\+AGE\+IMPACT$/,
+    );
     expect(queue.stdout).toMatch(
-      new RegExp(`^1\\s+\\d+\\.\\d\\s+${ref}\\s+signal\\s+high\\s+Checkout build fails`, "m"),
+      new RegExp(
+        `^1\\s+\\d+\\.\\d\\s+${ref}\\s+signal\\s+high\\s+Checkout build fails.*\\s75\\+50\\+0\\+\\d+\\.\\d\\+0$`,
+        "m",
+      ),
     );
     expect(queue.stdout).not.toContain("\u001b[");
 

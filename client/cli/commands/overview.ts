@@ -128,9 +128,9 @@ export function registerOverview(yargs: Argv, define: Define): Argv {
                 { header: "SCORE", value: (row) => row.score.toFixed(1), align: "right" },
                 ...issueColumns((row: (typeof rows)[number]) => row.issue).filter((c) => c.header !== "STATUS"),
                 {
-                  header: "PRIORITY+TYPE+GOAL+AGE",
+                  header: "PRIORITY+TYPE+GOAL+AGE+IMPACT",
                   value: (row) =>
-                    `${row.breakdown.priority}+${row.breakdown.type}+${row.breakdown.goal}+${row.breakdown.age.toFixed(1)}`,
+                    `${row.breakdown.priority}+${row.breakdown.type}+${row.breakdown.goal}+${row.breakdown.age.toFixed(1)}+${row.breakdown.impact}`,
                 },
               ],
               rows,
