@@ -6,7 +6,13 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { appFleet } from "../../testkit/fleet.js";
-import { listingCountMismatches, scanTable, signalCountMismatches } from "../../testkit/recount.js";
+import {
+  dashboardMismatches,
+  listingCountMismatches,
+  recountDashboard,
+  scanTable,
+  signalCountMismatches,
+} from "../../testkit/recount.js";
 import { AUTH, dataOf, jsonPost, type Requester, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES, testConfig } from "../helpers/db.js";
 import { codehostDelivery, errortrackerDelivery, issueEvent } from "../helpers/deliveries.js";
@@ -186,9 +192,13 @@ describe("POST /api/issues/:id/merge", () => {
       expect((await signalsOf(t, target.id)).total).toBe(36);
       const canceled = await issue(t, source.id);
       expect(canceled).toMatchObject({ status: "canceled", signalCount: frozen });
+      const stats = await dataOf<Parameters<typeof dashboardMismatches>[0]>(
+        t.app.request("/api/dashboard/stats", { headers: AUTH }),
+      );
       const items = await scanTable(t.db);
       expect(signalCountMismatches(items)).toEqual([]);
       expect(listingCountMismatches(items)).toEqual([]);
+      expect(dashboardMismatches(stats, recountDashboard(items, new Date(stats.generatedAt)))).toEqual([]);
     });
   });
 });
