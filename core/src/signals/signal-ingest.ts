@@ -17,10 +17,10 @@ import type { IssueMoves } from "../issues/issue-moves.js";
 import type { IssueService } from "../issues/issue-service.js";
 import type { IssueStore } from "../issues/issue-store.js";
 import type { Issue, PullRequest } from "../issues/schemas.js";
+import { closedLoop, closeLoop } from "./closed-loop.js";
 import { newSignalId } from "./keys.js";
 import { type EncodedPayload, encodePayload } from "./payload.js";
 import { type RoutedSignal, type Routing, routeSignal } from "./routing.js";
-import { mergedPullRequest } from "./rules.js";
 import type { IngestResult } from "./schemas.js";
 import type { SignalQueries } from "./signal-queries.js";
 import type { SignalHead, SignalStore, StoredWebhookDelivery } from "./signal-store.js";
@@ -28,18 +28,6 @@ import { WebhookDeliveryClaims } from "./webhook-delivery-claims.js";
 
 /** How long an issue whose item was found held takes its grouped signals beside it (a storm lasts). */
 const HELD_ISSUE_MS = 10_000;
-
-/** Issues one merged pull request can close at once (the first it names, by number). */
-const MAX_CLOSED_ISSUES = 10;
-
-/** The payload as JSON, or null when it is not (only JSON webhook deliveries can close the loop). */
-function parsedPayload(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
 
 /** What a signal does to the issues: the writes for its transaction and the issue as left. */
 interface IssueEffect {
@@ -182,7 +170,7 @@ export class SignalIngest {
     const project =
       input.manual && input.projectId ? await this.issues.projects.routingOf(input.projectId) : read.routing;
     const draft = input.manual ? input : { ...input, projectId: project?.projectId ?? null };
-    const closing = await this.closedLoop(draft, receivedAt);
+    const closing = await closedLoop(draft, receivedAt, this.issues.store);
     if (closing) {
       return this.writeRouted(draft, id, receivedAt, payload, closing.routing, project, pointer, closing.issues[0], {
         closed: closing.issues,
@@ -237,72 +225,11 @@ export class SignalIngest {
     const signal = signalHead(draft, id, receivedAt, payload.encoded, routing, current);
     const effect: IssueEffect =
       routing.action === "closed_loop"
-        ? await this.closeLoop(closed, routing.pullRequest, receivedAt)
+        ? await closeLoop(closed, routing.pullRequest, receivedAt, this.issues.moves)
         : await this.issueEffect(draft, routing, current, signal, pointer, project);
     const own = this.signals.prepareCreate(signal, payload.encoded, payload.chunksAhead);
     const stored = await this.write(draft, own, effect, signal);
     return stored ?? { signal, issue: effect.issue, duplicate: false };
-  }
-
-  /**
-   * A merged pull request naming Kaizen issues (`KZN-<n>` or a `kaizen/<n>` branch) closes the loop
-   * on those that exist (docs/api.md#what-a-signal-does); null when it is no such webhook delivery or names none of them.
-   */
-  private async closedLoop(
-    draft: SignalDraft,
-    receivedAt: string,
-  ): Promise<{ routing: Routing & { action: "closed_loop" }; issues: StoredIssue[] } | null> {
-    if (draft.source !== "codehost" || draft.type !== "pull_request.closed") return null;
-    const merged = mergedPullRequest(draft, parsedPayload(draft.payloadText));
-    if (!merged || merged.references.length === 0) return null;
-    const found = await Promise.all(
-      merged.references.slice(0, MAX_CLOSED_ISSUES).map((number) => this.issues.store.getByNumber(number)),
-    );
-    const issues = found.filter((issue): issue is StoredIssue => issue !== undefined);
-    if (issues.length === 0) return null;
-    const pullRequest: PullRequest = {
-      number: merged.number,
-      title: merged.title,
-      url: merged.url,
-      state: "merged",
-      mergedAt: merged.mergedAt ?? receivedAt,
-    };
-    return { routing: { action: "closed_loop", pullRequest }, issues };
-  }
-
-  /**
-   * The writes that close the loop on each named issue: the pull request joins its
-   * `pullRequests`, and an open issue moves to `done` (from any open status: the fix is merged),
-   * completing the dispatch working it with the pull request as its outcome. One move for all of
-   * them, so an issue two of them block is written once.
-   */
-  private async closeLoop(
-    issues: StoredIssue[],
-    pullRequest: PullRequest,
-    receivedAt: string,
-  ): Promise<{ issue: Issue | null; writes: TransactItem[] }> {
-    const outcome = {
-      summary: `Merged pull request #${pullRequest.number}: ${pullRequest.title}`,
-      commits: [],
-      pullRequests: [pullRequest],
-    };
-    const { moved, writes } = await this.issues.moves.prepareAll(
-      issues.map((current) => {
-        const known = current.issue.pullRequests.some((pr) => pr.number === pullRequest.number);
-        const open = current.issue.status !== "done" && current.issue.status !== "canceled";
-        return {
-          current,
-          by: "signal" as const,
-          changes: {
-            ...(known ? {} : { pullRequests: [...current.issue.pullRequests, pullRequest] }),
-            ...(open ? { status: "done" as const } : {}),
-          },
-          dispatchEnd: { status: "completed" as const, outcome },
-        };
-      }),
-      new Date(receivedAt),
-    );
-    return { issue: moved[0]?.issue ?? null, writes };
   }
 
   /** What the routing does on the issues' side: writes for the signal's transaction, and the issue as left. */
