@@ -28,6 +28,7 @@ import { IssueService } from "./issues/issue-service.js";
 import { IssueStore } from "./issues/issue-store.js";
 import { RelationService } from "./issues/relation-service.js";
 import { RelationStore } from "./issues/relation-store.js";
+import { SignalLinks } from "./issues/signal-links.js";
 import { PromptService } from "./prompts/prompt-service.js";
 import { PromptStore } from "./prompts/prompt-store.js";
 import { ReviewLists } from "./prompts/review-lists.js";
@@ -100,6 +101,8 @@ export const catalogService = (deps: DbDeps) =>
   );
 export const issueMoves = (deps: DbDeps) =>
   once(deps, "issueMoves", () => new IssueMoves(issueStore(deps), dispatchStore(deps)));
+export const signalLinks = (deps: DbDeps) =>
+  once(deps, "signalLinks", () => new SignalLinks(deps.db, issueStore(deps), issueMoves(deps), dispatchQueue(deps)));
 export const issueService = (deps: DbDeps) =>
   once(
     deps,
@@ -133,6 +136,7 @@ export const signalService = (deps: DbDeps) =>
           signalQueries(deps),
           {
             service: issueService(deps),
+            links: signalLinks(deps),
             store: issueStore(deps),
             moves: issueMoves(deps),
             projects: catalogLookups(deps),

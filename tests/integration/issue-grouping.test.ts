@@ -8,7 +8,7 @@ import { TransactionConflictError } from "../../core/src/db/db.js";
 import type { RecentSignal } from "../../core/src/issues/issue-item.js";
 import { newIssue } from "../../core/src/issues/issue-service.js";
 import { issueKey, PENDING_SIGNAL_PREFIX } from "../../core/src/issues/keys.js";
-import { issueStore } from "../../core/src/services.js";
+import { issueStore, signalLinks } from "../../core/src/services.js";
 import { CONFLICT_MODES, freshTable } from "../helpers/db.js";
 
 /** A recent signal received `second` seconds into 2030 (ids order as the instants do). */
@@ -17,15 +17,16 @@ const signal = (second: number): RecentSignal => ({
   receivedAt: new Date(Date.UTC(2030, 0, 1, 0, 0, second)).toISOString(),
 });
 
-describe("IssueStore.prepareGrouping", () => {
+describe("SignalLinks.prepareGrouping", () => {
   it("keeps the latest ten whatever order signals arrive in, and counts every one", async () => {
     const { db } = await freshTable();
     const store = issueStore({ db });
+    const links = signalLinks({ db });
     const created = await store.create(newIssue({ title: "Storm", type: "signal", signalCount: 1 }));
     const seconds = [30, 5, 12, 44, 1, 29, 18, 50, 3, 41, 7, 22, 36, 9, 15];
     for (const second of seconds) {
       const current = await store.get(created.issue.id);
-      const grouping = current && store.prepareGrouping(current, signal(second));
+      const grouping = current && links.prepareGrouping(current, signal(second));
       if (!grouping) throw new Error("the issue's recent signals are not a map");
       await db.transactWrite(grouping.writes);
     }
@@ -40,15 +41,16 @@ describe("IssueStore.prepareGrouping", () => {
   it("counts a signal older than the ten kept without touching them (no empty map update)", async () => {
     const { db } = await freshTable();
     const store = issueStore({ db });
+    const links = signalLinks({ db });
     const created = await store.create(newIssue({ title: "Late", type: "signal" }));
     for (let second = 20; second < 30; second++) {
       const current = await store.get(created.issue.id);
       if (!current) throw new Error("missing");
-      await db.transactWrite(store.prepareGrouping(current, signal(second))?.writes ?? []);
+      await db.transactWrite(links.prepareGrouping(current, signal(second))?.writes ?? []);
     }
     const before = await store.get(created.issue.id);
     if (!before) throw new Error("missing");
-    await db.transactWrite(store.prepareGrouping(before, signal(2))?.writes ?? []);
+    await db.transactWrite(links.prepareGrouping(before, signal(2))?.writes ?? []);
     const after = await store.get(created.issue.id);
     expect(after?.issue.signalCount).toBe(11);
     expect(after?.recentSignals.map((s) => s.id)).toEqual(before.recentSignals.map((s) => s.id));
@@ -57,32 +59,34 @@ describe("IssueStore.prepareGrouping", () => {
   it("refuses to group into an issue that was closed since it was read", async () => {
     const { db } = await freshTable();
     const store = issueStore({ db });
+    const links = signalLinks({ db });
     const created = await store.create(newIssue({ title: "Closed", type: "signal" }));
-    const grouping = store.prepareGrouping(created, signal(1));
+    const grouping = links.prepareGrouping(created, signal(1));
     const { writes } = store.prepareUpdate(created, { status: "done" }, new Date());
     await db.transactWrite(writes);
     await expect(db.transactWrite(grouping?.writes ?? [])).rejects.toThrow("Condition failed");
   });
 });
 
-describe.each(CONFLICT_MODES)("IssueStore.foldPendingSignals ($mode)", ({ emulateConflicts }) => {
+describe.each(CONFLICT_MODES)("SignalLinks.foldPendingSignals ($mode)", ({ emulateConflicts }) => {
   async function storm(count: number) {
     const { db } = await freshTable({ emulateConflicts });
     const store = issueStore({ db });
+    const links = signalLinks({ db });
     const created = await store.create(newIssue({ title: "Storm", type: "signal", signalCount: 1 }));
     const id = created.issue.id;
     // Arrival order is not id order: deliveries commit in any order.
     const seconds = Array.from({ length: count }, (_, i) => (i * 37) % count);
-    await Promise.all(seconds.map((second) => db.transactWrite([store.preparePendingSignal(id, signal(second))])));
+    await Promise.all(seconds.map((second) => db.transactWrite([links.preparePendingSignal(id, signal(second))])));
     const pendingLeft = async () =>
       (await db.queryPartition(issueKey(id).pk)).filter((item) => String(item.sk).startsWith(PENDING_SIGNAL_PREFIX))
         .length;
-    return { db, store, id, seconds, pendingLeft };
+    return { db, store, links, id, seconds, pendingLeft };
   }
 
   it("folds 30 pending signals with 30 folds at once: each counted once, the latest ten kept", async () => {
-    const { store, id, seconds, pendingLeft } = await storm(30);
-    const folded = await Promise.all(seconds.map((second) => store.foldPendingSignals(id, signal(second).id)));
+    const { store, links, id, seconds, pendingLeft } = await storm(30);
+    const folded = await Promise.all(seconds.map((second) => links.foldPendingSignals(id, signal(second).id)));
     expect(folded).toEqual(seconds.map(() => true));
     const stored = await store.get(id);
     expect(stored?.issue.signalCount).toBe(31);
@@ -96,7 +100,7 @@ describe.each(CONFLICT_MODES)("IssueStore.foldPendingSignals ($mode)", ({ emulat
     const transactions = vi.spyOn(db, "transactWrite");
     // A store per delivery, as one Lambda instance per request: no fold under way is shared.
     const folded = await Promise.all(
-      seconds.map((second) => issueStore({ db }).foldPendingSignals(id, signal(second).id)),
+      seconds.map((second) => signalLinks({ db }).foldPendingSignals(id, signal(second).id)),
     );
     expect(folded).toEqual(seconds.map(() => true));
     // The oldest's delivery folds every one; the others read until theirs is gone.
@@ -106,22 +110,22 @@ describe.each(CONFLICT_MODES)("IssueStore.foldPendingSignals ($mode)", ({ emulat
   });
 
   it("folds past one transaction's worth for the signal asked: 120 pending, whose deliveries are gone, all counted", async () => {
-    const { store, id, pendingLeft } = await storm(120);
+    const { store, links, id, pendingLeft } = await storm(120);
     // The newest sorts last: its fold reads on past the first page.
-    expect(await store.foldPendingSignals(id, signal(119).id)).toBe(true);
+    expect(await links.foldPendingSignals(id, signal(119).id)).toBe(true);
     expect((await store.get(id))?.issue.signalCount).toBe(121);
     expect(await pendingLeft()).toBe(0);
   });
 
   it("counts in-place groupings and folds that run at once", async () => {
-    const { db, store, id, seconds } = await storm(20);
+    const { db, store, links, id, seconds } = await storm(20);
     const inPlace = Array.from({ length: 20 }, (_, i) => 100 + i);
     await Promise.all([
-      ...seconds.map((second) => store.foldPendingSignals(id, signal(second).id)),
+      ...seconds.map((second) => links.foldPendingSignals(id, signal(second).id)),
       ...inPlace.map(async (second) => {
         for (;;) {
           const current = await store.get(id);
-          const grouping = current && store.prepareGrouping(current, signal(second));
+          const grouping = current && links.prepareGrouping(current, signal(second));
           if (!grouping) throw new Error("the issue's recent signals are not a map");
           try {
             return await db.transactWrite(grouping.writes);
@@ -137,11 +141,11 @@ describe.each(CONFLICT_MODES)("IssueStore.foldPendingSignals ($mode)", ({ emulat
   });
 
   it("leaves the signals of a deleted issue alone and says so", async () => {
-    const { db, store, id, pendingLeft } = await storm(3);
+    const { db, store, links, id, pendingLeft } = await storm(3);
     const current = await store.get(id);
     if (!current) throw new Error("missing");
     await db.transactWrite(store.prepareDelete(current, new Date()).writes);
-    expect(await store.foldPendingSignals(id, signal(0).id)).toBe(false);
+    expect(await links.foldPendingSignals(id, signal(0).id)).toBe(false);
     expect(await pendingLeft()).toBe(3);
   });
 });
@@ -150,11 +154,12 @@ describe("IssueStore.getForSignal", () => {
   it("says whether signals wait beside the issue, whatever else its partition holds", async () => {
     const { db } = await freshTable();
     const store = issueStore({ db });
+    const links = signalLinks({ db });
     const parent = await store.create(newIssue({ title: "Storm", type: "signal" }));
     const id = parent.issue.id;
     await store.create(newIssue({ title: "Child", type: "task", parentId: id }));
     expect((await store.getForSignal(id))?.signalsWaiting).toBe(false);
-    await db.transactWrite([store.preparePendingSignal(id, signal(3))]);
+    await db.transactWrite([links.preparePendingSignal(id, signal(3))]);
     const found = await store.getForSignal(id);
     expect(found?.signalsWaiting).toBe(true);
     expect(found?.issue).toEqual((await store.get(id))?.issue);

@@ -1,6 +1,6 @@
 /** Manual signals and the signal reads. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { issueStore } from "../../core/src/services.js";
+import { issueStore, signalLinks } from "../../core/src/services.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { codehostDelivery, issueEvent } from "../helpers/deliveries.js";
 
@@ -72,7 +72,7 @@ describe("POST /api/signals (manual)", () => {
     const issueId = String(((await opened.json()) as { data: { issue: { id: string } } }).data.issue.id);
     // A delivery of the storm stored its signal beside the issue and was never answered.
     const waiting = { id: "sig_00000000000000000000000001", receivedAt: "2020-01-01T00:00:00.000Z", title: "Earlier" };
-    await t.db.transactWrite([issueStore({ db: t.db }).preparePendingSignal(issueId, waiting)]);
+    await t.db.transactWrite([signalLinks({ db: t.db }).preparePendingSignal(issueId, waiting)]);
 
     const grouped = await t.app.request(
       "/api/signals",

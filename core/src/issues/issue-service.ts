@@ -11,7 +11,6 @@ import type { IssueStore } from "./issue-store.js";
 import { ISSUE_ID } from "./keys.js";
 import { relationsFromEdges } from "./relation-store.js";
 import type { CreateIssueBody, Issue, IssueSummary, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
-import { movesInQueue } from "./signal-grouping.js";
 
 /** What the issue rules need to know of the catalog (labels and projects). */
 export interface IssueReferences {
@@ -92,43 +91,6 @@ export class IssueService {
   /** A live issue by id, or undefined. */
   findIssue(id: string): Promise<StoredIssue | undefined> {
     return this.store.get(id);
-  }
-
-  /** A live issue by id as a signal to be linked to it finds it (with `signalsWaiting`), or undefined. */
-  findForSignal(id: string): Promise<StoredIssue | undefined> {
-    return this.store.getForSignal(id);
-  }
-
-  /**
-   * The writes that link a grouped signal to `current` (docs/api.md#what-a-signal-does), for the signal's own
-   * transaction. A plain grouping is a commutative update of the issue item, and `whenHeld` the
-   * write that replaces it while another transaction holds that item (a storm into one issue):
-   * the signal waits beside the issue until a fold adds it ({@link IssueStore.foldPendingSignals}).
-   * One that also moves the issue (a close or reopen event, a risen priority) is written at the
-   * version read, with what the move does to the issues it blocks. One that only moves a queued
-   * issue's place (its impact bonus changes, docs/api.md#score) always waits beside it (`fold`): the
-   * fold moves the place, and a storm's deliveries take turns at it instead of meeting on the item.
-   */
-  async linkSignal(
-    current: StoredIssue,
-    changes: Partial<NewIssue>,
-    signal: RecentSignal,
-    by: "signal" | "automation" = "signal",
-  ): Promise<{ stored: StoredIssue; writes: TransactItem[]; whenHeld?: TransactItem[]; fold?: boolean }> {
-    const moves = Object.keys(changes).some((field) => field !== "signalCount" && field !== "lastSignalAt");
-    const waiting = [this.store.preparePendingSignal(current.issue.id, signal)];
-    if (!moves && movesInQueue(current, 1)) {
-      const issue = { ...current.issue, ...changes };
-      return { stored: { ...current, issue }, writes: waiting, whenHeld: waiting, fold: true };
-    }
-    const inPlace = moves ? undefined : this.store.prepareGrouping(current, signal);
-    if (inPlace) return { ...inPlace, whenHeld: waiting };
-    const { stored, writes } = await this.moves.prepare(
-      { current, changes, by, internals: { recentSignals: [signal, ...current.recentSignals] } },
-      new Date(signal.receivedAt),
-    );
-    if (!stored) throw new Error("A grouped signal never deletes its issue");
-    return { stored, writes };
   }
 
   /** The writes that open issue `id` for a signal, with the next number, for the signal's own transaction. */

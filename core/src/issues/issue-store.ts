@@ -1,8 +1,8 @@
 /**
  * @module issues/issue-store — the owner of issue items: numbers from a sequence and the create
  * transaction, updates at a version with their listings, the dispatch queue and counts following,
- * reads by id and number. The item codec is ./issue-item.ts; signal grouping and its folds are
- * ./signal-grouping.ts and ./signal-folds.ts. Keys and access patterns: ./keys.ts.
+ * reads by id and number. The item codec is ./issue-item.ts; linking signals to issues (grouping
+ * and its folds) is ./signal-links.ts. Keys and access patterns: ./keys.ts.
  */
 import type { Db, TransactItem } from "../db/db.js";
 import { ListingIndex } from "../db/listing-index.js";
@@ -21,7 +21,6 @@ import {
   type NewIssue,
   NO_DISPATCH_INTERNALS,
   newIssueId,
-  type RecentSignal,
   type StoredIssue,
   summaryItem,
 } from "./issue-item.js";
@@ -47,8 +46,6 @@ import {
   updatedSortKey,
 } from "./keys.js";
 import type { Issue } from "./schemas.js";
-import { SignalFolds } from "./signal-folds.js";
-import { groupingWrites, pendingSignalWrite } from "./signal-grouping.js";
 
 export class IssueStore {
   /** Issues by number, per filterable value. */
@@ -58,9 +55,6 @@ export class IssueStore {
   /** All issues by last update. */
   private readonly byUpdate: ListingIndex;
 
-  /** Folds of the signals waiting beside issues (a storm grouped into one). */
-  private readonly signalFolds: SignalFolds;
-
   constructor(
     private readonly db: Db,
     /** The issues a claim may take, kept by every issue write (./dispatch-queue.ts). */
@@ -69,7 +63,6 @@ export class IssueStore {
     this.byNumber = new ListingIndex(db, ISSUE_LISTINGS);
     this.byPriority = new ListingIndex(db, ISSUE_PRIORITY_LISTINGS);
     this.byUpdate = new ListingIndex(db, ISSUE_UPDATED_LISTINGS);
-    this.signalFolds = new SignalFolds(db, queue);
   }
 
   /**
@@ -171,33 +164,6 @@ export class IssueStore {
       ...todoToDone(current, updated.status, now),
     ];
     return { stored, writes };
-  }
-
-  /**
-   * The write that links one more signal to `current` without reading it again (commutative: see
-   * ./signal-grouping.ts); undefined for an item whose recent signals are not a map.
-   */
-  prepareGrouping(
-    current: StoredIssue,
-    signal: RecentSignal,
-  ): { stored: StoredIssue; writes: TransactItem[] } | undefined {
-    return groupingWrites(current, signal);
-  }
-
-  /**
-   * The write that links one more signal to an issue without holding the issue item: it waits in
-   * the issue's partition until {@link IssueStore.foldPendingSignals} folds it in (./signal-grouping.ts).
-   */
-  preparePendingSignal(issueId: string, signal: RecentSignal): TransactItem {
-    return pendingSignalWrite(issueId, signal);
-  }
-
-  /**
-   * Folds the signals waiting beside issue `issueId` until signal `signalId` is in: true once it
-   * is, false when the issue is gone or `budgetMs` passed (./signal-folds.ts).
-   */
-  foldPendingSignals(issueId: string, signalId: string, budgetMs?: number): Promise<boolean> {
-    return this.signalFolds.foldPendingSignals(issueId, signalId, budgetMs);
   }
 
   /**

@@ -16,7 +16,8 @@ import { newIssueId, type StoredIssue } from "../issues/issue-item.js";
 import type { IssueMoves } from "../issues/issue-moves.js";
 import type { IssueService } from "../issues/issue-service.js";
 import type { IssueStore } from "../issues/issue-store.js";
-import type { Issue, PullRequest } from "../issues/schemas.js";
+import type { Issue } from "../issues/schemas.js";
+import type { SignalLinks } from "../issues/signal-links.js";
 import { closedLoop, closeLoop } from "./closed-loop.js";
 import { newSignalId } from "./keys.js";
 import { type EncodedPayload, encodePayload } from "./payload.js";
@@ -61,6 +62,8 @@ interface PayloadPlan {
  */
 export interface SignalIssues {
   service: IssueService;
+  /** Linking grouped signals to their issue, and folding those left beside it. */
+  links: SignalLinks;
   store: IssueStore;
   moves: IssueMoves;
   /** The routing of a project a signal names itself (a manual signal's `projectId`). */
@@ -176,7 +179,7 @@ export class SignalIngest {
         closed: closing.issues,
       });
     }
-    const current = pointer ? await this.issues.service.findForSignal(pointer) : undefined;
+    const current = pointer ? await this.issues.links.findForSignal(pointer) : undefined;
     const automation = await this.automationFor(current, project);
     const known = current ? { ...current.issue, hold: current.automationHold } : null;
     const routing = routeSignal(draft, known, receivedAt, automation);
@@ -242,7 +245,7 @@ export class SignalIngest {
     project: SourceRouting | null,
   ): Promise<IssueEffect> {
     if (routing.action === "grouped" && current) {
-      const { stored, writes, whenHeld, fold } = await this.issues.service.linkSignal(
+      const { stored, writes, whenHeld, fold } = await this.issues.links.linkSignal(
         current,
         routing.changes,
         signal,
@@ -305,7 +308,7 @@ export class SignalIngest {
         }
       }
       await retryConflicts(() => this.db.transactWrite([...own, ...whenHeld]));
-      await this.issues.store.foldPendingSignals(signal.issueId, signal.id);
+      await this.issues.links.foldPendingSignals(signal.issueId, signal.id);
       return undefined;
     } catch (error) {
       const webhookDeliveryTaken =
