@@ -75,8 +75,8 @@ describe("projects, goals and labels in the console", () => {
 
     // Sources, one kind at a time; one another project owns is the API's 409, and nothing changes.
     const add = async (kind: string, source: string) => {
-      const form = page.getByRole("form", { name: `Add a ${kind} source` });
-      await form.getByLabel(`Add a ${kind} source`).fill(source);
+      const form = page.getByRole("form", { name: `New ${kind} source` });
+      await form.getByLabel(`New ${kind} source`).fill(source);
       await form.getByRole("button", { name: "Add" }).click();
     };
     await add("code host", "acme/shop");

@@ -101,13 +101,10 @@ export function NewIssueForm({ onCancel }: { onCancel: () => void }) {
           </label>
         ))}
       </fieldset>
-      <label for="new-issue-description">Description (Markdown)</label>
-      <textarea
-        id="new-issue-description"
-        rows={5}
-        value={description}
-        onInput={(event) => setDescription(fieldValue(event))}
-      />
+      <label class="block">
+        Description (Markdown)
+        <textarea rows={5} value={description} onInput={(event) => setDescription(fieldValue(event))} />
+      </label>
       <div class="row">
         <button type="submit" disabled={create.busy || !title.trim()}>
           {create.busy ? "Creating…" : "Create issue"}

@@ -60,9 +60,9 @@ function SourceKind({
           </li>
         ))}
       </ul>
-      <form class="row" onSubmit={add} aria-label={`Add a ${name.toLowerCase()} source`}>
+      <form class="row" onSubmit={add} aria-label={`New ${name.toLowerCase()} source`}>
         <label>
-          {`Add a ${name.toLowerCase()} source`}
+          {`New ${name.toLowerCase()} source`}
           <input value={adding} placeholder={hint} onInput={(event) => setAdding(fieldValue(event))} />
         </label>
         <button type="submit" disabled={busy || !adding.trim()}>

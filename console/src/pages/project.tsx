@@ -124,13 +124,10 @@ function Settings({
           </select>
         </label>
       </div>
-      <label for="project-description">Description (Markdown)</label>
-      <textarea
-        id="project-description"
-        rows={3}
-        value={description}
-        onInput={(event) => setDescription(fieldValue(event))}
-      />
+      <label class="block">
+        Description (Markdown)
+        <textarea rows={3} value={description} onInput={(event) => setDescription(fieldValue(event))} />
+      </label>
       <fieldset class="row">
         <legend>Limits (empty: no limit)</legend>
         <label>

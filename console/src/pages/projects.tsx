@@ -46,13 +46,10 @@ function CreateProject() {
             </select>
           </label>
         </div>
-        <label for="new-project-description">Description (Markdown)</label>
-        <textarea
-          id="new-project-description"
-          rows={3}
-          value={description}
-          onInput={(event) => setDescription(fieldValue(event))}
-        />
+        <label class="block">
+          Description (Markdown)
+          <textarea rows={3} value={description} onInput={(event) => setDescription(fieldValue(event))} />
+        </label>
         <div>
           <button type="submit" disabled={create.busy || !name.trim()}>
             Create project
