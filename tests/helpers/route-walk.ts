@@ -182,6 +182,9 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
   await call("GET /api/issues/:id", { id: task.id });
   await call("GET /api/issues/:id", { id: parent.id });
   await call("GET /api/issues/:id", { id: manual.issue.id });
+  // A duplicate of the manual signal's issue, merged into it.
+  const duplicate = await call("POST /api/issues", {}, { body: { title: "Walk signal, again", type: "signal" } });
+  await call("POST /api/issues/:id/merge", { id: duplicate.id }, { body: { intoId: manual.issue.id } });
 
   // Templates and versions.
   await call("GET /api/templates");
