@@ -163,6 +163,8 @@ describe("the web console in headless Chromium", () => {
     expect(claim.status).toBe(201);
     await page.locator("h1 + p .badge", { hasText: "in progress" }).waitFor({ timeout: 25_000 });
     await page.getByText("console-test-agent").first().waitFor({ timeout: 25_000 });
+    // An agent works it: the page does not offer a merge the API would refuse.
+    await page.getByText("An issue in progress cannot be merged into another.").waitFor();
     await page.screenshot({ path: join(SHOTS, "issue.png"), fullPage: true });
 
     const { id: dispatchId, token } = claim.json.data.dispatch;

@@ -21,7 +21,8 @@ export function Merge({ issue, onMerged }: { issue: Issue; onMerged: () => void 
   useEffect(() => {
     if (target) yes.current?.focus();
   }, [target]);
-  const open = issue.status !== "done" && issue.status !== "canceled";
+  // The API refuses to merge a finished issue or one an agent is working (docs/api.md#merging-duplicates).
+  const open = issue.status === "triage" || issue.status === "backlog" || issue.status === "todo";
 
   const find = async (event: Event) => {
     event.preventDefault();
@@ -80,7 +81,7 @@ export function Merge({ issue, onMerged }: { issue: Issue; onMerged: () => void 
           </form>
         </>
       ) : merged ? null : (
-        <p class="muted">A {issue.status} issue cannot be merged into another.</p>
+        <p class="muted">An issue {issue.status.replace("_", " ")} cannot be merged into another.</p>
       )}
       {target ? (
         <fieldset class="confirm">
