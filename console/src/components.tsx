@@ -1,7 +1,9 @@
 /** @module console/components — the pieces every page is made of. */
 import type { ComponentChildren } from "preact";
+import { useMemo } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import type { KaizenApiError } from "../../client/client.js";
+import { renderMarkdown } from "./markdown.js";
 import { reachable, signOut, useStore } from "./session.js";
 
 /** The console's pages, in the order the navigation lists them. */
@@ -9,6 +11,9 @@ export const NAV = [
   { href: "/app", label: "Overview" },
   { href: "/app/issues", label: "Issues" },
   { href: "/app/queue", label: "Queue" },
+  { href: "/app/projects", label: "Projects" },
+  { href: "/app/goals", label: "Goals" },
+  { href: "/app/labels", label: "Labels" },
   { href: "/app/activity", label: "Activity" },
   { href: "/app/prompts", label: "Prompts" },
   { href: "/app/providers", label: "Providers" },
@@ -50,23 +55,25 @@ export function Layout({ children }: { children: ComponentChildren }) {
 }
 
 /**
- * What a failed call said, with what to do about it; `conflict` says what a 409 means where the
- * change was not to an issue.
+ * What a failed call said, with what to do about it; `conflict` and `stale` say what a 409 and a 412
+ * mean where the change was not to an issue.
  */
 export function Failure({
   error,
   onReload,
   conflict = "The change conflicts with the issue's current state (someone or something moved it).",
+  stale = "The issue changed since this page loaded it, so the change was not applied.",
 }: {
   error: KaizenApiError | undefined;
   onReload?: () => void;
   conflict?: string;
+  stale?: string;
 }) {
   if (!error) return null;
   const advice: Record<number, string> = {
     0: "The API could not be reached.",
     409: conflict,
-    412: "The issue changed since this page loaded it, so the change was not applied.",
+    412: stale,
   };
   return (
     <div class="failure" role="alert">
@@ -180,6 +187,32 @@ export function Pager({
 /** The issue's identifier as a link to its page. */
 export function IssueLink({ issue }: { issue: { identifier: string; title?: string } }) {
   return <a href={`/app/issues/${issue.identifier}`}>{issue.identifier}</a>;
+}
+
+/** The issue's title as a link to its page: in a list, an item's title is how one opens it. */
+export function TitleLink({ issue }: { issue: { identifier: string; title: string } }) {
+  return <a href={`/app/issues/${issue.identifier}`}>{issue.title}</a>;
+}
+
+/** Markdown (a description, a comment) rendered safely: see ./markdown.ts. */
+export function Markdown({ text }: { text: string }) {
+  const html = useMemo(() => renderMarkdown(text), [text]);
+  // renderMarkdown escapes raw HTML and keeps only safe links, so its output may be set as HTML.
+  return <div class="markdown" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+/** A label's colour as a small square: an SVG fill, since the CSP allows no inline style. */
+export function Swatch({ color }: { color: string }) {
+  return (
+    <svg class="swatch" width="12" height="12" viewBox="0 0 12 12" aria-hidden="true">
+      <rect width="12" height="12" rx="2" fill={color} />
+    </svg>
+  );
+}
+
+/** The value of the form field an input event came from. */
+export function fieldValue(event: Event): string {
+  return (event.target as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement).value;
 }
 
 /** A page's query string as numbers with defaults: `?page=2`. */

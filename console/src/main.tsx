@@ -7,10 +7,14 @@ import { render } from "preact";
 import { LocationProvider, Route, Router } from "preact-iso";
 import { Layout } from "./components.js";
 import { ActivityPage } from "./pages/activity.js";
+import { GoalsPage } from "./pages/goals.js";
 import { IssuePage } from "./pages/issue.js";
 import { IssuesPage } from "./pages/issues.js";
+import { LabelsPage } from "./pages/labels.js";
 import { NotFoundPage } from "./pages/not-found.js";
 import { OverviewPage } from "./pages/overview.js";
+import { ProjectPage } from "./pages/project.js";
+import { ProjectsPage } from "./pages/projects.js";
 import { PromptsPage } from "./pages/prompts.js";
 import { ProvidersPage } from "./pages/providers.js";
 import { QueuePage } from "./pages/queue.js";
@@ -18,6 +22,7 @@ import { TemplatePage } from "./pages/template.js";
 import { session, useStore } from "./session.js";
 import { SignIn } from "./signin.js";
 import "./styles.css";
+import "./forms.css";
 
 function Console() {
   const state = useStore(session);
@@ -33,6 +38,10 @@ function Console() {
         <Route path="/app/prompts" component={PromptsPage} />
         <Route path="/app/prompts/:id" component={TemplatePage} />
         <Route path="/app/providers" component={ProvidersPage} />
+        <Route path="/app/projects" component={ProjectsPage} />
+        <Route path="/app/projects/:id" component={ProjectPage} />
+        <Route path="/app/goals" component={GoalsPage} />
+        <Route path="/app/labels" component={LabelsPage} />
         <Route default component={NotFoundPage} />
       </Router>
     </Layout>

@@ -94,9 +94,11 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
   await call("GET /docs/assets/:file", { file: "swagger-ui.css" });
   // The web console: every page URL answers with the same shell, whatever it names.
   for (const key of ["GET /app", "GET /app/issues", "GET /app/queue", "GET /app/activity"] as const) await call(key);
-  for (const key of ["GET /app/prompts", "GET /app/providers"] as const) await call(key);
+  for (const key of ["GET /app/prompts", "GET /app/providers", "GET /app/projects"] as const) await call(key);
+  for (const key of ["GET /app/goals", "GET /app/labels"] as const) await call(key);
   await call("GET /app/issues/:id", { id: "KZN-1" });
   await call("GET /app/prompts/:id", { id: "tpl_01JD0000000000000000000000" });
+  await call("GET /app/projects/:id", { id: "prj_01JD0000000000000000000000" });
   for (const file of readdirSync(CONSOLE_BUILD_DIR).filter((name) => name !== "index.html")) {
     await call("GET /app/assets/:file", { file });
   }
@@ -180,6 +182,9 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
   await call("GET /api/issues/:id", { id: task.id });
   await call("GET /api/issues/:id", { id: parent.id });
   await call("GET /api/issues/:id", { id: manual.issue.id });
+  // A duplicate of the manual signal's issue, merged into it.
+  const duplicate = await call("POST /api/issues", {}, { body: { title: "Walk signal, again", type: "signal" } });
+  await call("POST /api/issues/:id/merge", { id: duplicate.id }, { body: { intoId: manual.issue.id } });
 
   // Templates and versions.
   await call("GET /api/templates");

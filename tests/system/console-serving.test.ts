@@ -38,6 +38,10 @@ describe("the console from the app", () => {
       "/app/prompts",
       "/app/prompts/KZN-1",
       "/app/providers",
+      "/app/projects",
+      "/app/projects/KZN-1",
+      "/app/goals",
+      "/app/labels",
     ]);
     for (const page of PAGES) {
       const response = await app.request(page);

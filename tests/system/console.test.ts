@@ -6,28 +6,26 @@
  * say what happened; every page passes an axe-core scan; nothing is requested from another host.
  * Screenshots of each page land in `test-results/console/` (not committed).
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Schema } from "../../client/client.js";
 import { rateText } from "../../client/measures.js";
 import { ROUTE_TABLE } from "../../core/src/routes.js";
 import { launchChromium, requestsElsewhere } from "../helpers/browser.js";
+import { consoleDriver, SHOTS } from "../helpers/console-driver.js";
 import { TEST_API_KEY } from "../helpers/db.js";
 import { codehostDelivery, issueEvent } from "../helpers/deliveries.js";
 import { startTestServer, type TestServer } from "../helpers/local-server.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const SHOTS = join(ROOT, "test-results", "console");
-const AXE_SOURCE = readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
 const WRONG_KEY = `kaizen_${"cd".repeat(32)}`;
 
 let server: TestServer;
 let browser: Awaited<ReturnType<typeof launchChromium>>;
-const requested: string[] = [];
-const pageErrors: string[] = [];
+const { requested, pageErrors, newTab, api, signIn, heading, seriousViolations } = consoleDriver(() => ({
+  server,
+  browser,
+}));
 
 beforeAll(async () => {
   server = await startTestServer("console");
@@ -39,50 +37,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/** A new tab that records what it requests and what breaks in it. */
-async function newTab(): Promise<Page> {
-  const page = await browser.context.newPage();
-  page.on("request", (request) => requested.push(request.url()));
-  page.on("pageerror", (error) => pageErrors.push(error.message));
-  return page;
-}
-
-async function api<T = unknown>(method: string, path: string, body?: unknown, token = TEST_API_KEY) {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, etag: response.headers.get("ETag"), json: (text ? JSON.parse(text) : null) as T };
-}
-
-/** Fills in the sign-in form; with the right key, resolves once the console shows. */
-async function signIn(page: Page, key = TEST_API_KEY): Promise<void> {
-  await page.getByLabel("API key").fill(key);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  if (key === TEST_API_KEY) await page.getByRole("navigation", { name: "Console" }).waitFor();
-}
-
-async function heading(page: Page): Promise<string> {
-  return ((await page.locator("h1").first().textContent()) ?? "").trim();
-}
-
-/** axe-core's serious and critical violations on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated through the debugging protocol, which the page's CSP does not govern.
-  await page.evaluate(AXE_SOURCE);
-  const { violations } = (await page.evaluate("axe.run()")) as {
-    violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
-  };
-  return violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
-    );
-}
 
 describe("the web console in headless Chromium", () => {
   let identifier = "";
@@ -131,10 +85,12 @@ describe("the web console in headless Chromium", () => {
     const link = page.getByRole("link", { name: /^KZN-\d+$/ }).first();
     await link.waitFor();
     identifier = ((await link.textContent()) ?? "").trim();
-    await expect(page.getByText("Checkout button does nothing").isVisible()).resolves.toBe(true);
+    // The title is a link to the issue too.
+    const titleLink = page.getByRole("link", { name: "Checkout button does nothing" });
+    await expect(titleLink.getAttribute("href")).resolves.toBe(`/app/issues/${identifier}`);
     await page.screenshot({ path: join(SHOTS, "issues.png"), fullPage: true });
 
-    await link.click();
+    await titleLink.click();
     await page
       .getByRole("heading", { level: 1, name: new RegExp(`^${identifier}: Checkout button does nothing`) })
       .waitFor();
@@ -179,9 +135,23 @@ describe("the web console in headless Chromium", () => {
       expect.objectContaining({ body: "Reproduced on the staging checkout.", authorType: "human" }),
     ]);
 
-    // The queue shows it with its score's parts.
+    // The queue shows it with its score's parts, impact among them, and its title as a link.
     await page.goto(`${server.url}/app/queue`);
     await page.getByRole("link", { name: identifier }).waitFor();
+    await expect(page.locator("thead th").allTextContents()).resolves.toEqual([
+      "Rank",
+      "Issue",
+      "Title",
+      "Score",
+      "Priority",
+      "Type",
+      "Goal",
+      "Age",
+      "Impact",
+    ]);
+    await expect(page.getByRole("link", { name: "Checkout button does nothing" }).getAttribute("href")).resolves.toBe(
+      `/app/issues/${identifier}`,
+    );
     await page.screenshot({ path: join(SHOTS, "queue.png"), fullPage: true });
 
     // Claimed through the API: the issue page sees it in progress by itself (it polls).
@@ -193,6 +163,8 @@ describe("the web console in headless Chromium", () => {
     expect(claim.status).toBe(201);
     await page.locator("h1 + p .badge", { hasText: "in progress" }).waitFor({ timeout: 25_000 });
     await page.getByText("console-test-agent").first().waitFor({ timeout: 25_000 });
+    // An agent works it: the page does not offer a merge the API would refuse.
+    await page.getByText("An issue in progress cannot be merged into another.").waitFor();
     await page.screenshot({ path: join(SHOTS, "issue.png"), fullPage: true });
 
     const { id: dispatchId, token } = claim.json.data.dispatch;
@@ -219,6 +191,9 @@ describe("the web console in headless Chromium", () => {
     await expect(chain.textContent()).resolves.toMatch(
       /Signal.*Checkout button does nothing.*Issue.*done.*Dispatch.*console-test-agent.*completed.*Outcome.*Wired the button to the handler/s,
     );
+    await expect(
+      chain.locator(".step", { hasText: "Issue" }).getByRole("link", { name: "Checkout button does nothing" }).count(),
+    ).resolves.toBe(1);
     await page.screenshot({ path: join(SHOTS, "activity.png"), fullPage: true });
     await page.close();
   });
@@ -246,10 +221,15 @@ describe("the web console in headless Chromium", () => {
     const pagePaths = ROUTE_TABLE.service
       .map((route) => route.path as string)
       .filter((path) => path.startsWith("/app") && !path.startsWith("/app/assets/"));
-    expect(pagePaths.length).toBeGreaterThanOrEqual(8);
+    expect(pagePaths.length).toBeGreaterThanOrEqual(12);
     const templates = await api<{ data: { id: string }[] }>("GET", "/api/templates");
+    const projects = await api<{ data: { id: string }[] }>("GET", "/api/projects");
     for (const path of pagePaths) {
-      examples.id = path.startsWith("/app/prompts/") ? (templates.json.data[0]?.id ?? "") : identifier;
+      examples.id = path.startsWith("/app/prompts/")
+        ? (templates.json.data[0]?.id ?? "")
+        : path.startsWith("/app/projects/")
+          ? (projects.json.data[0]?.id ?? "")
+          : identifier;
       const url = path.replace(/:(\w+)/g, (_, name: string) => examples[name] ?? "");
       const response = await fresh.goto(`${server.url}${url}`);
       expect(response?.status(), url).toBe(200);

@@ -1,6 +1,6 @@
 /** @module console/pages/activity — `/app/activity`: the latest signal → issue → dispatch → outcome chains. */
 import { useLocation } from "preact-iso";
-import { Badge, Failure, IssueLink, Loading, Pager, pageOf, When } from "../components.js";
+import { Badge, Failure, IssueLink, Loading, Pager, pageOf, TitleLink, When } from "../components.js";
 import { REFRESH_MS, useResource } from "../resource.js";
 
 const LIMIT = 25;
@@ -36,7 +36,7 @@ export function ActivityPage() {
                   <span class="step-name">Issue</span>
                   {chain.issue ? (
                     <>
-                      <IssueLink issue={chain.issue} /> {chain.issue.title}{" "}
+                      <IssueLink issue={chain.issue} /> <TitleLink issue={chain.issue} />{" "}
                       <Badge kind={chain.issue.status}>{chain.issue.status.replace("_", " ")}</Badge>
                     </>
                   ) : (

@@ -107,7 +107,11 @@ export function Triage({ issue, etag, onSaved }: { issue: Issue; etag: string | 
       </div>
       <fieldset>
         <legend>Labels</legend>
-        {allLabels.length === 0 ? <span class="muted">No labels yet (POST /api/labels makes one).</span> : null}
+        {allLabels.length === 0 ? (
+          <span class="muted">
+            No labels yet: <a href="/app/labels">make one</a>.
+          </span>
+        ) : null}
         {allLabels.map((name) => (
           <label key={name} class="check">
             <input

@@ -1,15 +1,18 @@
 /**
  * @module console/pages/issue — `/app/issues/:id` (an id or `KZN-<number>`): the issue with its
- * signals and their payloads, relations, comments, dispatch history and the prompts it received,
- * and the triage actions. Every change is sent with `If-Match`, so one made against an issue that
- * moved meanwhile is refused (412) and says so instead of overwriting.
+ * signals and their payloads, relations, fingerprints, comments, dispatch history and the prompts
+ * it received, the triage actions and the merge into another issue. Descriptions and comments are
+ * Markdown, rendered safely (../markdown.ts). Every change is sent with `If-Match`, so one made
+ * against an issue that moved meanwhile is refused (412) and says so instead of overwriting.
  */
 
 import { useEffect, useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
 import type { Schema } from "../../../client/client.js";
-import { Badge, Failure, Loading, When } from "../components.js";
+import { useProjects } from "../catalog.js";
+import { Badge, Failure, Loading, Markdown, When } from "../components.js";
 import { REFRESH_MS, useAction, useResource } from "../resource.js";
+import { Merge } from "./issue-merge.js";
 import { Triage } from "./issue-triage.js";
 
 type Issue = Schema<"IssueDetail">;
@@ -48,8 +51,37 @@ function SignalPayload({ id }: { id: string }) {
   );
 }
 
+/** Where a signal came from and which project it was routed to, when it names them. */
+export function SignalOrigin({
+  signal,
+  projectName,
+}: {
+  signal: Pick<Schema<"Signal">, "sourceKey" | "projectId">;
+  projectName: (id: string) => string | undefined;
+}) {
+  return (
+    <>
+      {signal.sourceKey ? (
+        <>
+          {" "}
+          · from <code>{signal.sourceKey}</code>
+        </>
+      ) : null}
+      {signal.projectId ? (
+        <>
+          {" "}
+          · project{" "}
+          <a href={`/app/projects/${signal.projectId}`}>{projectName(signal.projectId) ?? signal.projectId}</a>
+        </>
+      ) : null}
+    </>
+  );
+}
+
 function Signals({ issue }: { issue: Issue }) {
   const [open, setOpen] = useState<string | null>(null);
+  const projects = useProjects();
+  const projectName = (id: string) => projects.data?.find((project) => project.id === id)?.name;
   if (issue.signals.length === 0) return <p class="muted">No signals.</p>;
   return (
     <ul class="plain">
@@ -58,7 +90,8 @@ function Signals({ issue }: { issue: Issue }) {
           <details onToggle={(event) => setOpen((event.target as HTMLDetailsElement).open ? signal.id : null)}>
             <summary>
               <Badge kind={signal.severity}>{signal.severity}</Badge> {signal.source} <code>{signal.type}</code>{" "}
-              {signal.title} · {signal.action} · <When at={signal.receivedAt} />
+              {signal.title} · {signal.action}
+              <SignalOrigin signal={signal} projectName={projectName} /> · <When at={signal.receivedAt} />
             </summary>
             {open === signal.id ? <SignalPayload id={signal.id} /> : null}
           </details>
@@ -102,7 +135,7 @@ function Comments({ issueId }: { issueId: string }) {
           <li key={comment.id} class="comment">
             <strong>{comment.authorName}</strong> <span class="muted">({comment.authorType})</span>{" "}
             <When at={comment.createdAt} />
-            <p>{comment.body}</p>
+            <Markdown text={comment.body} />
           </li>
         ))}
       </ul>
@@ -228,7 +261,13 @@ export function IssuePage() {
         {current.priority} · {current.signalCount} signal{current.signalCount === 1 ? "" : "s"} · created{" "}
         <When at={current.createdAt} /> · updated <When at={current.updatedAt} />
       </p>
-      {current.description ? <p class="description">{current.description}</p> : null}
+      {current.statusChange ? (
+        <p class="status-change">
+          Moved from {current.statusChange.from.replace("_", " ")} to {current.statusChange.to.replace("_", " ")} by{" "}
+          {current.statusChange.by} <When at={current.statusChange.at} />
+        </p>
+      ) : null}
+      {current.description ? <Markdown text={current.description} /> : null}
       {current.agentSummary ? (
         <p>
           <strong>Agent summary:</strong> {current.agentSummary}
@@ -254,18 +293,22 @@ export function IssuePage() {
         {current.parent ? (
           <p>
             Parent: <a href={`/app/issues/${current.parent.identifier}`}>{current.parent.identifier}</a>{" "}
-            {current.parent.title}
+            <a href={`/app/issues/${current.parent.identifier}`}>{current.parent.title}</a>
           </p>
         ) : null}
         {current.children.length > 0 ? (
-          <p>
-            Children:{" "}
-            {current.children.map((child) => (
-              <a key={child.id} href={`/app/issues/${child.identifier}`}>
-                {child.identifier}{" "}
-              </a>
-            ))}
-          </p>
+          <>
+            <h3>Children</h3>
+            <ul class="plain">
+              {current.children.map((child) => (
+                <li key={child.id}>
+                  <a href={`/app/issues/${child.identifier}`}>{child.identifier}</a>{" "}
+                  <a href={`/app/issues/${child.identifier}`}>{child.title}</a>{" "}
+                  <Badge kind={child.status}>{child.status.replace("_", " ")}</Badge>
+                </li>
+              ))}
+            </ul>
+          </>
         ) : null}
         {current.relations.length === 0 ? <p class="muted">No relations.</p> : null}
         <ul class="plain">
@@ -277,6 +320,19 @@ export function IssuePage() {
           ))}
         </ul>
       </section>
+      <section aria-labelledby="fingerprints-title">
+        <h2 id="fingerprints-title">Fingerprints</h2>
+        <p class="muted">Signals with these fingerprints group into this issue (merged issues add theirs).</p>
+        {current.fingerprints.length === 0 ? <p class="muted">None: no signal opened it.</p> : null}
+        <ul class="plain fingerprints">
+          {current.fingerprints.map((fingerprint) => (
+            <li key={fingerprint}>
+              <code>{fingerprint}</code>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <Merge issue={current} onMerged={issue.reload} />
       <Comments issueId={current.id} />
       <History issueId={current.id} />
     </article>

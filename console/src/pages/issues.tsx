@@ -1,13 +1,15 @@
 /**
  * @module console/pages/issues — `/app/issues`: filters, search and paging, all kept in the URL so
- * a filtered page can be linked to and survives a reload.
+ * a filtered page can be linked to and survives a reload, and the form for a new issue.
  */
 
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import type { paths } from "../../../client/client.js";
-import { Badge, Failure, IssueLink, Loading, Pager, pageOf, TableHead, When } from "../components.js";
+import { useProjects } from "../catalog.js";
+import { Badge, Failure, IssueLink, Loading, Pager, pageOf, TableHead, TitleLink, When } from "../components.js";
 import { REFRESH_MS, useResource } from "../resource.js";
+import { NewIssueForm } from "./new-issue.js";
 
 const LIMIT = 25;
 const STATUSES = ["triage", "backlog", "todo", "in_progress", "done", "canceled"];
@@ -19,7 +21,7 @@ const SORTS = {
   "-updatedAt": "recently updated",
   number: "number",
 };
-const FILTERS = ["status", "type", "priority", "label", "q", "sort"] as const;
+const FILTERS = ["status", "type", "priority", "label", "projectId", "q", "sort"] as const;
 
 type ListQuery = NonNullable<paths["/api/issues"]["get"]["parameters"]["query"]>;
 
@@ -37,6 +39,8 @@ export function IssuesPage() {
   const { query, route } = useLocation();
   const wanted = listQuery(query);
   const [search, setSearch] = useState(query.q ?? "");
+  const [creating, setCreating] = useState(false);
+  const projects = useProjects();
   const issues = useResource(
     async (kaizen) => {
       const { data } = await kaizen.GET("/api/issues", { params: { query: wanted } });
@@ -72,6 +76,15 @@ export function IssuesPage() {
   return (
     <section>
       <h1>Issues</h1>
+      {creating ? (
+        <NewIssueForm onCancel={() => setCreating(false)} />
+      ) : (
+        <p>
+          <button type="button" onClick={() => setCreating(true)}>
+            New issue
+          </button>
+        </p>
+      )}
       <form
         class="filters"
         aria-label="Filter issues"
@@ -100,6 +113,11 @@ export function IssuesPage() {
             onChange={(event) => go({ label: (event.target as HTMLInputElement).value.trim() || undefined })}
           />
         </label>
+        {select(
+          "projectId",
+          "Project",
+          Object.fromEntries((projects.data ?? []).map((project) => [project.id, project.name])),
+        )}
         {select("sort", "Sort", SORTS)}
         <button type="submit">Search</button>
       </form>
@@ -121,7 +139,9 @@ export function IssuesPage() {
                   <td>
                     <IssueLink issue={issue} />
                   </td>
-                  <td>{issue.title}</td>
+                  <td>
+                    <TitleLink issue={issue} />
+                  </td>
                   <td>
                     <Badge kind={issue.status}>{issue.status.replace("_", " ")}</Badge>
                   </td>

@@ -1,7 +1,9 @@
 /**
  * @module console/pages/providers — `/app/providers`: the receiver URL to paste into each provider,
- * whether its secret is configured (never its value), and its latest webhook deliveries.
+ * whether its secret is configured (never its value), and its latest webhook deliveries, each with
+ * the source it named and the project that source routed it to.
  */
+import { useProjects } from "../catalog.js";
 import { Badge, Failure, IssueLink, Loading, TableHead, When } from "../components.js";
 import { REFRESH_MS, useResource } from "../resource.js";
 
@@ -14,12 +16,13 @@ function WebhookDeliveries({ source }: { source: string }) {
     source,
     REFRESH_MS,
   );
+  const projects = useProjects();
   if (signals.error) return <Failure error={signals.error} />;
   if (!signals.data) return <Loading what="webhook deliveries" />;
   if (signals.data.length === 0) return <p class="muted">No webhook delivery yet.</p>;
   return (
     <table>
-      <TableHead columns={["Received", "Event", "Title", "Action", "Issue"]} />
+      <TableHead columns={["Received", "Event", "Title", "Action", "Source", "Project", "Issue"]} />
       <tbody>
         {signals.data.map((signal) => (
           <tr key={signal.id}>
@@ -29,8 +32,18 @@ function WebhookDeliveries({ source }: { source: string }) {
             <td>
               <code>{signal.type}</code>
             </td>
-            <td>{signal.title}</td>
+            <td>{signal.issueId ? <a href={`/app/issues/${signal.issueId}`}>{signal.title}</a> : signal.title}</td>
             <td>{signal.action}</td>
+            <td>{signal.sourceKey ? <code>{signal.sourceKey}</code> : <span class="muted">—</span>}</td>
+            <td>
+              {signal.projectId ? (
+                <a href={`/app/projects/${signal.projectId}`}>
+                  {projects.data?.find((project) => project.id === signal.projectId)?.name ?? signal.projectId}
+                </a>
+              ) : (
+                <span class="muted">—</span>
+              )}
+            </td>
             <td>
               {signal.issueId ? <IssueLink issue={{ identifier: signal.issueId }} /> : <span class="muted">—</span>}
             </td>

@@ -1,6 +1,6 @@
 /** @module console/pages/queue — `/app/queue`: the issues in the order claims take them, with each score's parts (docs/api.md#score). */
 import { useLocation } from "preact-iso";
-import { Failure, IssueLink, Loading, Pager, pageOf, TableHead } from "../components.js";
+import { Failure, IssueLink, Loading, Pager, pageOf, TableHead, TitleLink } from "../components.js";
 import { REFRESH_MS, useResource } from "../resource.js";
 
 const LIMIT = 25;
@@ -16,7 +16,10 @@ export function QueuePage() {
   return (
     <section>
       <h1>Queue</h1>
-      <p class="muted">The order claims take issues in: score = priority + type + goal + age (days).</p>
+      <p class="muted">
+        The order claims take issues in: score = priority + type + goal + age (days) + impact (10 for every doubling of
+        its signals, at most 50).
+      </p>
       <Failure error={queue.error} onReload={queue.reload} />
       {!queue.data ? (
         <Loading what="the queue" />
@@ -26,8 +29,8 @@ export function QueuePage() {
         <>
           <table>
             <TableHead
-              columns={["Rank", "Issue", "Title", "Score", "Priority", "Type", "Goal", "Age"]}
-              numeric={["Rank", "Score", "Priority", "Type", "Goal", "Age"]}
+              columns={["Rank", "Issue", "Title", "Score", "Priority", "Type", "Goal", "Age", "Impact"]}
+              numeric={["Rank", "Score", "Priority", "Type", "Goal", "Age", "Impact"]}
             />
             <tbody>
               {queue.data.data.map((item, index) => (
@@ -36,7 +39,9 @@ export function QueuePage() {
                   <td>
                     <IssueLink issue={item.issue} />
                   </td>
-                  <td>{item.issue.title}</td>
+                  <td>
+                    <TitleLink issue={item.issue} />
+                  </td>
                   <td class="num">
                     <strong>{item.score.toFixed(2)}</strong>
                   </td>
@@ -44,6 +49,7 @@ export function QueuePage() {
                   <td class="num">{item.breakdown.type}</td>
                   <td class="num">{item.breakdown.goal}</td>
                   <td class="num">{item.breakdown.age.toFixed(2)}</td>
+                  <td class="num">{item.breakdown.impact}</td>
                 </tr>
               ))}
             </tbody>

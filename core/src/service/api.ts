@@ -105,6 +105,27 @@ export const serviceApi = {
     ...CONSOLE_PAGE,
     doc: TEXT && { summary: "The console's providers", description: CONSOLE_PAGE_TEXT, success: "The console" },
   },
+  "GET /app/projects": {
+    ...CONSOLE_PAGE,
+    doc: TEXT && { summary: "The console's projects", description: CONSOLE_PAGE_TEXT, success: "The console" },
+  },
+  "GET /app/projects/:id": {
+    ...CONSOLE_PAGE,
+    doc: TEXT && {
+      summary: "The console's page of one project",
+      description: CONSOLE_PAGE_TEXT,
+      success: "The console",
+      params: { id: "Project id (`prj_…`)" },
+    },
+  },
+  "GET /app/goals": {
+    ...CONSOLE_PAGE,
+    doc: TEXT && { summary: "The console's goals", description: CONSOLE_PAGE_TEXT, success: "The console" },
+  },
+  "GET /app/labels": {
+    ...CONSOLE_PAGE,
+    doc: TEXT && { summary: "The console's labels", description: CONSOLE_PAGE_TEXT, success: "The console" },
+  },
   "GET /app/assets/:file": {
     auth: "none",
     success: { raw: "asset" },

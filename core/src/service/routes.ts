@@ -84,6 +84,10 @@ export const serviceFamily = familyModule(serviceApi, ({ db, config, clock }) =>
     "GET /app/prompts": consolePage,
     "GET /app/prompts/:id": consolePage,
     "GET /app/providers": consolePage,
+    "GET /app/projects": consolePage,
+    "GET /app/projects/:id": consolePage,
+    "GET /app/goals": consolePage,
+    "GET /app/labels": consolePage,
     "GET /app/assets/:file": async (c) => {
       const { body, contentType } = await readConsoleAsset(c.req.param("file") ?? "");
       // Named by their content's hash: a new build is a new name, so a copy never goes stale.
