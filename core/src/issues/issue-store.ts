@@ -4,7 +4,7 @@
  * reads by id and number. The item codec is ./issue-item.ts; linking signals to issues (grouping
  * and its folds) is ./signal-links.ts. Keys and access patterns: ./keys.ts.
  */
-import type { Db, TransactItem } from "../db/db.js";
+import type { Db, Item, TransactItem } from "../db/db.js";
 import { ListingIndex } from "../db/listing-index.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
 import { type Taken, takeNext } from "../db/sequence.js";
@@ -305,20 +305,7 @@ export class IssueStore {
   /** Whether `ref` names an issue that was deleted (a live or unknown one: false). */
   async isDeleted(ref: string): Promise<boolean> {
     const number = parseIssueRef(ref);
-    if (number !== undefined) {
-      const entry = await this.db.get(numberEntryKey(number), { consistent: true });
-      if (typeof entry?.id !== "string") {
-        const { gsi1pk, gsi1sk } = issueNumberIndexKey(number);
-        const out = await this.db.query({
-          IndexName: "gsi1",
-          KeyConditionExpression: "gsi1pk = :pk AND gsi1sk = :sk",
-          ExpressionAttributeValues: { ":pk": gsi1pk, ":sk": gsi1sk },
-          Limit: 1,
-        });
-        return Boolean(out.Items?.[0]?.deletedAt);
-      }
-      return this.isDeleted(entry.id);
-    }
+    if (number !== undefined) return Boolean((await this.indexedByNumber(number))?.deletedAt);
     if (!ISSUE_ID.test(ref)) return false;
     const item = await this.db.get(issueKey(ref), { consistent: true });
     return Boolean(item?.deletedAt);
@@ -339,6 +326,14 @@ export class IssueStore {
 
   /** By `number`: one index query, or the strongly consistent listing entry while the index lags. */
   async getByNumber(number: number): Promise<StoredIssue | undefined> {
+    const indexed = await this.indexedByNumber(number);
+    if (indexed) return indexed.deletedAt ? undefined : fromItem(indexed);
+    const entry = await this.db.get(numberEntryKey(number), { consistent: true });
+    return typeof entry?.id === "string" ? this.get(entry.id) : undefined;
+  }
+
+  /** The item the number index holds for `number` (deleted ones too), if it has caught up with it. */
+  private async indexedByNumber(number: number): Promise<Item | undefined> {
     const { gsi1pk, gsi1sk } = issueNumberIndexKey(number);
     const out = await this.db.query({
       IndexName: "gsi1",
@@ -346,9 +341,6 @@ export class IssueStore {
       ExpressionAttributeValues: { ":pk": gsi1pk, ":sk": gsi1sk },
       Limit: 1,
     });
-    const indexed = out.Items?.[0];
-    if (indexed) return indexed.deletedAt ? undefined : fromItem(indexed);
-    const entry = await this.db.get(numberEntryKey(number), { consistent: true });
-    return typeof entry?.id === "string" ? this.get(entry.id) : undefined;
+    return out.Items?.[0];
   }
 }
