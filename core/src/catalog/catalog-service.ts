@@ -92,8 +92,10 @@ export class CatalogService {
     checkSourceChanges(claimed.length);
     // A new project has no goals yet (a goal names an existing project): no goal bonus.
     const claims = this.sources.prepareClaims(id, claimed, { automation: project.automation, goalActive: false });
-    return this.claimingSources(id, claimed, () =>
-      retryRaces(() => this.projects.create(project, claims), { isRace: lostRace }),
+    return this.claimingSources(
+      id,
+      () => claimed,
+      () => retryRaces(() => this.projects.create(project, claims), { isRace: lostRace }),
     );
   }
 
@@ -143,7 +145,7 @@ export class CatalogService {
       const refreshed = automationChanged ? kept : kept.filter((source) => respelled(source, current.record));
       if (added.length + refreshed.length === 0) return this.sources.prepareReleases(id, removed);
       const routing = { automation: updated.automation, goalActive: await this.lookups.goalActive(id) };
-      const inline = added.length + removed.length + refreshed.length < TRANSACTION_ITEMS - 8;
+      const inline = added.length + removed.length + refreshed.length <= MAX_SOURCE_CHANGES;
       // Too many to ride along: the kept claims take the new routing right after the change.
       if (!inline) later = () => this.sources.refresh(id, refreshed, routing);
       return [
@@ -166,13 +168,14 @@ export class CatalogService {
    */
   private async claimingSources<T>(
     projectId: string,
-    claimed: SourceRef[] | (() => SourceRef[]),
+    /** The sources the write claims (known once it has been prepared). */
+    claimed: () => SourceRef[],
     write: () => Promise<T>,
   ): Promise<T> {
     try {
       return await write();
     } catch (error) {
-      const sources = typeof claimed === "function" ? claimed() : claimed;
+      const sources = claimed();
       if (!(error instanceof ConditionFailedError) || sources.length === 0) throw error;
       const owners = await this.sources.owners(sources);
       for (const source of sources) {
