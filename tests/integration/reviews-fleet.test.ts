@@ -114,7 +114,9 @@ describe.each(CONFLICT_MODES)("reviews of one version through a fleet ($mode)", 
       t.app.request("/api/issues?label=prompt-improvement&limit=100", { headers: AUTH }),
     );
     expect(tasks.map(({ title }) => title)).toEqual(["Improve prompt template: task-execution"]);
-    expect(callsPerReview).toBeLessThan(12);
+    // A review retried once for each of the others would make 39 calls more; the polls a folding
+    // review makes while it waits grow with the machine's load, so the bound leaves room for them.
+    expect(callsPerReview).toBeLessThan(20);
   });
 });
 

@@ -134,7 +134,8 @@ describe("projects, goals and labels in the console", () => {
     await page.getByRole("heading", { level: 1, name: "Issues" }).waitFor();
     expect(page.url()).toBe(`${server.url}/app/issues?projectId=${projectId}`);
     await page.getByRole("link", { name: "Pay button spins forever" }).waitFor();
-    await expect(page.getByLabel("Project").inputValue()).resolves.toBe(projectId);
+    // The filter's options arrive with the projects list: its value is the project once they do.
+    await expect.poll(() => page.getByLabel("Project").inputValue()).toBe(projectId);
 
     // The list: each project's name is its link, with its health and its sources per kind.
     await page.goto(`${server.url}/app/projects`);
