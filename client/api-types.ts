@@ -1278,7 +1278,7 @@ export interface components {
       /** @enum {string} */
       type: "signal" | "hypothesis" | "plan" | "task" | "monitor";
       /** @enum {string} */
-      status: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+      status: "triage" | "backlog" | "todo" | "in_progress" | "in_review" | "done" | "canceled";
       priority: number;
       parentId: string | null;
       projectId: string | null;
@@ -1307,15 +1307,30 @@ export interface components {
         number: number;
         title: string;
         url?: string | null;
+        repository?: string | null;
         state?: string | null;
         mergedAt?: string | null;
       }[];
       blockedBy: string[];
+      reviewRounds: number;
+      feedback: {
+        /** @enum {string} */
+        kind: "changes_requested" | "approved" | "commented" | "check_failed" | "closed_unmerged";
+        author: string | null;
+        body: string;
+        url: string | null;
+        /** Format: date-time */
+        at: string;
+        pullRequest: {
+          repository: string | null;
+          number: number;
+        } | null;
+      }[];
       statusChange: {
         /** @enum {string} */
-        from: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+        from: "triage" | "backlog" | "todo" | "in_progress" | "in_review" | "done" | "canceled";
         /** @enum {string} */
-        to: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+        to: "triage" | "backlog" | "todo" | "in_progress" | "in_review" | "done" | "canceled";
         /** @enum {string} */
         by: "api" | "dispatch" | "signal" | "automation";
         /** Format: date-time */
@@ -1336,7 +1351,7 @@ export interface components {
       /** @enum {string} */
       type: "signal" | "hypothesis" | "plan" | "task" | "monitor";
       /** @enum {string} */
-      status: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+      status: "triage" | "backlog" | "todo" | "in_progress" | "in_review" | "done" | "canceled";
       priority: number;
       parentId: string | null;
       projectId: string | null;
@@ -1365,15 +1380,30 @@ export interface components {
         number: number;
         title: string;
         url?: string | null;
+        repository?: string | null;
         state?: string | null;
         mergedAt?: string | null;
       }[];
       blockedBy: string[];
+      reviewRounds: number;
+      feedback: {
+        /** @enum {string} */
+        kind: "changes_requested" | "approved" | "commented" | "check_failed" | "closed_unmerged";
+        author: string | null;
+        body: string;
+        url: string | null;
+        /** Format: date-time */
+        at: string;
+        pullRequest: {
+          repository: string | null;
+          number: number;
+        } | null;
+      }[];
       statusChange: {
         /** @enum {string} */
-        from: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+        from: "triage" | "backlog" | "todo" | "in_progress" | "in_review" | "done" | "canceled";
         /** @enum {string} */
-        to: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+        to: "triage" | "backlog" | "todo" | "in_progress" | "in_review" | "done" | "canceled";
         /** @enum {string} */
         by: "api" | "dispatch" | "signal" | "automation";
         /** Format: date-time */
@@ -1392,7 +1422,7 @@ export interface components {
         /** @enum {string} */
         type: "signal" | "hypothesis" | "plan" | "task" | "monitor";
         /** @enum {string} */
-        status: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+        status: "triage" | "backlog" | "todo" | "in_progress" | "in_review" | "done" | "canceled";
         priority: number;
       } | null;
       children: {
@@ -1403,7 +1433,7 @@ export interface components {
         /** @enum {string} */
         type: "signal" | "hypothesis" | "plan" | "task" | "monitor";
         /** @enum {string} */
-        status: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+        status: "triage" | "backlog" | "todo" | "in_progress" | "in_review" | "done" | "canceled";
         priority: number;
       }[];
       relations: components["schemas"]["Relation"][];
@@ -1441,7 +1471,7 @@ export interface components {
       severity: "low" | "medium" | "high" | "critical";
       title: string;
       /** @enum {string} */
-      action: "opened" | "grouped" | "closed_loop" | "recorded";
+      action: "opened" | "grouped" | "closed_loop" | "review" | "recorded";
       issueId: string | null;
       projectId: string | null;
       sourceKey: string | null;
@@ -1822,6 +1852,7 @@ export interface components {
           number: number;
           title: string;
           url?: string | null;
+          repository?: string | null;
           state?: string | null;
           mergedAt?: string | null;
         }[];
@@ -1862,6 +1893,7 @@ export interface components {
             number: number;
             title: string;
             url?: string | null;
+            repository?: string | null;
             state?: string | null;
             mergedAt?: string | null;
           }[];
@@ -1946,7 +1978,7 @@ export interface components {
         severity: "low" | "medium" | "high" | "critical";
         title: string;
         /** @enum {string} */
-        action: "opened" | "grouped" | "closed_loop" | "recorded";
+        action: "opened" | "grouped" | "closed_loop" | "review" | "recorded";
         /** Format: date-time */
         receivedAt: string;
       };
@@ -1958,7 +1990,7 @@ export interface components {
         /** @enum {string} */
         type: "signal" | "hypothesis" | "plan" | "task" | "monitor";
         /** @enum {string} */
-        status: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+        status: "triage" | "backlog" | "todo" | "in_progress" | "in_review" | "done" | "canceled";
         priority: number;
       } | null;
       dispatch: {
@@ -1984,6 +2016,7 @@ export interface components {
           number: number;
           title: string;
           url?: string | null;
+          repository?: string | null;
           state?: string | null;
           mergedAt?: string | null;
         }[];
@@ -2807,6 +2840,7 @@ export interface operations {
             number: number;
             title: string;
             url?: string | null;
+            repository?: string | null;
             state?: string | null;
             mergedAt?: string | null;
           }[];
@@ -2938,6 +2972,7 @@ export interface operations {
             number: number;
             title: string;
             url?: string | null;
+            repository?: string | null;
             state?: string | null;
             mergedAt?: string | null;
           }[];
@@ -2945,7 +2980,7 @@ export interface operations {
           /** @enum {string} */
           type?: "signal" | "hypothesis" | "plan" | "task" | "monitor";
           /** @enum {string} */
-          status?: "triage" | "backlog" | "todo" | "in_progress" | "done" | "canceled";
+          status?: "triage" | "backlog" | "todo" | "in_progress" | "in_review" | "done" | "canceled";
         };
       };
     };
@@ -3771,7 +3806,7 @@ export interface operations {
         type?: string;
         severity?: "low" | "medium" | "high" | "critical";
         issueId?: string;
-        action?: "opened" | "grouped" | "closed_loop" | "recorded";
+        action?: "opened" | "grouped" | "closed_loop" | "review" | "recorded";
         since?: string;
       };
       header?: never;
@@ -4893,6 +4928,7 @@ export interface operations {
             number: number;
             title: string;
             url?: string | null;
+            repository?: string | null;
             state?: string | null;
             mergedAt?: string | null;
           }[];

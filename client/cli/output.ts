@@ -167,6 +167,7 @@ const STATUS_STYLES: Record<string, Style> = {
   backlog: "gray",
   todo: "cyan",
   in_progress: "yellow",
+  in_review: "blue",
   done: "green",
   canceled: "gray",
   active: "yellow",

@@ -68,7 +68,7 @@ const updateIssue = defineTool({
   description:
     "Change some of an issue's fields; the others stay. Triage is mostly status: triage → todo queues it for " +
     "agents, → backlog parks it, → canceled or done closes it (other moves follow the issue state machine and " +
-    "answer 409 when not allowed; in_progress is reached only by a claim). Also priority, title, description, " +
+    "answer 409 when not allowed; in_progress is reached only by a claim, in_review only by a completion naming an open pull request). Also priority, title, description, " +
     "labels, parentId, projectId.",
   route: "PATCH /api/issues/:id",
   inputSchema: z.extend(updateIssueBody(), {

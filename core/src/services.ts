@@ -26,6 +26,7 @@ import { IssueMoves } from "./issues/issue-moves.js";
 import { IssueQueries } from "./issues/issue-queries.js";
 import { IssueService } from "./issues/issue-service.js";
 import { IssueStore } from "./issues/issue-store.js";
+import { PullRequestIndex } from "./issues/pull-request-index.js";
 import { RelationService } from "./issues/relation-service.js";
 import { RelationStore } from "./issues/relation-store.js";
 import { SignalLinks } from "./issues/signal-links.js";
@@ -101,6 +102,7 @@ export const catalogService = (deps: DbDeps) =>
   );
 export const issueMoves = (deps: DbDeps) =>
   once(deps, "issueMoves", () => new IssueMoves(issueStore(deps), dispatchStore(deps)));
+export const pullRequestIndex = (deps: DbDeps) => once(deps, "pullRequestIndex", () => new PullRequestIndex(deps.db));
 export const signalLinks = (deps: DbDeps) =>
   once(deps, "signalLinks", () => new SignalLinks(deps.db, issueStore(deps), issueMoves(deps), dispatchQueue(deps)));
 export const issueService = (deps: DbDeps) =>
@@ -139,6 +141,7 @@ export const signalService = (deps: DbDeps) =>
             links: signalLinks(deps),
             store: issueStore(deps),
             moves: issueMoves(deps),
+            pullRequests: pullRequestIndex(deps),
             projects: catalogLookups(deps),
           },
           clockOf(deps),
@@ -222,7 +225,12 @@ export const reviewService = (deps: AppDeps) =>
   );
 export const dispatchService = (deps: AppDeps) =>
   once(deps, "dispatch", () => {
-    const issues = { store: issueStore(deps), queue: dispatchQueue(deps), moves: issueMoves(deps) };
+    const issues = {
+      store: issueStore(deps),
+      queue: dispatchQueue(deps),
+      moves: issueMoves(deps),
+      pullRequests: pullRequestIndex(deps),
+    };
     return new DispatchService(
       new ClaimLine(deps.db, dispatchStore(deps), issues, promptService(deps), usageStats(deps), clockOf(deps)),
       new DispatchEndings(deps.db, dispatchStore(deps), issues, experimentEndings(deps), clockOf(deps)),

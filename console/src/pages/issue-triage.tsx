@@ -5,13 +5,13 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import type { paths, Schema } from "../../../client/client.js";
+import { ISSUE_STATUSES as STATUSES } from "../../../core/src/issues/issue-values.js";
 import { transitionRefusal } from "../../../core/src/issues/transitions.js";
 import { Failure } from "../components.js";
 import { useAction, useResource } from "../resource.js";
 
 export type Issue = Schema<"IssueDetail">;
 type IssueChanges = paths["/api/issues/{id}"]["patch"]["requestBody"]["content"]["application/json"];
-const STATUSES = ["triage", "backlog", "todo", "in_progress", "done", "canceled"] as const;
 
 /** The triage form: the issue's status, priority, type, project and labels, saved in one PATCH. */
 export function Triage({ issue, etag, onSaved }: { issue: Issue; etag: string | null; onSaved: () => void }) {

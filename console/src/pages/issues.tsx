@@ -6,13 +6,13 @@
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import type { paths } from "../../../client/client.js";
+import { ISSUE_STATUSES as STATUSES } from "../../../core/src/issues/issue-values.js";
 import { useProjects } from "../catalog.js";
 import { Badge, Failure, IssueLink, Loading, Pager, pageOf, TableHead, TitleLink, When } from "../components.js";
 import { REFRESH_MS, useResource } from "../resource.js";
 import { NewIssueForm } from "./new-issue.js";
 
 const LIMIT = 25;
-const STATUSES = ["triage", "backlog", "todo", "in_progress", "done", "canceled"];
 const TYPES = ["signal", "hypothesis", "plan", "task", "monitor"];
 const SORTS = {
   "-createdAt": "newest",
@@ -58,7 +58,7 @@ export function IssuesPage() {
     const text = next.toString();
     route(`/app/issues${text ? `?${text}` : ""}`);
   };
-  const select = (name: string, label: string, options: string[] | Record<string, string>) => (
+  const select = (name: string, label: string, options: readonly string[] | Record<string, string>) => (
     <label>
       {label}
       <select value={query[name] ?? ""} onChange={(event) => go({ [name]: (event.target as HTMLSelectElement).value })}>

@@ -1,11 +1,11 @@
 /** @module console/pages/overview — `/app`: the dashboard figures, signals per hour by source, the queue, dispatch outcomes. */
 import { useMemo } from "preact/hooks";
 import type { Schema } from "../../../client/client.js";
+import { ISSUE_STATUSES as STATUSES } from "../../../core/src/issues/issue-values.js";
 import { LineChart } from "../chart.js";
 import { Failure, Figure, Loading, TableHead } from "../components.js";
 import { REFRESH_MS, useResource } from "../resource.js";
 
-const STATUSES = ["triage", "backlog", "todo", "in_progress", "done", "canceled"] as const;
 const OUTCOMES = ["active", "completed", "failed", "released", "expired"] as const;
 
 function duration(seconds: number | null): string {

@@ -8,6 +8,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
 import type { paths, Schema } from "../../../client/client.js";
+import { ISSUE_STATUSES } from "../../../core/src/issues/issue-values.js";
 import {
   type Goal,
   PRIORITIES,
@@ -25,7 +26,6 @@ import { ProjectSources } from "./project-sources.js";
 
 type Detail = Schema<"ProjectDetail">;
 type ProjectChanges = paths["/api/projects/{id}"]["patch"]["requestBody"]["content"]["application/json"];
-const ISSUE_STATUSES = ["triage", "backlog", "todo", "in_progress", "done", "canceled"] as const;
 
 /** A number field's value: null when empty. */
 function numberOrNull(text: string): number | null {

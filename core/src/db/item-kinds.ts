@@ -92,6 +92,13 @@ export const ITEM_KINDS = {
     owner: "issues/signal-grouping#pendingSignalWrite",
     about: "a grouped signal waiting to be folded into its issue",
   },
+  pullrequest: {
+    prefix: "pullrequest_1",
+    stamped: false,
+    keys: "issues/keys",
+    owner: "issues/pull-request-index#PullRequestIndex",
+    about: "the issue a pull request (repository and number) was completed for",
+  },
   issuechild: {
     prefix: "issuechild_1",
     stamped: false,

@@ -228,6 +228,7 @@ export class ClaimLine {
           attempt: earlier.attempt,
           summary: earlier.outcome?.summary ?? null,
           finishedAt: earlier.finishedAt,
+          pullRequests: earlier.outcome?.pullRequests ?? [],
         })),
       },
       stored.failedDispatches,

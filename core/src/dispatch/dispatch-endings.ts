@@ -9,7 +9,8 @@ import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError } from "../errors.js";
 import { defaultLogger, loggedError } from "../http/logger.js";
 import type { StoredIssue } from "../issues/issue-item.js";
-import type { Issue } from "../issues/schemas.js";
+import { type PullRequestRef, repositoryOf } from "../issues/pull-request-index.js";
+import type { Issue, PullRequest } from "../issues/schemas.js";
 import type { ExperimentEndings } from "../templates/experiment-endings.js";
 import type { DispatchStore, StoredDispatch } from "./dispatch-store.js";
 import type { DispatchedIssues } from "./dispatched-issues.js";
@@ -50,14 +51,17 @@ export class DispatchEndings {
   }
   /**
    * Ends the dispatch with the agent's outcome. `done`: the issue is done, with the summary,
-   * commits and pull requests. `failed`: the issue goes back to `todo` (canceled at the third
-   * failed attempt), and the summary reaches the next attempt's prompt.
+   * commits and pull requests — or `in_review` when one of the pull requests is still open
+   * (docs/api.md#review), each pull request then pointing at the issue for the code host's review
+   * events. `failed`: the issue goes back to `todo` (canceled at the third failed attempt), and the
+   * summary reaches the next attempt's prompt.
    */
   async complete(id: string, input: CompleteInput): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
     return retryRaces(async () => {
       const now = this.now();
       const current = await this.activeDispatch(id, now);
-      const outcome = { summary: input.summary, commits: input.commits ?? [], pullRequests: input.pullRequests ?? [] };
+      const pullRequests = (input.pullRequests ?? []).map((pr) => ({ ...pr, repository: repositoryOf(pr) }));
+      const outcome = { summary: input.summary, commits: input.commits ?? [], pullRequests };
       const status = input.result === "done" ? "completed" : "failed";
       const usage = input.usage
         ? {
@@ -77,7 +81,7 @@ export class DispatchEndings {
       const changes: Partial<Issue> =
         status === "completed"
           ? {
-              status: "done",
+              status: pullRequests.some(awaitsReview) ? "in_review" : "done",
               agentSummary: input.summary,
               commits: appendNew(issue.issue.commits, outcome.commits, (commit) => commit.sha),
               pullRequests: appendNew(issue.issue.pullRequests, outcome.pullRequests, (pr) => String(pr.number)),
@@ -93,7 +97,11 @@ export class DispatchEndings {
         },
         now,
       );
-      await this.db.transactWrite(writes);
+      const pointers =
+        status === "completed"
+          ? this.issues.pullRequests.preparePoint(keptPullRequests(pullRequests), issue.issue.id)
+          : [];
+      await this.db.transactWrite([...writes, ...pointers]);
       await this.settleExperiment(current);
       return { dispatch: finished.dispatch, issue: stored?.issue ?? null };
     });
@@ -173,6 +181,20 @@ export class DispatchEndings {
       ? issue
       : undefined;
   }
+}
+
+/** A pull request not merged yet: no `mergedAt`, and no state or `open` (docs/api.md#review). */
+function awaitsReview(pr: PullRequest): boolean {
+  return !pr.mergedAt && (pr.state === undefined || pr.state === null || pr.state.toLowerCase() === "open");
+}
+
+/** The pull requests a completion names that code-host events can find: those with a repository, once each. */
+function keptPullRequests(pullRequests: PullRequest[]): PullRequestRef[] {
+  const refs = new Map<string, PullRequestRef>();
+  for (const { repository, number } of pullRequests) {
+    if (repository) refs.set(`${repository.toLowerCase()}#${number}`, { repository, number });
+  }
+  return [...refs.values()];
 }
 
 /** `existing` with the entries of `added` it does not hold yet (by key), in order. */

@@ -212,6 +212,8 @@ export function fromItem(raw: Item): StoredIssue {
     commits: item.commits ?? [],
     pullRequests: item.pullRequests ?? [],
     blockedBy: item.blockedBy ?? [],
+    reviewRounds: Number(item.reviewRounds ?? 0),
+    feedback: item.feedback ?? [],
     statusChange: item.statusChange ?? null,
     completedAt: item.completedAt ?? null,
     createdAt: String(item.createdAt),

@@ -301,6 +301,8 @@ export function newIssue(fields: Partial<NewIssue> & Pick<NewIssue, "title" | "t
     commits: [],
     pullRequests: [],
     blockedBy: [],
+    reviewRounds: 0,
+    feedback: [],
     statusChange: null,
     completedAt: status === "done" || status === "canceled" ? new Date().toISOString() : null,
     ...withoutUndefined(fields),

@@ -5,9 +5,12 @@
  */
 
 export const ISSUE_TYPES = ["signal", "hypothesis", "plan", "task", "monitor"] as const;
-export const ISSUE_STATUSES = ["triage", "backlog", "todo", "in_progress", "done", "canceled"] as const;
+export const ISSUE_STATUSES = ["triage", "backlog", "todo", "in_progress", "in_review", "done", "canceled"] as const;
 export const ISSUE_SORTS = ["-createdAt", "createdAt", "priority", "-updatedAt", "number"] as const;
-/** Statuses an issue may be created in: `in_progress` is reached only through a dispatch claim. */
+/**
+ * Statuses an issue may be created in: `in_progress` is reached only through a dispatch claim, and
+ * `in_review` only through a completion that names an open pull request.
+ */
 export const CREATABLE_STATUSES = ["triage", "backlog", "todo", "done", "canceled"] as const;
 
 export type IssueType = (typeof ISSUE_TYPES)[number];

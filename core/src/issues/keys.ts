@@ -18,6 +18,9 @@
  * - list by -updatedAt ..... listing `all` of entity `issueupdated`, sort key = updatedAt#number,
  *                            hour buckets
  *
+ * - issue of a pull request GetItem pk=$kaizen#pullrequest_1#<owner/name, lower case>#<number>
+ *                            (written when a completion names it, docs/api.md#review)
+ *
  * A number listing is `all`, or one value of a filterable field: `status=todo`, `type=task`,
  * `priority=2`, `project=prj_…`, `label=bug`, `parent=iss_…`, `fingerprint=…`. `createdAt` is
  * non-decreasing in `number` (the create transaction guarantees it), so number order is creation
@@ -35,6 +38,13 @@ export const BUCKET_SIZE = 100;
 
 export function issueKey(id: string): Key {
   return { pk: `${ISSUE_ENTITY}#${id}`, sk: ISSUE_ENTITY };
+}
+
+const PULL_REQUEST_ENTITY = keyPrefix("pullrequest");
+
+/** The pointer from a pull request to the issue it was completed for; a repository is matched in any case. */
+export function pullRequestKey(repository: string, number: number): Key {
+  return { pk: `${PULL_REQUEST_ENTITY}#${repository.toLowerCase()}#${number}`, sk: PULL_REQUEST_ENTITY };
 }
 
 /** Sort-key prefix of the child summaries kept in a parent's partition. */

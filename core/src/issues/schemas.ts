@@ -49,12 +49,20 @@ export const commitSchema = /* @__PURE__ */ onFirstUse(() =>
   }),
 );
 
-/** A pull request as issues and dispatch outcomes record it. */
+/** A repository as code hosts name it: `owner/name`. */
+export const REPOSITORY_NAME = /^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/;
+
+/**
+ * A pull request as issues and dispatch outcomes record it. `repository` (`owner/name`) is kept
+ * as given or read from a `url` of the form `https://<host>/<owner>/<repo>/pull/<number>`
+ * (docs/api.md#review): code-host events find the issue by it and the number.
+ */
 export const pullRequestSchema = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     number: z.int().check(z.gte(1, "must be a positive integer")),
     title: text(500),
     url: z.optional(z.nullable(z.url())),
+    repository: z.optional(z.nullable(z.string().check(z.regex(REPOSITORY_NAME, "must be owner/name")))),
     state: z.optional(z.nullable(text(50))),
     mergedAt: z.optional(z.nullable(timestampGiven())),
   }),
@@ -178,6 +186,32 @@ export const statusChangeSchema = /* @__PURE__ */ onFirstUse(() =>
 );
 export type StatusChange = Output<typeof statusChangeSchema>;
 
+/** What review and checks said of an issue's pull requests (docs/api.md#review). */
+export const FEEDBACK_KINDS = [
+  "changes_requested",
+  "approved",
+  "commented",
+  "check_failed",
+  "closed_unmerged",
+] as const;
+export type FeedbackKind = (typeof FEEDBACK_KINDS)[number];
+/** Feedback entries an issue keeps: the latest, newest last. */
+export const MAX_FEEDBACK = 20;
+
+/** One review, review comment or check result on one of an issue's pull requests. */
+export const feedbackSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({
+    kind: z.enum(FEEDBACK_KINDS),
+    author: nullableText(),
+    body: z.string(),
+    url: nullableText(),
+    at: timestamp(),
+    /** The pull request it is about. */
+    pullRequest: z.nullable(z.object({ repository: nullableText(), number: z.int() })),
+  }),
+);
+export type Feedback = Output<typeof feedbackSchema>;
+
 export const issueSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     id: resourceId("iss"),
@@ -202,6 +236,10 @@ export const issueSchema = /* @__PURE__ */ onFirstUse(() =>
     commits: z.array(commitSchema()),
     pullRequests: z.array(pullRequestSchema()),
     blockedBy: z.array(resourceId("iss")),
+    /** How many times review sent it back to `todo` (docs/api.md#review). */
+    reviewRounds: count(),
+    /** The latest review and check results on its pull requests, newest last (at most {@link MAX_FEEDBACK}). */
+    feedback: z.array(feedbackSchema()),
     /** Its latest status change, or null while it has had none. */
     statusChange: z.nullable(statusChangeSchema()),
     completedAt: nullableTimestamp(),

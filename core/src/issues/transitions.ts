@@ -12,23 +12,29 @@ const ALLOWED: Record<IssueStatus, readonly IssueStatus[]> = {
   triage: ["backlog", "todo", "canceled", "done"],
   backlog: ["todo", "triage", "canceled"],
   todo: ["backlog", "canceled", "in_progress"],
-  in_progress: ["done", "canceled", "todo"],
+  in_progress: ["done", "canceled", "todo", "in_review"],
+  in_review: ["done", "todo", "canceled"],
   done: ["triage", "todo"],
   canceled: ["triage", "backlog"],
 };
 
 const FINISHED: readonly IssueStatus[] = ["done", "canceled"];
+/** Statuses only the dispatch flow moves an issue into. */
+const DISPATCH_ONLY: readonly IssueStatus[] = ["in_progress", "in_review"];
 
 /**
  * Why `from → to` is refused for `actor`, or null when it is allowed. Staying put is no move.
- * `in_progress` is entered only by a dispatch claim; leaving it by PATCH is allowed (the PATCH
- * ends the dispatch). A signal may finish any open issue (the fix is merged, the provider closed it).
+ * `in_progress` is entered only by a dispatch claim, and `in_review` only by a dispatch's completion
+ * naming an open pull request (docs/api.md#review); leaving either by PATCH is allowed (leaving
+ * `in_progress` ends the dispatch). A signal may finish any open issue (the fix is merged, the
+ * provider closed it), and sends an issue in review back to `todo` (review asked for changes).
  * @example transitionRefusal("done", "backlog", "patch") // "Cannot move issue from done to backlog"
  */
 export function transitionRefusal(from: IssueStatus, to: IssueStatus, actor: TransitionActor): string | null {
   if (from === to) return null;
   const finishedBySignal = actor === "signal" && to === "done" && isOpen(from);
-  const allowed = (ALLOWED[from].includes(to) || finishedBySignal) && (to !== "in_progress" || actor === "dispatch");
+  const allowed =
+    (ALLOWED[from].includes(to) || finishedBySignal) && (!DISPATCH_ONLY.includes(to) || actor === "dispatch");
   return allowed ? null : `Cannot move issue from ${from} to ${to}`;
 }
 

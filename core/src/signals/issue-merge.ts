@@ -25,8 +25,8 @@ export const MAX_FINGERPRINTS = 40;
 /** Most issues merged into one (their signals are listed with its own). */
 export const MAX_MERGED = 100;
 
-/** Statuses an issue being worked is in: neither end of a merge may be. */
-const AT_WORK: readonly Issue["status"][] = ["in_progress"];
+/** Statuses an issue being worked or reviewed is in: neither end of a merge may be. */
+const AT_WORK: readonly Issue["status"][] = ["in_progress", "in_review"];
 
 /** The issues' side of a merge: finding both ends, their moves, their relation. */
 export interface MergeIssues {

@@ -7,7 +7,7 @@ import { type AutomationRules, accepts } from "../issues/automation.js";
 import type { AutomationHold, NewIssue } from "../issues/issue-item.js";
 import { newIssue } from "../issues/issue-service.js";
 import type { IssueStatus, PullRequest } from "../issues/schemas.js";
-import { lifecycleEffect, priorityForSeverity, type Severity, severityAtLeast } from "./rules.js";
+import { lifecycleEffect, priorityForSeverity, type ReviewEvent, type Severity, severityAtLeast } from "./rules.js";
 
 export interface RoutedSignal {
   source: string;
@@ -40,6 +40,7 @@ export type Routing =
     }
   | { action: "opened"; issue: NewIssue }
   | { action: "closed_loop"; pullRequest: PullRequest }
+  | { action: "review"; event: ReviewEvent }
   | { action: "recorded" };
 
 const FINISHED: readonly IssueStatus[] = ["done", "canceled"];

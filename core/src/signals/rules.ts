@@ -9,7 +9,8 @@ import { classifyErrortracker } from "./rules/errortracker.js";
 import type { ClassifiedSignal, WebhookDelivery } from "./rules/index.js";
 
 export { analyticsSeverity } from "./rules/analytics.js";
-export { issueReferences, type MergedPullRequest, mergedPullRequest, repositoryName } from "./rules/codehost.js";
+export { issueReferences, repositoryName } from "./rules/codehost.js";
+export { type ReviewEvent, reviewEvent } from "./rules/codehost-review.js";
 export { errorSeverity } from "./rules/errortracker.js";
 export {
   type ClassifiedSignal,

@@ -16,11 +16,12 @@ import { newIssueId, type StoredIssue } from "../issues/issue-item.js";
 import type { IssueMoves } from "../issues/issue-moves.js";
 import type { IssueService } from "../issues/issue-service.js";
 import type { IssueStore } from "../issues/issue-store.js";
+import type { PullRequestIndex } from "../issues/pull-request-index.js";
 import type { Issue } from "../issues/schemas.js";
 import type { SignalLinks } from "../issues/signal-links.js";
-import { closedLoop, closeLoop } from "./closed-loop.js";
 import { newSignalId } from "./keys.js";
 import { type EncodedPayload, encodePayload } from "./payload.js";
+import { closeLoop, keepFeedback, reviewLoop } from "./review-loop.js";
 import { type RoutedSignal, type Routing, routeSignal } from "./routing.js";
 import type { IngestResult } from "./schemas.js";
 import type { SignalQueries } from "./signal-queries.js";
@@ -66,6 +67,8 @@ export interface SignalIssues {
   links: SignalLinks;
   store: IssueStore;
   moves: IssueMoves;
+  /** The issues pull requests were completed for: review events find them by it. */
+  pullRequests: PullRequestIndex;
   /** The routing of a project a signal names itself (a manual signal's `projectId`). */
   projects: { routingOf(projectId: string): Promise<SourceRouting | null> };
 }
@@ -173,10 +176,10 @@ export class SignalIngest {
     const project =
       input.manual && input.projectId ? await this.issues.projects.routingOf(input.projectId) : read.routing;
     const draft = input.manual ? input : { ...input, projectId: project?.projectId ?? null };
-    const closing = await closedLoop(draft, receivedAt, this.issues.store);
-    if (closing) {
-      return this.writeRouted(draft, id, receivedAt, payload, closing.routing, project, pointer, closing.issues[0], {
-        closed: closing.issues,
+    const reviewed = await reviewLoop(draft, receivedAt, this.issues);
+    if (reviewed) {
+      return this.writeRouted(draft, id, receivedAt, payload, reviewed.routing, project, pointer, reviewed.issues[0], {
+        reviewed: reviewed.issues,
       });
     }
     const current = pointer ? await this.issues.links.findForSignal(pointer) : undefined;
@@ -223,13 +226,15 @@ export class SignalIngest {
     project: SourceRouting | null,
     pointer: string | null,
     current: StoredIssue | undefined,
-    { closed }: { closed: StoredIssue[] } = { closed: [] },
+    { reviewed }: { reviewed: StoredIssue[] } = { reviewed: [] },
   ): Promise<IngestResult> {
     const signal = signalHead(draft, id, receivedAt, payload.encoded, routing, current);
     const effect: IssueEffect =
       routing.action === "closed_loop"
-        ? await closeLoop(closed, routing.pullRequest, receivedAt, this.issues.moves)
-        : await this.issueEffect(draft, routing, current, signal, pointer, project);
+        ? await closeLoop(reviewed, routing.pullRequest, receivedAt, this.issues.moves)
+        : routing.action === "review"
+          ? await keepFeedback(reviewed, routing.event, receivedAt, this.issues.moves)
+          : await this.issueEffect(draft, routing, current, signal, pointer, project);
     const own = this.signals.prepareCreate(signal, payload.encoded, payload.chunksAhead);
     const stored = await this.write(draft, own, effect, signal);
     return stored ?? { signal, issue: effect.issue, duplicate: false };
@@ -355,7 +360,7 @@ function signalHead(
     title: draft.title,
     action: routing.action,
     issueId:
-      (routing.action === "grouped" || routing.action === "closed_loop") && current
+      (routing.action === "grouped" || routing.action === "closed_loop" || routing.action === "review") && current
         ? current.issue.id
         : routing.action === "opened"
           ? newIssueId()

@@ -53,7 +53,15 @@ ${FENCE}
 
 ## Earlier attempts: start from what they learned, do not repeat what failed
 {{#each previousDispatches}}
-- Attempt {{attempt}} by {{agent}}: {{status}}{{#if finishedAt}} at {{finishedAt}}{{/if}}{{#if summary}}. {{summary}}{{/if}}
+- Attempt {{attempt}} by {{agent}}: {{status}}{{#if finishedAt}} at {{finishedAt}}{{/if}}{{#if summary}}. {{summary}}{{/if}}{{#each pullRequests}} Pull request #{{number}}{{#if url}} ({{url}}){{/if}}.{{/each}}
+{{/each}}
+{{/if}}
+{{#if feedback}}
+
+## Review feedback{{#if reviewRounds}}: review sent this back {{reviewRounds}} time(s){{/if}}. Address every point before completing again
+{{#each feedback}}
+- {{kind}}{{#if author}} by {{author}}{{/if}}{{#if pullRequest}} on pull request #{{pullRequest.number}}{{/if}}, {{at}}{{#if url}} ({{url}}){{/if}}:
+{{body}}
 {{/each}}
 {{/if}}
 `;

@@ -77,6 +77,8 @@ export class PromptContextBuilder {
       blocking,
       blockedBy,
       previousDispatches: extra.previousDispatches,
+      feedback: issue.feedback,
+      reviewRounds: issue.reviewRounds,
       signals: signals.flatMap((signal) =>
         signal
           ? [

@@ -8,7 +8,7 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type Handlebars from "handlebars";
 import type { Goal, Project } from "../catalog/schemas.js";
 import type { IssueSummary } from "../issues/issue-service.js";
-import type { Issue } from "../issues/schemas.js";
+import type { Feedback, Issue, PullRequest } from "../issues/schemas.js";
 import { argumentOf, PROMPT_HELPERS } from "./helpers.js";
 
 export { TemplateSyntaxError } from "./helpers.js";
@@ -30,6 +30,8 @@ export interface PromptPreviousDispatch {
   attempt: number;
   summary: string | null;
   finishedAt: string | null;
+  /** The pull requests it completed with (docs/api.md#review). */
+  pullRequests: PullRequest[];
 }
 
 /** A signal linked to the issue, with the provider's payload as received. */
@@ -60,6 +62,10 @@ export interface PromptContext {
   /** Open issues this one waits on. */
   blockedBy: PromptIssueSummary[];
   previousDispatches: PromptPreviousDispatch[];
+  /** What review and checks said of its pull requests, newest last (docs/api.md#review). */
+  feedback: Feedback[];
+  /** How many times review sent it back. */
+  reviewRounds: number;
   /** The latest 5, newest first. */
   signals: PromptSignal[];
   /** Null when the prompt is a preview rather than a claim. */

@@ -6,8 +6,8 @@ import { PATCH_MOVES } from "../../helpers/issue-states.js";
 const PAIRS = ISSUE_STATUSES.flatMap((from) => ISSUE_STATUSES.map((to) => [from, to] as const));
 
 describe("issue transitions", () => {
-  it("cover all 36 from/to pairs", () => {
-    expect(PAIRS).toHaveLength(36);
+  it("cover all 49 from/to pairs", () => {
+    expect(PAIRS).toHaveLength(49);
   });
 
   it.each(PAIRS)("PATCH %s → %s", (from, to) => {
@@ -17,8 +17,18 @@ describe("issue transitions", () => {
   });
 
   it.each(PAIRS)("dispatch %s → %s", (from, to) => {
-    const allowed = from === to || PATCH_MOVES[from].includes(to) || (from === "todo" && to === "in_progress");
+    const allowed =
+      from === to ||
+      PATCH_MOVES[from].includes(to) ||
+      (from === "todo" && to === "in_progress") ||
+      (from === "in_progress" && to === "in_review");
     expect(transitionRefusal(from, to, "dispatch") === null).toBe(allowed);
+  });
+
+  it.each(PAIRS)("signal %s → %s: also finishes any open issue", (from, to) => {
+    const allowed =
+      from === to || PATCH_MOVES[from].includes(to) || (to === "done" && from !== "done" && from !== "canceled");
+    expect(transitionRefusal(from, to, "signal") === null).toBe(allowed);
   });
 
   it("sets completedAt on entering done or canceled and clears it on leaving", () => {
@@ -32,6 +42,6 @@ describe("issue transitions", () => {
   });
 
   it("calls done and canceled finished, everything else open", () => {
-    expect(ISSUE_STATUSES.filter(isOpen)).toEqual(["triage", "backlog", "todo", "in_progress"]);
+    expect(ISSUE_STATUSES.filter(isOpen)).toEqual(["triage", "backlog", "todo", "in_progress", "in_review"]);
   });
 });

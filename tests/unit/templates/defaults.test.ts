@@ -101,8 +101,20 @@ function fullContext(type: Issue["type"]): PromptContext {
         attempt: 1,
         summary: "Could not reproduce with 10 users; needs 200",
         finishedAt: "2026-01-01T12:00:00.000Z",
+        pullRequests: [{ number: 17, title: "Retry pay()", url: "https://codehost.example/acme/shop/pull/17" }],
       },
     ],
+    feedback: [
+      {
+        kind: "changes_requested",
+        author: "reviewer-b",
+        body: "The retry must not charge the card twice.",
+        url: "https://codehost.example/acme/shop/pull/17#review-1",
+        at: "2026-01-01T13:00:00.000Z",
+        pullRequest: { repository: "acme/shop", number: 17 },
+      },
+    ],
+    reviewRounds: 1,
     signals: [
       {
         id: "sig_01JD0000000000000000000001",
@@ -154,11 +166,12 @@ describe("default templates", () => {
     expect(template.changelog.length).toBeGreaterThan(0);
   });
 
-  it.each(DEFAULT_TEMPLATES)("$slug: passes the syntax check and is 40 to 90 lines", (template) => {
+  // Short enough to read in one go: the work, the issue's facts, earlier attempts and review feedback, how to report.
+  it.each(DEFAULT_TEMPLATES)("$slug: passes the syntax check and is 40 to 100 lines", (template) => {
     expect(() => checkTemplateSyntax(template.content)).not.toThrow();
     const lines = template.content.split("\n").length;
     expect(lines).toBeGreaterThanOrEqual(40);
-    expect(lines).toBeLessThanOrEqual(90);
+    expect(lines).toBeLessThanOrEqual(100);
   });
 
   it.each(DEFAULT_TEMPLATES)("$slug: names the issue and how to report back through the API", (template) => {
@@ -181,6 +194,10 @@ describe("default templates", () => {
       "TimeoutError in pay()",
       '```json\n{\n  "error": {\n    "type": "TimeoutError",',
       "Could not reproduce with 10 users; needs 200",
+      "Pull request #17 (https://codehost.example/acme/shop/pull/17).",
+      "## Review feedback: review sent this back 1 time(s).",
+      "- changes_requested by reviewer-b on pull request #17, 2026-01-01T13:00:00.000Z",
+      "The retry must not charge the card twice.",
       `Authorization: Bearer ${DISPATCH.token}`,
       `POST "${BASE_URL}/api/dispatch/${DISPATCH.id}/heartbeat"`,
       `before the lease ends (${DISPATCH.leaseExpiresAt})`,

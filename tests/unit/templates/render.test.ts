@@ -42,6 +42,8 @@ const context: PromptContext = {
   blocking: [],
   blockedBy: [],
   previousDispatches: [],
+  feedback: [],
+  reviewRounds: 0,
   signals: [],
   dispatch: null,
   prompt: null,

@@ -1,6 +1,7 @@
 /**
  * @module signals/rules/codehost — provider event types, fingerprints, severities and titles of code-host
- * webhook deliveries (docs/api.md#receivers, docs/api.md#fingerprints-and-severity), and the merged pull requests that close the loop (docs/api.md#what-a-signal-does, rule 1).
+ * webhook deliveries (docs/api.md#receivers, docs/api.md#fingerprints-and-severity), and the Kaizen
+ * issues a pull request names (what its review says is ./codehost-review.ts's).
  */
 import {
   type ClassifiedSignal,
@@ -191,40 +192,6 @@ function otherEventTypeTitle(eventType: string, action: string | undefined, body
     return ref && `Push to ${ref} (${count} ${count === 1 ? "commit" : "commits"})`;
   }
   return undefined;
-}
-
-/** A merged pull request as the loop records it on the issues it names. */
-export interface MergedPullRequest {
-  number: number;
-  title: string;
-  url: string | null;
-  mergedAt: string | null;
-  headBranch: string | null;
-  /** The Kaizen issue numbers it names (issueReferences). */
-  references: number[];
-}
-
-/**
- * The pull request facts a code-host `pull_request.closed` webhook delivery carries, or null when it is not
- * one, or the pull request was closed without being merged.
- * @example mergedPullRequest(signal, payload)?.references // [12]
- */
-export function mergedPullRequest(signal: { source: string; type: string }, body: unknown): MergedPullRequest | null {
-  if (signal.source !== "codehost" || signal.type !== "pull_request.closed") return null;
-  const pr = field(body, "pull_request");
-  const number = field(pr, "number") ?? field(body, "number");
-  if (field(pr, "merged") !== true || typeof number !== "number" || !Number.isSafeInteger(number)) return null;
-  const title = text(field(pr, "title")) ?? `Pull request #${number}`;
-  const description = text(field(pr, "body")) ?? null;
-  const headBranch = text(field(pr, "head", "ref")) ?? null;
-  return {
-    number,
-    title,
-    url: text(field(pr, "html_url")) ?? null,
-    mergedAt: text(field(pr, "merged_at")) ?? null,
-    headBranch,
-    references: issueReferences({ title, body: description, headBranch }),
-  };
 }
 
 const ISSUE_MENTION = /KZN-(\d+)/gi;

@@ -1,0 +1,175 @@
+/**
+ * @module signals/review-loop — code-host events about an issue's pull requests
+ * (docs/api.md#review, docs/api.md#what-a-signal-does rule 1): the issues a pull request is kept by
+ * (its repository and number) or names (`KZN-<n>`, a `kaizen/<n>` branch); a merge closes the loop
+ * on them, a review, review comment, failed check or unmerged close is kept as their feedback and
+ * sends those in review back to `todo`. All as the writes of the signal's own transaction.
+ */
+import type { TransactItem } from "../db/db.js";
+import type { StoredIssue } from "../issues/issue-item.js";
+import type { IssueMove, IssueMoves } from "../issues/issue-moves.js";
+import type { IssueStore } from "../issues/issue-store.js";
+import type { PullRequestIndex } from "../issues/pull-request-index.js";
+import { type Feedback, type Issue, MAX_FEEDBACK, type PullRequest } from "../issues/schemas.js";
+import { type ReviewEvent, reviewEvent } from "./rules.js";
+
+/** Issues one delivery can act on at once (the first found). */
+const MAX_REVIEWED_ISSUES = 10;
+/** Longest feedback text kept (a review body may be long; the prompt carries it). */
+const FEEDBACK_BODY_MAX = 10_000;
+
+/** What finding an event's issues needs: the issues by number, and the pull requests' pointers. */
+export interface ReviewedIssues {
+  store: Pick<IssueStore, "getByNumber" | "getMany">;
+  pullRequests: Pick<PullRequestIndex, "issuesOf">;
+}
+
+/** What a review event does: close the loop (a merge), or add feedback. */
+export type ReviewRouting =
+  | { action: "closed_loop"; pullRequest: PullRequest }
+  | { action: "review"; event: ReviewEvent };
+
+/** The payload as JSON, or null when it is not (only JSON webhook deliveries speak of reviews). */
+function parsedPayload(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The routing and the issues of a code-host delivery about the review of pull requests that are
+ * kept by or name existing Kaizen issues; null when it is no such delivery or finds none.
+ */
+export async function reviewLoop(
+  draft: { source: string; type: string; payloadText: string },
+  receivedAt: string,
+  issues: ReviewedIssues,
+): Promise<{ routing: ReviewRouting; issues: StoredIssue[] } | null> {
+  if (draft.source !== "codehost") return null;
+  const event = reviewEvent(draft.type, parsedPayload(draft.payloadText));
+  if (!event) return null;
+  const found = await issuesOf(event, issues);
+  if (found.length === 0) return null;
+  if (event.kind !== "merged") return { routing: { action: "review", event }, issues: found };
+  const [merged] = event.pullRequests;
+  if (!merged) return null;
+  const pullRequest: PullRequest = {
+    number: merged.number,
+    title: merged.title ?? `Pull request #${merged.number}`,
+    url: merged.url ?? null,
+    repository: event.repository,
+    state: "merged",
+    mergedAt: event.at ?? receivedAt,
+  };
+  return { routing: { action: "closed_loop", pullRequest }, issues: found };
+}
+
+/** The issues the event's pull requests point at, then those they name by number; once each, existing only. */
+async function issuesOf(event: ReviewEvent, issues: ReviewedIssues): Promise<StoredIssue[]> {
+  const { repository } = event;
+  const [pointed, named] = await Promise.all([
+    repository
+      ? issues.pullRequests.issuesOf(event.pullRequests.map(({ number }) => ({ repository, number })))
+      : Promise.resolve([]),
+    Promise.all(
+      [...new Set(event.pullRequests.flatMap((pr) => pr.references))]
+        .slice(0, MAX_REVIEWED_ISSUES)
+        .map((number) => issues.store.getByNumber(number)),
+    ),
+  ]);
+  const byPointer = pointed.length > 0 ? await issues.store.getMany(pointed.slice(0, MAX_REVIEWED_ISSUES)) : [];
+  const seen = new Set<string>();
+  return [...byPointer, ...named.filter((issue): issue is StoredIssue => issue !== undefined)]
+    .filter((issue) => !seen.has(issue.issue.id) && seen.add(issue.issue.id))
+    .slice(0, MAX_REVIEWED_ISSUES);
+}
+
+/**
+ * The writes that close the loop on each issue: the pull request joins its `pullRequests`, and an
+ * open issue moves to `done` (from any open status: the fix is merged), completing the dispatch
+ * working it with the pull request as its outcome. One move for all of them, so an issue two of
+ * them block is written once.
+ */
+export async function closeLoop(
+  issues: StoredIssue[],
+  pullRequest: PullRequest,
+  receivedAt: string,
+  moves: IssueMoves,
+): Promise<{ issue: Issue | null; writes: TransactItem[] }> {
+  const outcome = {
+    summary: `Merged pull request #${pullRequest.number}: ${pullRequest.title}`,
+    commits: [],
+    pullRequests: [pullRequest],
+  };
+  const { moved, writes } = await moves.prepareAll(
+    issues.map((current) => {
+      const known = current.issue.pullRequests.findIndex((pr) => samePullRequest(pr, pullRequest));
+      const pullRequests =
+        known < 0
+          ? [...current.issue.pullRequests, pullRequest]
+          : current.issue.pullRequests.map((pr, i) => (i === known ? { ...pr, ...pullRequest, title: pr.title } : pr));
+      const open = current.issue.status !== "done" && current.issue.status !== "canceled";
+      return {
+        current,
+        by: "signal" as const,
+        changes: { pullRequests, ...(open ? { status: "done" as const } : {}) },
+        dispatchEnd: { status: "completed" as const, outcome },
+      };
+    }),
+    new Date(receivedAt),
+  );
+  return { issue: moved[0]?.issue ?? null, writes };
+}
+
+/**
+ * The writes that keep a review event as each issue's feedback (once: a second delivery of the
+ * same review adds nothing), sending those in review back to `todo` with one more review round
+ * when the event asks for changes.
+ */
+export async function keepFeedback(
+  issues: StoredIssue[],
+  event: ReviewEvent,
+  receivedAt: string,
+  moves: IssueMoves,
+): Promise<{ issue: Issue | null; writes: TransactItem[] }> {
+  const pullRequest = event.pullRequests[0];
+  const entry: Feedback = {
+    kind: event.kind === "merged" ? "commented" : event.kind,
+    author: event.author,
+    body: event.body.slice(0, FEEDBACK_BODY_MAX),
+    url: event.url,
+    at: event.at ?? receivedAt,
+    pullRequest: pullRequest ? { repository: event.repository, number: pullRequest.number } : null,
+  };
+  const planned = issues.flatMap((current): IssueMove[] => {
+    const { issue } = current;
+    if (issue.feedback.some((kept) => sameFeedback(kept, entry))) return [];
+    const sendsBack = event.sendsBack && issue.status === "in_review";
+    return [
+      {
+        current,
+        by: "signal",
+        changes: {
+          feedback: [...issue.feedback, entry].slice(-MAX_FEEDBACK),
+          ...(sendsBack ? { status: "todo" as const, reviewRounds: issue.reviewRounds + 1 } : {}),
+        },
+      },
+    ];
+  });
+  if (planned.length === 0) return { issue: issues[0]?.issue ?? null, writes: [] };
+  const { moved, writes } = await moves.prepareAll(planned, new Date(receivedAt));
+  return { issue: moved[0]?.issue ?? issues[0]?.issue ?? null, writes };
+}
+
+function samePullRequest(a: PullRequest, b: PullRequest): boolean {
+  return (
+    a.number === b.number &&
+    (!a.repository || !b.repository || a.repository.toLowerCase() === b.repository.toLowerCase())
+  );
+}
+
+function sameFeedback(a: Feedback, b: Feedback): boolean {
+  return a.kind === b.kind && a.at === b.at && a.url === b.url && a.author === b.author && a.body === b.body;
+}
