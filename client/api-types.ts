@@ -484,7 +484,7 @@ export interface paths {
     put?: never;
     /**
      * Create a project
-     * @description `limits` (both `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues) and `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400.
+     * @description `limits` (all `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues), `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop) and `maxInReview` (an integer 1..1000: issues of the project waiting in review before claims of its issues stop). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400.
      */
     post: operations["postApiProjects"];
     delete?: never;
@@ -513,7 +513,7 @@ export interface paths {
     head?: never;
     /**
      * Update a project
-     * @description `limits` (both `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues) and `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400.
+     * @description `limits` (all `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues), `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop) and `maxInReview` (an integer 1..1000: issues of the project waiting in review before claims of its issues stop). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400.
      */
     patch: operations["patchApiProjectsId"];
     trace?: never;
@@ -951,7 +951,7 @@ export interface paths {
     put?: never;
     /**
      * Claim the highest-scoring eligible issue
-     * @description Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, complete, release, comments on the issue and reviews of the prompt. Takes no `Idempotency-Key`. Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`. A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects first. The 429 comes before the budget's 204 when both apply.
+     * @description Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, complete, release, comments on the issue and reviews of the prompt. Takes no `Idempotency-Key`. Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`, and one with `limits.maxInReview` of its issues in review the 204 with `Kaizen-Claim-Stopped: review-capacity`. A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects first. The 429 comes before the budget's 204 when both apply.
      */
     post: operations["postApiDispatchClaim"];
     delete?: never;
@@ -969,7 +969,7 @@ export interface paths {
     };
     /**
      * Claim, for agents that can only GET
-     * @description The claim of `POST /api/dispatch/claim`, its answers included. Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`. A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects first. The 429 comes before the budget's 204 when both apply.
+     * @description The claim of `POST /api/dispatch/claim`, its answers included. Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`, and one with `limits.maxInReview` of its issues in review the 204 with `Kaizen-Claim-Stopped: review-capacity`. A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects first. The 429 comes before the budget's 204 when both apply.
      */
     get: operations["getApiDispatchNext"];
     put?: never;
@@ -1500,6 +1500,7 @@ export interface components {
       limits: {
         maxActivePerAgent: number | null;
         dailyCostBudgetUsd: number | null;
+        maxInReview: number | null;
       };
       sources: {
         codehost: string[];
@@ -1527,6 +1528,7 @@ export interface components {
       limits: {
         maxActivePerAgent: number | null;
         dailyCostBudgetUsd: number | null;
+        maxInReview: number | null;
       };
       sources: {
         codehost: string[];
@@ -3217,6 +3219,7 @@ export interface operations {
           limits?: {
             maxActivePerAgent?: number | null;
             dailyCostBudgetUsd?: number | null;
+            maxInReview?: number | null;
           };
           sources?: {
             codehost?: string[];
@@ -3337,6 +3340,7 @@ export interface operations {
           limits?: {
             maxActivePerAgent?: number | null;
             dailyCostBudgetUsd?: number | null;
+            maxInReview?: number | null;
           };
           sources?: {
             codehost?: string[];
@@ -4706,11 +4710,11 @@ export interface operations {
           };
         };
       };
-      /** @description Nothing is eligible. With `Kaizen-Claim-Stopped: daily-cost-budget`: the only issues left are in projects whose agents reported `limits.dailyCostBudgetUsd` or more today (UTC); claims of them resume the next UTC day or when the budget is raised. */
+      /** @description Nothing is eligible. With `Kaizen-Claim-Stopped: daily-cost-budget`: the only issues left are in projects whose agents reported `limits.dailyCostBudgetUsd` or more today (UTC); claims of them resume the next UTC day or when the budget is raised. With `Kaizen-Claim-Stopped: review-capacity`: issues are held back because `limits.maxInReview` of their projects' issues wait in review (this value wins when both apply); claims resume as reviews end. */
       204: {
         headers: {
-          /** @description Why nothing was claimed although issues are queued: their projects' daily cost budget */
-          "Kaizen-Claim-Stopped"?: "daily-cost-budget";
+          /** @description Why nothing was claimed although issues are queued: their projects' reviews are full, or their daily cost budget is spent */
+          "Kaizen-Claim-Stopped"?: "daily-cost-budget" | "review-capacity";
           [name: string]: unknown;
         };
         content?: never;
@@ -4749,11 +4753,11 @@ export interface operations {
           };
         };
       };
-      /** @description Nothing is eligible. With `Kaizen-Claim-Stopped: daily-cost-budget`: the only issues left are in projects whose agents reported `limits.dailyCostBudgetUsd` or more today (UTC); claims of them resume the next UTC day or when the budget is raised. */
+      /** @description Nothing is eligible. With `Kaizen-Claim-Stopped: daily-cost-budget`: the only issues left are in projects whose agents reported `limits.dailyCostBudgetUsd` or more today (UTC); claims of them resume the next UTC day or when the budget is raised. With `Kaizen-Claim-Stopped: review-capacity`: issues are held back because `limits.maxInReview` of their projects' issues wait in review (this value wins when both apply); claims resume as reviews end. */
       204: {
         headers: {
-          /** @description Why nothing was claimed although issues are queued: their projects' daily cost budget */
-          "Kaizen-Claim-Stopped"?: "daily-cost-budget";
+          /** @description Why nothing was claimed although issues are queued: their projects' reviews are full, or their daily cost budget is spent */
+          "Kaizen-Claim-Stopped"?: "daily-cost-budget" | "review-capacity";
           [name: string]: unknown;
         };
         content?: never;

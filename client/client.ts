@@ -100,11 +100,24 @@ function retryAfterOf(response: Response): number | undefined {
 
 /**
  * Why a claim's 204 took nothing although issues are queued: `daily-cost-budget` when their projects'
- * daily cost budgets stopped claims (docs/api.md#dispatch); null when nothing was eligible.
+ * daily cost budgets stopped claims (docs/api.md#dispatch), `review-capacity` when their reviews are
+ * full (docs/api.md#review-capacity); null when nothing was eligible.
  * @example const { response } = await kaizen.POST("/api/dispatch/claim", …); if (claimStopped(response)) …
  */
 export function claimStopped(response: Response): string | null {
   return response.status === 204 ? response.headers.get(CLAIM_STOPPED_HEADER) : null;
+}
+
+/**
+ * Why nothing was claimed, in a sentence, for a stop {@link claimStopped} read.
+ * @example stoppedReason("review-capacity") // "Nothing to claim: the issues left are in projects whose reviews are full …"
+ */
+export function stoppedReason(stopped: string): string {
+  return stopped === "review-capacity"
+    ? "Nothing to claim: the issues left are in projects whose reviews are full " +
+        `(limits.maxInReview issues wait in review; ${stopped}). Claims of them resume as reviews end.`
+    : "Nothing to claim: the issues left are in projects whose agents spent today's cost budget " +
+        `(limits.dailyCostBudgetUsd; ${stopped}). Claims of them resume the next day (UTC).`;
 }
 
 /**

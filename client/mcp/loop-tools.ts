@@ -3,7 +3,7 @@ import { createCommentBody } from "../../core/src/comments/schemas.js";
 import { claimBody, completeBody } from "../../core/src/dispatch/schemas.js";
 import { createReviewBody } from "../../core/src/prompts/schemas.js";
 import { listSignalsQuery } from "../../core/src/signals/schemas.js";
-import { claimStopped } from "../client.js";
+import { claimStopped, stoppedReason } from "../client.js";
 import { dataResult, defaultIssue, defineTool, dispatchId, promptId, READ, WRITE } from "./tool-kit.js";
 
 export const claimNextIssue = defineTool({
@@ -18,7 +18,8 @@ export const claimNextIssue = defineTool({
     "issue is eligible. In a repository connected with `kaizen connect`, only its project's issues are claimed " +
     "unless projectId names another. A project's limits may hold its issues back: an error 429 says you hold as " +
     "many of its dispatches as it allows one agent (finish one, then try again after the time it names); " +
-    "`stopped: daily-cost-budget` says its agents spent today's budget (UTC).",
+    "`stopped: daily-cost-budget` says its agents spent today's budget (UTC); `stopped: review-capacity` says as " +
+    "many of its issues wait in review as it allows (claims resume as reviews end).",
   route: "POST /api/dispatch/claim",
   inputSchema: claimBody(),
   annotations: WRITE,
@@ -30,8 +31,7 @@ export const claimNextIssue = defineTool({
     if (response.status === 204 || !data) {
       const stopped = claimStopped(response);
       const text = stopped
-        ? "Nothing to claim: the issues left are in projects whose agents spent today's cost budget " +
-          `(limits.dailyCostBudgetUsd; ${stopped}). Claims of them resume the next day (UTC).`
+        ? stoppedReason(stopped)
         : "Nothing to claim: no issue in todo is eligible for these filters.";
       return {
         content: [{ type: "text", text }],

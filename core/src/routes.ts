@@ -53,6 +53,7 @@ export function takesIdempotencyKey(route: RouteSpec): boolean {
  */
 export const CLAIM_STOPPED_HEADER = "Kaizen-Claim-Stopped";
 export const DAILY_COST_BUDGET_STOP = "daily-cost-budget";
+export const REVIEW_CAPACITY_STOP = "review-capacity";
 
 /** Largest JSON body accepted under `/api/` (docs/api.md#limits-and-versioning). */
 export const API_BODY_LIMIT_BYTES = 1024 * 1024;

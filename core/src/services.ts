@@ -29,6 +29,7 @@ import { IssueStore } from "./issues/issue-store.js";
 import { PullRequestIndex } from "./issues/pull-request-index.js";
 import { RelationService } from "./issues/relation-service.js";
 import { RelationStore } from "./issues/relation-store.js";
+import { ReviewLoad } from "./issues/review-load.js";
 import { SignalLinks } from "./issues/signal-links.js";
 import { PromptService } from "./prompts/prompt-service.js";
 import { PromptStore } from "./prompts/prompt-store.js";
@@ -230,6 +231,7 @@ export const dispatchService = (deps: AppDeps) =>
       queue: dispatchQueue(deps),
       moves: issueMoves(deps),
       pullRequests: pullRequestIndex(deps),
+      reviewLoad: new ReviewLoad(deps.db),
     };
     return new DispatchService(
       new ClaimLine(deps.db, dispatchStore(deps), issues, promptService(deps), usageStats(deps), clockOf(deps)),

@@ -233,13 +233,13 @@ describe("kaizen CLI over a real local server", () => {
     expect(stopped).toEqual({
       status: 3,
       stdout:
-        "Nothing to claim: the issues left are in projects whose agents reported their daily cost budget today (UTC; limits.dailyCostBudgetUsd, daily-cost-budget).\n",
+        "Nothing to claim: the issues left are in projects whose agents spent today's cost budget (limits.dailyCostBudgetUsd; daily-cost-budget). Claims of them resume the next day (UTC).\n",
       stderr: "",
     });
     const stoppedJson = await kaizen(["next", "--project", budgeted.id, "--json"], payer);
     expect(stoppedJson.status).toBe(3);
     expect(stoppedJson.stdout).toBe("null\n");
-    expect(stoppedJson.stderr).toContain("daily cost budget");
+    expect(stoppedJson.stderr).toContain("today's cost budget");
 
     // stats: the figures as before, then today's usage with a row per agent.
     const [stats, statsJson] = await Promise.all([kaizen(["stats"], withKey), kaizen(["stats", "--json"], withKey)]);

@@ -35,8 +35,17 @@ export function issueColumns<T>(issue: (row: T) => IssueSummary): Column<T>[] {
   ];
 }
 
+/** Text set in by four spaces, line by line. */
+function indent(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => `    ${line}`)
+    .join("\n");
+}
+
 /**
- * An issue as `issues show` prints it: its fields, description, and its children, relations and signals.
+ * An issue as `issues show` prints it: its fields, description, pull requests and review feedback, and its
+ * children, relations and signals.
  * @example formatIssue(issue, false)
  */
 export function formatIssue(issue: Schema<"IssueDetail"> | Issue, colour: boolean): string {
@@ -76,8 +85,20 @@ export function formatIssue(issue: Schema<"IssueDetail"> | Issue, colour: boolea
     parts.push(section("Commits", issue.commits.map((c) => `${c.sha.slice(0, 12)}  ${c.message}`).join("\n"), colour));
   }
   if (issue.pullRequests.length > 0) {
-    const lines = issue.pullRequests.map((pr) => `#${pr.number}  ${pr.title}${pr.url ? `  ${pr.url}` : ""}`);
+    const lines = issue.pullRequests.map(
+      (pr) =>
+        `${pr.repository ?? ""}#${pr.number}  ${pr.title}${pr.state ? `  (${pr.state})` : ""}${pr.url ? `  ${pr.url}` : ""}`,
+    );
     parts.push(section("Pull requests", lines.join("\n"), colour));
+  }
+  if (issue.feedback.length > 0) {
+    const rounds = issue.reviewRounds > 0 ? `, sent back ${issue.reviewRounds} time(s)` : "";
+    const lines = issue.feedback.map(
+      (entry) =>
+        `${shortTime(entry.at)}  ${entry.kind}${entry.author ? ` by ${entry.author}` : ""}` +
+        `${entry.pullRequest ? ` on #${entry.pullRequest.number}` : ""}\n${indent(entry.body)}`,
+    );
+    parts.push(section(`Review feedback${rounds}`, lines.join("\n"), colour));
   }
   if (detail && detail.children.length > 0) {
     parts.push(

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import type { Argv } from "yargs";
 import { ISSUE_TYPES } from "../../../core/src/issues/issue-values.js";
-import { claimStopped, type Schema } from "../../client.js";
+import { claimStopped, type Schema, stoppedReason } from "../../client.js";
 import type { Define } from "../command.js";
 import { COMMANDS } from "../command-index.js";
 import { integerIn, parseCommit, parsePullRequest, resolveProjectId } from "../options.js";
@@ -114,13 +114,11 @@ export function registerWork(yargs: Argv, define: Define): Argv {
           });
           if (response.status === 204 || !data) {
             const stopped = claimStopped(response);
-            const budget =
-              "Nothing to claim: the issues left are in projects whose agents reported their daily cost budget " +
-              `today (UTC; limits.dailyCostBudgetUsd, ${stopped}).`;
+            const why = stopped ? stoppedReason(stopped) : "";
             if (output.json) {
               output.out("null");
-              if (stopped) output.err(`kaizen: ${budget}`);
-            } else output.out(stopped ? budget : "Nothing to claim: no issue in todo is eligible right now.");
+              if (stopped) output.err(`kaizen: ${why}`);
+            } else output.out(stopped ? why : "Nothing to claim: no issue in todo is eligible right now.");
             return EXIT.nothingToClaim;
           }
           emit(output, data.data, (claim) => formatClaim(claim, output.colour));

@@ -224,6 +224,49 @@ function History({ issueId }: { issueId: string }) {
   );
 }
 
+/** Its pull requests and what review said of them (docs/api.md#review), newest last. */
+function Review({ issue }: { issue: Schema<"Issue"> }) {
+  if (issue.pullRequests.length === 0 && issue.feedback.length === 0) return null;
+  return (
+    <section aria-labelledby="review-title">
+      <h2 id="review-title">
+        Review
+        {issue.reviewRounds > 0 ? ` · sent back ${issue.reviewRounds} time${issue.reviewRounds === 1 ? "" : "s"}` : ""}
+      </h2>
+      <ul class="pull-requests">
+        {issue.pullRequests.map((pr) => (
+          <li key={`${pr.repository ?? ""}#${pr.number}`}>
+            {pr.url ? (
+              <a href={pr.url}>{`${pr.repository ?? ""}#${pr.number}`}</a>
+            ) : (
+              `${pr.repository ?? ""}#${pr.number}`
+            )}{" "}
+            {pr.title} {pr.state ? <Badge kind={pr.state}>{pr.state}</Badge> : null}
+          </li>
+        ))}
+      </ul>
+      {issue.feedback.length > 0 ? (
+        <ol class="feedback">
+          {issue.feedback.map((entry) => (
+            <li key={`${entry.kind}${entry.at}${entry.url ?? ""}`}>
+              <Badge kind={entry.kind}>{entry.kind.replace("_", " ")}</Badge>
+              {entry.author ? ` ${entry.author}` : ""}
+              {entry.pullRequest ? ` on #${entry.pullRequest.number}` : ""} <When at={entry.at} />
+              {entry.url ? (
+                <>
+                  {" "}
+                  <a href={entry.url}>view</a>
+                </>
+              ) : null}
+              <pre>{entry.body}</pre>
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </section>
+  );
+}
+
 export function IssuePage() {
   const { params } = useRoute();
   const id = params.id ?? "";
@@ -273,6 +316,7 @@ export function IssuePage() {
           <strong>Agent summary:</strong> {current.agentSummary}
         </p>
       ) : null}
+      <Review issue={current} />
       {current.blockedBy.length > 0 ? (
         <p>
           Waits on:{" "}

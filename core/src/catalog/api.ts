@@ -15,8 +15,9 @@ import {
 } from "./schemas.js";
 
 const PROJECT_LIMITS = TEXT
-  ? "`limits` (both `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may " +
-    "hold of the project's issues) and `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day " +
+  ? "`limits` (all `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may " +
+    "hold of the project's issues), `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day " +
+    "before claims of its issues stop) and `maxInReview` (an integer 1..1000: issues of the project waiting in review " +
     "before claims of its issues stop). Sent, the object replaces the project's limits whole: a key left out is `null`; " +
     "unknown keys are a 400."
   : "";

@@ -25,7 +25,7 @@ import { failedAt, type RecordKind, RecordStore, type Stored } from "./record-st
 import type { Goal, Label, Project, ProjectAutomation, ProjectLimits, ProjectSources } from "./schemas.js";
 
 /** Limits of a project that sets none (and of projects stored before limits existed). */
-export const NO_LIMITS: ProjectLimits = { maxActivePerAgent: null, dailyCostBudgetUsd: null };
+export const NO_LIMITS: ProjectLimits = { maxActivePerAgent: null, dailyCostBudgetUsd: null, maxInReview: null };
 
 /** Sources of a project that owns none (and of projects stored before sources existed). */
 export const NO_SOURCES: ProjectSources = { codehost: [], errortracker: [], analytics: [] };

@@ -27,7 +27,10 @@ export interface RecordKind<T extends { id: string }> {
   entryOf(record: T): Item;
   /** Its fields, in the order the API shows them. */
   fields: readonly (keyof T & string)[];
-  /** What a field reads as on an item stored before the field existed (else `null`). */
+  /**
+   * What a field reads as on an item stored before the field existed (else `null`); for an object
+   * field, also what each of its keys reads as on an item stored before that key existed.
+   */
   absent?: Partial<T>;
   /** The field that names another record, whose `refCount` follows it. */
   pointer?: { field: keyof T & string; noun: string; targetKey(id: string): Key };
@@ -226,13 +229,22 @@ export class RecordStore<T extends { id: string }> {
   }
 }
 
-/** The record an item of `kind` holds: the kind's fields, absent ones as `kind.absent` says, else `null`. */
+/** The record an item of `kind` holds: the kind's fields, absent ones (and absent keys of object fields) as `kind.absent` says, else `null`. */
 export function recordOf<T extends { id: string }>(kind: RecordKind<T>, item: Item): Stored<T> {
   // The item was written from a T by the kind's store; its fields are T's.
   const record = Object.fromEntries(
-    kind.fields.map((field) => [field, item[field] ?? kind.absent?.[field] ?? null]),
+    kind.fields.map((field) => {
+      const stored = item[field];
+      const absent = kind.absent?.[field];
+      if (isPlainObject(stored) && isPlainObject(absent)) return [field, { ...absent, ...stored }];
+      return [field, stored ?? absent ?? null];
+    }),
   ) as T;
   return { record, version: Number(item.version ?? 1), refCount: Number(item.refCount ?? 0) };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Counts a pointer in or out on the record it names, which must exist. */

@@ -46,6 +46,7 @@ export const MAX_DAILY_COST_BUDGET_USD = 1_000_000;
  */
 const limitsBody = /* @__PURE__ */ onFirstUse(() => {
   const perAgent = "must be an integer 1..100, or null";
+  const inReview = "must be an integer 1..1000, or null";
   const budget = `must be a number > 0 and ≤ ${MAX_DAILY_COST_BUDGET_USD} (US dollars), or null`;
   return z.pipe(
     z.strictObject(
@@ -54,13 +55,15 @@ const limitsBody = /* @__PURE__ */ onFirstUse(() => {
         dailyCostBudgetUsd: z.optional(
           z.nullable(z.number(budget).check(z.gt(0, budget), z.lte(MAX_DAILY_COST_BUDGET_USD, budget))),
         ),
+        maxInReview: z.optional(z.nullable(z.int(inReview).check(z.gte(1, inReview), z.lte(1000, inReview)))),
       },
-      "must be an object { maxActivePerAgent?, dailyCostBudgetUsd? }",
+      "must be an object { maxActivePerAgent?, dailyCostBudgetUsd?, maxInReview? }",
     ),
     z.transform(
       (limits): ProjectLimits => ({
         maxActivePerAgent: limits.maxActivePerAgent ?? null,
         dailyCostBudgetUsd: limits.dailyCostBudgetUsd ?? null,
+        maxInReview: limits.maxInReview ?? null,
       }),
     ),
   );
@@ -214,12 +217,14 @@ export type ListLabelsQuery = Output<typeof listLabelsQuery>;
 
 /**
  * What claims of a project's issues may take (docs/api.md#projects-goals-and-labels, docs/api.md#dispatch): how many of them one agent may hold
- * at once, and the dollars its agents may report in a UTC day before claims stop; `null`: no limit.
+ * at once, the dollars its agents may report in a UTC day before claims stop, and how many of its
+ * issues may wait in review before claims stop (docs/api.md#review-capacity); `null`: no limit.
  */
 export const projectLimitsSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     maxActivePerAgent: z.nullable(z.int().check(z.gte(1), z.lte(100))),
     dailyCostBudgetUsd: z.nullable(z.number().check(z.gt(0))),
+    maxInReview: z.nullable(z.int().check(z.gte(1), z.lte(1000))),
   }),
 );
 export type ProjectLimits = Output<typeof projectLimitsSchema>;

@@ -99,6 +99,13 @@ export const ITEM_KINDS = {
     owner: "issues/pull-request-index#PullRequestIndex",
     about: "the issue a pull request (repository and number) was completed for",
   },
+  reviewload: {
+    prefix: "reviewload_1",
+    stamped: false,
+    keys: "issues/keys",
+    owner: "issues/review-load#ReviewLoad",
+    about: "how many of a project's issues wait in review",
+  },
   issuechild: {
     prefix: "issuechild_1",
     stamped: false,

@@ -3,25 +3,35 @@
  * outcomes, each declared once: guard, request schemas, answers and OpenAPI text (openapi/declare).
  */
 import { type Declarations, TEXT } from "../openapi/declare.js";
-import { CLAIM_STOPPED_HEADER, DAILY_COST_BUDGET_STOP } from "../routes.js";
+import { CLAIM_STOPPED_HEADER, DAILY_COST_BUDGET_STOP, REVIEW_CAPACITY_STOP } from "../routes.js";
 import { claimBody, completeBody, listDispatchesQuery, nextQuery, queueQuery } from "./schemas.js";
 
-/** A claim's 204: nothing eligible, or (with the header) nothing but issues of projects past their daily cost budget. */
-const NOTHING_CLAIMED = { status: 204, headers: { [CLAIM_STOPPED_HEADER]: [DAILY_COST_BUDGET_STOP] } } as const;
+/**
+ * A claim's 204: nothing eligible, or (with the header) nothing but issues of projects whose reviews
+ * are full or that are past their daily cost budget.
+ */
+const NOTHING_CLAIMED = {
+  status: 204,
+  headers: { [CLAIM_STOPPED_HEADER]: [DAILY_COST_BUDGET_STOP, REVIEW_CAPACITY_STOP] },
+} as const;
 
 const NOTHING_CLAIMED_TEXT = TEXT && {
   alsoSuccess:
     "Nothing is eligible. With `Kaizen-Claim-Stopped: daily-cost-budget`: the only issues left are in projects whose " +
-    "agents reported `limits.dailyCostBudgetUsd` or more today (UTC); claims of them resume the next UTC day or when the budget is raised.",
+    "agents reported `limits.dailyCostBudgetUsd` or more today (UTC); claims of them resume the next UTC day or when the budget is raised. " +
+    "With `Kaizen-Claim-Stopped: review-capacity`: issues are held back because `limits.maxInReview` of their projects' issues " +
+    "wait in review (this value wins when both apply); claims resume as reviews end.",
   headers: {
-    [CLAIM_STOPPED_HEADER]: "Why nothing was claimed although issues are queued: their projects' daily cost budget",
+    [CLAIM_STOPPED_HEADER]:
+      "Why nothing was claimed although issues are queued: their projects' reviews are full, or their daily cost budget is spent",
   },
 };
 
 const CLAIM_LIMITS = TEXT
   ? " Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a " +
     "project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose " +
-    "agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`. " +
+    "agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`, " +
+    "and one with `limits.maxInReview` of its issues in review the 204 with `Kaizen-Claim-Stopped: review-capacity`. " +
     "A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects " +
     "first. The 429 comes before the budget's 204 when both apply."
   : "";

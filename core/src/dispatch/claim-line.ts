@@ -10,7 +10,7 @@ import { retryConflicts } from "../db/retry.js";
 import { TooManyRequestsError, UnavailableError } from "../errors.js";
 import { isQueued, type QueueFilters, type QueueHeadEntry, queueListingOf } from "../issues/dispatch-queue.js";
 import type { PromptService } from "../prompts/prompt-service.js";
-import { DAILY_COST_BUDGET_STOP } from "../routes.js";
+import { DAILY_COST_BUDGET_STOP, REVIEW_CAPACITY_STOP } from "../routes.js";
 import { type UsageStats, usageDay } from "../stats/usage-stats.js";
 import type { DispatchStore } from "./dispatch-store.js";
 import type { DispatchedIssues } from "./dispatched-issues.js";
@@ -49,13 +49,14 @@ export const AGENT_LIMIT_RETRY_SECONDS = 30;
 
 /** A claim that took nothing because the projects of the issues it could take spent their daily cost budget. */
 export interface ClaimStopped {
-  stopped: typeof DAILY_COST_BUDGET_STOP;
+  stopped: typeof DAILY_COST_BUDGET_STOP | typeof REVIEW_CAPACITY_STOP;
 }
 
 /** Why this claim passes over a project's issues. */
 type Hold =
   | { hold: "agent-limit"; projectId: string; limit: number; active: number }
-  | { hold: "daily-cost-budget"; projectId: string };
+  | { hold: "daily-cost-budget"; projectId: string }
+  | { hold: "review-capacity"; projectId: string };
 
 export class ClaimLine {
   /** What the claims' deadlines and waits run on: `now`, when it can wait (core/src/clock.ts). */
@@ -93,8 +94,8 @@ export class ClaimLine {
    * a claimer waits a moment for those ahead (one may leave an issue) before it answers 204.
    *
    * A project's limits hold its issues back (docs/api.md#dispatch): when the agent holds
-   * `limits.maxActivePerAgent` of its dispatches, or its agents reported `limits.dailyCostBudgetUsd`
-   * today. A claim filtered by that project answers at once (429, or {@link ClaimStopped}); another
+   * `limits.maxActivePerAgent` of its dispatches, its agents reported `limits.dailyCostBudgetUsd`
+   * today, or `limits.maxInReview` of its issues wait in review (docs/api.md#review-capacity). A claim filtered by that project answers at once (429, or {@link ClaimStopped}); another
    * passes over the project's issues for the rest of the queue, and answers so only when nothing
    * else was left, the agent's limit first.
    */
@@ -236,9 +237,14 @@ export class ClaimLine {
     // The project as the prompt's context read it: its limits cost no read of their own.
     const limits = projectId ? prepared.project?.limits : undefined;
     const budget = limits?.dailyCostBudgetUsd ?? null;
-    if (projectId && budget !== null) {
-      const today = await this.usage.projectDay(projectId, usageDay(now));
-      if (today.costUsd >= budget) return { hold: "daily-cost-budget", projectId };
+    const maxInReview = limits?.maxInReview ?? null;
+    if (projectId && (budget !== null || maxInReview !== null)) {
+      const [today, inReview] = await Promise.all([
+        budget === null ? null : this.usage.projectDay(projectId, usageDay(now)),
+        maxInReview === null ? 0 : this.issues.reviewLoad.inReview(projectId),
+      ]);
+      if (maxInReview !== null && inReview >= maxInReview) return { hold: "review-capacity", projectId };
+      if (budget !== null && today && today.costUsd >= budget) return { hold: "daily-cost-budget", projectId };
     }
     const dispatch: Dispatch = {
       id,
@@ -310,7 +316,8 @@ export class ClaimLine {
 
 /**
  * A claim's answer when it took nothing: 429 when an agent's limit held back a project's issues
- * (before the budget: waiting a while frees the agent's place, and tells it why); the budget's
+ * (before the budget: waiting a while frees the agent's place, and tells it why); the review
+ * capacity's stop when a project's reviews held some back (reviews ending free it); the budget's
  * stop when only budgets did; else null (nothing eligible).
  */
 function nothingClaimed(input: ClaimInput, held: ReadonlyMap<string, Hold>): ClaimStopped | null {
@@ -322,5 +329,6 @@ function nothingClaimed(input: ClaimInput, held: ReadonlyMap<string, Hold>): Cla
       { retryAfterSeconds: AGENT_LIMIT_RETRY_SECONDS },
     );
   }
+  if (holds.some((hold) => hold.hold === "review-capacity")) return { stopped: REVIEW_CAPACITY_STOP };
   return holds.length > 0 ? { stopped: DAILY_COST_BUDGET_STOP } : null;
 }

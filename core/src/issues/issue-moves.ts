@@ -7,6 +7,7 @@ import { ConflictError } from "../errors.js";
 import { mergeCountChanges } from "../stats/counts.js";
 import type { AutomationHold, IssueInternals, NewIssue, StoredIssue } from "./issue-item.js";
 import type { IssueStore } from "./issue-store.js";
+import { reviewLoadChanges } from "./review-load.js";
 import type { Issue, StatusMover } from "./schemas.js";
 import { completedAtAfter, isOpen, type TransitionActor, transitionRefusal } from "./transitions.js";
 
@@ -68,7 +69,7 @@ export class IssueMoves {
    * names): each issue under the state machine (409 on a refused move) with its listings, queue
    * entries and counts; the end of its active dispatch when it leaves `in_progress`; each issue it
    * blocks gaining or losing it in `blockedBy` (and joining or leaving the queue) when it starts
-   * or stops being open. Every item appears once, counts merged: one transaction can hold it all.
+   * or stops being open; its project's count of issues in review when it enters or leaves review. Every item appears once, counts merged: one transaction can hold it all.
    */
   async prepareAll(moves: IssueMove[], now: Date): Promise<MoveResult> {
     const at = now.toISOString();
@@ -107,6 +108,15 @@ export class IssueMoves {
       if (sameMembers(blockedBy, dependent.issue.blockedBy)) continue;
       writes.push(...this.store.prepareRelationChange(dependent, { blockedBy }).writes);
     }
+    writes.push(
+      ...reviewLoadChanges(
+        planned.map(({ move, changes, deleting }) => {
+          const { issue } = move.current;
+          const projectId = changes.projectId === undefined ? issue.projectId : changes.projectId;
+          return { before: issue, after: deleting ? null : { status: changes.status ?? issue.status, projectId } };
+        }),
+      ),
+    );
     return { moved, writes: oncePerItem(mergeCountChanges(writes)) };
   }
 

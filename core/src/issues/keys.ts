@@ -20,6 +20,8 @@
  *
  * - issue of a pull request GetItem pk=$kaizen#pullrequest_1#<owner/name, lower case>#<number>
  *                            (written when a completion names it, docs/api.md#review)
+ * - a project's issues in review GetItem pk=$kaizen#reviewload_1#<project id> (a count every move into
+ *                            or out of `in_review` changes, docs/api.md#review-capacity)
  *
  * A number listing is `all`, or one value of a filterable field: `status=todo`, `type=task`,
  * `priority=2`, `project=prj_…`, `label=bug`, `parent=iss_…`, `fingerprint=…`. `createdAt` is
@@ -45,6 +47,13 @@ const PULL_REQUEST_ENTITY = keyPrefix("pullrequest");
 /** The pointer from a pull request to the issue it was completed for; a repository is matched in any case. */
 export function pullRequestKey(repository: string, number: number): Key {
   return { pk: `${PULL_REQUEST_ENTITY}#${repository.toLowerCase()}#${number}`, sk: PULL_REQUEST_ENTITY };
+}
+
+const REVIEW_LOAD_ENTITY = keyPrefix("reviewload");
+
+/** How many of a project's issues wait in review. */
+export function reviewLoadKey(projectId: string): Key {
+  return { pk: `${REVIEW_LOAD_ENTITY}#${projectId}`, sk: REVIEW_LOAD_ENTITY };
 }
 
 /** Sort-key prefix of the child summaries kept in a parent's partition. */
