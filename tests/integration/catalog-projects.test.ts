@@ -59,7 +59,7 @@ describe("projects: create, read, update, delete", () => {
       status: "backlog",
       health: "on_track",
       goalId: null,
-      limits: { maxActivePerAgent: null, dailyCostBudgetUsd: null },
+      limits: { maxActivePerAgent: null, dailyCostBudgetUsd: null, maxInReview: null },
       sources: { codehost: [], errortracker: [], analytics: [] },
       automation: { acceptAtPriority: null, acceptAtSignals: null },
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
@@ -70,7 +70,7 @@ describe("projects: create, read, update, delete", () => {
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
   });
 
-  it("reads the project back with issue counts for all six statuses, zeros included", async () => {
+  it("reads the project back with issue counts for all seven statuses, zeros included", async () => {
     const project = await createProject(t, { description: "Make it fast", status: "active", health: "at_risk" });
     const issues = issueStore({ db: t.db });
     await issues.create(newIssue({ title: "a", type: "task", projectId: project.id }));
@@ -82,7 +82,7 @@ describe("projects: create, read, update, delete", () => {
     expect(response.headers.get("etag")).toBe('"1"');
     expect(body.data).toEqual({
       ...project,
-      issueCounts: { triage: 1, backlog: 0, todo: 2, in_progress: 0, done: 0, canceled: 0 },
+      issueCounts: { triage: 1, backlog: 0, todo: 2, in_progress: 0, in_review: 0, done: 0, canceled: 0 },
       usage: {
         date: new Date().toISOString().slice(0, 10),
         reports: 0,

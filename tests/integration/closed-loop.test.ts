@@ -53,6 +53,7 @@ describe("closing the loop", () => {
         number: 501,
         title: `Fix checkout button (KZN-${issue.number})`,
         url: "https://codehost.example/octo-org/shop/pull/501",
+        repository: "octo-org/shop",
         state: "merged",
         mergedAt: "2026-11-20T10:00:00Z",
       },

@@ -314,7 +314,7 @@ describe.concurrent("leases", () => {
 });
 
 describe.concurrent("outcomes", () => {
-  it("done: the issue is done with the summary, commits and pull requests; a second completion is a 409", async () => {
+  it("done: the issue is done with the summary, commits and merged pull requests; a second completion is a 409", async () => {
     const t = await testApp();
     const issue = await createIssue(t, { title: "work", type: "task" });
     const { dispatch } = await claimed(t);
@@ -322,7 +322,7 @@ describe.concurrent("outcomes", () => {
       result: "done",
       summary: "Fixed the timeout",
       commits: [{ sha: "abc1234", message: "Fix" }],
-      pullRequests: [{ number: 12, title: `KZN-${issue.number}: fix` }],
+      pullRequests: [{ number: 12, title: `KZN-${issue.number}: fix`, mergedAt: "2026-11-20T10:00:00Z" }],
     };
     const response = await post(t, `/api/dispatch/${dispatch.id}/complete`, outcome);
     expect(response.status).toBe(200);

@@ -115,7 +115,10 @@ describe("GET /api/issues over 45 issues", () => {
   });
 
   it.each([
-    ["status=open", "status: must be a comma-separated list of: triage, backlog, todo, in_progress, done, canceled"],
+    [
+      "status=open",
+      "status: must be a comma-separated list of: triage, backlog, todo, in_progress, in_review, done, canceled",
+    ],
     ["status=todo,,done", "status: must be a comma-separated list of"],
     ["type=bug", "type: must be a comma-separated list of: signal, hypothesis, plan, task, monitor"],
     ["priority=5", "priority: must be an integer between 0 and 4"],

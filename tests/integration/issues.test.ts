@@ -35,6 +35,8 @@ describe("POST /api/issues and GET /api/issues/:id", () => {
       commits: [],
       pullRequests: [],
       blockedBy: [],
+      reviewRounds: 0,
+      feedback: [],
       statusChange: null,
       completedAt: null,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),

@@ -77,17 +77,17 @@ function finish(t: TestApp, dispatch: Claimed["dispatch"], action: "complete" | 
 }
 
 describe("projects' limits", () => {
-  it("are both null by default, set on create, replaced whole by a PATCH (a key left out is null)", async () => {
+  it("are all null by default, set on create, replaced whole by a PATCH (a key left out is null)", async () => {
     const t = await testApp();
     const plain = await createProject(t);
-    expect(plain.limits).toEqual({ maxActivePerAgent: null, dailyCostBudgetUsd: null });
+    expect(plain.limits).toEqual({ maxActivePerAgent: null, dailyCostBudgetUsd: null, maxInReview: null });
     const both = await createProject(t, { limits: { maxActivePerAgent: 3, dailyCostBudgetUsd: 12.5 } });
-    expect(both.limits).toEqual({ maxActivePerAgent: 3, dailyCostBudgetUsd: 12.5 });
+    expect(both.limits).toEqual({ maxActivePerAgent: 3, dailyCostBudgetUsd: 12.5, maxInReview: null });
     const one = await createProject(t, { limits: { maxActivePerAgent: 100 } });
-    expect(one.limits).toEqual({ maxActivePerAgent: 100, dailyCostBudgetUsd: null });
+    expect(one.limits).toEqual({ maxActivePerAgent: 100, dailyCostBudgetUsd: null, maxInReview: null });
 
     const read = await dataOf<Project>(t.app.request(`/api/projects/${both.id}`, { headers: AUTH }));
-    expect(read.limits).toEqual({ maxActivePerAgent: 3, dailyCostBudgetUsd: 12.5 });
+    expect(read.limits).toEqual({ maxActivePerAgent: 3, dailyCostBudgetUsd: 12.5, maxInReview: null });
     const listed = await dataOf<Project[]>(t.app.request("/api/projects", { headers: AUTH }));
     expect(listed.find((project) => project.id === both.id)?.limits).toEqual(read.limits);
 
@@ -100,6 +100,7 @@ describe("projects' limits", () => {
     expect(((await replaced.json()) as { data: Project }).data.limits).toEqual({
       maxActivePerAgent: null,
       dailyCostBudgetUsd: 0.01,
+      maxInReview: null,
     });
     // The same limits again change nothing (same ETag); a name alone leaves them.
     const same = await t.app.request(
@@ -110,9 +111,9 @@ describe("projects' limits", () => {
     const renamed = await dataOf<Project>(
       t.app.request(`/api/projects/${both.id}`, send("PATCH", { name: "Renamed" })),
     );
-    expect(renamed.limits).toEqual({ maxActivePerAgent: null, dailyCostBudgetUsd: 0.01 });
+    expect(renamed.limits).toEqual({ maxActivePerAgent: null, dailyCostBudgetUsd: 0.01, maxInReview: null });
     const cleared = await dataOf<Project>(t.app.request(`/api/projects/${both.id}`, send("PATCH", { limits: {} })));
-    expect(cleared.limits).toEqual({ maxActivePerAgent: null, dailyCostBudgetUsd: null });
+    expect(cleared.limits).toEqual({ maxActivePerAgent: null, dailyCostBudgetUsd: null, maxInReview: null });
   });
 
   it("answer 400 naming the field for a bad value or an unknown key, on create and on PATCH", async () => {
@@ -129,9 +130,9 @@ describe("projects' limits", () => {
       [{ dailyCostBudgetUsd: "5" }, budget],
       [{ dailyCostBudgetUsd: 1_000_001 }, budget],
       [{ maxActivePerAgents: 2 }, "limits: unknown field: maxActivePerAgents"],
-      [null, "limits: must be an object { maxActivePerAgent?, dailyCostBudgetUsd? }"],
-      [[], "limits: must be an object { maxActivePerAgent?, dailyCostBudgetUsd? }"],
-      [5, "limits: must be an object { maxActivePerAgent?, dailyCostBudgetUsd? }"],
+      [null, "limits: must be an object { maxActivePerAgent?, dailyCostBudgetUsd?, maxInReview? }"],
+      [[], "limits: must be an object { maxActivePerAgent?, dailyCostBudgetUsd?, maxInReview? }"],
+      [5, "limits: must be an object { maxActivePerAgent?, dailyCostBudgetUsd?, maxInReview? }"],
     ];
     const project = await createProject(t);
     for (const [limits, error] of cases) {
@@ -156,10 +157,24 @@ describe("projects' limits", () => {
       ExpressionAttributeNames: { "#limits": "limits" },
     });
     const read = await dataOf<Project>(t.app.request(`/api/projects/${project.id}`, { headers: AUTH }));
-    expect(read.limits).toEqual({ maxActivePerAgent: null, dailyCostBudgetUsd: null });
+    expect(read.limits).toEqual({ maxActivePerAgent: null, dailyCostBudgetUsd: null, maxInReview: null });
     await createIssues(t, 2, { projectId: project.id });
     await claimed(t.app, { agent: "old", projectId: project.id });
     await claimed(t.app, { agent: "old", projectId: project.id });
+  });
+
+  it("read a limit as null on a project stored before that limit existed, keeping the others", async () => {
+    const t = await testApp();
+    const project = await createProject(t, { limits: { maxActivePerAgent: 2, dailyCostBudgetUsd: 5 } });
+    // As an item written before maxInReview existed: the other two keys only.
+    await t.db.update({
+      Key: projectKey(project.id),
+      UpdateExpression: "SET #limits = :limits",
+      ExpressionAttributeNames: { "#limits": "limits" },
+      ExpressionAttributeValues: { ":limits": { maxActivePerAgent: 2, dailyCostBudgetUsd: 5 } },
+    });
+    const read = await dataOf<Project>(t.app.request(`/api/projects/${project.id}`, { headers: AUTH }));
+    expect(read.limits).toEqual({ maxActivePerAgent: 2, dailyCostBudgetUsd: 5, maxInReview: null });
   });
 });
 

@@ -128,7 +128,7 @@ describe("kaizen CLI over a real local server", () => {
       asAgent,
     );
     expect(completed).toMatchObject({ status: 0, stderr: "" });
-    expect(completed.stdout).toBe(`Completed ${claim.dispatch.id} (completed); ${ref} is done\n`);
+    expect(completed.stdout).toBe(`Completed ${claim.dispatch.id} (completed); ${ref} is in_review\n`);
     const stored = (await (
       await fetch(`${baseUrl}/api/dispatch/${claim.dispatch.id}`, {
         headers: { Authorization: `Bearer ${TEST_API_KEY}` },
@@ -161,16 +161,16 @@ describe("kaizen CLI over a real local server", () => {
     expect(review).toMatchObject({ status: 0, stderr: "" });
     expect(review.stdout).toMatch(/^Review rev_\w+ recorded: 4\.67 for version 1 of tpl_\w+\n$/);
 
-    // The issue is done, with what the agent reported (two reads, side by side).
+    // The issue waits in review (its pull request is open), with what the agent reported (two reads, side by side).
     const [shown, json] = await Promise.all([
       kaizen(["issues", "show", ref], withKey),
       kaizen(["issues", "show", ref, "--json"], withKey),
     ]);
     expect(shown).toMatchObject({ status: 0, stderr: "" });
-    expect(shown.stdout).toMatch(/^status\s+done$/m);
+    expect(shown.stdout).toMatch(/^status\s+in_review$/m);
     expect(shown.stdout).toContain("Raised the stub's timeout; the suite passes");
     expect(shown.stdout).toMatch(/^4f2a9c1\s+Raise the payment stub timeout$/m);
-    expect(shown.stdout).toContain("#42  Raise the stub timeout  https://code.example/acme/shop/pull/42");
+    expect(shown.stdout).toContain("acme/shop#42  Raise the stub timeout  https://code.example/acme/shop/pull/42");
 
     expect(json.status).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual(await apiData(`/api/issues/${ref}`));

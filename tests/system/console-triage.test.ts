@@ -4,7 +4,8 @@
  * no `javascript:` link); a project's automation and a signal's source and project shown where
  * they happened; a duplicate merged after naming the issue that stays and confirming, with the
  * API's 404 and 409 shown as it gives them; the merged issue's fingerprints and its impact in
- * the queue. Each page passes an axe-core scan.
+ * the queue; an issue review sent back, with its pull request and the review's words. Each page
+ * passes an axe-core scan.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -203,6 +204,64 @@ describe("triage in the console", () => {
     await expect(row.getByRole("link", { name: "Totals off by one" }).getAttribute("href")).resolves.toBe(
       `/app/issues/${target.identifier}`,
     );
+    await page.close();
+  });
+
+  it("shows an issue in review with its pull request and the review that sent it back", async () => {
+    // Whatever earlier tests queued is done with, so the claim takes this issue.
+    const queued = await api<{ data: Issue[] }>("GET", "/api/issues?status=todo&limit=100");
+    for (const left of queued.json.data) await api("PATCH", `/api/issues/${left.id}`, { status: "backlog" });
+    const created = await api<{ data: Issue }>("POST", "/api/issues", {
+      title: "Empty cart total",
+      type: "task",
+      status: "todo",
+    });
+    const claim = await api<{ data: { dispatch: { id: string; token: string }; issue: Issue } }>(
+      "POST",
+      "/api/dispatch/claim",
+      { agent: "fixer" },
+    );
+    expect(claim.json.data.issue.id).toBe(created.json.data.id);
+    const url = "https://codehost.example/octo-org/shop/pull/31";
+    const completed = await fetch(`${server.url}/api/dispatch/${claim.json.data.dispatch.id}/complete`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${claim.json.data.dispatch.token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        result: "done",
+        summary: "Totals 0",
+        pullRequests: [{ number: 31, title: "Total 0", url }],
+      }),
+    });
+    expect(completed.status).toBe(200);
+    const review = {
+      action: "submitted",
+      review: {
+        state: "changes_requested",
+        body: "Still NaN when the cart is empty.",
+        user: { login: "reviewer-b" },
+        html_url: `${url}#pullrequestreview-1`,
+        submitted_at: "2026-11-20T10:00:00Z",
+      },
+      pull_request: { number: 31, title: "Total 0", html_url: url, head: { ref: "fix-total" } },
+      repository: { full_name: "octo-org/shop" },
+    };
+    const delivery = codehostDelivery("pull_request_review", review);
+    expect((await fetch(`${server.url}${delivery.path}`, delivery.init)).status).toBe(201);
+
+    const page = await newTab();
+    await page.goto(`${server.url}/app/issues/${created.json.data.identifier}`);
+    await signIn(page);
+    await page.getByRole("heading", { level: 2, name: "Review · sent back 1 time" }).waitFor();
+    await expect(page.getByRole("link", { name: "octo-org/shop#31" }).getAttribute("href")).resolves.toBe(url);
+    await expect
+      .poll(() => page.locator("ol.feedback li").first().textContent())
+      .toContain("changes requested reviewer-b on #31");
+    await expect
+      .poll(() => page.locator("ol.feedback pre").first().textContent())
+      .toBe("Still NaN when the cart is empty.");
+    await page.locator("h1 + p .badge", { hasText: "todo" }).waitFor();
+    expect(await seriousViolations(page), "axe on an issue sent back by review").toEqual([]);
+    await page.screenshot({ path: join(SHOTS, "issue-review.png"), fullPage: true });
     await page.close();
   });
 

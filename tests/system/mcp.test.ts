@@ -222,7 +222,8 @@ describe("kaizen MCP server over stdio", () => {
       costUsd: 0.18,
       model: "mcp-model",
     });
-    expect(done.data.issue).toMatchObject({ id: issueId, status: "done" });
+    // The pull request is open: the issue waits in review.
+    expect(done.data.issue).toMatchObject({ id: issueId, status: "in_review" });
 
     // After completion the dispatch's token is dead: the review goes out with the key.
     const review = await ok(client, "review_prompt", {
@@ -237,7 +238,7 @@ describe("kaizen MCP server over stdio", () => {
 
     const issue = await http("GET", `/api/issues/${issueId}`);
     expect(issue.json.data).toMatchObject({
-      status: "done",
+      status: "in_review",
       agentSummary: "Added a 2 s timeout and a retry with backoff to the payment client",
       commits: [expect.objectContaining({ sha: "0123abcd" })],
       pullRequests: [expect.objectContaining({ number: 42 })],
