@@ -1326,6 +1326,17 @@ export interface components {
           number: number;
         } | null;
       }[];
+      verification: {
+        /** @enum {string} */
+        status: "pending" | "verified" | "regressed";
+        /** Format: date-time */
+        mergedAt: string;
+        /** Format: date-time */
+        until: string;
+        regressedAt: string | null;
+        signalId: string | null;
+        dispatchId: string | null;
+      } | null;
       statusChange: {
         /** @enum {string} */
         from: "triage" | "backlog" | "todo" | "in_progress" | "in_review" | "done" | "canceled";
@@ -1399,6 +1410,17 @@ export interface components {
           number: number;
         } | null;
       }[];
+      verification: {
+        /** @enum {string} */
+        status: "pending" | "verified" | "regressed";
+        /** Format: date-time */
+        mergedAt: string;
+        /** Format: date-time */
+        until: string;
+        regressedAt: string | null;
+        signalId: string | null;
+        dispatchId: string | null;
+      } | null;
       statusChange: {
         /** @enum {string} */
         from: "triage" | "backlog" | "todo" | "in_progress" | "in_review" | "done" | "canceled";
@@ -1471,7 +1493,7 @@ export interface components {
       severity: "low" | "medium" | "high" | "critical";
       title: string;
       /** @enum {string} */
-      action: "opened" | "grouped" | "closed_loop" | "review" | "recorded";
+      action: "opened" | "grouped" | "closed_loop" | "review" | "regressed" | "recorded";
       issueId: string | null;
       projectId: string | null;
       sourceKey: string | null;
@@ -1511,6 +1533,7 @@ export interface components {
         acceptAtPriority: number | null;
         acceptAtSignals: number | null;
       };
+      verifyHours: number;
       /** Format: date-time */
       createdAt: string;
       /** Format: date-time */
@@ -1539,6 +1562,7 @@ export interface components {
         acceptAtPriority: number | null;
         acceptAtSignals: number | null;
       };
+      verifyHours: number;
       /** Format: date-time */
       createdAt: string;
       /** Format: date-time */
@@ -1980,7 +2004,7 @@ export interface components {
         severity: "low" | "medium" | "high" | "critical";
         title: string;
         /** @enum {string} */
-        action: "opened" | "grouped" | "closed_loop" | "review" | "recorded";
+        action: "opened" | "grouped" | "closed_loop" | "review" | "regressed" | "recorded";
         /** Format: date-time */
         receivedAt: string;
       };
@@ -3230,6 +3254,7 @@ export interface operations {
             acceptAtPriority?: number | null;
             acceptAtSignals?: number | null;
           };
+          verifyHours?: number;
         };
       };
     };
@@ -3351,6 +3376,7 @@ export interface operations {
             acceptAtPriority?: number | null;
             acceptAtSignals?: number | null;
           };
+          verifyHours?: number;
         };
       };
     };
@@ -3810,7 +3836,7 @@ export interface operations {
         type?: string;
         severity?: "low" | "medium" | "high" | "critical";
         issueId?: string;
-        action?: "opened" | "grouped" | "closed_loop" | "review" | "recorded";
+        action?: "opened" | "grouped" | "closed_loop" | "review" | "regressed" | "recorded";
         since?: string;
       };
       header?: never;

@@ -37,6 +37,7 @@ describe("POST /api/issues and GET /api/issues/:id", () => {
       blockedBy: [],
       reviewRounds: 0,
       feedback: [],
+      verification: null,
       statusChange: null,
       completedAt: null,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),

@@ -35,6 +35,15 @@ export function issueColumns<T>(issue: (row: T) => IssueSummary): Column<T>[] {
   ];
 }
 
+/** Where the issue's merged fix stands (docs/api.md#verification), in a few words. */
+function verificationLine(verification: Issue["verification"]): string | undefined {
+  if (!verification) return undefined;
+  if (verification.status === "regressed") {
+    return `regressed ${shortTime(verification.regressedAt)} (merged ${shortTime(verification.mergedAt)})`;
+  }
+  return `${verification.status}, watched until ${shortTime(verification.until)} (merged ${shortTime(verification.mergedAt)})`;
+}
+
 /** Text set in by four spaces, line by line. */
 function indent(text: string): string {
   return text
@@ -66,6 +75,7 @@ export function formatIssue(issue: Schema<"IssueDetail"> | Issue, colour: boolea
         ["created", shortTime(issue.createdAt)],
         ["updated", shortTime(issue.updatedAt)],
         ["completed", issue.completedAt ? shortTime(issue.completedAt) : undefined],
+        ["verification", verificationLine(issue.verification)],
       ],
       colour,
     ),

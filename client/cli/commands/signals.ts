@@ -21,6 +21,7 @@ function ingestLine(result: Schema<"IngestResult">): string {
     grouped: `joined ${where}`,
     closed_loop: `closed the loop on ${where}`,
     review: `was kept as review feedback on ${where}`,
+    regressed: `showed the merged fix of ${where} regressed`,
     recorded: "was recorded (no open issue to act on)",
   }[result.signal.action];
   return `${result.duplicate ? "Already received: signal" : "Signal"} ${result.signal.id} ${what}`;

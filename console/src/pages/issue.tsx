@@ -226,7 +226,8 @@ function History({ issueId }: { issueId: string }) {
 
 /** Its pull requests and what review said of them (docs/api.md#review), newest last. */
 function Review({ issue }: { issue: Schema<"Issue"> }) {
-  if (issue.pullRequests.length === 0 && issue.feedback.length === 0) return null;
+  if (issue.pullRequests.length === 0 && issue.feedback.length === 0 && !issue.verification) return null;
+  const watch = issue.verification;
   return (
     <section aria-labelledby="review-title">
       <h2 id="review-title">
@@ -245,6 +246,20 @@ function Review({ issue }: { issue: Schema<"Issue"> }) {
           </li>
         ))}
       </ul>
+      {watch ? (
+        <p class="verification">
+          Merged fix <Badge kind={watch.status}>{watch.status}</Badge>{" "}
+          {watch.status === "regressed" ? (
+            <>
+              : the problem came back <When at={watch.regressedAt ?? watch.until} />
+            </>
+          ) : (
+            <>
+              · watched until <When at={watch.until} />
+            </>
+          )}
+        </p>
+      ) : null}
       {issue.feedback.length > 0 ? (
         <ol class="feedback">
           {issue.feedback.map((entry) => (

@@ -30,6 +30,7 @@ import type {
   Project,
   ProjectDetail,
 } from "./schemas.js";
+import { DEFAULT_VERIFY_HOURS } from "./schemas.js";
 import { type SourceRef, SourceStore, sourceChanges, sourceRefs, TRANSACTION_ITEMS } from "./source-store.js";
 
 /** What the catalog's rules read of the issues: who uses a label or project. */
@@ -85,6 +86,7 @@ export class CatalogService {
       limits: input.limits ?? NO_LIMITS,
       sources: input.sources ?? NO_SOURCES,
       automation: input.automation ?? NO_AUTOMATION,
+      verifyHours: input.verifyHours ?? DEFAULT_VERIFY_HOURS,
       createdAt,
       updatedAt: createdAt,
     };

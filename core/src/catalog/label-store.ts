@@ -22,7 +22,15 @@ import {
   projectListings,
 } from "./keys.js";
 import { failedAt, type RecordKind, RecordStore, type Stored } from "./record-store.js";
-import type { Goal, Label, Project, ProjectAutomation, ProjectLimits, ProjectSources } from "./schemas.js";
+import {
+  DEFAULT_VERIFY_HOURS,
+  type Goal,
+  type Label,
+  type Project,
+  type ProjectAutomation,
+  type ProjectLimits,
+  type ProjectSources,
+} from "./schemas.js";
 
 /** Limits of a project that sets none (and of projects stored before limits existed). */
 export const NO_LIMITS: ProjectLimits = { maxActivePerAgent: null, dailyCostBudgetUsd: null, maxInReview: null };
@@ -49,11 +57,12 @@ export const PROJECT_KIND: RecordKind<Project> = {
     "limits",
     "sources",
     "automation",
+    "verifyHours",
     "createdAt",
     "updatedAt",
   ],
   // Projects stored before limits, sources or automation existed have none.
-  absent: { limits: NO_LIMITS, sources: NO_SOURCES, automation: NO_AUTOMATION },
+  absent: { limits: NO_LIMITS, sources: NO_SOURCES, automation: NO_AUTOMATION, verifyHours: DEFAULT_VERIFY_HOURS },
   pointer: { field: "goalId", noun: "goal", targetKey: goalKey },
 };
 

@@ -128,6 +128,10 @@ const automationBody = /* @__PURE__ */ onFirstUse(() => {
   );
 });
 
+/** Hours a merged fix is watched for its problem's return when its project names none (docs/api.md#verification). */
+export const DEFAULT_VERIFY_HOURS = 72;
+const verifyHoursMessage = "must be an integer 1..2160 (hours)";
+
 const projectFields = /* @__PURE__ */ onFirstUse(() => ({
   name: sized(1, 200),
   description: z.nullable(text(10_000)),
@@ -137,6 +141,7 @@ const projectFields = /* @__PURE__ */ onFirstUse(() => ({
   limits: limitsBody(),
   sources: sourcesBody(),
   automation: automationBody(),
+  verifyHours: z.int(verifyHoursMessage).check(z.gte(1, verifyHoursMessage), z.lte(2160, verifyHoursMessage)),
 }));
 
 /** `POST /api/projects` body. */
@@ -149,6 +154,7 @@ export const createProjectBody = /* @__PURE__ */ onFirstUse(() =>
     limits: true,
     sources: true,
     automation: true,
+    verifyHours: true,
   }),
 );
 export type CreateProjectBody = Output<typeof createProjectBody>;
@@ -270,6 +276,8 @@ export const projectSchema = /* @__PURE__ */ onFirstUse(() =>
     limits: projectLimitsSchema(),
     sources: projectSourcesSchema(),
     automation: projectAutomationSchema(),
+    /** Hours a merged fix of its issues is watched before it counts as verified. */
+    verifyHours: z.int().check(z.gte(1), z.lte(2160)),
     createdAt: timestamp(),
     updatedAt: timestamp(),
   }),

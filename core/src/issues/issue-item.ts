@@ -214,6 +214,7 @@ export function fromItem(raw: Item): StoredIssue {
     blockedBy: item.blockedBy ?? [],
     reviewRounds: Number(item.reviewRounds ?? 0),
     feedback: item.feedback ?? [],
+    verification: item.verification ?? null,
     statusChange: item.statusChange ?? null,
     completedAt: item.completedAt ?? null,
     createdAt: String(item.createdAt),

@@ -303,6 +303,7 @@ export function newIssue(fields: Partial<NewIssue> & Pick<NewIssue, "title" | "t
     blockedBy: [],
     reviewRounds: 0,
     feedback: [],
+    verification: null,
     statusChange: null,
     completedAt: status === "done" || status === "canceled" ? new Date().toISOString() : null,
     ...withoutUndefined(fields),

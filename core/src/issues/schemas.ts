@@ -212,6 +212,24 @@ export const feedbackSchema = /* @__PURE__ */ onFirstUse(() =>
 );
 export type Feedback = Output<typeof feedbackSchema>;
 
+/** Where a merged fix stands while its problem is watched (docs/api.md#verification). */
+export const VERIFICATION_STATUSES = ["pending", "verified", "regressed"] as const;
+
+/** A merged fix watched for its problem's return: until when, and what came back if anything did. */
+export const verificationSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({
+    status: z.enum(VERIFICATION_STATUSES),
+    mergedAt: timestamp(),
+    until: timestamp(),
+    regressedAt: nullableTimestamp(),
+    /** The signal that showed the problem back. */
+    signalId: z.nullable(z.string()),
+    /** The dispatch whose pull request merged. */
+    dispatchId: z.nullable(z.string()),
+  }),
+);
+export type Verification = Output<typeof verificationSchema>;
+
 export const issueSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     id: resourceId("iss"),
@@ -240,6 +258,8 @@ export const issueSchema = /* @__PURE__ */ onFirstUse(() =>
     reviewRounds: count(),
     /** The latest review and check results on its pull requests, newest last (at most {@link MAX_FEEDBACK}). */
     feedback: z.array(feedbackSchema()),
+    /** Its merged fix, watched for the problem's return; null until a merge finished it. */
+    verification: z.nullable(verificationSchema()),
     /** Its latest status change, or null while it has had none. */
     statusChange: z.nullable(statusChangeSchema()),
     completedAt: nullableTimestamp(),

@@ -5,14 +5,17 @@
  * on them, a review, review comment, failed check or unmerged close is kept as their feedback and
  * sends those in review back to `todo`. All as the writes of the signal's own transaction.
  */
+
+import { DEFAULT_VERIFY_HOURS } from "../catalog/schemas.js";
 import type { TransactItem } from "../db/db.js";
 import type { StoredIssue } from "../issues/issue-item.js";
 import type { IssueMove, IssueMoves } from "../issues/issue-moves.js";
 import type { IssueStore } from "../issues/issue-store.js";
 import type { PullRequestIndex } from "../issues/pull-request-index.js";
-import { type Feedback, type Issue, MAX_FEEDBACK, type PullRequest } from "../issues/schemas.js";
+import { type Feedback, type Issue, MAX_FEEDBACK, type PullRequest, type Verification } from "../issues/schemas.js";
 import { type ReviewEvent, reviewEvent } from "./rules.js";
 
+const HOUR_MS = 3_600_000;
 /** Issues one delivery can act on at once (the first found). */
 const MAX_REVIEWED_ISSUES = 10;
 /** Longest feedback text kept (a review body may be long; the prompt carries it). */
@@ -89,7 +92,8 @@ async function issuesOf(event: ReviewEvent, issues: ReviewedIssues): Promise<Sto
 /**
  * The writes that close the loop on each issue: the pull request joins its `pullRequests`, and an
  * open issue moves to `done` (from any open status: the fix is merged), completing the dispatch
- * working it with the pull request as its outcome. One move for all of them, so an issue two of
+ * working it with the pull request as its outcome, and its fix is watched from the merge for its
+ * project's `verifyHours` (docs/api.md#verification). One move for all of them, so an issue two of
  * them block is written once.
  */
 export async function closeLoop(
@@ -97,24 +101,35 @@ export async function closeLoop(
   pullRequest: PullRequest,
   receivedAt: string,
   moves: IssueMoves,
+  verifyHoursOf: (projectId: string | null) => Promise<number>,
 ): Promise<{ issue: Issue | null; writes: TransactItem[] }> {
+  const mergedAt = pullRequest.mergedAt ?? receivedAt;
+  const hours = await Promise.all(issues.map((current) => verifyHoursOf(current.issue.projectId)));
   const outcome = {
     summary: `Merged pull request #${pullRequest.number}: ${pullRequest.title}`,
     commits: [],
     pullRequests: [pullRequest],
   };
   const { moved, writes } = await moves.prepareAll(
-    issues.map((current) => {
+    issues.map((current, i) => {
       const known = current.issue.pullRequests.findIndex((pr) => samePullRequest(pr, pullRequest));
       const pullRequests =
         known < 0
           ? [...current.issue.pullRequests, pullRequest]
           : current.issue.pullRequests.map((pr, i) => (i === known ? { ...pr, ...pullRequest, title: pr.title } : pr));
       const open = current.issue.status !== "done" && current.issue.status !== "canceled";
+      const verification: Verification = {
+        status: "pending",
+        mergedAt,
+        until: new Date(Date.parse(mergedAt) + (hours[i] ?? DEFAULT_VERIFY_HOURS) * HOUR_MS).toISOString(),
+        regressedAt: null,
+        signalId: null,
+        dispatchId: current.activeDispatchId ?? current.lastDispatchId,
+      };
       return {
         current,
         by: "signal" as const,
-        changes: { pullRequests, ...(open ? { status: "done" as const } : {}) },
+        changes: { pullRequests, ...(open ? { status: "done" as const, verification } : {}) },
         dispatchEnd: { status: "completed" as const, outcome },
       };
     }),

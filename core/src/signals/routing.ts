@@ -6,7 +6,7 @@
 import { type AutomationRules, accepts } from "../issues/automation.js";
 import type { AutomationHold, NewIssue } from "../issues/issue-item.js";
 import { newIssue } from "../issues/issue-service.js";
-import type { IssueStatus, PullRequest } from "../issues/schemas.js";
+import type { IssueStatus, PullRequest, Verification } from "../issues/schemas.js";
 import { lifecycleEffect, priorityForSeverity, type ReviewEvent, type Severity, severityAtLeast } from "./rules.js";
 
 export interface RoutedSignal {
@@ -29,6 +29,8 @@ export interface KnownIssue {
   priority: number;
   /** Where a person last held it back (its project's automation counts from there). */
   hold?: AutomationHold | null;
+  /** Its merged fix, while watched (docs/api.md#verification). */
+  verification?: Verification | null;
 }
 
 export type Routing =
@@ -41,6 +43,12 @@ export type Routing =
   | { action: "opened"; issue: NewIssue }
   | { action: "closed_loop"; pullRequest: PullRequest }
   | { action: "review"; event: ReviewEvent }
+  | {
+      action: "regressed";
+      /** The issue back in `todo`, its verification `regressed` (the signal's id is the ingest's to add). */
+      changes: Partial<NewIssue> & { signalCount: number; lastSignalAt: string; verification: Verification };
+      by: "signal";
+    }
   | { action: "recorded" };
 
 const FINISHED: readonly IssueStatus[] = ["done", "canceled"];
@@ -59,6 +67,29 @@ export function routeSignal(
   automation: AutomationRules | null = null,
 ): Routing {
   const effect = lifecycleEffect(signal.source, signal.type);
+  const watched = existing?.verification;
+  if (
+    existing &&
+    existing.status === "done" &&
+    watched?.status === "pending" &&
+    receivedAt < watched.until &&
+    effect !== "close"
+  ) {
+    // The problem a merged fix was meant to end is back within its window: the fix regressed.
+    const priority = risenPriority(existing.priority, priorityForSeverity(signal.severity));
+    return {
+      action: "regressed",
+      changes: {
+        signalCount: existing.signalCount + 1,
+        lastSignalAt: receivedAt,
+        ...(priority !== existing.priority ? { priority } : {}),
+        status: "todo",
+        completedAt: null,
+        verification: { ...watched, status: "regressed", regressedAt: receivedAt },
+      },
+      by: "signal",
+    };
+  }
   const open = existing !== null && !FINISHED.includes(existing.status);
   const reopening = existing !== null && existing.status === "done" && effect === "reopen";
   if (existing && (open || reopening)) {

@@ -3,5 +3,5 @@
  * validates against it, and the CLI offers it as a choice without loading a schema.
  */
 
-export const SIGNAL_ACTIONS = ["opened", "grouped", "closed_loop", "review", "recorded"] as const;
+export const SIGNAL_ACTIONS = ["opened", "grouped", "closed_loop", "review", "regressed", "recorded"] as const;
 export type SignalAction = (typeof SIGNAL_ACTIONS)[number];

@@ -5,7 +5,9 @@
  * payload and its listings. A lost race starts over from the read.
  */
 
+import type { CatalogLookups } from "../catalog/catalog-lookups.js";
 import type { SourceKind } from "../catalog/schemas.js";
+import { DEFAULT_VERIFY_HOURS } from "../catalog/schemas.js";
 import type { SourceRouting } from "../catalog/source-store.js";
 import type { Clock } from "../clock.js";
 import { ConditionFailedError, type Db, type TransactItem, TransactionConflictError } from "../db/db.js";
@@ -70,7 +72,7 @@ export interface SignalIssues {
   /** The issues pull requests were completed for: review events find them by it. */
   pullRequests: PullRequestIndex;
   /** The routing of a project a signal names itself (a manual signal's `projectId`). */
-  projects: { routingOf(projectId: string): Promise<SourceRouting | null> };
+  projects: Pick<CatalogLookups, "routingOf" | "findProject">;
 }
 
 export class SignalIngest {
@@ -231,13 +233,21 @@ export class SignalIngest {
     const signal = signalHead(draft, id, receivedAt, payload.encoded, routing, current);
     const effect: IssueEffect =
       routing.action === "closed_loop"
-        ? await closeLoop(reviewed, routing.pullRequest, receivedAt, this.issues.moves)
+        ? await closeLoop(reviewed, routing.pullRequest, receivedAt, this.issues.moves, (projectId) =>
+            this.verifyHoursOf(projectId),
+          )
         : routing.action === "review"
           ? await keepFeedback(reviewed, routing.event, receivedAt, this.issues.moves)
           : await this.issueEffect(draft, routing, current, signal, pointer, project);
     const own = this.signals.prepareCreate(signal, payload.encoded, payload.chunksAhead);
     const stored = await this.write(draft, own, effect, signal);
     return stored ?? { signal, issue: effect.issue, duplicate: false };
+  }
+
+  /** The hours a merged fix of an issue in `projectId` is watched (docs/api.md#verification). */
+  private async verifyHoursOf(projectId: string | null): Promise<number> {
+    const project = projectId ? await this.issues.projects.findProject(projectId) : null;
+    return project?.verifyHours ?? DEFAULT_VERIFY_HOURS;
   }
 
   /** What the routing does on the issues' side: writes for the signal's transaction, and the issue as left. */
@@ -249,10 +259,14 @@ export class SignalIngest {
     pointer: string | null,
     project: SourceRouting | null,
   ): Promise<IssueEffect> {
-    if (routing.action === "grouped" && current) {
+    if ((routing.action === "grouped" || routing.action === "regressed") && current) {
+      const changes =
+        routing.action === "regressed"
+          ? { ...routing.changes, verification: { ...routing.changes.verification, signalId: signal.id } }
+          : routing.changes;
       const { stored, writes, whenHeld, fold } = await this.issues.links.linkSignal(
         current,
-        routing.changes,
+        changes,
         signal,
         routing.by,
       );
@@ -360,7 +374,11 @@ function signalHead(
     title: draft.title,
     action: routing.action,
     issueId:
-      (routing.action === "grouped" || routing.action === "closed_loop" || routing.action === "review") && current
+      (routing.action === "grouped" ||
+        routing.action === "closed_loop" ||
+        routing.action === "review" ||
+        routing.action === "regressed") &&
+      current
         ? current.issue.id
         : routing.action === "opened"
           ? newIssueId()

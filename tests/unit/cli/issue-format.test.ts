@@ -43,6 +43,24 @@ describe("formatIssue", () => {
     );
   });
 
+  it("prints where the merged fix stands", () => {
+    const watched = {
+      status: "regressed" as const,
+      mergedAt: "2026-01-03T10:00:00.000Z",
+      until: "2026-01-06T10:00:00.000Z",
+      regressedAt: "2026-01-04T08:30:00.000Z",
+      signalId: "sig_01JD0000000000000000000001",
+      dispatchId: null,
+    };
+    expect(formatIssue({ ...issue, verification: watched }, false)).toMatch(
+      /^verification\s+regressed \S.* \(merged \S.*\)$/m,
+    );
+    expect(
+      formatIssue({ ...issue, verification: { ...watched, status: "pending", regressedAt: null } }, false),
+    ).toMatch(/^verification\s+pending, watched until \S.* \(merged \S.*\)$/m);
+    expect(formatIssue(issue, false)).not.toMatch(/^verification/m);
+  });
+
   it("prints no feedback section for an issue review has not spoken of", () => {
     expect(formatIssue({ ...issue, feedback: [], reviewRounds: 0 }, false)).not.toContain("Review feedback");
   });

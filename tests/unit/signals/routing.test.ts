@@ -101,6 +101,44 @@ describe("routeSignal", () => {
   });
 });
 
+describe("routeSignal on a done issue whose merged fix is watched (docs/api.md#verification)", () => {
+  const watched = {
+    status: "pending" as const,
+    mergedAt: "2026-03-04T00:00:00.000Z",
+    until: "2026-03-07T00:00:00.000Z",
+    regressedAt: null,
+    signalId: null,
+    dispatchId: "dsp_01JD0000000000000000000001",
+  };
+  const done = { ...existing("done", 3, 4), verification: watched };
+
+  it("calls the problem's return within the window a regression: back to todo, the watch regressed", () => {
+    for (const type of ["issues.edited", "issues.reopened"]) {
+      expect(routeSignal(signal({ type, severity: "high" }), done, AT)).toEqual({
+        action: "regressed",
+        changes: {
+          signalCount: 5,
+          lastSignalAt: AT,
+          priority: 2,
+          status: "todo",
+          completedAt: null,
+          verification: { ...watched, status: "regressed", regressedAt: AT },
+        },
+        by: "signal",
+      });
+    }
+  });
+
+  it("is no regression for a close event, after the window, or once the watch ended", () => {
+    expect(routeSignal(signal({ type: "issues.closed" }), done, AT).action).toBe("recorded");
+    expect(routeSignal(signal(), done, watched.until).action).toBe("opened");
+    for (const status of ["verified", "regressed"] as const) {
+      expect(routeSignal(signal(), { ...done, verification: { ...watched, status } }, AT).action).toBe("opened");
+    }
+    expect(routeSignal(signal(), { ...done, status: "canceled" as const }, AT).action).toBe("opened");
+  });
+});
+
 describe("risenPriority", () => {
   it.each([
     [0, 4, 4],
