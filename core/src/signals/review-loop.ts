@@ -13,7 +13,7 @@ import type { IssueMove, IssueMoves } from "../issues/issue-moves.js";
 import type { IssueStore } from "../issues/issue-store.js";
 import type { PullRequestIndex } from "../issues/pull-request-index.js";
 import { type Feedback, type Issue, MAX_FEEDBACK, type PullRequest, type Verification } from "../issues/schemas.js";
-import { type ReviewEvent, reviewEvent } from "./rules.js";
+import { REVIEW_EVENT_TYPES, type ReviewEvent, reviewEvent } from "./rules.js";
 
 const HOUR_MS = 3_600_000;
 /** Issues one delivery can act on at once (the first found). */
@@ -50,7 +50,8 @@ export async function reviewLoop(
   receivedAt: string,
   issues: ReviewedIssues,
 ): Promise<{ routing: ReviewRouting; issues: StoredIssue[] } | null> {
-  if (draft.source !== "codehost") return null;
+  // Every other delivery is left unparsed here: payloads run to megabytes.
+  if (draft.source !== "codehost" || !REVIEW_EVENT_TYPES.has(draft.type)) return null;
   const event = reviewEvent(draft.type, parsedPayload(draft.payloadText));
   if (!event) return null;
   const found = await issuesOf(event, issues);

@@ -10,7 +10,7 @@ import type { ClassifiedSignal, WebhookDelivery } from "./rules/index.js";
 
 export { analyticsSeverity } from "./rules/analytics.js";
 export { issueReferences, repositoryName } from "./rules/codehost.js";
-export { type ReviewEvent, reviewEvent } from "./rules/codehost-review.js";
+export { REVIEW_EVENT_TYPES, type ReviewEvent, reviewEvent } from "./rules/codehost-review.js";
 export { errorSeverity } from "./rules/errortracker.js";
 export {
   type ClassifiedSignal,

@@ -1,6 +1,6 @@
 /** What a code-host delivery says of a pull request's review (docs/api.md#review), read from the providers' own examples. */
 import { describe, expect, it } from "vitest";
-import { reviewEvent } from "../../../core/src/signals/rules.js";
+import { REVIEW_EVENT_TYPES, reviewEvent } from "../../../core/src/signals/rules.js";
 import { codehostExamples } from "../../helpers/fixtures.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: provider payloads are edited as the provider would vary them.
@@ -11,6 +11,12 @@ function example(event: string, action: string, pick: (body: Body) => boolean = 
   const found = codehostExamples([event]).find((candidate) => candidate.action === action && pick(candidate.body));
   if (!found) throw new Error(`no ${event}.${action} example`);
   return structuredClone(found.body) as Body;
+}
+
+function review(state: string): Body {
+  const body = example("pull_request_review", "submitted");
+  body.review.state = state;
+  return body;
 }
 
 describe("reviewEvent", () => {
@@ -102,6 +108,21 @@ describe("reviewEvent", () => {
       at: "2026-11-20T10:00:00Z",
       pullRequests: [{ number: body.pull_request.number, url: body.pull_request.html_url }],
     });
+  });
+
+  it("names every event type it reads a review from, and no other", () => {
+    const bodies: Record<string, Body> = {
+      "pull_request.closed": example("pull_request", "closed"),
+      "pull_request_review.submitted": review("changes_requested"),
+      "pull_request_review_comment.created": example("pull_request_review_comment", "created"),
+      "check_run.completed": example("check_run", "completed", (b) => b.check_run.conclusion === "failure"),
+      "check_suite.completed": {
+        ...example("check_suite", "completed", (b) => b.check_suite.pull_requests.length > 0),
+      },
+    };
+    (bodies["check_suite.completed"] as Body).check_suite.conclusion = "failure";
+    expect([...REVIEW_EVENT_TYPES].sort()).toEqual(Object.keys(bodies).sort());
+    for (const [type, body] of Object.entries(bodies)) expect(reviewEvent(type, body), type).not.toBeNull();
   });
 
   it("is null for other deliveries and for bodies that are not what they claim", () => {

@@ -34,6 +34,15 @@ export interface ReviewEvent {
   at: string | null;
 }
 
+/** The code-host event types that may report a review: only their payloads are read for one. */
+export const REVIEW_EVENT_TYPES: ReadonlySet<string> = new Set([
+  "pull_request.closed",
+  "pull_request_review.submitted",
+  "pull_request_review_comment.created",
+  "check_run.completed",
+  "check_suite.completed",
+]);
+
 const CHECK_FAILURES: ReadonlySet<string> = new Set(["failure", "timed_out"]);
 const REVIEW_KINDS: Readonly<Record<string, FeedbackKind>> = {
   changes_requested: "changes_requested",
