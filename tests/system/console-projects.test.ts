@@ -58,16 +58,19 @@ describe("projects, goals and labels in the console", () => {
     await settings.getByLabel("Health").selectOption("at_risk");
     await settings.getByLabel("Max active dispatches per agent").fill("3");
     await settings.getByLabel("Daily cost budget (USD)").fill("25");
+    await settings.getByLabel("Max issues in review").fill("4");
+    await settings.getByLabel("Watch merged fixes (hours)").fill("48");
     await settings.getByLabel("At priority").selectOption("3");
     await settings.getByRole("button", { name: "Save project" }).click();
     await expect
       .poll(async () => {
-        const { health, limits, automation } = await project();
-        return { health, limits, automation };
+        const { health, limits, automation, verifyHours } = await project();
+        return { health, limits, automation, verifyHours };
       })
       .toEqual({
         health: "at_risk",
-        limits: { maxActivePerAgent: 3, dailyCostBudgetUsd: 25 },
+        limits: { maxActivePerAgent: 3, dailyCostBudgetUsd: 25, maxInReview: 4 },
+        verifyHours: 48,
         automation: { acceptAtPriority: 3, acceptAtSignals: null },
       });
     await page.locator("h1 + p .badge", { hasText: "at risk" }).waitFor();

@@ -52,6 +52,8 @@ function Settings({
   const [goalId, setGoalId] = useState(project.goalId ?? "");
   const [maxActive, setMaxActive] = useState(text(project.limits.maxActivePerAgent));
   const [budget, setBudget] = useState(text(project.limits.dailyCostBudgetUsd));
+  const [maxInReview, setMaxInReview] = useState(text(project.limits.maxInReview));
+  const [verifyHours, setVerifyHours] = useState(text(project.verifyHours));
   const [atPriority, setAtPriority] = useState(text(project.automation.acceptAtPriority));
   const [atSignals, setAtSignals] = useState(text(project.automation.acceptAtSignals));
   const save = useAction();
@@ -62,8 +64,14 @@ function Settings({
   if (status !== project.status) changes.status = status;
   if (health !== project.health) changes.health = health;
   if ((goalId || null) !== project.goalId) changes.goalId = goalId || null;
-  const limits = { maxActivePerAgent: numberOrNull(maxActive), dailyCostBudgetUsd: numberOrNull(budget) };
+  const limits = {
+    maxActivePerAgent: numberOrNull(maxActive),
+    dailyCostBudgetUsd: numberOrNull(budget),
+    maxInReview: numberOrNull(maxInReview),
+  };
   if (JSON.stringify(limits) !== JSON.stringify(project.limits)) changes.limits = limits;
+  const hours = numberOrNull(verifyHours);
+  if (hours !== null && hours !== project.verifyHours) changes.verifyHours = hours;
   const automation = { acceptAtPriority: numberOrNull(atPriority), acceptAtSignals: numberOrNull(atSignals) };
   if (JSON.stringify(automation) !== JSON.stringify(project.automation)) changes.automation = automation;
   const dirty = Object.keys(changes).length > 0;
@@ -148,6 +156,27 @@ function Settings({
             step={0.01}
             value={budget}
             onInput={(event) => setBudget(fieldValue(event))}
+          />
+        </label>
+        <label>
+          Max issues in review
+          <input
+            type="number"
+            min={1}
+            max={1000}
+            value={maxInReview}
+            onInput={(event) => setMaxInReview(fieldValue(event))}
+          />
+        </label>
+        <label>
+          Watch merged fixes (hours)
+          <input
+            type="number"
+            required
+            min={1}
+            max={2160}
+            value={verifyHours}
+            onInput={(event) => setVerifyHours(fieldValue(event))}
           />
         </label>
       </fieldset>
