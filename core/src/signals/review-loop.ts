@@ -105,14 +105,19 @@ export async function closeLoop(
   verifyHoursOf: (projectId: string | null) => Promise<number>,
 ): Promise<{ issue: Issue | null; writes: TransactItem[] }> {
   const mergedAt = pullRequest.mergedAt ?? receivedAt;
-  const hours = await Promise.all(issues.map((current) => verifyHoursOf(current.issue.projectId)));
+  // Each project read once, and only for the issues this merge finishes.
+  const finishing = issues.filter(({ issue }) => issue.status !== "done" && issue.status !== "canceled");
+  const projects = [...new Set(finishing.map(({ issue }) => issue.projectId))];
+  const hoursOf = new Map(
+    await Promise.all(projects.map(async (projectId) => [projectId, await verifyHoursOf(projectId)] as const)),
+  );
   const outcome = {
     summary: `Merged pull request #${pullRequest.number}: ${pullRequest.title}`,
     commits: [],
     pullRequests: [pullRequest],
   };
   const { moved, writes } = await moves.prepareAll(
-    issues.map((current, i) => {
+    issues.map((current) => {
       const known = current.issue.pullRequests.findIndex((pr) => samePullRequest(pr, pullRequest));
       const pullRequests =
         known < 0
@@ -122,7 +127,9 @@ export async function closeLoop(
       const verification: Verification = {
         status: "pending",
         mergedAt,
-        until: new Date(Date.parse(mergedAt) + (hours[i] ?? DEFAULT_VERIFY_HOURS) * HOUR_MS).toISOString(),
+        until: new Date(
+          Date.parse(mergedAt) + (hoursOf.get(current.issue.projectId) ?? DEFAULT_VERIFY_HOURS) * HOUR_MS,
+        ).toISOString(),
         regressedAt: null,
         signalId: null,
         dispatchId: current.activeDispatchId ?? current.lastDispatchId,
@@ -176,7 +183,10 @@ export async function keepFeedback(
   });
   if (planned.length === 0) return { issue: issues[0]?.issue ?? null, writes: [] };
   const { moved, writes } = await moves.prepareAll(planned, new Date(receivedAt));
-  return { issue: moved[0]?.issue ?? issues[0]?.issue ?? null, writes };
+  // The first issue found, as this event leaves it (it may have held the entry already).
+  const first = issues[0]?.issue;
+  const left = moved.find((stored) => stored?.issue.id === first?.id)?.issue;
+  return { issue: left ?? first ?? null, writes };
 }
 
 function samePullRequest(a: PullRequest, b: PullRequest): boolean {
