@@ -1097,7 +1097,7 @@ export interface paths {
     put?: never;
     /**
      * Add an event destination
-     * @description Kaizen POSTs each event of the types in `events` (`issue.created`, `issue.status_changed`, `dispatch.claimed`, `dispatch.completed`, `dispatch.failed`, `dispatch.expired`, `prompt.needs_attention`, `experiment.decided`) to `url` (https; plain http only to localhost, 127.0.0.1 or [::1]), signed with the secret in this answer, which is shown this once. At most 20 destinations (409 beyond). Does not take `Idempotency-Key`: a replay would show the secret again.
+     * @description Kaizen POSTs each event of the types in `events` (`issue.created`, `issue.status_changed`, `dispatch.claimed`, `dispatch.completed`, `dispatch.failed`, `dispatch.expired`, `prompt.needs_attention`, `experiment.decided`, `issue.verified`, `issue.regressed`) to `url` (https; plain http only to localhost, 127.0.0.1 or [::1]), signed with the secret in this answer, which is shown this once. At most 20 destinations (409 beyond). Does not take `Idempotency-Key`: a replay would show the secret again.
      */
     post: operations["postApiEventDestinations"];
     delete?: never;
@@ -1235,8 +1235,31 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Per template: active version, usage, review score, completion rate */
+    /**
+     * Per template: active version, usage, review score, completion rate, outcomes
+     * @description Each live template, newest first, with its active version's usage, review score, completion rate, outcomes (completed, merged, reworked, regressed, verified) and verified rate, and the experiment it runs.
+     */
     get: operations["getApiDashboardPrompts"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/dashboard/agents": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Per agent: claims, how dispatches ended, what became of the work, cost
+     * @description Every agent with a claim, an ended dispatch or an outcome in the last `days` UTC days (today included), most claims first: claims; dispatches completed, failed, released, stopped and expired; work merged, reworked (sent back by review), regressed and verified, with the verified rate; and the cost its dispatches reported. Each count falls on the day it happened. Two queries per day.
+     */
+    get: operations["getApiDashboardAgents"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1672,6 +1695,14 @@ export interface components {
       reviewCount: number;
       reviewScore: number | null;
       completionRate: number | null;
+      outcomes: {
+        completed: number;
+        merged: number;
+        reworked: number;
+        regressed: number;
+        verified: number;
+      };
+      verifiedRate: number | null;
       cost: {
         reports: number;
         inputTokens: number;
@@ -1703,6 +1734,10 @@ export interface components {
           finished: number;
           completions: number;
           failures: number;
+          merged: number;
+          reworked: number;
+          regressed: number;
+          verified: number;
           reviews: number;
           completionRate: {
             value: number;
@@ -1711,6 +1746,12 @@ export interface components {
             samples: number;
           } | null;
           reviewScore: {
+            value: number;
+            low: number | null;
+            high: number | null;
+            samples: number;
+          } | null;
+          verifiedRate: {
             value: number;
             low: number | null;
             high: number | null;
@@ -1730,6 +1771,10 @@ export interface components {
           finished: number;
           completions: number;
           failures: number;
+          merged: number;
+          reworked: number;
+          regressed: number;
+          verified: number;
           reviews: number;
           completionRate: {
             value: number;
@@ -1738,6 +1783,12 @@ export interface components {
             samples: number;
           } | null;
           reviewScore: {
+            value: number;
+            low: number | null;
+            high: number | null;
+            samples: number;
+          } | null;
+          verifiedRate: {
             value: number;
             low: number | null;
             high: number | null;
@@ -1765,6 +1816,10 @@ export interface components {
             finished: number;
             completions: number;
             failures: number;
+            merged: number;
+            reworked: number;
+            regressed: number;
+            verified: number;
             reviews: number;
             completionRate: {
               value: number;
@@ -1773,6 +1828,12 @@ export interface components {
               samples: number;
             } | null;
             reviewScore: {
+              value: number;
+              low: number | null;
+              high: number | null;
+              samples: number;
+            } | null;
+            verifiedRate: {
               value: number;
               low: number | null;
               high: number | null;
@@ -1792,6 +1853,10 @@ export interface components {
             finished: number;
             completions: number;
             failures: number;
+            merged: number;
+            reworked: number;
+            regressed: number;
+            verified: number;
             reviews: number;
             completionRate: {
               value: number;
@@ -1800,6 +1865,12 @@ export interface components {
               samples: number;
             } | null;
             reviewScore: {
+              value: number;
+              low: number | null;
+              high: number | null;
+              samples: number;
+            } | null;
+            verifiedRate: {
               value: number;
               low: number | null;
               high: number | null;
@@ -1882,6 +1953,18 @@ export interface components {
           state?: string | null;
           mergedAt?: string | null;
         }[];
+        reviewRounds: number;
+        verification: {
+          /** @enum {string} */
+          status: "pending" | "verified" | "regressed";
+          /** Format: date-time */
+          mergedAt: string;
+          /** Format: date-time */
+          until: string;
+          regressedAt: string | null;
+          signalId: string | null;
+          dispatchId: string | null;
+        } | null;
       } | null;
       usage: {
         inputTokens: number | null;
@@ -1923,6 +2006,18 @@ export interface components {
             state?: string | null;
             mergedAt?: string | null;
           }[];
+          reviewRounds: number;
+          verification: {
+            /** @enum {string} */
+            status: "pending" | "verified" | "regressed";
+            /** Format: date-time */
+            mergedAt: string;
+            /** Format: date-time */
+            until: string;
+            regressedAt: string | null;
+            signalId: string | null;
+            dispatchId: string | null;
+          } | null;
         } | null;
         usage: {
           inputTokens: number | null;
@@ -2046,6 +2141,18 @@ export interface components {
           state?: string | null;
           mergedAt?: string | null;
         }[];
+        reviewRounds: number;
+        verification: {
+          /** @enum {string} */
+          status: "pending" | "verified" | "regressed";
+          /** Format: date-time */
+          mergedAt: string;
+          /** Format: date-time */
+          until: string;
+          regressedAt: string | null;
+          signalId: string | null;
+          dispatchId: string | null;
+        } | null;
       } | null;
     };
     PromptPerformance: {
@@ -2071,6 +2178,14 @@ export interface components {
         reviewCount: number;
         reviewScore: number | null;
         completionRate: number | null;
+        outcomes: {
+          completed: number;
+          merged: number;
+          reworked: number;
+          regressed: number;
+          verified: number;
+        };
+        verifiedRate: number | null;
         cost: {
           reports: number;
           inputTokens: number;
@@ -2087,6 +2202,22 @@ export interface components {
         candidateVersionNumber: number;
         trafficPercent: number;
       } | null;
+    };
+    AgentPerformance: {
+      agent: string;
+      claims: number;
+      completed: number;
+      failed: number;
+      released: number;
+      stopped: number;
+      expired: number;
+      merged: number;
+      reworked: number;
+      regressed: number;
+      verified: number;
+      verifiedRate: number | null;
+      costUsd: number;
+      usageReports: number;
     };
     UsageReport: {
       days: {
@@ -2123,6 +2254,8 @@ export interface components {
         | "dispatch.expired"
         | "prompt.needs_attention"
         | "experiment.decided"
+        | "issue.verified"
+        | "issue.regressed"
       )[];
       description: string | null;
       active: boolean;
@@ -2147,6 +2280,8 @@ export interface components {
         | "dispatch.expired"
         | "prompt.needs_attention"
         | "experiment.decided"
+        | "issue.verified"
+        | "issue.regressed"
       )[];
       description: string | null;
       active: boolean;
@@ -2173,7 +2308,9 @@ export interface components {
         | "dispatch.failed"
         | "dispatch.expired"
         | "prompt.needs_attention"
-        | "experiment.decided";
+        | "experiment.decided"
+        | "issue.verified"
+        | "issue.regressed";
       /** @enum {string} */
       status: "pending" | "succeeded" | "failed";
       nextAttemptAt: string | null;
@@ -5079,6 +5216,8 @@ export interface operations {
             | "dispatch.expired"
             | "prompt.needs_attention"
             | "experiment.decided"
+            | "issue.verified"
+            | "issue.regressed"
           )[];
           description?: string | null;
           active?: boolean;
@@ -5191,6 +5330,8 @@ export interface operations {
             | "dispatch.expired"
             | "prompt.needs_attention"
             | "experiment.decided"
+            | "issue.verified"
+            | "issue.regressed"
           )[];
           description?: string | null;
           active?: boolean;
@@ -5406,6 +5547,40 @@ export interface operations {
         content: {
           "application/json": {
             data: components["schemas"]["PromptPerformance"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiDashboardAgents: {
+    parameters: {
+      query?: {
+        days?: string;
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of agents, most claims first */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["AgentPerformance"][];
             /** @description Count of all matching items */
             total: number;
           };

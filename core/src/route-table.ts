@@ -119,6 +119,7 @@ export const ROUTE_TABLE = {
     route("GET", "/api/dashboard/stats"),
     route("GET", "/api/dashboard/activity"),
     route("GET", "/api/dashboard/prompts"),
+    route("GET", "/api/dashboard/agents"),
     route("GET", "/api/dashboard/usage"),
   ],
 } as const;

@@ -10,6 +10,7 @@ import { machineClock } from "./clock.js";
 import { CommentService } from "./comments/comment-service.js";
 import { CommentStore } from "./comments/comment-store.js";
 import { apiBaseUrl } from "./config.js";
+import { AgentsReport } from "./dashboard/agents-report.js";
 import { DashboardService } from "./dashboard/dashboard-service.js";
 import { ClaimLine } from "./dispatch/claim-line.js";
 import { DispatchEndings } from "./dispatch/dispatch-endings.js";
@@ -31,6 +32,8 @@ import { RelationService } from "./issues/relation-service.js";
 import { RelationStore } from "./issues/relation-store.js";
 import { ReviewLoad } from "./issues/review-load.js";
 import { SignalLinks } from "./issues/signal-links.js";
+import { VerificationSweep } from "./issues/verification-sweep.js";
+import { VerificationWatch } from "./issues/verification-watch.js";
 import { PromptService } from "./prompts/prompt-service.js";
 import { PromptStore } from "./prompts/prompt-store.js";
 import { ReviewLists } from "./prompts/review-lists.js";
@@ -41,6 +44,7 @@ import { SignalIngest } from "./signals/signal-ingest.js";
 import { SignalQueries } from "./signals/signal-queries.js";
 import { SignalService } from "./signals/signal-service.js";
 import { SignalStore } from "./signals/signal-store.js";
+import { AgentStats } from "./stats/agent-stats.js";
 import { UsageStats } from "./stats/usage-stats.js";
 import { ExperimentEndings } from "./templates/experiment-endings.js";
 import { ExperimentService } from "./templates/experiment-service.js";
@@ -84,6 +88,8 @@ export const signalStore = (deps: DbDeps) => once(deps, "signalStore", () => new
 export const signalQueries = (deps: DbDeps) => once(deps, "signalQueries", () => new SignalQueries(deps.db));
 export const promptStore = (deps: DbDeps) => once(deps, "promptStore", () => new PromptStore(deps.db));
 export const usageStats = (deps: DbDeps) => once(deps, "usageStats", () => new UsageStats(deps.db));
+export const agentsReport = (deps: DbDeps) =>
+  once(deps, "agentsReport", () => new AgentsReport(new AgentStats(deps.db), usageStats(deps), clockOf(deps)));
 
 export const catalogLookups = (deps: DbDeps) =>
   once(deps, "catalogLookups", () => new CatalogLookups(deps.db, deps.clock));
@@ -104,6 +110,14 @@ export const catalogService = (deps: DbDeps) =>
 export const issueMoves = (deps: DbDeps) =>
   once(deps, "issueMoves", () => new IssueMoves(issueStore(deps), dispatchStore(deps)));
 export const pullRequestIndex = (deps: DbDeps) => once(deps, "pullRequestIndex", () => new PullRequestIndex(deps.db));
+/** Ends the quiet watches of merged fixes: run by a schedule deployed, by the local stack locally. */
+export const verificationSweep = (deps: DbDeps) =>
+  once(
+    deps,
+    "verificationSweep",
+    () =>
+      new VerificationSweep(deps.db, issueStore(deps), issueMoves(deps), new VerificationWatch(deps.db), clockOf(deps)),
+  );
 export const signalLinks = (deps: DbDeps) =>
   once(deps, "signalLinks", () => new SignalLinks(deps.db, issueStore(deps), issueMoves(deps), dispatchQueue(deps)));
 export const issueService = (deps: DbDeps) =>

@@ -21,6 +21,7 @@ import {
 import { promptRenderer } from "../../core/src/services.js";
 import { dynamoDataDir, type RunningDynamoDb, startDynamoDbLocal } from "./dynamodb.js";
 import { type LocalEvents, startLocalEvents } from "./events.js";
+import { type LocalSweeps, startLocalSweeps } from "./sweeps.js";
 
 export interface LocalStackOptions {
   config: Config;
@@ -63,6 +64,8 @@ export interface LocalStack {
   seededTemplates: string[];
   /** The outbound events' stream reader and retry sweeper (./events.ts); undefined with `events: false`. */
   events: LocalEvents | undefined;
+  /** The scheduled sweeps (./sweeps.ts): the end of merged fixes' quiet watches. */
+  sweeps: LocalSweeps;
   stop(): Promise<void>;
 }
 
@@ -103,6 +106,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       options.hostname,
       options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
     );
+    const sweeps = startLocalSweeps(deps);
     return {
       url: `http://localhost:${config.port}`,
       apiKey,
@@ -110,8 +114,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       endpoint,
       seededTemplates,
       events: running,
+      sweeps,
       async stop() {
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        await sweeps.stop();
         await running?.stop();
         db.client.destroy();
         await dynamo?.stop();

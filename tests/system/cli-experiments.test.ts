@@ -127,7 +127,7 @@ describe("kaizen experiments", () => {
     expect(JSON.parse(json.stdout)).toEqual(ended);
     expect(decided.stdout).toMatch(new RegExp(`^Experiment ${id}  promoted\n`));
     expect(decided.stdout).toMatch(
-      /^decision\s+promoted \(\d{4}-\d\d-\d\d \d\d:\d\d\): candidate better: completion rate better, review score too few data$/m,
+      /^decision\s+promoted \(\d{4}-\d\d-\d\d \d\d:\d\d\): candidate better: completion rate better, review score too few data, verified rate too few data$/m,
     );
     expect(decided.stdout).not.toMatch(/^rule now/m);
     // Every finish of the candidate completed, every one of the control failed: 100 % and 0 %, with intervals.

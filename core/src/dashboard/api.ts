@@ -3,7 +3,7 @@
  * declared once: guard, request schemas, answers and OpenAPI text (openapi/declare).
  */
 import { type Declarations, TEXT } from "../openapi/declare.js";
-import { dashboardPageQuery, usageQuery } from "./schemas.js";
+import { agentsQuery, dashboardPageQuery, usageQuery } from "./schemas.js";
 
 export const dashboardApi = {
   "GET /api/dashboard/stats": {
@@ -30,8 +30,25 @@ export const dashboardApi = {
     query: dashboardPageQuery,
     success: { list: "PromptPerformance" },
     doc: TEXT && {
-      summary: "Per template: active version, usage, review score, completion rate",
+      summary: "Per template: active version, usage, review score, completion rate, outcomes",
+      description:
+        "Each live template, newest first, with its active version's usage, review score, completion rate, " +
+        "outcomes (completed, merged, reworked, regressed, verified) and verified rate, and the experiment it runs.",
       success: "A page of templates",
+    },
+  },
+  "GET /api/dashboard/agents": {
+    auth: "bearer",
+    query: agentsQuery,
+    success: { list: "AgentPerformance" },
+    doc: TEXT && {
+      summary: "Per agent: claims, how dispatches ended, what became of the work, cost",
+      description:
+        "Every agent with a claim, an ended dispatch or an outcome in the last `days` UTC days (today included), " +
+        "most claims first: claims; dispatches completed, failed, released, stopped and expired; work merged, " +
+        "reworked (sent back by review), regressed and verified, with the verified rate; and the cost its " +
+        "dispatches reported. Each count falls on the day it happened. Two queries per day.",
+      success: "A page of agents, most claims first",
     },
   },
   "GET /api/dashboard/usage": {

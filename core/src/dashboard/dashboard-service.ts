@@ -103,6 +103,8 @@ export class DashboardService {
                 reviewCount: version.reviewCount,
                 reviewScore: version.reviewScore,
                 completionRate: version.completionRate,
+                outcomes: version.outcomes,
+                verifiedRate: version.verifiedRate,
                 cost: version.cost,
                 createdAt: version.createdAt,
               }

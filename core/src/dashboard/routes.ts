@@ -2,13 +2,14 @@
 import { familyModule } from "../http/app.js";
 import { pageOffset } from "../http/pagination.js";
 import { itemResponse, listResponse } from "../http/respond.js";
-import { clockOf, dashboardService, usageStats } from "../services.js";
+import { agentsReport, clockOf, dashboardService, usageStats } from "../services.js";
 import { dashboardApi } from "./api.js";
 
 export const dashboardFamily = familyModule(dashboardApi, (deps) => {
   const dashboard = dashboardService(deps);
   const usage = usageStats(deps);
   const clock = clockOf(deps);
+  const agents = agentsReport(deps);
   return {
     "GET /api/dashboard/stats": async (c) => itemResponse(c, await dashboard.stats()),
     "GET /api/dashboard/activity": async (c, { query }) => {
@@ -17,6 +18,10 @@ export const dashboardFamily = familyModule(dashboardApi, (deps) => {
     },
     "GET /api/dashboard/prompts": async (c, { query }) => {
       const { items, total } = await dashboard.prompts({ offset: pageOffset(query), limit: query.limit });
+      return listResponse(c, items, total, query);
+    },
+    "GET /api/dashboard/agents": async (c, { query }) => {
+      const { items, total } = await agents.page(query.days, { offset: pageOffset(query), limit: query.limit });
       return listResponse(c, items, total, query);
     },
     "GET /api/dashboard/usage": async (c, { query }) => itemResponse(c, await usage.lastDays(query.days, clock())),

@@ -38,6 +38,30 @@ export const usageQuery = /* @__PURE__ */ onFirstUse(() => {
 });
 export type UsageQuery = Output<typeof usageQuery>;
 
+/** Most days `GET /api/dashboard/agents` reads (two queries each). */
+export const MAX_AGENT_DAYS = 30;
+
+/** `GET /api/dashboard/agents`: how many days, today (UTC) included, and a page. */
+export const agentsQuery = /* @__PURE__ */ onFirstUse(() => {
+  const message = `must be an integer between 1 and ${MAX_AGENT_DAYS}`;
+  return z.strictObject({
+    days: z._default(
+      z.pipe(
+        z
+          .string()
+          .check(
+            z.regex(/^[0-9]+$/, message),
+            z.describe(`Days to read, today (UTC) included: 1..${MAX_AGENT_DAYS}, default 7`),
+          ),
+        z.pipe(z.transform(Number), z.number().check(z.gte(1, message), z.lte(MAX_AGENT_DAYS, message))),
+      ),
+      7,
+    ),
+    ...paginationQuery(),
+  });
+});
+export type AgentsQuery = Output<typeof agentsQuery>;
+
 // Responses (docs/api.md#service-health-dashboard-and-docs): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
 /** Counts by name (status, type, source). */
@@ -96,8 +120,8 @@ export const activityChainSchema = /* @__PURE__ */ onFirstUse(() =>
 export type ActivityChain = Output<typeof activityChainSchema>;
 
 /**
- * A template as the prompts dashboard shows it: its active version's usage, score and completion
- * rate, and the experiment it runs.
+ * A template as the prompts dashboard shows it: its active version's usage, score, completion
+ * rate and outcomes (docs/api.md#outcomes), and the experiment it runs.
  */
 export const promptPerformanceSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
@@ -110,6 +134,8 @@ export const promptPerformanceSchema = /* @__PURE__ */ onFirstUse(() =>
         reviewCount: true,
         reviewScore: true,
         completionRate: true,
+        outcomes: true,
+        verifiedRate: true,
         cost: true,
         createdAt: true,
       }),
@@ -126,3 +152,29 @@ export type PromptPerformance = Output<typeof promptPerformanceSchema>;
  */
 export const usageReportSchema = /* @__PURE__ */ onFirstUse(() => z.object({ days: z.array(usageDaySchema()) }));
 export type UsageReport = Output<typeof usageReportSchema>;
+
+/**
+ * One agent's row of `GET /api/dashboard/agents` (docs/api.md#agents-dashboard): what its dispatches
+ * came to over the days read, each counted on the UTC day it happened.
+ */
+export const agentPerformanceSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({
+    agent: z.string(),
+    claims: count(),
+    completed: count(),
+    failed: count(),
+    released: count(),
+    stopped: count(),
+    expired: count(),
+    merged: count(),
+    reworked: count(),
+    regressed: count(),
+    verified: count(),
+    /** verified ÷ (verified + regressed); null before either. */
+    verifiedRate: z.nullable(z.number().check(z.gte(0), z.lte(1))),
+    /** What its dispatches reported they cost (US dollars), and how many reported usage. */
+    costUsd: z.number(),
+    usageReports: count(),
+  }),
+);
+export type AgentPerformance = Output<typeof agentPerformanceSchema>;

@@ -106,6 +106,13 @@ export const ITEM_KINDS = {
     owner: "issues/review-load#ReviewLoad",
     about: "how many of a project's issues wait in review",
   },
+  verifywatch: {
+    prefix: "verifywatch_1",
+    stamped: false,
+    keys: "issues/keys",
+    owner: "issues/verification-watch#verificationWatchChanges",
+    about: "a merged fix watched until its window ends, by the window's end",
+  },
   issuechild: {
     prefix: "issuechild_1",
     stamped: false,
@@ -360,6 +367,13 @@ export const ITEM_KINDS = {
     keys: "stats/usage-stats",
     owner: "stats/usage-stats#usageAdditions",
     about: "reported costs of one UTC day",
+  },
+  agentday: {
+    prefix: "agentday_1",
+    stamped: false,
+    keys: "stats/agent-stats",
+    owner: "stats/agent-stats#agentCountAdditions",
+    about: "what each agent's dispatches came to in one UTC day",
   },
   health: {
     prefix: "health_1",

@@ -8,10 +8,12 @@ import type { Db, Item, TransactItem } from "../db/db.js";
 import { entityOf } from "../db/item-kinds.js";
 import { type EntryFilter, ListingIndex } from "../db/listing-index.js";
 import type { DispatchEnd } from "../issues/issue-moves.js";
+import type { OutcomeCount, OutcomeMark } from "../issues/outcomes.js";
+import { type AgentCount, agentCountAdditions } from "../stats/agent-stats.js";
 import { countChange, plainAddition } from "../stats/counts.js";
 import { usageAdditions } from "../stats/usage-stats.js";
-import { armOutcomeAdditions, type PromptArm } from "../templates/experiment-counts.js";
-import { versionOutcomeAdditions } from "../templates/version-counts.js";
+import { armOutcomeAdditions, armOutcomeCountAdditions, type PromptArm } from "../templates/experiment-counts.js";
+import { versionOutcomeAdditions, versionOutcomeCountAdditions } from "../templates/version-counts.js";
 import {
   agentListing,
   agentLoadKey,
@@ -25,7 +27,8 @@ import {
   LEASE_PARTITION_KEY,
   leaseKey,
 } from "./keys.js";
-import type { Dispatch, DispatchOutcome, DispatchStatus, DispatchUsage } from "./schemas.js";
+import { markOutcome, reportedOutcome, storedOutcome } from "./outcome-marks.js";
+import type { Dispatch, DispatchStatus, DispatchUsage, ReportedOutcome } from "./schemas.js";
 import type { TokenDispatch } from "./token.js";
 
 /** A dispatch as stored: what the API shows, the hash of its token, and its version. */
@@ -165,6 +168,7 @@ export class DispatchStore {
       ...this.listings.additions(dispatchListings(dispatch), dispatchSortKey(dispatch.id), entryOf(dispatch)),
       { Put: { Item: { ...leaseKey(dispatch.leaseExpiresAt, dispatch.id), dispatchId: dispatch.id } } },
       countChange(`dispatch.status#${dispatch.status}`, 1),
+      ...agentCountAdditions(dispatch.claimedAt, dispatch.agent, ["claims"]),
     ];
   }
 
@@ -191,15 +195,21 @@ export class DispatchStore {
 
   /**
    * The writes that end `current` with `status`: they hold only while it is active and unchanged,
-   * so a dispatch ends once (a second completion, or a completion racing its expiry, loses).
+   * so a dispatch ends once (a second completion, or a completion racing its expiry, loses). A
+   * completion may carry what already became of its work (`mark`: a merge that finished the issue
+   * while the agent worked); the end and the mark are counted together.
    */
   prepareFinish(
     current: StoredDispatch,
     status: Exclude<DispatchStatus, "active">,
     finishedAt: string,
-    outcome: DispatchOutcome | null,
+    reported: ReportedOutcome | null,
     usage: DispatchUsage | null = null,
+    mark?: OutcomeMark,
   ): { dispatch: Dispatch; writes: TransactItem[] } {
+    const completed = reported ? reportedOutcome(reported) : null;
+    const marked = completed && mark ? markOutcome(completed, mark) : null;
+    const outcome = marked?.outcome ?? completed;
     const dispatch: Dispatch = { ...current.dispatch, status, finishedAt, outcome, usage };
     return {
       dispatch,
@@ -259,8 +269,54 @@ export class DispatchStore {
         countChange(`dispatch.status#${status}`, 1),
         ...(current.projectId ? [plainAddition(agentLoadKey(current.projectId, dispatch.agent), "active", -1)] : []),
         ...(usage ? usageAdditions(finishedAt, dispatch.agent, current.projectId, usage) : []),
+        ...agentCountAdditions(finishedAt, dispatch.agent, [status]),
+        ...(marked ? this.outcomeCountAdditions(current, finishedAt, marked.counted) : []),
       ],
     };
+  }
+
+  /**
+   * The writes that put `mark` on a dispatch that ended (docs/api.md#outcomes): its outcome, at
+   * the version read, and the outcome counts of its template version, experiment arm and agent
+   * (on the day of `at`); none when the mark changes nothing (a redelivered review, a watch
+   * already ended, a dispatch with no completed outcome).
+   */
+  prepareMark(current: StoredDispatch, mark: OutcomeMark, at: string): TransactItem[] {
+    if (current.dispatch.status === "active" || !current.dispatch.outcome) return [];
+    const marked = markOutcome(current.dispatch.outcome, mark);
+    if (!marked) return [];
+    return [
+      {
+        Update: {
+          Key: dispatchKey(current.dispatch.id),
+          UpdateExpression: "SET #outcome = :outcome, #version = :next",
+          ConditionExpression: "#version = :expectedVersion",
+          ExpressionAttributeNames: { "#outcome": "outcome", "#version": "version" },
+          ExpressionAttributeValues: {
+            ":outcome": marked.outcome,
+            ":expectedVersion": current.version,
+            ":next": current.version + 1,
+          },
+        },
+      },
+      ...this.outcomeCountAdditions(current, at, marked.counted),
+    ];
+  }
+
+  /** The outcome counts of a dispatch's template version, experiment arm and agent. */
+  private outcomeCountAdditions(current: StoredDispatch, at: string, counted: OutcomeCount[]): TransactItem[] {
+    if (counted.length === 0) return [];
+    const version = current.promptVersion;
+    return [
+      ...(version ? versionOutcomeCountAdditions(version.templateId, version.versionNumber, counted) : []),
+      ...(version?.experiment
+        ? armOutcomeCountAdditions(
+            { templateId: version.templateId, experimentId: version.experiment.id, arm: version.experiment.arm },
+            counted,
+          )
+        : []),
+      ...agentCountAdditions(at, current.dispatch.agent, counted satisfies AgentCount[]),
+    ];
   }
 
   /**
@@ -270,7 +326,13 @@ export class DispatchStore {
   async prepareEnd(id: string, end: DispatchEnd, at: Date): Promise<TransactItem[]> {
     const current = await this.get(id);
     if (current?.dispatch.status !== "active") return [];
-    return this.prepareFinish(current, end.status, at.toISOString(), end.outcome).writes;
+    return this.prepareFinish(current, end.status, at.toISOString(), end.outcome, null, end.mark).writes;
+  }
+
+  /** The writes that put `mark` on dispatch `id` (see {@link DispatchStore.prepareMark}); none when it is gone. */
+  async prepareMarkOf(id: string, mark: OutcomeMark, at: Date): Promise<TransactItem[]> {
+    const current = await this.get(id);
+    return current ? this.prepareMark(current, mark, at.toISOString()) : [];
   }
 
   /** The writes that extend an active, unexpired lease to `leaseExpiresAt`, moving its lease entry. */
@@ -362,7 +424,12 @@ export function fromItem(item: Item): StoredDispatch {
     DISPATCH_FIELDS.map((field) => [field, item[field] ?? null]),
   ) as unknown as Dispatch;
   return {
-    dispatch: { ...dispatch, attempt: Number(item.attempt), leaseSeconds: Number(item.leaseSeconds) },
+    dispatch: {
+      ...dispatch,
+      attempt: Number(item.attempt),
+      leaseSeconds: Number(item.leaseSeconds),
+      outcome: storedOutcome(item.outcome),
+    },
     tokenHash: String(item.tokenHash ?? ""),
     issueNumber: Number(item.issueNumber ?? 0),
     version: Number(item.version ?? 1),

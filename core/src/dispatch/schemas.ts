@@ -2,7 +2,14 @@
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
 import { nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
-import { commitSchema, ISSUE_TYPES, issueSchema, pullRequestSchema, scoreBreakdownSchema } from "../issues/schemas.js";
+import {
+  commitSchema,
+  ISSUE_TYPES,
+  issueSchema,
+  pullRequestSchema,
+  scoreBreakdownSchema,
+  verificationSchema,
+} from "../issues/schemas.js";
 import { promptSchema } from "../prompts/schemas.js";
 import { type Output, onFirstUse } from "../schema.js";
 
@@ -125,11 +132,24 @@ export type CompleteInput = Output<typeof completeBody>;
 
 // Responses (docs/api.md#dispatch): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
-/** What an agent reported when it completed a dispatch. */
+/**
+ * What an agent reported when it completed a dispatch, and what became of its work since
+ * (docs/api.md#outcomes): how many times review sent it back, and the watch of its merged fix.
+ */
 export const dispatchOutcomeSchema = /* @__PURE__ */ onFirstUse(() =>
-  z.object({ summary: z.string(), commits: z.array(commitSchema()), pullRequests: z.array(pullRequestSchema()) }),
+  z.object({
+    summary: z.string(),
+    commits: z.array(commitSchema()),
+    pullRequests: z.array(pullRequestSchema()),
+    /** How many times a review sent this dispatch's work back (0: never). */
+    reviewRounds: z.int().check(z.gte(0)),
+    /** The watch of the fix when its pull request merged: pending, verified or regressed; null before a merge. */
+    verification: z.nullable(verificationSchema()),
+  }),
 );
 export type DispatchOutcome = Output<typeof dispatchOutcomeSchema>;
+/** What an agent reports with its completion: an outcome before anything became of it. */
+export type ReportedOutcome = Pick<DispatchOutcome, "summary" | "commits" | "pullRequests">;
 
 /** What the agent reported its work cost when it completed the dispatch; a field it did not report is null. */
 export const dispatchUsageSchema = /* @__PURE__ */ onFirstUse(() =>

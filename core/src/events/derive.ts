@@ -13,6 +13,8 @@
  * - `prompt.needs_attention`: a version's reviews item gaining its improvement task (its score fell
  *   below 3.5, docs/api.md#prompts-and-reviews).
  * - `experiment.decided`: an experiment item leaving `running` (by the rule, by hand, or with its template).
+ * - `issue.verified` / `issue.regressed`: an issue item whose `verification` leaves `pending` for
+ *   that status (docs/api.md#verification), with the verification.
  *
  * Each item is read through its owning domain's own reader; nothing here knows their fields beyond
  * the ones named above.
@@ -22,6 +24,7 @@ import type { Item } from "../db/db.js";
 import { entitiesOf } from "../db/item-kinds.js";
 import { fromItem as dispatchFromItem } from "../dispatch/dispatch-store.js";
 import { fromItem as issueFromItem } from "../issues/issue-item.js";
+import type { Issue } from "../issues/schemas.js";
 import { recordOf as experimentRecordOf } from "../templates/experiment-store.js";
 import { versionOfReviewsKey } from "../templates/keys.js";
 import { reviewsFromItem } from "../templates/template-item.js";
@@ -101,10 +104,24 @@ function issueEvents(before: Item | undefined, after: Item, make: Make): Outboun
       make("issue.status_changed", change.at, { issue, from: change.from, to: change.to, by: change.by }),
     ];
   }
-  if (before.status === after.status) return [];
+  const events = verificationEvents(issueFromItem(before).issue, issue, make);
+  if (before.status === after.status) return events;
   // An item of an older release has no status change recorded: who moved it is unknown.
   const by = change && change.to === issue.status ? change.by : null;
-  return [make("issue.status_changed", issue.updatedAt, { issue, from: String(before.status), to: issue.status, by })];
+  return [
+    make("issue.status_changed", issue.updatedAt, { issue, from: String(before.status), to: issue.status, by }),
+    ...events,
+  ];
+}
+
+/** `issue.verified` or `issue.regressed` when the watch of the issue's merged fix ended so. */
+function verificationEvents(before: Issue, issue: Issue, make: Make): OutboundEvent[] {
+  const was = before.verification;
+  const now = issue.verification;
+  if (was?.status !== "pending" || !now || now.mergedAt !== was.mergedAt || now.status === "pending") return [];
+  return now.status === "verified"
+    ? [make("issue.verified", issue.updatedAt, { issue, verification: now })]
+    : [make("issue.regressed", now.regressedAt ?? issue.updatedAt, { issue, verification: now })];
 }
 
 function dispatchEvents(before: Item | undefined, after: Item, make: Make): OutboundEvent[] {

@@ -13,5 +13,7 @@ export const EVENT_TYPES = [
   "dispatch.expired",
   "prompt.needs_attention",
   "experiment.decided",
+  "issue.verified",
+  "issue.regressed",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -7,9 +7,11 @@ import { ConflictError } from "../errors.js";
 import { mergeCountChanges } from "../stats/counts.js";
 import type { AutomationHold, IssueInternals, NewIssue, StoredIssue } from "./issue-item.js";
 import type { IssueStore } from "./issue-store.js";
+import type { OutcomeMark } from "./outcomes.js";
 import { reviewLoadChanges } from "./review-load.js";
 import type { Issue, StatusMover } from "./schemas.js";
 import { completedAtAfter, isOpen, type TransitionActor, transitionRefusal } from "./transitions.js";
+import { verificationWatchChanges } from "./verification-watch.js";
 
 /** Who asks: a client's PATCH or DELETE, a signal (a close or reopen event, a merged fix), or the dispatch flow. */
 export type Mover = TransitionActor | "delete";
@@ -18,6 +20,8 @@ export type Mover = TransitionActor | "delete";
 export interface DispatchEnd {
   status: "completed" | "failed" | "released" | "expired";
   outcome: { summary: string; commits: Issue["commits"]; pullRequests: Issue["pullRequests"] } | null;
+  /** What already became of the work it completes with (a merge finishing the issue while it worked). */
+  mark?: OutcomeMark;
 }
 
 /**
@@ -27,6 +31,11 @@ export interface DispatchEnd {
 export interface DispatchEnding {
   /** The writes that end dispatch `id` as `end` says while it is still active; none once it ended. */
   prepareEnd(id: string, end: DispatchEnd, at: Date): Promise<TransactItem[]>;
+  /**
+   * The writes that put `mark` on dispatch `id`, which ended (docs/api.md#outcomes): none when the
+   * mark changes nothing, so an event told twice counts once.
+   */
+  prepareMarkOf(id: string, mark: OutcomeMark, at: Date): Promise<TransactItem[]>;
 }
 
 /** One issue's move. */
@@ -42,6 +51,12 @@ export interface IssueMove {
    * dispatch domain already prepared it (a dispatch outcome), or asked of it (released by default).
    */
   dispatchEnd?: { prepared: TransactItem[] } | DispatchEnd;
+  /**
+   * What the move says became of a dispatch's work (docs/api.md#outcomes): review sent it back,
+   * its pull request merged, its watched fix regressed or held. Put on that dispatch in the same
+   * transaction — with its end, when the move ends it.
+   */
+  outcome?: { dispatchId: string; mark: OutcomeMark };
 }
 
 /** The issue as the move leaves it (null: deleted) and every write of the move. */
@@ -80,10 +95,20 @@ export class IssueMoves {
     const moved: (StoredIssue | null)[] = [];
     for (const { move, changes, deleting, leavesWork, hold } of planned) {
       const { current } = move;
+      const endsMarked = leavesWork && move.outcome?.dispatchId === current.activeDispatchId;
       const ending = leavesWork && current.activeDispatchId ? await this.dispatchEnd(move, current, now) : [];
+      const marking =
+        move.outcome && !endsMarked
+          ? await this.dispatches.prepareMarkOf(move.outcome.dispatchId, move.outcome.mark, now)
+          : [];
+      const watch = verificationWatchChanges(
+        current.issue.id,
+        current.issue.verification,
+        deleting ? undefined : changes.verification === undefined ? current.issue.verification : changes.verification,
+      );
       const blockedBy = blockedByChanges.get(current.issue.id);
       if (deleting) {
-        writes.push(...this.store.prepareDelete(current, now).writes, ...ending);
+        writes.push(...this.store.prepareDelete(current, now).writes, ...ending, ...marking, ...watch);
         moved.push(null);
         continue;
       }
@@ -97,7 +122,7 @@ export class IssueMoves {
           ...(hold ? { automationHold: hold } : {}),
         },
       );
-      writes.push(...issueWrites, ...ending);
+      writes.push(...issueWrites, ...ending, ...marking, ...watch);
       moved.push(stored);
     }
     const others = [...blockedByChanges.keys()].filter((id) => !movedIds.has(id));
@@ -123,7 +148,9 @@ export class IssueMoves {
   private async dispatchEnd(move: IssueMove, current: StoredIssue, now: Date): Promise<TransactItem[]> {
     const end = move.dispatchEnd ?? RELEASED;
     if ("prepared" in end) return end.prepared;
-    return current.activeDispatchId ? this.dispatches.prepareEnd(current.activeDispatchId, end, now) : [];
+    if (!current.activeDispatchId) return [];
+    const mark = move.outcome?.dispatchId === current.activeDispatchId ? move.outcome.mark : undefined;
+    return this.dispatches.prepareEnd(current.activeDispatchId, mark ? { ...end, mark } : end, now);
   }
 }
 

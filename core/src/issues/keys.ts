@@ -56,6 +56,16 @@ export function reviewLoadKey(projectId: string): Key {
   return { pk: `${REVIEW_LOAD_ENTITY}#${projectId}`, sk: REVIEW_LOAD_ENTITY };
 }
 
+const VERIFY_WATCH_ENTITY = keyPrefix("verifywatch");
+
+/** The one partition of the watched fixes, sorted by when their windows end. */
+export const VERIFY_WATCH_PARTITION = VERIFY_WATCH_ENTITY;
+
+/** A merged fix of issue `issueId` watched until `until` (docs/api.md#verification). */
+export function verifyWatchKey(until: string, issueId: string): Key {
+  return { pk: VERIFY_WATCH_PARTITION, sk: `${until}#${issueId}` };
+}
+
 /** Sort-key prefix of the child summaries kept in a parent's partition. */
 export const CHILD_POINTER_PREFIX = `${keyPrefix("issuechild")}#`;
 /** Sort-key prefix of the relation edges kept in each related issue's partition. */

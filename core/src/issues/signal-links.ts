@@ -8,7 +8,7 @@
 import type { Db, TransactItem } from "../db/db.js";
 import type { DispatchQueue } from "./dispatch-queue.js";
 import type { NewIssue, RecentSignal, StoredIssue } from "./issue-item.js";
-import type { IssueMoves } from "./issue-moves.js";
+import type { IssueMove, IssueMoves } from "./issue-moves.js";
 import type { IssueStore } from "./issue-store.js";
 import { SignalFolds } from "./signal-folds.js";
 import { groupingWrites, movesInQueue, pendingSignalWrite } from "./signal-grouping.js";
@@ -46,6 +46,7 @@ export class SignalLinks {
     changes: Partial<NewIssue>,
     signal: RecentSignal,
     by: "signal" | "automation" = "signal",
+    outcome?: IssueMove["outcome"],
   ): Promise<{ stored: StoredIssue; writes: TransactItem[]; whenHeld?: TransactItem[]; fold?: boolean }> {
     const moves = Object.keys(changes).some((field) => field !== "signalCount" && field !== "lastSignalAt");
     const waiting = [this.preparePendingSignal(current.issue.id, signal)];
@@ -56,7 +57,13 @@ export class SignalLinks {
     const inPlace = moves ? undefined : this.prepareGrouping(current, signal);
     if (inPlace) return { ...inPlace, whenHeld: waiting };
     const { stored, writes } = await this.moves.prepare(
-      { current, changes, by, internals: { recentSignals: [signal, ...current.recentSignals] } },
+      {
+        current,
+        changes,
+        by,
+        internals: { recentSignals: [signal, ...current.recentSignals] },
+        ...(outcome ? { outcome } : {}),
+      },
       new Date(signal.receivedAt),
     );
     if (!stored) throw new Error("A grouped signal never deletes its issue");

@@ -7,6 +7,7 @@ import { goalSchema, labelSchema, projectDetailSchema, projectSchema } from "../
 import { commentSchema } from "../comments/schemas.js";
 import {
   activityChainSchema,
+  agentPerformanceSchema,
   dashboardStatsSchema,
   promptPerformanceSchema,
   usageReportSchema,
@@ -68,6 +69,7 @@ export const RESOURCE_SCHEMAS = {
   DashboardStats: dashboardStatsSchema(),
   ActivityChain: activityChainSchema(),
   PromptPerformance: promptPerformanceSchema(),
+  AgentPerformance: agentPerformanceSchema(),
   UsageReport: usageReportSchema(),
   EventDestination: destinationSchema(),
   EventDestinationWithSecret: destinationWithSecretSchema(),

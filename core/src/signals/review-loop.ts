@@ -124,6 +124,7 @@ export async function closeLoop(
           ? [...current.issue.pullRequests, pullRequest]
           : current.issue.pullRequests.map((pr, i) => (i === known ? { ...pr, ...pullRequest, title: pr.title } : pr));
       const open = current.issue.status !== "done" && current.issue.status !== "canceled";
+      const dispatchId = current.activeDispatchId ?? current.lastDispatchId;
       const verification: Verification = {
         status: "pending",
         mergedAt,
@@ -132,13 +133,15 @@ export async function closeLoop(
         ).toISOString(),
         regressedAt: null,
         signalId: null,
-        dispatchId: current.activeDispatchId ?? current.lastDispatchId,
+        dispatchId,
       };
       return {
         current,
         by: "signal" as const,
         changes: { pullRequests, ...(open ? { status: "done" as const, verification } : {}) },
         dispatchEnd: { status: "completed" as const, outcome },
+        // The merge is charged to the dispatch whose work it was (docs/api.md#outcomes).
+        ...(open && dispatchId ? { outcome: { dispatchId, mark: { kind: "merged" as const, verification } } } : {}),
       };
     }),
     new Date(receivedAt),
@@ -170,6 +173,8 @@ export async function keepFeedback(
     const { issue } = current;
     if (issue.feedback.some((kept) => sameFeedback(kept, entry))) return [];
     const sendsBack = event.sendsBack && issue.status === "in_review";
+    // Review sent back the work of the dispatch that completed into review (docs/api.md#outcomes).
+    const reworked = sendsBack ? current.lastDispatchId : null;
     return [
       {
         current,
@@ -178,6 +183,7 @@ export async function keepFeedback(
           feedback: [...issue.feedback, entry].slice(-MAX_FEEDBACK),
           ...(sendsBack ? { status: "todo" as const, reviewRounds: issue.reviewRounds + 1 } : {}),
         },
+        ...(reworked ? { outcome: { dispatchId: reworked, mark: { kind: "reworked" as const } } } : {}),
       },
     ];
   });

@@ -260,15 +260,28 @@ export class SignalIngest {
     project: SourceRouting | null,
   ): Promise<IssueEffect> {
     if ((routing.action === "grouped" || routing.action === "regressed") && current) {
-      const changes =
-        routing.action === "regressed"
-          ? { ...routing.changes, verification: { ...routing.changes.verification, signalId: signal.id } }
-          : routing.changes;
+      const regressed =
+        routing.action === "regressed" ? { ...routing.changes.verification, signalId: signal.id } : undefined;
+      const changes = regressed ? { ...routing.changes, verification: regressed } : routing.changes;
+      // The regression is charged to the dispatch whose pull request merged (docs/api.md#verification).
+      const outcome =
+        regressed?.dispatchId && regressed.regressedAt
+          ? {
+              dispatchId: regressed.dispatchId,
+              mark: {
+                kind: "regressed" as const,
+                mergedAt: regressed.mergedAt,
+                regressedAt: regressed.regressedAt,
+                signalId: signal.id,
+              },
+            }
+          : undefined;
       const { stored, writes, whenHeld, fold } = await this.issues.links.linkSignal(
         current,
         changes,
         signal,
         routing.by,
+        outcome,
       );
       const held = current.signalsWaiting === true || fold === true;
       return { issue: stored.issue, writes, ...(whenHeld ? { whenHeld, held } : {}) };

@@ -7,6 +7,7 @@
  * turns. Kept apart from the stores so that whoever ends a dispatch does not carry them.
  */
 import type { TransactItem } from "../db/db.js";
+import type { OutcomeCount } from "../issues/outcomes.js";
 import type { ReportedCost } from "../stats/usage-stats.js";
 import { type ArmCount, armCountKey, type ExperimentArm } from "./keys.js";
 
@@ -57,4 +58,9 @@ export function armReviewAdditions(
 ): TransactItem[] {
   const ratings = review.clarity + review.completeness + review.relevance;
   return [addition(ref, "reviews"), addition(ref, "ratings", ratings), addition(ref, "ratings-sq", ratings * ratings)];
+}
+
+/** What became of an arm's dispatch's work, once each (docs/api.md#outcomes). */
+export function armOutcomeCountAdditions(ref: ArmRef, counted: OutcomeCount[]): TransactItem[] {
+  return counted.map((count) => addition(ref, count));
 }

@@ -4,6 +4,8 @@
  *
  * - Completion rate: completed / finished dispatches, with the Wilson score interval (sound at
  *   small counts and at rates near 0 or 1, where the normal one is not).
+ * - Verified rate: verified / (verified + regressed) merged fixes whose watch ended
+ *   (docs/api.md#outcomes), with the Wilson interval likewise.
  * - Review score (the mean composite of the arm's reviews) and cost (the mean of the costs its
  *   agents reported): Student's t interval from the running sums (n, Σx, Σx²), mean ± t·s/√n with
  *   n − 1 degrees of freedom, clipped to the measure's range; no interval under 2 samples.
@@ -32,6 +34,11 @@ export interface ArmCounts {
   finished: number;
   completed: number;
   failed: number;
+  /** What became of the completed work (docs/api.md#outcomes): each dispatch counted once per outcome. */
+  merged: number;
+  reworked: number;
+  regressed: number;
+  verified: number;
   reviews: number;
   /** Sum over reviews of clarity + completeness + relevance (3 × the composite: integers stay exact). */
   ratings: number;
@@ -47,6 +54,10 @@ export const NO_COUNTS: ArmCounts = {
   finished: 0,
   completed: 0,
   failed: 0,
+  merged: 0,
+  reworked: 0,
+  regressed: 0,
+  verified: 0,
   reviews: 0,
   ratings: 0,
   ratingsSquared: 0,
@@ -61,9 +72,14 @@ export interface ArmFigures {
   finished: number;
   completions: number;
   failures: number;
+  merged: number;
+  reworked: number;
+  regressed: number;
+  verified: number;
   reviews: number;
   completionRate: Measure | null;
   reviewScore: Measure | null;
+  verifiedRate: Measure | null;
   costUsd: Measure | null;
 }
 
@@ -116,10 +132,15 @@ export function armFigures(counts: ArmCounts): ArmFigures {
     finished: counts.finished,
     completions: counts.completed,
     failures: counts.failed,
+    merged: counts.merged,
+    reworked: counts.reworked,
+    regressed: counts.regressed,
+    verified: counts.verified,
     reviews: counts.reviews,
     completionRate: wilson(counts.completed, counts.finished),
     // Ratings are sums of three: the composite is a third of each.
     reviewScore: meanInterval(counts.reviews, counts.ratings / 3, counts.ratingsSquared / 9, 1, 5),
+    verifiedRate: wilson(counts.verified, counts.verified + counts.regressed),
     costUsd: meanInterval(counts.costReports, counts.cost, counts.costSquared, 0, Number.POSITIVE_INFINITY),
   };
 }
@@ -147,8 +168,8 @@ export type Verdict =
 
 /**
  * The rule of docs/api.md#experiments: once both arms have `minSamples` finished dispatches, a candidate
- * better on completion rate or review score (intervals apart) and worse on neither wins; one worse
- * on either and better on neither loses; anything else runs on.
+ * better on completion rate, review score or verified rate (intervals apart) and worse on none
+ * wins; one worse on any and better on none loses; anything else runs on.
  */
 export function verdict(candidate: ArmFigures, control: ArmFigures, minSamples: number): Verdict {
   if (candidate.finished < minSamples || control.finished < minSamples) {
@@ -159,9 +180,11 @@ export function verdict(candidate: ArmFigures, control: ArmFigures, minSamples: 
   }
   const rate = compare(candidate.completionRate, control.completionRate);
   const score = compare(candidate.reviewScore, control.reviewScore);
-  const said = `completion rate ${describe(rate)}, review score ${describe(score)}`;
-  const better = rate === "better" || score === "better";
-  const worse = rate === "worse" || score === "worse";
+  const verifiedRate = compare(candidate.verifiedRate, control.verifiedRate);
+  const said = `completion rate ${describe(rate)}, review score ${describe(score)}, verified rate ${describe(verifiedRate)}`;
+  const measures = [rate, score, verifiedRate];
+  const better = measures.includes("better");
+  const worse = measures.includes("worse");
   if (better && !worse) return { decided: true, outcome: "winner", reason: `candidate better: ${said}` };
   if (worse && !better) return { decided: true, outcome: "loser", reason: `candidate worse: ${said}` };
   return { decided: false, reason: `no difference yet: ${said}` };

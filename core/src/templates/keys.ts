@@ -90,24 +90,28 @@ export function versionKey(templateId: string, number: number): Key {
 }
 
 /**
- * What is counted per version, each a spread count beside it: prompts rendered from it (`usage`),
- * dispatches of those prompts that ended (`finished`) and those that ended done (`completed`).
- * Their sort keys all come after the version's and before the next number's.
+ * A version's counts, each a spread count beside it (their sort keys all come after the version's
+ * and before the next number's): prompts rendered (`usage`), their dispatches that ended
+ * (`finished`) and ended done (`completed`), what became of that work (`merged`, `reworked`,
+ * `regressed`, `verified`: docs/api.md#outcomes), and what those dispatches' agents reported they
+ * cost: how many reported usage (`reported`) and a cost (`cost-reported`), and the sums of tokens
+ * in and out and of dollars.
  */
-/**
- * A version's counts: prompts rendered (`usage`), their dispatches that ended (`finished`) and ended
- * done (`completed`), and what those dispatches' agents reported they cost: how many reported usage
- * (`reported`) and a cost (`cost-reported`), and the sums of tokens in and out and of dollars.
- */
-export type VersionCount =
-  | "usage"
-  | "finished"
-  | "completed"
-  | "reported"
-  | "cost-reported"
-  | "tokens-in"
-  | "tokens-out"
-  | "cost";
+export const VERSION_COUNTS = [
+  "usage",
+  "finished",
+  "completed",
+  "merged",
+  "reworked",
+  "regressed",
+  "verified",
+  "reported",
+  "cost-reported",
+  "tokens-in",
+  "tokens-out",
+  "cost",
+] as const;
+export type VersionCount = (typeof VERSION_COUNTS)[number];
 
 /** Base of one of a version's spread counts. */
 export function versionCountKey(templateId: string, number: number, count: VersionCount): Key {
@@ -196,14 +200,18 @@ export type ExperimentArm = "control" | "candidate";
 
 /**
  * What is counted per arm (templates/experiment-counts.ts): claims, dispatches finished, completed
- * and failed, reviews with the sums of their ratings and of their squares, and reported costs with
- * their sum and sum of squares.
+ * and failed, what became of their work (merged, reworked, regressed, verified), reviews with the
+ * sums of their ratings and of their squares, and reported costs with their sum and sum of squares.
  */
 export type ArmCount =
   | "claims"
   | "finished"
   | "completed"
   | "failed"
+  | "merged"
+  | "reworked"
+  | "regressed"
+  | "verified"
   | "reviews"
   | "ratings"
   | "ratings-sq"

@@ -151,6 +151,21 @@ export const versionCostSchema = /* @__PURE__ */ onFirstUse(() =>
 );
 export type VersionCost = Output<typeof versionCostSchema>;
 
+/**
+ * What became of dispatches' work (docs/api.md#outcomes): completed, merged, reworked (sent back by
+ * review at least once), regressed and verified, each dispatch counted once per outcome.
+ */
+export const outcomesSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({
+    completed: count(),
+    merged: count(),
+    reworked: count(),
+    regressed: count(),
+    verified: count(),
+  }),
+);
+export type Outcomes = Output<typeof outcomesSchema>;
+
 export const templateVersionSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     id: resourceId("ver"),
@@ -166,6 +181,10 @@ export const templateVersionSchema = /* @__PURE__ */ onFirstUse(() =>
     /** EWMA of the reviews' composites; null until reviewed. */
     reviewScore: z.nullable(z.number().check(z.gte(1), z.lte(5))),
     completionRate: z.nullable(z.number().check(z.gte(0), z.lte(1))),
+    /** What became of its dispatches' work (docs/api.md#outcomes). */
+    outcomes: outcomesSchema(),
+    /** verified ÷ (verified + regressed); null before either. */
+    verifiedRate: z.nullable(z.number().check(z.gte(0), z.lte(1))),
     cost: versionCostSchema(),
     createdAt: timestamp(),
   }),
@@ -247,11 +266,18 @@ export const experimentArmSchema = /* @__PURE__ */ onFirstUse(() =>
     finished: count(),
     completions: count(),
     failures: count(),
+    /** Completed work of the arm merged, sent back by review, regressed and verified (docs/api.md#outcomes). */
+    merged: count(),
+    reworked: count(),
+    regressed: count(),
+    verified: count(),
     reviews: count(),
     /** Completed / finished dispatches; Wilson interval. */
     completionRate: measureSchema(),
     /** Mean composite of the arm's reviews (1..5); Student's t interval. */
     reviewScore: measureSchema(),
+    /** Verified / (verified + regressed) merged fixes; Wilson interval. */
+    verifiedRate: measureSchema(),
     /** Mean reported cost per dispatch (USD); Student's t interval. */
     costUsd: measureSchema(),
   }),

@@ -150,6 +150,14 @@ export function versionFromItem(item: Item, reviewsItem: Item, counts: Record<Ve
       reviewScore,
       usageCount: counts.usage,
       completionRate: counts.finished > 0 ? counts.completed / counts.finished : null,
+      outcomes: {
+        completed: counts.completed,
+        merged: counts.merged,
+        reworked: counts.reworked,
+        regressed: counts.regressed,
+        verified: counts.verified,
+      },
+      verifiedRate: verifiedRate(counts.verified, counts.regressed),
       cost: {
         reports: counts.reported,
         inputTokens: counts["tokens-in"],
@@ -161,6 +169,11 @@ export function versionFromItem(item: Item, reviewsItem: Item, counts: Record<Ve
     improvementIssueId,
     compiled: item.compiled instanceof Uint8Array ? item.compiled : undefined,
   };
+}
+
+/** verified ÷ (verified + regressed) (docs/api.md#outcomes); null before either. */
+export function verifiedRate(verified: number, regressed: number): number | null {
+  return verified + regressed > 0 ? verified / (verified + regressed) : null;
 }
 
 /** The review attributes of a version's reviews item, or of a version item written before those items. */
@@ -202,6 +215,8 @@ export function newVersionRecord(
     reviewCount: 0,
     reviewScore: null,
     completionRate: null,
+    outcomes: { completed: 0, merged: 0, reworked: 0, regressed: 0, verified: 0 },
+    verifiedRate: null,
     cost: { reports: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, meanCostUsd: null },
     createdAt,
   };

@@ -16,6 +16,7 @@ import {
   TEMPLATE_LISTINGS,
   templateKey,
   templateSortKey,
+  VERSION_COUNTS,
   type VersionCount,
   versionCountOfSortKey,
   versionKey,
@@ -317,16 +318,11 @@ export class TemplateStore {
       .filter((item) => isVersionSortKey(String(item.sk)))
       .map((item) => {
         const number = Number(item.version);
-        return versionFromItem(item, reviews.get(number) ?? item, {
-          usage: count(number, "usage"),
-          finished: count(number, "finished"),
-          completed: count(number, "completed"),
-          reported: count(number, "reported"),
-          "cost-reported": count(number, "cost-reported"),
-          "tokens-in": count(number, "tokens-in"),
-          "tokens-out": count(number, "tokens-out"),
-          cost: count(number, "cost"),
-        });
+        return versionFromItem(
+          item,
+          reviews.get(number) ?? item,
+          Object.fromEntries(VERSION_COUNTS.map((kind) => [kind, count(number, kind)])) as Record<VersionCount, number>,
+        );
       });
   }
 

@@ -27,6 +27,8 @@ export function versionWrites(version: TemplateVersion, compiled?: CompiledTempl
   const {
     usageCount: _usage,
     completionRate: _completion,
+    outcomes: _outcomes,
+    verifiedRate: _verifiedRate,
     reviewCount: _reviews,
     reviewScore: _score,
     ...fields

@@ -8,6 +8,7 @@
  * move, a signal) does not carry the whole template store.
  */
 import type { TransactItem } from "../db/db.js";
+import type { OutcomeCount } from "../issues/outcomes.js";
 import type { ReportedCost } from "../stats/usage-stats.js";
 import { type VersionCount, versionCountKey } from "./keys.js";
 
@@ -44,4 +45,13 @@ export function versionOutcomeAdditions(
     if (value) items.push(add(count, value));
   }
   return items;
+}
+
+/** What became of a version's dispatch's work, once each (docs/api.md#outcomes: merged, reworked, regressed, verified). */
+export function versionOutcomeCountAdditions(
+  templateId: string,
+  number: number,
+  counted: OutcomeCount[],
+): TransactItem[] {
+  return counted.map((count) => addition(templateId, number, count));
 }

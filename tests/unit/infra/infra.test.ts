@@ -25,6 +25,8 @@ import {
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 /** infra/events.ts: the retry queue, the dead-letter queue, the stream's and the queue's subscriptions, the sweep schedule. */
 const EVENT_COMPONENTS = 5;
+/** infra/sweeps.ts: the verification sweep's schedule. */
+const SWEEP_COMPONENTS = 1;
 const SERVICE_API_KEY = `kaizen_${"ab".repeat(32)}`;
 const SECRET_NAMES = [
   LINKED.serviceApiKey,
@@ -99,7 +101,7 @@ async function evaluateInfra({
   vi.resetModules();
   // In sst.config.ts's order, each imported on its own: a module only api.ts happened to import
   // would otherwise vanish from the recording the moment api.ts stopped using it.
-  for (const module of ["infra/table.ts", "infra/secrets.ts", "infra/events.ts"]) {
+  for (const module of ["infra/table.ts", "infra/secrets.ts", "infra/events.ts", "infra/sweeps.ts"]) {
     await import(/* @vite-ignore */ join(ROOT, module));
   }
   const module = (await import(/* @vite-ignore */ join(ROOT, "infra/api.ts"))) as ApiModule;
@@ -190,7 +192,7 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
     infra = await evaluateInfra();
   });
 
-  it("creates exactly one table, the four secrets, one function per family, one API and the events' five parts", () => {
+  it("creates exactly one table, the four secrets, one function per family, one API, the events' five parts and the sweep", () => {
     const { recording } = infra;
     expect(
       recording
@@ -200,12 +202,17 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
     ).toEqual([LINKED.eventRetries, "EventStreamDeadLetters"].sort());
     expect(recording.ofKind("sst.aws.DynamoLambdaSubscriber")).toHaveLength(1);
     expect(recording.ofKind("sst.aws.QueueLambdaSubscriber")).toHaveLength(1);
-    expect(recording.ofKind("sst.aws.Cron")).toHaveLength(1);
+    expect(
+      recording
+        .ofKind("sst.aws.Cron")
+        .map((cron) => cron.name)
+        .sort(),
+    ).toEqual(["EventSweep", "VerificationSweep"]);
     expect(recording.ofKind("sst.aws.Dynamo")).toHaveLength(1);
     expect(recording.ofKind("sst.Secret")).toHaveLength(4);
     expect(recording.ofKind("sst.aws.Function")).toHaveLength(FAMILIES.length);
     expect(recording.ofKind("sst.aws.ApiGatewayV2")).toHaveLength(1);
-    expect(recording.components).toHaveLength(1 + 4 + FAMILIES.length + 1 + EVENT_COMPONENTS);
+    expect(recording.components).toHaveLength(1 + 4 + FAMILIES.length + 1 + EVENT_COMPONENTS + SWEEP_COMPONENTS);
   });
 
   describe("table", () => {
@@ -307,13 +314,17 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
       const retries = only(infra.recording.ofKind("sst.aws.QueueLambdaSubscriber"));
       expect(retries.name).toBe(`${LINKED.eventRetries}Subscriber`);
       expect((retries.args as { subscriber: SubscriberFunction }).subscriber.handler).toBe("functions/events.retry");
-      const schedule = only(infra.recording.ofKind("sst.aws.Cron"));
+      const schedule = only(infra.recording.ofKind("sst.aws.Cron").filter((cron) => cron.name === "EventSweep"));
       expect(schedule.args).toMatchObject({
         schedule: "rate(5 minutes)",
         function: { handler: "functions/events.retry" },
       });
       const queue = only(infra.recording.ofKind("sst.aws.Queue").filter((q) => q.name === LINKED.eventRetries));
-      for (const { owner, fn } of subscriberFunctions(infra.recording)) {
+      const eventFunctions = subscriberFunctions(infra.recording).filter(({ fn }) =>
+        fn.handler.startsWith("functions/events."),
+      );
+      expect(eventFunctions).toHaveLength(3);
+      for (const { owner, fn } of eventFunctions) {
         const linked = (fn.link ?? []).map((item) => infra.recording.byInstance(item).name);
         expect(linked, owner.name).toContain(LINKED.table);
         expect(linked, owner.name).toContain(LINKED.eventRetries);
@@ -346,6 +357,20 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
       expect(() => queue.subscribe({ handler: "functions/events.retry", timeout: "60 seconds" })).toThrow(
         "visibility timeout",
       );
+    });
+  });
+
+  describe("sweeps", () => {
+    it("end the quiet watches of merged fixes every minute, with the table linked and nothing else", () => {
+      const schedule = only(infra.recording.ofKind("sst.aws.Cron").filter((cron) => cron.name === "VerificationSweep"));
+      const fn = (schedule.args as { function: SubscriberFunction }).function;
+      expect(schedule.args).toMatchObject({
+        schedule: "rate(1 minute)",
+        function: { handler: "functions/sweeps.verify" },
+      });
+      expect((fn.link ?? []).map((item) => infra.recording.byInstance(item).name)).toEqual([LINKED.table]);
+      expect(fn.nodejs).toMatchObject({ format: "esm" });
+      expect(existsSync(join(ROOT, "functions", "sweeps.ts"))).toBe(true);
     });
   });
 
@@ -609,7 +634,7 @@ describe("sst.config.ts", () => {
     const outputs = await config.run();
     const api = only(recording.ofKind("sst.aws.ApiGatewayV2"));
     expect(outputs).toEqual({ api: (api.instance as RoutableApi).url });
-    expect(recording.components).toHaveLength(1 + 4 + FAMILIES.length + 1 + EVENT_COMPONENTS);
+    expect(recording.components).toHaveLength(1 + 4 + FAMILIES.length + 1 + EVENT_COMPONENTS + SWEEP_COMPONENTS);
     expect(recording.routes).toHaveLength(GATEWAY_ROUTE_COUNT + 1);
   });
 });

@@ -22,8 +22,9 @@ import type { DispatchEnd, DispatchEnding, IssueMove } from "../../../core/src/i
 import { IssueMoves } from "../../../core/src/issues/issue-moves.js";
 import { newIssue } from "../../../core/src/issues/issue-service.js";
 import { IssueStore } from "../../../core/src/issues/issue-store.js";
-import { issueKey, padNumber } from "../../../core/src/issues/keys.js";
-import type { IssueStatus } from "../../../core/src/issues/schemas.js";
+import { issueKey, padNumber, verifyWatchKey } from "../../../core/src/issues/keys.js";
+import type { OutcomeMark } from "../../../core/src/issues/outcomes.js";
+import type { IssueStatus, Verification } from "../../../core/src/issues/schemas.js";
 import { queueSortKey } from "../../../core/src/issues/scoring.js";
 import { countChange, durationBucket, STATS_PARTITION } from "../../../core/src/stats/counts.js";
 
@@ -59,11 +60,18 @@ class IssuesInMemory extends IssueStore {
 class DispatchesInMemory implements DispatchEnding {
   readonly active = new Set<string>();
   readonly ended: { id: string; end: DispatchEnd; at: Date }[] = [];
+  readonly marked: { id: string; mark: OutcomeMark }[] = [];
 
   async prepareEnd(id: string, end: DispatchEnd, at: Date): Promise<TransactItem[]> {
     if (!this.active.has(id)) return [];
     this.ended.push({ id, end, at });
     return [dispatchEndWrite(id, end.status)];
+  }
+
+  async prepareMarkOf(id: string, mark: OutcomeMark): Promise<TransactItem[]> {
+    if (this.active.has(id)) return [];
+    this.marked.push({ id, mark });
+    return [dispatchEndWrite(id, `marked ${mark.kind}`)];
   }
 }
 
@@ -469,5 +477,81 @@ describe("IssueMoves: several moves in one transaction", () => {
         NOW,
       ),
     ).rejects.toThrow(/writes .* twice/);
+  });
+});
+
+describe("IssueMoves: outcomes and the watch of merged fixes", () => {
+  const MERGED_AT = "2026-03-02T09:00:00.000Z";
+  const watch = (status: Verification["status"], until = "2026-03-05T09:00:00.000Z"): Verification => ({
+    status,
+    mergedAt: MERGED_AT,
+    until,
+    regressedAt: null,
+    signalId: null,
+    dispatchId: "dsp_01HZZZZZZZZZZZZZZZZZZZZZZZ",
+  });
+
+  it("puts a mark on the ended dispatch it names, in the move's writes", async () => {
+    const { moves, issue, dispatches } = setup();
+    const current = issue({ status: "in_review" }, { lastDispatchId: "dsp_01HAAAAAAAAAAAAAAAAAAAAAAA" });
+    const { writes } = await moves.prepare(
+      {
+        current,
+        by: "signal",
+        changes: { status: "todo" },
+        outcome: { dispatchId: "dsp_01HAAAAAAAAAAAAAAAAAAAAAAA", mark: { kind: "reworked" } },
+      },
+      NOW,
+    );
+    expect(dispatches.marked).toEqual([{ id: "dsp_01HAAAAAAAAAAAAAAAAAAAAAAA", mark: { kind: "reworked" } }]);
+    expect(writes).toContainEqual(dispatchEndWrite("dsp_01HAAAAAAAAAAAAAAAAAAAAAAA", "marked reworked"));
+  });
+
+  it("hands the mark to the end of the active dispatch it names, so that dispatch is written once", async () => {
+    const { moves, issue, dispatches } = setup();
+    dispatches.active.add("dsp_01HBBBBBBBBBBBBBBBBBBBBBBB");
+    const current = issue({ status: "in_progress" }, { activeDispatchId: "dsp_01HBBBBBBBBBBBBBBBBBBBBBBB" });
+    const mark: OutcomeMark = { kind: "merged", verification: watch("pending") };
+    await moves.prepare(
+      {
+        current,
+        by: "signal",
+        changes: { status: "done", verification: watch("pending") },
+        dispatchEnd: { status: "completed", outcome: null },
+        outcome: { dispatchId: "dsp_01HBBBBBBBBBBBBBBBBBBBBBBB", mark },
+      },
+      NOW,
+    );
+    expect(dispatches.marked).toEqual([]);
+    expect(dispatches.ended).toEqual([
+      { id: "dsp_01HBBBBBBBBBBBBBBBBBBBBBBB", end: { status: "completed", outcome: null, mark }, at: NOW },
+    ]);
+  });
+
+  it("enters a pending watch by its window's end, and takes it out when the watch ends or the issue goes", async () => {
+    const { moves, issue } = setup();
+    const current = issue({ status: "in_review" });
+    const entered = await moves.prepare(
+      { current, by: "signal", changes: { status: "done", verification: watch("pending") } },
+      NOW,
+    );
+    const entry = verifyWatchKey(watch("pending").until, current.issue.id);
+    expect(entered.writes).toContainEqual({
+      Put: { Item: { ...entry, issueId: current.issue.id, until: watch("pending").until } },
+    });
+    const done = issue({ status: "done", verification: watch("pending") });
+    const doneEntry = verifyWatchKey(watch("pending").until, done.issue.id);
+    for (const change of [
+      { changes: { verification: watch("verified") }, by: "signal" as const },
+      { changes: { status: "todo" as const, verification: watch("regressed") }, by: "signal" as const },
+      { by: "delete" as const },
+    ]) {
+      const { writes } = await moves.prepare({ current: done, ...change }, NOW);
+      expect(writes).toContainEqual({ Delete: { Key: doneEntry } });
+      expect(writes.some((write) => write.Put?.Item.pk === doneEntry.pk)).toBe(false);
+    }
+    // A move that leaves the watch as it was touches no entry.
+    const { writes } = await moves.prepare({ current: done, by: "patch", changes: { priority: 1 } }, NOW);
+    expect(writes.some((write) => (write.Put?.Item.pk ?? write.Delete?.Key.pk) === doneEntry.pk)).toBe(false);
   });
 });

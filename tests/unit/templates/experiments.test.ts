@@ -101,9 +101,15 @@ describe("intervals", () => {
 });
 
 describe("the rule", () => {
-  const arm = (completed: number, finished: number, reviews: number[] = []): ReturnType<typeof armFigures> =>
+  const arm = (
+    completed: number,
+    finished: number,
+    reviews: number[] = [],
+    watched: { verified: number; regressed: number } = { verified: 0, regressed: 0 },
+  ): ReturnType<typeof armFigures> =>
     armFigures({
       ...NO_COUNTS,
+      ...watched,
       finished,
       completed,
       reviews: reviews.length,
@@ -131,14 +137,14 @@ describe("the rule", () => {
     expect(verdict(arm(20, 20), arm(5, 20), 20)).toEqual({
       decided: true,
       outcome: "winner",
-      reason: "candidate better: completion rate better, review score too few data",
+      reason: "candidate better: completion rate better, review score too few data, verified rate too few data",
     });
     const good = [5, 5, 4.67, 5, 5, 4.67, 5, 5];
     const poor = [2, 2.33, 2, 1.67, 2, 2.33, 2, 2];
     expect(verdict(arm(10, 20, good), arm(10, 20, poor), 20)).toEqual({
       decided: true,
       outcome: "winner",
-      reason: "candidate better: completion rate overlapping, review score better",
+      reason: "candidate better: completion rate overlapping, review score better, verified rate too few data",
     });
   });
 
@@ -146,8 +152,33 @@ describe("the rule", () => {
     expect(verdict(arm(3, 20), arm(18, 20), 20)).toEqual({
       decided: true,
       outcome: "loser",
-      reason: "candidate worse: completion rate worse, review score too few data",
+      reason: "candidate worse: completion rate worse, review score too few data, verified rate too few data",
     });
+  });
+
+  it("decides on the verified rate too: completing as often but regressing more loses, holding more wins", () => {
+    const holds = { verified: 18, regressed: 2 };
+    const regresses = { verified: 6, regressed: 14 };
+    expect(verdict(arm(18, 20, [], regresses), arm(18, 20, [], holds), 20)).toEqual({
+      decided: true,
+      outcome: "loser",
+      reason: "candidate worse: completion rate overlapping, review score too few data, verified rate worse",
+    });
+    expect(verdict(arm(18, 20, [], holds), arm(18, 20, [], regresses), 20)).toMatchObject({
+      decided: true,
+      outcome: "winner",
+    });
+    // Too few watches ended in either arm: the verified rate counts as no worse.
+    expect(verdict(arm(18, 20, [], { verified: 0, regressed: 1 }), arm(18, 20, [], holds), 20)).toMatchObject({
+      decided: false,
+    });
+  });
+
+  it("figures the verified rate with its Wilson interval and the outcome counts", () => {
+    const figures = armFigures({ ...NO_COUNTS, merged: 10, reworked: 3, verified: 8, regressed: 2 });
+    expect(figures).toMatchObject({ merged: 10, reworked: 3, verified: 8, regressed: 2 });
+    expect(figures.verifiedRate).toEqual(wilson(8, 10));
+    expect(armFigures(NO_COUNTS).verifiedRate).toBeNull();
   });
 
   it("runs on while the measures overlap, or when one is better and the other worse", () => {
@@ -156,7 +187,7 @@ describe("the rule", () => {
     const poor = [2, 2.33, 2, 1.67, 2, 2.33, 2, 2];
     expect(verdict(arm(2, 20, good), arm(19, 20, poor), 20)).toEqual({
       decided: false,
-      reason: "no difference yet: completion rate worse, review score better",
+      reason: "no difference yet: completion rate worse, review score better, verified rate too few data",
     });
   });
 });

@@ -1,0 +1,52 @@
+/**
+ * @module dashboard/agents-report — `GET /api/dashboard/agents` (docs/api.md#agents-dashboard): each
+ * agent's counts over the last days (stats/agent-stats.ts) beside the cost its dispatches reported
+ * (stats/usage-stats.ts), most claims first. Two queries per day, the days read side by side,
+ * whatever the number of dispatches.
+ */
+import { type AgentStats, noAgentCounts } from "../stats/agent-stats.js";
+import { type UsageStats, usageDay } from "../stats/usage-stats.js";
+import type { AgentPerformance } from "./schemas.js";
+
+const DAY_MS = 86_400_000;
+
+export class AgentsReport {
+  constructor(
+    private readonly counts: Pick<AgentStats, "overDays">,
+    private readonly usage: Pick<UsageStats, "lastDays">,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** A page of agents over the last `days` UTC days, most claims first, then by name. */
+  async page(
+    days: number,
+    page: { offset: number; limit: number },
+  ): Promise<{ items: AgentPerformance[]; total: number }> {
+    const today = this.now();
+    const start = Date.parse(`${usageDay(today)}T00:00:00.000Z`);
+    const dates = Array.from({ length: days }, (_, back) => usageDay(new Date(start - back * DAY_MS)));
+    const [counted, usage] = await Promise.all([this.counts.overDays(dates), this.usage.lastDays(days, today)]);
+    const cost = new Map<string, { costUsd: number; reports: number }>();
+    for (const day of usage.days) {
+      for (const { agent, costUsd, reports } of day.agents) {
+        const sums = cost.get(agent) ?? { costUsd: 0, reports: 0 };
+        cost.set(agent, { costUsd: sums.costUsd + costUsd, reports: sums.reports + reports });
+      }
+    }
+    const agents = new Set([...counted.keys(), ...cost.keys()]);
+    const rows = [...agents].map((agent): AgentPerformance => {
+      const counts = counted.get(agent) ?? noAgentCounts();
+      const spent = cost.get(agent) ?? { costUsd: 0, reports: 0 };
+      const judged = counts.verified + counts.regressed;
+      return {
+        agent,
+        ...counts,
+        verifiedRate: judged > 0 ? counts.verified / judged : null,
+        costUsd: Math.round(spent.costUsd * 1e6) / 1e6,
+        usageReports: spent.reports,
+      };
+    });
+    rows.sort((a, b) => b.claims - a.claims || (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : 0));
+    return { items: rows.slice(page.offset, page.offset + page.limit), total: rows.length };
+  }
+}
