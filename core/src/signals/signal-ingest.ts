@@ -92,8 +92,11 @@ export class SignalIngest {
     /** Signal reads: heads of the stored ones. */
     private readonly queries: SignalQueries,
     private readonly issues: SignalIssues,
-    /** What webhook delivery reservations last and redeliveries wait on (core/src/clock.ts). */
-    clock?: Clock,
+    /**
+     * The time signals are received at (and so the windows of watched fixes are judged by), and what
+     * webhook delivery reservations last and redeliveries wait on (core/src/clock.ts).
+     */
+    private readonly clock?: Clock,
   ) {
     this.claims = new WebhookDeliveryClaims(signals, clock);
   }
@@ -117,7 +120,7 @@ export class SignalIngest {
   }
 
   private async ingestNew(draft: SignalDraft): Promise<IngestResult> {
-    const { id, receivedAt } = newSignalId();
+    const { id, receivedAt } = newSignalId((this.clock?.() ?? new Date()).getTime());
     const encoded = encodePayload(draft.payloadText);
     const payload = { encoded, chunksAhead: this.signals.payloadTooBigForTransaction(encoded) };
     const { deliveryId } = draft;

@@ -119,11 +119,6 @@ export function versionCountKey(templateId: string, number: number, count: Versi
   return { pk: key.pk, sk: `${key.sk}#${count}` };
 }
 
-/** Base of the spread count of prompts rendered from one version. */
-export function versionUsageKey(templateId: string, number: number): Key {
-  return versionCountKey(templateId, number, "usage");
-}
-
 /**
  * Where a version's reviews stand, beside it (sorted among its counts, so the version range reads it
  * too); versions folded before it existed keep their tally on the version item itself.

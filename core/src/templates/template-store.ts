@@ -23,7 +23,6 @@ import {
   versionNumberOfSortKey,
   versionPointerKey,
   versionReviewsKey,
-  versionUsageKey,
 } from "./keys.js";
 import type { CompiledTemplate } from "./render.js";
 import type { RunningExperiment, Template, TemplateVersion } from "./schemas.js";
@@ -296,8 +295,8 @@ export class TemplateStore {
       ExpressionAttributeValues: {
         ":pk": templateKey(templateId).pk,
         ":from": versionKey(templateId, from).sk,
-        // The last version's usage count and its shards sort after it, before the next number.
-        ":to": `${versionUsageKey(templateId, to).sk}~~`,
+        // The last version's counts and their shards sort after it, before the next number.
+        ":to": `${versionKey(templateId, to).sk}#~`,
       },
       ConsistentRead: true,
       ScanIndexForward: order === "asc",

@@ -77,6 +77,42 @@ describe("eventsOf", () => {
     expect(eventsOf(change("MODIFY", dispatch, ended)).map((event) => event.type)).toEqual([type]);
   });
 
+  it("makes issue.verified or issue.regressed when a pending watch ends so, once, and nothing else of the watch", () => {
+    const pending = {
+      status: "pending",
+      mergedAt: "2026-11-22T09:00:00.000Z",
+      until: "2026-11-25T09:00:00.000Z",
+      regressedAt: null,
+      signalId: null,
+      dispatchId: dispatch.id,
+    };
+    const watched = { ...issue, status: "done", verification: pending };
+    const verifiedWatch = { ...pending, status: "verified" };
+    const [verified, ...none] = eventsOf(change("MODIFY", watched, { ...watched, verification: verifiedWatch }));
+    expect(none).toEqual([]);
+    expect(verified).toMatchObject({ type: "issue.verified", data: { verification: verifiedWatch } });
+    expect(
+      eventsOf(
+        change("MODIFY", { ...watched, verification: verifiedWatch }, { ...watched, verification: verifiedWatch }),
+      ),
+    ).toEqual([]);
+    const regressedWatch = {
+      ...pending,
+      status: "regressed",
+      regressedAt: "2026-11-24T00:00:00.000Z",
+      signalId: "sig_1",
+    };
+    const reopened = { ...watched, status: "todo", verification: regressedWatch };
+    expect(eventsOf(change("MODIFY", watched, reopened)).map(({ type, createdAt }) => [type, createdAt])).toEqual([
+      ["issue.status_changed", issue.updatedAt],
+      ["issue.regressed", "2026-11-24T00:00:00.000Z"],
+    ]);
+    // A watch starting (a merge) is a status change, not a verification event.
+    expect(eventsOf(change("MODIFY", { ...issue, status: "in_review" }, watched)).map(({ type }) => type)).toEqual([
+      "issue.status_changed",
+    ]);
+  });
+
   it("makes dispatch.claimed of an inserted dispatch, and nothing of a release or a heartbeat", () => {
     expect(eventsOf(change("INSERT", undefined, dispatch)).map((event) => event.type)).toEqual(["dispatch.claimed"]);
     expect(eventsOf(change("MODIFY", dispatch, { ...dispatch, status: "released" }))).toEqual([]);
