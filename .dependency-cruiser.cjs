@@ -37,7 +37,10 @@ const LAYERS = [
     ],
   },
   { name: "composition root", paths: ["^core/src/services\\.ts$"] },
-  { name: "families and entry points", paths: [FAMILY_FILES, "^core/src/(families|index|lambda|events-lambda|sweeps-lambda)\\.ts$"] },
+  {
+    name: "families and entry points",
+    paths: [FAMILY_FILES, "^core/src/(families|index|lambda|events-lambda|sweeps-lambda)\\.ts$"],
+  },
 ];
 
 const layerRules = LAYERS.slice(0, -1).map((layer, index) => ({

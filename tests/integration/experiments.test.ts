@@ -322,7 +322,9 @@ describe.concurrent("the rule's decisions", () => {
     const decision = ended.decision;
     if (!decision) throw new Error("no decision");
     expect(decision.outcome).toBe("promoted");
-    expect(decision.reason).toBe("candidate better: completion rate better, review score too few data, verified rate too few data");
+    expect(decision.reason).toBe(
+      "candidate better: completion rate better, review score too few data, verified rate too few data",
+    );
     expect(ended.endedAt).toBe(decision.decidedAt);
     // Decided as soon as both arms had 6 finished dispatches, on exactly those figures.
     const { control, candidate } = decision.arms;
@@ -421,7 +423,9 @@ describe.concurrent("the rule's decisions", () => {
     await review(second, 5);
     const ended = await experimentOf(t.app, template.id, experiment.id);
     expect(ended.status).toBe("promoted");
-    expect(ended.decision?.reason).toBe("candidate better: completion rate overlapping, review score better, verified rate too few data");
+    expect(ended.decision?.reason).toBe(
+      "candidate better: completion rate overlapping, review score better, verified rate too few data",
+    );
     expect(ended.decision?.arms.candidate).toMatchObject({ reviews: 2, reviewScore: { value: 5, low: 5, high: 5 } });
     expect(ended.decision?.arms.control).toMatchObject({ reviews: 3, reviewScore: { value: 1, low: 1, high: 1 } });
   });
