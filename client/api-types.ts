@@ -1703,6 +1703,11 @@ export interface components {
         verified: number;
       };
       verifiedRate: number | null;
+      humanReviews: {
+        approved: number;
+        changesRequested: number;
+        commented: number;
+      };
       cost: {
         reports: number;
         inputTokens: number;
@@ -1909,11 +1914,14 @@ export interface components {
       templateId: string;
       versionId: string;
       versionNumber: number;
-      sequence: number;
-      clarity: number;
-      completeness: number;
-      relevance: number;
-      composite: number;
+      /** @enum {string} */
+      source: "api" | "codehost";
+      state: ("approved" | "changes_requested" | "commented") | null;
+      sequence: number | null;
+      clarity: number | null;
+      completeness: number | null;
+      relevance: number | null;
+      composite: number | null;
       feedback: string | null;
       /** @enum {string} */
       authorType: "human" | "agent";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Prompt, Review } from "../../core/src/prompts/schemas.js";
+import type { Prompt, RatedReview as Review } from "../../core/src/prompts/schemas.js";
 import { scoreAfter } from "../../core/src/prompts/scoring.js";
 import { MAX_PROMPT_BYTES } from "../../core/src/templates/prompt-renderer.js";
 import type { TemplateDetail, TemplateVersion } from "../../core/src/templates/schemas.js";

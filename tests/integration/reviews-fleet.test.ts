@@ -11,7 +11,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ReviewService, type ReviewTimings } from "../../core/src/prompts/review-service.js";
 import { ReviewStore } from "../../core/src/prompts/review-store.js";
-import type { Prompt, Review } from "../../core/src/prompts/schemas.js";
+import type { Prompt, RatedReview as Review } from "../../core/src/prompts/schemas.js";
 import { compositeScore, nextReviewScore, scoreAfter } from "../../core/src/prompts/scoring.js";
 import {
   catalogLookups,

@@ -253,7 +253,7 @@ export function registerWork(yargs: Argv, define: Define): Argv {
           });
           emit(context.output, data?.data, (review) =>
             review
-              ? `Review ${review.id} recorded: ${review.composite.toFixed(2)} for version ${review.versionNumber} of ${review.templateId}`
+              ? `Review ${review.id} recorded: ${review.composite?.toFixed(2) ?? review.state} for version ${review.versionNumber} of ${review.templateId}`
               : "",
           );
           return 0;

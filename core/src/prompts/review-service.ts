@@ -26,7 +26,7 @@ import { newReviewId } from "./keys.js";
 import type { PromptService } from "./prompt-service.js";
 import type { PromptStore } from "./prompt-store.js";
 import { type ReviewSlot, type ReviewStore, SLOT_INDEX } from "./review-store.js";
-import type { CreateReviewBody, Prompt, Review } from "./schemas.js";
+import type { CreateReviewBody, Prompt, RatedReview, Review } from "./schemas.js";
 import { compositeScore, foldComposites, type ReviewTally } from "./scoring.js";
 
 /** The label every improvement task carries (created on first need). */
@@ -129,7 +129,7 @@ export class ReviewService {
    * died) holds the folds after it until the slot after it is `gapTimeoutMs` old; then it is
    * voided: folds count it for the position, not as a review.
    */
-  async review(promptId: string, input: CreateReviewBody): Promise<Review> {
+  async review(promptId: string, input: CreateReviewBody): Promise<RatedReview> {
     const prompt = await this.prompts.service.getPrompt(promptId);
     const read = await this.templates.reviewsOf(prompt.templateId, prompt.versionNumber);
     if (!read) throw new NotFoundError(`Version ${prompt.versionId} not found`);
@@ -150,6 +150,8 @@ export class ReviewService {
       templateId: prompt.templateId,
       versionId: prompt.versionId,
       versionNumber: prompt.versionNumber,
+      source: "api",
+      state: null,
       sequence,
       clarity: input.clarity,
       completeness: input.completeness,
@@ -183,8 +185,8 @@ export class ReviewService {
     versionId: string,
     createdAt: string,
     alsoWrites: TransactItem[],
-    numbered: (sequence: number) => Review,
-  ): Promise<{ review: Review; writeMs: number }> {
+    numbered: (sequence: number) => RatedReview,
+  ): Promise<{ review: RatedReview; writeMs: number }> {
     for (let attempt = 1; ; attempt++) {
       const taken = await this.store.takeReviewNumber(versionId, createdAt);
       const review = numbered(taken.value);

@@ -17,7 +17,7 @@ import {
   reviewSlotPartition,
   ulidSortKey,
 } from "./keys.js";
-import type { Review } from "./schemas.js";
+import type { RatedReview, Review } from "./schemas.js";
 
 /** The key is new. */
 const itemAbsent = "attribute_not_exists(pk)";
@@ -69,7 +69,7 @@ export class ReviewStore {
    * The writes that store `review` under its number, taken at `takenAt`: its slot, first (only if
    * the number was not given up meanwhile: {@link SLOT_INDEX}), and its listing entries.
    */
-  prepareReview(review: Review, takenAt: string): TransactItem[] {
+  prepareReview(review: RatedReview, takenAt: string): TransactItem[] {
     return [
       {
         Put: {
@@ -153,6 +153,8 @@ const REVIEW_FIELDS = [
   "templateId",
   "versionId",
   "versionNumber",
+  "source",
+  "state",
   "sequence",
   "clarity",
   "completeness",
@@ -166,8 +168,10 @@ const REVIEW_FIELDS = [
 
 function reviewFromEntry(entry: Item): Review {
   const review = Object.fromEntries(REVIEW_FIELDS.map((field) => [field, entry[field] ?? null]));
+  // Reviews stored before code-host reviews were kept are rated reviews posted to the API.
+  review.source ??= "api";
   for (const field of ["versionNumber", "sequence", "clarity", "completeness", "relevance", "composite"] as const) {
-    review[field] = Number(review[field]);
+    if (review[field] !== null) review[field] = Number(review[field]);
   }
   // The entry was written from a Review by this store.
   return review as unknown as Review;

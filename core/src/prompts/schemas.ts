@@ -13,6 +13,12 @@ const rating = /* @__PURE__ */ onFirstUse(() =>
   z.int().check(z.gte(1, "must be an integer from 1 to 5"), z.lte(5, "must be an integer from 1 to 5")),
 );
 
+/** Where a review came from (docs/api.md#prompts-and-reviews). */
+export const REVIEW_SOURCES = ["api", "codehost"] as const;
+/** What a person's code-host review of an agent's pull request said. */
+export const HUMAN_REVIEW_STATES = ["approved", "changes_requested", "commented"] as const;
+export type HumanReviewState = (typeof HUMAN_REVIEW_STATES)[number];
+
 /** `POST /api/prompts/:id/reviews`. */
 export const createReviewBody = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
@@ -64,13 +70,18 @@ export const reviewSchema = /* @__PURE__ */ onFirstUse(() =>
     templateId: resourceId("tpl"),
     versionId: resourceId("ver"),
     versionNumber: z.int().check(z.gte(1)),
-    /** Its place among the version's reviews: the order the score took them in (1, 2, …). */
-    sequence: z.int().check(z.gte(1)),
-    clarity: rating(),
-    completeness: rating(),
-    relevance: rating(),
-    /** The mean of the three ratings, the value the version's score moves toward. */
-    composite: z.number().check(z.gte(1), z.lte(5)),
+    /** Where it came from: `api` (a rated review posted to Kaizen) or `codehost` (a person's review of the agent's pull request). */
+    source: z.enum(REVIEW_SOURCES),
+    /** A code-host review's verdict; null for rated reviews. */
+    state: z.nullable(z.enum(HUMAN_REVIEW_STATES)),
+    /** Its place among the version's rated reviews: the order the score took them in (1, 2, …); null for code-host reviews. */
+    sequence: z.nullable(z.int().check(z.gte(1))),
+    /** The three ratings; null for code-host reviews, which leave the score alone. */
+    clarity: z.nullable(rating()),
+    completeness: z.nullable(rating()),
+    relevance: z.nullable(rating()),
+    /** The mean of the three ratings, the value the version's score moves toward; null for code-host reviews. */
+    composite: z.nullable(z.number().check(z.gte(1), z.lte(5))),
     feedback: nullableText(),
     authorType: z.enum(AUTHOR_TYPES),
     authorName: nullableText(),
@@ -78,3 +89,13 @@ export const reviewSchema = /* @__PURE__ */ onFirstUse(() =>
   }),
 );
 export type Review = Output<typeof reviewSchema>;
+/** A review posted to the API: rated, and numbered among its version's reviews. */
+export type RatedReview = Review & {
+  source: "api";
+  state: null;
+  sequence: number;
+  clarity: number;
+  completeness: number;
+  relevance: number;
+  composite: number;
+};

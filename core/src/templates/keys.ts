@@ -93,7 +93,8 @@ export function versionKey(templateId: string, number: number): Key {
  * A version's counts, each a spread count beside it (their sort keys all come after the version's
  * and before the next number's): prompts rendered (`usage`), their dispatches that ended
  * (`finished`) and ended done (`completed`), what became of that work (`merged`, `reworked`,
- * `regressed`, `verified`: docs/api.md#outcomes), and what those dispatches' agents reported they
+ * `regressed`, `verified`: docs/api.md#outcomes), people's code-host reviews of its agents' pull
+ * requests by verdict (`human-approved`, `human-changes-requested`, `human-commented`), and what those dispatches' agents reported they
  * cost: how many reported usage (`reported`) and a cost (`cost-reported`), and the sums of tokens
  * in and out and of dollars.
  */
@@ -105,6 +106,9 @@ export const VERSION_COUNTS = [
   "reworked",
   "regressed",
   "verified",
+  "human-approved",
+  "human-changes-requested",
+  "human-commented",
   "reported",
   "cost-reported",
   "tokens-in",

@@ -185,6 +185,8 @@ export const templateVersionSchema = /* @__PURE__ */ onFirstUse(() =>
     outcomes: outcomesSchema(),
     /** verified ÷ (verified + regressed); null before either. */
     verifiedRate: z.nullable(z.number().check(z.gte(0), z.lte(1))),
+    /** People's code-host reviews of its agents' pull requests, by verdict (docs/api.md#prompts-and-reviews). */
+    humanReviews: z.object({ approved: count(), changesRequested: count(), commented: count() }),
     cost: versionCostSchema(),
     createdAt: timestamp(),
   }),

@@ -158,6 +158,11 @@ export function versionFromItem(item: Item, reviewsItem: Item, counts: Record<Ve
         verified: counts.verified,
       },
       verifiedRate: verifiedRate(counts.verified, counts.regressed),
+      humanReviews: {
+        approved: counts["human-approved"],
+        changesRequested: counts["human-changes-requested"],
+        commented: counts["human-commented"],
+      },
       cost: {
         reports: counts.reported,
         inputTokens: counts["tokens-in"],
@@ -217,6 +222,7 @@ export function newVersionRecord(
     completionRate: null,
     outcomes: { completed: 0, merged: 0, reworked: 0, regressed: 0, verified: 0 },
     verifiedRate: null,
+    humanReviews: { approved: 0, changesRequested: 0, commented: 0 },
     cost: { reports: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, meanCostUsd: null },
     createdAt,
   };

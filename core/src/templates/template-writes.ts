@@ -29,6 +29,7 @@ export function versionWrites(version: TemplateVersion, compiled?: CompiledTempl
     completionRate: _completion,
     outcomes: _outcomes,
     verifiedRate: _verifiedRate,
+    humanReviews: _humanReviews,
     reviewCount: _reviews,
     reviewScore: _score,
     ...fields
