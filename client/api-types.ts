@@ -197,6 +197,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/app/agents": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The console's agents
+     * @description The web console's HTML, the same for every page: its script signs in with the API key (kept in the tab's session storage) and shows the page this URL names.
+     */
+    get: operations["getAppAgents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/app/prompts": {
     parameters: {
       query?: never;
@@ -2698,6 +2718,27 @@ export interface operations {
     };
   };
   getAppActivity: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The console */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/html": string;
+        };
+      };
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getAppAgents: {
     parameters: {
       query?: never;
       header?: never;

@@ -31,7 +31,7 @@ export const COMMANDS = {
   queue: ["queue", "Show what claims would take, in their order, with each score's parts"],
   stats: [
     "stats",
-    "Show the dashboard's figures: issues, queue, dispatches, signals, time to done, and today's usage per agent (--json: the stats with `usage`, today's entry of the usage report)",
+    "Show the dashboard's figures: issues, queue, dispatches, signals, time to done, today's usage per agent, and each agent's claims and outcomes over --days (--json: the stats with `usage`, today's entry of the usage report, and `agents`, the agents dashboard's rows)",
   ],
   health: ["health", "Check the service and its database (no key needed); exit 1 when degraded"],
   connect: [

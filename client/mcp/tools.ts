@@ -1,3 +1,8 @@
+/**
+ * @module client/mcp/tools — every Kaizen MCP tool: the loop's (./loop-tools.ts), triage's (issues
+ * and signals), and the read-only prompt experiment tools, whose descriptions say what each arm's
+ * figures mean (completion, what became of the work, verified rate, review score, cost).
+ */
 import * as z from "zod/mini";
 import { createIssueBody, listIssuesQuery, updateIssueBody } from "../../core/src/issues/schemas.js";
 import { manualSignalBody, mergeIssueBody } from "../../core/src/signals/schemas.js";
@@ -130,10 +135,13 @@ const sendSignal = defineTool({
 /** What an experiment's figures say, for both experiment tools' descriptions. */
 const EXPERIMENT_FIGURES =
   "Each arm (control: the active version; candidate: a draft taking trafficPercent % of the template's claims) " +
-  "has claims, finished dispatches, completions, failures and reviews, and completionRate, reviewScore (mean " +
-  "composite 1..5) and costUsd (mean reported cost), each {value, low, high, samples} with a 95 % interval " +
-  "(low/high null under two samples; the measure null without data). status is running, promoted, winner, loser " +
-  "or stopped; decision holds the outcome, its reason and the figures it was taken on.";
+  "has claims, finished dispatches, completions, failures and reviews; what became of the completed work: merged " +
+  "(its pull request merged), reworked (review sent it back at least once), regressed (the problem came back " +
+  "within the merged fix's watch) and verified (the watch ended quiet); and completionRate, verifiedRate " +
+  "(verified ÷ (verified + regressed)), reviewScore (mean composite 1..5) and costUsd (mean reported cost), each " +
+  "{value, low, high, samples} with a 95 % interval (low/high null under two samples; the measure null without " +
+  "data). status is running, promoted, winner, loser or stopped; decision holds the outcome, its reason and the " +
+  "figures it was taken on.";
 
 const listExperiments = defineTool({
   name: "list_experiments",
@@ -159,8 +167,8 @@ const getExperiment = defineTool({
   title: "Read an experiment",
   description:
     `Read one experiment of a prompt template (by id or slug) with both arms' figures now. ${EXPERIMENT_FIGURES} ` +
-    "The rule decides once both arms have minSamples finished dispatches: a candidate better on completion rate " +
-    "or review score (intervals apart) and worse on neither wins; worse on one and better on neither loses.",
+    "The rule decides once both arms have minSamples finished dispatches: a candidate better on completion rate, " +
+    "review score or verified rate (intervals apart) and worse on none wins; worse on one and better on none loses.",
   route: "GET /api/templates/:id/experiments/:experimentId",
   inputSchema: z.strictObject({ templateId: templateRef, experimentId }),
   annotations: READ,

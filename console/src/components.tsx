@@ -16,6 +16,7 @@ export const NAV = [
   { href: "/app/labels", label: "Labels" },
   { href: "/app/activity", label: "Activity" },
   { href: "/app/prompts", label: "Prompts" },
+  { href: "/app/agents", label: "Agents" },
   { href: "/app/providers", label: "Providers" },
 ] as const;
 

@@ -1,12 +1,13 @@
 /**
  * @module console/experiments — the Experiments section of a template's page (docs/api.md#experiments): the
- * running experiment with both arms side by side, a stop, a form to start one with a draft, and the
- * past experiments with their decisions.
+ * running experiment with both arms side by side (their rates, what became of their work), a stop, a form to
+ * start one with a draft, and the past experiments with their decisions.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { Schema } from "../../client/client.js";
 import { costText, type ExperimentArm, rateText, scoreText } from "../../client/measures.js";
 import { Badge, Failure, Loading, TableHead, When } from "./components.js";
+import { WORK_OUTCOME_KEYS, WORK_OUTCOMES } from "./outcomes.js";
 import { type Resource, useAction } from "./resource.js";
 
 type Experiment = Schema<"Experiment">;
@@ -16,15 +17,23 @@ type Version = Schema<"Version">;
 const CONFLICT =
   "The experiment or the template changed meanwhile (a decision, a promotion or someone else's stop or start).";
 
-/** Both arms side by side, a row per measure, each rate and mean with its 95 % interval. */
+/** One measure of the arms table: its label, and its text for an arm. */
+type Row = [string, (arm: ExperimentArm) => string];
+
+/**
+ * Both arms side by side, a row per measure, each rate and mean with its 95 % interval, and what became of
+ * each arm's completed work.
+ */
 function ArmsTable({ arms }: { arms: Experiment["arms"] }) {
   const control = `Control (v${arms.control.versionNumber})`;
   const candidate = `Candidate (v${arms.candidate.versionNumber})`;
-  const rows: [string, (arm: ExperimentArm) => string][] = [
+  const rows: Row[] = [
     ["Claims", (arm) => String(arm.claims)],
     ["Finished", (arm) => String(arm.finished)],
     ["Completed / failed", (arm) => `${arm.completions} / ${arm.failures}`],
     ["Completion rate", (arm) => rateText(arm.completionRate)],
+    ...WORK_OUTCOME_KEYS.map((key): Row => [WORK_OUTCOMES[key], (arm) => String(arm[key])]),
+    ["Verified rate", (arm) => rateText(arm.verifiedRate)],
     ["Reviews", (arm) => String(arm.reviews)],
     ["Review score", (arm) => scoreText(arm.reviewScore)],
     ["Mean cost", (arm) => costText(arm.costUsd)],
@@ -155,8 +164,8 @@ function Start({ templateId, versions, onStarted }: { templateId: string; versio
       <h3 id="start-experiment">Start an experiment</h3>
       <p class="muted">
         A draft takes a share of this template's claims, each issue staying in its arm; once both arms have the minimum
-        of finished dispatches, a candidate better on completion rate or review score (95 % intervals apart) and worse
-        on neither wins, one worse loses.
+        of finished dispatches, a candidate better on completion rate, review score or verified rate (95 % intervals
+        apart) and worse on none wins, one worse on any and better on none loses.
       </p>
       <form class="row" aria-labelledby="start-experiment" onSubmit={submit}>
         <label>

@@ -7,6 +7,7 @@ import { render } from "preact";
 import { LocationProvider, Route, Router } from "preact-iso";
 import { Layout } from "./components.js";
 import { ActivityPage } from "./pages/activity.js";
+import { AgentsPage } from "./pages/agents.js";
 import { GoalsPage } from "./pages/goals.js";
 import { IssuePage } from "./pages/issue.js";
 import { IssuesPage } from "./pages/issues.js";
@@ -37,6 +38,7 @@ function Console() {
         <Route path="/app/activity" component={ActivityPage} />
         <Route path="/app/prompts" component={PromptsPage} />
         <Route path="/app/prompts/:id" component={TemplatePage} />
+        <Route path="/app/agents" component={AgentsPage} />
         <Route path="/app/providers" component={ProvidersPage} />
         <Route path="/app/projects" component={ProjectsPage} />
         <Route path="/app/projects/:id" component={ProjectPage} />

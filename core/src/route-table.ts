@@ -25,6 +25,7 @@ export const ROUTE_TABLE = {
     route("GET", "/app/issues/:id", { auth: "none" }),
     route("GET", "/app/queue", { auth: "none" }),
     route("GET", "/app/activity", { auth: "none" }),
+    route("GET", "/app/agents", { auth: "none" }),
     route("GET", "/app/prompts", { auth: "none" }),
     route("GET", "/app/prompts/:id", { auth: "none" }),
     route("GET", "/app/providers", { auth: "none" }),

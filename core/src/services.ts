@@ -16,6 +16,7 @@ import { ClaimLine } from "./dispatch/claim-line.js";
 import { DispatchEndings } from "./dispatch/dispatch-endings.js";
 import { DispatchService } from "./dispatch/dispatch-service.js";
 import { DispatchStore, tokenDispatchOf } from "./dispatch/dispatch-store.js";
+import { HumanReviews } from "./dispatch/human-reviews.js";
 import { dispatchTokenCheck } from "./dispatch/token.js";
 import { DestinationService } from "./events/destination-service.js";
 import { DestinationStore } from "./events/destination-store.js";
@@ -34,6 +35,7 @@ import { ReviewLoad } from "./issues/review-load.js";
 import { SignalLinks } from "./issues/signal-links.js";
 import { VerificationSweep } from "./issues/verification-sweep.js";
 import { VerificationWatch } from "./issues/verification-watch.js";
+import { ImprovementTasks } from "./prompts/improvement-tasks.js";
 import { PromptService } from "./prompts/prompt-service.js";
 import { PromptStore } from "./prompts/prompt-store.js";
 import { ReviewLists } from "./prompts/review-lists.js";
@@ -141,6 +143,22 @@ export const commentService = (deps: DbDeps) =>
           .then(({ issue }) => issue),
       ),
   );
+/** People's code-host reviews of agents' pull requests, kept as reviews of the prompts behind them. */
+export const humanReviews = (deps: DbDeps) =>
+  once(
+    deps,
+    "humanReviews",
+    () =>
+      new HumanReviews(
+        deps.db,
+        dispatchStore(deps),
+        pullRequestIndex(deps),
+        promptStore(deps),
+        reviewStore(deps),
+        templateStore(deps),
+        improvementTasks(deps),
+      ),
+  );
 export const signalService = (deps: DbDeps) =>
   once(
     deps,
@@ -158,6 +176,7 @@ export const signalService = (deps: DbDeps) =>
             moves: issueMoves(deps),
             pullRequests: pullRequestIndex(deps),
             projects: catalogLookups(deps),
+            humanReviews: humanReviews(deps),
           },
           clockOf(deps),
         ),
@@ -221,6 +240,18 @@ export const templateService = (deps: AppDeps) =>
   );
 export const promptService = (deps: AppDeps) =>
   once(deps, "prompts", () => new PromptService(promptStore(deps), promptRenderer(deps), clockOf(deps)));
+/** The task that asks for a better version of a template: opened by rated reviews' folds and by people's code-host reviews. */
+export const improvementTasks = (deps: DbDeps) =>
+  once(
+    deps,
+    "improvementTasks",
+    () =>
+      new ImprovementTasks(
+        templateStore(deps),
+        { issues: issueStore(deps), labels: catalogLookups(deps), catalog: catalogService(deps) },
+        clockOf(deps),
+      ),
+  );
 export const reviewStore = (deps: DbDeps) => once(deps, "reviewStore", () => new ReviewStore(deps.db));
 export const reviewLists = (deps: AppDeps) =>
   once(deps, "reviewLists", () => new ReviewLists(reviewStore(deps), promptService(deps), templateStore(deps)));
@@ -233,7 +264,7 @@ export const reviewService = (deps: AppDeps) =>
         reviewStore(deps),
         { service: promptService(deps), store: promptStore(deps) },
         templateStore(deps),
-        { issues: issueStore(deps), labels: catalogLookups(deps), catalog: catalogService(deps) },
+        improvementTasks(deps),
         experimentEndings(deps),
         clockOf(deps),
       ),

@@ -227,3 +227,104 @@ describe("outcomes", () => {
     expect(await version()).toMatchObject({ outcomes: { verified: 0 } });
   });
 });
+
+describe("people's code-host reviews teach the prompt", () => {
+  type Review = { source: string; state: string | null; composite: number | null; sequence: number | null };
+  const reviewBy = (state: string, login: string, text: string, at: string) => {
+    const body = changesRequested(2, at);
+    body.review.state = state;
+    body.review.body = text;
+    body.review.user.login = login;
+    return body;
+  };
+
+  it.each(CONFLICT_MODES)(
+    "each submitted review is kept once as an unrated human review of the prompt; half of 4 asking for changes opens one improvement task ($mode)",
+    async ({ emulateConflicts }) => {
+      const { t, version } = await setup(emulateConflicts);
+      const claimed = await dataOf<Claimed & { prompt: { id: string } }>(
+        t.app.request("/api/dispatch/claim", jsonPost({ agent: "agent-a" })),
+        201,
+      );
+      await dataOf(
+        t.app.request(
+          `/api/dispatch/${claimed.dispatch.id}/complete`,
+          jsonPost(
+            {
+              result: "done",
+              summary: "Guarded the total",
+              pullRequests: [{ number: 2, title: "Guard", url: `https://github.com/${REPOSITORY}/pull/2` }],
+            },
+            { Authorization: `Bearer ${claimed.dispatch.token}` },
+          ),
+        ),
+      );
+      const approved = reviewBy("approved", "ana", "Looks right.", "2026-11-20T09:00:00Z");
+      await deliver(t, codehostDelivery("pull_request_review", approved));
+      await deliver(t, codehostDelivery("pull_request_review", approved));
+      // A review comment is feedback on the issue, not a review of the prompt.
+      const comment = example("pull_request_review_comment", "created");
+      comment.pull_request.number = 2;
+      await deliver(t, codehostDelivery("pull_request_review_comment", comment));
+      const reviews = () => read<Review[]>(t, `/api/prompts/${claimed.prompt.id}/reviews`);
+      expect(await reviews()).toEqual([
+        expect.objectContaining({
+          source: "codehost",
+          state: "approved",
+          authorType: "human",
+          authorName: "ana",
+          feedback: "Looks right.",
+          clarity: null,
+          composite: null,
+          sequence: null,
+        }),
+      ]);
+      expect(await version()).toMatchObject({
+        reviewCount: 0,
+        reviewScore: null,
+        humanReviews: { approved: 1, changesRequested: 0, commented: 0 },
+      });
+      const tasks = async () =>
+        (await read<Issue[]>(t, "/api/issues?label=prompt-improvement")).filter(({ title }) =>
+          title.startsWith("Improve prompt template: fix"),
+        );
+      await deliver(
+        t,
+        codehostDelivery("pull_request_review", reviewBy("changes_requested", "bo", "NaN.", "2026-11-20T09:10:00Z")),
+      );
+      expect(await tasks()).toEqual([]);
+      // The third and fourth at once: two of four ask for changes, and one task opens.
+      await Promise.all([
+        deliver(
+          t,
+          codehostDelivery("pull_request_review", reviewBy("commented", "cy", "Why here?", "2026-11-20T09:20:00Z")),
+        ),
+        deliver(
+          t,
+          codehostDelivery(
+            "pull_request_review",
+            reviewBy("changes_requested", "di", "Still NaN.", "2026-11-20T09:30:00Z"),
+          ),
+        ),
+      ]);
+      expect(await version()).toMatchObject({ humanReviews: { approved: 1, changesRequested: 2, commented: 1 } });
+      const opened = await tasks();
+      expect(opened).toHaveLength(1);
+      expect(opened[0]?.description).toContain(
+        "2 of the 4 reviews people gave its agents' pull requests asked for changes.",
+      );
+      await deliver(
+        t,
+        codehostDelivery("pull_request_review", reviewBy("changes_requested", "ed", "No.", "2026-11-20T09:40:00Z")),
+      );
+      expect(await tasks()).toHaveLength(1);
+      expect((await reviews()).map(({ state }) => state).sort()).toEqual([
+        "approved",
+        "changes_requested",
+        "changes_requested",
+        "changes_requested",
+        "commented",
+      ]);
+    },
+  );
+});

@@ -14,10 +14,8 @@ import { ReviewStore } from "../../core/src/prompts/review-store.js";
 import type { Prompt, RatedReview as Review } from "../../core/src/prompts/schemas.js";
 import { compositeScore, nextReviewScore, scoreAfter } from "../../core/src/prompts/scoring.js";
 import {
-  catalogLookups,
-  catalogService,
   experimentEndings,
-  issueStore,
+  improvementTasks,
   promptService,
   promptStore,
   templateStore,
@@ -131,7 +129,7 @@ function reviewsWith(t: TestApp, timings: Partial<ReviewTimings>, clock: TestClo
     store,
     { service: promptService(deps), store: promptStore(deps) },
     templateStore(deps),
-    { issues: issueStore(deps), labels: catalogLookups(deps), catalog: catalogService(deps) },
+    improvementTasks(deps),
     experimentEndings(deps),
     clock,
     timings,

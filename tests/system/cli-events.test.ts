@@ -149,7 +149,7 @@ describe("kaizen events destinations", () => {
         withKey,
       ),
     );
-    expect(updated).toMatch(/^events\s+every event \(8\)$/m);
+    expect(updated).toMatch(new RegExp(`^events\\s+every event \\(${EVENT_TYPES.length}\\)$`, "m"));
     expect(updated).toMatch(/^active\s+no$/m);
     expect(updated).toMatch(/^description\s+-$/m);
     expect(await apiData<Destination>(`/api/event-destinations/${id}`)).toMatchObject({
@@ -430,7 +430,7 @@ describe("kaizen events tail", () => {
     const tail = await startTail([...EVENT_TYPES], true);
     expect(tail.out).toEqual([]);
     expect(tail.err).toEqual([
-      `Listening on ${tail.url}: registered destination ${tail.destination.id} for every event (8). Ctrl-C removes it.\n`,
+      `Listening on ${tail.url}: registered destination ${tail.destination.id} for every event (${EVENT_TYPES.length}). Ctrl-C removes it.\n`,
     ]);
     const decided = {
       id: "evt_01KDDDDDDDDDDDDDDDDDDDDDDD",
@@ -466,9 +466,9 @@ describe("kaizen events tail", () => {
     const id = await new Promise<string>((resolve, reject) => {
       child.stdout.on("data", (chunk: Buffer) => {
         stdout += chunk.toString();
-        const found = /registered destination (dst_[0-9A-Z]{26}) for every event \(8\)\. Ctrl-C removes it\.\n/.exec(
-          stdout,
-        );
+        const found = new RegExp(
+          `registered destination (dst_[0-9A-Z]{26}) for every event \\(${EVENT_TYPES.length}\\)\\. Ctrl-C removes it\\.\n`,
+        ).exec(stdout);
         if (found?.[1]) resolve(found[1]);
       });
       exited.then((code) => reject(new Error(`kaizen events tail exited with ${code}: ${stderr}`)));

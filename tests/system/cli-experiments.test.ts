@@ -115,11 +115,12 @@ describe("kaizen experiments", () => {
     }
     expect(status).toBe("promoted");
 
-    const [decided, json, byId, listed] = await Promise.all([
+    const [decided, json, byId, listed, shownTemplate] = await Promise.all([
       kaizen(["experiments", "show", "exp-cli"], withKey),
       kaizen(["experiments", "show", "exp-cli", "--json"], withKey),
       kaizen(["experiments", "show", "exp-cli", id], withKey),
       kaizen(["experiments", "list", "exp-cli"], withKey),
+      kaizen(["templates", "show", "exp-cli"], withKey),
     ]);
     expect(decided).toMatchObject({ status: 0, stderr: "" });
     expect(byId.stdout).toBe(decided.stdout);
@@ -144,6 +145,22 @@ describe("kaizen experiments", () => {
         "m",
       ),
     );
+
+    // What became of the work: nothing merged, so nothing to verify yet in either arm.
+    expect(decided.stdout).toMatch(/\nOutcomes\nARM\s+MERGED\s+REWORKED\s+REGRESSED\s+VERIFIED\s+VERIFIED RATE\n/);
+    expect(decided.stdout).toMatch(/^control(\s+0){4}\s+—$/m);
+    expect(decided.stdout).toMatch(/^candidate(\s+0){4}\s+—$/m);
+    // The promoted version, active now, with its outcomes: every completion of the candidate arm.
+    expect(shownTemplate).toMatchObject({ status: 0, stderr: "" });
+    expect(shownTemplate.stdout).toMatch(/^active\s+version 2 \(/m);
+    expect(shownTemplate.stdout).toMatch(
+      new RegExp(
+        `^outcomes\\s+completed ${candidate.completions}, merged 0, reworked 0, regressed 0, verified 0$`,
+        "m",
+      ),
+    );
+    expect(shownTemplate.stdout).toMatch(/^verified rate\s+—$/m);
+    expect(shownTemplate.stdout).toMatch(/^human reviews\s+approved 0, changes requested 0, commented 0$/m);
 
     expect(listed).toMatchObject({ status: 0, stderr: "" });
     const lines = listed.stdout.trimEnd().split("\n");

@@ -241,8 +241,12 @@ describe("kaizen CLI over a real local server", () => {
     expect(stoppedJson.stdout).toBe("null\n");
     expect(stoppedJson.stderr).toContain("today's cost budget");
 
-    // stats: the figures as before, then today's usage with a row per agent.
-    const [stats, statsJson] = await Promise.all([kaizen(["stats"], withKey), kaizen(["stats", "--json"], withKey)]);
+    // stats: the figures as before, today's usage with a row per agent, then each agent's claims and outcomes.
+    const [stats, statsJson, agentsOverHttp] = await Promise.all([
+      kaizen(["stats"], withKey),
+      kaizen(["stats", "--json", "--days", "1"], withKey),
+      apiData("/api/dashboard/agents?days=1&limit=100"),
+    ]);
     expect(stats).toMatchObject({ status: 0, stderr: "" });
     expect(stats.stdout).toMatch(/^issues\s+\d+: /);
     expect(stats.stdout).toMatch(/^todo → done\s+median /m);
@@ -250,13 +254,25 @@ describe("kaizen CLI over a real local server", () => {
     expect(stats.stdout).toContain(`Usage today (${today}, UTC)`);
     expect(stats.stdout).toMatch(/^AGENT\s+REPORTS\s+IN\s+OUT\s+COST$/m);
     expect(stats.stdout).toMatch(/^cli-payer\s+1\s+1200\s+0\s+\$0\.0625$/m);
+    expect(stats.stdout).toContain("\nAgents, the last 7 days (UTC, today included)\n");
+    expect(stats.stdout).toMatch(
+      /^AGENT\s+CLAIMS\s+COMPLETED\s+FAILED\s+EXPIRED\s+MERGED\s+REWORKED\s+REGRESSED\s+VERIFIED\s+VERIFIED RATE\s+COST$/m,
+    );
+    // One claim, completed; nothing merged yet, so no verified rate.
+    expect(stats.stdout).toMatch(/^cli-payer(\s+1){2}(\s+0){6}\s+—\s+\$0\.0625$/m);
+    expect(stats.stdout).toMatch(/^cli-limited\s+1(\s+0){7}\s+—\s+\$0\.0000$/m);
     const json = JSON.parse(statsJson.stdout) as {
       issues: unknown;
       usage: { date: string; agents: { agent: string; costUsd: number }[] };
+      agents: unknown[];
     };
     expect(json.issues).toBeDefined();
     expect(json.usage.date).toBe(today);
     expect(json.usage.agents.find((row) => row.agent === "cli-payer")?.costUsd).toBe(0.0625);
+    expect(json.agents).toEqual(agentsOverHttp);
+    expect(json.agents).toContainEqual(
+      expect.objectContaining({ agent: "cli-payer", claims: 1, completed: 1, merged: 0, verifiedRate: null }),
+    );
   });
 
   it("gives a project its sources, shows them, and merges a duplicate into the issue that stays", async () => {

@@ -35,6 +35,7 @@ describe("the console from the app", () => {
       "/app/issues/KZN-1",
       "/app/queue",
       "/app/activity",
+      "/app/agents",
       "/app/prompts",
       "/app/prompts/KZN-1",
       "/app/providers",

@@ -303,8 +303,15 @@ describe("kaizen MCP server over stdio", () => {
     expect(client.getInstructions()).toContain("list_experiments and get_experiment");
     const { tools } = await client.listTools();
     for (const name of ["list_experiments", "get_experiment"]) {
-      expect(tools.find((tool) => tool.name === name)?.annotations?.readOnlyHint, name).toBe(true);
+      const tool = tools.find((each) => each.name === name);
+      expect(tool?.annotations?.readOnlyHint, name).toBe(true);
+      // The arms' figures an agent reads, the outcomes of their work among them.
+      for (const figure of ["completionRate", "verifiedRate", "reviewScore", "costUsd", "merged", "reworked"])
+        expect(tool?.description, `${name}: ${figure}`).toContain(figure);
     }
+    expect(tools.find((tool) => tool.name === "get_experiment")?.description).toContain(
+      "completion rate, review score or verified rate",
+    );
     const listed = await ok(client, "list_experiments", { templateId: "mcp-experimented" });
     const overHttp = await http("GET", "/api/templates/mcp-experimented/experiments");
     expect(listed.data).toEqual({ total: 1, data: overHttp.json.data });
@@ -314,7 +321,13 @@ describe("kaizen MCP server over stdio", () => {
     expect(one.data).toEqual(
       (await http("GET", `/api/templates/mcp-experimented/experiments/${experimentId}`)).json.data,
     );
-    expect(one.data.arms.candidate).toMatchObject({ versionId: draft.json.data.id, versionNumber: 2, claims: 0 });
+    expect(one.data.arms.candidate).toMatchObject({
+      versionId: draft.json.data.id,
+      versionNumber: 2,
+      claims: 0,
+      merged: 0,
+      verifiedRate: null,
+    });
 
     const stopped = await http("DELETE", `/api/templates/mcp-experimented/experiments/${experimentId}`);
     expect(stopped.status).toBe(200);

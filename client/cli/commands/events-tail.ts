@@ -8,10 +8,11 @@ import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
 import { EVENT_TYPES, type EventType } from "../../../core/src/events/event-types.js";
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from "../../../core/src/events/signing.js";
-import { KaizenApiError, type KaizenClient } from "../../client.js";
+import { KaizenApiError, type KaizenClient, type Schema } from "../../client.js";
 import { type Output, paint, type Style, statusStyle, truncate } from "../output.js";
 import { UsageError } from "../runtime.js";
 import { type DestinationWithSecret, eventsText } from "./events-format.js";
+import { verificationLine } from "./issues.js";
 
 // `kaizen events tail`: a receiver on this machine for as long as it runs.
 
@@ -38,9 +39,15 @@ function text(value: unknown): string {
   return typeof value === "string" || typeof value === "number" ? String(value) : "?";
 }
 
+/** An event's `verification` when it has the shape of one (a status at least), else null. */
+function verificationOf(data: Record<string, unknown>): Schema<"Issue">["verification"] {
+  const verification = field(data, "verification");
+  return typeof field(verification, "status") === "string" ? (verification as Schema<"Issue">["verification"]) : null;
+}
+
 /**
  * The gist of an event's `data` in one line: the issue and its move, the dispatch and its agent, the
- * experiment's outcome; for a type this CLI does not know, the data as JSON.
+ * experiment's outcome, how a merged fix's watch ended; for a type this CLI does not know, the data as JSON.
  * @example eventSummary({ type: "issue.status_changed", data: { issue: { identifier: "KZN-12" }, from: "todo", to: "in_progress" } }) // "KZN-12 todo → in_progress"
  */
 export function eventSummary(event: Pick<ReceivedEvent, "type" | "data">): string {
@@ -73,17 +80,27 @@ export function eventSummary(event: Pick<ReceivedEvent, "type" | "data">): strin
     }
     case "experiment.decided":
       return `experiment ${text(field(experiment, "id"))} ${text(field(experiment, "status"))}`;
+    case "issue.verified":
+    case "issue.regressed":
+      return `${text(field(issue, "identifier"))} ${verificationLine(verificationOf(data)) ?? event.type.slice("issue.".length)}`;
     default:
       return JSON.stringify(data);
   }
 }
 
-/** An event type's colour: how its dispatch or experiment ended. */
+/** The colours of event types that say how something ended: a dispatch, a merged fix's watch. */
+const ENDING_STYLES: Partial<Record<string, Style>> = {
+  "dispatch.completed": "green",
+  "dispatch.failed": "red",
+  "dispatch.expired": "red",
+  "issue.verified": "green",
+  "issue.regressed": "red",
+};
+
+/** An event type's colour: how its dispatch, experiment or merged fix's watch ended. */
 function eventStyle(event: ReceivedEvent): Style | undefined {
-  if (event.type === "dispatch.failed" || event.type === "dispatch.expired") return "red";
-  if (event.type === "dispatch.completed") return "green";
   if (event.type === "experiment.decided") return statusStyle(text(field(field(event.data, "experiment"), "status")));
-  return undefined;
+  return ENDING_STYLES[event.type];
 }
 
 /**

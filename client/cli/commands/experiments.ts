@@ -1,7 +1,7 @@
 /**
  * @module client/cli/commands/experiments — `kaizen experiments start|list|show|stop`: experiments
  * between a template's active version and a candidate draft (docs/api.md#experiments), with both arms' figures
- * and their 95 % intervals.
+ * and their 95 % intervals, and what became of each arm's work (docs/api.md#outcomes).
  */
 import type { Argv } from "yargs";
 import { verdict } from "../../../core/src/templates/experiment-figures.js";
@@ -10,7 +10,7 @@ import { costText, type ExperimentArm, rateText, scoreText } from "../../measure
 import type { Define } from "../command.js";
 import { COMMANDS } from "../command-index.js";
 import { integerIn, withPaging } from "../options.js";
-import { emit, formatFields, formatTable, paint, section, shortTime, statusStyle } from "../output.js";
+import { type Column, emit, formatFields, formatTable, paint, section, shortTime, statusStyle } from "../output.js";
 import { EXIT, UsageError } from "../runtime.js";
 
 type Experiment = Schema<"Experiment">;
@@ -40,15 +40,22 @@ export async function resolveCandidate(kaizen: KaizenClient, template: string, r
   }
 }
 
-/** Both arms side by side: what was claimed and finished, completion rate, review score and cost with intervals. */
-export function formatArms(arms: Experiment["arms"], colour: boolean): string {
-  const rows: [string, ExperimentArm][] = [
+/** The arms as table rows, control first. */
+function armRows(arms: Experiment["arms"]): [string, ExperimentArm][] {
+  return [
     ["control", arms.control],
     ["candidate", arms.candidate],
   ];
+}
+
+/** The first column of both arms' tables. */
+const ARM_COLUMN: Column<[string, ExperimentArm]> = { header: "ARM", value: ([name]) => name, style: () => "bold" };
+
+/** Both arms side by side: what was claimed and finished, completion rate, review score and cost with intervals. */
+export function formatArms(arms: Experiment["arms"], colour: boolean): string {
   return formatTable<[string, ExperimentArm]>(
     [
-      { header: "ARM", value: ([name]) => name, style: () => "bold" },
+      ARM_COLUMN,
       { header: "VERSION", value: ([, arm]) => `v${arm.versionNumber}` },
       { header: "CLAIMS", value: ([, arm]) => String(arm.claims), align: "right" },
       { header: "FINISHED", value: ([, arm]) => String(arm.finished), align: "right" },
@@ -58,7 +65,26 @@ export function formatArms(arms: Experiment["arms"], colour: boolean): string {
       { header: "REVIEW SCORE", value: ([, arm]) => scoreText(arm.reviewScore) },
       { header: "MEAN COST", value: ([, arm]) => costText(arm.costUsd) },
     ],
-    rows,
+    armRows(arms),
+    colour,
+  );
+}
+
+/**
+ * What became of each arm's completed work (docs/api.md#outcomes): merged, sent back by review,
+ * regressed within its watch, verified, and the verified rate with its interval.
+ */
+export function formatArmOutcomes(arms: Experiment["arms"], colour: boolean): string {
+  return formatTable<[string, ExperimentArm]>(
+    [
+      ARM_COLUMN,
+      { header: "MERGED", value: ([, arm]) => String(arm.merged), align: "right" },
+      { header: "REWORKED", value: ([, arm]) => String(arm.reworked), align: "right" },
+      { header: "REGRESSED", value: ([, arm]) => String(arm.regressed), align: "right" },
+      { header: "VERIFIED", value: ([, arm]) => String(arm.verified), align: "right" },
+      { header: "VERIFIED RATE", value: ([, arm]) => rateText(arm.verifiedRate) },
+    ],
+    armRows(arms),
     colour,
   );
 }
@@ -70,7 +96,7 @@ function ruleNow(experiment: Experiment): string {
 
 /**
  * An experiment as `show` prints it: its setting, its status and the decision's reason (or what the
- * rule says now while it runs), then both arms' figures.
+ * rule says now while it runs), then both arms' figures and what became of their work.
  */
 export function formatExperiment(experiment: Experiment, colour: boolean): string {
   const { control, candidate } = experiment.arms;
@@ -93,7 +119,12 @@ export function formatExperiment(experiment: Experiment, colour: boolean): strin
     ],
     colour,
   );
-  return [header, fields, section("Arms (95 % intervals)", formatArms(experiment.arms, colour), colour)].join("\n");
+  return [
+    header,
+    fields,
+    section("Arms (95 % intervals)", formatArms(experiment.arms, colour), colour),
+    section("Outcomes", formatArmOutcomes(experiment.arms, colour), colour),
+  ].join("\n");
 }
 
 /** Experiments as `list` prints them, newest first. */

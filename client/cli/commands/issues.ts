@@ -35,8 +35,12 @@ export function issueColumns<T>(issue: (row: T) => IssueSummary): Column<T>[] {
   ];
 }
 
-/** Where the issue's merged fix stands (docs/api.md#verification), in a few words. */
-function verificationLine(verification: Issue["verification"]): string | undefined {
+/**
+ * Where the issue's merged fix stands (docs/api.md#verification), in a few words (`issues show`, and
+ * `events tail` for `issue.verified` and `issue.regressed`).
+ * @example verificationLine({ status: "regressed", regressedAt: "2026-11-26T10:00:00Z", mergedAt: "2026-11-25T09:23:00Z", … }) // "regressed 2026-11-26 10:00 (merged 2026-11-25 09:23)"
+ */
+export function verificationLine(verification: Issue["verification"]): string | undefined {
   if (!verification) return undefined;
   if (verification.status === "regressed") {
     return `regressed ${shortTime(verification.regressedAt)} (merged ${shortTime(verification.mergedAt)})`;

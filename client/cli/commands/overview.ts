@@ -1,13 +1,15 @@
 /**
  * @module client/cli/commands/overview — `kaizen queue`, `kaizen stats` and `kaizen health`: what
- * claims would take next, the dashboard's figures, and whether the service and its table answer.
+ * claims would take next, the dashboard's figures (today's usage and each agent's claims and
+ * outcomes over the last days among them), and whether the service and its table answer.
  */
 import type { Argv } from "yargs";
 import { ISSUE_TYPES } from "../../../core/src/issues/issue-values.js";
 import { KaizenApiError, type Schema } from "../../client.js";
+import { percentText } from "../../measures.js";
 import type { Define } from "../command.js";
 import { COMMANDS } from "../command-index.js";
-import { resolveProjectId, withPaging } from "../options.js";
+import { integerIn, resolveProjectId, withPaging } from "../options.js";
 import { emit, formatFields, formatTable, pageFooter, paint, section, statusStyle } from "../output.js";
 import { issueColumns } from "./issues.js";
 
@@ -92,6 +94,53 @@ export function formatUsage(day: UsageDay, colour: boolean): string {
   return section(`Usage today (${day.date}, UTC)`, `${sums}${agents}`, colour);
 }
 
+/** One agent's row of the agents' dashboard. */
+type AgentRow = Schema<"AgentPerformance">;
+
+/** Most days the agents' dashboard reads (docs/api.md#agents-dashboard). */
+const MAX_AGENT_DAYS = 30;
+/** Agents `stats` reads: the API's largest page. */
+const AGENTS_SHOWN = 100;
+
+/** `today` or `the last 7 days`, with UTC: the days the agents' table covers. */
+function daysText(days: number): string {
+  return days === 1 ? "today (UTC)" : `the last ${days} days (UTC, today included)`;
+}
+
+/**
+ * Each agent's claims, how its dispatches ended and what became of its work over the last `days`
+ * (the agents' dashboard, most claims first), as `stats` prints it under today's usage; a last line
+ * says how many agents there are when the page holds fewer.
+ * @example formatAgents({ data: rows, total: 2 }, 7, false)
+ */
+export function formatAgents(agents: { data: AgentRow[]; total: number }, days: number, colour: boolean): string {
+  const title = `Agents, ${daysText(days)}`;
+  if (agents.data.length === 0) return section(title, "No agent claimed or finished anything.", colour);
+  const count = (key: keyof AgentRow) => (row: AgentRow) => String(row[key]);
+  const table = formatTable<AgentRow>(
+    [
+      { header: "AGENT", value: (row) => row.agent, max: 40 },
+      { header: "CLAIMS", value: count("claims"), align: "right" },
+      { header: "COMPLETED", value: count("completed"), align: "right" },
+      { header: "FAILED", value: count("failed"), align: "right" },
+      { header: "EXPIRED", value: count("expired"), align: "right" },
+      { header: "MERGED", value: count("merged"), align: "right" },
+      { header: "REWORKED", value: count("reworked"), align: "right" },
+      { header: "REGRESSED", value: count("regressed"), align: "right" },
+      { header: "VERIFIED", value: count("verified"), align: "right" },
+      { header: "VERIFIED RATE", value: (row) => percentText(row.verifiedRate), align: "right" },
+      { header: "COST", value: (row) => dollars(row.costUsd), align: "right" },
+    ],
+    agents.data,
+    colour,
+  );
+  const more =
+    agents.total > agents.data.length
+      ? `\nThe ${agents.data.length} agents with the most claims, of ${agents.total}`
+      : "";
+  return section(title, `${table}${more}`, colour);
+}
+
 /** Registers `queue`, `stats` and `health`. */
 export function registerOverview(yargs: Argv, define: Define): Argv {
   return yargs
@@ -152,17 +201,33 @@ export function registerOverview(yargs: Argv, define: Define): Argv {
     .command(
       ...define(
         ...COMMANDS.stats,
-        (y) => y,
-        async (_args, { client, output }) => {
+        (y) =>
+          y.option("days", {
+            type: "number",
+            default: 7,
+            describe: `Days the agents' table covers, today (UTC) included (1..${MAX_AGENT_DAYS})`,
+            coerce: integerIn("days", 1, MAX_AGENT_DAYS),
+          }),
+        async (args, { client, output }) => {
           const kaizen = client("key");
-          const [stats, usage] = await Promise.all([
+          const [stats, usage, agents] = await Promise.all([
             kaizen.GET("/api/dashboard/stats"),
             kaizen.GET("/api/dashboard/usage", { params: { query: { days: "1" } } }),
+            kaizen.GET("/api/dashboard/agents", {
+              params: { query: { days: String(args.days), limit: AGENTS_SHOWN } },
+            }),
           ]);
           const today = usage.data?.data.days[0];
+          const agentPage = agents.data ?? { data: [], total: 0 };
           const data = stats.data?.data;
-          emit(output, data && today ? { ...data, usage: today } : data, (shown) =>
-            shown ? `${formatStats(shown, output.colour)}${today ? `\n${formatUsage(today, output.colour)}` : ""}` : "",
+          emit(output, data && { ...data, ...(today ? { usage: today } : {}), agents: agentPage.data }, (shown) =>
+            shown
+              ? [
+                  formatStats(shown, output.colour),
+                  ...(today ? [formatUsage(today, output.colour)] : []),
+                  formatAgents(agentPage, args.days, output.colour),
+                ].join("\n")
+              : "",
           );
           return 0;
         },

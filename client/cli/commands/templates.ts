@@ -1,10 +1,12 @@
 /**
  * @module client/cli/commands/templates — `kaizen templates list|show|preview`: the prompt
- * templates, one with its active version, and the prompt an issue would get now.
+ * templates, one with its active version and what became of its work, and the prompt an issue
+ * would get now.
  */
 import type { Argv } from "yargs";
 import { ISSUE_TYPES } from "../../../core/src/issues/issue-values.js";
 import type { Schema } from "../../client.js";
+import { humanReviewsText, outcomesText, percentText } from "../../measures.js";
 import type { Define } from "../command.js";
 import { COMMANDS } from "../command-index.js";
 import { resolveProjectId, withPaging } from "../options.js";
@@ -16,6 +18,51 @@ function conditionsLine(conditions: Schema<"Template">["conditions"]): string {
     ([key, value]) => `${key}=${Array.isArray(value) ? value.join(",") : String(value)}`,
   );
   return parts.length > 0 ? parts.join(" ") : "(any issue)";
+}
+
+type Version = Schema<"Version">;
+
+/**
+ * The active version's figures as `show` prints them: its use and reviews, what became of its
+ * dispatches' work (docs/api.md#outcomes), its verified rate, and people's reviews of its agents'
+ * pull requests. Without an active version, one `active -` line.
+ */
+export function versionFields(version: Version | null): [string, string | null][] {
+  if (!version) return [["active", null]];
+  return [
+    [
+      "active",
+      `version ${version.version} (${version.id}), used ${version.usageCount}×, ${version.reviewCount} reviews, score ${version.reviewScore?.toFixed(2) ?? "-"}`,
+    ],
+    ["outcomes", outcomesText(version.outcomes)],
+    ["verified rate", percentText(version.verifiedRate)],
+    ["human reviews", humanReviewsText(version.humanReviews)],
+  ];
+}
+
+/**
+ * A template as `show` prints it: its fields, its active version's figures, then that version's content.
+ * @example formatTemplate(template, false)
+ */
+export function formatTemplate(template: Schema<"TemplateDetail">, colour: boolean): string {
+  const version = template.activeVersion;
+  const parts = [
+    `${template.slug}  ${template.name}`,
+    formatFields(
+      [
+        ["id", template.id],
+        ["description", template.description],
+        ["conditions", conditionsLine(template.conditions)],
+        ["specificity", template.specificity],
+        ["project", template.projectId],
+        ...versionFields(version),
+        ["updated", shortTime(template.updatedAt)],
+      ],
+      colour,
+    ),
+  ];
+  if (version) parts.push(section(`Content (version ${version.version})`, version.content, colour));
+  return parts.join("\n");
 }
 
 /** Registers `kaizen templates …`. */
@@ -66,39 +113,14 @@ export function registerTemplates(yargs: Argv, define: Define): Argv {
       .command(
         ...define(
           "show <template>",
-          "Show a template and the content of its active version",
+          "Show a template, its active version's figures (use, outcomes, people's reviews) and its content",
           (y) =>
             y.positional("template", { type: "string", demandOption: true, describe: "Template id (tpl_…) or slug" }),
           async (args, { client, output }) => {
             const { data } = await client("key").GET("/api/templates/{id}", {
               params: { path: { id: args.template } },
             });
-            emit(output, data?.data, (template) => {
-              if (!template) return "";
-              const version = template.activeVersion;
-              const parts = [
-                `${template.slug}  ${template.name}`,
-                formatFields(
-                  [
-                    ["id", template.id],
-                    ["description", template.description],
-                    ["conditions", conditionsLine(template.conditions)],
-                    ["specificity", template.specificity],
-                    ["project", template.projectId],
-                    [
-                      "active",
-                      version
-                        ? `version ${version.version} (${version.id}), used ${version.usageCount}×, ${version.reviewCount} reviews, score ${version.reviewScore?.toFixed(2) ?? "-"}`
-                        : null,
-                    ],
-                    ["updated", shortTime(template.updatedAt)],
-                  ],
-                  output.colour,
-                ),
-              ];
-              if (version) parts.push(section(`Content (version ${version.version})`, version.content, output.colour));
-              return parts.join("\n");
-            });
+            emit(output, data?.data, (template) => (template ? formatTemplate(template, output.colour) : ""));
             return 0;
           },
         ),

@@ -1,21 +1,14 @@
 /**
  * @module console/pages/prompts — `/app/prompts`: every template with its active version's usage,
- * score and completion rate, and the experiment it runs.
+ * score, completion rate, what became of its work and its verified rate, and the experiment it runs.
  */
 import { useLocation } from "preact-iso";
 import { Badge, Failure, Loading, Pager, pageOf, TableHead } from "../components.js";
+import { dollars, OutcomesLegend, percent, WORK_OUTCOME_COLUMNS, WorkOutcomeCells } from "../outcomes.js";
 import { REFRESH_MS, useResource } from "../resource.js";
 
 const LIMIT = 25;
-
-export function percent(rate: number | null): string {
-  return rate === null ? "—" : `${Math.round(rate * 100)} %`;
-}
-
-/** A cost in US dollars as reported by agents; a dash when none was. */
-export function dollars(amount: number | null): string {
-  return amount === null ? "—" : `$${amount.toFixed(amount < 1 ? 3 : 2)}`;
-}
+const NO_OUTCOMES = { merged: 0, reworked: 0, regressed: 0, verified: 0 };
 
 export function PromptsPage() {
   const { query, route } = useLocation();
@@ -38,35 +31,46 @@ export function PromptsPage() {
         <p>No template yet.</p>
       ) : (
         <>
-          <table>
+          <table class="dense">
             <TableHead
               columns={[
                 "Template",
-                "Slug",
                 "Active version",
                 "Used",
                 "Reviews",
                 "Score",
                 "Completion",
+                ...WORK_OUTCOME_COLUMNS,
                 "Mean cost",
                 "Experiment",
               ]}
-              numeric={["Active version", "Used", "Reviews", "Score", "Completion", "Mean cost"]}
+              numeric={[
+                "Active version",
+                "Used",
+                "Reviews",
+                "Score",
+                "Completion",
+                ...WORK_OUTCOME_COLUMNS,
+                "Mean cost",
+              ]}
             />
             <tbody>
               {prompts.data.data.map(({ template, activeVersion, experiment }) => (
                 <tr key={template.id}>
                   <td>
                     <a href={`/app/prompts/${template.id}`}>{template.name}</a>
-                  </td>
-                  <td>
-                    <code>{template.slug}</code>
+                    <br />
+                    <code class="muted small">{template.slug}</code>
                   </td>
                   <td class="num">{activeVersion ? `v${activeVersion.version}` : "none"}</td>
                   <td class="num">{activeVersion?.usageCount ?? 0}</td>
                   <td class="num">{activeVersion?.reviewCount ?? 0}</td>
                   <td class="num">{activeVersion?.reviewScore?.toFixed(2) ?? "—"}</td>
                   <td class="num">{percent(activeVersion?.completionRate ?? null)}</td>
+                  <WorkOutcomeCells
+                    counts={activeVersion?.outcomes ?? NO_OUTCOMES}
+                    verifiedRate={activeVersion?.verifiedRate ?? null}
+                  />
                   <td class="num">{dollars(activeVersion?.cost.meanCostUsd ?? null)}</td>
                   <td>
                     {experiment ? (
@@ -81,6 +85,7 @@ export function PromptsPage() {
               ))}
             </tbody>
           </table>
+          <OutcomesLegend />
           <Pager
             page={page}
             limit={LIMIT}

@@ -1,6 +1,7 @@
 /**
- * @module console/pages/template — `/app/prompts/:id`: one template, its versions with their score and
- * completion trends, its experiments, a preview of any version on any issue, and promotion of a version.
+ * @module console/pages/template — `/app/prompts/:id`: one template, its versions with their score,
+ * completion and verified rate trends, what became of each version's work and how people reviewed it,
+ * its experiments, a preview of any version on any issue, and promotion of a version.
  */
 
 import { useMemo, useState } from "preact/hooks";
@@ -9,10 +10,15 @@ import type { Schema } from "../../../client/client.js";
 import { LineChart } from "../chart.js";
 import { Badge, Failure, Loading, TableHead, When } from "../components.js";
 import { Experiments } from "../experiments.js";
+import { dollars, OutcomesLegend, percent, WORK_OUTCOME_COLUMNS, WorkOutcomeCells } from "../outcomes.js";
 import { REFRESH_MS, useAction, useResource } from "../resource.js";
-import { dollars, percent } from "./prompts.js";
 
 type Version = Schema<"Version">;
+
+/** A rate (0..1) as a chart's percent; null stays a gap. */
+function asPercent(rate: number | null): number | null {
+  return rate === null ? null : rate * 100;
+}
 
 function Trends({ versions }: { versions: Version[] }) {
   const chart = useMemo(() => {
@@ -20,16 +26,14 @@ function Trends({ versions }: { versions: Version[] }) {
     return {
       x: ordered.map((version) => version.version),
       score: [{ label: "review score", values: ordered.map((version) => version.reviewScore) }],
-      completion: [
-        {
-          label: "completion %",
-          values: ordered.map((version) => (version.completionRate === null ? null : version.completionRate * 100)),
-        },
+      rates: [
+        { label: "completion %", values: ordered.map((version) => asPercent(version.completionRate)) },
+        { label: "verified %", values: ordered.map((version) => asPercent(version.verifiedRate)) },
       ],
       summary: ordered
         .map(
           (version) =>
-            `v${version.version}: score ${version.reviewScore?.toFixed(2) ?? "none"}, completion ${percent(version.completionRate)}`,
+            `v${version.version}: score ${version.reviewScore?.toFixed(2) ?? "none"}, completion ${percent(version.completionRate)}, verified ${percent(version.verifiedRate)}`,
         )
         .join("; "),
     };
@@ -48,16 +52,48 @@ function Trends({ versions }: { versions: Version[] }) {
         />
       </div>
       <div>
-        <h3>Completion rate by version</h3>
+        <h3>Completion and verified rate by version</h3>
         <LineChart
           x={chart.x}
-          series={chart.completion}
+          series={chart.rates}
           time={false}
           height={180}
-          summary={`Completion rate by version: ${chart.summary}`}
+          summary={`Completion and verified rate by version: ${chart.summary}`}
         />
       </div>
     </div>
+  );
+}
+
+const HUMAN_REVIEW_COLUMNS = ["Approved", "Changes requested", "Commented"];
+
+/** Per version: what became of its dispatches' work, and people's code-host reviews of their pull requests. */
+function Outcomes({ versions }: { versions: Version[] }) {
+  return (
+    <>
+      <h3 id="outcomes-title">What became of the work</h3>
+      <table aria-labelledby="outcomes-title">
+        <TableHead
+          columns={["Version", "Completed", ...WORK_OUTCOME_COLUMNS, ...HUMAN_REVIEW_COLUMNS]}
+          numeric={["Completed", ...WORK_OUTCOME_COLUMNS, ...HUMAN_REVIEW_COLUMNS]}
+        />
+        <tbody>
+          {versions.map((version) => (
+            <tr key={version.id}>
+              <th scope="row">v{version.version}</th>
+              <td class="num">{version.outcomes.completed}</td>
+              <WorkOutcomeCells counts={version.outcomes} verifiedRate={version.verifiedRate} />
+              <td class="num">{version.humanReviews.approved}</td>
+              <td class="num">{version.humanReviews.changesRequested}</td>
+              <td class="num">{version.humanReviews.commented}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <OutcomesLegend completed>
+        Approved, changes requested, commented: people's reviews of its pull requests on the code host, per verdict.
+      </OutcomesLegend>
+    </>
   );
 }
 
@@ -236,6 +272,7 @@ export function TemplatePage() {
                   ))}
                 </tbody>
               </table>
+              <Outcomes versions={versions.data} />
               <Experiments
                 templateId={current.id}
                 versions={versions.data}

@@ -99,7 +99,7 @@ export class DispatchEndings {
       );
       const pointers =
         status === "completed"
-          ? this.issues.pullRequests.preparePoint(keptPullRequests(pullRequests), issue.issue.id)
+          ? this.issues.pullRequests.preparePoint(keptPullRequests(pullRequests), issue.issue.id, id)
           : [];
       await this.db.transactWrite([...writes, ...pointers]);
       await this.settleExperiment(current);

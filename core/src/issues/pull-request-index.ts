@@ -1,7 +1,8 @@
 /**
- * @module issues/pull-request-index — which issue a pull request was completed for
+ * @module issues/pull-request-index — which issue, and which dispatch, a pull request was completed for
  * (docs/api.md#review): a completion naming pull requests points each (repository and number) at
- * its issue, in the completion's transaction; code-host review events find the issue by it.
+ * its issue and dispatch, in the completion's transaction; code-host review events find the issue
+ * by it, and a person's review the dispatch whose prompt it judges.
  */
 import type { Db, TransactItem } from "../db/db.js";
 import { pullRequestKey } from "./keys.js";
@@ -30,18 +31,25 @@ export function repositoryOf(pr: { number: number; url?: string | null; reposito
 export class PullRequestIndex {
   constructor(private readonly db: Db) {}
 
-  /** The writes pointing each pull request at `issueId` (the latest completion naming one wins). */
-  preparePoint(refs: PullRequestRef[], issueId: string): TransactItem[] {
+  /** The writes pointing each pull request at `issueId` and `dispatchId` (the latest completion naming one wins). */
+  preparePoint(refs: PullRequestRef[], issueId: string, dispatchId: string): TransactItem[] {
     return refs.map((ref) => ({
       Put: {
         Item: {
           ...pullRequestKey(ref.repository, ref.number),
           issueId,
+          dispatchId,
           repository: ref.repository,
           number: ref.number,
         },
       },
     }));
+  }
+
+  /** The dispatch whose completion named the pull request; null for none (or a pointer kept before dispatches were). */
+  async dispatchOf(ref: PullRequestRef): Promise<string | null> {
+    const item = await this.db.get(pullRequestKey(ref.repository, ref.number), { consistent: true });
+    return typeof item?.dispatchId === "string" ? item.dispatchId : null;
   }
 
   /** The issue ids the pull requests point at, in order, without repeats. */

@@ -1,36 +1,19 @@
-/**
- * @module prompts/review-service — reviews that teach Kaizen which prompts work: each review moves its
- * version's score (EWMA, docs/api.md#prompts-and-reviews), and a weak or much-reviewed version opens one improvement task.
- *
- * Reviews of one version are folded into it behind their writes (see `review`). A review answers
- * 201 once it is stored, and normally once its version and prompt count it too; if that cannot be
- * seen within `foldWaitMs` (a review number before it still unwritten, or the store failing), it
- * answers 201 all the same: it is stored and numbered, and the next review's fold takes it in.
- */
-import type { CatalogLookups } from "../catalog/catalog-lookups.js";
-import type { CatalogService } from "../catalog/catalog-service.js";
-import { labelExistsCheck } from "../catalog/label-store.js";
 import { type Clock, machineClock, type SteadyClock, steadyClock } from "../clock.js";
 import { ConditionFailedError, type TransactItem, TransactionConflictError } from "../db/db.js";
 import { raceBackoff, retryConflicts } from "../db/retry.js";
-import type { Taken } from "../db/sequence.js";
-import { ConflictError, NotFoundError, UnavailableError } from "../errors.js";
+import { NotFoundError, UnavailableError } from "../errors.js";
 import { defaultLogger, loggedError } from "../http/logger.js";
-import { newIssue } from "../issues/issue-service.js";
-import type { IssueStore } from "../issues/issue-store.js";
 import { armReviewAdditions } from "../templates/experiment-counts.js";
 import type { ExperimentEndings } from "../templates/experiment-endings.js";
 import type { VersionReviews } from "../templates/template-item.js";
 import type { TemplateStore } from "../templates/template-store.js";
+import type { ImprovementDraft, ImprovementTasks, VersionRef } from "./improvement-tasks.js";
 import { newReviewId } from "./keys.js";
 import type { PromptService } from "./prompt-service.js";
 import type { PromptStore } from "./prompt-store.js";
 import { type ReviewSlot, type ReviewStore, SLOT_INDEX } from "./review-store.js";
-import type { CreateReviewBody, Prompt, RatedReview, Review } from "./schemas.js";
+import type { CreateReviewBody, RatedReview } from "./schemas.js";
 import { compositeScore, foldComposites, type ReviewTally } from "./scoring.js";
-
-/** The label every improvement task carries (created on first need). */
-export const IMPROVEMENT_LABEL = { name: "prompt-improvement", color: "#f59e0b" };
 
 /** How long reviews wait on each other; tests pass shorter ones. */
 export interface ReviewTimings {
@@ -66,34 +49,11 @@ const FOLD_POLL_CAP_MS = 250;
 /** Index of the version's update in a fold's transaction: its failed condition is a lost race. */
 const FOLD_VERSION_INDEX = 0;
 
-/**
- * What a review's folds keep for the improvement task while they retry: its issue number (taken
- * once), the template's slug and the label's name as stored.
- */
-interface ImprovementDraft {
-  number?: Taken;
-  slug?: string;
-  label?: string | undefined;
-}
-
 /** The prompts reviews are of: read through their service, their review counts written by their store. */
 export interface ReviewedPrompts {
   service: PromptService;
   store: PromptStore;
 }
-
-/**
- * What opens a version's improvement task: the issue (its number and create writes), and the
- * improvement label, found as stored or created when the table has none yet.
- */
-export interface ImprovementTasks {
-  issues: IssueStore;
-  labels: Pick<CatalogLookups, "resolveLabels">;
-  catalog: Pick<CatalogService, "createLabel">;
-}
-
-/** The version a prompt was rendered from. */
-type VersionRef = Pick<Prompt, "templateId" | "versionId" | "versionNumber">;
 
 export class ReviewService {
   private readonly timings: ReviewTimings;
@@ -104,6 +64,7 @@ export class ReviewService {
     private readonly store: ReviewStore,
     private readonly prompts: ReviewedPrompts,
     private readonly templates: TemplateStore,
+    /** Opens a version's improvement task (./improvement-tasks.ts). */
     private readonly improvements: ImprovementTasks,
     /** Decides an experiment once one of its prompts was reviewed (docs/api.md#experiments). */
     private readonly experiments: Pick<ExperimentEndings, "settle">,
@@ -345,51 +306,13 @@ export class ReviewService {
   }
 
   /**
-   * The writes that open "Improve prompt template: <slug>" (a `task` in `todo`, labelled
-   * `prompt-improvement`) for `version`, whose reviews stand at `tally`, quoting the feedback of
-   * the review that brought it there. What `draft` holds is used again (the issue number is taken
-   * once), what it lacks is read and kept in it.
+   * The writes that open the improvement task of `version`, whose reviews stand at `tally`, quoting
+   * the feedback of the review that brought it there.
    */
-  private async improvementTask(
-    version: VersionRef,
-    tally: ReviewTally,
-    feedback: string | null,
-    draft: ImprovementDraft,
-  ) {
-    draft.slug ??= (await this.templates.get(version.templateId))?.template.slug ?? version.templateId;
-    draft.label ??= await this.improvementLabel();
-    draft.number ??= await this.improvements.issues.takeNumber(this.now());
-    const { slug, label, number } = draft;
+  private improvementTask(version: VersionRef, tally: ReviewTally, feedback: string | null, draft: ImprovementDraft) {
     const { reviewCount } = tally;
-    const fields = newIssue({
-      title: `Improve prompt template: ${slug}`,
-      type: "task",
-      status: "todo",
-      priority: 3,
-      labels: [label],
-      description: [
-        `Version ${version.versionNumber} (${version.versionId}) of template \`${slug}\` (${version.templateId}) needs work:`,
-        `its review score is ${(tally.reviewScore ?? 0).toFixed(2)} after ${reviewCount} review${reviewCount === 1 ? "" : "s"}.`,
-        "",
-        `Read its reviews at \`GET /api/templates/${version.templateId}/reviews\`, write a better version`,
-        `with \`POST /api/templates/${version.templateId}/versions\`, and promote it when it reads well.`,
-        ...(feedback ? ["", "Latest feedback:", "", `> ${feedback.replaceAll("\n", "\n> ")}`] : []),
-      ].join("\n"),
-    });
-    const { stored, writes } = this.improvements.issues.prepareCreate(fields, number);
-    return { issueId: stored.issue.id, writes: [...writes, labelExistsCheck(label, this.now())] };
-  }
-
-  /** The improvement label's name as stored, creating the label when it does not exist yet. */
-  private async improvementLabel(): Promise<string> {
-    const { found } = await this.improvements.labels.resolveLabels([IMPROVEMENT_LABEL.name]);
-    if (found[0]) return found[0];
-    try {
-      return (await this.improvements.catalog.createLabel(IMPROVEMENT_LABEL)).record.name;
-    } catch (error) {
-      if (error instanceof ConflictError) return IMPROVEMENT_LABEL.name;
-      throw error;
-    }
+    const why = `its review score is ${(tally.reviewScore ?? 0).toFixed(2)} after ${reviewCount} review${reviewCount === 1 ? "" : "s"}.`;
+    return this.improvements.prepare(version, why, feedback, draft);
   }
 }
 

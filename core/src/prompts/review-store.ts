@@ -91,6 +91,14 @@ export class ReviewStore {
   }
 
   /**
+   * The writes that list a person's code-host review of an agent's pull request among its prompt's
+   * and template's reviews: no number and no slot, since it has no ratings to fold.
+   */
+  prepareHumanReview(review: Review): TransactItem[] {
+    return this.reviews.additions(reviewListings(review), ulidSortKey(review.id), { ...review });
+  }
+
+  /**
    * Gives review number `sequence` of a version up, at `at`: a void in its slot, unless its review
    * is there already. Whether the void was written.
    */

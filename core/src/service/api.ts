@@ -88,6 +88,10 @@ export const serviceApi = {
     ...CONSOLE_PAGE,
     doc: TEXT && { summary: "The console's activity chains", description: CONSOLE_PAGE_TEXT, success: "The console" },
   },
+  "GET /app/agents": {
+    ...CONSOLE_PAGE,
+    doc: TEXT && { summary: "The console's agents", description: CONSOLE_PAGE_TEXT, success: "The console" },
+  },
   "GET /app/prompts": {
     ...CONSOLE_PAGE,
     doc: TEXT && { summary: "The console's templates", description: CONSOLE_PAGE_TEXT, success: "The console" },

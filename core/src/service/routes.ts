@@ -81,6 +81,7 @@ export const serviceFamily = familyModule(serviceApi, ({ db, config, clock }) =>
     "GET /app/issues/:id": consolePage,
     "GET /app/queue": consolePage,
     "GET /app/activity": consolePage,
+    "GET /app/agents": consolePage,
     "GET /app/prompts": consolePage,
     "GET /app/prompts/:id": consolePage,
     "GET /app/providers": consolePage,

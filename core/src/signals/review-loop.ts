@@ -27,6 +27,24 @@ export interface ReviewedIssues {
   pullRequests: Pick<PullRequestIndex, "issuesOf">;
 }
 
+/**
+ * Where people's code-host reviews of agents' pull requests are kept as reviews of the prompts
+ * behind them (docs/api.md#prompts-and-reviews): handed in by the composition root, since the
+ * dispatch that reported a pull request and its prompt are other domains' to read.
+ */
+export interface HumanReviewNotes {
+  /**
+   * The writes that keep `event` (a submitted review) as a human review of the prompt of the
+   * dispatch of `issue` that reported its pull request, and what to do once they are written;
+   * nothing when no agent's dispatch reported that pull request.
+   */
+  prepare(
+    issue: StoredIssue,
+    event: ReviewEvent,
+    at: string,
+  ): Promise<{ writes: TransactItem[]; after?: () => Promise<void> }>;
+}
+
 /** What a review event does: close the loop (a merge), or add feedback. */
 export type ReviewRouting =
   | { action: "closed_loop"; pullRequest: PullRequest }
@@ -159,7 +177,8 @@ export async function keepFeedback(
   event: ReviewEvent,
   receivedAt: string,
   moves: IssueMoves,
-): Promise<{ issue: Issue | null; writes: TransactItem[] }> {
+  notes?: HumanReviewNotes,
+): Promise<{ issue: Issue | null; writes: TransactItem[]; after?: () => Promise<void> }> {
   const pullRequest = event.pullRequests[0];
   const entry: Feedback = {
     kind: event.kind === "merged" ? "commented" : event.kind,
@@ -189,10 +208,20 @@ export async function keepFeedback(
   });
   if (planned.length === 0) return { issue: issues[0]?.issue ?? null, writes: [] };
   const { moved, writes } = await moves.prepareAll(planned, new Date(receivedAt));
+  // A person's review, new to the issue, is kept once as a review of the prompt behind it too.
+  const noted =
+    notes && event.submittedReview
+      ? await Promise.all(planned.map(({ current }) => notes.prepare(current, event, entry.at)))
+      : [];
+  const afters = noted.flatMap(({ after }) => (after ? [after] : []));
   // The first issue found, as this event leaves it (it may have held the entry already).
   const first = issues[0]?.issue;
   const left = moved.find((stored) => stored?.issue.id === first?.id)?.issue;
-  return { issue: left ?? first ?? null, writes };
+  return {
+    issue: left ?? first ?? null,
+    writes: [...writes, ...noted.flatMap(({ writes: kept }) => kept)],
+    ...(afters.length > 0 ? { after: async () => void (await Promise.all(afters.map((after) => after()))) } : {}),
+  };
 }
 
 function samePullRequest(a: PullRequest, b: PullRequest): boolean {

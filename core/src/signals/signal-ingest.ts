@@ -13,6 +13,7 @@ import type { Clock } from "../clock.js";
 import { ConditionFailedError, type Db, type TransactItem, TransactionConflictError } from "../db/db.js";
 import { InFlight, RecentlySeen } from "../db/in-flight.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
+import { defaultLogger, loggedError } from "../http/logger.js";
 import type { AutomationRules } from "../issues/automation.js";
 import { newIssueId, type StoredIssue } from "../issues/issue-item.js";
 import type { IssueMoves } from "../issues/issue-moves.js";
@@ -23,7 +24,7 @@ import type { Issue } from "../issues/schemas.js";
 import type { SignalLinks } from "../issues/signal-links.js";
 import { newSignalId } from "./keys.js";
 import { type EncodedPayload, encodePayload } from "./payload.js";
-import { closeLoop, keepFeedback, reviewLoop } from "./review-loop.js";
+import { closeLoop, type HumanReviewNotes, keepFeedback, reviewLoop } from "./review-loop.js";
 import { type RoutedSignal, type Routing, routeSignal } from "./routing.js";
 import type { IngestResult } from "./schemas.js";
 import type { SignalQueries } from "./signal-queries.js";
@@ -41,6 +42,8 @@ interface IssueEffect {
   whenHeld?: TransactItem[];
   /** Signals already wait beside the issue (a storm): `whenHeld` from the start. */
   held?: boolean;
+  /** What follows once the writes are in (a human review's improvement task); its failure is logged, not answered. */
+  after?: () => Promise<void>;
 }
 
 /** A verified, classified signal ready to be stored. */
@@ -73,6 +76,8 @@ export interface SignalIssues {
   pullRequests: PullRequestIndex;
   /** The routing of a project a signal names itself (a manual signal's `projectId`). */
   projects: Pick<CatalogLookups, "routingOf" | "findProject">;
+  /** People's reviews of agents' pull requests, kept as reviews of the prompts behind them. */
+  humanReviews?: HumanReviewNotes;
 }
 
 export class SignalIngest {
@@ -240,10 +245,16 @@ export class SignalIngest {
             this.verifyHoursOf(projectId),
           )
         : routing.action === "review"
-          ? await keepFeedback(reviewed, routing.event, receivedAt, this.issues.moves)
+          ? await keepFeedback(reviewed, routing.event, receivedAt, this.issues.moves, this.issues.humanReviews)
           : await this.issueEffect(draft, routing, current, signal, pointer, project);
     const own = this.signals.prepareCreate(signal, payload.encoded, payload.chunksAhead);
     const stored = await this.write(draft, own, effect, signal);
+    if (!stored && effect.after) {
+      // Written: what follows may fail without undoing it (the next review tries again).
+      await effect.after().catch((error: unknown) => {
+        defaultLogger.warn("after a review signal", { signalId: signal.id, error: loggedError(error) });
+      });
+    }
     return stored ?? { signal, issue: effect.issue, duplicate: false };
   }
 

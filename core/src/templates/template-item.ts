@@ -138,10 +138,14 @@ export function templateFromItem(item: Item): StoredTemplate {
   };
 }
 
-/** A version from its item, with its reviews from `reviewsItem` (its reviews item, or the version item itself). */
-export function versionFromItem(item: Item, reviewsItem: Item, counts: Record<VersionCount, number>): StoredVersion {
+/** A version from its item, with its reviews from its reviews item when it has one (see {@link versionReviewsOf}). */
+export function versionFromItem(
+  item: Item,
+  reviewsItem: Item | undefined,
+  counts: Record<VersionCount, number>,
+): StoredVersion {
   const fields = Object.fromEntries(VERSION_FIELDS.map((field) => [field, item[field] ?? null]));
-  const { reviewCount, reviewScore, improvementIssueId } = reviewsFromItem(reviewsItem);
+  const { reviewCount, reviewScore, improvementIssueId } = versionReviewsOf(reviewsItem, item);
   return {
     version: {
       ...(fields as unknown as TemplateVersion),
@@ -179,6 +183,20 @@ export function versionFromItem(item: Item, reviewsItem: Item, counts: Record<Ve
 /** verified ÷ (verified + regressed) (docs/api.md#outcomes); null before either. */
 export function verifiedRate(verified: number, regressed: number): number | null {
   return verified + regressed > 0 ? verified / (verified + regressed) : null;
+}
+
+/**
+ * Where a version's reviews stand: its reviews item once a fold wrote it; before that, the version
+ * item's own fields (reviews applied before folds, or none), with the improvement task a reviews
+ * item may already record (people's code-host reviews open it without a fold).
+ */
+export function versionReviewsOf(reviewsItem: Item | undefined, versionItem: Item): VersionReviews {
+  if (reviewsItem && reviewsItem.reviewsFoldedThrough !== undefined && reviewsItem.reviewsFoldedThrough !== null) {
+    return reviewsFromItem(reviewsItem);
+  }
+  const own = reviewsFromItem(versionItem);
+  const marked = reviewsItem?.improvementIssueId;
+  return typeof marked === "string" ? { ...own, improvementIssueId: marked } : own;
 }
 
 /** The review attributes of a version's reviews item, or of a version item written before those items. */

@@ -39,8 +39,16 @@ import {
   templateItem,
   type VersionReviews,
   versionFromItem,
+  versionReviewsOf,
 } from "./template-item.js";
-import { itemAbsent, releaseSlug, reviewFoldWrite, versionStatus, versionWrites } from "./template-writes.js";
+import {
+  improvementMarkWrite,
+  itemAbsent,
+  releaseSlug,
+  reviewFoldWrite,
+  versionStatus,
+  versionWrites,
+} from "./template-writes.js";
 
 // Named condition fragments.
 /** The template exists and is not deleted. */
@@ -319,7 +327,7 @@ export class TemplateStore {
         const number = Number(item.version);
         return versionFromItem(
           item,
-          reviews.get(number) ?? item,
+          reviews.get(number),
           Object.fromEntries(VERSION_COUNTS.map((kind) => [kind, count(number, kind)])) as Record<VersionCount, number>,
         );
       });
@@ -331,12 +339,14 @@ export class TemplateStore {
    */
   async reviewsOf(templateId: string, number: number): Promise<VersionReviews | undefined> {
     const tally = await this.db.get(versionReviewsKey(templateId, number), { consistent: true });
-    if (tally) return reviewsFromItem(tally);
+    if (tally && tally.reviewsFoldedThrough !== undefined && tally.reviewsFoldedThrough !== null) {
+      return reviewsFromItem(tally);
+    }
     const item = await this.db.get(versionKey(templateId, number), {
       consistent: true,
       projection: ["pk", ...REVIEW_FIELDS],
     });
-    return item ? reviewsFromItem(item) : undefined;
+    return item ? versionReviewsOf(tally, item) : undefined;
   }
 
   /** The write that folds reviews into a version's reviews item (see ./template-writes.ts). */
@@ -347,6 +357,11 @@ export class TemplateStore {
     folded: { foldedThrough: number; reviewCount: number; reviewScore: number | null; improvementIssueId?: string },
   ): TransactItem {
     return reviewFoldWrite(templateId, number, read, folded);
+  }
+
+  /** The write that records a version's improvement task opened for its human reviews (see ./template-writes.ts). */
+  improvementMark(templateId: string, number: number, issueId: string): TransactItem {
+    return improvementMarkWrite(templateId, number, issueId);
   }
 
   /** A page of live templates, newest first, and how many there are; filters walk the listing. */

@@ -121,8 +121,9 @@ export function reviewFoldWrite(
     ":entity": entityOf("templateverreviews"),
   };
   let update = "SET #foldedThrough = :through, #reviewCount = :count, #reviewScore = :score, entity = :entity";
-  // Absent (no fold wrote it: the read came from the version) or still at the position read.
-  let condition = `${itemAbsent} OR ${foldedThroughIs}`;
+  // No fold wrote it yet (absent, or holding only an improvement task people's reviews opened: the
+  // read came from the version), or still at the position read.
+  let condition = `attribute_not_exists(#foldedThrough) OR ${foldedThroughIs}`;
   const improvementIssueId = folded.improvementIssueId ?? read.improvementIssueId;
   if (improvementIssueId) {
     names["#improvementIssueId"] = "improvementIssueId";
@@ -137,6 +138,23 @@ export function reviewFoldWrite(
       ConditionExpression: condition,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/**
+ * The write that records a version's improvement task on its reviews item when people's code-host
+ * reviews asked for it (docs/api.md#prompts-and-reviews): once, whoever tries at the same time
+ * (a fold's own task included), and leaving the item's fold position as it is.
+ */
+export function improvementMarkWrite(templateId: string, number: number, issueId: string): TransactItem {
+  return {
+    Update: {
+      Key: versionReviewsKey(templateId, number),
+      UpdateExpression: "SET #improvementIssueId = :issueId, entity = :entity",
+      ConditionExpression: noImprovementTask,
+      ExpressionAttributeNames: { "#improvementIssueId": "improvementIssueId" },
+      ExpressionAttributeValues: { ":issueId": issueId, ":entity": entityOf("templateverreviews") },
     },
   };
 }

@@ -55,3 +55,18 @@ export function versionOutcomeCountAdditions(
 ): TransactItem[] {
   return counted.map((count) => addition(templateId, number, count));
 }
+
+/** The count of a person's code-host review of a version's agent's pull request, by its verdict. */
+export function versionHumanReviewAddition(
+  templateId: string,
+  number: number,
+  state: "approved" | "changes_requested" | "commented",
+): TransactItem {
+  const count: VersionCount =
+    state === "approved"
+      ? "human-approved"
+      : state === "changes_requested"
+        ? "human-changes-requested"
+        : "human-commented";
+  return addition(templateId, number, count);
+}

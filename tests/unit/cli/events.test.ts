@@ -1,9 +1,13 @@
 /** `kaizen events`: the `--events` list as typed, and how `tail` prints each event it receives (pure functions). */
+import { styleText } from "node:util";
 import { describe, expect, it } from "vitest";
 import { formatRetry, parseEventList } from "../../../client/cli/commands/events-format.js";
 import { eventSummary, formatEventLine } from "../../../client/cli/commands/events-tail.js";
 import { UsageError } from "../../../client/cli/runtime.js";
 import { EVENT_TYPES } from "../../../core/src/events/schemas.js";
+
+/** The width `tail` pads event types to: the longest type's. */
+const TYPE_WIDTH = Math.max(...EVENT_TYPES.map((type) => type.length));
 
 describe("parseEventList", () => {
   it("takes names separated by commas, spaces around them, the flag repeated, each name once", () => {
@@ -24,6 +28,15 @@ describe("parseEventList", () => {
 });
 
 const dispatch = { id: "dsp_1", agent: "agent-1", issueId: "iss_1", outcome: { summary: "tests fail" } };
+
+/** A merged fix's watch, as `issue.verified` and `issue.regressed` carry it (docs/api.md#verification). */
+const watch = {
+  mergedAt: "2026-11-25T09:23:00.000Z",
+  until: "2026-11-28T09:23:00.000Z",
+  regressedAt: null,
+  signalId: null,
+  dispatchId: "dsp_1",
+};
 
 describe("eventSummary", () => {
   it.each([
@@ -47,6 +60,20 @@ describe("eventSummary", () => {
       "template tpl_1 v3 needs attention: score 3.13 over 4 reviews, improvement task iss_2",
     ],
     ["experiment.decided", { experiment: { id: "exp_1", status: "promoted" } }, "experiment exp_1 promoted"],
+    [
+      "issue.verified",
+      { issue: { identifier: "KZN-7" }, verification: { ...watch, status: "verified" } },
+      "KZN-7 verified, watched until 2026-11-28 09:23 (merged 2026-11-25 09:23)",
+    ],
+    [
+      "issue.regressed",
+      {
+        issue: { identifier: "KZN-7" },
+        verification: { ...watch, status: "regressed", regressedAt: "2026-11-26T10:00:00.000Z", signalId: "sig_1" },
+      },
+      "KZN-7 regressed 2026-11-26 10:00 (merged 2026-11-25 09:23)",
+    ],
+    ["issue.verified", { issue: { identifier: "KZN-7" } }, "KZN-7 verified"],
     ["issue.archived", { issue: { id: "iss_3" } }, '{"issue":{"id":"iss_3"}}'],
   ])("%s", (type, data, summary) => {
     expect(eventSummary({ type, data })).toBe(summary);
@@ -66,6 +93,21 @@ describe("formatEventLine", () => {
       data: { issue: { identifier: "KZN-1", title: "A\ntitle" } },
     };
     expect(formatEventLine(event, false)).toBe("14:05:09  issue.created           KZN-1 created: A title  evt_1");
+  });
+
+  it("colours how a merged fix's watch ended: verified green, regressed red", () => {
+    const event = (type: string, status: string) => ({
+      id: "evt_2",
+      type,
+      createdAt: "2026-11-28T09:24:00.000Z",
+      data: { issue: { identifier: "KZN-7" }, verification: { ...watch, status } },
+    });
+    expect(formatEventLine(event("issue.verified", "verified"), true)).toContain(
+      styleText("green", "issue.verified".padEnd(TYPE_WIDTH), { validateStream: false }),
+    );
+    expect(formatEventLine(event("issue.regressed", "regressed"), true)).toContain(
+      styleText("red", "issue.regressed".padEnd(TYPE_WIDTH), { validateStream: false }),
+    );
   });
 });
 

@@ -77,6 +77,7 @@ const EXPECTED_FLAGS: Record<string, string[]> = {
   "experiments show": [],
   "experiments stop": [],
   queue: ["project", "types", "page", "limit"],
+  stats: ["days"],
   connect: ["project", "create-project", "url", "yes", "dry-run", "launcher"],
   "events destinations add": ["events", "all-events", "description", "inactive"],
   "events destinations list": ["page", "limit"],
@@ -152,6 +153,7 @@ describe("usage errors exit 2", () => {
       "--traffic must be a whole number from 1 to 100",
       "kaizen experiments start --help",
     ],
+    [["stats", "--days", "31"], "--days must be a whole number from 1 to 30", "kaizen stats --help"],
     [["events"], "Which events command?", "kaizen events --help"],
     [["events", "destinations"], "Which destinations command?", "kaizen events destinations --help"],
     [

@@ -33,6 +33,7 @@ describe("reviewEvent", () => {
       expect(reviewEvent("pull_request_review.submitted", body)).toMatchObject({
         kind: state.toLowerCase(),
         sendsBack,
+        submittedReview: true,
         repository: body.repository.full_name,
         pullRequests: [{ number: body.pull_request.number, title: body.pull_request.title }],
         author: body.review.user.login,
@@ -51,6 +52,7 @@ describe("reviewEvent", () => {
     expect(reviewEvent("pull_request_review_comment.created", body)).toMatchObject({
       kind: "commented",
       sendsBack: false,
+      submittedReview: false,
       body: `${body.comment.path}:${body.comment.line}\n\n${body.comment.body}`,
       author: body.comment.user.login,
       url: body.comment.html_url,

@@ -24,6 +24,12 @@ export interface ReviewEvent {
   kind: FeedbackKind | "merged";
   /** Sends an issue in review back to `todo` (changes requested, a failed check, closed unmerged). */
   sendsBack: boolean;
+  /**
+   * A person's submitted review (approved, changes requested or commented), not a review comment,
+   * a check or a close: kept as a human review of the prompt behind the pull request
+   * (docs/api.md#prompts-and-reviews).
+   */
+  submittedReview: boolean;
   repository: string | null;
   pullRequests: ReviewedPullRequest[];
   author: string | null;
@@ -95,6 +101,7 @@ function closedPullRequest(body: unknown, repository: string | null): ReviewEven
   return {
     kind: merged ? "merged" : "closed_unmerged",
     sendsBack: !merged,
+    submittedReview: false,
     repository,
     pullRequests: [pr],
     author: closer,
@@ -113,6 +120,7 @@ function submittedReview(body: unknown, repository: string | null): ReviewEvent 
   return {
     kind,
     sendsBack: kind === "changes_requested",
+    submittedReview: true,
     repository,
     pullRequests: [pr],
     author: text(field(body, "review", "user", "login")) ?? null,
@@ -133,6 +141,7 @@ function reviewComment(body: unknown, repository: string | null): ReviewEvent | 
   return {
     kind: "commented",
     sendsBack: false,
+    submittedReview: false,
     repository,
     pullRequests: [pr],
     author: text(field(comment, "user", "login")) ?? null,
@@ -166,6 +175,7 @@ function failedCheck(
   return {
     kind: "check_failed",
     sendsBack: true,
+    submittedReview: false,
     repository,
     pullRequests,
     author: text(field(run, "app", "name")) ?? null,
