@@ -1,7 +1,7 @@
 /** The dashboard's counts against a full recount of the table (testkit/recount.ts, the one the load audit uses), after a random mix of everything that changes them. */
 import fc from "fast-check";
 import { decodeTime } from "ulid";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DashboardStats } from "../../core/src/dashboard/dashboard-service.js";
 import { durationBucket } from "../../core/src/stats/counts.js";
 import {
@@ -93,22 +93,19 @@ describe("dashboard stats", () => {
   });
 
   describe("signals per hour", () => {
-    afterEach(() => {
-      vi.restoreAllMocks();
-    });
-
     it("put each signal in the hour its id names, under its source: 24 hours, oldest first, summing to last24h", async () => {
-      const t = await testApp();
-      const wallClock = Date.now.bind(Date);
+      // The service's clock, set back while signals are sent "hours ago".
+      let back = 0;
+      const t = await testApp({ clock: () => new Date(Date.now() - back) });
       /** Sends `count` signals from `source` as if it were `hoursAgo` hours ago; returns their ids. */
       const sendAgo = async (hoursAgo: number, source: string, count: number) => {
-        vi.spyOn(Date, "now").mockImplementation(() => wallClock() - hoursAgo * HOUR_MS);
+        back = hoursAgo * HOUR_MS;
         const ids: string[] = [];
         for (let n = 0; n < count; n++) {
           const body = { source, type: "probe", title: `${source} ${hoursAgo}h`, severity: "low" };
           ids.push(((await (await t.app.request("/api/signals", jsonPost(body))).json()) as SentSignal).data.signal.id);
         }
-        vi.restoreAllMocks();
+        back = 0;
         return ids;
       };
       const sent = [
@@ -213,7 +210,7 @@ describe("dashboard activity and prompts", () => {
         signal: expect.objectContaining({ title: "first", action: "opened" }),
         issue: expect.objectContaining({ id: first.id, status: "done" }),
         dispatch: expect.objectContaining({ id: dispatch.id, agent: "fixer", status: "completed" }),
-        outcome: { summary: "Fixed it", commits: [], pullRequests: [] },
+        outcome: { summary: "Fixed it", commits: [], pullRequests: [], reviewRounds: 0, verification: null },
       }),
     ]);
     expect((await t.app.request("/api/dashboard/activity?limit=0", { headers: AUTH })).status).toBe(400);

@@ -104,9 +104,14 @@ describe.concurrent("starting an experiment", () => {
       finished: 0,
       completions: 0,
       failures: 0,
+      merged: 0,
+      reworked: 0,
+      regressed: 0,
+      verified: 0,
       reviews: 0,
       completionRate: null,
       reviewScore: null,
+      verifiedRate: null,
       costUsd: null,
     };
     expect(experiment.arms).toEqual({
@@ -359,7 +364,7 @@ describe.concurrent("the rule's decisions", () => {
     );
     const ended = await drive(t.app, template, experiment.id, (arm) => arm === "control", 80);
     expect(ended.status).toBe("loser");
-    expect(ended.decision?.reason).toBe("candidate worse: completion rate worse, review score too few data");
+    expect(ended.decision?.reason).toBe("candidate worse: completion rate worse, review score too few data, verified rate too few data");
     const detail = await detailOf(t.app, template.id);
     expect(detail.activeVersionId).toBe(template.activeVersionId);
     const versions = await dataOf<TemplateVersion[]>(
