@@ -95,7 +95,7 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
   // The web console: every page URL answers with the same shell, whatever it names.
   for (const key of ["GET /app", "GET /app/issues", "GET /app/queue", "GET /app/activity"] as const) await call(key);
   for (const key of ["GET /app/prompts", "GET /app/providers", "GET /app/projects"] as const) await call(key);
-  for (const key of ["GET /app/goals", "GET /app/labels"] as const) await call(key);
+  for (const key of ["GET /app/goals", "GET /app/labels", "GET /app/agents"] as const) await call(key);
   await call("GET /app/issues/:id", { id: "KZN-1" });
   await call("GET /app/prompts/:id", { id: "tpl_01JD0000000000000000000000" });
   await call("GET /app/projects/:id", { id: "prj_01JD0000000000000000000000" });
@@ -296,6 +296,7 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
   await call("GET /api/dashboard/activity");
   await call("GET /api/dashboard/prompts");
   await call("GET /api/dashboard/usage", {}, { query: "days=2" });
+  await call("GET /api/dashboard/agents", {}, { query: "days=2" });
 
   // Deletes, last.
   await call("DELETE /api/relations/:id", { id: relation.id });
