@@ -91,7 +91,7 @@ ${FENCE}sh
 curl -sS -X POST "{{api.baseUrl}}/api/prompts/{{prompt.id}}/reviews" -H "Authorization: Bearer {{dispatch.token}}" -H "Content-Type: application/json" -d '{"clarity": 4, "completeness": 4, "relevance": 5, "feedback": "What was unclear or missing", "authorType": "agent"}'
 ${FENCE}
 {{/if}}
-Complete once: \`done\` closes the issue; \`failed\` puts it back in the queue with your summary for the next attempt. \`commits\` and \`pullRequests\` are optional, and so is \`usage\`, but report it whenever you know it (tokens read and written, the cost in US dollars, the model): it is how the versions of this prompt are compared on cost.
+Complete once: \`done\` finishes the issue, or puts it in review while a pull request you name is open (a review that asks for changes sends it back, with its feedback, to whoever claims it next); \`failed\` puts it back in the queue with your summary for the next attempt. \`commits\` and \`pullRequests\` are optional, and so is \`usage\`, but report it whenever you know it (tokens read and written, the cost in US dollars, the model): it is how the versions of this prompt are compared on cost.
 ${FENCE}sh
 curl -sS -X POST "{{api.baseUrl}}/api/dispatch/{{dispatch.id}}/complete" -H "Authorization: Bearer {{dispatch.token}}" -H "Content-Type: application/json" -d '{"result": "done", "summary": "What changed and how it was verified", "commits": [{"sha": "0123abc", "message": "Commit message"}], "usage": {"inputTokens": 120000, "outputTokens": 8000, "costUsd": 0.42, "model": "your model"}, "pullRequests": [{"number": 1, "title": "{{issueRef issue}}: short title"}]}'
 ${FENCE}
