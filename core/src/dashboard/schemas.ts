@@ -18,48 +18,31 @@ export type DashboardPageQuery = Output<typeof dashboardPageQuery>;
 /** Most days `GET /api/dashboard/usage` reads (one query each). */
 export const MAX_USAGE_DAYS = 31;
 
-/** `GET /api/dashboard/usage`: how many days, today (UTC) included. */
-export const usageQuery = /* @__PURE__ */ onFirstUse(() => {
-  const message = `must be an integer between 1 and ${MAX_USAGE_DAYS}`;
-  return z.strictObject({
-    days: z._default(
-      z.pipe(
-        z
-          .string()
-          .check(
-            z.regex(/^[0-9]+$/, message),
-            z.describe(`Days to read, today (UTC) included: 1..${MAX_USAGE_DAYS}, default 7`),
-          ),
-        z.pipe(z.transform(Number), z.number().check(z.gte(1, message), z.lte(MAX_USAGE_DAYS, message))),
-      ),
-      7,
+/** `days=1..max` (default 7): how many UTC days to read, today included. */
+function daysParam(max: number) {
+  const message = `must be an integer between 1 and ${max}`;
+  return z._default(
+    z.pipe(
+      z
+        .string()
+        .check(z.regex(/^[0-9]+$/, message), z.describe(`Days to read, today (UTC) included: 1..${max}, default 7`)),
+      z.pipe(z.transform(Number), z.number().check(z.gte(1, message), z.lte(max, message))),
     ),
-  });
-});
+    7,
+  );
+}
+
+/** `GET /api/dashboard/usage`: how many days, today (UTC) included. */
+export const usageQuery = /* @__PURE__ */ onFirstUse(() => z.strictObject({ days: daysParam(MAX_USAGE_DAYS) }));
 export type UsageQuery = Output<typeof usageQuery>;
 
 /** Most days `GET /api/dashboard/agents` reads (two queries each). */
 export const MAX_AGENT_DAYS = 30;
 
 /** `GET /api/dashboard/agents`: how many days, today (UTC) included, and a page. */
-export const agentsQuery = /* @__PURE__ */ onFirstUse(() => {
-  const message = `must be an integer between 1 and ${MAX_AGENT_DAYS}`;
-  return z.strictObject({
-    days: z._default(
-      z.pipe(
-        z
-          .string()
-          .check(
-            z.regex(/^[0-9]+$/, message),
-            z.describe(`Days to read, today (UTC) included: 1..${MAX_AGENT_DAYS}, default 7`),
-          ),
-        z.pipe(z.transform(Number), z.number().check(z.gte(1, message), z.lte(MAX_AGENT_DAYS, message))),
-      ),
-      7,
-    ),
-    ...paginationQuery(),
-  });
-});
+export const agentsQuery = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({ days: daysParam(MAX_AGENT_DAYS), ...paginationQuery() }),
+);
 export type AgentsQuery = Output<typeof agentsQuery>;
 
 // Responses (docs/api.md#service-health-dashboard-and-docs): the OpenAPI document's schemas; the types the code uses are inferred from them.
