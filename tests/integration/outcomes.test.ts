@@ -206,7 +206,7 @@ describe("outcomes", () => {
     },
   );
 
-  it("a merge while the agent still works completes its dispatch merged; a watch whose issue is gone is dropped", async () => {
+  it("a merge while the agent still works completes its dispatch merged; a fix reopened by hand is not verified", async () => {
     const { t, clock, issue, version } = await setup(true);
     const claimed = await dataOf<Claimed>(t.app.request("/api/dispatch/claim", jsonPost({ agent: "agent-a" })), 201);
     const body = merged(
@@ -220,11 +220,19 @@ describe("outcomes", () => {
     const dispatch = await read<Dispatch>(t, `/api/dispatch/${claimed.dispatch.id}`);
     expect(dispatch).toMatchObject({ status: "completed", outcome: { verification: { status: "pending" } } });
     expect(await version()).toMatchObject({ outcomes: { completed: 1, merged: 1 } });
+    // Reopened by hand within the window: not verified when it ends.
+    const reopened = await t.app.request(`/api/issues/${issue.id}`, {
+      method: "PATCH",
+      headers: { ...AUTH, "Content-Type": "application/json" },
+      body: JSON.stringify({ status: "todo" }),
+    });
+    expect(reopened.status).toBe(200);
+    clock.advance(3 * HOUR);
+    expect(await verificationSweep({ db: t.db, clock }).sweep()).toBe(1);
+    expect((await read<Issue>(t, `/api/issues/${issue.id}`)).verification?.status).toBe("pending");
+    expect(await version()).toMatchObject({ outcomes: { verified: 0, regressed: 0 } });
     const deleted = await t.app.request(`/api/issues/${issue.id}`, { method: "DELETE", headers: AUTH });
     expect(deleted.status).toBe(204);
-    clock.advance(3 * HOUR);
-    expect(await verificationSweep({ db: t.db, clock }).sweep()).toBe(0);
-    expect(await version()).toMatchObject({ outcomes: { verified: 0 } });
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * @module issues/verification-sweep — the end of quiet watches (docs/api.md#verification): a merged fix
- * whose window passed with no regression becomes `verified`, on the issue and on the dispatch whose
+ * whose window passed with no regression, its issue still `done`, becomes `verified`, on the issue and on the dispatch whose
  * pull request merged (with its outcome counts), in one transaction per issue, and the change
  * stream sends `issue.verified`. Deployed, a schedule runs it every minute (functions/sweeps.ts);
  * locally, the local stack does (infra/local/sweeps.ts). Sweeps at once never verify an issue
@@ -39,6 +39,11 @@ export class VerificationSweep {
           const watched = current?.issue.verification;
           if (!current || watched?.status !== "pending" || watched.until !== entry.until) {
             // Its issue is gone or moved on (a regression removes the entry in its own move).
+            await this.watch.drop(entry);
+            return;
+          }
+          if (current.issue.status !== "done") {
+            // A person reopened it within the window: the fix is not verified (nor charged as regressed).
             await this.watch.drop(entry);
             return;
           }
