@@ -192,7 +192,7 @@ describe("review", () => {
     expect(text).toContain("## Review feedback: review sent this back 1 time(s).");
     expect(text).toContain("An empty cart still shows a total of NaN.");
     expect(text).toContain(`${comment.comment.path}:${comment.comment.line}`);
-    expect(text).toContain(`Pull request #2 (${PR_URL}).`);
+    expect(text).toContain(`— pull request #2 (${PR_URL})`);
 
     // In review again; a failed check on the pull request's head sends it back a second time.
     expect((await complete(t, second, [{ number: 2, title: "Update the README", url: PR_URL }])).issue.status).toBe(

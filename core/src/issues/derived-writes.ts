@@ -21,13 +21,14 @@ export function issueCountChanges(before: Issue | null, after: Issue | null): Tr
 }
 
 /**
- * When an issue enters `todo` from anything but `in_progress` (a claim given back keeps its
- * start), its todo-to-done time starts; it ends on `done` or `canceled`.
+ * When an issue enters `todo` from anything but `in_progress` or `in_review` (a claim given back,
+ * or work review sent back, keeps its start), its todo-to-done time starts; it ends on `done` or
+ * `canceled`.
  */
 export function todoAtAfter(current: StoredIssue, status: Issue["status"], now: Date): string | null {
   const from = current.issue.status;
   if (status === from) return current.todoAt;
-  if (status === "todo" && from !== "in_progress") return now.toISOString();
+  if (status === "todo" && from !== "in_progress" && from !== "in_review") return now.toISOString();
   if (status === "done" || status === "canceled") return null;
   return current.todoAt;
 }

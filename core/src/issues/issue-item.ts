@@ -34,7 +34,7 @@ export interface IssueInternals {
   /** Dispatches it has had, and how many of them failed (the third failure cancels it). */
   dispatchAttempts: number;
   failedDispatches: number;
-  /** When it last entered `todo` (from anything but `in_progress`): the start of its todo-to-done time. */
+  /** When it last entered `todo` (from anything but `in_progress` or `in_review`): the start of its todo-to-done time. */
   todoAt: string | null;
   /**
    * Where it stood when a person last moved it back to `triage` or `backlog`: its project's

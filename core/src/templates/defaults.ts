@@ -53,7 +53,7 @@ ${FENCE}
 
 ## Earlier attempts: start from what they learned, do not repeat what failed
 {{#each previousDispatches}}
-- Attempt {{attempt}} by {{agent}}: {{status}}{{#if finishedAt}} at {{finishedAt}}{{/if}}{{#if summary}}. {{summary}}{{/if}}{{#each pullRequests}} Pull request #{{number}}{{#if url}} ({{url}}){{/if}}.{{/each}}
+- Attempt {{attempt}} by {{agent}}: {{status}}{{#if finishedAt}} at {{finishedAt}}{{/if}}{{#if summary}}. {{summary}}{{/if}}{{#if pullRequests}} — pull request{{#each pullRequests}} #{{number}}{{#if url}} ({{url}}){{/if}}{{#unless @last}},{{/unless}}{{/each}}{{/if}}
 {{/each}}
 {{/if}}
 {{#if feedback}}
@@ -91,9 +91,9 @@ ${FENCE}sh
 curl -sS -X POST "{{api.baseUrl}}/api/prompts/{{prompt.id}}/reviews" -H "Authorization: Bearer {{dispatch.token}}" -H "Content-Type: application/json" -d '{"clarity": 4, "completeness": 4, "relevance": 5, "feedback": "What was unclear or missing", "authorType": "agent"}'
 ${FENCE}
 {{/if}}
-Complete once: \`done\` finishes the issue, or puts it in review while a pull request you name is open (a review that asks for changes sends it back, with its feedback, to whoever claims it next); \`failed\` puts it back in the queue with your summary for the next attempt. \`commits\` and \`pullRequests\` are optional, and so is \`usage\`, but report it whenever you know it (tokens read and written, the cost in US dollars, the model): it is how the versions of this prompt are compared on cost.
+Complete once: \`done\` finishes the issue, or puts it in review while a pull request you name is open (a review that asks for changes sends it back, with its feedback, to whoever claims it next); \`failed\` puts it back in the queue with your summary for the next attempt. \`commits\` and \`pullRequests\` are optional (give each pull request's \`url\`, so its reviews find this issue), and so is \`usage\`, but report it whenever you know it (tokens read and written, the cost in US dollars, the model): it is how the versions of this prompt are compared on cost.
 ${FENCE}sh
-curl -sS -X POST "{{api.baseUrl}}/api/dispatch/{{dispatch.id}}/complete" -H "Authorization: Bearer {{dispatch.token}}" -H "Content-Type: application/json" -d '{"result": "done", "summary": "What changed and how it was verified", "commits": [{"sha": "0123abc", "message": "Commit message"}], "usage": {"inputTokens": 120000, "outputTokens": 8000, "costUsd": 0.42, "model": "your model"}, "pullRequests": [{"number": 1, "title": "{{issueRef issue}}: short title"}]}'
+curl -sS -X POST "{{api.baseUrl}}/api/dispatch/{{dispatch.id}}/complete" -H "Authorization: Bearer {{dispatch.token}}" -H "Content-Type: application/json" -d '{"result": "done", "summary": "What changed and how it was verified", "commits": [{"sha": "0123abc", "message": "Commit message"}], "usage": {"inputTokens": 120000, "outputTokens": 8000, "costUsd": 0.42, "model": "your model"}, "pullRequests": [{"number": 1, "title": "{{issueRef issue}}: short title", "url": "https://github.com/owner/repo/pull/1"}]}'
 ${FENCE}
 Release the dispatch if you cannot work on the issue; it goes back to the queue untouched:
 ${FENCE}sh

@@ -217,6 +217,20 @@ describe("IssueMoves: one issue's status", () => {
     expect(stored?.todoAt).toBeNull();
   });
 
+  it("keeps the todo-to-done start when work comes back from a claim or a review, and starts it anew otherwise", async () => {
+    const { moves, issue } = setup();
+    const started = CREATED.toISOString();
+    for (const from of ["in_progress", "in_review"] as const) {
+      const current = issue({ status: from }, { todoAt: started });
+      const by = from === "in_progress" ? "dispatch" : "signal";
+      const { stored } = await moves.prepare({ current, by, changes: { status: "todo" } }, NOW);
+      expect(stored?.todoAt, from).toBe(started);
+    }
+    const held = issue({ status: "backlog" }, { todoAt: null });
+    const { stored } = await moves.prepare({ current: held, by: "patch", changes: { status: "todo" } }, NOW);
+    expect(stored?.todoAt).toBe(NOW.toISOString());
+  });
+
   it("counts a change of type out of the old type and into the new one", async () => {
     const { moves, issue } = setup();
     const current = issue({ status: "backlog", type: "task" });

@@ -194,7 +194,7 @@ describe("default templates", () => {
       "TimeoutError in pay()",
       '```json\n{\n  "error": {\n    "type": "TimeoutError",',
       "Could not reproduce with 10 users; needs 200",
-      "Pull request #17 (https://codehost.example/acme/shop/pull/17).",
+      "needs 200 — pull request #17 (https://codehost.example/acme/shop/pull/17)",
       "## Review feedback: review sent this back 1 time(s).",
       "- changes_requested by reviewer-b on pull request #17, 2026-01-01T13:00:00.000Z",
       "The retry must not charge the card twice.",
