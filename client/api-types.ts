@@ -1068,6 +1068,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/dispatch/{id}/activities": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What the agent said while it worked
+     * @description A dispatch's activities, oldest first, paginated; `after=<sequence>` gives only later ones, for tailing (`total` counts those). Readable after the dispatch ended.
+     */
+    get: operations["getApiDispatchIdActivities"];
+    put?: never;
+    /**
+     * Say what the agent is doing
+     * @description Appends an activity (what the agent thought, did, answered, or what went wrong) to an active dispatch as its next `sequence` (1, 2, … without gaps, whatever the posts at once), and extends its lease as a heartbeat does. 409 once the dispatch has ended or its lease ran out.
+     */
+    post: operations["postApiDispatchIdActivities"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/dispatch/{id}/complete": {
     parameters: {
       query?: never;
@@ -2246,6 +2270,23 @@ export interface components {
       verifiedRate: number | null;
       costUsd: number;
       usageReports: number;
+    };
+    Activity: {
+      id: string;
+      dispatchId: string;
+      issueId: string;
+      sequence: number;
+      /** @enum {string} */
+      type: "thought" | "action" | "response" | "error";
+      body: string;
+      data: {
+        [key: string]: unknown;
+      } | null;
+      /** @enum {string} */
+      authorType: "agent" | "human";
+      authorName: string | null;
+      /** Format: date-time */
+      createdAt: string;
     };
     UsageReport: {
       days: {
@@ -5111,6 +5152,91 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiDispatchIdActivities: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+        after?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Dispatch id (`dsp_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of activities, oldest first */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Activity"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiDispatchIdActivities: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Dispatch id (`dsp_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          type: "thought" | "action" | "response" | "error";
+          body: string;
+          data?: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The activity */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Activity"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       503: components["responses"]["Unavailable"];
     };
   };

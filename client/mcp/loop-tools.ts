@@ -1,10 +1,10 @@
 import * as z from "zod/mini";
 import { createCommentBody } from "../../core/src/comments/schemas.js";
-import { claimBody, completeBody } from "../../core/src/dispatch/schemas.js";
+import { activitiesQuery, activityBody, claimBody, completeBody } from "../../core/src/dispatch/schemas.js";
 import { createReviewBody } from "../../core/src/prompts/schemas.js";
 import { listSignalsQuery } from "../../core/src/signals/schemas.js";
 import { claimStopped, stoppedReason } from "../client.js";
-import { dataResult, defaultIssue, defineTool, dispatchId, promptId, READ, WRITE } from "./tool-kit.js";
+import { dataResult, defaultIssue, defineTool, dispatchId, promptId, queryString, READ, WRITE } from "./tool-kit.js";
 
 export const claimNextIssue = defineTool({
   name: "claim_next_issue",
@@ -89,6 +89,45 @@ export const heartbeat = defineTool({
     );
     if (data) session.remember(data.data);
     return dataResult(data?.data);
+  },
+});
+
+export const postActivity = defineTool({
+  name: "post_activity",
+  title: "Say what you are doing",
+  description:
+    "Tell the people watching your dispatch what you are doing as you go: a `thought` (what you understood or " +
+    "decided), an `action` (what you ran or changed), a `response` (what you concluded) or an `error` (what went " +
+    "wrong), with an optional `data` object (at most 16 KiB). Each one also extends your lease as heartbeat does. " +
+    "Answers with the activity and its sequence (1, 2, … for your dispatch).",
+  route: "POST /api/dispatch/:id/activities",
+  inputSchema: z.extend(activityBody(), { dispatchId: z.optional(dispatchId) }),
+  annotations: WRITE,
+  async run({ dispatchId: given, ...body }, session) {
+    const id = session.dispatchId(given);
+    const { data } = await session.call({ dispatchId: id }, (kaizen) =>
+      kaizen.POST("/api/dispatch/{id}/activities", { params: { path: { id } }, body }),
+    );
+    return dataResult(data?.data);
+  },
+});
+
+export const listActivities = defineTool({
+  name: "list_activities",
+  title: "Read a dispatch's activities",
+  description:
+    "The activities of a dispatch, oldest first, with their total; `after` (a sequence) gives only later ones, so " +
+    "asking again with the last sequence seen reads what is new (messages people send you among them). page and " +
+    "limit are digits as text. dispatchId defaults to yours.",
+  route: "GET /api/dispatch/:id/activities",
+  inputSchema: z.extend(activitiesQuery(), { dispatchId: z.optional(dispatchId) }),
+  annotations: READ,
+  async run({ dispatchId: given, ...query }, session) {
+    const id = session.dispatchId(given);
+    const { data } = await session.call({ dispatchId: id }, (kaizen) =>
+      kaizen.GET("/api/dispatch/{id}/activities", { params: { path: { id }, query: queryString(query) } }),
+    );
+    return dataResult(data);
   },
 });
 

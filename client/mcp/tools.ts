@@ -14,6 +14,8 @@ import {
   completeDispatch,
   getIssue,
   heartbeat,
+  listActivities,
+  postActivity,
   releaseDispatch,
   reviewPrompt,
 } from "./loop-tools.js";
@@ -190,6 +192,8 @@ export const TOOLS: readonly KaizenTool[] = [
   claimNextIssue,
   getIssue,
   heartbeat,
+  postActivity,
+  listActivities,
   addComment,
   reviewPrompt,
   completeDispatch,

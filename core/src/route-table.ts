@@ -103,6 +103,8 @@ export const ROUTE_TABLE = {
     route("GET", "/api/dispatch"),
     route("GET", "/api/dispatch/:id"),
     route("POST", "/api/dispatch/:id/heartbeat", { token: "dispatch" }),
+    route("POST", "/api/dispatch/:id/activities", { token: "dispatch" }),
+    route("GET", "/api/dispatch/:id/activities", { token: "dispatch" }),
     route("POST", "/api/dispatch/:id/complete", { token: "dispatch" }),
     route("POST", "/api/dispatch/:id/release", { token: "dispatch" }),
   ],

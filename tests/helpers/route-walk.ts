@@ -233,6 +233,12 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
     { body: { agent: "walker", leaseSeconds: 600 } },
   );
   await call("POST /api/dispatch/:id/heartbeat", { id: claim.dispatch.id });
+  await call(
+    "POST /api/dispatch/:id/activities",
+    { id: claim.dispatch.id },
+    { body: { type: "thought", body: "Reading the stack trace" } },
+  );
+  await call("GET /api/dispatch/:id/activities", { id: claim.dispatch.id }, { query: "after=0" });
   await call("GET /api/dispatch", {}, { query: "status=active" });
   await call("GET /api/dispatch/:id", { id: claim.dispatch.id });
   await call("GET /api/prompts", {}, { query: `issueId=${claim.dispatch.issueId}` });

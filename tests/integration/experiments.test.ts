@@ -364,7 +364,9 @@ describe.concurrent("the rule's decisions", () => {
     );
     const ended = await drive(t.app, template, experiment.id, (arm) => arm === "control", 80);
     expect(ended.status).toBe("loser");
-    expect(ended.decision?.reason).toBe("candidate worse: completion rate worse, review score too few data, verified rate too few data");
+    expect(ended.decision?.reason).toBe(
+      "candidate worse: completion rate worse, review score too few data, verified rate too few data",
+    );
     const detail = await detailOf(t.app, template.id);
     expect(detail.activeVersionId).toBe(template.activeVersionId);
     const versions = await dataOf<TemplateVersion[]>(

@@ -17,7 +17,15 @@ import { startTestServer, type TestServer } from "../helpers/local-server.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const KAIZEN = join(ROOT, "bin", "kaizen.js");
-const TOKEN_TOOLS = ["heartbeat", "add_comment", "review_prompt", "complete_dispatch", "release_dispatch"];
+const TOKEN_TOOLS = [
+  "heartbeat",
+  "post_activity",
+  "list_activities",
+  "add_comment",
+  "review_prompt",
+  "complete_dispatch",
+  "release_dispatch",
+];
 
 let server: TestServer;
 let url: string;
@@ -436,6 +444,10 @@ describe("kaizen MCP server over stdio", () => {
     // Refusing nothing it offers: each tool, on the token's own dispatch with ids left to default.
     const beat = await ok(client, "heartbeat");
     expect(beat.data).toMatchObject({ id: first.dispatch.id, status: "active" });
+    const said = await ok(client, "post_activity", { type: "thought", body: "Reading the trace" });
+    expect(said.data).toMatchObject({ dispatchId: first.dispatch.id, sequence: 1, authorType: "agent" });
+    const heard = await ok(client, "list_activities", { after: "0" });
+    expect(heard.data).toMatchObject({ data: [{ sequence: 1, body: "Reading the trace" }], total: 1 });
     const comment = await ok(client, "add_comment", {
       body: "Working on it",
       authorName: "token-agent",

@@ -296,6 +296,13 @@ export const ITEM_KINDS = {
     owner: "dispatch/dispatch-store#DispatchStore",
     about: "a dispatch",
   },
+  activity: {
+    prefix: "activity_1",
+    stamped: true,
+    keys: "dispatch/keys",
+    owner: "dispatch/dispatch-store#DispatchStore",
+    about: "one activity of a dispatch (what its agent thought, did, answered), by its sequence",
+  },
   lease: {
     prefix: "lease_1",
     stamped: false,

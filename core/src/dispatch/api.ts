@@ -4,7 +4,15 @@
  */
 import { type Declarations, TEXT } from "../openapi/declare.js";
 import { CLAIM_STOPPED_HEADER, DAILY_COST_BUDGET_STOP, REVIEW_CAPACITY_STOP } from "../routes.js";
-import { claimBody, completeBody, listDispatchesQuery, nextQuery, queueQuery } from "./schemas.js";
+import {
+  activitiesQuery,
+  activityBody,
+  claimBody,
+  completeBody,
+  listDispatchesQuery,
+  nextQuery,
+  queueQuery,
+} from "./schemas.js";
 
 /**
  * A claim's 204: nothing eligible, or (with the header) nothing but issues of projects whose reviews
@@ -103,6 +111,36 @@ export const dispatchApi = {
       summary: "Extend a dispatch's lease",
       params: { id: "Dispatch id (`dsp_…`)" },
       success: "The dispatch with its new lease",
+    },
+  },
+  "POST /api/dispatch/:id/activities": {
+    auth: "bearer",
+    token: "dispatch",
+    body: activityBody,
+    success: { item: "Activity", status: 201 },
+    errors: [409],
+    doc: TEXT && {
+      summary: "Say what the agent is doing",
+      description:
+        "Appends an activity (what the agent thought, did, answered, or what went wrong) to an active dispatch as " +
+        "its next `sequence` (1, 2, … without gaps, whatever the posts at once), and extends its lease as a " +
+        "heartbeat does. 409 once the dispatch has ended or its lease ran out.",
+      params: { id: "Dispatch id (`dsp_…`)" },
+      success: "The activity",
+    },
+  },
+  "GET /api/dispatch/:id/activities": {
+    auth: "bearer",
+    token: "dispatch",
+    query: activitiesQuery,
+    success: { list: "Activity" },
+    doc: TEXT && {
+      summary: "What the agent said while it worked",
+      description:
+        "A dispatch's activities, oldest first, paginated; `after=<sequence>` gives only later ones, for tailing " +
+        "(`total` counts those). Readable after the dispatch ended.",
+      params: { id: "Dispatch id (`dsp_…`)" },
+      success: "A page of activities, oldest first",
     },
   },
   "POST /api/dispatch/:id/complete": {

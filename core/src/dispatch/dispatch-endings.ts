@@ -14,8 +14,8 @@ import type { Issue, PullRequest } from "../issues/schemas.js";
 import type { ExperimentEndings } from "../templates/experiment-endings.js";
 import type { DispatchStore, StoredDispatch } from "./dispatch-store.js";
 import type { DispatchedIssues } from "./dispatched-issues.js";
-import { DISPATCH_ID } from "./keys.js";
-import type { CompleteInput, Dispatch } from "./schemas.js";
+import { DISPATCH_ID, newActivityId } from "./keys.js";
+import type { Activity, ActivityInput, CompleteInput, Dispatch } from "./schemas.js";
 
 /** Failed attempts after which an issue is canceled instead of queued again. */
 export const MAX_FAILED_ATTEMPTS = 3;
@@ -37,6 +37,36 @@ export class DispatchEndings {
     private readonly experiments: Pick<ExperimentEndings, "settle">,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /**
+   * Appends an activity of its agent to an active dispatch (docs/api.md#activities), as its next
+   * sequence, and extends its lease by its length from now as a heartbeat does, in one transaction
+   * at the version read: activities posted at once take turns (a lost race reads again), so their
+   * sequences have no gaps or repeats. 409 once the dispatch ended or its lease ran out.
+   */
+  async activity(id: string, input: ActivityInput): Promise<Activity> {
+    return retryRaces(async () => {
+      const now = this.now();
+      const current = await this.activeDispatch(id, now);
+      const createdAt = now.toISOString();
+      const activity: Activity = {
+        id: newActivityId(now.getTime()),
+        dispatchId: current.dispatch.id,
+        issueId: current.dispatch.issueId,
+        sequence: current.activityCount + 1,
+        type: input.type,
+        body: input.body,
+        data: input.data ?? null,
+        authorType: "agent",
+        authorName: current.dispatch.agent,
+        createdAt,
+      };
+      const until = new Date(now.getTime() + current.dispatch.leaseSeconds * 1000).toISOString();
+      const { writes } = this.store.prepareActivity(current, activity, until);
+      await this.db.transactWrite(writes);
+      return activity;
+    });
+  }
 
   /** Extends an active lease by its length from now; 409 once the dispatch ended or its lease ran out. */
   async heartbeat(id: string): Promise<Dispatch> {

@@ -12,6 +12,9 @@ import { type DispatchEndings, EXPIRIES_PER_CLAIM, requireDispatch } from "./dis
 import type { DispatchStore, StoredDispatch } from "./dispatch-store.js";
 import type { DispatchedIssues } from "./dispatched-issues.js";
 import type {
+  ActivitiesQuery,
+  Activity,
+  ActivityInput,
   ClaimInput,
   ClaimResult,
   CompleteInput,
@@ -71,6 +74,24 @@ export class DispatchService {
     const { page: _page, limit, ...filters } = query;
     return this.store.list(filters, { offset: pageOffset(query), limit });
   }
+  /** Appends an activity of its agent (see {@link DispatchEndings.activity}). */
+  activity(id: string, input: ActivityInput): Promise<Activity> {
+    return this.endings.activity(id, input);
+  }
+
+  /**
+   * A page of a dispatch's activities after sequence `after`, oldest first, and how many follow
+   * `after` in all (its count says, without a scan): one read of the dispatch, one query.
+   * Readable whatever the dispatch's status.
+   */
+  async activities(id: string, query: ActivitiesQuery): Promise<{ activities: Activity[]; total: number }> {
+    const { dispatch, activityCount } = await requireDispatch(this.store, id);
+    const from = query.after + pageOffset(query);
+    const total = Math.max(0, activityCount - query.after);
+    if (from >= activityCount) return { activities: [], total };
+    return { activities: await this.store.activitiesAfter(dispatch.id, from, query.limit), total };
+  }
+
   /** Extends an active lease (see {@link DispatchEndings.heartbeat}). */
   heartbeat(id: string): Promise<Dispatch> {
     return this.endings.heartbeat(id);

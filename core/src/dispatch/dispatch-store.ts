@@ -15,6 +15,8 @@ import { usageAdditions } from "../stats/usage-stats.js";
 import { armOutcomeAdditions, armOutcomeCountAdditions, type PromptArm } from "../templates/experiment-counts.js";
 import { versionOutcomeAdditions, versionOutcomeCountAdditions } from "../templates/version-counts.js";
 import {
+  activityKey,
+  activityPartition,
   agentListing,
   agentLoadKey,
   claimerIdFloor,
@@ -26,9 +28,10 @@ import {
   dispatchSortKey,
   LEASE_PARTITION_KEY,
   leaseKey,
+  padActivitySequence,
 } from "./keys.js";
 import { markOutcome, reportedOutcome, storedOutcome } from "./outcome-marks.js";
-import type { Dispatch, DispatchStatus, DispatchUsage, ReportedOutcome } from "./schemas.js";
+import type { Activity, Dispatch, DispatchStatus, DispatchUsage, ReportedOutcome } from "./schemas.js";
 import type { TokenDispatch } from "./token.js";
 
 /** A dispatch as stored: what the API shows, the hash of its token, and its version. */
@@ -47,6 +50,8 @@ export interface StoredDispatch {
    * its end frees the agent's place there and its usage counts toward that project's day.
    */
   projectId: string | null;
+  /** How many activities it has (docs/api.md#activities): the last one's sequence. */
+  activityCount: number;
 }
 
 const DISPATCH_FIELDS = [
@@ -369,6 +374,50 @@ export class DispatchStore {
     return { dispatch, writes };
   }
 
+  /**
+   * The writes that append `activity` to an active dispatch as its next one (its sequence must be
+   * the dispatch's count + 1): the dispatch's count and, as a heartbeat, its lease to
+   * `leaseExpiresAt`, held to the version read, so activities posted at once take turns and
+   * their sequences have no gaps or repeats; and the activity itself.
+   */
+  prepareActivity(current: StoredDispatch, activity: Activity, leaseExpiresAt: string) {
+    const { dispatch: heartbeat, writes } = this.prepareHeartbeat(current, activity.createdAt, leaseExpiresAt);
+    const [beat, ...leaseMoves] = writes;
+    const update = beat?.Update;
+    if (!update) throw new Error("A heartbeat starts with the dispatch's update");
+    return {
+      dispatch: heartbeat,
+      writes: [
+        {
+          Update: {
+            ...update,
+            UpdateExpression: `${update.UpdateExpression}, #activityCount = :sequence`,
+            ExpressionAttributeNames: { ...update.ExpressionAttributeNames, "#activityCount": "activityCount" },
+            ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ":sequence": activity.sequence },
+          },
+        },
+        ...leaseMoves,
+        {
+          Put: {
+            Item: { ...activityKey(activity.dispatchId, activity.sequence), entity: entityOf("activity"), ...activity },
+            ConditionExpression: itemAbsent,
+          },
+        },
+      ] satisfies TransactItem[],
+    };
+  }
+
+  /** Up to `limit` activities of a dispatch after sequence `after`, oldest first: one query. */
+  async activitiesAfter(dispatchId: string, after: number, limit: number): Promise<Activity[]> {
+    const out = await this.db.query({
+      KeyConditionExpression: "pk = :pk AND sk > :after",
+      ExpressionAttributeValues: { ":pk": activityPartition(dispatchId), ":after": padActivitySequence(after) },
+      ConsistentRead: true,
+      Limit: limit,
+    });
+    return (out.Items ?? []).map(activityFromItem);
+  }
+
   /** Dispatches whose lease ended before `now`, oldest first (at most `limit`). */
   async leasesEndedBy(now: string, limit: number): Promise<string[]> {
     const out = await this.db.query({
@@ -435,7 +484,27 @@ export function fromItem(item: Item): StoredDispatch {
     version: Number(item.version ?? 1),
     promptVersion: (item.promptVersion as StoredDispatch["promptVersion"] | undefined) ?? null,
     projectId: typeof item.projectId === "string" ? item.projectId : null,
+    activityCount: Number(item.activityCount ?? 0),
   };
+}
+
+const ACTIVITY_FIELDS = [
+  "id",
+  "dispatchId",
+  "issueId",
+  "sequence",
+  "type",
+  "body",
+  "data",
+  "authorType",
+  "authorName",
+  "createdAt",
+] as const satisfies readonly (keyof Activity)[];
+
+function activityFromItem(item: Item): Activity {
+  // The item was written from an Activity by this store.
+  const activity = Object.fromEntries(ACTIVITY_FIELDS.map((field) => [field, item[field] ?? null]));
+  return { ...(activity as unknown as Activity), sequence: Number(item.sequence) };
 }
 
 /**

@@ -12,6 +12,8 @@
  *                              (one entry per claim under way on that listing, sorted by when it
  *                              began; the claim's transaction deletes its own, and one that never
  *                              got that far lapses)
+ * - a dispatch's activities .. Query    pk=$kaizen#activity_1#<dispatchId>  sk > <padded sequence>
+ *                              (oldest first; the dispatch item counts them, so sequences have no gaps)
  * - an agent's active dispatches in a project ...
  *                              GetItem  pk=$kaizen#agentload_1#<projectId>  sk=<encoded agent>
  *                              (attribute `active`: a claim of an issue of the project adds 1, the
@@ -29,6 +31,7 @@ const DISPATCH_ENTITY = keyPrefix("dispatch");
 const LEASE_PARTITION = keyPrefix("lease");
 const CLAIMERS_ENTITY = keyPrefix("claimers");
 const AGENT_LOAD_ENTITY = keyPrefix("agentload");
+const ACTIVITY_ENTITY = keyPrefix("activity");
 const HOUR_MS = 3_600_000;
 
 export const DISPATCH_ID = /^dsp_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -36,6 +39,7 @@ export const DISPATCH_ID = /^dsp_[0-9A-HJKMNP-TV-Z]{26}$/;
 const nextUlid = monotonicFactory();
 /** Apart from dispatch ids: those follow the service's clock, claimers the machine's. */
 const nextClaimerUlid = monotonicFactory();
+const nextActivityUlid = monotonicFactory();
 
 /** A new dispatch id and the instant it names (its `claimedAt`). */
 export function newDispatchId(now = Date.now()): { id: string; claimedAt: string } {
@@ -45,6 +49,26 @@ export function newDispatchId(now = Date.now()): { id: string; claimedAt: string
 
 export function dispatchKey(id: string): Key {
   return { pk: `${DISPATCH_ENTITY}#${id}`, sk: DISPATCH_ENTITY };
+}
+
+/** A new activity id: a ULID of `now`, so ids sort as activities were made. */
+export function newActivityId(now = Date.now()): string {
+  return `act_${nextActivityUlid(now)}`;
+}
+
+/** The partition of a dispatch's activities. */
+export function activityPartition(dispatchId: string): string {
+  return `${ACTIVITY_ENTITY}#${dispatchId}`;
+}
+
+/** A sequence as activities' sort keys hold it: 10 digits, so they sort as numbers. */
+export function padActivitySequence(sequence: number): string {
+  return String(sequence).padStart(10, "0");
+}
+
+/** Activity number `sequence` of dispatch `dispatchId`. */
+export function activityKey(dispatchId: string, sequence: number): Key {
+  return { pk: activityPartition(dispatchId), sk: padActivitySequence(sequence) };
 }
 
 /** A new claimer id: a ULID, so claimers sort by when they began. */

@@ -39,6 +39,12 @@ export const dispatchFamily = familyModule(dispatchApi, (deps) => {
     },
     "GET /api/dispatch/:id": async (c) => itemResponse(c, (await dispatch.getDispatch(id(c))).dispatch),
     "POST /api/dispatch/:id/heartbeat": async (c) => itemResponse(c, await dispatch.heartbeat(id(c))),
+    "POST /api/dispatch/:id/activities": async (c, { body }) =>
+      itemResponse(c, await dispatch.activity(id(c), body), { status: 201 }),
+    "GET /api/dispatch/:id/activities": async (c, { query }) => {
+      const { activities, total } = await dispatch.activities(id(c), query);
+      return listResponse(c, activities, total, query);
+    },
     "POST /api/dispatch/:id/complete": async (c, { body }) => itemResponse(c, await dispatch.complete(id(c), body)),
     "POST /api/dispatch/:id/release": async (c) => itemResponse(c, await dispatch.release(id(c))),
   };

@@ -89,6 +89,55 @@ export const listDispatchesQuery = /* @__PURE__ */ onFirstUse(() =>
 );
 export type ListDispatchesQuery = Output<typeof listDispatchesQuery>;
 
+/**
+ * What an agent may say of its work as an activity (docs/api.md#activities): what it thought, did,
+ * answered, or what went wrong.
+ */
+export const ACTIVITY_TYPES = ["thought", "action", "response", "error"] as const;
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
+/** Longest `data` an activity keeps, as JSON text (bytes of UTF-8). */
+export const MAX_ACTIVITY_DATA_BYTES = 16_384;
+
+/** `POST /api/dispatch/:id/activities`. */
+export const activityBody = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({
+    type: z.enum(ACTIVITY_TYPES),
+    body: z
+      .string()
+      .check(z.minLength(1, "must be 1..20000 characters"), z.maxLength(20_000, "must be 1..20000 characters")),
+    data: z.optional(
+      z
+        .record(z.string(), z.unknown())
+        .check(
+          z.refine(
+            (data) => Buffer.byteLength(JSON.stringify(data), "utf8") <= MAX_ACTIVITY_DATA_BYTES,
+            `must be at most ${MAX_ACTIVITY_DATA_BYTES} bytes as JSON`,
+          ),
+        ),
+    ),
+  }),
+);
+export type ActivityInput = Output<typeof activityBody>;
+
+/** `GET /api/dispatch/:id/activities`: a page, oldest first, of those after `after` (a sequence; 0 by default). */
+export const activitiesQuery = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({
+    ...paginationQuery(),
+    after: z._default(
+      queryInteger(
+        z
+          .int()
+          .check(
+            z.gte(0, "must be an activity sequence (0 or more)"),
+            z.lte(1_000_000_000, "must be an activity sequence (0 or more)"),
+          ),
+      ),
+      0,
+    ),
+  }),
+);
+export type ActivitiesQuery = Output<typeof activitiesQuery>;
+
 const tokenCount = () =>
   z.int().check(z.gte(0, "must be between 0 and 1000000000"), z.lte(1_000_000_000, "must be between 0 and 1000000000"));
 
@@ -161,6 +210,24 @@ export const dispatchUsageSchema = /* @__PURE__ */ onFirstUse(() =>
   }),
 );
 export type DispatchUsage = Output<typeof dispatchUsageSchema>;
+
+/** One thing an agent said of its work while it worked (docs/api.md#activities). */
+export const activitySchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({
+    id: resourceId("act"),
+    dispatchId: resourceId("dsp"),
+    issueId: resourceId("iss"),
+    /** 1, 2, … per dispatch, without gaps: the order the activities were taken in. */
+    sequence: z.int().check(z.gte(1)),
+    type: z.enum(ACTIVITY_TYPES),
+    body: z.string(),
+    data: z.nullable(z.record(z.string(), z.unknown())),
+    authorType: z.enum(["agent", "human"]),
+    authorName: z.nullable(z.string()),
+    createdAt: timestamp(),
+  }),
+);
+export type Activity = Output<typeof activitySchema>;
 
 /** One hand-off of one issue to one agent. */
 export const dispatchSchema = /* @__PURE__ */ onFirstUse(() =>

@@ -12,7 +12,13 @@ import {
   promptPerformanceSchema,
   usageReportSchema,
 } from "../dashboard/schemas.js";
-import { claimResultSchema, dispatchSchema, dispatchWithIssueSchema, queueItemSchema } from "../dispatch/schemas.js";
+import {
+  activitySchema,
+  claimResultSchema,
+  dispatchSchema,
+  dispatchWithIssueSchema,
+  queueItemSchema,
+} from "../dispatch/schemas.js";
 import { errorBodySchema } from "../errors.js";
 import { destinationSchema, destinationWithSecretSchema, eventDeliverySchema } from "../events/schemas.js";
 import { relationSchema } from "../issues/relation-schemas.js";
@@ -70,6 +76,7 @@ export const RESOURCE_SCHEMAS = {
   ActivityChain: activityChainSchema(),
   PromptPerformance: promptPerformanceSchema(),
   AgentPerformance: agentPerformanceSchema(),
+  Activity: activitySchema(),
   UsageReport: usageReportSchema(),
   EventDestination: destinationSchema(),
   EventDestinationWithSecret: destinationWithSecretSchema(),

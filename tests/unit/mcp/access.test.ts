@@ -16,6 +16,8 @@ describe("toolsAllowed", () => {
   it("gives a dispatch token alone the agent-loop tools on its own dispatch, issue and prompt", () => {
     expect(names(toolsAllowed(TOOLS, { dispatchToken: TOKEN }))).toEqual([
       "heartbeat",
+      "post_activity",
+      "list_activities",
       "add_comment",
       "review_prompt",
       "complete_dispatch",

@@ -4,7 +4,7 @@ import * as z from "zod/mini";
 import { queryString } from "../../../client/mcp/tool-kit.js";
 import { TOOLS } from "../../../client/mcp/tools.js";
 import { createCommentBody } from "../../../core/src/comments/schemas.js";
-import { claimBody, completeBody } from "../../../core/src/dispatch/schemas.js";
+import { activitiesQuery, activityBody, claimBody, completeBody } from "../../../core/src/dispatch/schemas.js";
 import { createIssueBody, listIssuesQuery, updateIssueBody } from "../../../core/src/issues/schemas.js";
 import { createReviewBody } from "../../../core/src/prompts/schemas.js";
 import { listSignalsQuery, manualSignalBody, mergeIssueBody } from "../../../core/src/signals/schemas.js";
@@ -33,6 +33,8 @@ const DERIVED: { tool: string; api: z.ZodMiniType | undefined; pathIds?: { name:
   { tool: "claim_next_issue", api: claimBody() },
   { tool: "get_issue", api: undefined, pathIds: [{ name: "issueId", required: true }] },
   { tool: "heartbeat", api: undefined, pathIds: [{ name: "dispatchId", required: false }] },
+  { tool: "post_activity", api: activityBody(), pathIds: [{ name: "dispatchId", required: false }] },
+  { tool: "list_activities", api: activitiesQuery(), pathIds: [{ name: "dispatchId", required: false }] },
   { tool: "add_comment", api: createCommentBody(), pathIds: [{ name: "issueId", required: false }] },
   { tool: "review_prompt", api: createReviewBody(), pathIds: [{ name: "promptId", required: false }] },
   { tool: "complete_dispatch", api: completeBody(), pathIds: [{ name: "dispatchId", required: false }] },
