@@ -18,6 +18,10 @@ export const COMMANDS = {
   providers: ["providers", "Check a provider's webhook: send a signed test delivery"],
   next: ["next", "Claim the next issue from the queue: prints its prompt and the dispatch token"],
   heartbeat: ["heartbeat <dispatch>", "Extend a dispatch's lease by its length from now"],
+  activity: [
+    "activity <dispatch> <body>",
+    "Say what you are doing on a dispatch (--type thought|action|response|error); it extends the lease too",
+  ],
   complete: [
     "complete <dispatch>",
     "Report a dispatch's outcome: done moves the issue to done, failed gives it back to todo",
@@ -56,7 +60,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { commands: ["signals"], load: async () => (await import("./commands/signals.js")).registerSignals },
   { commands: ["providers"], load: async () => (await import("./commands/providers.js")).registerProviders },
   {
-    commands: ["next", "heartbeat", "complete", "release", "review", "comment"],
+    commands: ["next", "heartbeat", "activity", "complete", "release", "review", "comment"],
     load: async () => (await import("./commands/work.js")).registerWork,
   },
   { commands: ["templates"], load: async () => (await import("./commands/templates.js")).registerTemplates },

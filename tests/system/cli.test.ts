@@ -102,6 +102,13 @@ describe("kaizen CLI over a real local server", () => {
     expect(beat).toMatchObject({ status: 0, stderr: "" });
     expect(beat.stdout).toMatch(new RegExp(`^Lease of ${claim.dispatch.id} extended until \\d{4}-\\d\\d-\\d\\dT`));
 
+    const said = await kaizen(["activity", claim.dispatch.id, "Ran the payment tests", "--type", "action"], asAgent);
+    expect(said).toMatchObject({
+      status: 0,
+      stderr: "",
+      stdout: `Activity 1 of ${claim.dispatch.id} recorded (action)\n`,
+    });
+
     const comment = await kaizen(["comment", ref, "The test step times out on the payment stub"], asAgent);
     expect(comment).toMatchObject({ status: 0, stderr: "" });
     expect(comment.stdout).toMatch(/^Comment cmt_\w+ added by cli-test-agent \(agent\)\n$/);

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { Argv } from "yargs";
+import { ACTIVITY_TYPES, type ActivityType } from "../../../core/src/dispatch/activity-values.js";
 import { ISSUE_TYPES } from "../../../core/src/issues/issue-values.js";
 import { claimStopped, type Schema, stoppedReason } from "../../client.js";
 import type { Define } from "../command.js";
@@ -80,7 +81,7 @@ function endedLine(verb: string, result: Schema<"DispatchWithIssue">): string {
 const TOKEN_NOTE =
   "Sends KAIZEN_DISPATCH_TOKEN when it is set (the claim's token works for its own dispatch, issue and prompt), else the API key.";
 
-/** Registers `next`, `heartbeat`, `complete`, `release`, `review` and `comment`. */
+/** Registers `next`, `heartbeat`, `activity`, `complete`, `release`, `review` and `comment`. */
 export function registerWork(yargs: Argv, define: Define): Argv {
   return yargs
     .command(
@@ -255,6 +256,37 @@ export function registerWork(yargs: Argv, define: Define): Argv {
             review
               ? `Review ${review.id} recorded: ${review.composite?.toFixed(2) ?? review.state} for version ${review.versionNumber} of ${review.templateId}`
               : "",
+          );
+          return 0;
+        },
+      ),
+    )
+    .command(
+      ...define(
+        ...COMMANDS.activity,
+        (y) =>
+          y
+            .positional("dispatch", { type: "string", demandOption: true, describe: "dsp_…" })
+            .positional("body", {
+              type: "string",
+              demandOption: true,
+              describe: "What you did or found, or - for stdin",
+            })
+            .option("type", {
+              type: "string",
+              choices: ACTIVITY_TYPES,
+              default: "action",
+              describe: "thought, action, response or error",
+            })
+            .epilogue(TOKEN_NOTE),
+        async (args, context) => {
+          const body = args.body === "-" ? readFileSync(0, "utf8") : args.body;
+          const { data } = await context.client("agent").POST("/api/dispatch/{id}/activities", {
+            params: { path: { id: args.dispatch } },
+            body: { type: args.type as ActivityType, body },
+          });
+          emit(context.output, data?.data, (activity) =>
+            activity ? `Activity ${activity.sequence} of ${activity.dispatchId} recorded (${activity.type})` : "",
           );
           return 0;
         },

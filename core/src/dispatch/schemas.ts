@@ -12,6 +12,9 @@ import {
 } from "../issues/schemas.js";
 import { promptSchema } from "../prompts/schemas.js";
 import { type Output, onFirstUse } from "../schema.js";
+import { ACTIVITY_TYPES } from "./activity-values.js";
+
+export { ACTIVITY_TYPES, type ActivityType } from "./activity-values.js";
 
 // Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
@@ -89,12 +92,6 @@ export const listDispatchesQuery = /* @__PURE__ */ onFirstUse(() =>
 );
 export type ListDispatchesQuery = Output<typeof listDispatchesQuery>;
 
-/**
- * What an agent may say of its work as an activity (docs/api.md#activities): what it thought, did,
- * answered, or what went wrong.
- */
-export const ACTIVITY_TYPES = ["thought", "action", "response", "error"] as const;
-export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 /** Longest `data` an activity keeps, as JSON text (bytes of UTF-8). */
 export const MAX_ACTIVITY_DATA_BYTES = 16_384;
 

@@ -81,6 +81,10 @@ Heartbeat before the lease ends ({{dispatch.leaseExpiresAt}}): each one extends 
 ${FENCE}sh
 curl -sS -X POST "{{api.baseUrl}}/api/dispatch/{{dispatch.id}}/heartbeat" -H "Authorization: Bearer {{dispatch.token}}"
 ${FENCE}
+Say what you are doing as you go, so the people watching can follow (\`type\`: thought, action, response or error); each activity extends the lease as a heartbeat does:
+${FENCE}sh
+curl -sS -X POST "{{api.baseUrl}}/api/dispatch/{{dispatch.id}}/activities" -H "Authorization: Bearer {{dispatch.token}}" -H "Content-Type: application/json" -d '{"type": "action", "body": "What you ran or changed, and what it showed"}'
+${FENCE}
 Comment on the issue to record findings or ask a question:
 ${FENCE}sh
 curl -sS -X POST "{{api.baseUrl}}/api/issues/{{issue.id}}/comments" -H "Authorization: Bearer {{dispatch.token}}" -H "Content-Type: application/json" -d '{"body": "What you found", "authorName": "your agent name", "authorType": "agent"}'
