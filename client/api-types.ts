@@ -1109,6 +1109,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/dispatch/{id}/stop": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Stop an agent at work
+     * @description A person stops an active dispatch: it becomes `stopped` with `stopReason`, and its issue moves to `then` (`todo` by default, `backlog` or `canceled`). Every later call with its token (heartbeat, activity, complete, release) answers 409 `Dispatch was stopped: <reason>`. The dispatch's own token may not stop it (403). 409 when the dispatch has already ended; of a stop and a completion at once, exactly one ends it.
+     */
+    post: operations["postApiDispatchIdStop"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/dispatch/{id}/release": {
     parameters: {
       query?: never;
@@ -1141,7 +1161,7 @@ export interface paths {
     put?: never;
     /**
      * Add an event destination
-     * @description Kaizen POSTs each event of the types in `events` (`issue.created`, `issue.status_changed`, `dispatch.claimed`, `dispatch.completed`, `dispatch.failed`, `dispatch.expired`, `prompt.needs_attention`, `experiment.decided`, `issue.verified`, `issue.regressed`) to `url` (https; plain http only to localhost, 127.0.0.1 or [::1]), signed with the secret in this answer, which is shown this once. At most 20 destinations (409 beyond). Does not take `Idempotency-Key`: a replay would show the secret again.
+     * @description Kaizen POSTs each event of the types in `events` (`issue.created`, `issue.status_changed`, `dispatch.claimed`, `dispatch.completed`, `dispatch.failed`, `dispatch.expired`, `dispatch.stopped`, `prompt.needs_attention`, `experiment.decided`, `issue.verified`, `issue.regressed`) to `url` (https; plain http only to localhost, 127.0.0.1 or [::1]), signed with the secret in this answer, which is shown this once. At most 20 destinations (409 beyond). Does not take `Idempotency-Key`: a replay would show the secret again.
      */
     post: operations["postApiEventDestinations"];
     delete?: never;
@@ -1978,7 +1998,7 @@ export interface components {
       issueId: string;
       agent: string;
       /** @enum {string} */
-      status: "active" | "completed" | "failed" | "released" | "expired";
+      status: "active" | "completed" | "failed" | "released" | "expired" | "stopped";
       promptId: string | null;
       attempt: number;
       leaseSeconds: number;
@@ -2024,6 +2044,7 @@ export interface components {
         costUsd: number | null;
         model: string | null;
       } | null;
+      stopReason: string | null;
     };
     ClaimResult: {
       dispatch: {
@@ -2031,7 +2052,7 @@ export interface components {
         issueId: string;
         agent: string;
         /** @enum {string} */
-        status: "active" | "completed" | "failed" | "released" | "expired";
+        status: "active" | "completed" | "failed" | "released" | "expired" | "stopped";
         promptId: string | null;
         attempt: number;
         leaseSeconds: number;
@@ -2077,6 +2098,7 @@ export interface components {
           costUsd: number | null;
           model: string | null;
         } | null;
+        stopReason: string | null;
         token: string;
       };
       issue: components["schemas"]["Issue"];
@@ -2170,7 +2192,7 @@ export interface components {
         id: string;
         agent: string;
         /** @enum {string} */
-        status: "active" | "completed" | "failed" | "released" | "expired";
+        status: "active" | "completed" | "failed" | "released" | "expired" | "stopped";
         attempt: number;
         /** Format: date-time */
         claimedAt: string;
@@ -2321,6 +2343,7 @@ export interface components {
         | "dispatch.completed"
         | "dispatch.failed"
         | "dispatch.expired"
+        | "dispatch.stopped"
         | "prompt.needs_attention"
         | "experiment.decided"
         | "issue.verified"
@@ -2347,6 +2370,7 @@ export interface components {
         | "dispatch.completed"
         | "dispatch.failed"
         | "dispatch.expired"
+        | "dispatch.stopped"
         | "prompt.needs_attention"
         | "experiment.decided"
         | "issue.verified"
@@ -2376,6 +2400,7 @@ export interface components {
         | "dispatch.completed"
         | "dispatch.failed"
         | "dispatch.expired"
+        | "dispatch.stopped"
         | "prompt.needs_attention"
         | "experiment.decided"
         | "issue.verified"
@@ -5062,7 +5087,7 @@ export interface operations {
       query?: {
         page?: components["parameters"]["page"];
         limit?: components["parameters"]["limit"];
-        status?: "active" | "completed" | "failed" | "released" | "expired";
+        status?: "active" | "completed" | "failed" | "released" | "expired" | "stopped";
         issueId?: string;
         agent?: string;
       };
@@ -5305,6 +5330,53 @@ export interface operations {
       503: components["responses"]["Unavailable"];
     };
   };
+  postApiDispatchIdStop: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Dispatch id (`dsp_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+          /**
+           * @default todo
+           * @enum {string}
+           */
+          then?: "todo" | "backlog" | "canceled";
+        };
+      };
+    };
+    responses: {
+      /** @description The stopped dispatch and its issue */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["DispatchWithIssue"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
   postApiDispatchIdRelease: {
     parameters: {
       query?: never;
@@ -5389,6 +5461,7 @@ export interface operations {
             | "dispatch.completed"
             | "dispatch.failed"
             | "dispatch.expired"
+            | "dispatch.stopped"
             | "prompt.needs_attention"
             | "experiment.decided"
             | "issue.verified"
@@ -5503,6 +5576,7 @@ export interface operations {
             | "dispatch.completed"
             | "dispatch.failed"
             | "dispatch.expired"
+            | "dispatch.stopped"
             | "prompt.needs_attention"
             | "experiment.decided"
             | "issue.verified"

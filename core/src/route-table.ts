@@ -106,6 +106,7 @@ export const ROUTE_TABLE = {
     route("POST", "/api/dispatch/:id/activities", { token: "dispatch" }),
     route("GET", "/api/dispatch/:id/activities", { token: "dispatch" }),
     route("POST", "/api/dispatch/:id/complete", { token: "dispatch" }),
+    route("POST", "/api/dispatch/:id/stop"),
     route("POST", "/api/dispatch/:id/release", { token: "dispatch" }),
   ],
   destinations: [

@@ -264,7 +264,12 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
   );
   const next = await call<{ dispatch: Data }>("GET /api/dispatch/next", {}, { query: "agent=second" });
   await call("POST /api/dispatch/:id/release", { id: next.dispatch.id });
-  await call("PATCH /api/issues/:id", { id: next.dispatch.issueId as string }, { body: { status: "backlog" } });
+  const stopped = await call<{ dispatch: Data }>("GET /api/dispatch/next", {}, { query: "agent=third" });
+  await call(
+    "POST /api/dispatch/:id/stop",
+    { id: stopped.dispatch.id },
+    { body: { reason: "Walked", then: "backlog" } },
+  );
   await call("POST /api/dispatch/claim", {}, { body: { agent: "walker", types: ["monitor"] } });
 
   // Outbound events: a destination nothing listens at (port 9, discard), and one delivery to it,

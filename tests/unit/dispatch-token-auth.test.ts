@@ -201,6 +201,16 @@ describe("bearerAuth with dispatch tokens", () => {
     },
   );
 
+  it("lets a stopped dispatch's token reach only that dispatch's own routes (which answer why it stopped)", async () => {
+    const { dispatch, token } = dispatchWithToken({ status: "stopped" });
+    const app = tinyApp({ apiKey: API_KEY, dispatchTokens: dispatchTokenCheck(fakeLookup(dispatch)) });
+    expect((await call(app, "POST", `/dispatch/${dispatch.id}/heartbeat`, token)).status).toBe(200);
+    expect(await call(app, "POST", `/issues/${dispatch.issueId}/comments`, token)).toEqual({
+      status: 403,
+      body: FORBIDDEN,
+    });
+  });
+
   it("answers 401 to a token whose dispatch does not exist", async () => {
     const { dispatch, token } = dispatchWithToken();
     const lookup = fakeLookup();

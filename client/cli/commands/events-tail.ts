@@ -66,6 +66,8 @@ export function eventSummary(event: Pick<ReceivedEvent, "type" | "data">): strin
     case "dispatch.completed":
     case "dispatch.expired":
       return `${dispatchText} ${event.type.slice("dispatch.".length)}`;
+    case "dispatch.stopped":
+      return `${dispatchText} stopped: ${text(field(data, "reason"))}`;
     case "dispatch.failed": {
       const summary = field(field(dispatch, "outcome"), "summary");
       return `${dispatchText} failed${typeof summary === "string" && summary ? `: ${summary}` : ""}`;
@@ -93,6 +95,7 @@ const ENDING_STYLES: Partial<Record<string, Style>> = {
   "dispatch.completed": "green",
   "dispatch.failed": "red",
   "dispatch.expired": "red",
+  "dispatch.stopped": "red",
   "issue.verified": "green",
   "issue.regressed": "red",
 };

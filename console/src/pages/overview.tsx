@@ -6,7 +6,7 @@ import { LineChart } from "../chart.js";
 import { Failure, Figure, Loading, TableHead } from "../components.js";
 import { REFRESH_MS, useResource } from "../resource.js";
 
-const OUTCOMES = ["active", "completed", "failed", "released", "expired"] as const;
+const OUTCOMES = ["active", "completed", "failed", "released", "expired", "stopped"] as const;
 
 function duration(seconds: number | null): string {
   if (seconds === null) return "—";

@@ -12,6 +12,7 @@ import {
   listDispatchesQuery,
   nextQuery,
   queueQuery,
+  stopBody,
 } from "./schemas.js";
 
 /**
@@ -153,6 +154,22 @@ export const dispatchApi = {
       summary: "Report a dispatch's outcome",
       params: { id: "Dispatch id (`dsp_…`)" },
       success: "The finished dispatch and its issue",
+    },
+  },
+  "POST /api/dispatch/:id/stop": {
+    auth: "bearer",
+    body: stopBody,
+    success: { item: "DispatchWithIssue" },
+    errors: [409],
+    doc: TEXT && {
+      summary: "Stop an agent at work",
+      description:
+        "A person stops an active dispatch: it becomes `stopped` with `stopReason`, and its issue moves to `then` " +
+        "(`todo` by default, `backlog` or `canceled`). Every later call with its token (heartbeat, activity, complete, " +
+        "release) answers 409 `Dispatch was stopped: <reason>`. The dispatch's own token may not stop it (403). " +
+        "409 when the dispatch has already ended; of a stop and a completion at once, exactly one ends it.",
+      params: { id: "Dispatch id (`dsp_…`)" },
+      success: "The stopped dispatch and its issue",
     },
   },
   "POST /api/dispatch/:id/release": {

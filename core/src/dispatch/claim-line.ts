@@ -260,6 +260,7 @@ export class ClaimLine {
       finishedAt: null,
       outcome: null,
       usage: null,
+      stopReason: null,
     };
     const moved = await this.issues.moves.prepare(
       {

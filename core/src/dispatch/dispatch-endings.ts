@@ -15,7 +15,7 @@ import type { ExperimentEndings } from "../templates/experiment-endings.js";
 import type { DispatchStore, StoredDispatch } from "./dispatch-store.js";
 import type { DispatchedIssues } from "./dispatched-issues.js";
 import { DISPATCH_ID, newActivityId } from "./keys.js";
-import type { Activity, ActivityInput, CompleteInput, Dispatch } from "./schemas.js";
+import type { Activity, ActivityInput, CompleteInput, Dispatch, StopInput } from "./schemas.js";
 
 /** Failed attempts after which an issue is canceled instead of queued again. */
 export const MAX_FAILED_ATTEMPTS = 3;
@@ -136,6 +136,43 @@ export class DispatchEndings {
       return { dispatch: finished.dispatch, issue: stored?.issue ?? null };
     });
   }
+  /**
+   * A person stops an active dispatch (docs/api.md#stopping-a-dispatch): it ends `stopped` with the
+   * reason, and its issue moves to `then` (todo, backlog or canceled), in one transaction held to
+   * the dispatch's version, so a stop and a completion racing each other end it once: the loser
+   * reads again and answers 409. Every later call with its token is a 409 naming the reason.
+   */
+  async stop(id: string, input: StopInput): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
+    return retryRaces(async () => {
+      const now = this.now();
+      const current = await this.activeDispatch(id, now);
+      const finished = this.store.prepareFinish(
+        current,
+        "stopped",
+        now.toISOString(),
+        null,
+        null,
+        undefined,
+        input.reason,
+      );
+      const issue = await this.workedIssue(current);
+      const moved = issue
+        ? await this.issues.moves.prepare(
+            {
+              current: issue,
+              changes: { status: input.then },
+              by: "dispatch",
+              dispatchEnd: { prepared: finished.writes },
+            },
+            now,
+          )
+        : { stored: null, writes: finished.writes };
+      await this.db.transactWrite(moved.writes);
+      await this.settleExperiment(current);
+      return { dispatch: finished.dispatch, issue: moved.stored?.issue ?? null };
+    });
+  }
+
   /** Gives the issue back untouched: it returns to `todo`, the dispatch is `released`. */
   async release(id: string): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
     return retryRaces(async () => {
@@ -169,6 +206,9 @@ export class DispatchEndings {
     if (current.dispatch.status === "active" && current.dispatch.leaseExpiresAt <= now.toISOString()) {
       await this.endAndRequeue(current, "expired", now);
       throw new ConflictError(`Dispatch ${id} is expired`);
+    }
+    if (current.dispatch.status === "stopped") {
+      throw new ConflictError(`Dispatch was stopped: ${current.dispatch.stopReason ?? "no reason given"}`);
     }
     if (current.dispatch.status !== "active") throw new ConflictError(`Dispatch ${id} is ${current.dispatch.status}`);
     return current;

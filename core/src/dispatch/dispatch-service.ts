@@ -22,6 +22,7 @@ import type {
   ListDispatchesQuery,
   QueueItem,
   QueueQuery,
+  StopInput,
 } from "./schemas.js";
 
 export type { ClaimResult, ClaimStopped, QueueItem };
@@ -100,6 +101,11 @@ export class DispatchService {
   /** Ends the dispatch with the agent's outcome (see {@link DispatchEndings.complete}). */
   complete(id: string, input: CompleteInput): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
     return this.endings.complete(id, input);
+  }
+
+  /** A person stops an active dispatch (see {@link DispatchEndings.stop}). */
+  stop(id: string, input: StopInput): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
+    return this.endings.stop(id, input);
   }
 
   /** Gives the issue back untouched (see {@link DispatchEndings.release}). */

@@ -68,6 +68,7 @@ const DISPATCH_FIELDS = [
   "finishedAt",
   "outcome",
   "usage",
+  "stopReason",
 ] as const satisfies readonly (keyof Dispatch)[];
 
 // Named condition fragments.
@@ -211,11 +212,12 @@ export class DispatchStore {
     reported: ReportedOutcome | null,
     usage: DispatchUsage | null = null,
     mark?: OutcomeMark,
+    stopReason: string | null = null,
   ): { dispatch: Dispatch; writes: TransactItem[] } {
     const completed = reported ? reportedOutcome(reported) : null;
     const marked = completed && mark ? markOutcome(completed, mark) : null;
     const outcome = marked?.outcome ?? completed;
-    const dispatch: Dispatch = { ...current.dispatch, status, finishedAt, outcome, usage };
+    const dispatch: Dispatch = { ...current.dispatch, status, finishedAt, outcome, usage, stopReason };
     return {
       dispatch,
       writes: [
@@ -223,13 +225,14 @@ export class DispatchStore {
           Update: {
             Key: dispatchKey(dispatch.id),
             UpdateExpression:
-              "SET #status = :status, #finishedAt = :finishedAt, #outcome = :outcome, #usage = :usage, #version = :next",
+              "SET #status = :status, #finishedAt = :finishedAt, #outcome = :outcome, #usage = :usage, #stopReason = :stopReason, #version = :next",
             ConditionExpression: activeAtVersion,
             ExpressionAttributeNames: {
               "#status": "status",
               "#finishedAt": "finishedAt",
               "#outcome": "outcome",
               "#usage": "usage",
+              "#stopReason": "stopReason",
               "#version": "version",
             },
             ExpressionAttributeValues: {
@@ -237,6 +240,7 @@ export class DispatchStore {
               ":finishedAt": finishedAt,
               ":outcome": outcome,
               ":usage": usage,
+              ":stopReason": stopReason,
               ":active": "active",
               ":expectedVersion": current.version,
               ":next": current.version + 1,

@@ -46,6 +46,7 @@ export const dispatchFamily = familyModule(dispatchApi, (deps) => {
       return listResponse(c, activities, total, query);
     },
     "POST /api/dispatch/:id/complete": async (c, { body }) => itemResponse(c, await dispatch.complete(id(c), body)),
+    "POST /api/dispatch/:id/stop": async (c, { body }) => itemResponse(c, await dispatch.stop(id(c), body)),
     "POST /api/dispatch/:id/release": async (c) => itemResponse(c, await dispatch.release(id(c))),
   };
 });

@@ -18,7 +18,7 @@ export { ACTIVITY_TYPES, type ActivityType } from "./activity-values.js";
 
 // Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
-export const DISPATCH_STATUSES = ["active", "completed", "failed", "released", "expired"] as const;
+export const DISPATCH_STATUSES = ["active", "completed", "failed", "released", "expired", "stopped"] as const;
 export type DispatchStatus = (typeof DISPATCH_STATUSES)[number];
 
 export const DEFAULT_LEASE_SECONDS = 1800;
@@ -115,6 +115,20 @@ export const activityBody = /* @__PURE__ */ onFirstUse(() =>
   }),
 );
 export type ActivityInput = Output<typeof activityBody>;
+
+/** Where a stopped dispatch's issue goes (docs/api.md#stopping-a-dispatch). */
+export const STOP_THEN = ["todo", "backlog", "canceled"] as const;
+
+/** `POST /api/dispatch/:id/stop`. */
+export const stopBody = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({
+    reason: z
+      .string()
+      .check(z.minLength(1, "must be 1..500 characters"), z.maxLength(500, "must be 1..500 characters")),
+    then: z._default(z.enum(STOP_THEN), "todo"),
+  }),
+);
+export type StopInput = Output<typeof stopBody>;
 
 /** `GET /api/dispatch/:id/activities`: a page, oldest first, of those after `after` (a sequence; 0 by default). */
 export const activitiesQuery = /* @__PURE__ */ onFirstUse(() =>
@@ -242,6 +256,8 @@ export const dispatchSchema = /* @__PURE__ */ onFirstUse(() =>
     finishedAt: nullableTimestamp(),
     outcome: z.nullable(dispatchOutcomeSchema()),
     usage: z.nullable(dispatchUsageSchema()),
+    /** Why a person stopped it (docs/api.md#stopping-a-dispatch); null unless `stopped`. */
+    stopReason: z.nullable(z.string()),
   }),
 );
 export type Dispatch = Output<typeof dispatchSchema>;

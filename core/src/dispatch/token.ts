@@ -81,8 +81,14 @@ export function dispatchTokenCheck(lookup: (dispatchId: string) => Promise<Token
       const dispatch = await lookup(dispatchId);
       // Hash even for an unknown dispatch (against nothing, which never matches) so both cost the same.
       const matches = tokenMatches(presented, dispatch?.tokenHash ?? "");
-      if (!dispatch || !matches || dispatch.status !== "active") return undefined;
-      return { dispatchId: dispatch.id, owns: (scope, id) => namesOwnResource(scope, id, dispatch) };
+      // A stopped dispatch's token still names it, so its calls there answer why it stopped (409);
+      // it acts on nothing else.
+      const stopped = dispatch?.status === "stopped";
+      if (!dispatch || !matches || (dispatch.status !== "active" && !stopped)) return undefined;
+      return {
+        dispatchId: dispatch.id,
+        owns: (scope, id) => (!stopped || scope === "dispatch") && namesOwnResource(scope, id, dispatch),
+      };
     },
   };
 }

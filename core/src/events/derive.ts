@@ -10,6 +10,8 @@
  * - `dispatch.claimed`: a dispatch item inserted.
  * - `dispatch.completed` / `dispatch.failed` / `dispatch.expired`: a dispatch item leaving `active`
  *   for that status (a released dispatch has no event of its own: its issue's status change says it).
+ * - `dispatch.stopped`: a dispatch item leaving `active` for `stopped`, with its reason and who
+ *   stopped it (`api`: a person).
  * - `prompt.needs_attention`: a version's reviews item gaining its improvement task (its score fell
  *   below 3.5, docs/api.md#prompts-and-reviews).
  * - `experiment.decided`: an experiment item leaving `running` (by the rule, by hand, or with its template).
@@ -127,7 +129,10 @@ function verificationEvents(before: Issue, issue: Issue, make: Make): OutboundEv
 function dispatchEvents(before: Item | undefined, after: Item, make: Make): OutboundEvent[] {
   const { dispatch } = dispatchFromItem(after);
   if (!before) return dispatch.status === "active" ? [make("dispatch.claimed", dispatch.claimedAt, { dispatch })] : [];
+  if (before.status !== "active") return [];
+  if (dispatch.status === "stopped") {
+    return [make("dispatch.stopped", dispatch.finishedAt, { dispatch, reason: dispatch.stopReason, by: "api" })];
+  }
   const ending = DISPATCH_ENDINGS[dispatch.status];
-  if (before.status !== "active" || !ending) return [];
-  return [make(ending, dispatch.finishedAt, { dispatch })];
+  return ending ? [make(ending, dispatch.finishedAt, { dispatch })] : [];
 }

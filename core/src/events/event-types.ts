@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   "dispatch.completed",
   "dispatch.failed",
   "dispatch.expired",
+  "dispatch.stopped",
   "prompt.needs_attention",
   "experiment.decided",
   "issue.verified",

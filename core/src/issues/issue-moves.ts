@@ -18,7 +18,7 @@ export type Mover = TransitionActor | "delete";
 
 /** How an issue's active dispatch ends when the issue leaves `in_progress` (its status and outcome). */
 export interface DispatchEnd {
-  status: "completed" | "failed" | "released" | "expired";
+  status: "completed" | "failed" | "released" | "expired" | "stopped";
   outcome: { summary: string; commits: Issue["commits"]; pullRequests: Issue["pullRequests"] } | null;
   /** What already became of the work it completes with (a merge finishing the issue while it worked). */
   mark?: OutcomeMark;

@@ -38,7 +38,7 @@ export function armClaimAddition(ref: ArmRef): TransactItem {
 /** A dispatch of the arm ended: finished, and completed or failed as it ended; its reported cost, if any. */
 export function armOutcomeAdditions(
   ref: ArmRef,
-  status: "completed" | "failed" | "released" | "expired",
+  status: "completed" | "failed" | "released" | "expired" | "stopped",
   usage: ReportedCost | null,
 ): TransactItem[] {
   const items = [addition(ref, "finished")];

@@ -119,6 +119,23 @@ describe("eventsOf", () => {
     expect(eventsOf(change("MODIFY", dispatch, { ...dispatch, heartbeatAt: "2026-11-25T09:45:00.000Z" }))).toEqual([]);
   });
 
+  it("makes dispatch.stopped with the reason and who stopped it, once", () => {
+    const stopped = {
+      ...dispatch,
+      status: "stopped",
+      stopReason: "Wrong approach",
+      finishedAt: "2026-11-25T09:50:00.000Z",
+    };
+    const [event, ...none] = eventsOf(change("MODIFY", dispatch, stopped));
+    expect(none).toEqual([]);
+    expect(event).toMatchObject({
+      type: "dispatch.stopped",
+      createdAt: "2026-11-25T09:50:00.000Z",
+      data: { reason: "Wrong approach", by: "api", dispatch: { id: dispatch.id, status: "stopped" } },
+    });
+    expect(eventsOf(change("MODIFY", stopped, { ...stopped, version: 3 }))).toEqual([]);
+  });
+
   it("makes experiment.decided when one leaves running, once", () => {
     const running = { entity: "experiment", id: "exp_01ARZ3NDEKTSV4RRFFQ69G5FAV", status: "running", endedAt: null };
     const ended = { ...running, status: "promoted", endedAt: "2026-11-25T09:55:00.000Z" };
