@@ -91,7 +91,11 @@ export const signalQueries = (deps: DbDeps) => once(deps, "signalQueries", () =>
 export const promptStore = (deps: DbDeps) => once(deps, "promptStore", () => new PromptStore(deps.db));
 export const usageStats = (deps: DbDeps) => once(deps, "usageStats", () => new UsageStats(deps.db));
 export const agentsReport = (deps: DbDeps) =>
-  once(deps, "agentsReport", () => new AgentsReport(new AgentStats(deps.db), usageStats(deps), clockOf(deps)));
+  once(
+    deps,
+    "agentsReport",
+    () => new AgentsReport(new AgentStats(deps.db), usageStats(deps), dispatchStore(deps), clockOf(deps)),
+  );
 
 export const catalogLookups = (deps: DbDeps) =>
   once(deps, "catalogLookups", () => new CatalogLookups(deps.db, deps.clock));

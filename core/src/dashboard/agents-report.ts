@@ -1,9 +1,11 @@
 /**
  * @module dashboard/agents-report — `GET /api/dashboard/agents` (docs/api.md#agents-dashboard): each
  * agent's counts over the last days (stats/agent-stats.ts) beside the cost its dispatches reported
- * (stats/usage-stats.ts), most claims first. Two queries per day, the days read side by side,
- * whatever the number of dispatches.
+ * (stats/usage-stats.ts), most claims first, with the claims still active (counted by the day's
+ * counts only once they end). Two queries per day, the days read side by side, and a page of the
+ * active dispatches' listing per 100 or so at work now.
  */
+import type { DispatchStore } from "../dispatch/dispatch-store.js";
 import { type AgentStats, noAgentCounts } from "../stats/agent-stats.js";
 import { type UsageStats, usageDay } from "../stats/usage-stats.js";
 import type { AgentPerformance } from "./schemas.js";
@@ -14,6 +16,7 @@ export class AgentsReport {
   constructor(
     private readonly counts: Pick<AgentStats, "overDays">,
     private readonly usage: Pick<UsageStats, "lastDays">,
+    private readonly dispatches: Pick<DispatchStore, "activeClaims">,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -25,7 +28,18 @@ export class AgentsReport {
     const today = this.now();
     const start = Date.parse(`${usageDay(today)}T00:00:00.000Z`);
     const dates = Array.from({ length: days }, (_, back) => usageDay(new Date(start - back * DAY_MS)));
-    const [counted, usage] = await Promise.all([this.counts.overDays(dates), this.usage.lastDays(days, today)]);
+    const [counted, usage, active] = await Promise.all([
+      this.counts.overDays(dates),
+      this.usage.lastDays(days, today),
+      this.dispatches.activeClaims(),
+    ]);
+    const window = new Set(dates);
+    for (const { agent, claimedAt } of active) {
+      if (!window.has(usageDay(claimedAt))) continue;
+      const counts = counted.get(agent) ?? noAgentCounts();
+      counts.claims += 1;
+      counted.set(agent, counts);
+    }
     const cost = new Map<string, { costUsd: number; reports: number }>();
     for (const day of usage.days) {
       for (const { agent, costUsd, reports } of day.agents) {

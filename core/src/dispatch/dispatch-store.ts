@@ -4,6 +4,7 @@
  * and the leases that ran out. Keys: ./keys.ts; the queue: issues/dispatch-queue.ts.
  */
 
+import { decodeTime } from "ulid";
 import type { Db, Item, TransactItem } from "../db/db.js";
 import { entityOf } from "../db/item-kinds.js";
 import { type EntryFilter, ListingIndex } from "../db/listing-index.js";
@@ -174,7 +175,6 @@ export class DispatchStore {
       ...this.listings.additions(dispatchListings(dispatch), dispatchSortKey(dispatch.id), entryOf(dispatch)),
       { Put: { Item: { ...leaseKey(dispatch.leaseExpiresAt, dispatch.id), dispatchId: dispatch.id } } },
       countChange(`dispatch.status#${dispatch.status}`, 1),
-      ...agentCountAdditions(dispatch.claimedAt, dispatch.agent, ["claims"]),
     ];
   }
 
@@ -279,6 +279,9 @@ export class DispatchStore {
         ...(current.projectId ? [plainAddition(agentLoadKey(current.projectId, dispatch.agent), "active", -1)] : []),
         ...(usage ? usageAdditions(finishedAt, dispatch.agent, current.projectId, usage) : []),
         ...agentCountAdditions(finishedAt, dispatch.agent, [status]),
+        // Claims count on the day of the claim, once they end: the claim's own transaction stays as
+        // small as it can be; the agents' dashboard adds the claims still active (activeClaims).
+        ...agentCountAdditions(dispatch.claimedAt, dispatch.agent, ["claims"]),
         ...(marked ? this.outcomeCountAdditions(current, finishedAt, marked.counted) : []),
       ],
     };
@@ -453,6 +456,22 @@ export class DispatchStore {
         : await this.listings.walk(listing, entryFilters, request);
     const dispatches = await this.getMany(entries.map((entry) => String(entry.id)));
     return { dispatches: dispatches.map(({ dispatch }) => dispatch), total };
+  }
+
+  /**
+   * The agent and claim time of every active dispatch, from the `status=active` listing's entries
+   * alone (no dispatch is read): as many reads as pages of active dispatches.
+   */
+  async activeClaims(): Promise<{ agent: string; claimedAt: string }[]> {
+    const { entries } = await this.listings.walk("status=active", [], {
+      order: "asc",
+      offset: 0,
+      limit: Number.MAX_SAFE_INTEGER,
+    });
+    return entries.map((entry) => ({
+      agent: String(entry.agent),
+      claimedAt: new Date(decodeTime(String(entry.id).slice("dsp_".length))).toISOString(),
+    }));
   }
 
   /** Every dispatch of an issue, oldest first (an issue has a few). */

@@ -88,7 +88,9 @@ export class HumanReviews implements HumanReviewNotes {
         ...this.prompts.reviewCountAdditions([prompt.id]),
         versionHumanReviewAddition(prompt.templateId, prompt.versionNumber, state),
       ],
-      ...(state === "changes_requested" ? { after: () => this.openImprovementIfAsked(prompt, review.feedback) } : {}),
+      // Every review may tip the rule (an approval makes the 4th of them): each looks once it is written,
+      // so of reviews written at once the last to land sees them all.
+      after: () => this.openImprovementIfAsked(prompt, state === "changes_requested" ? review.feedback : null),
     };
   }
 
