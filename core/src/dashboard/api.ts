@@ -47,7 +47,7 @@ export const dashboardApi = {
         "Every agent with a claim, an ended dispatch or an outcome in the last `days` UTC days (today included), " +
         "most claims first: claims; dispatches completed, failed, released, stopped and expired; work merged, " +
         "reworked (sent back by review), regressed and verified, with the verified rate; and the cost its " +
-        "dispatches reported. Each count falls on the day it happened. Two queries per day.",
+        "dispatches reported. Each count falls on the day it happened; claims count the dispatches still at work too.",
       success: "A page of agents, most claims first",
     },
   },
