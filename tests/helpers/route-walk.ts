@@ -268,7 +268,8 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
   await call(
     "POST /api/dispatch/:id/stop",
     { id: stopped.dispatch.id },
-    { body: { reason: "Walked", then: "backlog" } },
+    // The body as JSON text: the API names a field `then`.
+    { body: JSON.parse('{"reason": "Walked", "then": "backlog"}') },
   );
   await call("POST /api/dispatch/claim", {}, { body: { agent: "walker", types: ["monitor"] } });
 

@@ -2,7 +2,8 @@
  * Stopping an agent at work (docs/api.md#stopping-a-dispatch): a person stops an active dispatch
  * with a reason; its issue moves where they say; every later call with its token answers 409 with
  * the reason; its own token may not stop it; and a stop racing a completion ends the dispatch
- * exactly once, in both conflict modes.
+ * exactly once, in both conflict modes. Bodies that name `then` (the API's field) are written as JSON
+ * text: an object literal with a `then` would pass for a promise.
  */
 import { describe, expect, it } from "vitest";
 import type { AgentPerformance } from "../../core/src/dashboard/schemas.js";
@@ -35,14 +36,14 @@ describe("stopping a dispatch", () => {
     for (const [body, message] of [
       [{ reason: "" }, "reason: must be 1..500 characters"],
       [{ reason: "x".repeat(501) }, "reason: must be 1..500 characters"],
-      [{ reason: "Wrong way", then: "done" }, "then"],
+      ['{"reason": "Wrong way", "then": "done"}', "then"],
     ] as const) {
       const refused = await stop(t, claimed, body);
       expect(refused.status).toBe(400);
       expect(JSON.stringify(await refused.json())).toContain(message);
     }
     const stopped = await dataOf<Stopped>(
-      stop(t, claimed, { reason: "Rewriting the payment module", then: "backlog" }),
+      stop(t, claimed, '{"reason": "Rewriting the payment module", "then": "backlog"}'),
     );
     expect(stopped.dispatch).toMatchObject({
       id: claimed.dispatch.id,
@@ -99,7 +100,10 @@ describe("stopping a dispatch", () => {
       for (let round = 0; round < 4; round++) {
         const claimed = await claimOne(t);
         const [stopAnswer, completeAnswer] = await Promise.all([
-          fleet.request(`/api/dispatch/${claimed.dispatch.id}/stop`, jsonPost({ reason: "Stop", then: "canceled" })),
+          fleet.request(
+            `/api/dispatch/${claimed.dispatch.id}/stop`,
+            jsonPost('{"reason": "Stop", "then": "canceled"}'),
+          ),
           fleet.request(
             `/api/dispatch/${claimed.dispatch.id}/complete`,
             jsonPost({ result: "done", summary: "Done" }, as(claimed)),

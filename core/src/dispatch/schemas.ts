@@ -125,6 +125,7 @@ export const stopBody = /* @__PURE__ */ onFirstUse(() =>
     reason: z
       .string()
       .check(z.minLength(1, "must be 1..500 characters"), z.maxLength(500, "must be 1..500 characters")),
+    // biome-ignore lint/suspicious/noThenProperty: the API names the field `then` (docs/api.md#stopping-a-dispatch).
     then: z._default(z.enum(STOP_THEN), "todo"),
   }),
 );
