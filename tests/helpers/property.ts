@@ -268,7 +268,8 @@ type Operation = {
 
 function isInteger(schema: Schema | undefined): boolean {
   if (!schema) return false;
-  if (schema.type === "integer" || schema.pattern === "^[0-9]+$" || schema.pattern === "^[0-4]$") return true;
+  const integerPatterns = ["^[0-9]+$", "^[0-4]$", "^(0|[1-9][0-9]{0,9})$"];
+  if (schema.type === "integer" || integerPatterns.includes(schema.pattern ?? "")) return true;
   return schema.anyOf?.some(isInteger) ?? false;
 }
 

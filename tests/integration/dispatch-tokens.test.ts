@@ -79,6 +79,11 @@ describe("dispatch tokens", () => {
     }
     const review = await withToken(t, token, "POST", `/api/prompts/${ownPrompt}/reviews`, REVIEW);
     expect(review.status).toBe(201);
+    const activity = { type: "action", body: "Ran the tests" };
+    expect((await withToken(t, token, "POST", `/api/dispatch/${mine.dispatch.id}/activities`, activity)).status).toBe(
+      201,
+    );
+    expect((await withToken(t, token, "GET", `/api/dispatch/${mine.dispatch.id}/activities`)).status).toBe(200);
 
     const outside: [string, string, unknown?][] = [
       ["GET", "/api/issues"],
@@ -91,6 +96,8 @@ describe("dispatch tokens", () => {
       ["POST", `/api/dispatch/${theirs.dispatch.id}/heartbeat`, {}],
       ["POST", `/api/dispatch/${theirs.dispatch.id}/complete`, DONE],
       ["POST", `/api/dispatch/${theirs.dispatch.id}/release`, {}],
+      ["POST", `/api/dispatch/${theirs.dispatch.id}/activities`, { type: "action", body: "Not mine" }],
+      ["GET", `/api/dispatch/${theirs.dispatch.id}/activities`],
       ["POST", `/api/prompts/${otherPrompt}/reviews`, REVIEW],
       ["GET", `/api/prompts/${ownPrompt}`],
       ["GET", `/api/dispatch/${mine.dispatch.id}`],

@@ -136,13 +136,10 @@ export const activitiesQuery = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     ...paginationQuery(),
     after: z._default(
-      queryInteger(
-        z
-          .int()
-          .check(
-            z.gte(0, "must be an activity sequence (0 or more)"),
-            z.lte(1_000_000_000, "must be an activity sequence (0 or more)"),
-          ),
+      z.pipe(
+        // A sequence as digits, without leading zeros.
+        z.string().check(z.regex(/^(0|[1-9][0-9]{0,9})$/, "must be an activity sequence (0 or more)")),
+        z.pipe(z.transform(Number), z.int().check(z.lte(1_000_000_000, "must be an activity sequence (0 or more)"))),
       ),
       0,
     ),

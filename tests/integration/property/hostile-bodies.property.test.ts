@@ -216,14 +216,14 @@ describe("JSON bodies at the edges", () => {
       );
     });
 
-    it("are a 400 naming the parameter, in every integer query parameter (page, limit, priority, leaseSeconds, days)", async () => {
+    it("are a 400 naming the parameter, in every integer query parameter (page, limit, priority, leaseSeconds, days, after)", async () => {
       const targets = allRoutes()
         .filter((route) => route.method === "GET" && route.auth === "bearer")
         .flatMap((route) =>
           (contracts.get(routeKey(route))?.integerQuery ?? []).map((name) => ({ route, name, path: pathOn(route) })),
         );
       expect(new Set(targets.map(({ name }) => name))).toEqual(
-        new Set(["page", "limit", "leaseSeconds", "priority", "days"]),
+        new Set(["page", "limit", "leaseSeconds", "priority", "days", "after"]),
       );
       const text = fc.oneof(
         outOfRange,
