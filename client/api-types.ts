@@ -504,7 +504,7 @@ export interface paths {
     put?: never;
     /**
      * Create a project
-     * @description `limits` (all `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues), `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop) and `maxInReview` (an integer 1..1000: issues of the project waiting in review before claims of its issues stop). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400.
+     * @description `limits` (all `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues), `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop), `maxInReview` (an integer 1..1000: issues of the project waiting in review before claims of its issues stop) and `maxCostPerDispatchUsd` (a number > 0: US dollars one dispatch may report before Kaizen stops it). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400. `autonomy.planApproval` (default false): agents post a plan and wait for a person's approval before they may complete.
      */
     post: operations["postApiProjects"];
     delete?: never;
@@ -533,7 +533,7 @@ export interface paths {
     head?: never;
     /**
      * Update a project
-     * @description `limits` (all `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues), `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop) and `maxInReview` (an integer 1..1000: issues of the project waiting in review before claims of its issues stop). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400.
+     * @description `limits` (all `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues), `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop), `maxInReview` (an integer 1..1000: issues of the project waiting in review before claims of its issues stop) and `maxCostPerDispatchUsd` (a number > 0: US dollars one dispatch may report before Kaizen stops it). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400. `autonomy.planApproval` (default false): agents post a plan and wait for a person's approval before they may complete.
      */
     patch: operations["patchApiProjectsId"];
     trace?: never;
@@ -1060,7 +1060,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Extend a dispatch's lease */
+    /**
+     * Extend a dispatch's lease
+     * @description Extends an active dispatch's lease by its length from now. The body may be left out, or carry `usage`: the agent's running totals for the dispatch (a figure lower than one already reported is ignored); a cost that passes the dispatch's `costBudgetUsd` stops it (409 `Dispatch was stopped: <reason>`). On a `waiting` dispatch it answers 200 and the lease stays paused. 409 once the dispatch has ended or its lease ran out.
+     */
     post: operations["postApiDispatchIdHeartbeat"];
     delete?: never;
     options?: never;
@@ -1083,7 +1086,7 @@ export interface paths {
     put?: never;
     /**
      * Say what the agent is doing
-     * @description Appends an activity (what the agent thought, did, answered, or what went wrong) to an active dispatch as its next `sequence` (1, 2, … without gaps, whatever the posts at once), and extends its lease as a heartbeat does. 409 once the dispatch has ended or its lease ran out.
+     * @description Appends an activity (what the agent thought, did, answered, what went wrong, a question for a person, its plan) to an open dispatch as its next `sequence` (1, 2, … without gaps, whatever the posts at once); on an `active` dispatch it counts as a heartbeat. `elicitation` makes the dispatch `waiting` for `input`; `plan`, when its project's `autonomy.planApproval` was on at the claim, `waiting` for `approval`. A waiting dispatch's lease is paused; it expires only after 7 days of waiting. `usage` is the running total, as on a heartbeat. 409 once the dispatch has ended or its lease ran out.
      */
     post: operations["postApiDispatchIdActivities"];
     delete?: never;
@@ -1101,8 +1104,71 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Report a dispatch's outcome */
+    /**
+     * Report a dispatch's outcome
+     * @description Ends an open dispatch. With `result: done` on a dispatch whose plan needs approval, 409 `Plan approval required: post a plan activity and wait for approval` until its latest plan was approved. `usage` is the running total, as on a heartbeat: a cost that passes the dispatch's `costBudgetUsd` stops it instead (409).
+     */
     post: operations["postApiDispatchIdComplete"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/dispatch/{id}/messages": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Say something to an agent at work
+     * @description A person's message, kept as an activity of type `message` (`authorType: human`) that the agent reads with the others. A dispatch `waiting` for `input` becomes `active` with a fresh lease. The dispatch's own token may not send one (403). 409 once the dispatch has ended.
+     */
+    post: operations["postApiDispatchIdMessages"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/dispatch/{id}/approve": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Approve the plan an agent waits on
+     * @description Answers a dispatch `waiting` for `approval`: it becomes `active` with a fresh lease, and may complete `done`. The answer is also a `message` activity (`data.decision: approved`, the `comment` as its body). The dispatch's own token may not approve (403). 409 when it does not wait for approval.
+     */
+    post: operations["postApiDispatchIdApprove"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/dispatch/{id}/reject": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a plan back with feedback
+     * @description Answers a dispatch `waiting` for `approval`: it becomes `active` with a fresh lease and the `feedback` as a `message` activity (`data.decision: rejected`); it must post a new plan before it may complete `done`. The dispatch's own token may not reject (403). 409 when it does not wait for approval.
+     */
+    post: operations["postApiDispatchIdReject"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1161,7 +1227,7 @@ export interface paths {
     put?: never;
     /**
      * Add an event destination
-     * @description Kaizen POSTs each event of the types in `events` (`issue.created`, `issue.status_changed`, `dispatch.claimed`, `dispatch.completed`, `dispatch.failed`, `dispatch.expired`, `dispatch.stopped`, `prompt.needs_attention`, `experiment.decided`, `issue.verified`, `issue.regressed`) to `url` (https; plain http only to localhost, 127.0.0.1 or [::1]), signed with the secret in this answer, which is shown this once. At most 20 destinations (409 beyond). Does not take `Idempotency-Key`: a replay would show the secret again.
+     * @description Kaizen POSTs each event of the types in `events` (`issue.created`, `issue.status_changed`, `dispatch.claimed`, `dispatch.completed`, `dispatch.failed`, `dispatch.expired`, `dispatch.waiting`, `dispatch.stopped`, `prompt.needs_attention`, `experiment.decided`, `issue.verified`, `issue.regressed`) to `url` (https; plain http only to localhost, 127.0.0.1 or [::1]), signed with the secret in this answer, which is shown this once. At most 20 destinations (409 beyond). Does not take `Idempotency-Key`: a replay would show the secret again.
      */
     post: operations["postApiEventDestinations"];
     delete?: never;
@@ -1610,6 +1676,7 @@ export interface components {
         maxActivePerAgent: number | null;
         dailyCostBudgetUsd: number | null;
         maxInReview: number | null;
+        maxCostPerDispatchUsd: number | null;
       };
       sources: {
         codehost: string[];
@@ -1619,6 +1686,9 @@ export interface components {
       automation: {
         acceptAtPriority: number | null;
         acceptAtSignals: number | null;
+      };
+      autonomy: {
+        planApproval: boolean;
       };
       verifyHours: number;
       /** Format: date-time */
@@ -1639,6 +1709,7 @@ export interface components {
         maxActivePerAgent: number | null;
         dailyCostBudgetUsd: number | null;
         maxInReview: number | null;
+        maxCostPerDispatchUsd: number | null;
       };
       sources: {
         codehost: string[];
@@ -1648,6 +1719,9 @@ export interface components {
       automation: {
         acceptAtPriority: number | null;
         acceptAtSignals: number | null;
+      };
+      autonomy: {
+        planApproval: boolean;
       };
       verifyHours: number;
       /** Format: date-time */
@@ -1998,7 +2072,8 @@ export interface components {
       issueId: string;
       agent: string;
       /** @enum {string} */
-      status: "active" | "completed" | "failed" | "released" | "expired" | "stopped";
+      status: "active" | "waiting" | "completed" | "failed" | "released" | "expired" | "stopped";
+      waitingFor: ("input" | "approval") | null;
       promptId: string | null;
       attempt: number;
       leaseSeconds: number;
@@ -2045,6 +2120,8 @@ export interface components {
         model: string | null;
       } | null;
       stopReason: string | null;
+      planApproved: boolean | null;
+      costBudgetUsd: number | null;
     };
     ClaimResult: {
       dispatch: {
@@ -2052,7 +2129,8 @@ export interface components {
         issueId: string;
         agent: string;
         /** @enum {string} */
-        status: "active" | "completed" | "failed" | "released" | "expired" | "stopped";
+        status: "active" | "waiting" | "completed" | "failed" | "released" | "expired" | "stopped";
+        waitingFor: ("input" | "approval") | null;
         promptId: string | null;
         attempt: number;
         leaseSeconds: number;
@@ -2099,6 +2177,8 @@ export interface components {
           model: string | null;
         } | null;
         stopReason: string | null;
+        planApproved: boolean | null;
+        costBudgetUsd: number | null;
         token: string;
       };
       issue: components["schemas"]["Issue"];
@@ -2107,6 +2187,10 @@ export interface components {
     DispatchWithIssue: {
       dispatch: components["schemas"]["Dispatch"];
       issue: components["schemas"]["Issue"] | null;
+    };
+    DispatchDecision: {
+      dispatch: components["schemas"]["Dispatch"];
+      activity: components["schemas"]["Activity"];
     };
     QueueItem: {
       issue: components["schemas"]["Issue"];
@@ -2192,7 +2276,7 @@ export interface components {
         id: string;
         agent: string;
         /** @enum {string} */
-        status: "active" | "completed" | "failed" | "released" | "expired" | "stopped";
+        status: "active" | "waiting" | "completed" | "failed" | "released" | "expired" | "stopped";
         attempt: number;
         /** Format: date-time */
         claimedAt: string;
@@ -2299,7 +2383,7 @@ export interface components {
       issueId: string;
       sequence: number;
       /** @enum {string} */
-      type: "thought" | "action" | "response" | "error";
+      type: "thought" | "action" | "response" | "error" | "elicitation" | "plan" | "message";
       body: string;
       data: {
         [key: string]: unknown;
@@ -2343,6 +2427,7 @@ export interface components {
         | "dispatch.completed"
         | "dispatch.failed"
         | "dispatch.expired"
+        | "dispatch.waiting"
         | "dispatch.stopped"
         | "prompt.needs_attention"
         | "experiment.decided"
@@ -2370,6 +2455,7 @@ export interface components {
         | "dispatch.completed"
         | "dispatch.failed"
         | "dispatch.expired"
+        | "dispatch.waiting"
         | "dispatch.stopped"
         | "prompt.needs_attention"
         | "experiment.decided"
@@ -2400,6 +2486,7 @@ export interface components {
         | "dispatch.completed"
         | "dispatch.failed"
         | "dispatch.expired"
+        | "dispatch.waiting"
         | "dispatch.stopped"
         | "prompt.needs_attention"
         | "experiment.decided"
@@ -3496,6 +3583,7 @@ export interface operations {
             maxActivePerAgent?: number | null;
             dailyCostBudgetUsd?: number | null;
             maxInReview?: number | null;
+            maxCostPerDispatchUsd?: number | null;
           };
           sources?: {
             codehost?: string[];
@@ -3505,6 +3593,9 @@ export interface operations {
           automation?: {
             acceptAtPriority?: number | null;
             acceptAtSignals?: number | null;
+          };
+          autonomy?: {
+            planApproval?: boolean;
           };
           verifyHours?: number;
         };
@@ -3618,6 +3709,7 @@ export interface operations {
             maxActivePerAgent?: number | null;
             dailyCostBudgetUsd?: number | null;
             maxInReview?: number | null;
+            maxCostPerDispatchUsd?: number | null;
           };
           sources?: {
             codehost?: string[];
@@ -3627,6 +3719,9 @@ export interface operations {
           automation?: {
             acceptAtPriority?: number | null;
             acceptAtSignals?: number | null;
+          };
+          autonomy?: {
+            planApproval?: boolean;
           };
           verifyHours?: number;
         };
@@ -5087,7 +5182,7 @@ export interface operations {
       query?: {
         page?: components["parameters"]["page"];
         limit?: components["parameters"]["limit"];
-        status?: "active" | "completed" | "failed" | "released" | "expired" | "stopped";
+        status?: "active" | "waiting" | "completed" | "failed" | "released" | "expired" | "stopped";
         issueId?: string;
         agent?: string;
       };
@@ -5160,7 +5255,18 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        "application/json": {
+          usage?: {
+            inputTokens?: number;
+            outputTokens?: number;
+            costUsd?: number;
+            model?: string;
+          };
+        };
+      };
+    };
     responses: {
       /** @description The dispatch with its new lease */
       200: {
@@ -5173,10 +5279,13 @@ export interface operations {
           };
         };
       };
+      400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -5235,8 +5344,14 @@ export interface operations {
       content: {
         "application/json": {
           /** @enum {string} */
-          type: "thought" | "action" | "response" | "error";
+          type: "thought" | "action" | "response" | "error" | "elicitation" | "plan";
           body: string;
+          usage?: {
+            inputTokens?: number;
+            outputTokens?: number;
+            costUsd?: number;
+            model?: string;
+          };
           data?: {
             [key: string]: unknown;
           };
@@ -5317,6 +5432,132 @@ export interface operations {
         content: {
           "application/json": {
             data: components["schemas"]["DispatchWithIssue"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiDispatchIdMessages: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Dispatch id (`dsp_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          body: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The message, as an activity */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Activity"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiDispatchIdApprove: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Dispatch id (`dsp_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          comment?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The dispatch and the message its agent reads */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["DispatchDecision"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiDispatchIdReject: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description Dispatch id (`dsp_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          feedback: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The dispatch and the message its agent reads */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["DispatchDecision"];
           };
         };
       };
@@ -5461,6 +5702,7 @@ export interface operations {
             | "dispatch.completed"
             | "dispatch.failed"
             | "dispatch.expired"
+            | "dispatch.waiting"
             | "dispatch.stopped"
             | "prompt.needs_attention"
             | "experiment.decided"
@@ -5576,6 +5818,7 @@ export interface operations {
             | "dispatch.completed"
             | "dispatch.failed"
             | "dispatch.expired"
+            | "dispatch.waiting"
             | "dispatch.stopped"
             | "prompt.needs_attention"
             | "experiment.decided"

@@ -281,6 +281,7 @@ export const dispatchService = (deps: AppDeps) =>
       moves: issueMoves(deps),
       pullRequests: pullRequestIndex(deps),
       reviewLoad: new ReviewLoad(deps.db),
+      comments: commentStore(deps),
     };
     return new DispatchService(
       new ClaimLine(deps.db, dispatchStore(deps), issues, promptService(deps), usageStats(deps), clockOf(deps)),

@@ -236,8 +236,9 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
   await call(
     "POST /api/dispatch/:id/activities",
     { id: claim.dispatch.id },
-    { body: { type: "thought", body: "Reading the stack trace" } },
+    { body: { type: "elicitation", body: "Which index?" } },
   );
+  await call("POST /api/dispatch/:id/messages", { id: claim.dispatch.id }, { body: { body: "The cart's" } });
   await call("GET /api/dispatch/:id/activities", { id: claim.dispatch.id }, { query: "after=0" });
   await call("GET /api/dispatch", {}, { query: "status=active" });
   await call("GET /api/dispatch/:id", { id: claim.dispatch.id });
@@ -264,6 +265,24 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
   );
   const next = await call<{ dispatch: Data }>("GET /api/dispatch/next", {}, { query: "agent=second" });
   await call("POST /api/dispatch/:id/release", { id: next.dispatch.id });
+  // Plan approval: a project that asks for it, a plan sent back and one approved.
+  const guarded = await call("POST /api/projects", {}, { body: { name: "Guarded", autonomy: { planApproval: true } } });
+  await call(
+    "POST /api/issues",
+    {},
+    { body: { title: "Plan it", type: "task", status: "todo", projectId: guarded.id } },
+  );
+  const planned = await call<{ dispatch: Data }>(
+    "GET /api/dispatch/next",
+    {},
+    { query: `agent=planner&projectId=${guarded.id}` },
+  );
+  const plan = { body: { type: "plan", body: "1. Add the index" } };
+  await call("POST /api/dispatch/:id/activities", { id: planned.dispatch.id }, plan);
+  await call("POST /api/dispatch/:id/reject", { id: planned.dispatch.id }, { body: { feedback: "Measure first" } });
+  await call("POST /api/dispatch/:id/activities", { id: planned.dispatch.id }, plan);
+  await call("POST /api/dispatch/:id/approve", { id: planned.dispatch.id }, { body: { comment: "Go" } });
+  await call("POST /api/dispatch/:id/release", { id: planned.dispatch.id });
   const stopped = await call<{ dispatch: Data }>("GET /api/dispatch/next", {}, { query: "agent=third" });
   await call(
     "POST /api/dispatch/:id/stop",

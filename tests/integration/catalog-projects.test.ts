@@ -62,6 +62,7 @@ describe("projects: create, read, update, delete", () => {
       limits: { maxActivePerAgent: null, dailyCostBudgetUsd: null, maxInReview: null },
       sources: { codehost: [], errortracker: [], analytics: [] },
       automation: { acceptAtPriority: null, acceptAtSignals: null },
+      autonomy: { planApproval: false },
       verifyHours: 72,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: data.createdAt,

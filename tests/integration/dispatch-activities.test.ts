@@ -115,7 +115,7 @@ describe("activities", () => {
       expect(answer.status).toBe(400);
       expect(JSON.stringify(await answer.json())).toContain(message);
     };
-    await refused({ type: "plan", body: "x" }, "type");
+    await refused({ type: "message", body: "x" }, "type");
     await refused({ type: "thought", body: "" }, "body: must be 1..20000 characters");
     await refused({ type: "thought", body: "x".repeat(20_001) }, "body: must be 1..20000 characters");
     await refused(

@@ -80,14 +80,34 @@ describe("projects' limits", () => {
   it("are all null by default, set on create, replaced whole by a PATCH (a key left out is null)", async () => {
     const t = await testApp();
     const plain = await createProject(t);
-    expect(plain.limits).toEqual({ maxActivePerAgent: null, dailyCostBudgetUsd: null, maxInReview: null });
+    expect(plain.limits).toEqual({
+      maxActivePerAgent: null,
+      dailyCostBudgetUsd: null,
+      maxInReview: null,
+      maxCostPerDispatchUsd: null,
+    });
     const both = await createProject(t, { limits: { maxActivePerAgent: 3, dailyCostBudgetUsd: 12.5 } });
-    expect(both.limits).toEqual({ maxActivePerAgent: 3, dailyCostBudgetUsd: 12.5, maxInReview: null });
+    expect(both.limits).toEqual({
+      maxActivePerAgent: 3,
+      dailyCostBudgetUsd: 12.5,
+      maxInReview: null,
+      maxCostPerDispatchUsd: null,
+    });
     const one = await createProject(t, { limits: { maxActivePerAgent: 100 } });
-    expect(one.limits).toEqual({ maxActivePerAgent: 100, dailyCostBudgetUsd: null, maxInReview: null });
+    expect(one.limits).toEqual({
+      maxActivePerAgent: 100,
+      dailyCostBudgetUsd: null,
+      maxInReview: null,
+      maxCostPerDispatchUsd: null,
+    });
 
     const read = await dataOf<Project>(t.app.request(`/api/projects/${both.id}`, { headers: AUTH }));
-    expect(read.limits).toEqual({ maxActivePerAgent: 3, dailyCostBudgetUsd: 12.5, maxInReview: null });
+    expect(read.limits).toEqual({
+      maxActivePerAgent: 3,
+      dailyCostBudgetUsd: 12.5,
+      maxInReview: null,
+      maxCostPerDispatchUsd: null,
+    });
     const listed = await dataOf<Project[]>(t.app.request("/api/projects", { headers: AUTH }));
     expect(listed.find((project) => project.id === both.id)?.limits).toEqual(read.limits);
 
@@ -101,6 +121,7 @@ describe("projects' limits", () => {
       maxActivePerAgent: null,
       dailyCostBudgetUsd: 0.01,
       maxInReview: null,
+      maxCostPerDispatchUsd: null,
     });
     // The same limits again change nothing (same ETag); a name alone leaves them.
     const same = await t.app.request(
@@ -111,9 +132,19 @@ describe("projects' limits", () => {
     const renamed = await dataOf<Project>(
       t.app.request(`/api/projects/${both.id}`, send("PATCH", { name: "Renamed" })),
     );
-    expect(renamed.limits).toEqual({ maxActivePerAgent: null, dailyCostBudgetUsd: 0.01, maxInReview: null });
+    expect(renamed.limits).toEqual({
+      maxActivePerAgent: null,
+      dailyCostBudgetUsd: 0.01,
+      maxInReview: null,
+      maxCostPerDispatchUsd: null,
+    });
     const cleared = await dataOf<Project>(t.app.request(`/api/projects/${both.id}`, send("PATCH", { limits: {} })));
-    expect(cleared.limits).toEqual({ maxActivePerAgent: null, dailyCostBudgetUsd: null, maxInReview: null });
+    expect(cleared.limits).toEqual({
+      maxActivePerAgent: null,
+      dailyCostBudgetUsd: null,
+      maxInReview: null,
+      maxCostPerDispatchUsd: null,
+    });
   });
 
   it("answer 400 naming the field for a bad value or an unknown key, on create and on PATCH", async () => {
@@ -129,10 +160,21 @@ describe("projects' limits", () => {
       [{ dailyCostBudgetUsd: -5 }, budget],
       [{ dailyCostBudgetUsd: "5" }, budget],
       [{ dailyCostBudgetUsd: 1_000_001 }, budget],
+      [{ maxCostPerDispatchUsd: 0 }, budget.replace("dailyCostBudgetUsd", "maxCostPerDispatchUsd")],
+      [{ maxCostPerDispatchUsd: "2" }, budget.replace("dailyCostBudgetUsd", "maxCostPerDispatchUsd")],
       [{ maxActivePerAgents: 2 }, "limits: unknown field: maxActivePerAgents"],
-      [null, "limits: must be an object { maxActivePerAgent?, dailyCostBudgetUsd?, maxInReview? }"],
-      [[], "limits: must be an object { maxActivePerAgent?, dailyCostBudgetUsd?, maxInReview? }"],
-      [5, "limits: must be an object { maxActivePerAgent?, dailyCostBudgetUsd?, maxInReview? }"],
+      [
+        null,
+        "limits: must be an object { maxActivePerAgent?, dailyCostBudgetUsd?, maxInReview?, maxCostPerDispatchUsd? }",
+      ],
+      [
+        [],
+        "limits: must be an object { maxActivePerAgent?, dailyCostBudgetUsd?, maxInReview?, maxCostPerDispatchUsd? }",
+      ],
+      [
+        5,
+        "limits: must be an object { maxActivePerAgent?, dailyCostBudgetUsd?, maxInReview?, maxCostPerDispatchUsd? }",
+      ],
     ];
     const project = await createProject(t);
     for (const [limits, error] of cases) {
@@ -157,7 +199,12 @@ describe("projects' limits", () => {
       ExpressionAttributeNames: { "#limits": "limits" },
     });
     const read = await dataOf<Project>(t.app.request(`/api/projects/${project.id}`, { headers: AUTH }));
-    expect(read.limits).toEqual({ maxActivePerAgent: null, dailyCostBudgetUsd: null, maxInReview: null });
+    expect(read.limits).toEqual({
+      maxActivePerAgent: null,
+      dailyCostBudgetUsd: null,
+      maxInReview: null,
+      maxCostPerDispatchUsd: null,
+    });
     await createIssues(t, 2, { projectId: project.id });
     await claimed(t.app, { agent: "old", projectId: project.id });
     await claimed(t.app, { agent: "old", projectId: project.id });
@@ -174,7 +221,12 @@ describe("projects' limits", () => {
       ExpressionAttributeValues: { ":limits": { maxActivePerAgent: 2, dailyCostBudgetUsd: 5 } },
     });
     const read = await dataOf<Project>(t.app.request(`/api/projects/${project.id}`, { headers: AUTH }));
-    expect(read.limits).toEqual({ maxActivePerAgent: 2, dailyCostBudgetUsd: 5, maxInReview: null });
+    expect(read.limits).toEqual({
+      maxActivePerAgent: 2,
+      dailyCostBudgetUsd: 5,
+      maxInReview: null,
+      maxCostPerDispatchUsd: null,
+    });
   });
 });
 

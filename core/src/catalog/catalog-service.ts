@@ -13,7 +13,15 @@ import { type UsageStats, usageDay } from "../stats/usage-stats.js";
 import type { CatalogLookups } from "./catalog-lookups.js";
 import { FENCE_MS } from "./fence.js";
 import { GOAL_ID, LABEL_ID, listingName, newCatalogId, PROJECT_ID } from "./keys.js";
-import { GOAL_KIND, LabelStore, NO_AUTOMATION, NO_LIMITS, NO_SOURCES, PROJECT_KIND } from "./label-store.js";
+import {
+  FULL_AUTONOMY,
+  GOAL_KIND,
+  LabelStore,
+  NO_AUTOMATION,
+  NO_LIMITS,
+  NO_SOURCES,
+  PROJECT_KIND,
+} from "./label-store.js";
 import { lostRace, patchRecord } from "./patch.js";
 import { RecordStore, type Stored } from "./record-store.js";
 import type {
@@ -86,6 +94,7 @@ export class CatalogService {
       limits: input.limits ?? NO_LIMITS,
       sources: input.sources ?? NO_SOURCES,
       automation: input.automation ?? NO_AUTOMATION,
+      autonomy: input.autonomy ?? FULL_AUTONOMY,
       verifyHours: input.verifyHours ?? DEFAULT_VERIFY_HOURS,
       createdAt,
       updatedAt: createdAt,

@@ -28,18 +28,27 @@ import {
   type Label,
   type Project,
   type ProjectAutomation,
+  type ProjectAutonomy,
   type ProjectLimits,
   type ProjectSources,
 } from "./schemas.js";
 
 /** Limits of a project that sets none (and of projects stored before limits existed). */
-export const NO_LIMITS: ProjectLimits = { maxActivePerAgent: null, dailyCostBudgetUsd: null, maxInReview: null };
+export const NO_LIMITS: ProjectLimits = {
+  maxActivePerAgent: null,
+  dailyCostBudgetUsd: null,
+  maxInReview: null,
+  maxCostPerDispatchUsd: null,
+};
 
 /** Sources of a project that owns none (and of projects stored before sources existed). */
 export const NO_SOURCES: ProjectSources = { codehost: [], errortracker: [], analytics: [] };
 
 /** Automation of a project that has none (and of projects stored before automation existed). */
 export const NO_AUTOMATION: ProjectAutomation = { acceptAtPriority: null, acceptAtSignals: null };
+
+/** Autonomy of a project that asks for no approval (and of projects stored before autonomy existed). */
+export const FULL_AUTONOMY: ProjectAutonomy = { planApproval: false };
 
 export const PROJECT_KIND: RecordKind<Project> = {
   entity: entityOf("project"),
@@ -57,12 +66,19 @@ export const PROJECT_KIND: RecordKind<Project> = {
     "limits",
     "sources",
     "automation",
+    "autonomy",
     "verifyHours",
     "createdAt",
     "updatedAt",
   ],
-  // Projects stored before limits, sources or automation existed have none.
-  absent: { limits: NO_LIMITS, sources: NO_SOURCES, automation: NO_AUTOMATION, verifyHours: DEFAULT_VERIFY_HOURS },
+  // Projects stored before limits, sources, automation or autonomy existed have none.
+  absent: {
+    limits: NO_LIMITS,
+    sources: NO_SOURCES,
+    automation: NO_AUTOMATION,
+    autonomy: FULL_AUTONOMY,
+    verifyHours: DEFAULT_VERIFY_HOURS,
+  },
   pointer: { field: "goalId", noun: "goal", targetKey: goalKey },
 };
 

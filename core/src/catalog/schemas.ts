@@ -48,22 +48,23 @@ const limitsBody = /* @__PURE__ */ onFirstUse(() => {
   const perAgent = "must be an integer 1..100, or null";
   const inReview = "must be an integer 1..1000, or null";
   const budget = `must be a number > 0 and ≤ ${MAX_DAILY_COST_BUDGET_USD} (US dollars), or null`;
+  const usd = () => z.nullable(z.number(budget).check(z.gt(0, budget), z.lte(MAX_DAILY_COST_BUDGET_USD, budget)));
   return z.pipe(
     z.strictObject(
       {
         maxActivePerAgent: z.optional(z.nullable(z.int(perAgent).check(z.gte(1, perAgent), z.lte(100, perAgent)))),
-        dailyCostBudgetUsd: z.optional(
-          z.nullable(z.number(budget).check(z.gt(0, budget), z.lte(MAX_DAILY_COST_BUDGET_USD, budget))),
-        ),
+        dailyCostBudgetUsd: z.optional(usd()),
         maxInReview: z.optional(z.nullable(z.int(inReview).check(z.gte(1, inReview), z.lte(1000, inReview)))),
+        maxCostPerDispatchUsd: z.optional(usd()),
       },
-      "must be an object { maxActivePerAgent?, dailyCostBudgetUsd?, maxInReview? }",
+      "must be an object { maxActivePerAgent?, dailyCostBudgetUsd?, maxInReview?, maxCostPerDispatchUsd? }",
     ),
     z.transform(
       (limits): ProjectLimits => ({
         maxActivePerAgent: limits.maxActivePerAgent ?? null,
         dailyCostBudgetUsd: limits.dailyCostBudgetUsd ?? null,
         maxInReview: limits.maxInReview ?? null,
+        maxCostPerDispatchUsd: limits.maxCostPerDispatchUsd ?? null,
       }),
     ),
   );
@@ -128,6 +129,17 @@ const automationBody = /* @__PURE__ */ onFirstUse(() => {
   );
 });
 
+/** A project's `autonomy` as clients send it: the object replaces it whole, a key left out is `false`. */
+const autonomyBody = /* @__PURE__ */ onFirstUse(() =>
+  z.pipe(
+    z.strictObject(
+      { planApproval: z.optional(z.boolean("must be true or false")) },
+      "must be an object { planApproval? }",
+    ),
+    z.transform((autonomy): ProjectAutonomy => ({ planApproval: autonomy.planApproval ?? false })),
+  ),
+);
+
 /** Hours a merged fix is watched for its problem's return when its project names none (docs/api.md#verification). */
 export const DEFAULT_VERIFY_HOURS = 72;
 const verifyHoursMessage = "must be an integer 1..2160 (hours)";
@@ -141,6 +153,7 @@ const projectFields = /* @__PURE__ */ onFirstUse(() => ({
   limits: limitsBody(),
   sources: sourcesBody(),
   automation: automationBody(),
+  autonomy: autonomyBody(),
   verifyHours: z.int(verifyHoursMessage).check(z.gte(1, verifyHoursMessage), z.lte(2160, verifyHoursMessage)),
 }));
 
@@ -154,6 +167,7 @@ export const createProjectBody = /* @__PURE__ */ onFirstUse(() =>
     limits: true,
     sources: true,
     automation: true,
+    autonomy: true,
     verifyHours: true,
   }),
 );
@@ -231,6 +245,8 @@ export const projectLimitsSchema = /* @__PURE__ */ onFirstUse(() =>
     maxActivePerAgent: z.nullable(z.int().check(z.gte(1), z.lte(100))),
     dailyCostBudgetUsd: z.nullable(z.number().check(z.gt(0))),
     maxInReview: z.nullable(z.int().check(z.gte(1), z.lte(1000))),
+    /** The most one dispatch of its issues may cost (docs/api.md#budget-per-dispatch). */
+    maxCostPerDispatchUsd: z.nullable(z.number().check(z.gt(0))),
   }),
 );
 export type ProjectLimits = Output<typeof projectLimitsSchema>;
@@ -264,6 +280,13 @@ export const projectAutomationSchema = /* @__PURE__ */ onFirstUse(() =>
 );
 export type ProjectAutomation = Output<typeof projectAutomationSchema>;
 
+/**
+ * How far a project's agents act on their own (docs/api.md#plan-approval): with `planApproval`, an
+ * agent posts its plan and waits for a person's approval before it may complete.
+ */
+export const projectAutonomySchema = /* @__PURE__ */ onFirstUse(() => z.object({ planApproval: z.boolean() }));
+export type ProjectAutonomy = Output<typeof projectAutonomySchema>;
+
 /** A project as the API shows it; absent optional values are `null`. */
 export const projectSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
@@ -276,6 +299,7 @@ export const projectSchema = /* @__PURE__ */ onFirstUse(() =>
     limits: projectLimitsSchema(),
     sources: projectSourcesSchema(),
     automation: projectAutomationSchema(),
+    autonomy: projectAutonomySchema(),
     /** Hours a merged fix of its issues is watched before it counts as verified. */
     verifyHours: z.int().check(z.gte(1), z.lte(2160)),
     createdAt: timestamp(),

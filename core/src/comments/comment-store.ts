@@ -56,14 +56,7 @@ export class CommentStore {
    * same issue contend for a count item.
    */
   async create(fields: NewComment, now: () => number = Date.now): Promise<StoredComment> {
-    const { id, createdAt } = newCommentId(now());
-    const comment: Comment = { ...fields, id, createdAt, updatedAt: createdAt };
-    const item = commentItem(comment, 1);
-    const writes: TransactItem[] = [
-      ...(comment.parentId ? [parentCheck(comment.parentId, comment.issueId)] : []),
-      { Put: { Item: item, ConditionExpression: itemAbsent } },
-      ...this.listings.additions(commentListings(comment), commentSortKey(id), { id }),
-    ];
+    const { comment, writes } = this.prepareCreate(fields, now());
     try {
       // Failed conditions are never races here: only transaction conflicts are retried.
       await retryRaces(() => this.db.transactWrite(writes), { isRace: () => false });
@@ -74,7 +67,24 @@ export class CommentStore {
       }
       throw error;
     }
-    return fromItem(item);
+    return { comment, version: 1 };
+  }
+
+  /**
+   * The writes of a new comment made at `now` (epoch ms), for a caller's transaction: the comment,
+   * its listing entries, and for a reply the check that its parent is a comment of its issue.
+   */
+  prepareCreate(fields: NewComment, now: number): { comment: Comment; writes: TransactItem[] } {
+    const { id, createdAt } = newCommentId(now);
+    const comment: Comment = { ...fields, id, createdAt, updatedAt: createdAt };
+    return {
+      comment,
+      writes: [
+        ...(comment.parentId ? [parentCheck(comment.parentId, comment.issueId)] : []),
+        { Put: { Item: commentItem(comment, 1), ConditionExpression: itemAbsent } },
+        ...this.listings.additions(commentListings(comment), commentSortKey(id), { id }),
+      ],
+    };
   }
 
   /** One page of an issue's comments (or one comment's replies), oldest first: three calls at most. */

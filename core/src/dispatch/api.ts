@@ -7,11 +7,15 @@ import { CLAIM_STOPPED_HEADER, DAILY_COST_BUDGET_STOP, REVIEW_CAPACITY_STOP } fr
 import {
   activitiesQuery,
   activityBody,
+  approveBody,
   claimBody,
   completeBody,
+  heartbeatBody,
   listDispatchesQuery,
+  messageBody,
   nextQuery,
   queueQuery,
+  rejectBody,
   stopBody,
 } from "./schemas.js";
 
@@ -106,10 +110,17 @@ export const dispatchApi = {
   "POST /api/dispatch/:id/heartbeat": {
     auth: "bearer",
     token: "dispatch",
+    body: heartbeatBody,
+    bodyOptional: true,
     success: { item: "Dispatch" },
     errors: [409],
     doc: TEXT && {
       summary: "Extend a dispatch's lease",
+      description:
+        "Extends an active dispatch's lease by its length from now. The body may be left out, or carry `usage`: the " +
+        "agent's running totals for the dispatch (a figure lower than one already reported is ignored); a cost that " +
+        "passes the dispatch's `costBudgetUsd` stops it (409 `Dispatch was stopped: <reason>`). On a `waiting` " +
+        "dispatch it answers 200 and the lease stays paused. 409 once the dispatch has ended or its lease ran out.",
       params: { id: "Dispatch id (`dsp_…`)" },
       success: "The dispatch with its new lease",
     },
@@ -123,9 +134,12 @@ export const dispatchApi = {
     doc: TEXT && {
       summary: "Say what the agent is doing",
       description:
-        "Appends an activity (what the agent thought, did, answered, or what went wrong) to an active dispatch as " +
-        "its next `sequence` (1, 2, … without gaps, whatever the posts at once), and extends its lease as a " +
-        "heartbeat does. 409 once the dispatch has ended or its lease ran out.",
+        "Appends an activity (what the agent thought, did, answered, what went wrong, a question for a person, its " +
+        "plan) to an open dispatch as its next `sequence` (1, 2, … without gaps, whatever the posts at once); on an " +
+        "`active` dispatch it counts as a heartbeat. `elicitation` makes the dispatch `waiting` for `input`; `plan`, " +
+        "when its project's `autonomy.planApproval` was on at the claim, `waiting` for `approval`. A waiting dispatch's " +
+        "lease is paused; it expires only after 7 days of waiting. `usage` is the running total, as on a heartbeat. " +
+        "409 once the dispatch has ended or its lease ran out.",
       params: { id: "Dispatch id (`dsp_…`)" },
       success: "The activity",
     },
@@ -152,8 +166,57 @@ export const dispatchApi = {
     errors: [409],
     doc: TEXT && {
       summary: "Report a dispatch's outcome",
+      description:
+        "Ends an open dispatch. With `result: done` on a dispatch whose plan needs approval, 409 `Plan approval " +
+        "required: post a plan activity and wait for approval` until its latest plan was approved. `usage` is the " +
+        "running total, as on a heartbeat: a cost that passes the dispatch's `costBudgetUsd` stops it instead (409).",
       params: { id: "Dispatch id (`dsp_…`)" },
       success: "The finished dispatch and its issue",
+    },
+  },
+  "POST /api/dispatch/:id/messages": {
+    auth: "bearer",
+    body: messageBody,
+    success: { item: "Activity", status: 201 },
+    errors: [409],
+    doc: TEXT && {
+      summary: "Say something to an agent at work",
+      description:
+        "A person's message, kept as an activity of type `message` (`authorType: human`) that the agent reads with " +
+        "the others. A dispatch `waiting` for `input` becomes `active` with a fresh lease. The dispatch's own token " +
+        "may not send one (403). 409 once the dispatch has ended.",
+      params: { id: "Dispatch id (`dsp_…`)" },
+      success: "The message, as an activity",
+    },
+  },
+  "POST /api/dispatch/:id/approve": {
+    auth: "bearer",
+    body: approveBody,
+    success: { item: "DispatchDecision" },
+    errors: [409],
+    doc: TEXT && {
+      summary: "Approve the plan an agent waits on",
+      description:
+        "Answers a dispatch `waiting` for `approval`: it becomes `active` with a fresh lease, and may complete `done`. " +
+        "The answer is also a `message` activity (`data.decision: approved`, the `comment` as its body). The " +
+        "dispatch's own token may not approve (403). 409 when it does not wait for approval.",
+      params: { id: "Dispatch id (`dsp_…`)" },
+      success: "The dispatch and the message its agent reads",
+    },
+  },
+  "POST /api/dispatch/:id/reject": {
+    auth: "bearer",
+    body: rejectBody,
+    success: { item: "DispatchDecision" },
+    errors: [409],
+    doc: TEXT && {
+      summary: "Send a plan back with feedback",
+      description:
+        "Answers a dispatch `waiting` for `approval`: it becomes `active` with a fresh lease and the `feedback` as a " +
+        "`message` activity (`data.decision: rejected`); it must post a new plan before it may complete `done`. The " +
+        "dispatch's own token may not reject (403). 409 when it does not wait for approval.",
+      params: { id: "Dispatch id (`dsp_…`)" },
+      success: "The dispatch and the message its agent reads",
     },
   },
   "POST /api/dispatch/:id/stop": {

@@ -261,6 +261,10 @@ export class ClaimLine {
       outcome: null,
       usage: null,
       stopReason: null,
+      waitingFor: null,
+      // What the project asks of this dispatch is kept on it at the claim: its steps read no project.
+      planApproved: projectId && prepared.project?.autonomy.planApproval ? false : null,
+      costBudgetUsd: limits?.maxCostPerDispatchUsd ?? null,
     };
     const moved = await this.issues.moves.prepare(
       {

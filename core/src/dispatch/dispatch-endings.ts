@@ -12,13 +12,34 @@ import type { StoredIssue } from "../issues/issue-item.js";
 import { type PullRequestRef, repositoryOf } from "../issues/pull-request-index.js";
 import type { Issue, PullRequest } from "../issues/schemas.js";
 import type { ExperimentEndings } from "../templates/experiment-endings.js";
-import type { DispatchStore, StoredDispatch } from "./dispatch-store.js";
+import {
+  agentActivityStep,
+  budgetStopReason,
+  PLAN_APPROVAL_REQUIRED,
+  resumeStep,
+  runningUsage,
+  sameUsage,
+  stoppedMessage,
+} from "./dispatch-steps.js";
+import { type DispatchStore, isOpen, type StopActor, type StoredDispatch } from "./dispatch-store.js";
 import type { DispatchedIssues } from "./dispatched-issues.js";
 import { DISPATCH_ID, newActivityId } from "./keys.js";
-import type { Activity, ActivityInput, CompleteInput, Dispatch, StopInput } from "./schemas.js";
+import type {
+  Activity,
+  ActivityInput,
+  CompleteInput,
+  Dispatch,
+  DispatchUsage,
+  HeartbeatInput,
+  MessageInput,
+  StopInput,
+  UsageInput,
+} from "./schemas.js";
 
 /** Failed attempts after which an issue is canceled instead of queued again. */
 export const MAX_FAILED_ATTEMPTS = 3;
+/** The author name of what Kaizen itself writes on an issue (a budget stop's comment). */
+export const KAIZEN_AUTHOR = "kaizen";
 /** Leases a claim expires before choosing (more wait for the next claim). */
 export const EXPIRIES_PER_CLAIM = 25;
 /** Dispatch `id`, or a 404. */
@@ -39,69 +60,120 @@ export class DispatchEndings {
   ) {}
 
   /**
-   * Appends an activity of its agent to an active dispatch (docs/api.md#activities), as its next
-   * sequence, and extends its lease by its length from now as a heartbeat does, in one transaction
-   * at the version read: activities posted at once take turns (a lost race reads again), so their
-   * sequences have no gaps or repeats. 409 once the dispatch ended or its lease ran out.
+   * Appends an activity of its agent to an open dispatch (docs/api.md#activities), as its next
+   * sequence, with what it does to the dispatch (./dispatch-steps.ts: a heartbeat, a question or a
+   * plan that makes it wait) and its running usage, in one transaction at the version read:
+   * activities posted at once take turns (a lost race reads again), so their sequences have no gaps
+   * or repeats. 409 once the dispatch ended or its lease ran out, and when the usage it reports
+   * passes its budget (Kaizen stops it then).
    */
   async activity(id: string, input: ActivityInput): Promise<Activity> {
     return retryRaces(async () => {
       const now = this.now();
-      const current = await this.activeDispatch(id, now);
-      const createdAt = now.toISOString();
-      const activity: Activity = {
-        id: newActivityId(now.getTime()),
-        dispatchId: current.dispatch.id,
-        issueId: current.dispatch.issueId,
-        sequence: current.activityCount + 1,
-        type: input.type,
-        body: input.body,
-        data: input.data ?? null,
-        authorType: "agent",
-        authorName: current.dispatch.agent,
-        createdAt,
-      };
-      const until = new Date(now.getTime() + current.dispatch.leaseSeconds * 1000).toISOString();
-      const { writes } = this.store.prepareActivity(current, activity, until);
+      const current = await this.openDispatch(id, now);
+      const usage = await this.withinBudget(current, input.usage, now);
+      const activity = this.activityOf(current, now, { type: input.type, body: input.body, data: input.data ?? null });
+      const step = agentActivityStep(current.dispatch, input.type, now);
+      const { writes } = this.store.prepareStep(current, {
+        ...step,
+        ...(sameUsage(usage, current.dispatch.usage) ? {} : { usage }),
+        activity,
+        leaseRunningAt: now.toISOString(),
+      });
       await this.db.transactWrite(writes);
       return activity;
     });
   }
 
-  /** Extends an active lease by its length from now; 409 once the dispatch ended or its lease ran out. */
-  async heartbeat(id: string): Promise<Dispatch> {
+  /**
+   * Extends an active lease by its length from now, keeping the running usage it reports; on a
+   * waiting dispatch the lease is paused, so only the usage is kept. 409 once the dispatch ended or
+   * its lease ran out, and when its usage passes its budget.
+   */
+  async heartbeat(id: string, input: HeartbeatInput = {}): Promise<Dispatch> {
     return retryRaces(async () => {
       const now = this.now();
-      const current = await this.activeDispatch(id, now);
-      const until = new Date(now.getTime() + current.dispatch.leaseSeconds * 1000).toISOString();
-      const { dispatch, writes } = this.store.prepareHeartbeat(current, now.toISOString(), until);
+      const current = await this.openDispatch(id, now);
+      const usage = await this.withinBudget(current, input.usage, now);
+      const usageStep = sameUsage(usage, current.dispatch.usage) ? {} : { usage };
+      const step =
+        current.dispatch.status === "waiting"
+          ? usageStep
+          : { ...agentActivityStep(current.dispatch, "thought", now), ...usageStep };
+      if (Object.keys(step).length === 0) return current.dispatch;
+      const { dispatch, writes } = this.store.prepareStep(current, { ...step, leaseRunningAt: now.toISOString() });
       await this.db.transactWrite(writes);
       return dispatch;
     });
   }
+
+  /**
+   * A person's message to the agent (docs/api.md#questions-and-answers): an activity of type `message`; a
+   * dispatch waiting for input becomes active with a fresh lease. 409 once it ended.
+   */
+  async message(id: string, input: MessageInput): Promise<Activity> {
+    return retryRaces(async () => {
+      const now = this.now();
+      const current = await this.openDispatch(id, now);
+      const activity = this.personActivity(current, now, input.body, null);
+      const step = current.dispatch.waitingFor === "input" ? resumeStep(current.dispatch, now) : {};
+      const { writes } = this.store.prepareStep(current, { ...step, activity, leaseRunningAt: now.toISOString() });
+      await this.db.transactWrite(writes);
+      return activity;
+    });
+  }
+
+  /**
+   * A person answers a dispatch waiting for approval of its plan (docs/api.md#plan-approval):
+   * approved, it works on (active, a fresh lease) and may complete; rejected, it works on with the
+   * feedback as a message and must post a new plan. Either answer is a `message` activity whose
+   * `data.decision` says which. 409 when it does not wait for approval.
+   */
+  async decidePlan(
+    id: string,
+    decision: "approved" | "rejected",
+    words: string | undefined,
+  ): Promise<{ dispatch: Dispatch; activity: Activity }> {
+    return retryRaces(async () => {
+      const now = this.now();
+      const current = await this.openDispatch(id, now);
+      if (current.dispatch.waitingFor !== "approval") {
+        throw new ConflictError(`Dispatch ${id} is not waiting for approval`);
+      }
+      const body = words ?? (decision === "approved" ? "Plan approved." : "Plan rejected.");
+      const activity = this.personActivity(current, now, body, { decision });
+      const { dispatch, writes } = this.store.prepareStep(current, {
+        ...resumeStep(current.dispatch, now),
+        planApproved: decision === "approved",
+        activity,
+        leaseRunningAt: now.toISOString(),
+      });
+      await this.db.transactWrite(writes);
+      return { dispatch, activity };
+    });
+  }
+
   /**
    * Ends the dispatch with the agent's outcome. `done`: the issue is done, with the summary,
    * commits and pull requests — or `in_review` when one of the pull requests is still open
    * (docs/api.md#review), each pull request then pointing at the issue for the code host's review
    * events. `failed`: the issue goes back to `todo` (canceled at the third failed attempt), and the
-   * summary reaches the next attempt's prompt.
+   * summary reaches the next attempt's prompt. A dispatch whose plan needs approval completes
+   * `done` only once its latest plan was approved (409); one whose reported usage passes its
+   * budget is stopped instead (409).
    */
   async complete(id: string, input: CompleteInput): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
     return retryRaces(async () => {
       const now = this.now();
-      const current = await this.activeDispatch(id, now);
+      const current = await this.openDispatch(id, now);
+      const usage = await this.withinBudget(current, input.usage, now);
+      if (input.result === "done" && current.dispatch.planApproved === false) {
+        throw new ConflictError(PLAN_APPROVAL_REQUIRED);
+      }
       const pullRequests = (input.pullRequests ?? []).map((pr) => ({ ...pr, repository: repositoryOf(pr) }));
       const outcome = { summary: input.summary, commits: input.commits ?? [], pullRequests };
       const status = input.result === "done" ? "completed" : "failed";
-      const usage = input.usage
-        ? {
-            inputTokens: input.usage.inputTokens ?? null,
-            outputTokens: input.usage.outputTokens ?? null,
-            costUsd: input.usage.costUsd ?? null,
-            model: input.usage.model ?? null,
-          }
-        : null;
-      const finished = this.store.prepareFinish(current, status, now.toISOString(), outcome, usage);
+      const finished = this.store.prepareFinish(current, status, now.toISOString(), { reported: outcome, usage });
       const issue = await this.workedIssue(current);
       if (!issue) {
         await this.db.transactWrite(finished.writes);
@@ -137,7 +209,7 @@ export class DispatchEndings {
     });
   }
   /**
-   * A person stops an active dispatch (docs/api.md#stopping-a-dispatch): it ends `stopped` with the
+   * A person stops an open dispatch (docs/api.md#stopping-a-dispatch): it ends `stopped` with the
    * reason, and its issue moves to `then` (todo, backlog or canceled), in one transaction held to
    * the dispatch's version, so a stop and a completion racing each other end it once: the loser
    * reads again and answers 409. Every later call with its token is a 409 naming the reason.
@@ -145,31 +217,8 @@ export class DispatchEndings {
   async stop(id: string, input: StopInput): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
     return retryRaces(async () => {
       const now = this.now();
-      const current = await this.activeDispatch(id, now);
-      const finished = this.store.prepareFinish(
-        current,
-        "stopped",
-        now.toISOString(),
-        null,
-        null,
-        undefined,
-        input.reason,
-      );
-      const issue = await this.workedIssue(current);
-      const moved = issue
-        ? await this.issues.moves.prepare(
-            {
-              current: issue,
-              changes: { status: input.then },
-              by: "dispatch",
-              dispatchEnd: { prepared: finished.writes },
-            },
-            now,
-          )
-        : { stored: null, writes: finished.writes };
-      await this.db.transactWrite(moved.writes);
-      await this.settleExperiment(current);
-      return { dispatch: finished.dispatch, issue: moved.stored?.issue ?? null };
+      const current = await this.openDispatch(id, now);
+      return this.stopped(current, now, { reason: input.reason, by: "api" }, input.then);
     });
   }
 
@@ -177,11 +226,14 @@ export class DispatchEndings {
   async release(id: string): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
     return retryRaces(async () => {
       const now = this.now();
-      const current = await this.activeDispatch(id, now);
+      const current = await this.openDispatch(id, now);
       return this.endAndRequeue(current, "released", now);
     });
   }
-  /** Expires up to a batch of dispatches whose lease ended before `now`, putting their issues back. */
+  /**
+   * Expires up to a batch of dispatches whose lease ended before `now` (an active one's lease, or
+   * a waiting one's longest wait), putting their issues back.
+   */
   async expireEnded(now: Date): Promise<number> {
     const ids = await this.store.leasesEndedBy(now.toISOString(), EXPIRIES_PER_CLAIM);
     let expired = 0;
@@ -189,7 +241,7 @@ export class DispatchEndings {
       try {
         await retryRaces(async () => {
           const current = await this.store.get(id);
-          if (current?.dispatch.status !== "active") return;
+          if (!current || !isOpen(current.dispatch.status)) return;
           await this.endAndRequeue(current, "expired", now);
           expired += 1;
         });
@@ -200,22 +252,109 @@ export class DispatchEndings {
     }
     return expired;
   }
-  /** The dispatch if it is active with its lease running; an ended lease is expired on the spot (then 409). */
-  private async activeDispatch(id: string, now: Date): Promise<StoredDispatch> {
+  /**
+   * The dispatch if it is open (active or waiting) with its lease running; an ended lease is
+   * expired on the spot (then 409). A stopped dispatch's 409 says why it was stopped.
+   */
+  private async openDispatch(id: string, now: Date): Promise<StoredDispatch> {
     const current = await requireDispatch(this.store, id);
-    if (current.dispatch.status === "active" && current.dispatch.leaseExpiresAt <= now.toISOString()) {
+    if (isOpen(current.dispatch.status) && current.dispatch.leaseExpiresAt <= now.toISOString()) {
       await this.endAndRequeue(current, "expired", now);
       throw new ConflictError(`Dispatch ${id} is expired`);
     }
-    if (current.dispatch.status === "stopped") {
-      throw new ConflictError(`Dispatch was stopped: ${current.dispatch.stopReason ?? "no reason given"}`);
-    }
-    if (current.dispatch.status !== "active") throw new ConflictError(`Dispatch ${id} is ${current.dispatch.status}`);
+    if (current.dispatch.status === "stopped") throw new ConflictError(stoppedMessage(current.dispatch.stopReason));
+    if (!isOpen(current.dispatch.status)) throw new ConflictError(`Dispatch ${id} is ${current.dispatch.status}`);
     return current;
   }
+
+  /**
+   * The usage of `current` once its agent reported `reported` (./dispatch-steps.ts `runningUsage`).
+   * When it passes the dispatch's budget, Kaizen stops the dispatch (docs/api.md#budget-per-dispatch):
+   * `stopped` with the budget as its reason, its issue to `backlog` with a comment that says why,
+   * both as `automation`, keeping the usage; then the reporting call answers the stop's 409.
+   */
+  private async withinBudget(
+    current: StoredDispatch,
+    reported: UsageInput | undefined,
+    now: Date,
+  ): Promise<DispatchUsage | null> {
+    const usage = runningUsage(current.dispatch.usage, reported);
+    const reason = budgetStopReason(current.dispatch, usage);
+    if (reason === null) return usage;
+    await this.stopped(current, now, { reason, by: "automation" }, "backlog", usage);
+    throw new ConflictError(stoppedMessage(reason));
+  }
+
+  /**
+   * Ends `current` as `stopped` for `stop`, moving its issue (while the dispatch still holds it)
+   * to `then`; a stop by Kaizen itself also leaves a comment on the issue saying why.
+   */
+  private async stopped(
+    current: StoredDispatch,
+    now: Date,
+    stop: { reason: string; by: StopActor },
+    then: StopInput["then"],
+    usage: DispatchUsage | null = current.dispatch.usage,
+  ): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
+    const finished = this.store.prepareFinish(current, "stopped", now.toISOString(), { usage, stop });
+    const issue = await this.workedIssue(current);
+    const moved = issue
+      ? await this.issues.moves.prepare(
+          {
+            current: issue,
+            changes: { status: then },
+            by: stop.by === "automation" ? "automation" : "dispatch",
+            dispatchEnd: { prepared: finished.writes },
+          },
+          now,
+        )
+      : { stored: null, writes: finished.writes };
+    const comment =
+      issue && stop.by === "automation"
+        ? this.issues.comments.prepareCreate(
+            {
+              issueId: issue.issue.id,
+              parentId: null,
+              body:
+                `Kaizen stopped dispatch ${current.dispatch.id} (agent ${current.dispatch.agent}): ${stop.reason}. ` +
+                `The issue went to the backlog; move it to todo when an agent should try again.`,
+              authorName: KAIZEN_AUTHOR,
+              authorType: "agent",
+            },
+            now.getTime(),
+          ).writes
+        : [];
+    await this.db.transactWrite([...moved.writes, ...comment]);
+    await this.settleExperiment(current);
+    return { dispatch: finished.dispatch, issue: moved.stored?.issue ?? null };
+  }
+
+  /** An activity of `current`'s at `now`, as its next sequence. */
+  private activityOf(
+    current: StoredDispatch,
+    now: Date,
+    said: Pick<Activity, "type" | "body" | "data">,
+    author: Pick<Activity, "authorType" | "authorName"> = { authorType: "agent", authorName: current.dispatch.agent },
+  ): Activity {
+    return {
+      id: newActivityId(now.getTime()),
+      dispatchId: current.dispatch.id,
+      issueId: current.dispatch.issueId,
+      sequence: current.activityCount + 1,
+      ...said,
+      ...author,
+      createdAt: now.toISOString(),
+    };
+  }
+
+  /** A person's `message` to `current`'s agent. */
+  private personActivity(current: StoredDispatch, now: Date, body: string, data: Activity["data"]): Activity {
+    return this.activityOf(current, now, { type: "message", body, data }, { authorType: "human", authorName: null });
+  }
+
   /** Ends `current` and, if its issue is still the one it works, puts the issue back in `todo`. */
   private async endAndRequeue(current: StoredDispatch, status: "released" | "expired", now: Date) {
-    const finished = this.store.prepareFinish(current, status, now.toISOString(), null);
+    const finished = this.store.prepareFinish(current, status, now.toISOString());
     const issue = await this.workedIssue(current);
     const moved = issue
       ? await this.issues.moves.prepare(

@@ -15,13 +15,17 @@ import type {
   ActivitiesQuery,
   Activity,
   ActivityInput,
+  ApproveInput,
   ClaimInput,
   ClaimResult,
   CompleteInput,
   Dispatch,
+  HeartbeatInput,
   ListDispatchesQuery,
+  MessageInput,
   QueueItem,
   QueueQuery,
+  RejectInput,
   StopInput,
 } from "./schemas.js";
 
@@ -94,8 +98,23 @@ export class DispatchService {
   }
 
   /** Extends an active lease (see {@link DispatchEndings.heartbeat}). */
-  heartbeat(id: string): Promise<Dispatch> {
-    return this.endings.heartbeat(id);
+  heartbeat(id: string, input: HeartbeatInput): Promise<Dispatch> {
+    return this.endings.heartbeat(id, input);
+  }
+
+  /** A person's message to the agent (see {@link DispatchEndings.message}). */
+  message(id: string, input: MessageInput): Promise<Activity> {
+    return this.endings.message(id, input);
+  }
+
+  /** A person approves the plan a dispatch waits on (see {@link DispatchEndings.decidePlan}). */
+  approve(id: string, input: ApproveInput): Promise<{ dispatch: Dispatch; activity: Activity }> {
+    return this.endings.decidePlan(id, "approved", input.comment);
+  }
+
+  /** A person rejects the plan a dispatch waits on, with feedback (see {@link DispatchEndings.decidePlan}). */
+  reject(id: string, input: RejectInput): Promise<{ dispatch: Dispatch; activity: Activity }> {
+    return this.endings.decidePlan(id, "rejected", input.feedback);
   }
 
   /** Ends the dispatch with the agent's outcome (see {@link DispatchEndings.complete}). */

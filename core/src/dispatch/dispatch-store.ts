@@ -32,7 +32,16 @@ import {
   padActivitySequence,
 } from "./keys.js";
 import { markOutcome, reportedOutcome, storedOutcome } from "./outcome-marks.js";
-import type { Activity, Dispatch, DispatchStatus, DispatchUsage, ReportedOutcome } from "./schemas.js";
+import type {
+  Activity,
+  Dispatch,
+  DispatchStatus,
+  DispatchUsage,
+  EndedDispatchStatus,
+  OpenDispatchStatus,
+  ReportedOutcome,
+  WaitingFor,
+} from "./schemas.js";
 import type { TokenDispatch } from "./token.js";
 
 /** A dispatch as stored: what the API shows, the hash of its token, and its version. */
@@ -53,6 +62,37 @@ export interface StoredDispatch {
   projectId: string | null;
   /** How many activities it has (docs/api.md#activities): the last one's sequence. */
   activityCount: number;
+  /** Who stopped it, once `stopped`. */
+  stoppedBy: StopActor | null;
+}
+
+/**
+ * A step of an open dispatch that does not end it (./dispatch-endings.ts): a heartbeat, an activity
+ * (its sequence the dispatch's count + 1), a turn to `waiting` and back, a running usage.
+ */
+export interface DispatchStep {
+  status?: OpenDispatchStatus;
+  waitingFor?: WaitingFor | null;
+  heartbeatAt?: string;
+  leaseExpiresAt?: string;
+  usage?: DispatchUsage | null;
+  planApproved?: boolean | null;
+  /** The activity it appends. */
+  activity?: Activity;
+  /** Holds only while the lease runs at this time (an agent's step of an active dispatch). */
+  leaseRunningAt?: string;
+}
+
+/** How a dispatch ends (see {@link DispatchStore.prepareFinish}). */
+export interface DispatchFinish {
+  /** What its agent reported, on a completion. */
+  reported?: ReportedOutcome | null;
+  /** What it cost, as its agent last reported it. */
+  usage?: DispatchUsage | null;
+  /** What already became of its work (a merge finishing the issue while it worked). */
+  mark?: OutcomeMark;
+  /** Why it was stopped, and who stopped it. */
+  stop?: { reason: string; by: StopActor };
 }
 
 const DISPATCH_FIELDS = [
@@ -70,6 +110,9 @@ const DISPATCH_FIELDS = [
   "outcome",
   "usage",
   "stopReason",
+  "waitingFor",
+  "planApproved",
+  "costBudgetUsd",
 ] as const satisfies readonly (keyof Dispatch)[];
 
 // Named condition fragments.
@@ -77,8 +120,8 @@ const DISPATCH_FIELDS = [
 const itemAbsent = "attribute_not_exists(pk)";
 /** How long a claimer entry left behind stays before DynamoDB's TTL removes it (it counts for nothing long before). */
 const CLAIMER_KEPT_SECONDS = 3_600;
-/** The dispatch is still active and as it was read. */
-const activeAtVersion = "#status = :active AND #version = :expectedVersion";
+/** The dispatch has not ended (active or waiting) and is as it was read. */
+const openAtVersion = "#status IN (:active, :waiting) AND #version = :expectedVersion";
 /** Its lease has not run out. */
 const leaseRunning = "#leaseExpiresAt > :now";
 /** The agent holds fewer active dispatches of the project than its limit. */
@@ -200,24 +243,31 @@ export class DispatchStore {
   }
 
   /**
-   * The writes that end `current` with `status`: they hold only while it is active and unchanged,
-   * so a dispatch ends once (a second completion, or a completion racing its expiry, loses). A
-   * completion may carry what already became of its work (`mark`: a merge that finished the issue
-   * while the agent worked); the end and the mark are counted together.
+   * The writes that end `current` with `status`: they hold only while it is open (active or
+   * waiting) and unchanged, so a dispatch ends once (a second completion, or a completion racing
+   * its expiry or a stop, loses). A completion may carry what already became of its work (`mark`:
+   * a merge that finished the issue while the agent worked); the end and the mark are counted
+   * together. Its usage counts toward the dashboards' sums here, once.
    */
   prepareFinish(
     current: StoredDispatch,
-    status: Exclude<DispatchStatus, "active">,
+    status: EndedDispatchStatus,
     finishedAt: string,
-    reported: ReportedOutcome | null,
-    usage: DispatchUsage | null = null,
-    mark?: OutcomeMark,
-    stopReason: string | null = null,
+    { reported = null, usage = current.dispatch.usage, mark, stop }: DispatchFinish = {},
   ): { dispatch: Dispatch; writes: TransactItem[] } {
     const completed = reported ? reportedOutcome(reported) : null;
     const marked = completed && mark ? markOutcome(completed, mark) : null;
     const outcome = marked?.outcome ?? completed;
-    const dispatch: Dispatch = { ...current.dispatch, status, finishedAt, outcome, usage, stopReason };
+    const stopReason = stop?.reason ?? null;
+    const dispatch: Dispatch = {
+      ...current.dispatch,
+      status,
+      waitingFor: null,
+      finishedAt,
+      outcome,
+      usage,
+      stopReason,
+    };
     return {
       dispatch,
       writes: [
@@ -225,23 +275,28 @@ export class DispatchStore {
           Update: {
             Key: dispatchKey(dispatch.id),
             UpdateExpression:
-              "SET #status = :status, #finishedAt = :finishedAt, #outcome = :outcome, #usage = :usage, #stopReason = :stopReason, #version = :next",
-            ConditionExpression: activeAtVersion,
+              "SET #status = :status, #waitingFor = :waitingFor, #finishedAt = :finishedAt, #outcome = :outcome, #usage = :usage, #stopReason = :stopReason, #stoppedBy = :stoppedBy, #version = :next",
+            ConditionExpression: openAtVersion,
             ExpressionAttributeNames: {
               "#status": "status",
+              "#waitingFor": "waitingFor",
               "#finishedAt": "finishedAt",
               "#outcome": "outcome",
               "#usage": "usage",
               "#stopReason": "stopReason",
+              "#stoppedBy": "stoppedBy",
               "#version": "version",
             },
             ExpressionAttributeValues: {
               ":status": status,
+              ":waitingFor": null,
               ":finishedAt": finishedAt,
               ":outcome": outcome,
               ":usage": usage,
               ":stopReason": stopReason,
+              ":stoppedBy": stop?.by ?? null,
               ":active": "active",
+              ":waiting": "waiting",
               ":expectedVersion": current.version,
               ":next": current.version + 1,
             },
@@ -294,7 +349,7 @@ export class DispatchStore {
    * already ended, a dispatch with no completed outcome).
    */
   prepareMark(current: StoredDispatch, mark: OutcomeMark, at: string): TransactItem[] {
-    if (current.dispatch.status === "active" || !current.dispatch.outcome) return [];
+    if (isOpen(current.dispatch.status) || !current.dispatch.outcome) return [];
     const marked = markOutcome(current.dispatch.outcome, mark);
     if (!marked) return [];
     return [
@@ -337,8 +392,8 @@ export class DispatchStore {
    */
   async prepareEnd(id: string, end: DispatchEnd, at: Date): Promise<TransactItem[]> {
     const current = await this.get(id);
-    if (current?.dispatch.status !== "active") return [];
-    return this.prepareFinish(current, end.status, at.toISOString(), end.outcome, null, end.mark).writes;
+    if (!current || !isOpen(current.dispatch.status)) return [];
+    return this.prepareFinish(current, end.status, at.toISOString(), { reported: end.outcome, mark: end.mark }).writes;
   }
 
   /** The writes that put `mark` on dispatch `id` (see {@link DispatchStore.prepareMark}); none when it is gone. */
@@ -347,71 +402,78 @@ export class DispatchStore {
     return current ? this.prepareMark(current, mark, at.toISOString()) : [];
   }
 
-  /** The writes that extend an active, unexpired lease to `leaseExpiresAt`, moving its lease entry. */
-  prepareHeartbeat(current: StoredDispatch, now: string, leaseExpiresAt: string) {
-    const dispatch: Dispatch = { ...current.dispatch, heartbeatAt: now, leaseExpiresAt };
+  /**
+   * The writes of a step of an open dispatch (see {@link DispatchStep}): its changed fields, held to
+   * the version read while it is open (and, with `leaseRunning`, while its lease runs), so steps
+   * taken at once take turns; its listing entries and status counts when its status changes; its
+   * lease entry when its lease moves; and the activity it appends.
+   */
+  prepareStep(current: StoredDispatch, step: DispatchStep): { dispatch: Dispatch; writes: TransactItem[] } {
+    const { activity, leaseRunningAt, ...asked } = step;
+    const changes = Object.fromEntries(Object.entries(asked).filter(([, value]) => value !== undefined));
+    const dispatch: Dispatch = { ...current.dispatch, ...changes };
+    const names: Record<string, string> = { "#status": "status", "#version": "version" };
+    const values: Record<string, unknown> = {
+      ":active": "active",
+      ":waiting": "waiting",
+      ":expectedVersion": current.version,
+      ":next": current.version + 1,
+    };
+    const sets = ["#version = :next"];
+    for (const [field, value] of Object.entries(changes)) {
+      names[`#${field}`] = field;
+      values[`:${field}`] = value;
+      if (field !== "status") sets.push(`#${field} = :${field}`);
+    }
+    if (changes.status !== undefined) sets.push("#status = :status");
+    if (activity) {
+      names["#activityCount"] = "activityCount";
+      values[":activityCount"] = activity.sequence;
+      sets.push("#activityCount = :activityCount");
+    }
+    if (leaseRunningAt !== undefined) {
+      names["#leaseExpiresAt"] = "leaseExpiresAt";
+      values[":now"] = leaseRunningAt;
+    }
     const writes: TransactItem[] = [
       {
         Update: {
           Key: dispatchKey(dispatch.id),
-          UpdateExpression: "SET #heartbeatAt = :now, #leaseExpiresAt = :until, #version = :next",
-          ConditionExpression: `${activeAtVersion} AND ${leaseRunning}`,
-          ExpressionAttributeNames: {
-            "#status": "status",
-            "#heartbeatAt": "heartbeatAt",
-            "#leaseExpiresAt": "leaseExpiresAt",
-            "#version": "version",
-          },
-          ExpressionAttributeValues: {
-            ":now": now,
-            ":until": leaseExpiresAt,
-            ":active": "active",
-            ":expectedVersion": current.version,
-            ":next": current.version + 1,
-          },
+          UpdateExpression: `SET ${sets.join(", ")}`,
+          ConditionExpression: leaseRunningAt === undefined ? openAtVersion : `${openAtVersion} AND ${leaseRunning}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
         },
       },
     ];
-    if (leaseExpiresAt !== current.dispatch.leaseExpiresAt) {
+    if (dispatch.leaseExpiresAt !== current.dispatch.leaseExpiresAt) {
       writes.push(
         { Delete: { Key: leaseKey(current.dispatch.leaseExpiresAt, dispatch.id) } },
-        { Put: { Item: { ...leaseKey(leaseExpiresAt, dispatch.id), dispatchId: dispatch.id } } },
+        { Put: { Item: { ...leaseKey(dispatch.leaseExpiresAt, dispatch.id), dispatchId: dispatch.id } } },
       );
     }
+    if (dispatch.status !== current.dispatch.status) {
+      writes.push(
+        ...this.listings.changes(
+          dispatchListings(current.dispatch),
+          dispatchListings(dispatch),
+          dispatchSortKey(dispatch.id),
+          entryOf(dispatch),
+          true,
+        ),
+        countChange(`dispatch.status#${current.dispatch.status}`, -1),
+        countChange(`dispatch.status#${dispatch.status}`, 1),
+      );
+    }
+    if (activity) {
+      writes.push({
+        Put: {
+          Item: { ...activityKey(activity.dispatchId, activity.sequence), entity: entityOf("activity"), ...activity },
+          ConditionExpression: itemAbsent,
+        },
+      });
+    }
     return { dispatch, writes };
-  }
-
-  /**
-   * The writes that append `activity` to an active dispatch as its next one (its sequence must be
-   * the dispatch's count + 1): the dispatch's count and, as a heartbeat, its lease to
-   * `leaseExpiresAt`, held to the version read, so activities posted at once take turns and
-   * their sequences have no gaps or repeats; and the activity itself.
-   */
-  prepareActivity(current: StoredDispatch, activity: Activity, leaseExpiresAt: string) {
-    const { dispatch: heartbeat, writes } = this.prepareHeartbeat(current, activity.createdAt, leaseExpiresAt);
-    const [beat, ...leaseMoves] = writes;
-    const update = beat?.Update;
-    if (!update) throw new Error("A heartbeat starts with the dispatch's update");
-    return {
-      dispatch: heartbeat,
-      writes: [
-        {
-          Update: {
-            ...update,
-            UpdateExpression: `${update.UpdateExpression}, #activityCount = :sequence`,
-            ExpressionAttributeNames: { ...update.ExpressionAttributeNames, "#activityCount": "activityCount" },
-            ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ":sequence": activity.sequence },
-          },
-        },
-        ...leaseMoves,
-        {
-          Put: {
-            Item: { ...activityKey(activity.dispatchId, activity.sequence), entity: entityOf("activity"), ...activity },
-            ConditionExpression: itemAbsent,
-          },
-        },
-      ] satisfies TransactItem[],
-    };
   }
 
   /** Up to `limit` activities of a dispatch after sequence `after`, oldest first: one query. */
@@ -459,19 +521,21 @@ export class DispatchStore {
   }
 
   /**
-   * The agent and claim time of every active dispatch, from the `status=active` listing's entries
-   * alone (no dispatch is read): as many reads as pages of active dispatches.
+   * The agent and claim time of every open dispatch (active or waiting), from the `status=` listings'
+   * entries alone (no dispatch is read): as many reads as pages of open dispatches.
    */
   async activeClaims(): Promise<{ agent: string; claimedAt: string }[]> {
-    const { entries } = await this.listings.walk("status=active", [], {
-      order: "asc",
-      offset: 0,
-      limit: Number.MAX_SAFE_INTEGER,
-    });
-    return entries.map((entry) => ({
-      agent: String(entry.agent),
-      claimedAt: new Date(decodeTime(String(entry.id).slice("dsp_".length))).toISOString(),
-    }));
+    const walks = await Promise.all(
+      OPEN_STATUSES.map((status) =>
+        this.listings.walk(`status=${status}`, [], { order: "asc", offset: 0, limit: Number.MAX_SAFE_INTEGER }),
+      ),
+    );
+    return walks
+      .flatMap(({ entries }) => entries)
+      .map((entry) => ({
+        agent: String(entry.agent),
+        claimedAt: new Date(decodeTime(String(entry.id).slice("dsp_".length))).toISOString(),
+      }));
   }
 
   /** Every dispatch of an issue, oldest first (an issue has a few). */
@@ -483,6 +547,17 @@ export class DispatchStore {
     });
     return (await this.getMany(entries.map((entry) => String(entry.id)))).map(({ dispatch }) => dispatch);
   }
+}
+
+/** Who stopped a dispatch: a person through the API, or Kaizen itself (its budget). */
+export type StopActor = "api" | "automation";
+
+/** The statuses of a dispatch that has not ended. */
+const OPEN_STATUSES: readonly OpenDispatchStatus[] = ["active", "waiting"];
+
+/** Whether a dispatch in `status` has not ended: its agent works on it, or waits for a person. */
+export function isOpen(status: DispatchStatus): status is OpenDispatchStatus {
+  return (OPEN_STATUSES as readonly DispatchStatus[]).includes(status);
 }
 
 function entryOf(dispatch: Dispatch): Item {
@@ -508,6 +583,7 @@ export function fromItem(item: Item): StoredDispatch {
     promptVersion: (item.promptVersion as StoredDispatch["promptVersion"] | undefined) ?? null,
     projectId: typeof item.projectId === "string" ? item.projectId : null,
     activityCount: Number(item.activityCount ?? 0),
+    stoppedBy: item.stoppedBy === "automation" ? "automation" : item.stoppedBy === "api" ? "api" : null,
   };
 }
 
@@ -539,7 +615,7 @@ export async function tokenDispatchOf(db: Db, id: string, now: Date): Promise<To
   const item = await db.get(dispatchKey(id), { consistent: true });
   if (!item) return undefined;
   const { dispatch, tokenHash, issueNumber } = fromItem(item);
-  const leaseOver = dispatch.status === "active" && dispatch.leaseExpiresAt <= now.toISOString();
+  const leaseOver = isOpen(dispatch.status) && dispatch.leaseExpiresAt <= now.toISOString();
   return {
     id: dispatch.id,
     issueId: dispatch.issueId,

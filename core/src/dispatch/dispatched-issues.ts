@@ -2,8 +2,10 @@
  * @module dispatch/dispatched-issues — the issue side every dispatch protocol works on, as one
  * collaborator: issue items (read, and their partitions for a claim's prompt), the dispatch queue
  * (its head and its order), IssueMoves, the one place an issue's status changes, and the pointers
- * from the pull requests a completion names to its issue, and each project's count of issues in review.
+ * from the pull requests a completion names to its issue, each project's count of issues in review,
+ * and the issues' comments.
  */
+import type { CommentStore } from "../comments/comment-store.js";
 import type { DispatchQueue } from "../issues/dispatch-queue.js";
 import type { IssueMoves } from "../issues/issue-moves.js";
 import type { IssueStore } from "../issues/issue-store.js";
@@ -17,4 +19,6 @@ export interface DispatchedIssues {
   pullRequests: PullRequestIndex;
   /** How many of a project's issues wait in review (its `limits.maxInReview` holds claims). */
   reviewLoad: ReviewLoad;
+  /** Comments on issues: what Kaizen says on an issue when it stops a dispatch itself. */
+  comments: Pick<CommentStore, "prepareCreate">;
 }

@@ -38,7 +38,7 @@ export const dispatchFamily = familyModule(dispatchApi, (deps) => {
       return listResponse(c, dispatches, total, query);
     },
     "GET /api/dispatch/:id": async (c) => itemResponse(c, (await dispatch.getDispatch(id(c))).dispatch),
-    "POST /api/dispatch/:id/heartbeat": async (c) => itemResponse(c, await dispatch.heartbeat(id(c))),
+    "POST /api/dispatch/:id/heartbeat": async (c, { body }) => itemResponse(c, await dispatch.heartbeat(id(c), body)),
     "POST /api/dispatch/:id/activities": async (c, { body }) =>
       itemResponse(c, await dispatch.activity(id(c), body), { status: 201 }),
     "GET /api/dispatch/:id/activities": async (c, { query }) => {
@@ -46,6 +46,10 @@ export const dispatchFamily = familyModule(dispatchApi, (deps) => {
       return listResponse(c, activities, total, query);
     },
     "POST /api/dispatch/:id/complete": async (c, { body }) => itemResponse(c, await dispatch.complete(id(c), body)),
+    "POST /api/dispatch/:id/messages": async (c, { body }) =>
+      itemResponse(c, await dispatch.message(id(c), body), { status: 201 }),
+    "POST /api/dispatch/:id/approve": async (c, { body }) => itemResponse(c, await dispatch.approve(id(c), body)),
+    "POST /api/dispatch/:id/reject": async (c, { body }) => itemResponse(c, await dispatch.reject(id(c), body)),
     "POST /api/dispatch/:id/stop": async (c, { body }) => itemResponse(c, await dispatch.stop(id(c), body)),
     "POST /api/dispatch/:id/release": async (c) => itemResponse(c, await dispatch.release(id(c))),
   };

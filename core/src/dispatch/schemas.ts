@@ -12,14 +12,33 @@ import {
 } from "../issues/schemas.js";
 import { promptSchema } from "../prompts/schemas.js";
 import { type Output, onFirstUse } from "../schema.js";
-import { ACTIVITY_TYPES } from "./activity-values.js";
+import { ACTIVITY_KINDS, ACTIVITY_TYPES, WAITING_FOR } from "./activity-values.js";
 
-export { ACTIVITY_TYPES, type ActivityType } from "./activity-values.js";
+export {
+  ACTIVITY_KINDS,
+  ACTIVITY_TYPES,
+  type ActivityKind,
+  type ActivityType,
+  WAITING_FOR,
+  type WaitingFor,
+} from "./activity-values.js";
 
 // Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
-export const DISPATCH_STATUSES = ["active", "completed", "failed", "released", "expired", "stopped"] as const;
+export const DISPATCH_STATUSES = [
+  "active",
+  "waiting",
+  "completed",
+  "failed",
+  "released",
+  "expired",
+  "stopped",
+] as const;
 export type DispatchStatus = (typeof DISPATCH_STATUSES)[number];
+/** The statuses of a dispatch that has not ended: its agent works, or waits for a person. */
+export type OpenDispatchStatus = Extract<DispatchStatus, "active" | "waiting">;
+/** The statuses a dispatch ends in. */
+export type EndedDispatchStatus = Exclude<DispatchStatus, OpenDispatchStatus>;
 
 export const DEFAULT_LEASE_SECONDS = 1800;
 
@@ -95,13 +114,32 @@ export type ListDispatchesQuery = Output<typeof listDispatchesQuery>;
 /** Longest `data` an activity keeps, as JSON text (bytes of UTF-8). */
 export const MAX_ACTIVITY_DATA_BYTES = 16_384;
 
+/** An activity's or a message's text. */
+const activityText = () =>
+  z.string().check(z.minLength(1, "must be 1..20000 characters"), z.maxLength(20_000, "must be 1..20000 characters"));
+
+/** `POST /api/dispatch/:id/heartbeat`: the body may be left out. */
+export const heartbeatBody = /* @__PURE__ */ onFirstUse(() => z.strictObject({ usage: z.optional(usageBody()) }));
+export type HeartbeatInput = Output<typeof heartbeatBody>;
+
+/** `POST /api/dispatch/:id/messages`: a person's words to the agent. */
+export const messageBody = /* @__PURE__ */ onFirstUse(() => z.strictObject({ body: activityText() }));
+export type MessageInput = Output<typeof messageBody>;
+
+/** `POST /api/dispatch/:id/approve`. */
+export const approveBody = /* @__PURE__ */ onFirstUse(() => z.strictObject({ comment: z.optional(activityText()) }));
+export type ApproveInput = Output<typeof approveBody>;
+
+/** `POST /api/dispatch/:id/reject`: what the agent should change in its plan. */
+export const rejectBody = /* @__PURE__ */ onFirstUse(() => z.strictObject({ feedback: activityText() }));
+export type RejectInput = Output<typeof rejectBody>;
+
 /** `POST /api/dispatch/:id/activities`. */
 export const activityBody = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     type: z.enum(ACTIVITY_TYPES),
-    body: z
-      .string()
-      .check(z.minLength(1, "must be 1..20000 characters"), z.maxLength(20_000, "must be 1..20000 characters")),
+    body: activityText(),
+    usage: z.optional(usageBody()),
     data: z.optional(
       z
         .record(z.string(), z.unknown())
@@ -151,8 +189,9 @@ const tokenCount = () =>
   z.int().check(z.gte(0, "must be between 0 and 1000000000"), z.lte(1_000_000_000, "must be between 0 and 1000000000"));
 
 /**
- * What the agent's work cost, as it reports it with its outcome (every field optional, at least one
- * given): tokens in and out, the cost in US dollars, the model that did it.
+ * What the agent's work on the dispatch cost so far, as it reports it with a heartbeat, an activity
+ * or its outcome (every field optional, at least one given): tokens in and out, the cost in US
+ * dollars, the model that did it — running totals (docs/api.md#budget-per-dispatch).
  */
 export const usageBody = /* @__PURE__ */ onFirstUse(() =>
   z
@@ -187,6 +226,7 @@ export const completeBody = /* @__PURE__ */ onFirstUse(() =>
   }),
 );
 export type CompleteInput = Output<typeof completeBody>;
+export type UsageInput = NonNullable<CompleteInput["usage"]>;
 
 // Responses (docs/api.md#dispatch): the OpenAPI document's schemas; the types the code uses are inferred from them.
 
@@ -209,7 +249,10 @@ export type DispatchOutcome = Output<typeof dispatchOutcomeSchema>;
 /** What an agent reports with its completion: an outcome before anything became of it. */
 export type ReportedOutcome = Pick<DispatchOutcome, "summary" | "commits" | "pullRequests">;
 
-/** What the agent reported its work cost when it completed the dispatch; a field it did not report is null. */
+/**
+ * What the agent reported its work on the dispatch cost, the highest running totals it reported
+ * (docs/api.md#budget-per-dispatch); a field it never reported is null.
+ */
 export const dispatchUsageSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     inputTokens: z.nullable(z.int()),
@@ -228,7 +271,7 @@ export const activitySchema = /* @__PURE__ */ onFirstUse(() =>
     issueId: resourceId("iss"),
     /** 1, 2, … per dispatch, without gaps: the order the activities were taken in. */
     sequence: z.int().check(z.gte(1)),
-    type: z.enum(ACTIVITY_TYPES),
+    type: z.enum(ACTIVITY_KINDS),
     body: z.string(),
     data: z.nullable(z.record(z.string(), z.unknown())),
     authorType: z.enum(["agent", "human"]),
@@ -245,6 +288,8 @@ export const dispatchSchema = /* @__PURE__ */ onFirstUse(() =>
     issueId: resourceId("iss"),
     agent: z.string(),
     status: z.enum(DISPATCH_STATUSES),
+    /** What a `waiting` dispatch waits for (docs/api.md#questions-and-answers); null unless `waiting`. */
+    waitingFor: z.nullable(z.enum(WAITING_FOR)),
     promptId: z.nullable(resourceId("prm")),
     attempt: z.int().check(z.gte(1)),
     leaseSeconds: z.int().check(z.gte(60), z.lte(7200)),
@@ -254,8 +299,15 @@ export const dispatchSchema = /* @__PURE__ */ onFirstUse(() =>
     finishedAt: nullableTimestamp(),
     outcome: z.nullable(dispatchOutcomeSchema()),
     usage: z.nullable(dispatchUsageSchema()),
-    /** Why a person stopped it (docs/api.md#stopping-a-dispatch); null unless `stopped`. */
+    /** Why it was stopped, by a person or its budget (docs/api.md#stopping-a-dispatch); null unless `stopped`. */
     stopReason: z.nullable(z.string()),
+    /**
+     * Whether its plan was approved (docs/api.md#plan-approval): null when its project asked for no
+     * approval when it was claimed; false until a person approves its latest plan.
+     */
+    planApproved: z.nullable(z.boolean()),
+    /** The most its work may cost, its project's `limits.maxCostPerDispatchUsd` when it was claimed; null: no limit. */
+    costBudgetUsd: z.nullable(z.number()),
   }),
 );
 export type Dispatch = Output<typeof dispatchSchema>;
@@ -275,6 +327,11 @@ export const dispatchWithIssueSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({ dispatch: dispatchSchema(), issue: z.nullable(issueSchema()) }),
 );
 export type DispatchWithIssue = Output<typeof dispatchWithIssueSchema>;
+
+/** A person's answer to a plan: the dispatch as it left it, and the message its agent reads. */
+export const dispatchDecisionSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({ dispatch: dispatchSchema(), activity: activitySchema() }),
+);
 
 /** An entry of `GET /api/dispatch/queue`, in claim order. */
 export const queueItemSchema = /* @__PURE__ */ onFirstUse(() =>

@@ -70,7 +70,7 @@ export interface TokenDispatch {
 /**
  * The check the app's bearer auth is handed (http/auth.ts `DispatchTokens`): a token names its
  * dispatch, which `lookup` reads; it holds while it matches the stored hash and the dispatch is
- * active, and acts only on that dispatch's own dispatch, issue (by id or `KZN-<number>`) or prompt.
+ * open (active, or waiting for a person), and acts only on that dispatch's own dispatch, issue (by id or `KZN-<number>`) or prompt.
  * @example bearerAuth({ apiKey, dispatchTokens: dispatchTokenCheck((id) => tokenDispatchOf(db, id, now)) })
  */
 export function dispatchTokenCheck(lookup: (dispatchId: string) => Promise<TokenDispatch | undefined>): DispatchTokens {
@@ -84,7 +84,8 @@ export function dispatchTokenCheck(lookup: (dispatchId: string) => Promise<Token
       // A stopped dispatch's token still names it, so its calls there answer why it stopped (409);
       // it acts on nothing else.
       const stopped = dispatch?.status === "stopped";
-      if (!dispatch || !matches || (dispatch.status !== "active" && !stopped)) return undefined;
+      const open = dispatch?.status === "active" || dispatch?.status === "waiting";
+      if (!dispatch || !matches || (!open && !stopped)) return undefined;
       return {
         dispatchId: dispatch.id,
         owns: (scope, id) => (!stopped || scope === "dispatch") && namesOwnResource(scope, id, dispatch),

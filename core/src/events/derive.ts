@@ -8,10 +8,13 @@
  *   (its `statusChange`); also an issue item inserted with a status change already made (a signal's
  *   issue its project's automation accepted as it opened).
  * - `dispatch.claimed`: a dispatch item inserted.
+ * - `dispatch.waiting`: a dispatch item entering `waiting`, or waiting for something else than
+ *   before, with what it waits for (`waitingFor`: a person's input, or approval of its plan).
  * - `dispatch.completed` / `dispatch.failed` / `dispatch.expired`: a dispatch item leaving `active`
- *   for that status (a released dispatch has no event of its own: its issue's status change says it).
- * - `dispatch.stopped`: a dispatch item leaving `active` for `stopped`, with its reason and who
- *   stopped it (`api`: a person).
+ *   or `waiting` for that status (a released dispatch has no event of its own: its issue's status
+ *   change says it).
+ * - `dispatch.stopped`: a dispatch item leaving `active` or `waiting` for `stopped`, with its reason
+ *   and who stopped it (`api`: a person; `automation`: Kaizen, for its budget).
  * - `prompt.needs_attention`: a version's reviews item gaining its improvement task (its score fell
  *   below 3.5, docs/api.md#prompts-and-reviews).
  * - `experiment.decided`: an experiment item leaving `running` (by the rule, by hand, or with its template).
@@ -127,11 +130,19 @@ function verificationEvents(before: Issue, issue: Issue, make: Make): OutboundEv
 }
 
 function dispatchEvents(before: Item | undefined, after: Item, make: Make): OutboundEvent[] {
-  const { dispatch } = dispatchFromItem(after);
+  const { dispatch, stoppedBy } = dispatchFromItem(after);
   if (!before) return dispatch.status === "active" ? [make("dispatch.claimed", dispatch.claimedAt, { dispatch })] : [];
-  if (before.status !== "active") return [];
+  if (before.status !== "active" && before.status !== "waiting") return [];
+  if (dispatch.status === "waiting") {
+    const waitsAnew = before.status !== "waiting" || before.waitingFor !== dispatch.waitingFor;
+    return waitsAnew
+      ? [make("dispatch.waiting", dispatch.heartbeatAt, { dispatch, waitingFor: dispatch.waitingFor })]
+      : [];
+  }
   if (dispatch.status === "stopped") {
-    return [make("dispatch.stopped", dispatch.finishedAt, { dispatch, reason: dispatch.stopReason, by: "api" })];
+    return [
+      make("dispatch.stopped", dispatch.finishedAt, { dispatch, reason: dispatch.stopReason, by: stoppedBy ?? "api" }),
+    ];
   }
   const ending = DISPATCH_ENDINGS[dispatch.status];
   return ending ? [make(ending, dispatch.finishedAt, { dispatch })] : [];

@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   "dispatch.completed",
   "dispatch.failed",
   "dispatch.expired",
+  "dispatch.waiting",
   "dispatch.stopped",
   "prompt.needs_attention",
   "experiment.decided",

@@ -66,6 +66,8 @@ export interface RouteDeclaration extends Omit<RouteSpec, "method" | "path"> {
   readonly query?: SchemaDefinition;
   /** Validates the JSON body (read as http/body reads it); the handler gets the parsed value. */
   readonly body?: SchemaDefinition;
+  /** The body may be left out (no bytes at all): the schema then reads `{}`. */
+  readonly bodyOptional?: true;
   /** Honours `If-Match` (412 on mismatch): the handler gets the version it requires. */
   readonly ifMatch?: true;
 }
@@ -261,8 +263,14 @@ function crossOrigin(origins: readonly string[]): MiddlewareHandler<AppEnv> {
 async function validatedInput(c: Context<AppEnv>, declaration: RouteDeclaration): Promise<RouteInput> {
   const version = declaration.ifMatch ? expectedVersion(c) : undefined;
   const query = declaration.query ? parseWith(declaration.query(), c.req.query(), "query") : undefined;
-  const body = declaration.body ? parseWith(declaration.body(), await readJsonBody(c), "body") : undefined;
+  const body = declaration.body ? parseWith(declaration.body(), await jsonBodyOf(c, declaration), "body") : undefined;
   return { query, body, expectedVersion: version } as RouteInput;
+}
+
+/** The JSON body as http/body reads it; `{}` for a route whose body is optional when none was sent. */
+async function jsonBodyOf(c: Context<AppEnv>, declaration: RouteDeclaration): Promise<unknown> {
+  if (declaration.bodyOptional && (await c.req.arrayBuffer()).byteLength === 0) return {};
+  return readJsonBody(c);
 }
 
 /** 413 for bodies over `maxSize` bytes, by declared length or as they stream in. */

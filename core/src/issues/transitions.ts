@@ -28,14 +28,17 @@ const DISPATCH_ONLY: readonly IssueStatus[] = ["in_progress", "in_review"];
  * naming an open pull request (docs/api.md#review); leaving either by PATCH is allowed (leaving
  * `in_progress` ends the dispatch). A signal may finish any open issue (the fix is merged, the
  * provider closed it), and sends an issue in review back to `todo` (review asked for changes). A
- * dispatch a person stopped may send its issue from `in_progress` to `backlog`.
+ * dispatch a person (or its budget, as `automation`) stopped may send its issue from `in_progress` to
+ * `backlog`.
  * @example transitionRefusal("done", "backlog", "patch") // "Cannot move issue from done to backlog"
  */
 export function transitionRefusal(from: IssueStatus, to: IssueStatus, actor: TransitionActor): string | null {
   if (from === to) return null;
   const finishedBySignal = actor === "signal" && to === "done" && isOpen(from);
-  // A stopped dispatch may send its issue to the backlog (docs/api.md#stopping-a-dispatch).
-  const stoppedToBacklog = actor === "dispatch" && from === "in_progress" && to === "backlog";
+  // A stopped dispatch may send its issue to the backlog (docs/api.md#stopping-a-dispatch); Kaizen
+  // stops one that passed its budget so (docs/api.md#budget-per-dispatch).
+  const stoppedToBacklog =
+    (actor === "dispatch" || actor === "automation") && from === "in_progress" && to === "backlog";
   const allowed =
     (ALLOWED[from].includes(to) || finishedBySignal || stoppedToBacklog) &&
     (!DISPATCH_ONLY.includes(to) || actor === "dispatch");

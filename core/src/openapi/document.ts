@@ -221,7 +221,9 @@ export function errorStatuses(route: RouteSpec, declaration: Declaration): Error
 }
 
 function requestBody(route: RouteSpec, declaration: Declaration): Json | undefined {
-  if (declaration.body) return { required: true, content: json(jsonSchemaOf(declaration.body(), "input")) };
+  if (declaration.body) {
+    return { required: !declaration.bodyOptional, content: json(jsonSchemaOf(declaration.body(), "input")) };
+  }
   if (route.auth !== "webhook") return undefined;
   const payload = { type: "object", description: "The provider's event, whole" };
   return {

@@ -15,6 +15,7 @@ import {
 import {
   activitySchema,
   claimResultSchema,
+  dispatchDecisionSchema,
   dispatchSchema,
   dispatchWithIssueSchema,
   queueItemSchema,
@@ -71,6 +72,7 @@ export const RESOURCE_SCHEMAS = {
   Dispatch: dispatchSchema(),
   ClaimResult: claimResultSchema(),
   DispatchWithIssue: dispatchWithIssueSchema(),
+  DispatchDecision: dispatchDecisionSchema(),
   QueueItem: queueItemSchema(),
   DashboardStats: dashboardStatsSchema(),
   ActivityChain: activityChainSchema(),

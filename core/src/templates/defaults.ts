@@ -77,30 +77,24 @@ const REPORTING = `
 {{#if dispatch}}
 You hold dispatch \`{{dispatch.id}}\`. Its token authorises the calls below, for this issue and this prompt only, and expires with the dispatch. Bodies are JSON; when a text holds a single quote, send it with \`--data @- <<'JSON'\` instead of \`-d\`.
 
-Heartbeat before the lease ends ({{dispatch.leaseExpiresAt}}): each one extends it by its length; without them the dispatch expires and the issue goes back to the queue.
+Heartbeat before the lease ends ({{dispatch.leaseExpiresAt}}): each one extends it by its length; without them the dispatch expires and the issue goes back to the queue. Say what you are doing as you go, as activities the people watching follow (\`type\`: thought, action, response or error; each extends the lease too), and comment on the issue to record findings:
 ${FENCE}sh
 curl -sS -X POST "{{api.baseUrl}}/api/dispatch/{{dispatch.id}}/heartbeat" -H "Authorization: Bearer {{dispatch.token}}"
-${FENCE}
-Say what you are doing as you go, so the people watching can follow (\`type\`: thought, action, response or error); each activity extends the lease as a heartbeat does:
-${FENCE}sh
 curl -sS -X POST "{{api.baseUrl}}/api/dispatch/{{dispatch.id}}/activities" -H "Authorization: Bearer {{dispatch.token}}" -H "Content-Type: application/json" -d '{"type": "action", "body": "What you ran or changed, and what it showed"}'
-${FENCE}
-Comment on the issue to record findings or ask a question:
-${FENCE}sh
 curl -sS -X POST "{{api.baseUrl}}/api/issues/{{issue.id}}/comments" -H "Authorization: Bearer {{dispatch.token}}" -H "Content-Type: application/json" -d '{"body": "What you found", "authorName": "your agent name", "authorType": "agent"}'
 ${FENCE}
+When only a person can decide, ask with an activity of \`type\` \`elicitation\` instead of guessing: the dispatch waits, its lease paused, until a person answers with a \`message\` activity; read it with \`curl -sS "{{api.baseUrl}}/api/dispatch/{{dispatch.id}}/activities?after=<your question's sequence>" -H "Authorization: Bearer {{dispatch.token}}"\`.
+{{#if project.autonomy.planApproval}}This project wants a person to approve your plan first: before you change anything, post it as an activity of \`type\` \`plan\` and wait for the answer the same way, a \`message\` whose \`data.decision\` is \`approved\` (go ahead) or \`rejected\` (change the plan as it says and post it again). Completing \`done\` before your latest plan was approved is refused.
+{{/if}}
 {{#if prompt}}
 Before you complete, review this prompt (each rating 1 to 5) so its template improves; the token stops working once the dispatch ends:
 ${FENCE}sh
 curl -sS -X POST "{{api.baseUrl}}/api/prompts/{{prompt.id}}/reviews" -H "Authorization: Bearer {{dispatch.token}}" -H "Content-Type: application/json" -d '{"clarity": 4, "completeness": 4, "relevance": 5, "feedback": "What was unclear or missing", "authorType": "agent"}'
 ${FENCE}
 {{/if}}
-Complete once: \`done\` finishes the issue, or puts it in review while a pull request you name is open (a review that asks for changes sends it back, with its feedback, to whoever claims it next); \`failed\` puts it back in the queue with your summary for the next attempt. \`commits\` and \`pullRequests\` are optional (give each pull request's \`url\`, so its reviews find this issue), and so is \`usage\`, but report it whenever you know it (tokens read and written, the cost in US dollars, the model): it is how the versions of this prompt are compared on cost.
+Complete once: \`done\` finishes the issue, or puts it in review while a pull request you name is open (a review that asks for changes sends it back, with its feedback, to whoever claims it next); \`failed\` puts it back in the queue with your summary for the next attempt. \`commits\` and \`pullRequests\` are optional (give each pull request's \`url\`, so its reviews find this issue), and so is \`usage\`, but report it whenever you know it (tokens read and written, the cost in US dollars, the model): it is how the versions of this prompt are compared on cost. If you cannot work on the issue, release the dispatch instead (the last line): the issue goes back to the queue untouched.
 ${FENCE}sh
 curl -sS -X POST "{{api.baseUrl}}/api/dispatch/{{dispatch.id}}/complete" -H "Authorization: Bearer {{dispatch.token}}" -H "Content-Type: application/json" -d '{"result": "done", "summary": "What changed and how it was verified", "commits": [{"sha": "0123abc", "message": "Commit message"}], "usage": {"inputTokens": 120000, "outputTokens": 8000, "costUsd": 0.42, "model": "your model"}, "pullRequests": [{"number": 1, "title": "{{issueRef issue}}: short title", "url": "https://github.com/owner/repo/pull/1"}]}'
-${FENCE}
-Release the dispatch if you cannot work on the issue; it goes back to the queue untouched:
-${FENCE}sh
 curl -sS -X POST "{{api.baseUrl}}/api/dispatch/{{dispatch.id}}/release" -H "Authorization: Bearer {{dispatch.token}}"
 ${FENCE}
 {{else}}

@@ -136,6 +136,42 @@ describe("eventsOf", () => {
     expect(eventsOf(change("MODIFY", stopped, { ...stopped, version: 3 }))).toEqual([]);
   });
 
+  it("says a dispatch stopped for its budget was stopped by automation, from a waiting one too", () => {
+    const waiting = { ...dispatch, status: "waiting", waitingFor: "input" };
+    const stopped = {
+      ...waiting,
+      status: "stopped",
+      waitingFor: null,
+      stopReason: "Cost budget passed",
+      stoppedBy: "automation",
+      finishedAt: "2026-11-25T09:50:00.000Z",
+    };
+    expect(eventsOf(change("MODIFY", waiting, stopped))).toMatchObject([
+      { type: "dispatch.stopped", data: { reason: "Cost budget passed", by: "automation" } },
+    ]);
+    const expired = { ...waiting, status: "expired", finishedAt: "2026-12-02T09:00:00.000Z" };
+    expect(eventsOf(change("MODIFY", waiting, expired)).map(({ type }) => type)).toEqual(["dispatch.expired"]);
+  });
+
+  it("makes dispatch.waiting when a dispatch begins to wait, or waits for something else, and not while it waits on", () => {
+    const beat = "2026-11-25T09:40:00.000Z";
+    const asking = { ...dispatch, status: "waiting", waitingFor: "input", heartbeatAt: beat };
+    const [event, ...none] = eventsOf(change("MODIFY", dispatch, asking));
+    expect(none).toEqual([]);
+    expect(event).toMatchObject({
+      type: "dispatch.waiting",
+      createdAt: beat,
+      data: { waitingFor: "input", dispatch: { id: dispatch.id, status: "waiting", waitingFor: "input" } },
+    });
+    expect(eventsOf(change("MODIFY", asking, { ...asking, activityCount: 4 }))).toEqual([]);
+    const planning = { ...asking, waitingFor: "approval" };
+    expect(eventsOf(change("MODIFY", asking, planning))).toMatchObject([
+      { type: "dispatch.waiting", data: { waitingFor: "approval" } },
+    ]);
+    // Answered: back to work, no event of its own (the activity stream says it).
+    expect(eventsOf(change("MODIFY", planning, { ...planning, status: "active", waitingFor: null }))).toEqual([]);
+  });
+
   it("makes experiment.decided when one leaves running, once", () => {
     const running = { entity: "experiment", id: "exp_01ARZ3NDEKTSV4RRFFQ69G5FAV", status: "running", endedAt: null };
     const ended = { ...running, status: "promoted", endedAt: "2026-11-25T09:55:00.000Z" };

@@ -22,6 +22,9 @@ const claim = {
     outcome: null,
     usage: null,
     stopReason: null,
+    waitingFor: null,
+    planApproved: null,
+    costBudgetUsd: null,
     token: `kzd_01J2ZQ5K8Y3M4N6P7R9S0T1V30_${"1".repeat(64)}`,
   },
   // Only the fields the session reads; the rest of an issue does not matter here.
