@@ -6,11 +6,10 @@
  * active dispatches' listing per 100 or so at work now.
  */
 import type { DispatchStore } from "../dispatch/dispatch-store.js";
+import { verifiedRate } from "../issues/outcomes.js";
 import { type AgentStats, noAgentCounts } from "../stats/agent-stats.js";
-import { type UsageStats, usageDay } from "../stats/usage-stats.js";
+import { lastUsageDays, type UsageStats, usageDay } from "../stats/usage-stats.js";
 import type { AgentPerformance } from "./schemas.js";
-
-const DAY_MS = 86_400_000;
 
 export class AgentsReport {
   constructor(
@@ -26,8 +25,7 @@ export class AgentsReport {
     page: { offset: number; limit: number },
   ): Promise<{ items: AgentPerformance[]; total: number }> {
     const today = this.now();
-    const start = Date.parse(`${usageDay(today)}T00:00:00.000Z`);
-    const dates = Array.from({ length: days }, (_, back) => usageDay(new Date(start - back * DAY_MS)));
+    const dates = lastUsageDays(days, today);
     const [counted, usage, active] = await Promise.all([
       this.counts.overDays(dates),
       this.usage.lastDays(days, today),
@@ -51,11 +49,10 @@ export class AgentsReport {
     const rows = [...agents].map((agent): AgentPerformance => {
       const counts = counted.get(agent) ?? noAgentCounts();
       const spent = cost.get(agent) ?? { costUsd: 0, reports: 0 };
-      const judged = counts.verified + counts.regressed;
       return {
         agent,
         ...counts,
-        verifiedRate: judged > 0 ? counts.verified / judged : null,
+        verifiedRate: verifiedRate(counts.verified, counts.regressed),
         costUsd: Math.round(spent.costUsd * 1e6) / 1e6,
         usageReports: spent.reports,
       };

@@ -10,6 +10,11 @@ import type { Verification } from "./schemas.js";
 export const OUTCOME_COUNTS = ["merged", "reworked", "regressed", "verified"] as const;
 export type OutcomeCount = (typeof OUTCOME_COUNTS)[number];
 
+/** verified ÷ (verified + regressed) (docs/api.md#outcomes); null before either. */
+export function verifiedRate(verified: number, regressed: number): number | null {
+  return verified + regressed > 0 ? verified / (verified + regressed) : null;
+}
+
 /** What happened to a dispatch's work. */
 export type OutcomeMark =
   /** A review sent it back (changes requested, a failed check, the pull request closed unmerged). */

@@ -48,6 +48,15 @@ export function usageDay(at: string | Date): string {
 
 const DAY_MS = 86_400_000;
 
+/**
+ * The last `days` UTC days up to `today`'s, newest first.
+ * @example lastUsageDays(2, new Date("2026-11-28T10:00:00Z")) // ["2026-11-28", "2026-11-27"]
+ */
+export function lastUsageDays(days: number, today: Date): string[] {
+  const start = Date.parse(`${usageDay(today)}T00:00:00.000Z`);
+  return Array.from({ length: days }, (_, back) => usageDay(new Date(start - back * DAY_MS)));
+}
+
 function dayPartition(day: string): string {
   return `${USAGE_ENTITY}#${day}`;
 }
@@ -119,9 +128,7 @@ export class UsageStats {
 
   /** The sums of the last `days` UTC days up to `today`'s, today first: one query per day, the days read side by side. */
   async lastDays(days: number, today: Date): Promise<{ days: UsageDay[] }> {
-    const start = Date.parse(`${usageDay(today)}T00:00:00.000Z`);
-    const dates = Array.from({ length: days }, (_, back) => usageDay(new Date(start - back * DAY_MS)));
-    return { days: await Promise.all(dates.map((date) => this.day(date))) };
+    return { days: await Promise.all(lastUsageDays(days, today).map((date) => this.day(date))) };
   }
 
   /** One day's sums, in all, per agent and per project (one query; zeros when nothing was reported). */

@@ -3,8 +3,10 @@
  * stored template with its listing entry, versions with their counts and reviews, and the decodes
  * of items back into them. Pure, no I/O; the writes are ./template-store.ts's.
  */
+
 import type { Item } from "../db/db.js";
 import { entityOf } from "../db/item-kinds.js";
+import { verifiedRate } from "../issues/outcomes.js";
 import { newVersionId, templateKey, type VersionCount } from "./keys.js";
 import type { CompiledTemplate } from "./render.js";
 import type { CreateVersionBody, RunningExperiment, Template, TemplateVersion } from "./schemas.js";
@@ -178,11 +180,6 @@ export function versionFromItem(
     improvementIssueId,
     compiled: item.compiled instanceof Uint8Array ? item.compiled : undefined,
   };
-}
-
-/** verified ÷ (verified + regressed) (docs/api.md#outcomes); null before either. */
-export function verifiedRate(verified: number, regressed: number): number | null {
-  return verified + regressed > 0 ? verified / (verified + regressed) : null;
 }
 
 /**
