@@ -27,6 +27,14 @@ export const COMMANDS = {
     "Report a dispatch's outcome: done moves the issue to done, failed gives it back to todo",
   ],
   release: ["release <dispatch>", "Give the issue back untouched (it returns to todo)"],
+  watch: [
+    "watch <dispatch>",
+    "Follow a dispatch: its activities as they arrive, what it waits for and its usage, until it ends",
+  ],
+  answer: ["answer <dispatch> <text>", "Answer an agent's question (a person's message; the dispatch works again)"],
+  approve: ["approve <dispatch>", "Approve the plan a dispatch waits on: it works again and may complete"],
+  reject: ["reject <dispatch> <feedback>", "Send a plan back with what to change: the agent posts a new one"],
+  stop: ["stop <dispatch> <reason>", "Stop an agent at work: its issue goes to todo, backlog or canceled (--then)"],
   review: ["review <prompt>", "Rate the prompt you worked from (1..5 each), so its template improves"],
   comment: ["comment <issue> <body>", "Comment on an issue (body - reads stdin)"],
   templates: ["templates", "List and show prompt templates; preview an issue's prompt"],
@@ -62,6 +70,10 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   {
     commands: ["next", "heartbeat", "activity", "complete", "release", "review", "comment"],
     load: async () => (await import("./commands/work.js")).registerWork,
+  },
+  {
+    commands: ["watch", "answer", "approve", "reject", "stop"],
+    load: async () => (await import("./commands/steering.js")).registerSteering,
   },
   { commands: ["templates"], load: async () => (await import("./commands/templates.js")).registerTemplates },
   { commands: ["experiments"], load: async () => (await import("./commands/experiments.js")).registerExperiments },

@@ -36,7 +36,8 @@ const VERSION = (
 const EPILOGUE = `Configuration (environment, then .kaizen/env written by kaizen connect):
   KAIZEN_URL             the service (default http://localhost:4242)
   KAIZEN_API_KEY         the service key (default for the local server: its .data/api-key)
-  KAIZEN_DISPATCH_TOKEN  a claim's token: heartbeat, comment, review, complete, release send it
+  KAIZEN_DISPATCH_TOKEN  a claim's token: heartbeat, activity, comment, review, complete, release and
+                         watch send it; answer, approve, reject and stop (a person's) send the key
   KAIZEN_PROJECT         the project next and queue default to
   KAIZEN_AGENT           the name next claims under (default user@host)
   NO_COLOR               no colour, even on a terminal
@@ -88,7 +89,7 @@ export async function main(args: string[], io: CliIo = processIo()): Promise<num
   const parser = yargs()
     .scriptName("kaizen")
     .usage(
-      "kaizen <command> [options]\n\nKaizen from the command line: issues, signals, an agent's dispatch loop, templates and their experiments, provider checks, outbound events.",
+      "kaizen <command> [options]\n\nKaizen from the command line: issues, signals, an agent's dispatch loop and people steering it, templates and their experiments, provider checks, outbound events.",
     )
     .option("json", JSON_FLAG)
     .strict()

@@ -171,6 +171,7 @@ const STATUS_STYLES: Record<string, Style> = {
   done: "green",
   canceled: "gray",
   active: "yellow",
+  waiting: "yellow",
   completed: "green",
   failed: "red",
   released: "gray",

@@ -1,9 +1,12 @@
 /**
  * The CLI's parser in process, no server: every flag in each command's --help, usage errors as exit 2
- * with a pointer to --help, a missing key as exit 2 naming where keys come from, an unreachable
+ * with a pointer to --help, a missing key as exit 2 naming where keys come from, a person's actions
+ * sending the key and never a dispatch token (to a stub that records the request), an unreachable
  * service as exit 1, and the completion script.
  */
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -70,6 +73,11 @@ const EXPECTED_FLAGS: Record<string, string[]> = {
   next: ["agent", "project", "types", "lease"],
   activity: ["type"],
   complete: ["result", "summary", "commit", "pr", "input-tokens", "output-tokens", "cost-usd", "model"],
+  watch: ["after", "until-answer", "interval"],
+  answer: [],
+  approve: ["comment"],
+  reject: [],
+  stop: ["then"],
   review: ["clarity", "completeness", "relevance", "feedback", "author", "author-type"],
   comment: ["author", "author-type", "reply-to"],
   "templates preview": ["version-id"],
@@ -106,6 +114,11 @@ describe("--help", () => {
       "release",
       "review",
       "comment",
+      "watch",
+      "answer",
+      "approve",
+      "reject",
+      "stop",
       "templates",
       "experiments",
       "events",
@@ -184,6 +197,12 @@ describe("usage errors exit 2", () => {
       "kaizen events tail --help",
     ],
     [["events", "retry", "dst_1"], "Not enough non-option arguments", "kaizen events retry --help"],
+    [["activity", "dsp_1", "Keep v1?", "--type", "question"], "Invalid values", "kaizen activity --help"],
+    [["watch", "dsp_1", "--interval", "0"], "--interval must be a whole number from 1 to 60", "kaizen watch --help"],
+    [["watch", "dsp_1", "--after", "-1"], "--after must be a whole number from 0 to 1000000000", "kaizen watch --help"],
+    [["reject", "dsp_1"], "Not enough non-option arguments", "kaizen reject --help"],
+    [["stop", "dsp_1"], "Not enough non-option arguments", "kaizen stop --help"],
+    [["stop", "dsp_1", "Wrong approach", "--then", "done"], "Invalid values", "kaizen stop --help"],
     [[], "Which command?", "kaizen --help"],
     [["frobnicate"], "Unknown argument: frobnicate", "kaizen frobnicate --help"],
   ])("kaizen %j", async (args, message, hint) => {
@@ -213,6 +232,75 @@ describe("usage errors exit 2", () => {
     expect(status).toBe(2);
     expect(stderr).toContain("Nothing to update");
   });
+});
+
+describe("a person's actions: answer, approve, reject, stop", () => {
+  const TOKEN = `kzd_01J2ZQ5K8Y3M4N6P7R9S0T1V2W_${"0".repeat(64)}`;
+  const ACTIONS = [
+    ["answer", "dsp_1", "Yes, keep it"],
+    ["approve", "dsp_1", "--comment", "Go ahead"],
+    ["reject", "dsp_1", "Test the retry first"],
+    ["stop", "dsp_1", "Wrong approach", "--then", "backlog"],
+  ];
+
+  it.each(ACTIONS)("kaizen %s sends the service key even with KAIZEN_DISPATCH_TOKEN set", async (...args) => {
+    const seen: { method: string; url: string; authorization: string | undefined; body: string }[] = [];
+    const stub = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+      request.on("end", () => {
+        seen.push({
+          method: request.method ?? "",
+          url: request.url ?? "",
+          authorization: request.headers.authorization,
+          body,
+        });
+        // Not the answer's shape: the command only prints it; the request is what is checked.
+        response.writeHead(request.url?.endsWith("/messages") ? 201 : 200, { "Content-Type": "application/json" });
+        response.end(JSON.stringify({ data: null }));
+      });
+    });
+    await new Promise<void>((resolve) => stub.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+      const { status, stderr } = await run(args, {
+        KAIZEN_URL: url,
+        KAIZEN_API_KEY: "kaizen_person",
+        KAIZEN_DISPATCH_TOKEN: TOKEN,
+      });
+      expect(stderr).toBe("");
+      expect(status).toBe(0);
+      const path = { answer: "messages", approve: "approve", reject: "reject", stop: "stop" }[args[0] as string];
+      expect(seen).toMatchObject([
+        { method: "POST", url: `/api/dispatch/dsp_1/${path}`, authorization: "Bearer kaizen_person" },
+      ]);
+      // As JSON text: the stop's body names `then`, which the linter keeps out of object literals.
+      expect(seen[0]?.body).toBe(
+        {
+          answer: '{"body":"Yes, keep it"}',
+          approve: '{"comment":"Go ahead"}',
+          reject: '{"feedback":"Test the retry first"}',
+          stop: '{"reason":"Wrong approach","then":"backlog"}',
+        }[args[0] as string],
+      );
+    } finally {
+      stub.close();
+    }
+  });
+
+  it.each(ACTIONS)(
+    "kaizen %s with only a dispatch token is exit 2 naming the key, before any request",
+    async (...args) => {
+      const { status, stdout, stderr } = await run(args, {
+        KAIZEN_URL: "https://kaizen.example.com",
+        KAIZEN_DISPATCH_TOKEN: TOKEN,
+      });
+      expect(status).toBe(2);
+      expect(stdout).toBe("");
+      expect(stderr).toContain("No API key for https://kaizen.example.com");
+      expect(stderr).toContain("never KAIZEN_DISPATCH_TOKEN");
+    },
+  );
 });
 
 describe("an unreachable service", () => {
