@@ -20,7 +20,7 @@ export const COMMANDS = {
   heartbeat: ["heartbeat <dispatch>", "Extend a dispatch's lease by its length from now"],
   activity: [
     "activity <dispatch> <body>",
-    "Say what you are doing on a dispatch (--type thought|action|response|error); it extends the lease too",
+    "Say what you are doing on a dispatch; --type elicitation asks a person, --type plan shows your plan",
   ],
   complete: [
     "complete <dispatch>",

@@ -1,11 +1,12 @@
 /**
- * @module client/cli/options — flags several commands share (pages, projects, issue types) and the
- * parsers behind them: integers in a range, JSON from an argument or a file, commits and pull
- * requests as `complete` takes them, projects by id or by name.
+ * @module client/cli/options — flags several commands share (pages, projects, issue types, usage)
+ * and the parsers behind them: integers in a range, JSON from an argument or a file, commits and
+ * pull requests as `complete` takes them, running usage as `heartbeat`, `activity` and `complete`
+ * report it, projects by id or by name.
  */
 import { readFileSync } from "node:fs";
 import type { Argv } from "yargs";
-import type { KaizenClient, Schema } from "../client.js";
+import type { KaizenClient, paths, Schema } from "../client.js";
 import { UsageError } from "./runtime.js";
 
 /**
@@ -64,6 +65,51 @@ export function readJsonObject(value: string, flag: string, stdinText?: () => st
     throw new UsageError(`--${flag} must be a JSON object`);
   }
   return parsed as Record<string, unknown>;
+}
+
+/** The running usage a heartbeat, an activity or a completion reports. */
+type Usage = NonNullable<
+  NonNullable<paths["/api/dispatch/{id}/heartbeat"]["post"]["requestBody"]>["content"]["application/json"]["usage"]
+>;
+
+/**
+ * `--input-tokens`, `--output-tokens`, `--cost-usd` and `--model`: the running usage of a dispatch
+ * (docs/api.md#budget-per-dispatch), as `heartbeat`, `activity` and `complete` report it.
+ */
+export function withUsage<T>(y: Argv<T>) {
+  return y
+    .option("input-tokens", { type: "number", describe: "Usage so far: tokens the model read" })
+    .option("output-tokens", { type: "number", describe: "Usage so far: tokens the model wrote" })
+    .option("cost-usd", {
+      type: "number",
+      describe: "Usage so far: what the work cost, in US dollars (past the dispatch's budget, Kaizen stops it)",
+    })
+    .option("model", { type: "string", describe: "Usage: the model that did the work" });
+}
+
+/**
+ * The `usage` of a request from {@link withUsage}'s flags: undefined when none was given; a flag that
+ * is not a number is a usage error. The API checks the ranges (a value out of range is its 400,
+ * naming the field).
+ * @example usageOf({ costUsd: 0.42, model: "m" }) // { costUsd: 0.42, model: "m" }
+ */
+export function usageOf(args: {
+  inputTokens?: number | undefined;
+  outputTokens?: number | undefined;
+  costUsd?: number | undefined;
+  model?: string | undefined;
+}): Usage | undefined {
+  const numbers = { "input-tokens": args.inputTokens, "output-tokens": args.outputTokens, "cost-usd": args.costUsd };
+  for (const [flag, value] of Object.entries(numbers)) {
+    if (value !== undefined && !Number.isFinite(value)) throw new UsageError(`--${flag} must be a number`);
+  }
+  const usage: Usage = {
+    ...(args.inputTokens === undefined ? {} : { inputTokens: args.inputTokens }),
+    ...(args.outputTokens === undefined ? {} : { outputTokens: args.outputTokens }),
+    ...(args.costUsd === undefined ? {} : { costUsd: args.costUsd }),
+    ...(args.model === undefined ? {} : { model: args.model }),
+  };
+  return Object.keys(usage).length > 0 ? usage : undefined;
 }
 
 type Commit = NonNullable<Schema<"Issue">["commits"]>[number];

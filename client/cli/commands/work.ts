@@ -10,7 +10,7 @@ import { ISSUE_TYPES } from "../../../core/src/issues/issue-values.js";
 import { claimStopped, type Schema, stoppedReason } from "../../client.js";
 import type { Define } from "../command.js";
 import { COMMANDS } from "../command-index.js";
-import { integerIn, parseCommit, parsePullRequest, resolveProjectId } from "../options.js";
+import { integerIn, parseCommit, parsePullRequest, resolveProjectId, usageOf, withUsage } from "../options.js";
 import { emit, formatFields, paint, priorityLabel } from "../output.js";
 import { type CommandContext, defaultAgentName, EXIT } from "../runtime.js";
 
@@ -81,6 +81,38 @@ function endedLine(verb: string, result: Schema<"DispatchWithIssue">): string {
 const TOKEN_NOTE =
   "Sends KAIZEN_DISPATCH_TOKEN when it is set (the claim's token works for its own dispatch, issue and prompt), else the API key.";
 
+/** Shown by the commands that report usage. */
+const USAGE_NOTE =
+  "Usage figures are running totals for the dispatch (a lower one than already reported is ignored). A cost past the " +
+  "dispatch's costBudgetUsd stops it: the API answers 409 Dispatch was stopped, and so does every later call with the token.";
+
+/**
+ * A heartbeat's answer as one line: the new end of the lease, or, on a waiting dispatch, what it
+ * waits for (its lease stays paused).
+ * @example heartbeatLine(dispatch) // "Lease of dsp_… extended until 2026-11-25T14:35:00.000Z"
+ */
+export function heartbeatLine(dispatch: Schema<"Dispatch">): string {
+  if (dispatch.status === "waiting") {
+    const what = dispatch.waitingFor === "approval" ? "a person's approval of its plan" : "a person's answer";
+    return `${dispatch.id} waits for ${what}: its lease stays paused (until ${dispatch.leaseExpiresAt} at the latest)`;
+  }
+  return `Lease of ${dispatch.id} extended until ${dispatch.leaseExpiresAt}`;
+}
+
+/**
+ * A posted activity as one line; a question or a plan says how to wait for the person's answer.
+ * @example activityRecorded(activity) // "Activity 3 of dsp_… recorded (action)"
+ */
+export function activityRecorded(activity: Schema<"Activity">): string {
+  const line = `Activity ${activity.sequence} of ${activity.dispatchId} recorded (${activity.type})`;
+  const wait = `kaizen watch ${activity.dispatchId} --after ${activity.sequence} --until-answer`;
+  if (activity.type === "elicitation") return `${line}: the dispatch waits for a person's answer; ${wait} waits for it`;
+  if (activity.type === "plan") {
+    return `${line}: on a project with plan approval the dispatch waits for a person's approval; ${wait} waits for it`;
+  }
+  return line;
+}
+
 /** Registers `next`, `heartbeat`, `activity`, `complete`, `release`, `review` and `comment`. */
 export function registerWork(yargs: Argv, define: Define): Argv {
   return yargs
@@ -131,16 +163,16 @@ export function registerWork(yargs: Argv, define: Define): Argv {
       ...define(
         ...COMMANDS.heartbeat,
         (y) =>
-          y
-            .positional("dispatch", { type: "string", demandOption: true, describe: "Dispatch id (dsp_…)" })
-            .epilogue(TOKEN_NOTE),
+          withUsage(
+            y.positional("dispatch", { type: "string", demandOption: true, describe: "Dispatch id (dsp_…)" }),
+          ).epilogue(`${TOKEN_NOTE}\n${USAGE_NOTE}`),
         async (args, { client, output }) => {
+          const usage = usageOf(args);
           const { data } = await client("agent").POST("/api/dispatch/{id}/heartbeat", {
             params: { path: { id: args.dispatch } },
+            ...(usage ? { body: { usage } } : {}),
           });
-          emit(output, data?.data, (dispatch) =>
-            dispatch ? `Lease of ${dispatch.id} extended until ${dispatch.leaseExpiresAt}` : "",
-          );
+          emit(output, data?.data, (dispatch) => (dispatch ? heartbeatLine(dispatch) : ""));
           return 0;
         },
       ),
@@ -149,46 +181,36 @@ export function registerWork(yargs: Argv, define: Define): Argv {
       ...define(
         ...COMMANDS.complete,
         (y) =>
-          y
-            .positional("dispatch", { type: "string", demandOption: true, describe: "Dispatch id (dsp_…)" })
-            .option("result", {
-              type: "string",
-              choices: ["done", "failed"] as const,
-              demandOption: true,
-              describe: "Outcome",
-            })
-            .option("summary", {
-              type: "string",
-              demandOption: true,
-              describe: "What changed and how it was verified (or why it failed); @file reads a file",
-            })
-            .option("commit", {
-              type: "string",
-              array: true,
-              describe: 'A commit: "<sha> [message]" (repeat for several)',
-            })
-            .option("pr", {
-              type: "string",
-              array: true,
-              describe: 'A pull request: "<url ending in its number> [title]", or its number (repeat for several)',
-            })
-            .option("input-tokens", { type: "number", describe: "Usage: tokens the model read" })
-            .option("output-tokens", { type: "number", describe: "Usage: tokens the model wrote" })
-            .option("cost-usd", { type: "number", describe: "Usage: what the work cost, in US dollars" })
-            .option("model", { type: "string", describe: "Usage: the model that did the work" })
-            .epilogue(TOKEN_NOTE),
+          withUsage(
+            y
+              .positional("dispatch", { type: "string", demandOption: true, describe: "Dispatch id (dsp_…)" })
+              .option("result", {
+                type: "string",
+                choices: ["done", "failed"] as const,
+                demandOption: true,
+                describe: "Outcome",
+              })
+              .option("summary", {
+                type: "string",
+                demandOption: true,
+                describe: "What changed and how it was verified (or why it failed); @file reads a file",
+              })
+              .option("commit", {
+                type: "string",
+                array: true,
+                describe: 'A commit: "<sha> [message]" (repeat for several)',
+              })
+              .option("pr", {
+                type: "string",
+                array: true,
+                describe: 'A pull request: "<url ending in its number> [title]", or its number (repeat for several)',
+              }),
+          ).epilogue(`${TOKEN_NOTE}\n${USAGE_NOTE}`),
         async (args, { client, output }) => {
           const summary = args.summary.startsWith("@") ? readFileSync(args.summary.slice(1), "utf8") : args.summary;
           const commits = args.commit?.map(parseCommit);
           const pullRequests = args.pr?.map(parsePullRequest);
-          // Sent as given: the API checks the values (a bad one is its 400, naming the field).
-          const reported = {
-            inputTokens: args.inputTokens,
-            outputTokens: args.outputTokens,
-            costUsd: args.costUsd,
-            model: args.model,
-          };
-          const usage = Object.values(reported).some((value) => value !== undefined) ? reported : undefined;
+          const usage = usageOf(args);
           const { data } = await client("agent").POST("/api/dispatch/{id}/complete", {
             params: { path: { id: args.dispatch } },
             body: { result: args.result as "done" | "failed", summary, commits, pullRequests, usage },
@@ -265,29 +287,30 @@ export function registerWork(yargs: Argv, define: Define): Argv {
       ...define(
         ...COMMANDS.activity,
         (y) =>
-          y
-            .positional("dispatch", { type: "string", demandOption: true, describe: "dsp_…" })
-            .positional("body", {
-              type: "string",
-              demandOption: true,
-              describe: "What you did or found, or - for stdin",
-            })
-            .option("type", {
-              type: "string",
-              choices: ACTIVITY_TYPES,
-              default: "action",
-              describe: "thought, action, response or error",
-            })
-            .epilogue(TOKEN_NOTE),
+          withUsage(
+            y
+              .positional("dispatch", { type: "string", demandOption: true, describe: "dsp_…" })
+              .positional("body", {
+                type: "string",
+                demandOption: true,
+                describe: "What you did or found, or - for stdin",
+              })
+              .option("type", {
+                type: "string",
+                choices: ACTIVITY_TYPES,
+                default: "action",
+                describe:
+                  "thought, action, response, error; elicitation: a question, the dispatch waits for a person's answer; plan: on a project with plan approval, it waits for a person's approval",
+              }),
+          ).epilogue(`${TOKEN_NOTE}\n${USAGE_NOTE}`),
         async (args, context) => {
           const body = args.body === "-" ? readFileSync(0, "utf8") : args.body;
+          const usage = usageOf(args);
           const { data } = await context.client("agent").POST("/api/dispatch/{id}/activities", {
             params: { path: { id: args.dispatch } },
-            body: { type: args.type as ActivityType, body },
+            body: { type: args.type as ActivityType, body, ...(usage ? { usage } : {}) },
           });
-          emit(context.output, data?.data, (activity) =>
-            activity ? `Activity ${activity.sequence} of ${activity.dispatchId} recorded (${activity.type})` : "",
-          );
+          emit(context.output, data?.data, (activity) => (activity ? activityRecorded(activity) : ""));
           return 0;
         },
       ),

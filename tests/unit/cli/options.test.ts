@@ -1,9 +1,12 @@
-/** The CLI's flag parsers: integers in range, JSON objects, commits and pull requests as `complete` takes them. */
+/**
+ * The CLI's flag parsers: integers in range, JSON objects, commits and pull requests as `complete`
+ * takes them, running usage as `heartbeat`, `activity` and `complete` report it.
+ */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { integerIn, parseCommit, parsePullRequest, readJsonObject } from "../../../client/cli/options.js";
+import { integerIn, parseCommit, parsePullRequest, readJsonObject, usageOf } from "../../../client/cli/options.js";
 import { UsageError } from "../../../client/cli/runtime.js";
 
 const dir = mkdtempSync(join(tmpdir(), "kaizen-cli-options-"));
@@ -75,5 +78,18 @@ describe("parsePullRequest", () => {
     );
     expect(() => parsePullRequest("soon")).toThrow(/--pr must be a pull request URL/);
     expect(() => parsePullRequest("0")).toThrow(UsageError);
+  });
+});
+
+describe("usageOf", () => {
+  it("keeps the flags given, and nothing when none was", () => {
+    expect(usageOf({})).toBeUndefined();
+    expect(usageOf({ costUsd: 0.42, model: "m" })).toEqual({ costUsd: 0.42, model: "m" });
+    expect(usageOf({ inputTokens: 0 })).toEqual({ inputTokens: 0 });
+  });
+
+  it("refuses a flag that is not a number", () => {
+    expect(() => usageOf({ costUsd: Number.NaN })).toThrow(UsageError);
+    expect(() => usageOf({ outputTokens: Number.NaN })).toThrow("--output-tokens must be a number");
   });
 });

@@ -1,7 +1,7 @@
 /**
  * `kaizen watch` and the lines of a person steering an agent (pure functions), and the watch's loop
  * over a scripted API: each poll a step of the script, the clock's sleep the only way to the next,
- * so nothing waits.
+ * so nothing waits. Also the lines of heartbeat and activity, which say how to wait for an answer.
  */
 import { describe, expect, it } from "vitest";
 import { decisionLine, stoppedLine } from "../../../client/cli/commands/steering.js";
@@ -15,6 +15,7 @@ import {
   type WatchClock,
   type WatchOptions,
 } from "../../../client/cli/commands/watch.js";
+import { activityRecorded, heartbeatLine } from "../../../client/cli/commands/work.js";
 import { createOutput } from "../../../client/cli/output.js";
 import { createKaizenClient, type Schema } from "../../../client/client.js";
 
@@ -137,6 +138,23 @@ describe("formatActivity", () => {
     expect(
       formatActivity(activity(6, { ...message, body: "Plan approved.", data: { decision: "approved" } }), false),
     ).toBe("14:05:06 #6 message (approved)  a person: Plan approved.");
+  });
+});
+
+describe("the lines of heartbeat and activity", () => {
+  it("a heartbeat of a waiting dispatch says its lease stays paused", () => {
+    expect(heartbeatLine(dispatch)).toBe(`Lease of ${DSP} extended until 2026-11-25T14:30:00.000Z`);
+    expect(heartbeatLine({ ...dispatch, status: "waiting", waitingFor: "input" })).toBe(
+      `${DSP} waits for a person's answer: its lease stays paused (until 2026-11-25T14:30:00.000Z at the latest)`,
+    );
+  });
+
+  it("a question or a plan says how to wait for the answer", () => {
+    expect(activityRecorded(activity(2))).toBe(`Activity 2 of ${DSP} recorded (action)`);
+    expect(activityRecorded(activity(3, { type: "elicitation" }))).toBe(
+      `Activity 3 of ${DSP} recorded (elicitation): the dispatch waits for a person's answer; kaizen watch ${DSP} --after 3 --until-answer waits for it`,
+    );
+    expect(activityRecorded(activity(4, { type: "plan" }))).toContain("on a project with plan approval");
   });
 });
 
