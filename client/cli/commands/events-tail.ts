@@ -46,8 +46,8 @@ function verificationOf(data: Record<string, unknown>): Schema<"Issue">["verific
 }
 
 /**
- * The gist of an event's `data` in one line: the issue and its move, the dispatch and its agent, the
- * experiment's outcome, how a merged fix's watch ended; for a type this CLI does not know, the data as JSON.
+ * The gist of an event's `data` in one line: the issue and its move, the dispatch and its agent (what
+ * it waits for, who stopped it and why), the experiment's outcome, how a merged fix's watch ended; for a type this CLI does not know, the data as JSON.
  * @example eventSummary({ type: "issue.status_changed", data: { issue: { identifier: "KZN-12" }, from: "todo", to: "in_progress" } }) // "KZN-12 todo → in_progress"
  */
 export function eventSummary(event: Pick<ReceivedEvent, "type" | "data">): string {
@@ -66,8 +66,12 @@ export function eventSummary(event: Pick<ReceivedEvent, "type" | "data">): strin
     case "dispatch.completed":
     case "dispatch.expired":
       return `${dispatchText} ${event.type.slice("dispatch.".length)}`;
-    case "dispatch.stopped":
-      return `${dispatchText} stopped: ${text(field(data, "reason"))}`;
+    case "dispatch.waiting":
+      return `${dispatchText} waits for ${text(field(data, "waitingFor") ?? field(dispatch, "waitingFor"))}`;
+    case "dispatch.stopped": {
+      const by = field(data, "by");
+      return `${dispatchText} stopped${typeof by === "string" ? ` by ${by}` : ""}: ${text(field(data, "reason"))}`;
+    }
     case "dispatch.failed": {
       const summary = field(field(dispatch, "outcome"), "summary");
       return `${dispatchText} failed${typeof summary === "string" && summary ? `: ${summary}` : ""}`;
@@ -90,8 +94,12 @@ export function eventSummary(event: Pick<ReceivedEvent, "type" | "data">): strin
   }
 }
 
-/** The colours of event types that say how something ended: a dispatch, a merged fix's watch. */
-const ENDING_STYLES: Partial<Record<string, Style>> = {
+/**
+ * The colours of event types that say how something ended (a dispatch, a merged fix's watch), or
+ * that a dispatch waits for a person.
+ */
+const EVENT_STYLES: Partial<Record<string, Style>> = {
+  "dispatch.waiting": "yellow",
   "dispatch.completed": "green",
   "dispatch.failed": "red",
   "dispatch.expired": "red",
@@ -100,10 +108,10 @@ const ENDING_STYLES: Partial<Record<string, Style>> = {
   "issue.regressed": "red",
 };
 
-/** An event type's colour: how its dispatch, experiment or merged fix's watch ended. */
+/** An event type's colour: how its dispatch, experiment or merged fix's watch ended; a dispatch waiting for a person. */
 function eventStyle(event: ReceivedEvent): Style | undefined {
   if (event.type === "experiment.decided") return statusStyle(text(field(field(event.data, "experiment"), "status")));
-  return ENDING_STYLES[event.type];
+  return EVENT_STYLES[event.type];
 }
 
 /**

@@ -54,6 +54,22 @@ describe("eventSummary", () => {
     ["dispatch.completed", { dispatch }, "dispatch dsp_1 by agent-1 completed"],
     ["dispatch.failed", { dispatch }, "dispatch dsp_1 by agent-1 failed: tests fail"],
     ["dispatch.expired", { dispatch: { ...dispatch, outcome: null } }, "dispatch dsp_1 by agent-1 expired"],
+    ["dispatch.waiting", { dispatch, waitingFor: "input" }, "dispatch dsp_1 by agent-1 waits for input"],
+    [
+      "dispatch.waiting",
+      { dispatch: { ...dispatch, waitingFor: "approval" } },
+      "dispatch dsp_1 by agent-1 waits for approval",
+    ],
+    [
+      "dispatch.stopped",
+      { dispatch, reason: "Wrong approach", by: "api" },
+      "dispatch dsp_1 by agent-1 stopped by api: Wrong approach",
+    ],
+    [
+      "dispatch.stopped",
+      { dispatch, reason: "Cost budget passed", by: "automation" },
+      "dispatch dsp_1 by agent-1 stopped by automation: Cost budget passed",
+    ],
     [
       "prompt.needs_attention",
       { templateId: "tpl_1", version: 3, reviewScore: 3.125, reviewCount: 4, improvementIssueId: "iss_2" },
@@ -107,6 +123,23 @@ describe("formatEventLine", () => {
     );
     expect(formatEventLine(event("issue.regressed", "regressed"), true)).toContain(
       styleText("red", "issue.regressed".padEnd(TYPE_WIDTH), { validateStream: false }),
+    );
+  });
+});
+
+describe("formatEventLine's colours of dispatches", () => {
+  it("a dispatch waiting for a person in yellow, a stopped one in red", () => {
+    const event = (type: string, data: Record<string, unknown>) => ({
+      id: "evt_3",
+      type,
+      createdAt: "2026-11-28T09:24:00.000Z",
+      data,
+    });
+    expect(formatEventLine(event("dispatch.waiting", { dispatch, waitingFor: "input" }), true)).toContain(
+      styleText("yellow", "dispatch.waiting".padEnd(TYPE_WIDTH), { validateStream: false }),
+    );
+    expect(formatEventLine(event("dispatch.stopped", { dispatch, reason: "x", by: "api" }), true)).toContain(
+      styleText("red", "dispatch.stopped".padEnd(TYPE_WIDTH), { validateStream: false }),
     );
   });
 });
