@@ -115,7 +115,7 @@ export function registerProjects(yargs: Argv, define: Define): Argv {
       .command(
         ...define(
           "show <project>",
-          "Show a project: its sources, automation, limits and issue counts",
+          "Show a project: its sources, automation, limits, plan approval and issue counts",
           (y) =>
             y.positional("project", { type: "string", demandOption: true, describe: "Project id (prj_…) or name" }),
           async (args, { client, output }) => {
@@ -135,6 +135,12 @@ export function registerProjects(yargs: Argv, define: Define): Argv {
                         ["accept at signals", project.automation.acceptAtSignals],
                         ["max active per agent", project.limits.maxActivePerAgent],
                         ["daily cost budget", project.limits.dailyCostBudgetUsd],
+                        ["max cost per dispatch", project.limits.maxCostPerDispatchUsd],
+                        ["max in review", project.limits.maxInReview],
+                        [
+                          "plan approval",
+                          project.autonomy.planApproval ? "yes: agents wait for a person's approval" : "no",
+                        ],
                         [
                           "issues",
                           Object.entries(project.issueCounts)
