@@ -1,6 +1,6 @@
 /**
  * The web console's projects, goals and labels (docs/api.md#console) in headless Chromium: a
- * project made from its list, its settings, limits and automation edited (a stale edit refused
+ * project made from its list, its settings, limits, automation and autonomy edited (a stale edit refused
  * with a 412), its sources added and removed (one another project owns refused with the API's
  * 409), its issue counts leading to its issues; labels made and deleted (the API's 409s shown);
  * goals made and edited on their page and on the project's. Each page passes an axe-core scan.
@@ -53,28 +53,49 @@ describe("projects, goals and labels in the console", () => {
     expect(await project()).toMatchObject({ name: "Checkout", description: "Owns the **checkout** flow." });
     await page.locator(".markdown strong", { hasText: "checkout" }).waitFor();
 
-    // Settings: health, limits and automation, in one save.
+    // Settings: health, limits, automation and plan approval, in one save.
     const settings = page.getByRole("form", { name: "Settings" });
     await settings.getByLabel("Health").selectOption("at_risk");
     await settings.getByLabel("Max active dispatches per agent").fill("3");
     await settings.getByLabel("Daily cost budget (USD)").fill("25");
+    await settings.getByLabel("Max cost per dispatch (USD)").fill("2.5");
     await settings.getByLabel("Max issues in review").fill("4");
+    const planApproval = settings.getByRole("checkbox", { name: /post a plan and wait for a person's approval/ });
+    await planApproval.check();
     await settings.getByLabel("Watch merged fixes (hours)").fill("48");
     await settings.getByLabel("At priority").selectOption("3");
     await settings.getByRole("button", { name: "Save project" }).click();
     await expect
       .poll(async () => {
-        const { health, limits, automation, verifyHours } = await project();
-        return { health, limits, automation, verifyHours };
+        const { health, limits, automation, autonomy, verifyHours } = await project();
+        return { health, limits, automation, autonomy, verifyHours };
       })
       .toEqual({
         health: "at_risk",
-        limits: { maxActivePerAgent: 3, dailyCostBudgetUsd: 25, maxInReview: 4 },
+        limits: { maxActivePerAgent: 3, dailyCostBudgetUsd: 25, maxInReview: 4, maxCostPerDispatchUsd: 2.5 },
         verifyHours: 48,
         automation: { acceptAtPriority: 3, acceptAtSignals: null },
+        autonomy: { planApproval: true },
       });
     await page.locator("h1 + p .badge", { hasText: "at risk" }).waitFor();
     await expect(settings.getByLabel("Daily cost budget (USD)").inputValue()).resolves.toBe("25");
+    await expect(settings.getByLabel("Max cost per dispatch (USD)").inputValue()).resolves.toBe("2.5");
+    await expect(planApproval.isChecked()).resolves.toBe(true);
+    // The API replaces the whole limits object: clearing one sends the others as they are.
+    await settings.getByLabel("Max cost per dispatch (USD)").fill("");
+    await planApproval.uncheck();
+    await settings.getByRole("button", { name: "Save project" }).click();
+    await expect
+      .poll(async () => {
+        const { limits, autonomy } = await project();
+        return { limits, autonomy };
+      })
+      .toEqual({
+        limits: { maxActivePerAgent: 3, dailyCostBudgetUsd: 25, maxInReview: 4, maxCostPerDispatchUsd: null },
+        autonomy: { planApproval: false },
+      });
+    // The form opens again on the saved version: nothing left to save.
+    await expect.poll(() => settings.getByRole("button", { name: "Save project" }).isDisabled()).toBe(true);
 
     // Sources, one kind at a time; one another project owns is the API's 409, and nothing changes.
     const add = async (kind: string, source: string) => {

@@ -1,7 +1,7 @@
 /**
  * @module console/pages/project — `/app/projects/:id`: one project's issue counts (each a link to
  * those issues), what its agents reported today, its settings (name, description, status, health,
- * goal, limits, automation), its sources and its goals. Changes are sent with the project's
+ * goal, limits, automation, autonomy), its sources and its goals. Changes are sent with the project's
  * `If-Match`, so one made against a project that changed meanwhile is refused (412) and says so;
  * the page does not poll, so no refresh overwrites a form being filled in.
  */
@@ -33,6 +33,12 @@ function numberOrNull(text: string): number | null {
 }
 const text = (value: number | null) => (value === null ? "" : String(value));
 
+/** Whether two objects of settings say the same, whatever the order of their keys. */
+function sameSettings(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].every((key) => Object.is(a[key] ?? null, b[key] ?? null));
+}
+
 /** The settings form, opened on one version of the project (the page remounts it on the next). */
 function Settings({
   project,
@@ -53,6 +59,8 @@ function Settings({
   const [maxActive, setMaxActive] = useState(text(project.limits.maxActivePerAgent));
   const [budget, setBudget] = useState(text(project.limits.dailyCostBudgetUsd));
   const [maxInReview, setMaxInReview] = useState(text(project.limits.maxInReview));
+  const [perDispatch, setPerDispatch] = useState(text(project.limits.maxCostPerDispatchUsd));
+  const [planApproval, setPlanApproval] = useState(project.autonomy.planApproval);
   const [verifyHours, setVerifyHours] = useState(text(project.verifyHours));
   const [atPriority, setAtPriority] = useState(text(project.automation.acceptAtPriority));
   const [atSignals, setAtSignals] = useState(text(project.automation.acceptAtSignals));
@@ -68,12 +76,15 @@ function Settings({
     maxActivePerAgent: numberOrNull(maxActive),
     dailyCostBudgetUsd: numberOrNull(budget),
     maxInReview: numberOrNull(maxInReview),
+    maxCostPerDispatchUsd: numberOrNull(perDispatch),
   };
-  if (JSON.stringify(limits) !== JSON.stringify(project.limits)) changes.limits = limits;
+  // The API replaces the whole limits object, so a change sends every limit.
+  if (!sameSettings(limits, project.limits)) changes.limits = limits;
   const hours = numberOrNull(verifyHours);
   if (hours !== null && hours !== project.verifyHours) changes.verifyHours = hours;
   const automation = { acceptAtPriority: numberOrNull(atPriority), acceptAtSignals: numberOrNull(atSignals) };
-  if (JSON.stringify(automation) !== JSON.stringify(project.automation)) changes.automation = automation;
+  if (!sameSettings(automation, project.automation)) changes.automation = automation;
+  if (planApproval !== project.autonomy.planApproval) changes.autonomy = { planApproval };
   const dirty = Object.keys(changes).length > 0;
 
   const submit = async (event: Event) => {
@@ -159,6 +170,16 @@ function Settings({
           />
         </label>
         <label>
+          Max cost per dispatch (USD)
+          <input
+            type="number"
+            min={0.01}
+            step={0.01}
+            value={perDispatch}
+            onInput={(event) => setPerDispatch(fieldValue(event))}
+          />
+        </label>
+        <label>
           Max issues in review
           <input
             type="number"
@@ -204,6 +225,18 @@ function Settings({
             onInput={(event) => setAtSignals(fieldValue(event))}
           />
         </label>
+      </fieldset>
+      <fieldset>
+        <legend>Autonomy</legend>
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={planApproval}
+            onChange={(event) => setPlanApproval((event.target as HTMLInputElement).checked)}
+          />
+          Agents post a plan and wait for a person's approval before they complete
+        </label>
+        <p class="muted small">Applies to the dispatches claimed after the change, as the cost per dispatch does.</p>
       </fieldset>
       <button type="submit" disabled={save.busy || !dirty || !name.trim()}>
         {save.busy ? "Saving…" : "Save project"}
