@@ -15,6 +15,7 @@ import type { ExperimentEndings } from "../templates/experiment-endings.js";
 import {
   agentActivityStep,
   budgetStopReason,
+  heartbeatStep,
   PLAN_APPROVAL_REQUIRED,
   resumeStep,
   runningUsage,
@@ -95,11 +96,10 @@ export class DispatchEndings {
       const now = this.now();
       const current = await this.openDispatch(id, now);
       const usage = await this.withinBudget(current, input.usage, now);
-      const usageStep = sameUsage(usage, current.dispatch.usage) ? {} : { usage };
-      const step =
-        current.dispatch.status === "waiting"
-          ? usageStep
-          : { ...agentActivityStep(current.dispatch, "thought", now), ...usageStep };
+      const step = {
+        ...heartbeatStep(current.dispatch, now),
+        ...(sameUsage(usage, current.dispatch.usage) ? {} : { usage }),
+      };
       if (Object.keys(step).length === 0) return current.dispatch;
       const { dispatch, writes } = this.store.prepareStep(current, { ...step, leaseRunningAt: now.toISOString() });
       await this.db.transactWrite(writes);

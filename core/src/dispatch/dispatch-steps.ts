@@ -49,6 +49,11 @@ export function agentActivityStep(dispatch: Dispatch, type: ActivityType, now: D
       ...(type === "plan" ? { planApproved: false } : {}),
     };
   }
+  return heartbeatStep(dispatch, now);
+}
+
+/** A heartbeat at `now`: an active dispatch's lease runs its length from now; a waiting one's stays paused. */
+export function heartbeatStep(dispatch: Dispatch, now: Date): StepChanges {
   if (dispatch.status === "waiting") return {};
   return { heartbeatAt: now.toISOString(), leaseExpiresAt: at(now, dispatch.leaseSeconds) };
 }
