@@ -146,13 +146,13 @@ export function Badge({ kind, children }: { kind: string; children: ComponentChi
   return <span class={`badge badge-${kind.replace(/[^a-z_]/g, "")}`}>{children}</span>;
 }
 
-/** A timestamp, readable, with the exact value on hover. */
-export function When({ at }: { at: string | null | undefined }) {
+/** A timestamp, readable, with the exact value on hover; `precise` adds the seconds. */
+export function When({ at, precise = false }: { at: string | null | undefined; precise?: boolean }) {
   if (!at) return <span class="muted">—</span>;
   const date = new Date(at);
   return (
     <time dateTime={at} title={at}>
-      {date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}
+      {date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: precise ? "medium" : "short" })}
     </time>
   );
 }

@@ -1,5 +1,6 @@
 /**
  * @module console/pages/issue — `/app/issues/:id` (an id or `KZN-<number>`): the issue with its
+ * agent at work (live, with the answers, approvals and stop a person gives it: ./issue-dispatch.tsx),
  * signals and their payloads, relations, fingerprints, comments, dispatch history and the prompts
  * it received, the triage actions and the merge into another issue. Descriptions and comments are
  * Markdown, rendered safely (../markdown.ts). Every change is sent with `If-Match`, so one made
@@ -11,23 +12,13 @@ import { useRoute } from "preact-iso";
 import type { Schema } from "../../../client/client.js";
 import { useProjects } from "../catalog.js";
 import { Badge, Failure, Loading, Markdown, When } from "../components.js";
+import { isOpen } from "../dispatch-text.js";
 import { REFRESH_MS, useAction, useResource } from "../resource.js";
+import { AtWork, DispatchHistory, useDispatches } from "./issue-dispatch.js";
 import { Merge } from "./issue-merge.js";
 import { Triage } from "./issue-triage.js";
 
 type Issue = Schema<"IssueDetail">;
-
-/** What an agent reported its work cost, in words: only the parts it reported. */
-function usageText(usage: NonNullable<Schema<"Dispatch">["usage"]>): string {
-  return [
-    usage.inputTokens === null ? null : `${usage.inputTokens.toLocaleString()} tokens in`,
-    usage.outputTokens === null ? null : `${usage.outputTokens.toLocaleString()} tokens out`,
-    usage.costUsd === null ? null : `$${usage.costUsd.toFixed(2)}`,
-    usage.model,
-  ]
-    .filter((part) => part !== null)
-    .join(", ");
-}
 
 function Json({ value }: { value: unknown }) {
   return <pre class="json">{JSON.stringify(value, null, 2)}</pre>;
@@ -160,13 +151,8 @@ function Comments({ issueId }: { issueId: string }) {
   );
 }
 
-function History({ issueId }: { issueId: string }) {
-  const dispatches = useResource(
-    async (kaizen) =>
-      (await kaizen.GET("/api/dispatch", { params: { query: { issueId, limit: 100 } } })).data?.data ?? [],
-    issueId,
-    REFRESH_MS,
-  );
+/** The prompts the issue's dispatches received, newest first. */
+function Prompts({ issueId }: { issueId: string }) {
   const prompts = useResource(
     async (kaizen) =>
       (await kaizen.GET("/api/prompts", { params: { query: { issueId, limit: 100 } } })).data?.data ?? [],
@@ -174,53 +160,27 @@ function History({ issueId }: { issueId: string }) {
     REFRESH_MS,
   );
   return (
-    <>
-      <section aria-labelledby="dispatches-title">
-        <h2 id="dispatches-title">Dispatch history</h2>
-        <Failure error={dispatches.error} />
-        {dispatches.data?.length === 0 ? <p class="muted">Never dispatched.</p> : null}
-        <ol class="plain">
-          {(dispatches.data ?? []).map((dispatch) => (
-            <li key={dispatch.id} class="dispatch">
-              Attempt {dispatch.attempt}: <strong>{dispatch.agent}</strong>{" "}
-              <Badge kind={dispatch.status}>{dispatch.status}</Badge> claimed <When at={dispatch.claimedAt} />
-              {dispatch.finishedAt ? (
-                <>
-                  , finished <When at={dispatch.finishedAt} />
-                </>
-              ) : (
-                <>
-                  , lease until <When at={dispatch.leaseExpiresAt} />
-                </>
-              )}
-              {dispatch.outcome ? <p class="outcome">{dispatch.outcome.summary}</p> : null}
-              {dispatch.usage ? <p class="muted small">Reported usage: {usageText(dispatch.usage)}</p> : null}
-            </li>
-          ))}
-        </ol>
-      </section>
-      <section aria-labelledby="prompts-title">
-        <h2 id="prompts-title">Prompts it received</h2>
-        <Failure error={prompts.error} />
-        {prompts.data?.length === 0 ? <p class="muted">No prompt yet.</p> : null}
-        <ul class="plain">
-          {(prompts.data ?? []).map((prompt) => (
-            <li key={prompt.id}>
-              <details>
-                <summary>
-                  Version {prompt.versionNumber}, <When at={prompt.createdAt} />, {prompt.reviewCount} review
-                  {prompt.reviewCount === 1 ? "" : "s"}
-                </summary>
-                <p>
-                  <a href={`/app/prompts/${prompt.templateId}`}>Its template and versions</a>
-                </p>
-                <pre class="prompt">{prompt.text}</pre>
-              </details>
-            </li>
-          ))}
-        </ul>
-      </section>
-    </>
+    <section aria-labelledby="prompts-title">
+      <h2 id="prompts-title">Prompts it received</h2>
+      <Failure error={prompts.error} />
+      {prompts.data?.length === 0 ? <p class="muted">No prompt yet.</p> : null}
+      <ul class="plain">
+        {(prompts.data ?? []).map((prompt) => (
+          <li key={prompt.id}>
+            <details>
+              <summary>
+                Version {prompt.versionNumber}, <When at={prompt.createdAt} />, {prompt.reviewCount} review
+                {prompt.reviewCount === 1 ? "" : "s"}
+              </summary>
+              <p>
+                <a href={`/app/prompts/${prompt.templateId}`}>Its template and versions</a>
+              </p>
+              <pre class="prompt">{prompt.text}</pre>
+            </details>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -294,6 +254,14 @@ export function IssuePage() {
     REFRESH_MS,
   );
   const current = issue.data?.issue;
+  const dispatches = useDispatches(current?.id);
+  // The dispatch at work; once it ends, it stays shown (how it ended, its last activities) while the page is open.
+  const open = dispatches.data?.find(isOpen);
+  const [watched, setWatched] = useState<string | null>(null);
+  useEffect(() => {
+    if (open) setWatched(open.id);
+  }, [open?.id]);
+  const atWork = open ?? dispatches.data?.find((dispatch) => dispatch.id === watched);
   useEffect(() => {
     if (current) document.title = `${current.identifier} · Kaizen console`;
   }, [current?.identifier]);
@@ -330,6 +298,18 @@ export function IssuePage() {
         <p>
           <strong>Agent summary:</strong> {current.agentSummary}
         </p>
+      ) : null}
+      {atWork ? (
+        <AtWork
+          key={atWork.id}
+          dispatch={atWork}
+          issue={current}
+          onActivity={dispatches.reload}
+          onChanged={() => {
+            dispatches.reload();
+            issue.reload();
+          }}
+        />
       ) : null}
       <Review issue={current} />
       {current.blockedBy.length > 0 ? (
@@ -393,7 +373,8 @@ export function IssuePage() {
       </section>
       <Merge issue={current} onMerged={issue.reload} />
       <Comments issueId={current.id} />
-      <History issueId={current.id} />
+      <DispatchHistory dispatches={dispatches} />
+      <Prompts issueId={current.id} />
     </article>
   );
 }
