@@ -27,7 +27,7 @@ export interface HeldDispatch {
   identifier: string | undefined;
   /** `null`: the dispatch has no prompt (no template matched); `undefined`: not known yet. */
   promptId: string | null | undefined;
-  /** Seen completed, failed, released or expired, or its token refused. */
+  /** Seen ended (completed, failed, released, expired or stopped), or its token refused; a waiting dispatch is open. */
   ended: boolean;
 }
 
@@ -90,7 +90,7 @@ export class McpSession {
       issueId: issue.id,
       identifier: issue.identifier,
       promptId: dispatch.promptId,
-      ended: dispatch.status !== "active",
+      ended: !isOpen(dispatch),
     });
     this.#currentId = dispatch.id;
   }
@@ -101,7 +101,7 @@ export class McpSession {
     if (!held) return;
     held.issueId = dispatch.issueId;
     held.promptId = dispatch.promptId;
-    held.ended = dispatch.status !== "active";
+    held.ended = !isOpen(dispatch);
   }
 
   /** `given`, or the current dispatch's id; a {@link SessionError} when there is neither. */
@@ -191,6 +191,11 @@ export class McpSession {
     }
     return client;
   }
+}
+
+/** Whether a dispatch is still open: its agent works (`active`) or waits for a person (`waiting`), and its token serves it. */
+function isOpen(dispatch: Pick<Dispatch, "status">): boolean {
+  return dispatch.status === "active" || dispatch.status === "waiting";
 }
 
 function blank(id: string, token: string): HeldDispatch {

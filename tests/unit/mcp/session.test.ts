@@ -66,6 +66,15 @@ describe("McpSession", () => {
     session.remember({ ...claim.dispatch, status: "completed" });
     expect(session.current?.ended).toBe(true);
   });
+
+  it("keeps a waiting dispatch open, so its token still serves it, and a stopped one ended", () => {
+    const session = new McpSession({ url: URL, apiKey: KEY, dispatchToken: undefined });
+    session.adopt(claim);
+    session.remember({ ...claim.dispatch, status: "waiting", waitingFor: "input" });
+    expect(session.current?.ended).toBe(false);
+    session.remember({ ...claim.dispatch, status: "stopped", stopReason: "Wrong approach" });
+    expect(session.current?.ended).toBe(true);
+  });
 });
 
 describe("createMcpServer", () => {
