@@ -1,10 +1,26 @@
 import * as z from "zod/mini";
 import { createCommentBody } from "../../core/src/comments/schemas.js";
-import { activitiesQuery, activityBody, claimBody, completeBody } from "../../core/src/dispatch/schemas.js";
+import {
+  activitiesQuery,
+  activityBody,
+  claimBody,
+  completeBody,
+  heartbeatBody,
+} from "../../core/src/dispatch/schemas.js";
 import { createReviewBody } from "../../core/src/prompts/schemas.js";
 import { listSignalsQuery } from "../../core/src/signals/schemas.js";
 import { claimStopped, stoppedReason } from "../client.js";
 import { dataResult, defaultIssue, defineTool, dispatchId, promptId, queryString, READ, WRITE } from "./tool-kit.js";
+
+/** What usage is and what its budget does, for the tools that report it. */
+const USAGE_TEXT =
+  "each figure is your running total for the dispatch, and a cost past its costBudgetUsd (its project's " +
+  "limits.maxCostPerDispatchUsd) stops it.";
+
+/** What a stop looks like to the agent, for the tools its token calls. */
+const STOPPED_TEXT =
+  "An error 409 `Dispatch was stopped: <reason>` means a person, or its budget, stopped your dispatch: stop " +
+  "working on it and make no further changes; its issue has moved on.";
 
 export const claimNextIssue = defineTool({
   name: "claim_next_issue",
@@ -78,14 +94,17 @@ export const heartbeat = defineTool({
   title: "Extend the lease",
   description:
     "Extend your dispatch's lease by its length from now. Call it during long work, well before leaseExpiresAt: " +
-    "a dispatch whose lease runs out expires and its issue goes back to the queue. Answers with the dispatch.",
+    "a dispatch whose lease runs out expires and its issue goes back to the queue. Give `usage` (inputTokens, " +
+    `outputTokens, costUsd, model) as you go: ${USAGE_TEXT} While your dispatch is \`waiting\` for a person its ` +
+    "lease stays paused and a heartbeat changes nothing else. Answers with the dispatch (its status, waitingFor, " +
+    `usage and costBudgetUsd). ${STOPPED_TEXT}`,
   route: "POST /api/dispatch/:id/heartbeat",
-  inputSchema: z.strictObject({ dispatchId: z.optional(dispatchId) }),
+  inputSchema: z.extend(heartbeatBody(), { dispatchId: z.optional(dispatchId) }),
   annotations: { ...WRITE, idempotentHint: true },
-  async run(args, session) {
-    const id = session.dispatchId(args.dispatchId);
+  async run({ dispatchId: given, usage }, session) {
+    const id = session.dispatchId(given);
     const { data } = await session.call({ dispatchId: id }, (kaizen) =>
-      kaizen.POST("/api/dispatch/{id}/heartbeat", { params: { path: { id } } }),
+      kaizen.POST("/api/dispatch/{id}/heartbeat", { params: { path: { id } }, ...(usage ? { body: { usage } } : {}) }),
     );
     if (data) session.remember(data.data);
     return dataResult(data?.data);
@@ -99,7 +118,12 @@ export const postActivity = defineTool({
     "Tell the people watching your dispatch what you are doing as you go: a `thought` (what you understood or " +
     "decided), an `action` (what you ran or changed), a `response` (what you concluded) or an `error` (what went " +
     "wrong), with an optional `data` object (at most 16 KiB). Each one also extends your lease as heartbeat does. " +
-    "Answers with the activity and its sequence (1, 2, … for your dispatch).",
+    "To ask a person, post an `elicitation` (the question as its body): your dispatch waits for input, its lease " +
+    "paused, until a person's message answers; read it with list_activities after your question's sequence. On a " +
+    "project with plan approval, post your `plan` before you change anything: the dispatch waits until a person " +
+    "approves or rejects it (complete_dispatch with `done` is refused until your latest plan is approved; after a " +
+    `rejection, post a new plan). \`usage\` is your running total, as on heartbeat. ${STOPPED_TEXT} Answers with the ` +
+    "activity and its sequence (1, 2, … for your dispatch).",
   route: "POST /api/dispatch/:id/activities",
   inputSchema: z.extend(activityBody(), { dispatchId: z.optional(dispatchId) }),
   annotations: WRITE,
@@ -117,8 +141,11 @@ export const listActivities = defineTool({
   title: "Read a dispatch's activities",
   description:
     "The activities of a dispatch, oldest first, with their total; `after` (a sequence) gives only later ones, so " +
-    "asking again with the last sequence seen reads what is new (messages people send you among them). page and " +
-    "limit are digits as text. dispatchId defaults to yours.",
+    "asking again with the last sequence seen reads what is new. People's messages are among them (`type: message`, " +
+    "`authorType: human`): the answer to your question, or to your plan, with `data.decision` `approved` or " +
+    "`rejected` (the body is the comment, or what to change). After an elicitation or a plan, ask again every " +
+    "minute or so with `after` its sequence until a message arrives. page and limit are digits as text. " +
+    "dispatchId defaults to yours.",
   route: "GET /api/dispatch/:id/activities",
   inputSchema: z.extend(activitiesQuery(), { dispatchId: z.optional(dispatchId) }),
   annotations: READ,
@@ -157,7 +184,8 @@ export const completeDispatch = defineTool({
     "requests; `failed` puts it back in todo and your summary reaches the next attempt's prompt (the third failed " +
     "attempt cancels it). Give `usage` (inputTokens, outputTokens, costUsd, model: what you know of them) so prompt " +
     "versions can be compared on cost. Review the prompt (review_prompt) before this if you hold only a dispatch " +
-    "token: it stops working when the dispatch ends. Answers with the dispatch and the issue.",
+    "token: it stops working when the dispatch ends. On a project with plan approval, `done` answers 409 until a " +
+    "person approved your latest plan (post_activity type `plan`). Answers with the dispatch and the issue.",
   route: "POST /api/dispatch/:id/complete",
   inputSchema: z.extend(completeBody(), { dispatchId: z.optional(dispatchId) }),
   annotations: WRITE,

@@ -4,8 +4,10 @@
  *
  * Credentials (from `KAIZEN_API_KEY` and `KAIZEN_DISPATCH_TOKEN`, see client/config.ts):
  * - the service key alone: every tool;
- * - a dispatch token alone: only the tools whose route takes a token (heartbeat, add_comment,
- *   review_prompt, complete_dispatch, release_dispatch — read from the route table, client/mcp/access.ts);
+ * - a dispatch token alone: only the tools whose route takes a token (heartbeat, post_activity,
+ *   list_activities, add_comment, review_prompt, complete_dispatch, release_dispatch — read from the
+ *   route table, client/mcp/access.ts), never a person's (send_message, approve_plan, reject_plan,
+ *   stop_dispatch), whose routes refuse a dispatch's own token;
  *   the dispatch id comes from the token, and its issue and prompt are learnt from the dispatch's own
  *   heartbeat answer when the agent does not name them;
  * - both: every tool; the token serves its own dispatch, the key everything else.
@@ -117,15 +119,23 @@ export function errorResult(error: unknown): CallToolResult {
 function instructions(connection: McpConnection, session: McpSession): string {
   const loop =
     "Kaizen hands you issues to work on. The loop: claim_next_issue, read its prompt, heartbeat during long " +
-    "work, add_comment as you go, review_prompt, then complete_dispatch (done or failed) or release_dispatch.";
+    "work (with your running usage), post_activity and add_comment as you go, review_prompt, then " +
+    "complete_dispatch (done or failed) or release_dispatch.";
+  const asking =
+    "To ask a person, post_activity type elicitation and read the answer with list_activities after its sequence; " +
+    "on a project with plan approval, post_activity type plan and wait for the approval the same way. A 409 " +
+    "`Dispatch was stopped: <reason>` means a person or the budget stopped the dispatch: stop working on it.";
+  const steering =
+    "People steer agents at work: send_message answers a question, approve_plan and reject_plan decide on a plan, " +
+    "stop_dispatch stops one.";
   const triage =
     "Triage: list_issues (status triage), get_issue, update_issue (status todo queues an issue), create_issue, send_signal.";
   const experiments =
     "Prompt experiments (read-only): list_experiments and get_experiment show how a candidate template version fares against the active one.";
-  if (connection.apiKey) return `${loop}\n${triage}\n${experiments}`;
+  if (connection.apiKey) return `${loop}\n${asking}\n${steering}\n${triage}\n${experiments}`;
   return (
-    `You hold the token of dispatch ${session.current?.id}: heartbeat, add_comment, review_prompt, ` +
-    "complete_dispatch and release_dispatch act on it, its issue and its prompt by default. " +
-    "Review and comment before completing: the token stops working when the dispatch ends."
+    `You hold the token of dispatch ${session.current?.id}: heartbeat, post_activity, list_activities, add_comment, ` +
+    "review_prompt, complete_dispatch and release_dispatch act on it, its issue and its prompt by default. " +
+    `Review and comment before completing: the token stops working when the dispatch ends.\n${asking}`
   );
 }

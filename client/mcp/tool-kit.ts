@@ -37,12 +37,14 @@ export function defineTool<S extends ObjectSchema>(tool: KaizenTool<S>): KaizenT
 // reference comes from the signals list's `issueId` filter (the same `iss_…`/`KZN-<n>` rule), the
 // dispatch and prompt ids from the patterns their keys are built with.
 export const issueRef = z.required(z.pick(listSignalsQuery(), { issueId: true })).shape.issueId;
-export const dispatchId = z
-  .string()
-  .check(
-    z.regex(DISPATCH_ID, "must be a dispatch id (dsp_…)"),
-    z.describe("The dispatch (dsp_…); defaults to this session's: its latest claim, else the dispatch token's."),
-  );
+const dispatchIdText = () => z.string().check(z.regex(DISPATCH_ID, "must be a dispatch id (dsp_…)"));
+export const dispatchId = dispatchIdText().check(
+  z.describe("The dispatch (dsp_…); defaults to this session's: its latest claim, else the dispatch token's."),
+);
+/** An agent's dispatch a person acts on: named, as it is rarely this session's own. */
+export const steeredDispatchId = dispatchIdText().check(
+  z.describe("The dispatch (dsp_…) of the agent you answer or stop, as the claim, its events or the queue name it."),
+);
 export const promptId = z
   .string()
   .check(

@@ -1,6 +1,6 @@
 /**
- * @module client/mcp/tools — every Kaizen MCP tool: the loop's (./loop-tools.ts), triage's (issues
- * and signals), and the read-only prompt experiment tools, whose descriptions say what each arm's
+ * @module client/mcp/tools — every Kaizen MCP tool: the loop's (./loop-tools.ts), a person's side of
+ * an agent at work (./steering-tools.ts), triage's (issues and signals), and the read-only prompt experiment tools, whose descriptions say what each arm's
  * figures mean (completion, what became of the work, verified rate, review score, cost).
  */
 import * as z from "zod/mini";
@@ -19,6 +19,7 @@ import {
   releaseDispatch,
   reviewPrompt,
 } from "./loop-tools.js";
+import { approvePlan, rejectPlan, sendMessage, stopDispatch } from "./steering-tools.js";
 import {
   dataResult,
   defineTool,
@@ -185,8 +186,8 @@ const getExperiment = defineTool({
 });
 
 /**
- * Every tool, in the order an agent meets them: its loop, then triage, then prompt experiments. Which of them a server offers
- * depends on its credentials (access.ts).
+ * Every tool, in the order an agent meets them: its loop, a person's answers to an agent at work, then triage, then
+ * prompt experiments. Which of them a server offers depends on its credentials (access.ts).
  */
 export const TOOLS: readonly KaizenTool[] = [
   claimNextIssue,
@@ -198,6 +199,10 @@ export const TOOLS: readonly KaizenTool[] = [
   reviewPrompt,
   completeDispatch,
   releaseDispatch,
+  sendMessage,
+  approvePlan,
+  rejectPlan,
+  stopDispatch,
   listIssues,
   createIssue,
   updateIssue,

@@ -3,7 +3,7 @@
  * SDK's own `Client`, against a real local stack (HTTP server and DynamoDB Local). The loop runs
  * signal → triage → todo → claim → heartbeat → comment → complete → review, and the outcome is
  * checked over HTTP; a server holding only a dispatch token offers exactly what the API lets that
- * token do.
+ * token do; a person's server answers, decides on the plan of and stops an agent holding its token.
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
@@ -493,6 +493,99 @@ describe("kaizen MCP server over stdio", () => {
     expect(comments.json.data.map((c: { body: string }) => c.body)).toEqual(["Working on it"]);
     const reviews = await http("GET", `/api/prompts/${first.dispatch.promptId}/reviews`);
     expect(reviews.json.total).toBe(1);
+  });
+
+  it("lets a person steer an agent: answer its question, send its plan back, approve the next, stop it", async () => {
+    const projectId = (
+      await http("POST", "/api/projects", {
+        name: "mcp steering",
+        autonomy: { planApproval: true },
+        limits: { maxCostPerDispatchUsd: 1 },
+      })
+    ).json.data.id as string;
+    const held = await claimOverHttp(projectId, "Steered over MCP");
+    const id = held.dispatch.id;
+    const agent = await mcp({ KAIZEN_DISPATCH_TOKEN: held.dispatch.token });
+    const person = await mcp({ KAIZEN_API_KEY: TEST_API_KEY });
+    expect(agent.getInstructions()).toContain("post_activity type elicitation");
+    expect(person.getInstructions()).toContain("send_message answers a question");
+    const dispatchNow = async () => (await http("GET", `/api/dispatch/${id}`)).json.data;
+
+    // The agent asks, with its running usage; the dispatch waits, and a heartbeat only records the usage.
+    const question = await ok(agent, "post_activity", {
+      type: "elicitation",
+      body: "Keep the v1 endpoint?",
+      usage: { costUsd: 0.1, model: "mcp-model" },
+    });
+    expect(question.data).toMatchObject({ sequence: 1, type: "elicitation", authorType: "agent" });
+    expect(await dispatchNow()).toMatchObject({ status: "waiting", waitingFor: "input", planApproved: false });
+    const beat = await ok(agent, "heartbeat", { usage: { costUsd: 0.2, inputTokens: 900 } });
+    expect(beat.data).toMatchObject({
+      status: "waiting",
+      costBudgetUsd: 1,
+      usage: { costUsd: 0.2, inputTokens: 900, model: "mcp-model" },
+    });
+
+    // The person answers; the agent reads the answer after its question and works again.
+    const answer = await ok(person, "send_message", { dispatchId: id, body: "Yes, keep it" });
+    expect(answer.data).toMatchObject({ sequence: 2, type: "message", authorType: "human", dispatchId: id });
+    expect(answer.text).toContain(`Sent message 2 to ${id}.`);
+    const heard = await ok(agent, "list_activities", { after: "1" });
+    expect(heard.data).toMatchObject({ total: 1, data: [{ sequence: 2, body: "Yes, keep it" }] });
+    expect(await dispatchNow()).toMatchObject({ status: "active", waitingFor: null });
+
+    // A plan waits for approval: done is refused until a person approves the latest one.
+    await ok(agent, "post_activity", { type: "plan", body: "1. Retry the call\n2. Test it" });
+    expect(await dispatchNow()).toMatchObject({ status: "waiting", waitingFor: "approval" });
+    const early = await call(agent, "complete_dispatch", { result: "done", summary: "Done" });
+    expect(early.isError).toBe(true);
+    expect(early.text).toContain("Kaizen API 409: Plan approval required: post a plan activity and wait for approval");
+    const rejected = await ok(person, "reject_plan", { dispatchId: id, feedback: "Test it first" });
+    expect(rejected.data).toMatchObject({
+      dispatch: { id, status: "active", planApproved: false },
+      activity: { type: "message", body: "Test it first", data: { decision: "rejected" } },
+    });
+    const twice = await call(person, "reject_plan", { dispatchId: id, feedback: "Again" });
+    expect(twice.isError).toBe(true);
+    expect(twice.text).toContain(`Kaizen API 409: Dispatch ${id} is not waiting for approval`);
+    await ok(agent, "post_activity", { type: "plan", body: "1. Test it\n2. Retry the call" });
+    const approved = await ok(person, "approve_plan", { dispatchId: id, comment: "Go ahead" });
+    expect(approved.data).toMatchObject({
+      dispatch: { id, status: "active", planApproved: true },
+      activity: { sequence: 6, body: "Go ahead", data: { decision: "approved" } },
+    });
+    const decisions = await ok(agent, "list_activities", { after: "5" });
+    expect(decisions.data.data).toMatchObject([{ type: "message", data: { decision: "approved" } }]);
+
+    // The person stops it (the body as JSON text: the linter keeps a `then` key out of object literals).
+    const stopped = await ok(
+      person,
+      "stop_dispatch",
+      JSON.parse(`{"dispatchId": "${id}", "reason": "Enough for today", "then": "backlog"}`),
+    );
+    expect(stopped.data).toMatchObject({
+      dispatch: { id, status: "stopped", stopReason: "Enough for today" },
+      issue: { id: held.issue.id, status: "backlog" },
+    });
+    const late = await call(agent, "heartbeat");
+    expect(late.isError).toBe(true);
+    expect(late.text).toContain("Kaizen API 409: Dispatch was stopped: Enough for today");
+    // A stopped dispatch's token still reads what was said.
+    expect((await ok(agent, "list_activities", {})).data.total).toBe(6);
+    const again = await call(person, "stop_dispatch", { dispatchId: id, reason: "Twice" });
+    expect(again.isError).toBe(true);
+    expect(again.text).toContain("Kaizen API 409");
+
+    // A cost past the budget per dispatch stops the next dispatch on the call that reports it.
+    const next = await claimOverHttp(projectId, "Costly over MCP");
+    const costly = await mcp({ KAIZEN_DISPATCH_TOKEN: next.dispatch.token });
+    const over = await call(costly, "post_activity", { type: "action", body: "Ran it all", usage: { costUsd: 1.5 } });
+    expect(over.isError).toBe(true);
+    expect(over.text).toContain("Kaizen API 409: Dispatch was stopped: Cost budget passed: $1.5 reported");
+    expect((await http("GET", `/api/dispatch/${next.dispatch.id}`)).json.data).toMatchObject({
+      status: "stopped",
+      usage: { costUsd: 1.5 },
+    });
   });
 
   it("with the key and a token offers every tool, defaults to the token's dispatch, and falls back to the key once the token ends", async () => {

@@ -25,6 +25,14 @@ describe("toolsAllowed", () => {
     ]);
   });
 
+  it("never gives a dispatch token a person's tools: answering, deciding on a plan, stopping", () => {
+    const offered = names(toolsAllowed(TOOLS, { dispatchToken: TOKEN }));
+    for (const name of ["send_message", "approve_plan", "reject_plan", "stop_dispatch"]) {
+      expect(offered, name).not.toContain(name);
+      expect(names(toolsAllowed(TOOLS, { apiKey: KEY })), name).toContain(name);
+    }
+  });
+
   it("gives nothing without a credential", () => {
     expect(toolsAllowed(TOOLS, {})).toEqual([]);
     expect(toolsAllowed(TOOLS, { apiKey: "", dispatchToken: "" })).toEqual([]);

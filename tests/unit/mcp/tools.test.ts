@@ -4,11 +4,23 @@ import * as z from "zod/mini";
 import { queryString } from "../../../client/mcp/tool-kit.js";
 import { TOOLS } from "../../../client/mcp/tools.js";
 import { createCommentBody } from "../../../core/src/comments/schemas.js";
-import { activitiesQuery, activityBody, claimBody, completeBody } from "../../../core/src/dispatch/schemas.js";
+import {
+  activitiesQuery,
+  activityBody,
+  approveBody,
+  claimBody,
+  completeBody,
+  heartbeatBody,
+  messageBody,
+  rejectBody,
+  stopBody,
+} from "../../../core/src/dispatch/schemas.js";
 import { createIssueBody, listIssuesQuery, updateIssueBody } from "../../../core/src/issues/schemas.js";
 import { createReviewBody } from "../../../core/src/prompts/schemas.js";
 import { listSignalsQuery, manualSignalBody, mergeIssueBody } from "../../../core/src/signals/schemas.js";
 import { pageQuery } from "../../../core/src/templates/schemas.js";
+
+const DSP = "dsp_01J2ZQ5K8Y3M4N6P7R9S0T1V30";
 
 interface JsonObjectSchema {
   type: string;
@@ -32,13 +44,17 @@ function tool(name: string) {
 const DERIVED: { tool: string; api: z.ZodMiniType | undefined; pathIds?: { name: string; required: boolean }[] }[] = [
   { tool: "claim_next_issue", api: claimBody() },
   { tool: "get_issue", api: undefined, pathIds: [{ name: "issueId", required: true }] },
-  { tool: "heartbeat", api: undefined, pathIds: [{ name: "dispatchId", required: false }] },
+  { tool: "heartbeat", api: heartbeatBody(), pathIds: [{ name: "dispatchId", required: false }] },
   { tool: "post_activity", api: activityBody(), pathIds: [{ name: "dispatchId", required: false }] },
   { tool: "list_activities", api: activitiesQuery(), pathIds: [{ name: "dispatchId", required: false }] },
   { tool: "add_comment", api: createCommentBody(), pathIds: [{ name: "issueId", required: false }] },
   { tool: "review_prompt", api: createReviewBody(), pathIds: [{ name: "promptId", required: false }] },
   { tool: "complete_dispatch", api: completeBody(), pathIds: [{ name: "dispatchId", required: false }] },
   { tool: "release_dispatch", api: undefined, pathIds: [{ name: "dispatchId", required: false }] },
+  { tool: "send_message", api: messageBody(), pathIds: [{ name: "dispatchId", required: true }] },
+  { tool: "approve_plan", api: approveBody(), pathIds: [{ name: "dispatchId", required: true }] },
+  { tool: "reject_plan", api: rejectBody(), pathIds: [{ name: "dispatchId", required: true }] },
+  { tool: "stop_dispatch", api: stopBody(), pathIds: [{ name: "dispatchId", required: true }] },
   { tool: "list_issues", api: listIssuesQuery() },
   { tool: "create_issue", api: createIssueBody() },
   { tool: "update_issue", api: updateIssueBody(), pathIds: [{ name: "issueId", required: true }] },
@@ -115,10 +131,40 @@ describe("tool input schemas", () => {
       ["list_experiments", { templateId: "task-execution", limit: "500" }],
       ["get_experiment", { templateId: "task-execution", experimentId: "exp_1" }],
       ["get_experiment", { templateId: "task-execution" }],
+      ["post_activity", { type: "question", body: "Keep v1?" }],
+      ["post_activity", { type: "thought", body: "Costly", usage: {} }],
+      ["heartbeat", { usage: { costUsd: -1 } }],
+      ["send_message", { body: "Yes" }],
+      ["send_message", { dispatchId: DSP, body: "" }],
+      ["reject_plan", { dispatchId: DSP }],
+      ["stop_dispatch", { dispatchId: DSP, reason: "" }],
+      // As JSON text: the linter keeps a `then` key out of object literals.
+      ["stop_dispatch", JSON.parse(`{"dispatchId": "${DSP}", "reason": "Wrong way", "then": "done"}`)],
     ];
     for (const [name, args] of refused) {
       expect(z.safeParse(tool(name).inputSchema, args).success, `${name} ${JSON.stringify(args)}`).toBe(false);
     }
+  });
+
+  it("takes the new kinds of activity with usage, and a heartbeat with usage or without a body", () => {
+    for (const type of ["elicitation", "plan"]) {
+      expect(
+        z.parse(tool("post_activity").inputSchema, { type, body: "Keep v1?", usage: { costUsd: 0.2, model: "m" } }),
+      ).toEqual({ type, body: "Keep v1?", usage: { costUsd: 0.2, model: "m" } });
+    }
+    expect(z.parse(tool("heartbeat").inputSchema, {})).toEqual({});
+    expect(z.parse(tool("heartbeat").inputSchema, { usage: { inputTokens: 1200 } })).toEqual({
+      usage: { inputTokens: 1200 },
+    });
+  });
+
+  it("names the dispatch a person acts on, and sends a stopped issue to todo unless told", () => {
+    expect(z.parse(tool("stop_dispatch").inputSchema, { dispatchId: DSP, reason: "Wrong way" })).toEqual({
+      dispatchId: DSP,
+      reason: "Wrong way",
+      ...JSON.parse('{"then": "todo"}'),
+    });
+    expect(z.parse(tool("approve_plan").inputSchema, { dispatchId: DSP })).toEqual({ dispatchId: DSP });
   });
 
   it("accepts a complete call and leaves the path id out of the body it parses", () => {
@@ -132,11 +178,11 @@ describe("tool input schemas", () => {
 });
 
 describe("read and write", () => {
-  it("marks a tool read-only exactly when its route only reads (a GET), and never destructive", () => {
+  it("marks a tool read-only exactly when its route only reads (a GET), and destructive only to stop an agent", () => {
     for (const entry of TOOLS) {
       const reads = entry.route.startsWith("GET ");
       expect(entry.annotations.readOnlyHint, entry.name).toBe(reads);
-      expect(entry.annotations.destructiveHint ?? false, entry.name).toBe(false);
+      expect(entry.annotations.destructiveHint ?? false, entry.name).toBe(entry.name === "stop_dispatch");
     }
   });
 
