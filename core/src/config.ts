@@ -8,6 +8,7 @@ export const LINKED = {
   table: "Table",
   api: "Api",
   serviceApiKey: "ServiceApiKey",
+  serviceApiKeyPrevious: "ServiceApiKeyPrevious",
   codehostWebhookSecret: "CodehostWebhookSecret",
   errortrackerClientSecret: "ErrortrackerClientSecret",
   analyticsWebhookSecret: "AnalyticsWebhookSecret",
@@ -43,6 +44,11 @@ export const CORS_POLICY = {
 export interface Config {
   /** Undefined means "not configured": `/api/*` then fails closed with 500. */
   serviceApiKey: string | undefined;
+  /**
+   * The root key before the last rotation, accepted beside `serviceApiKey` while clients move to the
+   * new one (docs/operations.md#rotating-secrets); undefined: none.
+   */
+  serviceApiKeyPrevious: string | undefined;
   tableName: string;
   /** Set to talk to DynamoDB Local or another endpoint instead of AWS. */
   dynamodbEndpoint: string | undefined;
@@ -90,14 +96,17 @@ type Linked = Record<string, unknown>;
  * @example const config = loadConfig({ env: process.env });
  */
 export function loadConfig({ env, linked = {} }: { env: Env; linked?: Linked }): Config {
-  const serviceApiKey = nonEmpty(env.SERVICE_API_KEY) ?? linkedValue(linked, LINKED.serviceApiKey, "value");
-  if (serviceApiKey !== undefined && !API_KEY_PATTERN.test(serviceApiKey)) {
-    throw new InvalidConfigError(
-      "SERVICE_API_KEY is malformed: expected kaizen_ followed by 64 lowercase hex characters (run `npm run keygen` for a fresh one)",
-    );
-  }
+  const serviceApiKey = apiKey(
+    "SERVICE_API_KEY",
+    nonEmpty(env.SERVICE_API_KEY) ?? linkedValue(linked, LINKED.serviceApiKey, "value"),
+  );
+  const serviceApiKeyPrevious = apiKey(
+    "SERVICE_API_KEY_PREVIOUS",
+    nonEmpty(env.SERVICE_API_KEY_PREVIOUS) ?? linkedValue(linked, LINKED.serviceApiKeyPrevious, "value"),
+  );
   return {
     serviceApiKey,
+    serviceApiKeyPrevious,
     tableName: nonEmpty(env.TABLE_NAME) ?? linkedValue(linked, LINKED.table, "name") ?? "kaizen",
     dynamodbEndpoint: optionalUrl(env, "DYNAMODB_ENDPOINT"),
     emulateConflicts: flag(env, "DYNAMODB_EMULATE_CONFLICTS"),
@@ -123,6 +132,16 @@ export function loadConfig({ env, linked = {} }: { env: Env; linked?: Linked }):
  */
 export function apiBaseUrl(config: Config): string {
   return config.publicBaseUrl ?? `http://localhost:${config.port}`;
+}
+
+/** A root key as configured under `variable`: undefined when unset; a malformed one stops the process. */
+function apiKey(variable: string, value: string | undefined): string | undefined {
+  if (value !== undefined && !API_KEY_PATTERN.test(value)) {
+    throw new InvalidConfigError(
+      `${variable} is malformed: expected kaizen_ followed by 64 lowercase hex characters (run \`npm run keygen\` for a fresh one)`,
+    );
+  }
+  return value;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

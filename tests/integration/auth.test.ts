@@ -61,4 +61,24 @@ describe("bearer auth on /api/*", () => {
     }
     expect((await app.request("/")).status).toBe(200);
   });
+
+  it("accepts the previous root key beside the current one during a rotation, and neither once it is dropped", async () => {
+    const previous = `kaizen_${"9e".repeat(32)}`;
+    const config = testConfig({ tableName: t.tableName, endpoint: t.endpoint });
+    const rotating = createApp(ALL_FAMILIES, { config: { ...config, serviceApiKeyPrevious: previous }, db: t.db });
+    const rotated = createApp(ALL_FAMILIES, { config, db: t.db });
+    const as = (key: string) => ({ headers: { Authorization: `Bearer ${key}` } });
+    expect((await rotating.request("/api/issues", as(TEST_API_KEY))).status).toBe(200);
+    expect((await rotating.request("/api/issues", as(previous))).status).toBe(200);
+    const wrong = await rotating.request("/api/issues", as(`kaizen_${"ef".repeat(32)}`));
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toEqual(FAILURE);
+    expect((await rotated.request("/api/issues", as(previous))).status).toBe(401);
+    // A previous key alone is no key: the service still fails closed.
+    const unset = createApp(ALL_FAMILIES, {
+      config: { ...config, serviceApiKey: undefined, serviceApiKeyPrevious: previous },
+      db: t.db,
+    });
+    expect((await unset.request("/api/issues", as(previous))).status).toBe(500);
+  });
 });

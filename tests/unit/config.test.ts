@@ -144,6 +144,20 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ env: { SERVICE_API_KEY: key } })).toThrow(/^SERVICE_API_KEY is malformed/);
   });
 
+  it("reads the previous root key from the environment or its link, with the same format check", () => {
+    const previous = `kaizen_${"ab".repeat(32)}`;
+    expect(loadConfig({ env: { SERVICE_API_KEY_PREVIOUS: previous } }).serviceApiKeyPrevious).toBe(previous);
+    expect(loadConfig({ env: {}, linked: { ServiceApiKeyPrevious: { value: previous } } }).serviceApiKeyPrevious).toBe(
+      previous,
+    );
+    expect(loadConfig({ env: {}, linked: { ServiceApiKeyPrevious: { value: "" } } }).serviceApiKeyPrevious).toBe(
+      undefined,
+    );
+    expect(() => loadConfig({ env: { SERVICE_API_KEY_PREVIOUS: "kaizen_old" } })).toThrow(
+      /^SERVICE_API_KEY_PREVIOUS is malformed/,
+    );
+  });
+
   it("refuses a malformed key that comes from a link as well", () => {
     expect(() => loadConfig({ env: {}, linked: { ServiceApiKey: { value: "secret" } } })).toThrow(
       /SERVICE_API_KEY is malformed/,

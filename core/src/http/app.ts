@@ -144,6 +144,7 @@ export function createHttpApp(
 
   const authOptions: BearerAuthOptions = {
     apiKey: deps.config.serviceApiKey,
+    previousApiKey: deps.config.serviceApiKeyPrevious,
     ...(options.dispatchTokens ? { dispatchTokens: options.dispatchTokens } : {}),
   };
   const idempotent = idempotency({ db: deps.db });

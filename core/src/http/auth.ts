@@ -36,6 +36,8 @@ export interface DispatchTokens {
 
 export interface BearerAuthOptions {
   apiKey: string | undefined;
+  /** The root key before its last rotation, accepted beside `apiKey` (docs/operations.md#rotating-secrets). */
+  previousApiKey?: string | undefined;
   /** Accepts dispatch tokens too, checked by the dispatch domain; service key only when unset. */
   dispatchTokens?: DispatchTokens;
   /** Which resource the route's `:id` names, for a token to act on; no scope: tokens are refused (403). */
@@ -43,21 +45,28 @@ export interface BearerAuthOptions {
 }
 
 /**
- * Requires `Authorization: Bearer <key>` equal to `apiKey` or, with `dispatchTokens`, the token of an
+ * Requires `Authorization: Bearer <key>` equal to `apiKey` (or `previousApiKey`, during a rotation) or, with `dispatchTokens`, the token of an
  * active dispatch whose own resource the route's `:id` names (`scope`); the dispatch's id is then
  * in `c.get("dispatchId")`. A token that is unknown, wrong or ended is a 401 like a wrong key; a
  * live token outside its dispatch is a 403. With no key configured every request fails closed with
  * 500, whatever it carries.
  * @example app.post("/api/dispatch/:id/heartbeat", bearerAuth({ apiKey, dispatchTokens, scope: "dispatch" }), handler)
  */
-export function bearerAuth({ apiKey, dispatchTokens, scope }: BearerAuthOptions): MiddlewareHandler<AppEnv> {
+export function bearerAuth({
+  apiKey,
+  previousApiKey,
+  dispatchTokens,
+  scope,
+}: BearerAuthOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (apiKey === undefined) throw new ConfigurationError("SERVICE_API_KEY is not configured");
     const match = BEARER.exec(c.req.header("Authorization") ?? "");
     const presented = match?.[1] ?? "";
-    // Compare even when the header is malformed so every failure costs the same.
-    const equal = secretsEqual(presented, apiKey);
-    if (match && equal) return next();
+    // Compare even when the header is malformed, and against both keys whichever matches, so every
+    // failure (and every success) costs the same.
+    const current = secretsEqual(presented, apiKey);
+    const previous = secretsEqual(presented, previousApiKey ?? apiKey) && previousApiKey !== undefined;
+    if (match && (current || previous)) return next();
     if (!dispatchTokens) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
     const grant = await dispatchTokens.verify(presented);
     if (!grant) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);

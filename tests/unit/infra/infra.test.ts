@@ -30,6 +30,7 @@ const SWEEP_COMPONENTS = 1;
 const SERVICE_API_KEY = `kaizen_${"ab".repeat(32)}`;
 const SECRET_NAMES = [
   LINKED.serviceApiKey,
+  LINKED.serviceApiKeyPrevious,
   LINKED.codehostWebhookSecret,
   LINKED.errortrackerClientSecret,
   LINKED.analyticsWebhookSecret,
@@ -192,7 +193,7 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
     infra = await evaluateInfra();
   });
 
-  it("creates exactly one table, the four secrets, one function per family, one API, the events' five parts and the sweep", () => {
+  it("creates exactly one table, the five secrets, one function per family, one API, the events' five parts and the sweep", () => {
     const { recording } = infra;
     expect(
       recording
@@ -209,10 +210,12 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
         .sort(),
     ).toEqual(["EventSweep", "VerificationSweep"]);
     expect(recording.ofKind("sst.aws.Dynamo")).toHaveLength(1);
-    expect(recording.ofKind("sst.Secret")).toHaveLength(4);
+    expect(recording.ofKind("sst.Secret")).toHaveLength(SECRET_NAMES.length);
     expect(recording.ofKind("sst.aws.Function")).toHaveLength(FAMILIES.length);
     expect(recording.ofKind("sst.aws.ApiGatewayV2")).toHaveLength(1);
-    expect(recording.components).toHaveLength(1 + 4 + FAMILIES.length + 1 + EVENT_COMPONENTS + SWEEP_COMPONENTS);
+    expect(recording.components).toHaveLength(
+      1 + SECRET_NAMES.length + FAMILIES.length + 1 + EVENT_COMPONENTS + SWEEP_COMPONENTS,
+    );
   });
 
   describe("table", () => {
@@ -251,7 +254,7 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
   });
 
   describe("secrets", () => {
-    it("are exactly the four secrets core reads, by their LINKED names", () => {
+    it("are exactly the five secrets core reads, by their LINKED names", () => {
       const names = infra.recording.ofKind("sst.Secret").map((secret) => secret.name);
       expect(names.sort()).toEqual([...SECRET_NAMES].sort());
     });
@@ -264,6 +267,7 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
       );
       expect(placeholders).toEqual({
         [LINKED.serviceApiKey]: undefined,
+        [LINKED.serviceApiKeyPrevious]: "",
         [LINKED.codehostWebhookSecret]: "",
         [LINKED.errortrackerClientSecret]: "",
         [LINKED.analyticsWebhookSecret]: "",
@@ -280,6 +284,7 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
       );
       const config = loadConfig({ env: {}, linked });
       expect(config.serviceApiKey).toBe(SERVICE_API_KEY);
+      expect(config.serviceApiKeyPrevious).toBeUndefined();
       expect(config.webhookSecrets).toEqual({ codehost: undefined, errortracker: undefined, analytics: undefined });
     });
   });
@@ -398,7 +403,7 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
       expect([...handlerFiles].sort()).toEqual(files.sort());
     });
 
-    it("link the table, all four secrets and the API, and nothing else", () => {
+    it("link the table, all five secrets and the API, and nothing else", () => {
       for (const fn of infra.recording.ofKind("sst.aws.Function")) {
         const linked = (fn.args as FunctionArgs).link.map((item) => infra.recording.byInstance(item).name);
         expect(linked.sort(), fn.name).toEqual([LINKED.table, LINKED.api, ...SECRET_NAMES].sort());
@@ -634,7 +639,9 @@ describe("sst.config.ts", () => {
     const outputs = await config.run();
     const api = only(recording.ofKind("sst.aws.ApiGatewayV2"));
     expect(outputs).toEqual({ api: (api.instance as RoutableApi).url });
-    expect(recording.components).toHaveLength(1 + 4 + FAMILIES.length + 1 + EVENT_COMPONENTS + SWEEP_COMPONENTS);
+    expect(recording.components).toHaveLength(
+      1 + SECRET_NAMES.length + FAMILIES.length + 1 + EVENT_COMPONENTS + SWEEP_COMPONENTS,
+    );
     expect(recording.routes).toHaveLength(GATEWAY_ROUTE_COUNT + 1);
   });
 });
