@@ -13,7 +13,7 @@ const LAYERS = [
   {
     name: "foundation",
     paths: [
-      "^core/src/(errors|config|clock|routes|route-table|schema|deployed)\\.ts$",
+      "^core/src/(errors|config|clock|routes|route-table|schema|deployed|outbound-guard)\\.ts$",
       "^core/src/db/",
       "^core/src/aws/",
     ],

@@ -76,6 +76,12 @@ export interface Config {
    * undefined locally, where the local stack sweeps every second instead.
    */
   eventRetryQueueUrl: string | undefined;
+  /**
+   * `OUTBOUND_ALLOW_PRIVATE`: a deployed stage may send its own requests (outbound events) to
+   * addresses inside a network, for destinations meant to live there (docs/security.md#outbound-requests);
+   * off by default. The local server sends anywhere whatever this says.
+   */
+  outboundAllowPrivate: boolean;
 }
 
 /** A configuration value that cannot be used; the process must not start with it. */
@@ -122,6 +128,7 @@ export function loadConfig({ env, linked = {} }: { env: Env; linked?: Linked }):
     port: port(env.PORT),
     corsAllowedOrigins: origins(env, "CORS_ALLOWED_ORIGINS"),
     eventRetryQueueUrl: linkedValue(linked, LINKED.eventRetries, "url"),
+    outboundAllowPrivate: flag(env, "OUTBOUND_ALLOW_PRIVATE"),
   };
 }
 

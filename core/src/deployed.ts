@@ -1,14 +1,19 @@
 /**
  * @module deployed — what every Lambda function builds once per instance: the configuration from the
- * environment and SST links (a malformed key stops the function from starting) and the DynamoDB client.
+ * environment and SST links (a malformed key stops the function from starting), the DynamoDB client,
+ * and the guard that keeps its own requests out of private networks.
  */
 import { Resource } from "sst/resource";
 import { type Config, loadConfig } from "./config.js";
 import { createDb } from "./db/create-db.js";
 import type { Db } from "./db/db.js";
+import { OPEN_GUARD, type OutboundGuard, publicOnlyGuard } from "./outbound-guard.js";
 
-/** @example const { config, db } = deployedDeps(); */
-export function deployedDeps(): { config: Config; db: Db } {
+/**
+ * A deployed stage's requests of its own reach only public addresses (docs/security.md#outbound-requests).
+ * @example const { config, db, outboundGuard } = deployedDeps();
+ */
+export function deployedDeps(): { config: Config; db: Db; outboundGuard: OutboundGuard } {
   const config = loadConfig({ env: process.env, linked: Resource as unknown as Record<string, unknown> });
   const db = createDb({
     tableName: config.tableName,
@@ -16,5 +21,5 @@ export function deployedDeps(): { config: Config; db: Db } {
     endpoint: config.dynamodbEndpoint,
     emulateConflicts: config.emulateConflicts,
   });
-  return { config, db };
+  return { config, db, outboundGuard: config.outboundAllowPrivate ? OPEN_GUARD : publicOnlyGuard() };
 }

@@ -25,9 +25,9 @@ export interface EventHandlers {
 
 /** @example export const { stream: handler, retry } = eventHandlers(); */
 export function eventHandlers(): EventHandlers {
-  const { config, db } = deployedDeps();
+  const { config, db, outboundGuard } = deployedDeps();
   const wake = config.eventRetryQueueUrl ? sqsWake(config.eventRetryQueueUrl, config.region) : undefined;
-  const deliveries = eventDeliveries({ db, ...(wake ? { wake } : {}) });
+  const deliveries = eventDeliveries({ db, outboundGuard, ...(wake ? { wake } : {}) });
   return {
     async stream(event) {
       await deliveries.handleChanges(event.Records.map((record: DynamoDBRecord) => changeRecordOf(record)));

@@ -75,7 +75,7 @@ function once<T>(deps: DbDeps, name: string, build: () => T): T {
 type DbDeps = Pick<AppDeps, "db" | "clock">;
 
 /** What the outbound events' side needs besides: how a retry that is due wakes a sweep (deployed; events-lambda.ts). */
-type EventDeps = DbDeps & { wake?: (at: Date) => Promise<void> };
+type EventDeps = DbDeps & Pick<AppDeps, "outboundGuard"> & { wake?: (at: Date) => Promise<void> };
 
 export const clockOf = (deps: DbDeps) => deps.clock ?? machineClock;
 
@@ -318,14 +318,21 @@ export const eventDeliveries = (deps: EventDeps) =>
       new EventDeliveries(destinationStore(deps), eventDeliveryStore(deps), {
         now: clockOf(deps),
         ...(deps.wake ? { wake: deps.wake } : {}),
+        ...(deps.outboundGuard ? { guard: deps.outboundGuard } : {}),
       }),
   );
-export const destinationService = (deps: DbDeps) =>
+export const destinationService = (deps: EventDeps) =>
   once(
     deps,
     "destinations",
     () =>
-      new DestinationService(destinationStore(deps), eventDeliveryStore(deps), eventDeliveries(deps), clockOf(deps)),
+      new DestinationService(
+        destinationStore(deps),
+        eventDeliveryStore(deps),
+        eventDeliveries(deps),
+        clockOf(deps),
+        deps.outboundGuard,
+      ),
   );
 
 /**

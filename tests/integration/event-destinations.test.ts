@@ -1,5 +1,9 @@
 /** Event destinations (docs/api.md#outbound-events) through the HTTP app on DynamoDB Local: validation, the secret shown once, rotation, the limit of 20. */
 import { beforeAll, describe, expect, it } from "vitest";
+import { DestinationStore } from "../../core/src/events/destination-store.js";
+import { EventDeliveries } from "../../core/src/events/event-deliveries.js";
+import { EventDeliveryStore } from "../../core/src/events/event-delivery-store.js";
+import { publicOnlyGuard } from "../../core/src/outbound-guard.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 
 let t: TestApp;
@@ -140,5 +144,55 @@ describe("event destinations", () => {
       (await fresh.app.request(`/api/event-destinations/${first?.id}`, { method: "DELETE", headers: AUTH })).status,
     ).toBe(204);
     expect((await fresh.app.request("/api/event-destinations", jsonPost(valid))).status).toBe(201);
+  });
+});
+
+describe("event destinations on a deployed stage (docs/security.md#outbound-requests)", () => {
+  it("refuses a URL inside the network at create and at a change, and blocks a send to a name that turned inside", async () => {
+    const answers: Record<string, string[]> = {
+      "hooks.example.com": ["140.82.112.3"],
+      "inside.example.com": ["10.0.0.12"],
+    };
+    const outboundGuard = publicOnlyGuard(async (hostname) => answers[hostname] ?? []);
+    const deployed = await testApp({ outboundGuard });
+    const refusedMessage = "url: must not resolve to a loopback, private, link-local or unique-local address";
+    for (const url of [
+      "https://inside.example.com/kaizen",
+      "https://169.254.169.254/latest/meta-data",
+      "https://[fd00:ec2::254]/latest",
+      "http://localhost:8080/kaizen",
+    ]) {
+      const refused = await deployed.app.request("/api/event-destinations", jsonPost({ ...valid, url }));
+      expect(refused.status, url).toBe(400);
+      expect(await refused.json(), url).toMatchObject({ error: refusedMessage });
+    }
+    const made = await deployed.app.request("/api/event-destinations", jsonPost(valid));
+    expect(made.status).toBe(201);
+    const { data } = (await made.json()) as { data: Shown };
+    const patched = await deployed.app.request(`/api/event-destinations/${data.id}`, {
+      method: "PATCH",
+      headers: { ...AUTH, "Content-Type": "application/json" },
+      body: JSON.stringify({ url: "https://inside.example.com/kaizen" }),
+    });
+    expect(patched.status).toBe(400);
+    expect(await patched.json()).toMatchObject({ error: refusedMessage });
+
+    // The name the destination was created with now answers with a private address: nothing is sent.
+    answers["hooks.example.com"] = ["192.168.0.10"];
+    let sent = 0;
+    const deliveries = new EventDeliveries(new DestinationStore(deployed.db), new EventDeliveryStore(deployed.db), {
+      guard: outboundGuard,
+      send: async () => {
+        sent += 1;
+        return { ok: true, responseStatus: 204, durationMs: 1, error: null };
+      },
+    });
+    const issue = { entity: "issue", id: "iss_01ARZ3NDEKTSV4RRFFQ69G5FAV", number: 1, title: "t", status: "todo" };
+    await deliveries.handleChanges([
+      { id: "r-1", kind: "INSERT", sequenceNumber: "1", keys: { pk: "p", sk: "s" }, at: Date.now(), newImage: issue },
+    ]);
+    expect(sent).toBe(0);
+    const { deliveries: kept } = await new EventDeliveryStore(deployed.db).page(data.id, 0, 10);
+    expect(kept.map((delivery) => delivery.attempts.map(({ error }) => error))).toEqual([["blocked address"]]);
   });
 });

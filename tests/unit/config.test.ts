@@ -16,6 +16,7 @@ describe("loadConfig", () => {
       publicBaseUrl: undefined,
       port: 4242,
       corsAllowedOrigins: [],
+      outboundAllowPrivate: false,
     });
   });
 
@@ -23,6 +24,7 @@ describe("loadConfig", () => {
     const config = loadConfig({
       env: {
         SERVICE_API_KEY: KEY,
+        SERVICE_API_KEY_PREVIOUS: `kaizen_${"9e".repeat(32)}`,
         TABLE_NAME: "kz",
         DYNAMODB_ENDPOINT: "http://127.0.0.1:8000/",
         AWS_REGION: "eu-west-1",
@@ -33,10 +35,12 @@ describe("loadConfig", () => {
         PORT: "8080",
         DYNAMODB_EMULATE_CONFLICTS: "on",
         CORS_ALLOWED_ORIGINS: "https://dash.example.com",
+        OUTBOUND_ALLOW_PRIVATE: "on",
       },
     });
     expect(config).toEqual({
       serviceApiKey: KEY,
+      serviceApiKeyPrevious: `kaizen_${"9e".repeat(32)}`,
       tableName: "kz",
       dynamodbEndpoint: "http://127.0.0.1:8000",
       emulateConflicts: true,
@@ -45,6 +49,7 @@ describe("loadConfig", () => {
       publicBaseUrl: "https://kaizen.example.com",
       port: 8080,
       corsAllowedOrigins: ["https://dash.example.com"],
+      outboundAllowPrivate: true,
     });
   });
 

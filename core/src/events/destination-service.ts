@@ -4,8 +4,9 @@
  * 24 h), deleted; and their event deliveries listed and sent again.
  */
 
-import { NotFoundError } from "../errors.js";
+import { NotFoundError, ValidationError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
+import { OPEN_GUARD, type OutboundGuard } from "../outbound-guard.js";
 import type { DestinationStore, StoredDestination } from "./destination-store.js";
 import type { EventDeliveries } from "./event-deliveries.js";
 import type { EventDeliveryStore } from "./event-delivery-store.js";
@@ -30,9 +31,12 @@ export class DestinationService {
     private readonly deliveries: EventDeliveryStore,
     private readonly sending: Pick<EventDeliveries, "retry">,
     private readonly now: () => Date = () => new Date(),
+    /** Where events may be sent (docs/security.md#outbound-requests): a URL it refuses is a 400. */
+    private readonly guard: OutboundGuard = OPEN_GUARD,
   ) {}
 
   async create(input: CreateDestinationBody): Promise<{ destination: DestinationWithSecret; version: number }> {
+    await this.checkReachable(input.url);
     const { id, createdAt } = newDestinationId(this.now().getTime());
     const destination: Destination = {
       id,
@@ -73,6 +77,7 @@ export class DestinationService {
   async update(id: string, changes: PatchDestinationBody, expected: number | undefined): Promise<StoredDestination> {
     const current = await this.get(id);
     checkVersion(expected, current.version);
+    if (changes.url !== undefined) await this.checkReachable(changes.url);
     const { destination } = current;
     const reactivated = changes.active === true && !destination.active;
     const updated: Destination = {
@@ -85,6 +90,14 @@ export class DestinationService {
       updatedAt: this.now().toISOString(),
     };
     return this.store.replace(current, updated);
+  }
+
+  /** A 400 for a URL events may not be sent to from here (its host is, or resolves to, an address inside a network). */
+  private async checkReachable(url: string): Promise<void> {
+    const refusal = await this.guard.refusal(url);
+    if (refusal === null) return;
+    const message = "must not resolve to a loopback, private, link-local or unique-local address";
+    throw new ValidationError(`url: ${message}`, [{ path: "url", message }]);
   }
 
   /** A new signing secret, shown this once; the one it replaces signs beside it for {@link ROTATION_OVERLAP_MS}. */

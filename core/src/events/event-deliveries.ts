@@ -13,8 +13,10 @@
  * sweepers (or a sweeper and a manual retry) never send it at once, and is appended to it. A
  * destination whose attempts fail {@link DEACTIVATE_AFTER_FAILURES} times in a row is switched off.
  */
+
 import type { ChangeRecord } from "../db/changes.js";
 import { ConflictError, NotFoundError } from "../errors.js";
+import { OPEN_GUARD, type OutboundGuard } from "../outbound-guard.js";
 import { eventsOf } from "./derive.js";
 import { DEACTIVATE_AFTER_FAILURES, type DestinationStore, type StoredDestination } from "./destination-store.js";
 import type { EventDeliveryStore, StoredEventDelivery } from "./event-delivery-store.js";
@@ -61,6 +63,8 @@ export interface EventDeliveryOptions {
    * (aws/wakeups.ts); locally none is needed, the local stack sweeps every second.
    */
   wake?: (at: Date) => Promise<void>;
+  /** Where attempts may go (docs/security.md#outbound-requests); everywhere when omitted (the local server). */
+  guard?: OutboundGuard;
 }
 
 export class EventDeliveries {
@@ -68,6 +72,7 @@ export class EventDeliveries {
   private readonly now: () => Date;
   private readonly random: () => number;
   private readonly wake: ((at: Date) => Promise<void>) | undefined;
+  private readonly guard: OutboundGuard;
 
   constructor(
     private readonly destinations: DestinationStore,
@@ -79,6 +84,7 @@ export class EventDeliveries {
     this.now = options.now ?? (() => new Date());
     this.random = options.random ?? Math.random;
     this.wake = options.wake;
+    this.guard = options.guard ?? OPEN_GUARD;
   }
 
   /** Derives the events of one batch of the change stream and sends them; safe to call twice with one batch. */
@@ -155,20 +161,24 @@ export class EventDeliveries {
   ): Promise<EventDelivery> {
     const at = this.now();
     const sendable = target?.destination.active === true;
-    const result: SendResult = sendable
-      ? await this.send({
-          url: target.destination.url,
-          eventId: delivery.eventId,
-          eventType: delivery.eventType,
-          body,
-          secrets: signingSecrets(target, at),
-        })
-      : {
-          ok: false,
-          responseStatus: null,
-          durationMs: 0,
-          error: target ? "not sent: the destination is inactive" : "not sent: the destination was deleted",
-        };
+    // Checked at every attempt: a name whose answer changed since the URL was set is caught here.
+    const refused = sendable ? await this.guard.refusal(target.destination.url) : null;
+    const result: SendResult = refused
+      ? { ok: false, responseStatus: null, durationMs: 0, error: refused }
+      : sendable
+        ? await this.send({
+            url: target.destination.url,
+            eventId: delivery.eventId,
+            eventType: delivery.eventType,
+            body,
+            secrets: signingSecrets(target, at),
+          })
+        : {
+            ok: false,
+            responseStatus: null,
+            durationMs: 0,
+            error: target ? "not sent: the destination is inactive" : "not sent: the destination was deleted",
+          };
     const attempt: EventDeliveryAttempt = {
       at: at.toISOString(),
       outcome: result.ok ? "succeeded" : "failed",

@@ -4,6 +4,7 @@
  * and per route, from its declaration (`core/src/<domain>/api.ts`): bearer auth, body limits,
  * Idempotency-Key, `If-Match`, and the query and body validated before its handler runs.
  */
+
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
@@ -22,6 +23,7 @@ import {
   PayloadTooLargeError,
   UnavailableError,
 } from "../errors.js";
+import type { OutboundGuard } from "../outbound-guard.js";
 import {
   API_BODY_LIMIT_BYTES,
   allRoutes,
@@ -51,6 +53,11 @@ export interface AppDeps {
    * that can also wait runs the services' deadlines and waits too (core/src/clock.ts).
    */
   clock?: Clock;
+  /**
+   * Where Kaizen's own requests (outbound events) may go: deployed, never inside a network
+   * (http/outbound-guard.ts); everywhere when omitted, as on the local server.
+   */
+  outboundGuard?: OutboundGuard;
 }
 
 export type { AppEnv } from "./env.js";

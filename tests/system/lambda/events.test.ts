@@ -100,8 +100,12 @@ function lambdaStreamEvent(records: _Record[]): DynamoDBStreamEvent {
   };
 }
 
-async function setUp(script?: Script) {
-  const { env, endpoint } = await deployedEnv({}, { stream: true });
+/**
+ * A table with a stream, and a destination at a receiver on this machine: a deployed stage refuses
+ * loopback unless `OUTBOUND_ALLOW_PRIVATE` says its destinations live inside the network, as these do.
+ */
+async function setUp(script?: Script, allowPrivate = true) {
+  const { env, endpoint } = await deployedEnv(allowPrivate ? { OUTBOUND_ALLOW_PRIVATE: "on" } : {}, { stream: true });
   const db = createDb({ tableName: env.TABLE_NAME, region: "us-east-1", endpoint });
   const receiver = await startReceiver(script);
   receivers.push(receiver);
@@ -125,6 +129,17 @@ describe("the events function", () => {
       type: "issue.created",
       data: { issue: { id: created.issue.id } },
     });
+  });
+
+  it("sends nothing to an address inside the network by default: the attempt fails as a blocked address", async () => {
+    const { env, endpoint, db, receiver, destination } = await setUp(undefined, false);
+    await issueService({ db }).createIssue({ title: "Kept inside", type: "task" });
+    await (await loadEvents(env)).handler(lambdaStreamEvent(await streamRecords(db, endpoint)), context);
+    expect(receiver.received).toHaveLength(0);
+    const { deliveries } = await new EventDeliveryStore(db).page(destination.id, 0, 10);
+    expect(deliveries.map((delivery) => delivery.attempts.map((attempt) => attempt.error))).toEqual([
+      ["blocked address"],
+    ]);
   });
 
   it("reads Lambda's records as the local reader reads the stream's", async () => {
