@@ -1,7 +1,8 @@
 /**
  * @module bench/burst-cases — what the bursts send (./bursts.ts): creates, deliveries of many
- * fingerprints, of one, and of ids sent 4 times, reviews of one template version, and claims, each
- * with the statuses a right answer may have and what makes a run's answers wrong as a whole.
+ * fingerprints, of one, and of ids sent 4 times, reviews of one template version, claims, and
+ * activities of agents each on its own dispatch and to one dispatch (reported, not budgeted: they take
+ * turns), each with the statuses a right answer may have and what makes a run's answers wrong as a whole.
  */
 import { codehostDelivery, issueEvent } from "./deliveries.js";
 import { api, type Reply, send } from "./http.js";
@@ -23,10 +24,21 @@ export interface BurstCase {
   expect: number[];
   /** What is wrong with one run's answers as a whole, if anything. */
   verify?(answers: Reply[]): string | undefined;
+  /**
+   * Why its ratio is reported rather than held to the burst budget: its requests take turns by
+   * design, so all at once cannot beat one after another. A 5xx is still over budget.
+   */
+  unbounded?: string;
 }
 
 /** At least this many issues are eligible when a claim burst starts (the dispatch issue's own target). */
 export const ELIGIBLE = 200;
+
+/** A dispatch claimed for the activity bursts, and the token its agent posts with. */
+interface Claimed {
+  id: string;
+  token: string;
+}
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 const dataOf = (answer: Reply) => (answer.body as { data?: Record<string, unknown> } | undefined)?.data ?? {};
@@ -63,6 +75,7 @@ export function burstCases(url: string, apiKey: string, size: number): BurstCase
   const project = async (name: string) => String((await client.post("/api/projects", { name })).data.id);
   let named: Promise<{ label: string; projectId: string }> | undefined;
   let reviewed: Promise<string> | undefined;
+  let working: Promise<string> | undefined;
 
   /** Prompts of the default task-execution version, recorded by claiming fresh tasks of `projectId`. */
   const prompts = async (projectId: string, count: number, run: number | string): Promise<string[]> => {
@@ -107,6 +120,43 @@ export function burstCases(url: string, apiKey: string, size: number): BurstCase
   });
 
   const eligible = Math.max(ELIGIBLE, 2 * size);
+
+  /**
+   * `count` dispatches of run `run`, each claimed by an agent of its own from a project of the
+   * activity bursts alone (topped up to `count` todo tasks), so that the claim burst's queue and these
+   * claims never take each other's issues. Their leases are the longest a claim may ask, so that none
+   * runs out within the bench and is expired inside another case's timed claims.
+   */
+  const dispatches = async (run: number, count: number): Promise<Claimed[]> => {
+    working ??= project("Activity burst");
+    const projectId = await working;
+    const queued = (await client.get(`/api/dispatch/queue?projectId=${projectId}&limit=1`)).total as number;
+    for (let i = queued; i < count; i++) {
+      await client.post("/api/issues", {
+        title: `Activity burst ${run} task ${i}`,
+        type: "task",
+        status: "todo",
+        priority: 1 + (i % 4),
+        projectId,
+      });
+    }
+    const claimed: Claimed[] = [];
+    for (const i of range(count)) {
+      const claim = await client.post("/api/dispatch/claim", {
+        agent: `act-${run}-${i}`,
+        projectId,
+        leaseSeconds: 7200,
+      });
+      claimed.push({ id: String(claim.data.dispatch.id), token: String(claim.data.dispatch.token) });
+    }
+    return claimed;
+  };
+  /** An activity of step `i` posted to dispatch `id` with its own token. */
+  const activity = ({ id, token }: Claimed, i: number): BurstRequest => ({
+    path: `/api/dispatch/${id}/activities`,
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ type: i % 2 === 0 ? "thought" : "action", body: `Step ${i} of the task` }),
+  });
 
   return [
     {
@@ -185,6 +235,41 @@ export function burstCases(url: string, apiKey: string, size: number): BurstCase
       },
       expect: [201],
       verify: (answers) => distinct("issues claimed", answers, (data) => (data.issue as { id?: string })?.id, size),
+    },
+    {
+      name: "activity (one per dispatch)",
+      route: "POST /api/dispatch/:id/activities, each agent on its own dispatch, with its dispatch token",
+      requests: async (run) => (await dispatches(run, size)).map((dispatch, i) => activity(dispatch, i)),
+      expect: [201],
+      verify: (answers) => {
+        const firsts = answers.filter((answer) => dataOf(answer).sequence === 1).length;
+        if (firsts !== size) return `${firsts} activities of sequence 1, expected ${size}`;
+        return distinct("dispatches", answers, (data) => data.dispatchId, size);
+      },
+    },
+    {
+      name: "activity (one dispatch)",
+      route: "POST /api/dispatch/:id/activities, every one to one dispatch, with its dispatch token",
+      requests: async (run) => {
+        const [dispatch] = await dispatches(run, 1);
+        return range(size).map((i) => activity(dispatch as Claimed, i));
+      },
+      expect: [201],
+      unbounded:
+        "posts to one dispatch take turns by design: each reads its activity count and writes the next at the " +
+        "version read (so sequences have no gaps), and a lost race reads again",
+      verify: (answers) => {
+        // Distinct and within 1..size: when every post is taken, exactly 1..size, without gaps or repeats
+        // (a post not taken is already a wrong answer).
+        const taken = answers.filter((answer) => answer.status === 201).map((answer) => dataOf(answer).sequence);
+        const inRange = taken.filter(
+          (sequence) => Number.isInteger(sequence) && Number(sequence) >= 1 && Number(sequence) <= size,
+        );
+        const distinctTaken = new Set(inRange).size;
+        return distinctTaken === taken.length
+          ? undefined
+          : `${taken.length} activities taken, ${distinctTaken} distinct sequences within 1..${size}`;
+      },
     },
   ];
 }
