@@ -11,6 +11,30 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 /** `bearer`: API key (docs/api.md#authentication); `none`: public; `webhook`: the provider's signature (docs/api.md#webhook-verification). */
 export type RouteAuth = "bearer" | "none" | "webhook";
 
+/**
+ * What a caller must be allowed to do to call a bearer route (docs/security.md#scopes): `read` every
+ * GET but the secret-bearing ones; `write` what `read` may, and create and change; `dispatch` claim,
+ * and work on a dispatch; `admin` everything. The root key holds all of them.
+ */
+export const SCOPES = ["read", "write", "dispatch", "admin"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** The scopes each scope includes: `admin` all, `write` also `read`. */
+const INCLUDED: Readonly<Record<Scope, readonly Scope[]>> = {
+  read: ["read"],
+  write: ["write", "read"],
+  dispatch: ["dispatch"],
+  admin: ["admin", "write", "read", "dispatch"],
+};
+
+/**
+ * Whether holding `held` allows what `needed` names.
+ * @example scopeAllows("write", "read") // true; scopeAllows("write", "dispatch") // false
+ */
+export function scopeAllows(held: Scope, needed: Scope): boolean {
+  return INCLUDED[held].includes(needed);
+}
+
 /** The webhook providers, each with its own receiver and secret. */
 export type WebhookProvider = "codehost" | "errortracker" | "analytics";
 
@@ -33,6 +57,8 @@ export interface RouteSpec {
    * dispatch, issue or prompt. Unset: a dispatch token is refused here with 403.
    */
   readonly token?: "dispatch" | "issue" | "prompt";
+  /** For `bearer` routes: the scope a caller needs (every bearer route declares one). */
+  readonly scope?: Scope;
 }
 
 /**

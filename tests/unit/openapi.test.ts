@@ -152,12 +152,12 @@ describe("the OpenAPI document", () => {
     expect((claim.properties as Record<string, Json>).leaseSeconds).toMatchObject({ minimum: 60, maximum: 7200 });
   });
 
-  it("secures bearer routes by bearer, receivers by their signature header, public routes by nothing", () => {
+  it("secures bearer routes by bearer with their scope, receivers by their signature header, public routes by nothing", () => {
     const schemes = document.components.securitySchemes;
     expect(schemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     for (const route of allRoutes()) {
       const { security } = operationOf(route.method, route.path);
-      if (route.auth === "bearer") expect(security, routeKey(route)).toEqual([{ bearerAuth: [] }]);
+      if (route.auth === "bearer") expect(security, routeKey(route)).toEqual([{ bearerAuth: [route.scope] }]);
       if (route.auth === "none") expect(security, routeKey(route)).toEqual([]);
       if (route.auth === "webhook") {
         const [requirement] = security;

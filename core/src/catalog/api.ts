@@ -27,6 +27,7 @@ const PROJECT_LIMITS = TEXT
 export const catalogApi = {
   "GET /api/projects": {
     auth: "bearer",
+    scope: "read",
     query: listProjectsQuery,
     success: { list: "Project" },
     doc: TEXT && {
@@ -36,6 +37,7 @@ export const catalogApi = {
   },
   "POST /api/projects": {
     auth: "bearer",
+    scope: "write",
     body: createProjectBody,
     success: { status: 201, item: "Project" },
     errors: [404],
@@ -47,6 +49,7 @@ export const catalogApi = {
   },
   "GET /api/projects/:id": {
     auth: "bearer",
+    scope: "read",
     success: { item: "ProjectDetail" },
     doc: TEXT && {
       summary: "Get a project with its issue counts by status and today's usage",
@@ -59,6 +62,7 @@ export const catalogApi = {
   },
   "PATCH /api/projects/:id": {
     auth: "bearer",
+    scope: "write",
     body: patchProjectBody,
     ifMatch: true,
     success: { item: "Project" },
@@ -71,6 +75,7 @@ export const catalogApi = {
   },
   "DELETE /api/projects/:id": {
     auth: "bearer",
+    scope: "write",
     ifMatch: true,
     success: { status: 204 },
     errors: [409],
@@ -82,6 +87,7 @@ export const catalogApi = {
   },
   "GET /api/goals": {
     auth: "bearer",
+    scope: "read",
     query: listGoalsQuery,
     success: { list: "Goal" },
     doc: TEXT && {
@@ -91,6 +97,7 @@ export const catalogApi = {
   },
   "POST /api/goals": {
     auth: "bearer",
+    scope: "write",
     body: createGoalBody,
     success: { status: 201, item: "Goal" },
     errors: [404],
@@ -101,6 +108,7 @@ export const catalogApi = {
   },
   "GET /api/goals/:id": {
     auth: "bearer",
+    scope: "read",
     success: { item: "Goal" },
     doc: TEXT && {
       summary: "Get a goal",
@@ -110,6 +118,7 @@ export const catalogApi = {
   },
   "PATCH /api/goals/:id": {
     auth: "bearer",
+    scope: "write",
     body: patchGoalBody,
     ifMatch: true,
     success: { item: "Goal" },
@@ -121,6 +130,7 @@ export const catalogApi = {
   },
   "DELETE /api/goals/:id": {
     auth: "bearer",
+    scope: "write",
     ifMatch: true,
     success: { status: 204 },
     errors: [409],
@@ -132,6 +142,7 @@ export const catalogApi = {
   },
   "GET /api/labels": {
     auth: "bearer",
+    scope: "read",
     query: listLabelsQuery,
     success: { list: "Label" },
     doc: TEXT && {
@@ -141,6 +152,7 @@ export const catalogApi = {
   },
   "POST /api/labels": {
     auth: "bearer",
+    scope: "write",
     body: createLabelBody,
     success: { status: 201, item: "Label" },
     doc: TEXT && {
@@ -151,6 +163,7 @@ export const catalogApi = {
   },
   "DELETE /api/labels/:id": {
     auth: "bearer",
+    scope: "write",
     ifMatch: true,
     success: { status: 204 },
     errors: [409],

@@ -8,6 +8,7 @@ import { agentsQuery, dashboardPageQuery, usageQuery } from "./schemas.js";
 export const dashboardApi = {
   "GET /api/dashboard/stats": {
     auth: "bearer",
+    scope: "read",
     success: { item: "DashboardStats" },
     doc: TEXT && {
       summary: "What the engine is doing",
@@ -18,6 +19,7 @@ export const dashboardApi = {
   },
   "GET /api/dashboard/activity": {
     auth: "bearer",
+    scope: "read",
     query: dashboardPageQuery,
     success: { list: "ActivityChain" },
     doc: TEXT && {
@@ -27,6 +29,7 @@ export const dashboardApi = {
   },
   "GET /api/dashboard/prompts": {
     auth: "bearer",
+    scope: "read",
     query: dashboardPageQuery,
     success: { list: "PromptPerformance" },
     doc: TEXT && {
@@ -39,6 +42,7 @@ export const dashboardApi = {
   },
   "GET /api/dashboard/agents": {
     auth: "bearer",
+    scope: "read",
     query: agentsQuery,
     success: { list: "AgentPerformance" },
     doc: TEXT && {
@@ -53,6 +57,7 @@ export const dashboardApi = {
   },
   "GET /api/dashboard/usage": {
     auth: "bearer",
+    scope: "read",
     query: usageQuery,
     success: { item: "UsageReport" },
     doc: TEXT && {

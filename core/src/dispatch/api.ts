@@ -52,6 +52,7 @@ const CLAIM_LIMITS = TEXT
 export const dispatchApi = {
   "POST /api/dispatch/claim": {
     auth: "bearer",
+    scope: "dispatch",
     idempotent: false,
     body: claimBody,
     success: { status: 201, item: "ClaimResult" },
@@ -69,6 +70,7 @@ export const dispatchApi = {
   },
   "GET /api/dispatch/next": {
     auth: "bearer",
+    scope: "dispatch",
     query: nextQuery,
     success: { item: "ClaimResult" },
     alsoSuccess: NOTHING_CLAIMED,
@@ -82,6 +84,7 @@ export const dispatchApi = {
   },
   "GET /api/dispatch/queue": {
     auth: "bearer",
+    scope: "read",
     query: queueQuery,
     success: { list: "QueueItem" },
     doc: TEXT && {
@@ -91,6 +94,7 @@ export const dispatchApi = {
   },
   "GET /api/dispatch": {
     auth: "bearer",
+    scope: "read",
     query: listDispatchesQuery,
     success: { list: "Dispatch" },
     doc: TEXT && {
@@ -100,6 +104,7 @@ export const dispatchApi = {
   },
   "GET /api/dispatch/:id": {
     auth: "bearer",
+    scope: "read",
     success: { item: "Dispatch" },
     doc: TEXT && {
       summary: "Get a dispatch",
@@ -109,6 +114,7 @@ export const dispatchApi = {
   },
   "POST /api/dispatch/:id/heartbeat": {
     auth: "bearer",
+    scope: "dispatch",
     token: "dispatch",
     body: heartbeatBody,
     bodyOptional: true,
@@ -127,6 +133,7 @@ export const dispatchApi = {
   },
   "POST /api/dispatch/:id/activities": {
     auth: "bearer",
+    scope: "dispatch",
     token: "dispatch",
     body: activityBody,
     success: { item: "Activity", status: 201 },
@@ -146,6 +153,7 @@ export const dispatchApi = {
   },
   "GET /api/dispatch/:id/activities": {
     auth: "bearer",
+    scope: "read",
     token: "dispatch",
     query: activitiesQuery,
     success: { list: "Activity" },
@@ -160,6 +168,7 @@ export const dispatchApi = {
   },
   "POST /api/dispatch/:id/complete": {
     auth: "bearer",
+    scope: "dispatch",
     token: "dispatch",
     body: completeBody,
     success: { item: "DispatchWithIssue" },
@@ -176,6 +185,7 @@ export const dispatchApi = {
   },
   "POST /api/dispatch/:id/messages": {
     auth: "bearer",
+    scope: "write",
     body: messageBody,
     success: { item: "Activity", status: 201 },
     errors: [409],
@@ -191,6 +201,7 @@ export const dispatchApi = {
   },
   "POST /api/dispatch/:id/approve": {
     auth: "bearer",
+    scope: "write",
     body: approveBody,
     success: { item: "DispatchDecision" },
     errors: [409],
@@ -206,6 +217,7 @@ export const dispatchApi = {
   },
   "POST /api/dispatch/:id/reject": {
     auth: "bearer",
+    scope: "write",
     body: rejectBody,
     success: { item: "DispatchDecision" },
     errors: [409],
@@ -221,6 +233,7 @@ export const dispatchApi = {
   },
   "POST /api/dispatch/:id/stop": {
     auth: "bearer",
+    scope: "write",
     body: stopBody,
     success: { item: "DispatchWithIssue" },
     errors: [409],
@@ -237,6 +250,7 @@ export const dispatchApi = {
   },
   "POST /api/dispatch/:id/release": {
     auth: "bearer",
+    scope: "dispatch",
     token: "dispatch",
     success: { item: "DispatchWithIssue" },
     errors: [409],

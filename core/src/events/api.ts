@@ -16,6 +16,7 @@ const DESTINATION_PARAM = TEXT ? "Event destination id (`dst_…`)" : "";
 export const destinationApi = {
   "GET /api/event-destinations": {
     auth: "bearer",
+    scope: "admin",
     query: listDestinationsQuery,
     success: { list: "EventDestination" },
     doc: TEXT && {
@@ -26,6 +27,7 @@ export const destinationApi = {
   },
   "POST /api/event-destinations": {
     auth: "bearer",
+    scope: "admin",
     idempotent: false,
     body: createDestinationBody,
     success: { status: 201, item: "EventDestinationWithSecret" },
@@ -42,6 +44,7 @@ export const destinationApi = {
   },
   "GET /api/event-destinations/:id": {
     auth: "bearer",
+    scope: "admin",
     success: { item: "EventDestination" },
     errors: [404],
     doc: TEXT && {
@@ -52,6 +55,7 @@ export const destinationApi = {
   },
   "PATCH /api/event-destinations/:id": {
     auth: "bearer",
+    scope: "admin",
     body: patchDestinationBody,
     ifMatch: true,
     success: { item: "EventDestination" },
@@ -67,6 +71,7 @@ export const destinationApi = {
   },
   "DELETE /api/event-destinations/:id": {
     auth: "bearer",
+    scope: "admin",
     ifMatch: true,
     success: { status: 204 },
     errors: [404, 409],
@@ -79,6 +84,7 @@ export const destinationApi = {
   },
   "POST /api/event-destinations/:id/rotate-secret": {
     auth: "bearer",
+    scope: "admin",
     idempotent: false,
     ifMatch: true,
     success: { item: "EventDestinationWithSecret" },
@@ -94,6 +100,7 @@ export const destinationApi = {
   },
   "GET /api/event-destinations/:id/deliveries": {
     auth: "bearer",
+    scope: "admin",
     query: listEventDeliveriesQuery,
     success: { list: "EventDelivery" },
     errors: [404],
@@ -107,6 +114,7 @@ export const destinationApi = {
   },
   "POST /api/event-destinations/:id/deliveries/:deliveryId/retry": {
     auth: "bearer",
+    scope: "admin",
     success: { item: "EventDelivery" },
     errors: [404, 409],
     doc: TEXT && {

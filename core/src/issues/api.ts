@@ -10,6 +10,7 @@ import { createIssueBody, listIssuesQuery, updateIssueBody } from "./schemas.js"
 export const issueApi = {
   "GET /api/issues": {
     auth: "bearer",
+    scope: "read",
     query: listIssuesQuery,
     success: { list: "Issue" },
     doc: TEXT && {
@@ -19,6 +20,7 @@ export const issueApi = {
   },
   "POST /api/issues": {
     auth: "bearer",
+    scope: "write",
     body: createIssueBody,
     success: { status: 201, item: "Issue" },
     errors: [404],
@@ -29,6 +31,7 @@ export const issueApi = {
   },
   "GET /api/issues/:id": {
     auth: "bearer",
+    scope: "read",
     success: { item: "IssueDetail" },
     doc: TEXT && {
       summary: "Get an issue with its parent, children, relations and latest signals",
@@ -38,6 +41,7 @@ export const issueApi = {
   },
   "PATCH /api/issues/:id": {
     auth: "bearer",
+    scope: "write",
     body: updateIssueBody,
     ifMatch: true,
     success: { item: "Issue" },
@@ -52,6 +56,7 @@ export const issueApi = {
   },
   "DELETE /api/issues/:id": {
     auth: "bearer",
+    scope: "write",
     ifMatch: true,
     success: { status: 204 },
     doc: TEXT && {
@@ -62,6 +67,7 @@ export const issueApi = {
   },
   "GET /api/issues/:id/comments": {
     auth: "bearer",
+    scope: "read",
     query: listCommentsQuery,
     success: { list: "Comment" },
     doc: TEXT && {
@@ -72,6 +78,7 @@ export const issueApi = {
   },
   "POST /api/issues/:id/comments": {
     auth: "bearer",
+    scope: "write",
     token: "issue",
     body: createCommentBody,
     success: { status: 201, item: "Comment" },
@@ -84,6 +91,7 @@ export const issueApi = {
   },
   "POST /api/issues/:id/relations": {
     auth: "bearer",
+    scope: "write",
     body: createRelationBody,
     success: { status: 201, item: "Relation" },
     doc: TEXT && {
@@ -95,6 +103,7 @@ export const issueApi = {
   },
   "DELETE /api/relations/:id": {
     auth: "bearer",
+    scope: "write",
     success: { status: 204 },
     doc: TEXT && {
       summary: "Remove a relation",

@@ -249,7 +249,8 @@ function headerParameters(route: RouteSpec, declaration: Declaration): Json[] {
 }
 
 function security(route: RouteSpec): Json[] {
-  if (route.auth === "bearer") return [{ bearerAuth: [] }];
+  // OpenAPI 3.1 lets a bearer requirement name the roles an operation needs: its scope.
+  if (route.auth === "bearer") return [{ bearerAuth: route.scope ? [route.scope] : [] }];
   // Either header verifies (docs/api.md#webhook-verification): alternatives, one requirement object each.
   if (route.auth === "webhook" && route.provider)
     return webhookSchemes(route.provider).map(([name]) => ({ [name]: [] }));
@@ -306,7 +307,7 @@ export function declaredRoutes(
   return (Object.entries(families) as [Family, Declarations][]).flatMap(([family, declarations]) =>
     Object.entries(declarations).map(([key, declaration]) => {
       const [method, path = ""] = key.split(" ") as [HttpMethod, string];
-      const { auth, provider, bodyLimit, idempotent, token } = declaration;
+      const { auth, provider, bodyLimit, idempotent, token, scope } = declaration;
       const route: RouteSpec = {
         method,
         path,
@@ -315,6 +316,7 @@ export function declaredRoutes(
         ...(bodyLimit === undefined ? {} : { bodyLimit }),
         ...(idempotent === undefined ? {} : { idempotent }),
         ...(token === undefined ? {} : { token }),
+        ...(scope === undefined ? {} : { scope }),
       };
       return { family, route, declaration };
     }),
@@ -377,7 +379,9 @@ export function buildOpenApiDocument(
         bearerAuth: {
           type: "http",
           scheme: "bearer",
-          description: "SERVICE_API_KEY (`kaizen_` + 64 hex), or a dispatch token where the operation says so",
+          description:
+            "SERVICE_API_KEY (`kaizen_` + 64 hex), or a dispatch token where the operation says so. Each operation's " +
+            "requirement names the scope it needs (`read`, `write`, `dispatch` or `admin`; docs/security.md#scopes).",
         },
         ...Object.fromEntries((Object.keys(WEBHOOK_SCHEMES) as WebhookProvider[]).flatMap(webhookSchemes)),
       },

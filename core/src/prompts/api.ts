@@ -9,6 +9,7 @@ import { createReviewBody, listPromptsQuery } from "./schemas.js";
 export const promptApi = {
   "GET /api/prompts": {
     auth: "bearer",
+    scope: "read",
     query: listPromptsQuery,
     success: { list: "Prompt" },
     doc: TEXT && {
@@ -18,6 +19,7 @@ export const promptApi = {
   },
   "GET /api/prompts/:id": {
     auth: "bearer",
+    scope: "read",
     success: { item: "Prompt" },
     doc: TEXT && {
       summary: "Get a prompt",
@@ -27,6 +29,7 @@ export const promptApi = {
   },
   "GET /api/prompts/:id/reviews": {
     auth: "bearer",
+    scope: "read",
     query: pageQuery,
     success: { list: "Review" },
     doc: TEXT && {
@@ -37,6 +40,7 @@ export const promptApi = {
   },
   "POST /api/prompts/:id/reviews": {
     auth: "bearer",
+    scope: "write",
     token: "prompt",
     body: createReviewBody,
     success: { status: 201, item: "Review" },

@@ -142,6 +142,7 @@ export const serviceApi = {
   },
   "GET /api/providers": {
     auth: "bearer",
+    scope: "read",
     query: providersQuery,
     success: { list: "ProviderSetup" },
     doc: TEXT && {

@@ -8,6 +8,7 @@ import { issueSignalsQuery, listSignalsQuery, manualSignalBody, mergeIssueBody }
 export const signalApi = {
   "GET /api/signals": {
     auth: "bearer",
+    scope: "read",
     query: listSignalsQuery,
     success: { list: "Signal" },
     doc: TEXT && {
@@ -17,6 +18,7 @@ export const signalApi = {
   },
   "POST /api/signals": {
     auth: "bearer",
+    scope: "write",
     body: manualSignalBody,
     success: { status: 201, item: "IngestResult" },
     doc: TEXT && {
@@ -26,6 +28,7 @@ export const signalApi = {
   },
   "GET /api/signals/:id": {
     auth: "bearer",
+    scope: "read",
     success: { item: "Signal" },
     doc: TEXT && {
       summary: "Get a signal with its whole payload",
@@ -35,6 +38,7 @@ export const signalApi = {
   },
   "GET /api/issues/:id/signals": {
     auth: "bearer",
+    scope: "read",
     query: issueSignalsQuery,
     success: { list: "Signal" },
     doc: TEXT && {
@@ -45,6 +49,7 @@ export const signalApi = {
   },
   "POST /api/issues/:id/merge": {
     auth: "bearer",
+    scope: "write",
     body: mergeIssueBody,
     success: { item: "Issue" },
     errors: [404, 409],

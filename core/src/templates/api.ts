@@ -16,6 +16,7 @@ import {
 export const templateApi = {
   "GET /api/templates": {
     auth: "bearer",
+    scope: "read",
     query: listTemplatesQuery,
     success: { list: "Template" },
     doc: TEXT && {
@@ -25,6 +26,7 @@ export const templateApi = {
   },
   "POST /api/templates": {
     auth: "bearer",
+    scope: "write",
     body: createTemplateBody,
     success: { status: 201, item: "TemplateDetail" },
     doc: TEXT && {
@@ -35,6 +37,7 @@ export const templateApi = {
   },
   "GET /api/templates/preview/:issueId": {
     auth: "bearer",
+    scope: "read",
     query: previewQuery,
     success: { item: "TemplatePreview" },
     doc: TEXT && {
@@ -46,6 +49,7 @@ export const templateApi = {
   },
   "GET /api/templates/:id": {
     auth: "bearer",
+    scope: "read",
     success: { item: "TemplateDetail" },
     doc: TEXT && {
       summary: "Get a template with its active version",
@@ -55,6 +59,7 @@ export const templateApi = {
   },
   "PATCH /api/templates/:id": {
     auth: "bearer",
+    scope: "write",
     body: patchTemplateBody,
     ifMatch: true,
     success: { item: "TemplateDetail" },
@@ -66,6 +71,7 @@ export const templateApi = {
   },
   "DELETE /api/templates/:id": {
     auth: "bearer",
+    scope: "write",
     ifMatch: true,
     success: { status: 204 },
     doc: TEXT && {
@@ -76,6 +82,7 @@ export const templateApi = {
   },
   "GET /api/templates/:id/versions": {
     auth: "bearer",
+    scope: "read",
     query: pageQuery,
     success: { list: "Version" },
     doc: TEXT && {
@@ -86,6 +93,7 @@ export const templateApi = {
   },
   "POST /api/templates/:id/versions": {
     auth: "bearer",
+    scope: "write",
     body: createVersionBody,
     success: { status: 201, item: "Version" },
     doc: TEXT && {
@@ -96,6 +104,7 @@ export const templateApi = {
   },
   "POST /api/templates/:id/versions/:versionId/promote": {
     auth: "bearer",
+    scope: "write",
     success: { item: "TemplateDetail" },
     doc: TEXT && {
       summary: "Make a version active",
@@ -106,6 +115,7 @@ export const templateApi = {
   },
   "GET /api/templates/:id/reviews": {
     auth: "bearer",
+    scope: "read",
     query: pageQuery,
     success: { list: "Review" },
     doc: TEXT && {
@@ -116,6 +126,7 @@ export const templateApi = {
   },
   "GET /api/templates/:id/experiments": {
     auth: "bearer",
+    scope: "read",
     query: pageQuery,
     success: { list: "Experiment" },
     doc: TEXT && {
@@ -127,6 +138,7 @@ export const templateApi = {
   },
   "POST /api/templates/:id/experiments": {
     auth: "bearer",
+    scope: "write",
     body: startExperimentBody,
     success: { status: 201, item: "Experiment" },
     errors: [404, 409],
@@ -144,6 +156,7 @@ export const templateApi = {
   },
   "GET /api/templates/:id/experiments/:experimentId": {
     auth: "bearer",
+    scope: "read",
     success: { item: "Experiment" },
     doc: TEXT && {
       summary: "Get an experiment",
@@ -153,6 +166,7 @@ export const templateApi = {
   },
   "DELETE /api/templates/:id/experiments/:experimentId": {
     auth: "bearer",
+    scope: "write",
     success: { item: "Experiment" },
     errors: [404, 409],
     doc: TEXT && {
