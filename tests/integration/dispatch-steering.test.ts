@@ -286,6 +286,13 @@ describe("budget per dispatch", () => {
       outputTokens: 20,
       model: "m2",
     });
+    // Read back from the table, its figures keep the API's order.
+    expect(Object.keys((await dispatchOf(t, claimed)).usage ?? {})).toEqual([
+      "inputTokens",
+      "outputTokens",
+      "costUsd",
+      "model",
+    ]);
     // Exactly at the budget is within it.
     expect((await post(t, claimed, "heartbeat", { usage: { costUsd: 1 } }, as(claimed))).status).toBe(200);
 

@@ -549,6 +549,19 @@ export class DispatchStore {
   }
 }
 
+/** A dispatch's usage as stored, its fields in the API's order (a stored map keeps none). */
+function storedUsage(value: unknown): DispatchUsage | null {
+  if (typeof value !== "object" || value === null) return null;
+  const usage = value as Partial<Record<keyof DispatchUsage, unknown>>;
+  const numberOrNull = (figure: unknown) => (typeof figure === "number" ? figure : null);
+  return {
+    inputTokens: numberOrNull(usage.inputTokens),
+    outputTokens: numberOrNull(usage.outputTokens),
+    costUsd: numberOrNull(usage.costUsd),
+    model: typeof usage.model === "string" ? usage.model : null,
+  };
+}
+
 /** Who stopped a dispatch: a person through the API, or Kaizen itself (its budget). */
 export type StopActor = "api" | "automation";
 
@@ -576,6 +589,7 @@ export function fromItem(item: Item): StoredDispatch {
       attempt: Number(item.attempt),
       leaseSeconds: Number(item.leaseSeconds),
       outcome: storedOutcome(item.outcome),
+      usage: storedUsage(item.usage),
     },
     tokenHash: String(item.tokenHash ?? ""),
     issueNumber: Number(item.issueNumber ?? 0),
