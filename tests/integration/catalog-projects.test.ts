@@ -59,7 +59,7 @@ describe("projects: create, read, update, delete", () => {
       status: "backlog",
       health: "on_track",
       goalId: null,
-      limits: { maxActivePerAgent: null, dailyCostBudgetUsd: null, maxInReview: null },
+      limits: { maxActivePerAgent: null, dailyCostBudgetUsd: null, maxInReview: null, maxCostPerDispatchUsd: null },
       sources: { codehost: [], errortracker: [], analytics: [] },
       automation: { acceptAtPriority: null, acceptAtSignals: null },
       autonomy: { planApproval: false },

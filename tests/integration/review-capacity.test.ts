@@ -80,7 +80,12 @@ describe("review capacity", () => {
   it("limits.maxInReview is set, shown and validated like the other limits", async () => {
     const t = await testApp();
     const plain = await project(t, null);
-    expect(plain.limits).toEqual({ maxActivePerAgent: null, dailyCostBudgetUsd: null, maxInReview: null });
+    expect(plain.limits).toEqual({
+      maxActivePerAgent: null,
+      dailyCostBudgetUsd: null,
+      maxInReview: null,
+      maxCostPerDispatchUsd: null,
+    });
     expect((await project(t, 3)).limits.maxInReview).toBe(3);
     const refused = await t.app.request("/api/projects", jsonPost({ name: "Bad", limits: { maxInReview: 0 } }));
     expect(refused.status).toBe(400);
