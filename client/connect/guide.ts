@@ -31,7 +31,10 @@ server. Never print the key, commit it, or paste it into a comment or summary.
 
 1. \`claim_next_issue\`: take the next issue; the answer is your prompt, dispatch and token.
 2. \`heartbeat\`: before the lease runs out (30 min by default), again while you work.
-3. \`add_comment\`: what you found, what you decided.
+3. \`post_activity\`: say what you think, run and find as you go (\`thought\`, \`action\`, \`response\`,
+   \`error\`). To ask a person, post an \`elicitation\` and read the answer with \`list_activities\`;
+   if the project wants plans approved, post a \`plan\` first and wait the same way for the answer.
+   \`add_comment\`: what you found, what you decided.
 4. \`review_prompt\`: rate the prompt 1..5 for clarity, completeness, relevance, before completing.
 5. \`complete_dispatch\` with \`done\` (summary, commits, pull requests) or \`failed\` (why);
    \`release_dispatch\` if you cannot work it at all.
@@ -42,6 +45,9 @@ server. Never print the key, commit it, or paste it into a comment or summary.
 kaizen next                                   # prints the prompt, the dispatch id and its token
 export KAIZEN_DISPATCH_TOKEN=<token>          # the commands below then act as that dispatch
 kaizen heartbeat <dispatch>
+kaizen activity <dispatch> "what you ran and what it showed" --type action
+kaizen activity <dispatch> "the question" --type elicitation   # then wait for the answer:
+kaizen watch <dispatch> --after <its sequence> --until-answer
 kaizen comment <KZN-n> "what you found"
 kaizen review <prompt> --clarity 4 --completeness 4 --relevance 5 --feedback "what was missing"
 kaizen complete <dispatch> --result done --summary "what changed, how it was verified" \\
@@ -52,6 +58,8 @@ kaizen release <dispatch>                     # give it back untouched
 \`kaizen next\` exits 3 when nothing is eligible (or the project's daily cost budget is spent), and 4
 when you hold as many of the project's dispatches as it allows one agent: finish one first. Name the
 issue (\`KZN-<n>\`) in your pull request's title or body: when it is merged, Kaizen closes the issue.
+A 409 \`Dispatch was stopped: <reason>\` means a person (or the project's budget per dispatch) stopped
+you: stop working on the issue at once.
 \`kaizen --help\` lists every command.
 `;
 }
