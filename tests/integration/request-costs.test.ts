@@ -236,6 +236,28 @@ describe("claims", () => {
   });
 });
 
+describe("an agent's steps of a dispatch", () => {
+  it("cost the token's check (1 read) and one transaction: an activity, a heartbeat, a completion", async () => {
+    const t = await testApp();
+    await createIssues(t.app, 1, () => ({ title: "Task", type: "task", status: "todo" }));
+    const claimed = await dataOf<{ dispatch: { id: string; token: string } }>(
+      t.app.request("/api/dispatch/claim", jsonPost({ agent: "costed" })),
+      201,
+    );
+    const { id, token } = claimed.dispatch;
+    const as = { Authorization: `Bearer ${token}` };
+    const step = (path: string, body: unknown) => costOf(t, `/api/dispatch/${id}/${path}`, jsonPost(body, as));
+    const activity = await step("activities", { type: "action", body: "ran the tests" });
+    const heartbeat = await step("heartbeat", { usage: { costUsd: 0.1 } });
+    const completion = await step("complete", { result: "failed", summary: "Could not reproduce" });
+    expect([activity.status, heartbeat.status, completion.status]).toEqual([201, 200, 200]);
+    expect(activity.calls).toBe(2);
+    expect(heartbeat.calls).toBe(2);
+    // The completion also reads the issue it moves (and the dispatches' experiment, none here).
+    expect(completion.calls).toBe(3);
+  });
+});
+
 describe("dashboard stats", () => {
   it("cost as many calls with 30 issues as with 2: they read counts, not issues", async () => {
     const t = await testApp();

@@ -68,10 +68,10 @@ export class DispatchEndings {
    * or repeats. 409 once the dispatch ended or its lease ran out, and when the usage it reports
    * passes its budget (Kaizen stops it then).
    */
-  async activity(id: string, input: ActivityInput): Promise<Activity> {
-    return retryRaces(async () => {
+  async activity(id: string, input: ActivityInput, read?: StoredDispatch): Promise<Activity> {
+    return retryRaces(async (attempt) => {
       const now = this.now();
-      const current = await this.openDispatch(id, now);
+      const current = await this.openDispatch(id, now, attempt === 1 ? read : undefined);
       const usage = await this.withinBudget(current, input.usage, now);
       const activity = this.activityOf(current, now, { type: input.type, body: input.body, data: input.data ?? null });
       const step = agentActivityStep(current.dispatch, input.type, now);
@@ -91,10 +91,10 @@ export class DispatchEndings {
    * waiting dispatch the lease is paused, so only the usage is kept. 409 once the dispatch ended or
    * its lease ran out, and when its usage passes its budget.
    */
-  async heartbeat(id: string, input: HeartbeatInput = {}): Promise<Dispatch> {
-    return retryRaces(async () => {
+  async heartbeat(id: string, input: HeartbeatInput = {}, read?: StoredDispatch): Promise<Dispatch> {
+    return retryRaces(async (attempt) => {
       const now = this.now();
-      const current = await this.openDispatch(id, now);
+      const current = await this.openDispatch(id, now, attempt === 1 ? read : undefined);
       const usage = await this.withinBudget(current, input.usage, now);
       const step = {
         ...heartbeatStep(current.dispatch, now),
@@ -162,10 +162,14 @@ export class DispatchEndings {
    * `done` only once its latest plan was approved (409); one whose reported usage passes its
    * budget is stopped instead (409).
    */
-  async complete(id: string, input: CompleteInput): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
-    return retryRaces(async () => {
+  async complete(
+    id: string,
+    input: CompleteInput,
+    read?: StoredDispatch,
+  ): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
+    return retryRaces(async (attempt) => {
       const now = this.now();
-      const current = await this.openDispatch(id, now);
+      const current = await this.openDispatch(id, now, attempt === 1 ? read : undefined);
       const usage = await this.withinBudget(current, input.usage, now);
       if (input.result === "done" && current.dispatch.planApproved === false) {
         throw new ConflictError(PLAN_APPROVAL_REQUIRED);
@@ -223,10 +227,10 @@ export class DispatchEndings {
   }
 
   /** Gives the issue back untouched: it returns to `todo`, the dispatch is `released`. */
-  async release(id: string): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
-    return retryRaces(async () => {
+  async release(id: string, read?: StoredDispatch): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
+    return retryRaces(async (attempt) => {
       const now = this.now();
-      const current = await this.openDispatch(id, now);
+      const current = await this.openDispatch(id, now, attempt === 1 ? read : undefined);
       return this.endAndRequeue(current, "released", now);
     });
   }
@@ -254,10 +258,13 @@ export class DispatchEndings {
   }
   /**
    * The dispatch if it is open (active or waiting) with its lease running; an ended lease is
-   * expired on the spot (then 409). A stopped dispatch's 409 says why it was stopped.
+   * expired on the spot (then 409). A stopped dispatch's 409 says why it was stopped. `read`: the
+   * dispatch as this request's token check read it a moment ago, used instead of reading it again
+   * (every write is held to its version, so a change since makes the write fail and the next
+   * attempt read afresh).
    */
-  private async openDispatch(id: string, now: Date): Promise<StoredDispatch> {
-    const current = await requireDispatch(this.store, id);
+  private async openDispatch(id: string, now: Date, read?: StoredDispatch): Promise<StoredDispatch> {
+    const current = read?.dispatch.id === id ? read : await requireDispatch(this.store, id);
     if (isOpen(current.dispatch.status) && current.dispatch.leaseExpiresAt <= now.toISOString()) {
       await this.endAndRequeue(current, "expired", now);
       throw new ConflictError(`Dispatch ${id} is expired`);

@@ -80,8 +80,8 @@ export class DispatchService {
     return this.store.list(filters, { offset: pageOffset(query), limit });
   }
   /** Appends an activity of its agent (see {@link DispatchEndings.activity}). */
-  activity(id: string, input: ActivityInput): Promise<Activity> {
-    return this.endings.activity(id, input);
+  activity(id: string, input: ActivityInput, read?: StoredDispatch): Promise<Activity> {
+    return this.endings.activity(id, input, read);
   }
 
   /**
@@ -98,8 +98,8 @@ export class DispatchService {
   }
 
   /** Extends an active lease (see {@link DispatchEndings.heartbeat}). */
-  heartbeat(id: string, input: HeartbeatInput): Promise<Dispatch> {
-    return this.endings.heartbeat(id, input);
+  heartbeat(id: string, input: HeartbeatInput, read?: StoredDispatch): Promise<Dispatch> {
+    return this.endings.heartbeat(id, input, read);
   }
 
   /** A person's message to the agent (see {@link DispatchEndings.message}). */
@@ -118,8 +118,12 @@ export class DispatchService {
   }
 
   /** Ends the dispatch with the agent's outcome (see {@link DispatchEndings.complete}). */
-  complete(id: string, input: CompleteInput): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
-    return this.endings.complete(id, input);
+  complete(
+    id: string,
+    input: CompleteInput,
+    read?: StoredDispatch,
+  ): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
+    return this.endings.complete(id, input, read);
   }
 
   /** A person stops an active dispatch (see {@link DispatchEndings.stop}). */
@@ -128,8 +132,8 @@ export class DispatchService {
   }
 
   /** Gives the issue back untouched (see {@link DispatchEndings.release}). */
-  release(id: string): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
-    return this.endings.release(id);
+  release(id: string, read?: StoredDispatch): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
+    return this.endings.release(id, read);
   }
 
   /** Expires up to a batch of dispatches whose lease ended before `now` (see {@link DispatchEndings.expireEnded}). */

@@ -628,7 +628,8 @@ function activityFromItem(item: Item): Activity {
 export async function tokenDispatchOf(db: Db, id: string, now: Date): Promise<TokenDispatch | undefined> {
   const item = await db.get(dispatchKey(id), { consistent: true });
   if (!item) return undefined;
-  const { dispatch, tokenHash, issueNumber } = fromItem(item);
+  const stored = fromItem(item);
+  const { dispatch, tokenHash, issueNumber } = stored;
   const leaseOver = isOpen(dispatch.status) && dispatch.leaseExpiresAt <= now.toISOString();
   return {
     id: dispatch.id,
@@ -637,5 +638,6 @@ export async function tokenDispatchOf(db: Db, id: string, now: Date): Promise<To
     promptId: dispatch.promptId,
     status: leaseOver ? "expired" : dispatch.status,
     tokenHash,
+    read: stored,
   };
 }

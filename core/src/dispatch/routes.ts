@@ -1,16 +1,21 @@
 /** @module dispatch/routes — the `dispatch` family's handlers (docs/api.md#dispatch; routes in ./api.ts): claims, the queue, leases and outcomes. */
 import type { Context } from "hono";
+import type { AppEnv } from "../http/app.js";
 import { familyModule } from "../http/app.js";
 import { itemResponse, listResponse } from "../http/respond.js";
 import { CLAIM_STOPPED_HEADER } from "../routes.js";
 import { dispatchService, promptRenderer } from "../services.js";
 import { dispatchApi } from "./api.js";
 import type { ClaimResult, ClaimStopped } from "./dispatch-service.js";
+import type { StoredDispatch } from "./dispatch-store.js";
 
 export const dispatchFamily = familyModule(dispatchApi, (deps) => {
   const dispatch = dispatchService(deps);
   const templates = promptRenderer(deps);
   const id = (c: Context) => c.req.param("id") ?? "";
+  // What the dispatch token's check read of this dispatch (dispatch-store `tokenDispatchOf`): the
+  // agent's step starts from it instead of reading the dispatch again.
+  const read = (c: Context<AppEnv>) => c.get("dispatchRead") as StoredDispatch | undefined;
   const claimed = (c: Context, result: ClaimResult | ClaimStopped | null, status: 200 | 201) => {
     if (!result) return c.body(null, 204);
     if ("stopped" in result) {
@@ -38,19 +43,21 @@ export const dispatchFamily = familyModule(dispatchApi, (deps) => {
       return listResponse(c, dispatches, total, query);
     },
     "GET /api/dispatch/:id": async (c) => itemResponse(c, (await dispatch.getDispatch(id(c))).dispatch),
-    "POST /api/dispatch/:id/heartbeat": async (c, { body }) => itemResponse(c, await dispatch.heartbeat(id(c), body)),
+    "POST /api/dispatch/:id/heartbeat": async (c, { body }) =>
+      itemResponse(c, await dispatch.heartbeat(id(c), body, read(c))),
     "POST /api/dispatch/:id/activities": async (c, { body }) =>
-      itemResponse(c, await dispatch.activity(id(c), body), { status: 201 }),
+      itemResponse(c, await dispatch.activity(id(c), body, read(c)), { status: 201 }),
     "GET /api/dispatch/:id/activities": async (c, { query }) => {
       const { activities, total } = await dispatch.activities(id(c), query);
       return listResponse(c, activities, total, query);
     },
-    "POST /api/dispatch/:id/complete": async (c, { body }) => itemResponse(c, await dispatch.complete(id(c), body)),
+    "POST /api/dispatch/:id/complete": async (c, { body }) =>
+      itemResponse(c, await dispatch.complete(id(c), body, read(c))),
     "POST /api/dispatch/:id/messages": async (c, { body }) =>
       itemResponse(c, await dispatch.message(id(c), body), { status: 201 }),
     "POST /api/dispatch/:id/approve": async (c, { body }) => itemResponse(c, await dispatch.approve(id(c), body)),
     "POST /api/dispatch/:id/reject": async (c, { body }) => itemResponse(c, await dispatch.reject(id(c), body)),
     "POST /api/dispatch/:id/stop": async (c, { body }) => itemResponse(c, await dispatch.stop(id(c), body)),
-    "POST /api/dispatch/:id/release": async (c) => itemResponse(c, await dispatch.release(id(c))),
+    "POST /api/dispatch/:id/release": async (c) => itemResponse(c, await dispatch.release(id(c), read(c))),
   };
 });

@@ -65,6 +65,8 @@ export interface TokenDispatch {
   /** `expired` once its lease ran out, even before anything marked it so. */
   status: string;
   tokenHash: string;
+  /** The dispatch as the check read it, for the request's handler to start from (opaque here). */
+  read?: unknown;
 }
 
 /**
@@ -88,6 +90,7 @@ export function dispatchTokenCheck(lookup: (dispatchId: string) => Promise<Token
       if (!dispatch || !matches || (!open && !stopped)) return undefined;
       return {
         dispatchId: dispatch.id,
+        ...(dispatch.read === undefined ? {} : { read: dispatch.read }),
         owns: (scope, id) => (!stopped || scope === "dispatch") && namesOwnResource(scope, id, dispatch),
       };
     },

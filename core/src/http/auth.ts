@@ -22,6 +22,8 @@ export type DispatchTokenScope = NonNullable<RouteSpec["token"]>;
 /** A dispatch token that checked out: its dispatch, and which resources it may act on. */
 export interface TokenGrant {
   dispatchId: string;
+  /** What the check read of the dispatch (opaque to this layer): its handler may start from it. */
+  read?: unknown;
   /** Whether the resource a route's `:id` names (for the route's scope) is the dispatch's own. */
   owns(scope: DispatchTokenScope, id: string | undefined): boolean;
 }
@@ -72,6 +74,7 @@ export function bearerAuth({
     if (!grant) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
     if (!scope || !grant.owns(scope, c.req.param("id"))) throw new ForbiddenError(TOKEN_FORBIDDEN_MESSAGE);
     c.set("dispatchId", grant.dispatchId);
+    if (grant.read !== undefined) c.set("dispatchRead", grant.read);
     return next();
   };
 }

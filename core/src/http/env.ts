@@ -2,13 +2,16 @@
 import type { Family } from "../routes.js";
 
 /**
- * `dispatchId`: set when a dispatch token, not the service key, authenticated the request.
+ * `dispatchId`: set when a dispatch token, not the service key, authenticated the request;
+ * `dispatchRead`: what the token's check read of that dispatch, for its handler to start from
+ * instead of reading it again (opaque here; the dispatch domain knows its shape).
  * `servedBy`: the route of the table that matched, for the request's log line.
  */
 export type AppEnv = {
   Variables: {
     requestId: string;
     dispatchId?: string;
+    dispatchRead?: unknown;
     servedBy?: { family: Family; path: string };
     /** Problems that did not stop the request (http/logger.ts `noteProblem`), said in its log line. */
     problems?: { what: string; error: unknown }[];
