@@ -302,13 +302,7 @@ export class DispatchStore {
             },
           },
         },
-        ...this.listings.changes(
-          dispatchListings(current.dispatch),
-          dispatchListings(dispatch),
-          dispatchSortKey(dispatch.id),
-          entryOf(dispatch),
-          true,
-        ),
+        ...this.statusWrites(current.dispatch, dispatch),
         { Delete: { Key: leaseKey(current.dispatch.leaseExpiresAt, dispatch.id) } },
         ...(current.promptVersion
           ? versionOutcomeAdditions(
@@ -329,8 +323,6 @@ export class DispatchStore {
               usage,
             )
           : []),
-        countChange(`dispatch.status#${current.dispatch.status}`, -1),
-        countChange(`dispatch.status#${status}`, 1),
         ...(current.projectId ? [plainAddition(agentLoadKey(current.projectId, dispatch.agent), "active", -1)] : []),
         ...(usage ? usageAdditions(finishedAt, dispatch.agent, current.projectId, usage) : []),
         ...agentCountAdditions(finishedAt, dispatch.agent, [status]),
@@ -402,6 +394,21 @@ export class DispatchStore {
     return current ? this.prepareMark(current, mark, at.toISOString()) : [];
   }
 
+  /** The writes of a dispatch's move from `before`'s status to `after`'s: its listing entries and the status counts. */
+  private statusWrites(before: Dispatch, after: Dispatch): TransactItem[] {
+    return [
+      ...this.listings.changes(
+        dispatchListings(before),
+        dispatchListings(after),
+        dispatchSortKey(after.id),
+        entryOf(after),
+        true,
+      ),
+      countChange(`dispatch.status#${before.status}`, -1),
+      countChange(`dispatch.status#${after.status}`, 1),
+    ];
+  }
+
   /**
    * The writes of a step of an open dispatch (see {@link DispatchStep}): its changed fields, held to
    * the version read while it is open (and, with `leaseRunning`, while its lease runs), so steps
@@ -452,19 +459,7 @@ export class DispatchStore {
         { Put: { Item: { ...leaseKey(dispatch.leaseExpiresAt, dispatch.id), dispatchId: dispatch.id } } },
       );
     }
-    if (dispatch.status !== current.dispatch.status) {
-      writes.push(
-        ...this.listings.changes(
-          dispatchListings(current.dispatch),
-          dispatchListings(dispatch),
-          dispatchSortKey(dispatch.id),
-          entryOf(dispatch),
-          true,
-        ),
-        countChange(`dispatch.status#${current.dispatch.status}`, -1),
-        countChange(`dispatch.status#${dispatch.status}`, 1),
-      );
-    }
+    if (dispatch.status !== current.dispatch.status) writes.push(...this.statusWrites(current.dispatch, dispatch));
     if (activity) {
       writes.push({
         Put: {
