@@ -18,6 +18,7 @@ import {
 import { activityRecorded, heartbeatLine } from "../../../client/cli/commands/work.js";
 import { createOutput } from "../../../client/cli/output.js";
 import { createKaizenClient, type Schema } from "../../../client/client.js";
+import { activeDispatch } from "../../helpers/dispatches.js";
 
 type Dispatch = Schema<"Dispatch">;
 type Activity = Schema<"Activity">;
@@ -25,25 +26,7 @@ type Activity = Schema<"Activity">;
 const DSP = "dsp_01J2ZQ5K8Y3M4N6P7R9S0T1V30";
 const ISS = "iss_01J2ZQ5K8Y3M4N6P7R9S0T1V31";
 
-const dispatch: Dispatch = {
-  id: DSP,
-  issueId: ISS,
-  agent: "agent-1",
-  status: "active",
-  waitingFor: null,
-  promptId: null,
-  attempt: 1,
-  leaseSeconds: 1800,
-  claimedAt: "2026-11-25T14:00:00.000Z",
-  heartbeatAt: null,
-  leaseExpiresAt: "2026-11-25T14:30:00.000Z",
-  finishedAt: null,
-  outcome: null,
-  usage: null,
-  stopReason: null,
-  planApproved: null,
-  costBudgetUsd: null,
-};
+const dispatch: Dispatch = activeDispatch({ id: DSP, issueId: ISS });
 
 function activity(sequence: number, fields: Partial<Activity> = {}): Activity {
   return {

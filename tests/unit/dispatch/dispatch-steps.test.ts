@@ -8,29 +8,16 @@ import {
   runningUsage,
 } from "../../../core/src/dispatch/dispatch-steps.js";
 import type { Dispatch } from "../../../core/src/dispatch/schemas.js";
+import { activeDispatch } from "../../helpers/dispatches.js";
 
 const NOW = new Date("2026-11-28T10:00:00.000Z");
 const later = (seconds: number) => new Date(NOW.getTime() + seconds * 1000).toISOString();
 
-const active: Dispatch = {
-  id: "dsp_01ARZ3NDEKTSV4RRFFQ69G5FAV",
-  issueId: "iss_01ARZ3NDEKTSV4RRFFQ69G5FAV",
-  agent: "a",
-  status: "active",
-  waitingFor: null,
-  promptId: null,
-  attempt: 1,
+const active: Dispatch = activeDispatch({
   leaseSeconds: 600,
   claimedAt: "2026-11-28T09:00:00.000Z",
-  heartbeatAt: null,
   leaseExpiresAt: "2026-11-28T10:05:00.000Z",
-  finishedAt: null,
-  outcome: null,
-  usage: null,
-  stopReason: null,
-  planApproved: null,
-  costBudgetUsd: null,
-};
+});
 
 describe("agentActivityStep", () => {
   it("is a heartbeat on an active dispatch, whatever the kind, when nothing makes it wait", () => {
