@@ -361,6 +361,17 @@ describe.concurrent("outcomes", () => {
       await t.app.request(`/api/dispatch?issueId=${issue.id}`, { headers: AUTH }),
     );
     expect(dispatches.data.map(({ status }) => status)).toEqual(["failed", "failed", "failed"]);
+    // The issue by its number names the same dispatches; a number no issue has names none.
+    const byNumber = await json<ListBody<Dispatch>>(
+      await t.app.request(`/api/dispatch?issueId=KZN-${issue.number}`, { headers: AUTH }),
+    );
+    expect(byNumber.data.map(({ id }) => id)).toEqual(dispatches.data.map(({ id }) => id));
+    const none = await json<ListBody<Dispatch>>(
+      await t.app.request("/api/dispatch?issueId=KZN-999", { headers: AUTH }),
+    );
+    expect(none.data).toEqual([]);
+    const bad = await t.app.request("/api/dispatch?issueId=KZN-0", { headers: AUTH });
+    expect(bad.status).toBe(400);
   });
 
   it("count toward the completion rate of the version the prompt came from", async () => {

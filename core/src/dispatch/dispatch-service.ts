@@ -5,6 +5,7 @@
  */
 import { pageOffset } from "../http/pagination.js";
 import { type QueueFilters, queuePlacement } from "../issues/dispatch-queue.js";
+import { parseIssueRef } from "../issues/keys.js";
 import type { Issue } from "../issues/schemas.js";
 import { scoreOf } from "../issues/scoring.js";
 import type { ClaimLine, ClaimStopped } from "./claim-line.js";
@@ -75,8 +76,14 @@ export class DispatchService {
     return requireDispatch(this.store, id);
   }
 
+  /** A page of dispatches; `issueId` may name the issue by `KZN-<number>` (none when no issue has it). */
   async listDispatches(query: ListDispatchesQuery) {
     const { page: _page, limit, ...filters } = query;
+    if (filters.issueId && parseIssueRef(filters.issueId) !== undefined) {
+      const issue = await this.issues.store.getByRef(filters.issueId);
+      if (!issue) return { dispatches: [], total: 0 };
+      filters.issueId = issue.issue.id;
+    }
     return this.store.list(filters, { offset: pageOffset(query), limit });
   }
   /** Appends an activity of its agent (see {@link DispatchEndings.activity}). */

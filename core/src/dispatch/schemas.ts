@@ -105,7 +105,16 @@ export const listDispatchesQuery = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     ...paginationQuery(),
     status: z.optional(z.enum(DISPATCH_STATUSES)),
-    issueId: z.optional(z.string().check(z.regex(/^iss_[0-9A-HJKMNP-TV-Z]{26}$/, "must be an issue id (iss_…)"))),
+    issueId: z.optional(
+      z
+        .string()
+        .check(
+          z.regex(
+            /^(iss_[0-9A-HJKMNP-TV-Z]{26}|KZN-[1-9][0-9]{0,11})$/i,
+            "must be an issue id (iss_…) or KZN-<number>",
+          ),
+        ),
+    ),
     agent: z.optional(agent()),
   }),
 );
