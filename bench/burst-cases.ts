@@ -29,6 +29,8 @@ export interface BurstCase {
    * design, so all at once cannot beat one after another. A 5xx is still over budget.
    */
   unbounded?: string;
+  /** How many requests it sends at once, when not the burst's size. */
+  count?: number;
 }
 
 /** At least this many issues are eligible when a claim burst starts (the dispatch issue's own target). */
@@ -250,7 +252,8 @@ export function burstCases(url: string, apiKey: string, size: number): BurstCase
       },
     },
     {
-      name: `activity (${together} to one dispatch)`,
+      name: "activity (to one dispatch)",
+      count: together,
       route: `POST /api/dispatch/:id/activities, ${together} at once to one dispatch, with its dispatch token`,
       requests: async (run) => {
         const [dispatch] = await dispatches(run, 1);

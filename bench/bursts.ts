@@ -111,12 +111,13 @@ async function burstsOn(
   try {
     for (const [order, burst] of burstCases(server.url, ctx.apiKey, size).entries()) {
       if (!burst.name.includes(only)) continue;
-      const label = `${size} × ${burst.name}, ${model}, emulation ${emulation ? "on" : "off"}`;
+      const count = burst.count ?? size;
+      const label = `${count} × ${burst.name}, ${model}, emulation ${emulation ? "on" : "off"}`;
       ctx.log(`  ${label}…`);
       const row: BurstRow = {
         order,
         label,
-        burst: `${size} × ${burst.name}`,
+        burst: `${count} × ${burst.name}`,
         route: burst.route,
         model,
         emulation,
