@@ -1,7 +1,7 @@
 /** @module dispatch/schemas — what dispatches are and what agents may send (docs/api.md#dispatch). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
-import { nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
+import { issueRef, nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
 import {
   commitSchema,
   ISSUE_TYPES,
@@ -105,16 +105,7 @@ export const listDispatchesQuery = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     ...paginationQuery(),
     status: z.optional(z.enum(DISPATCH_STATUSES)),
-    issueId: z.optional(
-      z
-        .string()
-        .check(
-          z.regex(
-            /^(iss_[0-9A-HJKMNP-TV-Z]{26}|KZN-[1-9][0-9]{0,11})$/i,
-            "must be an issue id (iss_…) or KZN-<number>",
-          ),
-        ),
-    ),
+    issueId: z.optional(issueRef()),
     agent: z.optional(agent()),
   }),
 );

@@ -1,5 +1,5 @@
 /**
- * @module http/resource-fields — the fields response schemas are made of. They are functions, called
+ * @module http/resource-fields — the fields schemas are made of. They are functions, called
  * inside the schema definitions (../schema.ts), so nothing is built until a schema is asked for.
  */
 import * as z from "zod/mini";
@@ -7,6 +7,14 @@ import * as z from "zod/mini";
 /** A resource id: `prefix_` and a ULID (docs/api.md#identifiers-and-fields). */
 export const resourceId = (prefix: string) =>
   z.string().check(z.regex(new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`)));
+
+/** An issue as a client names it: its id or `KZN-<number>` (docs/api.md#issue-endpoints). */
+export const issueRef = () =>
+  z
+    .string()
+    .check(
+      z.regex(/^(iss_[0-9A-HJKMNP-TV-Z]{26}|KZN-[1-9][0-9]{0,11})$/i, "must be an issue id (iss_…) or KZN-<number>"),
+    );
 
 /** A timestamp as the API writes it: ISO-8601 UTC with `Z`. */
 export const timestamp = () => z.iso.datetime();

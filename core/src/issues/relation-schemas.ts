@@ -1,6 +1,6 @@
 /** @module issues/relation-schemas — relations between issues (docs/api.md#issue-endpoints). */
 import * as z from "zod/mini";
-import { resourceId, timestamp } from "../http/resource-fields.js";
+import { issueRef, resourceId, timestamp } from "../http/resource-fields.js";
 import { type Output, onFirstUse } from "../schema.js";
 
 // Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
@@ -12,11 +12,7 @@ export type RelationType = (typeof RELATION_TYPES)[number];
 export const createRelationBody = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     type: z.enum(RELATION_TYPES),
-    relatedIssueId: z
-      .string()
-      .check(
-        z.regex(/^(iss_[0-9A-HJKMNP-TV-Z]{26}|KZN-[1-9][0-9]{0,11})$/i, "must be an issue id (iss_…) or KZN-<number>"),
-      ),
+    relatedIssueId: issueRef(),
   }),
 );
 export type CreateRelationBody = Output<typeof createRelationBody>;

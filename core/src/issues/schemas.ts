@@ -1,7 +1,7 @@
 /** @module issues/schemas — what an issue is and what clients may send (docs/api.md#issues). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
-import { count, nullableText, nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
+import { count, issueRef, nullableText, nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
 import { type Output, onFirstUse } from "../schema.js";
 import { CREATABLE_STATUSES, ISSUE_SORTS, ISSUE_STATUSES, ISSUE_TYPES } from "./issue-values.js";
 
@@ -68,14 +68,6 @@ export const pullRequestSchema = /* @__PURE__ */ onFirstUse(() =>
   }),
 );
 
-/** An issue as a reference in a body: its id or `KZN-<number>`. */
-const issueRefField = /* @__PURE__ */ onFirstUse(() =>
-  z
-    .string()
-    .check(
-      z.regex(/^(iss_[0-9A-HJKMNP-TV-Z]{26}|KZN-[1-9][0-9]{0,11})$/i, "must be an issue id (iss_…) or KZN-<number>"),
-    ),
-);
 const projectIdField = /* @__PURE__ */ onFirstUse(() =>
   z.string().check(z.regex(/^prj_[0-9A-HJKMNP-TV-Z]{26}$/, "must be a project id (prj_…)")),
 );
@@ -96,7 +88,7 @@ const labelList = /* @__PURE__ */ onFirstUse(() =>
 const issueFields = /* @__PURE__ */ onFirstUse(() => ({
   description: z.optional(z.nullable(text(50_000))),
   priority: z.optional(priority()),
-  parentId: z.optional(z.nullable(issueRefField())),
+  parentId: z.optional(z.nullable(issueRef())),
   projectId: z.optional(z.nullable(projectIdField())),
   labels: z.optional(labelList()),
   hypothesis: z.optional(z.nullable(hypothesis())),
@@ -151,7 +143,7 @@ export const listIssuesQuery = /* @__PURE__ */ onFirstUse(() =>
       z.pipe(z.string().check(z.regex(/^[0-4]$/, "must be an integer between 0 and 4")), z.transform(Number)),
     ),
     projectId: z.optional(projectIdField()),
-    parentId: z.optional(issueRefField()),
+    parentId: z.optional(issueRef()),
     label: z.optional(labelName()),
     fingerprint: z.optional(
       z.string().check(z.minLength(1, "must not be empty"), z.maxLength(500, "must be at most 500 characters")),

@@ -1,7 +1,7 @@
 /** @module signals/schemas — what a signal is and what clients may send or ask (docs/api.md#signals). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
-import { count, nullableText, resourceId, timestamp } from "../http/resource-fields.js";
+import { count, issueRef, nullableText, resourceId, timestamp } from "../http/resource-fields.js";
 import { issueSchema } from "../issues/schemas.js";
 import { type Output, onFirstUse } from "../schema.js";
 import { SEVERITIES } from "./rules.js";
@@ -49,16 +49,7 @@ export const listSignalsQuery = /* @__PURE__ */ onFirstUse(() =>
       z.string().check(z.minLength(1, "must not be empty"), z.maxLength(200, "must be at most 200 characters")),
     ),
     severity: z.optional(severity()),
-    issueId: z.optional(
-      z
-        .string()
-        .check(
-          z.regex(
-            /^(iss_[0-9A-HJKMNP-TV-Z]{26}|KZN-[1-9][0-9]{0,11})$/i,
-            "must be an issue id (iss_…) or KZN-<number>",
-          ),
-        ),
-    ),
+    issueId: z.optional(issueRef()),
     action: z.optional(z.enum(SIGNAL_ACTIONS)),
     since: z.optional(z.iso.datetime({ offset: true, message: "must be an ISO-8601 timestamp" })),
   }),
@@ -68,11 +59,7 @@ export type ListSignalsQuery = Output<typeof listSignalsQuery>;
 /** `POST /api/issues/:id/merge`: the issue that stays. */
 export const mergeIssueBody = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
-    intoId: z
-      .string()
-      .check(
-        z.regex(/^(iss_[0-9A-HJKMNP-TV-Z]{26}|KZN-[1-9][0-9]{0,11})$/i, "must be an issue id (iss_…) or KZN-<number>"),
-      ),
+    intoId: issueRef(),
   }),
 );
 export type MergeIssueBody = Output<typeof mergeIssueBody>;
