@@ -19,6 +19,7 @@ const LAYERS = [
     ],
   },
   { name: "shared", paths: ["^core/src/http/", "^core/src/stats/"] },
+  { name: "access", paths: ["^core/src/access/"] },
   { name: "issues", paths: ["^core/src/issues/"] },
   { name: "catalog", paths: ["^core/src/catalog/"] },
   { name: "comments and signals", paths: ["^core/src/comments/", "^core/src/signals/"] },

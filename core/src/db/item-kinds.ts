@@ -396,6 +396,21 @@ export const ITEM_KINDS = {
     owner: "db/stream-reader#startStreamReader",
     about: "a stream shard's checkpoint",
   },
+  // access
+  apikey: {
+    prefix: "apikey_1",
+    stamped: true,
+    keys: "access/keys",
+    owner: "access/api-key-store#ApiKeyStore",
+    about: "an API key: its name, scopes, projects, prefix, expiry and revocation (never the key)",
+  },
+  apikeydigest: {
+    prefix: "apikeydigest_1",
+    stamped: false,
+    keys: "access/keys",
+    owner: "access/api-key-store#ApiKeyStore",
+    about: "an API key by the SHA-256 of its text: what a check needs to grant it, in one read",
+  },
 } as const satisfies Record<string, ItemKind>;
 
 /** Every listing (db/listing-index.ts), with where its scheme is declared and which store keeps its entries and counts. */

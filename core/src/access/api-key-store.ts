@@ -1,0 +1,140 @@
+/**
+ * @module access/api-key-store — every DynamoDB expression about API keys (docs/security.md): a key
+ * and its digest item written together, listed from one partition, revoked in both at once, and
+ * found by the digest of a presented key in one read. The key's text is never stored. Keys: ./keys.ts.
+ */
+import type { Db, Item } from "../db/db.js";
+import { entityOf } from "../db/item-kinds.js";
+import type { Scope } from "../routes.js";
+import { API_KEYS_PARTITION, apiKeyDigestKey, apiKeyKey } from "./keys.js";
+
+/** An API key as the API shows it: never the key itself, only its first characters. */
+export interface ApiKey {
+  id: string;
+  name: string;
+  scopes: Scope[];
+  /** The projects it is narrowed to; null: every project. */
+  projectIds: string[] | null;
+  /** Its first characters (`kaizen_3f9c2`), to tell keys apart. */
+  prefix: string;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** What a check of a presented key finds: the key's grant, read from its digest item. */
+export interface KeyGrant {
+  id: string;
+  name: string;
+  scopes: Scope[];
+  projectIds: string[] | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+const itemAbsent = "attribute_not_exists(pk)";
+
+export class ApiKeyStore {
+  constructor(private readonly db: Db) {}
+
+  /** Writes a new key and its digest item in one transaction. */
+  async create(key: ApiKey, digest: string): Promise<ApiKey> {
+    await this.db.transactWrite([
+      {
+        Put: {
+          Item: { ...apiKeyKey(key.id), entity: entityOf("apikey"), digest, ...key },
+          ConditionExpression: itemAbsent,
+        },
+      },
+      { Put: { Item: { ...apiKeyDigestKey(digest), ...grantOf(key) }, ConditionExpression: itemAbsent } },
+    ]);
+    return key;
+  }
+
+  async get(id: string): Promise<ApiKey | undefined> {
+    const item = await this.db.get(apiKeyKey(id), { consistent: true });
+    return item ? keyFromItem(item) : undefined;
+  }
+
+  /** Every key, oldest first (one partition: a team has tens). */
+  async all(): Promise<ApiKey[]> {
+    return (await this.db.queryPartition(API_KEYS_PARTITION)).map(keyFromItem);
+  }
+
+  /**
+   * Revokes key `id` at `at` in it and its digest item together; the key as it is now, or undefined
+   * when there is none. A key revoked already keeps its first revocation.
+   */
+  async revoke(id: string, at: string): Promise<ApiKey | undefined> {
+    const item = await this.db.get(apiKeyKey(id), { consistent: true });
+    if (!item) return undefined;
+    const key = keyFromItem(item);
+    if (key.revokedAt) return key;
+    const revoked = { ...key, revokedAt: at };
+    await this.db.transactWrite([
+      {
+        Update: {
+          Key: apiKeyKey(id),
+          UpdateExpression: "SET #revokedAt = :at",
+          ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(#revokedAt) OR #revokedAt = :none)",
+          ExpressionAttributeNames: { "#revokedAt": "revokedAt" },
+          ExpressionAttributeValues: { ":at": at, ":none": null },
+        },
+      },
+      {
+        Update: {
+          Key: apiKeyDigestKey(String(item.digest)),
+          UpdateExpression: "SET #revokedAt = :at",
+          ExpressionAttributeNames: { "#revokedAt": "revokedAt" },
+          ExpressionAttributeValues: { ":at": at },
+        },
+      },
+    ]);
+    return revoked;
+  }
+
+  /** The grant of the key whose digest is `digest` (one read), revoked or expired ones included. */
+  async grantByDigest(digest: string): Promise<KeyGrant | undefined> {
+    const item = await this.db.get(apiKeyDigestKey(digest), { consistent: true });
+    return item ? grantFromItem(item) : undefined;
+  }
+}
+
+function grantOf(key: ApiKey): KeyGrant {
+  return {
+    id: key.id,
+    name: key.name,
+    scopes: key.scopes,
+    projectIds: key.projectIds,
+    expiresAt: key.expiresAt,
+    revokedAt: key.revokedAt,
+  };
+}
+
+const nullableString = (value: unknown) => (typeof value === "string" ? value : null);
+
+function keyFromItem(item: Item): ApiKey {
+  return {
+    id: String(item.id),
+    name: String(item.name),
+    scopes: (item.scopes as Scope[] | undefined) ?? [],
+    projectIds: (item.projectIds as string[] | null | undefined) ?? null,
+    prefix: String(item.prefix),
+    createdAt: String(item.createdAt),
+    expiresAt: nullableString(item.expiresAt),
+    lastUsedAt: nullableString(item.lastUsedAt),
+    revokedAt: nullableString(item.revokedAt),
+  };
+}
+
+function grantFromItem(item: Item): KeyGrant {
+  return {
+    id: String(item.id),
+    name: String(item.name),
+    scopes: (item.scopes as Scope[] | undefined) ?? [],
+    projectIds: (item.projectIds as string[] | null | undefined) ?? null,
+    expiresAt: nullableString(item.expiresAt),
+    revokedAt: nullableString(item.revokedAt),
+  };
+}
