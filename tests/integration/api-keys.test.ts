@@ -6,7 +6,11 @@
 import { describe, expect, it } from "vitest";
 import { type ApiKey, ApiKeyStore } from "../../core/src/access/api-key-store.js";
 import { GRANT_CACHE_MS, KeyCheck } from "../../core/src/access/key-check.js";
+import { KeyService } from "../../core/src/access/key-service.js";
 import { KEY_PREFIX_LENGTH, newApiKeyId, newKeyText } from "../../core/src/access/keys.js";
+import { createKeyBody } from "../../core/src/access/schemas.js";
+import { ValidationError } from "../../core/src/errors.js";
+import { parseWith } from "../../core/src/http/validation.js";
 import { testClock } from "../helpers/clock.js";
 import { freshTable } from "../helpers/db.js";
 
@@ -81,5 +85,56 @@ describe("API keys", () => {
     clock.advance(60_000);
     expect(await here.grantOf(second.key)).toBeUndefined();
     expect(await here.grantOf(newKeyText().key)).toBeUndefined();
+  });
+});
+
+describe("the key service", () => {
+  it("makes a key shown once, refuses a past expiry or an unknown project, and revokes at once here", async () => {
+    const { db } = await freshTable();
+    const store = new ApiKeyStore(db);
+    const clock = testClock(Date.parse("2026-11-28T06:00:00.000Z"));
+    const check = new KeyCheck(store, clock);
+    const known = "prj_01ARZ3NDEKTSV4RRFFQ69G5FAV";
+    const service = new KeyService(store, check, async (ids) => ids.filter((id) => id !== known), clock);
+    const made = await service.create({ name: "fleet", scopes: ["dispatch"], projectIds: [known] });
+    expect(made.key).toMatch(/^kaizen_[0-9a-f]{64}$/);
+    expect(made.prefix).toBe(made.key.slice(0, 12));
+    expect(await service.get(made.id)).not.toHaveProperty("key");
+    expect((await service.list()).map(({ id }) => id)).toEqual([made.id]);
+    expect(await check.grantOf(made.key)).toMatchObject({ id: made.id, scopes: ["dispatch"], projectIds: [known] });
+
+    await expect(
+      service.create({ name: "old", scopes: ["read"], expiresAt: "2026-11-28T05:59:59.000Z" }),
+    ).rejects.toThrow("expiresAt: must be in the future");
+    await expect(
+      service.create({ name: "x", scopes: ["read"], projectIds: ["prj_01ARZ3NDEKTSV4RRFFQ69G5FAW"] }),
+    ).rejects.toThrow("projectIds: no project prj_01ARZ3NDEKTSV4RRFFQ69G5FAW");
+
+    expect((await service.revoke(made.id)).revokedAt).toBe(clock().toISOString());
+    expect(await check.grantOf(made.key)).toBeUndefined();
+    await expect(service.revoke("key_nope")).rejects.toThrow("Key key_nope not found");
+  });
+
+  it("takes a name, a set of scopes, up to 20 projects and an expiry, and names what is wrong", () => {
+    const refused = (body: unknown) => {
+      try {
+        parseWith(createKeyBody(), body, "body");
+      } catch (error) {
+        if (error instanceof ValidationError) return error.message;
+        throw error;
+      }
+      return "accepted";
+    };
+    expect(refused({ name: "ok", scopes: ["read", "write"] })).toBe("accepted");
+    expect(refused({ name: "", scopes: ["read"] })).toBe("name: must be 1..100 characters");
+    expect(refused({ name: "x", scopes: [] })).toContain(
+      "scopes: must name at least one of read, write, dispatch, admin",
+    );
+    expect(refused({ name: "x", scopes: ["read", "read"] })).toContain("must name each scope at most once");
+    expect(refused({ name: "x", scopes: ["root"] })).toContain("scopes");
+    const many = Array.from({ length: 21 }, (_, i) => `prj_01ARZ3NDEKTSV4RRFFQ69G5F${String(i).padStart(2, "0")}`);
+    expect(refused({ name: "x", scopes: ["read"], projectIds: many })).toContain("at most 20 projects");
+    expect(refused({ name: "x", scopes: ["read"], expiresAt: "tomorrow" })).toContain("expiresAt");
+    expect(refused({ name: "x", scopes: ["read"], key: "kaizen_mine" })).toContain("key");
   });
 });

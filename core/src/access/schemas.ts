@@ -1,0 +1,52 @@
+/**
+ * @module access/schemas — what an API key is as the API shows it and what a client sends to make one
+ * (docs/security.md): a name, the scopes it holds, the projects it is narrowed to, when it expires.
+ */
+import * as z from "zod/mini";
+import { nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
+import { SCOPES } from "../routes.js";
+import { type Output, onFirstUse } from "../schema.js";
+
+// Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
+
+/** Most projects one key may be narrowed to. */
+export const MAX_KEY_PROJECTS = 20;
+
+/** `POST /api/keys`. */
+export const createKeyBody = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({
+    name: z.string().check(z.minLength(1, "must be 1..100 characters"), z.maxLength(100, "must be 1..100 characters")),
+    scopes: z.array(z.enum(SCOPES)).check(
+      z.minLength(1, `must name at least one of ${SCOPES.join(", ")}`),
+      z.refine((scopes) => new Set(scopes).size === scopes.length, "must name each scope at most once"),
+    ),
+    projectIds: z.optional(
+      z.array(z.string().check(z.regex(/^prj_[0-9A-HJKMNP-TV-Z]{26}$/, "must be project ids (prj_…)"))).check(
+        z.minLength(1, "must name at least one project, or be left out for every project"),
+        z.maxLength(MAX_KEY_PROJECTS, `must name at most ${MAX_KEY_PROJECTS} projects`),
+        z.refine((ids) => new Set(ids).size === ids.length, "must name each project at most once"),
+      ),
+    ),
+    expiresAt: z.optional(z.iso.datetime({ message: "must be an ISO 8601 time in UTC (…Z)" })),
+  }),
+);
+export type CreateKeyBody = Output<typeof createKeyBody>;
+
+/** An API key as the API shows it: never the key, only its first 12 characters. */
+export const apiKeySchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({
+    id: resourceId("key"),
+    name: z.string(),
+    scopes: z.array(z.enum(SCOPES)),
+    /** The projects it is narrowed to; null: every project. */
+    projectIds: z.nullable(z.array(resourceId("prj"))),
+    prefix: z.string(),
+    createdAt: timestamp(),
+    expiresAt: nullableTimestamp(),
+    lastUsedAt: nullableTimestamp(),
+    revokedAt: nullableTimestamp(),
+  }),
+);
+
+/** The answer to a create: the key itself, shown this once. */
+export const createdKeySchema = /* @__PURE__ */ onFirstUse(() => z.extend(apiKeySchema(), { key: z.string() }));
