@@ -1418,6 +1418,51 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/keys": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List API keys
+     * @description Oldest first, revoked ones included; never their text, only its first 12 characters (`prefix`).
+     */
+    get: operations["getApiKeys"];
+    put?: never;
+    /**
+     * Make an API key
+     * @description A key of its own for a person, a tool or an agent fleet, holding `scopes` (`read`, `write`, `dispatch`, `admin`) and, with `projectIds`, narrowed to those projects. `key` is shown in this answer only (`Cache-Control: no-store`); Kaizen keeps its SHA-256 alone. Does not take `Idempotency-Key`: a replay would show the key again.
+     */
+    post: operations["postApiKeys"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/keys/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get an API key */
+    get: operations["getApiKeysId"];
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an API key
+     * @description Refused at once on the instance that revoked it and everywhere within 30 s. A key revoked already keeps its first revocation.
+     */
+    delete: operations["deleteApiKeysId"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2191,6 +2236,31 @@ export interface components {
     DispatchDecision: {
       dispatch: components["schemas"]["Dispatch"];
       activity: components["schemas"]["Activity"];
+    };
+    ApiKey: {
+      id: string;
+      name: string;
+      scopes: ("read" | "write" | "dispatch" | "admin")[];
+      projectIds: string[] | null;
+      prefix: string;
+      /** Format: date-time */
+      createdAt: string;
+      expiresAt: string | null;
+      lastUsedAt: string | null;
+      revokedAt: string | null;
+    };
+    CreatedKey: {
+      id: string;
+      name: string;
+      scopes: ("read" | "write" | "dispatch" | "admin")[];
+      projectIds: string[] | null;
+      prefix: string;
+      /** Format: date-time */
+      createdAt: string;
+      expiresAt: string | null;
+      lastUsedAt: string | null;
+      revokedAt: string | null;
+      key: string;
     };
     QueueItem: {
       issue: components["schemas"]["Issue"];
@@ -6109,6 +6179,135 @@ export interface operations {
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiKeys: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every key */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["ApiKey"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          scopes: ("read" | "write" | "dispatch" | "admin")[];
+          projectIds?: string[];
+          /** Format: date-time */
+          expiresAt?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The key, with its text this once */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["CreatedKey"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiKeysId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Key id (`key_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key, without its text */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["ApiKey"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  deleteApiKeysId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Key id (`key_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key, revoked */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["ApiKey"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
       503: components["responses"]["Unavailable"];
     };
   };

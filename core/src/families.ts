@@ -1,4 +1,5 @@
 /** @module families — every family's module, for the local server that mounts them all and for what is derived from their declarations. */
+import { accessFamily } from "./access/routes.js";
 import { catalogFamily } from "./catalog/routes.js";
 import { dashboardFamily } from "./dashboard/routes.js";
 import { dispatchFamily } from "./dispatch/routes.js";
@@ -25,6 +26,7 @@ export const ALL_FAMILIES = {
   dispatch: dispatchFamily,
   destinations: destinationFamily,
   dashboard: dashboardFamily,
+  access: accessFamily,
 } satisfies Required<FamilyModules>;
 
 /**

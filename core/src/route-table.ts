@@ -129,4 +129,10 @@ export const ROUTE_TABLE = {
     route("GET", "/api/dashboard/agents", { scope: "read" }),
     route("GET", "/api/dashboard/usage", { scope: "read" }),
   ],
+  access: [
+    route("POST", "/api/keys", { idempotent: false, scope: "admin" }),
+    route("GET", "/api/keys", { scope: "admin" }),
+    route("GET", "/api/keys/:id", { scope: "admin" }),
+    route("DELETE", "/api/keys/:id", { scope: "admin" }),
+  ],
 } as const;

@@ -3,7 +3,11 @@
  * from the app's deps, and receives its collaborators in its constructor. Each is one exported
  * function, so a family's bundle carries only the services its handlers ask for.
  */
+
 import type { Hono } from "hono";
+import { ApiKeyStore } from "./access/api-key-store.js";
+import { KeyCheck } from "./access/key-check.js";
+import { KeyService } from "./access/key-service.js";
 import { CatalogLookups } from "./catalog/catalog-lookups.js";
 import { CatalogService } from "./catalog/catalog-service.js";
 import { machineClock } from "./clock.js";
@@ -306,6 +310,24 @@ export const dashboardService = (deps: DbDeps) =>
       ),
   );
 
+export const apiKeyStore = (deps: DbDeps) => once(deps, "apiKeyStore", () => new ApiKeyStore(deps.db));
+/** What a presented API key grants, cached per instance (access/key-check.ts): one per app, so a revoke here forgets at once. */
+export const keyCheck = (deps: DbDeps) => once(deps, "keyCheck", () => new KeyCheck(apiKeyStore(deps), clockOf(deps)));
+export const keyService = (deps: DbDeps) =>
+  once(
+    deps,
+    "keys",
+    () =>
+      new KeyService(
+        apiKeyStore(deps),
+        keyCheck(deps),
+        async (ids) => {
+          const found = await Promise.all(ids.map((id) => catalogLookups(deps).findProject(id)));
+          return ids.filter((_, i) => !found[i]);
+        },
+        clockOf(deps),
+      ),
+  );
 export const destinationStore = (deps: DbDeps) => once(deps, "destinationStore", () => new DestinationStore(deps.db));
 export const eventDeliveryStore = (deps: DbDeps) =>
   once(deps, "eventDeliveryStore", () => new EventDeliveryStore(deps.db));

@@ -300,6 +300,12 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
     { body: { url: "http://127.0.0.1:9/kaizen", events: ["issue.created"], description: "walk" } },
   );
   await call("GET /api/event-destinations");
+
+  // API keys: one made, listed, read and revoked.
+  const key = await call("POST /api/keys", {}, { body: { name: "walker", scopes: ["read"] } });
+  await call("GET /api/keys");
+  await call("GET /api/keys/:id", { id: key.id });
+  await call("DELETE /api/keys/:id", { id: key.id });
   await call("GET /api/event-destinations/:id", { id: destination.id });
   await call("PATCH /api/event-destinations/:id", { id: destination.id }, { body: { description: "walked" } });
   const issueItem = await db.get(issueKey(other.id), { consistent: true });

@@ -11,6 +11,7 @@ import { KEY_PREFIX_LENGTH, newApiKeyId, newKeyText } from "../../core/src/acces
 import { createKeyBody } from "../../core/src/access/schemas.js";
 import { ValidationError } from "../../core/src/errors.js";
 import { parseWith } from "../../core/src/http/validation.js";
+import { AUTH, dataOf, jsonPost, testApp } from "../helpers/app.js";
 import { testClock } from "../helpers/clock.js";
 import { freshTable } from "../helpers/db.js";
 
@@ -136,5 +137,31 @@ describe("the key service", () => {
     expect(refused({ name: "x", scopes: ["read"], projectIds: many })).toContain("at most 20 projects");
     expect(refused({ name: "x", scopes: ["read"], expiresAt: "tomorrow" })).toContain("expiresAt");
     expect(refused({ name: "x", scopes: ["read"], key: "kaizen_mine" })).toContain("key");
+  });
+});
+
+describe("/api/keys", () => {
+  it("makes a key shown once with no-store, lists and reads it without its text, and revokes it", async () => {
+    const t = await testApp();
+    const made = await t.app.request("/api/keys", jsonPost({ name: "wall screen", scopes: ["read"] }));
+    expect(made.status).toBe(201);
+    expect(made.headers.get("cache-control")).toBe("no-store");
+    const { data } = (await made.json()) as { data: { id: string; key: string; prefix: string } };
+    expect(made.headers.get("location")).toBe(`/api/keys/${data.id}`);
+    expect(data.key).toMatch(/^kaizen_[0-9a-f]{64}$/);
+    const listed = await t.app.request("/api/keys", { headers: AUTH });
+    const text = await listed.text();
+    expect(text).not.toContain(data.key);
+    expect(JSON.parse(text)).toMatchObject({ data: [{ id: data.id, prefix: data.prefix, revokedAt: null }], total: 1 });
+    const read = await dataOf<Record<string, unknown>>(t.app.request(`/api/keys/${data.id}`, { headers: AUTH }));
+    expect(read).not.toHaveProperty("key");
+    const revoked = await dataOf<{ revokedAt: string | null }>(
+      t.app.request(`/api/keys/${data.id}`, { method: "DELETE", headers: AUTH }),
+    );
+    expect(revoked.revokedAt).toEqual(expect.any(String));
+    const missing = await t.app.request("/api/keys/key_01ARZ3NDEKTSV4RRFFQ69G5FAV", { headers: AUTH });
+    expect(missing.status).toBe(404);
+    const bad = await t.app.request("/api/keys", jsonPost({ name: "x", scopes: ["root"] }));
+    expect(bad.status).toBe(400);
   });
 });

@@ -3,6 +3,7 @@
  * (docs/security.md): a name, the scopes it holds, the projects it is narrowed to, when it expires.
  */
 import * as z from "zod/mini";
+import { paginationQuery } from "../http/pagination.js";
 import { nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
 import { SCOPES } from "../routes.js";
 import { type Output, onFirstUse } from "../schema.js";
@@ -31,6 +32,9 @@ export const createKeyBody = /* @__PURE__ */ onFirstUse(() =>
   }),
 );
 export type CreateKeyBody = Output<typeof createKeyBody>;
+
+/** `GET /api/keys`: a page, oldest first. */
+export const listKeysQuery = /* @__PURE__ */ onFirstUse(() => z.strictObject({ ...paginationQuery() }));
 
 /** An API key as the API shows it: never the key, only its first 12 characters. */
 export const apiKeySchema = /* @__PURE__ */ onFirstUse(() =>

@@ -26,6 +26,7 @@ const TAGS: Record<Family, string> = {
   dispatch: "Hand-offs of issues to agents: claims, leases and outcomes",
   dashboard: "What the engine is doing, from maintained counts",
   destinations: "Outbound events: where Kaizen sends them, signed, and how each delivery went",
+  access: "API keys: who may do what",
 };
 
 /** Each receiver's security scheme under the neutral header; the provider's own header gets a scheme of its own. */

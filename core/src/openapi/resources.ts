@@ -2,7 +2,9 @@
  * @module openapi/resources — the document's component schemas: each domain's response schemas under
  * their names, and the one answer that joins three domains' resources (an issue's detail).
  */
+
 import * as z from "zod/mini";
+import { apiKeySchema, createdKeySchema } from "../access/schemas.js";
 import { goalSchema, labelSchema, projectDetailSchema, projectSchema } from "../catalog/schemas.js";
 import { commentSchema } from "../comments/schemas.js";
 import {
@@ -73,6 +75,8 @@ export const RESOURCE_SCHEMAS = {
   ClaimResult: claimResultSchema(),
   DispatchWithIssue: dispatchWithIssueSchema(),
   DispatchDecision: dispatchDecisionSchema(),
+  ApiKey: apiKeySchema(),
+  CreatedKey: createdKeySchema(),
   QueueItem: queueItemSchema(),
   DashboardStats: dashboardStatsSchema(),
   ActivityChain: activityChainSchema(),

@@ -1,0 +1,57 @@
+/**
+ * @module access/api — the `access` family's routes (docs/security.md): API keys, each declared once:
+ * guard, request schemas, answers and OpenAPI text (openapi/declare).
+ */
+import { type Declarations, TEXT } from "../openapi/declare.js";
+import { createKeyBody, listKeysQuery } from "./schemas.js";
+
+const KEY_PARAM = TEXT ? "Key id (`key_…`)" : "";
+
+export const accessApi = {
+  "POST /api/keys": {
+    auth: "bearer",
+    scope: "admin",
+    idempotent: false,
+    body: createKeyBody,
+    success: { status: 201, item: "CreatedKey" },
+    doc: TEXT && {
+      summary: "Make an API key",
+      description:
+        "A key of its own for a person, a tool or an agent fleet, holding `scopes` (`read`, `write`, `dispatch`, " +
+        "`admin`) and, with `projectIds`, narrowed to those projects. `key` is shown in this answer only " +
+        "(`Cache-Control: no-store`); Kaizen keeps its SHA-256 alone. Does not take `Idempotency-Key`: a replay would " +
+        "show the key again.",
+      success: "The key, with its text this once",
+    },
+  },
+  "GET /api/keys": {
+    auth: "bearer",
+    scope: "admin",
+    query: listKeysQuery,
+    success: { list: "ApiKey" },
+    doc: TEXT && {
+      summary: "List API keys",
+      description: "Oldest first, revoked ones included; never their text, only its first 12 characters (`prefix`).",
+      success: "Every key",
+    },
+  },
+  "GET /api/keys/:id": {
+    auth: "bearer",
+    scope: "admin",
+    success: { item: "ApiKey" },
+    doc: TEXT && { summary: "Get an API key", params: { id: KEY_PARAM }, success: "The key, without its text" },
+  },
+  "DELETE /api/keys/:id": {
+    auth: "bearer",
+    scope: "admin",
+    success: { item: "ApiKey" },
+    doc: TEXT && {
+      summary: "Revoke an API key",
+      description:
+        "Refused at once on the instance that revoked it and everywhere within 30 s. A key revoked already keeps its " +
+        "first revocation.",
+      params: { id: KEY_PARAM },
+      success: "The key, revoked",
+    },
+  },
+} satisfies Declarations;
