@@ -364,5 +364,5 @@ export const destinationService = (deps: EventDeps) =>
  */
 export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> {
   const dispatchTokens = dispatchTokenCheck((id) => tokenDispatchOf(deps.db, id, clockOf(deps)()));
-  return createHttpApp(families, deps, { dispatchTokens });
+  return createHttpApp(families, deps, { dispatchTokens, keys: keyCheck(deps) });
 }

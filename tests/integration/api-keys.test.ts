@@ -165,3 +165,29 @@ describe("/api/keys", () => {
     expect(bad.status).toBe(400);
   });
 });
+
+describe("keys of their own at the door", () => {
+  it("act within their scopes, name the scope they lack, and are refused at once once revoked here", async () => {
+    const t = await testApp();
+    const make = async (name: string, scopes: string[]) =>
+      await dataOf<{ id: string; key: string }>(t.app.request("/api/keys", jsonPost({ name, scopes })), 201);
+    const as = (key: string) => ({ Authorization: `Bearer ${key}` });
+    const wall = await make("wall", ["read"]);
+    const fleet = await make("fleet", ["dispatch"]);
+    const ops = await make("ops", ["admin"]);
+    expect((await t.app.request("/api/issues", { headers: as(wall.key) })).status).toBe(200);
+    const refused = await t.app.request("/api/issues", jsonPost({ title: "x", type: "task" }, as(wall.key)));
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ error: "Key wall lacks the write scope" });
+    expect((await t.app.request("/api/keys", { headers: as(wall.key) })).status).toBe(403);
+    const fleetReads = await t.app.request("/api/issues", { headers: as(fleet.key) });
+    expect(await fleetReads.json()).toEqual({ error: "Key fleet lacks the read scope" });
+    expect((await t.app.request("/api/dispatch/claim", jsonPost({ agent: "a" }, as(fleet.key)))).status).toBe(204);
+    expect((await t.app.request("/api/keys", { headers: as(ops.key) })).status).toBe(200);
+
+    await dataOf(t.app.request(`/api/keys/${wall.id}`, { method: "DELETE", headers: AUTH }));
+    const gone = await t.app.request("/api/issues", { headers: as(wall.key) });
+    expect(gone.status).toBe(401);
+    expect(await gone.json()).toEqual({ error: "Missing or malformed Authorization header" });
+  });
+});

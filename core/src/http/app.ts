@@ -34,7 +34,7 @@ import {
   type WebhookProvider,
 } from "../routes.js";
 import type { Output, SchemaDefinition } from "../schema.js";
-import { type BearerAuthOptions, bearerAuth, type DispatchTokens } from "./auth.js";
+import { type BearerAuthOptions, bearerAuth, type DispatchTokens, type KeyGrants } from "./auth.js";
 import { readJsonBody } from "./body.js";
 import { expectedVersion } from "./conditional.js";
 import type { AppEnv } from "./env.js";
@@ -135,7 +135,7 @@ export type FamilyModules = {
 export function createHttpApp(
   families: FamilyModules,
   deps: AppDeps,
-  options: { dispatchTokens?: DispatchTokens } = {},
+  options: { dispatchTokens?: DispatchTokens; keys?: KeyGrants } = {},
 ): Hono<AppEnv> {
   const logger = deps.logger ?? defaultLogger;
   const app = new Hono<AppEnv>();
@@ -153,6 +153,7 @@ export function createHttpApp(
     apiKey: deps.config.serviceApiKey,
     previousApiKey: deps.config.serviceApiKeyPrevious,
     ...(options.dispatchTokens ? { dispatchTokens: options.dispatchTokens } : {}),
+    ...(options.keys ? { keys: options.keys } : {}),
   };
   const idempotent = idempotency({ db: deps.db });
 
@@ -170,7 +171,9 @@ export function createHttpApp(
           c.set("servedBy", servedBy);
           await next();
         },
-        ...(spec.auth === "bearer" ? [bearerAuth({ ...authOptions, scope: spec.token })] : []),
+        ...(spec.auth === "bearer"
+          ? [bearerAuth({ ...authOptions, scope: spec.token, ...(spec.scope ? { keyScope: spec.scope } : {}) })]
+          : []),
         ...(spec.auth === "webhook" && spec.provider ? [requireWebhookSecret(spec.provider, deps.config)] : []),
         ...(spec.method === "GET" ? [] : [limitBody(spec.bodyLimit ?? API_BODY_LIMIT_BYTES)]),
         ...(takesIdempotencyKey(spec) ? [idempotent] : []),

@@ -1,8 +1,9 @@
 /** @module http/auth — bearer authentication for `/api/*`: the service key (docs/api.md#authentication) and dispatch tokens (docs/api.md#dispatch). */
 import { randomBytes } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
+import { API_KEY_PATTERN } from "../config.js";
 import { ConfigurationError, ForbiddenError, UnauthorizedError } from "../errors.js";
-import type { RouteSpec } from "../routes.js";
+import { type RouteSpec, type Scope, scopeAllows } from "../routes.js";
 import { secretsEqual } from "./constant-time.js";
 import type { AppEnv } from "./env.js";
 
@@ -36,6 +37,11 @@ export interface DispatchTokens {
   verify(presented: string): Promise<TokenGrant | undefined>;
 }
 
+/** What an API key of its own grants (docs/security.md), as the access domain checks it: undefined for an unknown, revoked or expired key. */
+export interface KeyGrants {
+  grantOf(presented: string): Promise<{ id: string; name: string; scopes: readonly Scope[] } | undefined>;
+}
+
 export interface BearerAuthOptions {
   apiKey: string | undefined;
   /** The root key before its last rotation, accepted beside `apiKey` (docs/operations.md#rotating-secrets). */
@@ -44,6 +50,10 @@ export interface BearerAuthOptions {
   dispatchTokens?: DispatchTokens;
   /** Which resource the route's `:id` names, for a token to act on; no scope: tokens are refused (403). */
   scope?: DispatchTokenScope;
+  /** Accepts API keys of their own too, checked by the access domain; the root key only when unset. */
+  keys?: KeyGrants;
+  /** The scope the route needs of a key (its declaration's). */
+  keyScope?: Scope;
 }
 
 /**
@@ -59,6 +69,8 @@ export function bearerAuth({
   previousApiKey,
   dispatchTokens,
   scope,
+  keys,
+  keyScope,
 }: BearerAuthOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (apiKey === undefined) throw new ConfigurationError("SERVICE_API_KEY is not configured");
@@ -69,6 +81,15 @@ export function bearerAuth({
     const current = secretsEqual(presented, apiKey);
     const previous = secretsEqual(presented, previousApiKey ?? apiKey) && previousApiKey !== undefined;
     if (match && (current || previous)) return next();
+    if (keys && API_KEY_PATTERN.test(presented)) {
+      const grant = await keys.grantOf(presented);
+      if (!grant) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
+      if (!keyScope || !grant.scopes.some((held) => scopeAllows(held, keyScope))) {
+        throw new ForbiddenError(`Key ${grant.name} lacks the ${keyScope ?? "admin"} scope`);
+      }
+      c.set("keyId", grant.id);
+      return next();
+    }
     if (!dispatchTokens) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
     const grant = await dispatchTokens.verify(presented);
     if (!grant) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);

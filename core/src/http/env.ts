@@ -12,6 +12,8 @@ export type AppEnv = {
     requestId: string;
     dispatchId?: string;
     dispatchRead?: unknown;
+    /** Set when an API key of its own (not the root key) authenticated the request. */
+    keyId?: string;
     servedBy?: { family: Family; path: string };
     /** Problems that did not stop the request (http/logger.ts `noteProblem`), said in its log line. */
     problems?: { what: string; error: unknown }[];
