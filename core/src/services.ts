@@ -21,7 +21,7 @@ import { DispatchEndings } from "./dispatch/dispatch-endings.js";
 import { DispatchService } from "./dispatch/dispatch-service.js";
 import { DispatchStore, tokenDispatchOf } from "./dispatch/dispatch-store.js";
 import { HumanReviews } from "./dispatch/human-reviews.js";
-import { dispatchTokenCheck } from "./dispatch/token.js";
+import { dispatchTokenCheck, keyDispatchCheck } from "./dispatch/token.js";
 import { DestinationService } from "./events/destination-service.js";
 import { DestinationStore } from "./events/destination-store.js";
 import { EventDeliveries } from "./events/event-deliveries.js";
@@ -363,6 +363,9 @@ export const destinationService = (deps: EventDeps) =>
  * @example const app = createApp({ issues: issueFamily }, { config, db });
  */
 export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> {
-  const dispatchTokens = dispatchTokenCheck((id) => tokenDispatchOf(deps.db, id, clockOf(deps)()));
-  return createHttpApp(families, deps, { dispatchTokens, keys: keyCheck(deps) });
+  const lookup = (id: string) => tokenDispatchOf(deps.db, id, clockOf(deps)());
+  const dispatchTokens = dispatchTokenCheck(lookup);
+  const check = keyCheck(deps);
+  const keys = { grantOf: (presented: string) => check.grantOf(presented), ownsDispatch: keyDispatchCheck(lookup) };
+  return createHttpApp(families, deps, { dispatchTokens, keys });
 }

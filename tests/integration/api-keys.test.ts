@@ -190,4 +190,40 @@ describe("keys of their own at the door", () => {
     expect(gone.status).toBe(401);
     expect(await gone.json()).toEqual({ error: "Missing or malformed Authorization header" });
   });
+
+  it("let a dispatch key work on the dispatches it claimed and on no other, as an admin key may", async () => {
+    const t = await testApp();
+    const make = async (name: string, scopes: string[]) =>
+      await dataOf<{ id: string; key: string }>(t.app.request("/api/keys", jsonPost({ name, scopes })), 201);
+    const as = (key: string) => ({ Authorization: `Bearer ${key}` });
+    const [fleetA, fleetB, ops] = [
+      await make("fleet-a", ["dispatch"]),
+      await make("fleet-b", ["dispatch"]),
+      await make("ops", ["admin"]),
+    ];
+    for (const title of ["one", "two"]) {
+      await dataOf(t.app.request("/api/issues", jsonPost({ title, type: "task", status: "todo" })), 201);
+    }
+    const mine = await dataOf<{ dispatch: { id: string } }>(
+      t.app.request("/api/dispatch/claim", jsonPost({ agent: "a" }, as(fleetA.key))),
+      201,
+    );
+    const beat = (key: string, id: string) =>
+      t.app.request(`/api/dispatch/${id}/heartbeat`, { method: "POST", headers: as(key) });
+    expect((await beat(fleetA.key, mine.dispatch.id)).status).toBe(200);
+    const other = await beat(fleetB.key, mine.dispatch.id);
+    expect(other.status).toBe(403);
+    expect(await other.json()).toEqual({ error: `Key fleet-b did not claim dispatch ${mine.dispatch.id}` });
+    const byRoot = await dataOf<{ dispatch: { id: string } }>(
+      t.app.request("/api/dispatch/claim", jsonPost({ agent: "r" })),
+      201,
+    );
+    expect((await beat(fleetA.key, byRoot.dispatch.id)).status).toBe(403);
+    expect((await beat(ops.key, byRoot.dispatch.id)).status).toBe(200);
+    const done = await t.app.request(
+      `/api/dispatch/${mine.dispatch.id}/complete`,
+      jsonPost({ result: "done", summary: "Done" }, as(fleetA.key)),
+    );
+    expect(done.status).toBe(200);
+  });
 });

@@ -41,6 +41,9 @@ const WAIT_START_MS = 25;
 const WAIT_MAX_MS = 200;
 /** Queue entries a claim reads with the count of claimers ahead of it (more when more are ahead). */
 const HEAD_LOOKAHEAD = 64;
+/** A claim, and the API key of its own that made it, if one did: the dispatch is that key's to work on. */
+export type ClaimerInput = ClaimInput & { keyId?: string | undefined };
+
 /**
  * `Retry-After` of a claim refused for the agent's limit in a project (429): a dispatch ends when
  * its agent reports, so asking again every half minute finds the place freed soon enough.
@@ -99,7 +102,7 @@ export class ClaimLine {
    * passes over the project's issues for the rest of the queue, and answers so only when nothing
    * else was left, the agent's limit first.
    */
-  async claim(input: ClaimInput): Promise<ClaimResult | ClaimStopped | null> {
+  async claim(input: ClaimerInput): Promise<ClaimResult | ClaimStopped | null> {
     const started = Date.now();
     const listing = queueListingOf(input);
     const claimerId = newClaimerId(started);
@@ -193,7 +196,7 @@ export class ClaimLine {
    */
   private async tryClaim(
     issueId: string,
-    input: ClaimInput,
+    input: ClaimerInput,
     claimerEnd: TransactItem,
     transactions: { ms: number },
     held: ReadonlyMap<string, Hold>,
@@ -292,6 +295,7 @@ export class ClaimLine {
             }
           : null,
         projectId,
+        input.keyId ?? null,
       ),
       ...(load ? [load] : []),
       ...prepared.writes,

@@ -8,7 +8,7 @@ import { type QueueFilters, queuePlacement } from "../issues/dispatch-queue.js";
 import { parseIssueRef } from "../issues/keys.js";
 import type { Issue } from "../issues/schemas.js";
 import { scoreOf } from "../issues/scoring.js";
-import type { ClaimLine, ClaimStopped } from "./claim-line.js";
+import type { ClaimerInput, ClaimLine, ClaimStopped } from "./claim-line.js";
 import { type DispatchEndings, EXPIRIES_PER_CLAIM, requireDispatch } from "./dispatch-endings.js";
 import type { DispatchStore, StoredDispatch } from "./dispatch-store.js";
 import type { DispatchedIssues } from "./dispatched-issues.js";
@@ -45,7 +45,7 @@ export class DispatchService {
    * Takes the highest-scoring eligible issue for `input.agent` (see {@link ClaimLine.claim}); null
    * when nothing is eligible. Leases that ran out are expired first, so their issues compete again.
    */
-  async claim(input: ClaimInput): Promise<ClaimResult | ClaimStopped | null> {
+  async claim(input: ClaimerInput): Promise<ClaimResult | ClaimStopped | null> {
     await this.endings.expireEnded(this.now());
     return this.claims.claim(input);
   }

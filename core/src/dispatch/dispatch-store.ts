@@ -64,6 +64,8 @@ export interface StoredDispatch {
   activityCount: number;
   /** Who stopped it, once `stopped`. */
   stoppedBy: StopActor | null;
+  /** The API key of its own that claimed it (null: the root key); that key may work on it. */
+  claimedByKeyId: string | null;
 }
 
 /**
@@ -198,6 +200,7 @@ export class DispatchStore {
     issueNumber: number,
     promptVersion: StoredDispatch["promptVersion"] = null,
     projectId: string | null = null,
+    claimedByKeyId: string | null = null,
   ): TransactItem[] {
     return [
       {
@@ -210,6 +213,7 @@ export class DispatchStore {
             issueNumber,
             promptVersion,
             projectId,
+            claimedByKeyId,
             ...dispatch,
           },
           ConditionExpression: itemAbsent,
@@ -593,6 +597,7 @@ export function fromItem(item: Item): StoredDispatch {
     projectId: typeof item.projectId === "string" ? item.projectId : null,
     activityCount: Number(item.activityCount ?? 0),
     stoppedBy: item.stoppedBy === "automation" ? "automation" : item.stoppedBy === "api" ? "api" : null,
+    claimedByKeyId: typeof item.claimedByKeyId === "string" ? item.claimedByKeyId : null,
   };
 }
 
@@ -633,6 +638,7 @@ export async function tokenDispatchOf(db: Db, id: string, now: Date): Promise<To
     promptId: dispatch.promptId,
     status: leaseOver ? "expired" : dispatch.status,
     tokenHash,
+    claimedByKeyId: stored.claimedByKeyId,
     read: stored,
   };
 }

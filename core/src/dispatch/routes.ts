@@ -28,11 +28,11 @@ export const dispatchFamily = familyModule(dispatchApi, (deps) => {
   return {
     "POST /api/dispatch/claim": async (c, { body }) => {
       await templates.defaultsReady();
-      return claimed(c, await dispatch.claim(body), 201);
+      return claimed(c, await dispatch.claim({ ...body, keyId: c.get("keyId") }), 201);
     },
     "GET /api/dispatch/next": async (c, { query }) => {
       await templates.defaultsReady();
-      return claimed(c, await dispatch.claim(query), 200);
+      return claimed(c, await dispatch.claim({ ...query, keyId: c.get("keyId") }), 200);
     },
     "GET /api/dispatch/queue": async (c, { query }) => {
       const { items, total } = await dispatch.queue(query);

@@ -67,6 +67,8 @@ export interface TokenDispatch {
   tokenHash: string;
   /** The dispatch as the check read it, for the request's handler to start from (opaque here). */
   read?: unknown;
+  /** The API key of its own that claimed it, if one did. */
+  claimedByKeyId?: string | null;
 }
 
 /**
@@ -94,6 +96,20 @@ export function dispatchTokenCheck(lookup: (dispatchId: string) => Promise<Token
         owns: (scope, id) => (!stopped || scope === "dispatch") && namesOwnResource(scope, id, dispatch),
       };
     },
+  };
+}
+
+/**
+ * Whether dispatch `dispatchId` was claimed by key `keyId` and is still open: what a `dispatch` key
+ * may work on (docs/security.md#scopes). The dispatch as read is handed on, as a token check's is.
+ */
+export function keyDispatchCheck(
+  lookup: (dispatchId: string) => Promise<TokenDispatch | undefined>,
+): (keyId: string, dispatchId: string) => Promise<{ read?: unknown } | undefined> {
+  return async (keyId, dispatchId) => {
+    const dispatch = await lookup(dispatchId);
+    if (!dispatch || dispatch.claimedByKeyId !== keyId) return undefined;
+    return dispatch.read === undefined ? {} : { read: dispatch.read };
   };
 }
 

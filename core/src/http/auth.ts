@@ -40,6 +40,11 @@ export interface DispatchTokens {
 /** What an API key of its own grants (docs/security.md), as the access domain checks it: undefined for an unknown, revoked or expired key. */
 export interface KeyGrants {
   grantOf(presented: string): Promise<{ id: string; name: string; scopes: readonly Scope[] } | undefined>;
+  /**
+   * Whether dispatch `dispatchId` is one key `keyId` claimed, as the dispatch domain reads it (with
+   * what it read, for the handler): a `dispatch` key works on its own dispatches only.
+   */
+  ownsDispatch(keyId: string, dispatchId: string): Promise<{ read?: unknown } | undefined>;
 }
 
 export interface BearerAuthOptions {
@@ -86,6 +91,13 @@ export function bearerAuth({
       if (!grant) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
       if (!keyScope || !grant.scopes.some((held) => scopeAllows(held, keyScope))) {
         throw new ForbiddenError(`Key ${grant.name} lacks the ${keyScope ?? "admin"} scope`);
+      }
+      // A dispatch key (not admin) works on the dispatches it claimed, and on no other.
+      if (keyScope === "dispatch" && scope === "dispatch" && !grant.scopes.includes("admin")) {
+        const dispatchId = c.req.param("id") ?? "";
+        const owned = await keys.ownsDispatch(grant.id, dispatchId);
+        if (!owned) throw new ForbiddenError(`Key ${grant.name} did not claim dispatch ${dispatchId}`);
+        if (owned.read !== undefined) c.set("dispatchRead", owned.read);
       }
       c.set("keyId", grant.id);
       return next();
