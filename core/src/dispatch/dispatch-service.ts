@@ -17,7 +17,6 @@ import type {
   Activity,
   ActivityInput,
   ApproveInput,
-  ClaimInput,
   ClaimResult,
   CompleteInput,
   Dispatch,
