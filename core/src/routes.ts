@@ -35,6 +35,30 @@ export function scopeAllows(held: Scope, needed: Scope): boolean {
   return INCLUDED[held].includes(needed);
 }
 
+/**
+ * How a key narrowed to projects (`projectIds`, docs/security.md#projects) reaches a bearer route:
+ * - `issue`, `dispatch`, `prompt`, `signal`, `relation`, `project`: the route's `:id` (`:issueId`)
+ *   names one of these; outside the key's projects it answers the same 404 as one that does not exist;
+ * - `handler`: the handler narrows what it lists, claims or creates to the key's projects;
+ * - `shared`: not held by a project (templates, goals, labels, providers): as the key's scopes allow;
+ * - `global`: spans every project (the dashboard, destinations, keys, the audit log, creating a
+ *   project): a narrowed key is refused (403).
+ */
+export const REACHES = [
+  "issue",
+  "dispatch",
+  "prompt",
+  "signal",
+  "relation",
+  "project",
+  "handler",
+  "shared",
+  "global",
+] as const;
+export type Reach = (typeof REACHES)[number];
+/** The reaches whose route names one resource held by a project. */
+export type ResourceReach = Exclude<Reach, "handler" | "shared" | "global">;
+
 /** The webhook providers, each with its own receiver and secret. */
 export type WebhookProvider = "codehost" | "errortracker" | "analytics";
 
@@ -59,6 +83,8 @@ export interface RouteSpec {
   readonly token?: "dispatch" | "issue" | "prompt";
   /** For `bearer` routes: the scope a caller needs (every bearer route declares one). */
   readonly scope?: Scope;
+  /** For `bearer` routes: how a key narrowed to projects reaches it (every bearer route declares one). */
+  readonly reach?: Reach;
 }
 
 /**

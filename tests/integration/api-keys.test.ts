@@ -42,7 +42,11 @@ describe("API keys", () => {
     expect(items).toContain(made.prefix);
     expect(await store.all()).toEqual([made]);
     const before = db.usage().calls;
-    expect(await store.grantByDigest(digest)).toMatchObject({ id: made.id, name: "wall screen", scopes: ["read"] });
+    expect(await store.useByDigest(digest, "2026-11-28T07:00:00.000Z")).toMatchObject({
+      id: made.id,
+      name: "wall screen",
+      scopes: ["read"],
+    });
     expect(db.usage().calls - before).toBe(1);
   });
 
@@ -53,7 +57,7 @@ describe("API keys", () => {
     const made = await store.create(apiKey("ci", key, { scopes: ["write"] }), digest);
     const revoked = await store.revoke(made.id, "2026-11-28T06:00:00.000Z");
     expect(revoked?.revokedAt).toBe("2026-11-28T06:00:00.000Z");
-    expect((await store.grantByDigest(digest))?.revokedAt).toBe("2026-11-28T06:00:00.000Z");
+    expect((await store.useByDigest(digest, "2026-11-28T07:00:00.000Z"))?.revokedAt).toBe("2026-11-28T06:00:00.000Z");
     expect((await store.revoke(made.id, "2026-11-28T07:00:00.000Z"))?.revokedAt).toBe("2026-11-28T06:00:00.000Z");
     expect(await store.revoke("key_01ARZ3NDEKTSV4RRFFQ69G5FAV", "2026-11-28T07:00:00.000Z")).toBeUndefined();
   });
@@ -175,6 +179,7 @@ describe("keys of their own at the door", () => {
     const wall = await make("wall", ["read"]);
     const fleet = await make("fleet", ["dispatch"]);
     const ops = await make("ops", ["admin"]);
+    await make("spare", ["read"]);
     expect((await t.app.request("/api/issues", { headers: as(wall.key) })).status).toBe(200);
     const refused = await t.app.request("/api/issues", jsonPost({ title: "x", type: "task" }, as(wall.key)));
     expect(refused.status).toBe(403);
@@ -183,7 +188,16 @@ describe("keys of their own at the door", () => {
     const fleetReads = await t.app.request("/api/issues", { headers: as(fleet.key) });
     expect(await fleetReads.json()).toEqual({ error: "Key fleet lacks the read scope" });
     expect((await t.app.request("/api/dispatch/claim", jsonPost({ agent: "a" }, as(fleet.key)))).status).toBe(204);
-    expect((await t.app.request("/api/keys", { headers: as(ops.key) })).status).toBe(200);
+    const keys = await dataOf<{ name: string; lastUsedAt: string | null }[]>(
+      t.app.request("/api/keys", { headers: as(ops.key) }),
+    );
+    // Each check that reads a key marks it used: the keys that knocked say when, the others say null.
+    expect(Object.fromEntries(keys.map(({ name, lastUsedAt }) => [name, lastUsedAt !== null]))).toEqual({
+      wall: true,
+      fleet: true,
+      ops: true,
+      spare: false,
+    });
 
     await dataOf(t.app.request(`/api/keys/${wall.id}`, { method: "DELETE", headers: AUTH }));
     const gone = await t.app.request("/api/issues", { headers: as(wall.key) });
@@ -225,5 +239,136 @@ describe("keys of their own at the door", () => {
       jsonPost({ result: "done", summary: "Done" }, as(fleetA.key)),
     );
     expect(done.status).toBe(200);
+  });
+});
+
+describe("keys narrowed to projects", () => {
+  async function twoProjects() {
+    const t = await testApp();
+    const project = async (name: string) =>
+      (await dataOf<{ id: string }>(t.app.request("/api/projects", jsonPost({ name })), 201)).id;
+    const [a, b] = [await project("alpha"), await project("beta")];
+    const issue = async (title: string, projectId: string | null, priority = 3) =>
+      await dataOf<{ id: string; number: number }>(
+        t.app.request("/api/issues", jsonPost({ title, type: "task", status: "todo", priority, projectId })),
+        201,
+      );
+    // Beta's and the projectless issues are more urgent: a claim that ignored the narrowing would take them first.
+    const inA = await issue("in alpha", a);
+    const inB = await issue("in beta", b, 1);
+    const loose = await issue("in no project", null, 1);
+    const make = async (name: string, scopes: string[], projectIds: string[]) =>
+      await dataOf<{ id: string; key: string }>(
+        t.app.request("/api/keys", jsonPost({ name, scopes, projectIds })),
+        201,
+      );
+    return { t, a, b, inA, inB, loose, make };
+  }
+  const as = (key: string) => ({ Authorization: `Bearer ${key}` });
+  const titles = async (response: Promise<Response>) =>
+    (await dataOf<{ title: string }[]>(response)).map(({ title }) => title).sort();
+
+  it("list only their projects' issues and projects, and answer 404 for anything outside", async () => {
+    const { t, a, b, inA, inB, make } = await twoProjects();
+    const team = await make("team-a", ["write"], [a]);
+    const both = await make("team-ab", ["read"], [a, b]);
+    expect(await titles(t.app.request("/api/issues", { headers: as(team.key) }))).toEqual(["in alpha"]);
+    expect(await titles(t.app.request("/api/issues", { headers: as(both.key) }))).toEqual(["in alpha", "in beta"]);
+    const listed = await t.app.request("/api/issues", { headers: as(team.key) });
+    expect(((await listed.json()) as { total: number }).total).toBe(1);
+    const filtered = await t.app.request(`/api/issues?projectId=${b}`, { headers: as(team.key) });
+    expect(filtered.status).toBe(404);
+    expect(await filtered.json()).toEqual({ error: `Project ${b} not found` });
+
+    for (const ref of [inB.id, `KZN-${inB.number}`]) {
+      const outside = await t.app.request(`/api/issues/${ref}`, { headers: as(team.key) });
+      expect(outside.status).toBe(404);
+      expect(await outside.json()).toEqual({ error: `Issue ${ref} not found` });
+    }
+    expect((await t.app.request(`/api/issues/${inA.id}`, { headers: as(team.key) })).status).toBe(200);
+    expect((await t.app.request(`/api/issues/${inB.id}/comments`, { headers: as(team.key) })).status).toBe(404);
+    const relate = jsonPost({ type: "related", relatedIssueId: inB.id }, as(team.key));
+    expect((await t.app.request(`/api/issues/${inA.id}/relations`, relate)).status).toBe(404);
+
+    const projects = await dataOf<{ id: string }[]>(t.app.request("/api/projects", { headers: as(team.key) }));
+    expect(projects.map(({ id }) => id)).toEqual([a]);
+    expect((await t.app.request(`/api/projects/${b}`, { headers: as(team.key) })).status).toBe(404);
+    expect((await t.app.request("/api/templates", { headers: as(team.key) })).status).toBe(200);
+    const wide = await t.app.request("/api/dashboard/stats", { headers: as(team.key) });
+    expect(wide.status).toBe(403);
+    expect(await wide.json()).toEqual({ error: "Key team-a is limited to projects; this route spans every project" });
+  });
+
+  it("create and move issues and signals only into their projects", async () => {
+    const { t, a, b, inA, make } = await twoProjects();
+    const team = await make("team-a", ["write"], [a]);
+    const create = (body: Record<string, unknown>) =>
+      t.app.request("/api/issues", jsonPost({ title: "new", type: "task", ...body }, as(team.key)));
+    const none = await create({});
+    expect(none.status).toBe(400);
+    expect(await none.json()).toMatchObject({ error: "projectId: is required for a key limited to projects" });
+    expect((await create({ projectId: b })).status).toBe(404);
+    expect((await create({ projectId: a })).status).toBe(201);
+    const move = await t.app.request(`/api/issues/${inA.id}`, {
+      method: "PATCH",
+      headers: { ...as(team.key), "Content-Type": "application/json" },
+      body: JSON.stringify({ projectId: b }),
+    });
+    expect(move.status).toBe(404);
+
+    const signal = (projectId: string, key?: string) =>
+      t.app.request(
+        "/api/signals",
+        jsonPost(
+          { source: "ci", type: "build.failed", title: `broke in ${projectId}`, severity: "high", projectId },
+          key ? as(key) : {},
+        ),
+      );
+    expect((await signal(b, team.key)).status).toBe(404);
+    expect((await signal(a, team.key)).status).toBeLessThan(300);
+    const byRoot = await signal(b);
+    expect(byRoot.status).toBe(201);
+    const outside = ((await byRoot.json()) as { data: { signal: { id: string } } }).data;
+    const signals = await dataOf<{ title: string }[]>(t.app.request("/api/signals", { headers: as(team.key) }));
+    expect(signals.map(({ title }) => title)).toEqual([`broke in ${a}`]);
+    expect((await t.app.request(`/api/signals/${outside.signal.id}`, { headers: as(team.key) })).status).toBe(404);
+  });
+
+  it("claim, preview and list only their projects' work, passing over more urgent issues elsewhere", async () => {
+    const { t, a, b, inA, inB, loose, make } = await twoProjects();
+    const fleet = await make("fleet-a", ["dispatch"], [a]);
+    const wall = await make("wall-a", ["read"], [a]);
+    const queue = await dataOf<{ issue: { id: string } }[]>(
+      t.app.request("/api/dispatch/queue", { headers: as(wall.key) }),
+    );
+    expect(queue.map(({ issue }) => issue.id)).toEqual([inA.id]);
+    expect((await t.app.request(`/api/dispatch/queue?projectId=${b}`, { headers: as(wall.key) })).status).toBe(404);
+
+    const taken = await dataOf<{ dispatch: { id: string; issueId: string } }>(
+      t.app.request("/api/dispatch/claim", jsonPost({ agent: "a" }, as(fleet.key))),
+      201,
+    );
+    expect(taken.dispatch.issueId).toBe(inA.id);
+    expect((await t.app.request("/api/dispatch/claim", jsonPost({ agent: "a" }, as(fleet.key)))).status).toBe(204);
+    expect((await t.app.request(`/api/dispatch/next?agent=a&projectId=${b}`, { headers: as(fleet.key) })).status).toBe(
+      404,
+    );
+    const both = await make("fleet-ab", ["dispatch"], [a, b]);
+    const inBoth = await dataOf<{ dispatch: { issueId: string } }>(
+      t.app.request("/api/dispatch/claim", jsonPost({ agent: "b" }, as(both.key))),
+      201,
+    );
+    expect(inBoth.dispatch.issueId).toBe(inB.id);
+    expect((await t.app.request("/api/dispatch/claim", jsonPost({ agent: "b" }, as(both.key)))).status).toBe(204);
+    const elsewhere = await dataOf<{ dispatch: { id: string; issueId: string } }>(
+      t.app.request("/api/dispatch/claim", jsonPost({ agent: "r" })),
+      201,
+    );
+    expect(elsewhere.dispatch.issueId).toBe(loose.id);
+
+    const listed = await dataOf<{ id: string }[]>(t.app.request("/api/dispatch", { headers: as(wall.key) }));
+    expect(listed.map(({ id }) => id)).toEqual([taken.dispatch.id]);
+    expect((await t.app.request(`/api/dispatch/${elsewhere.dispatch.id}`, { headers: as(wall.key) })).status).toBe(404);
+    expect((await t.app.request(`/api/dispatch/${taken.dispatch.id}`, { headers: as(wall.key) })).status).toBe(200);
   });
 });

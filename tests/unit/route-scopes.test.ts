@@ -51,6 +51,26 @@ describe("route scopes", () => {
     });
   });
 
+  it("come with how a key narrowed to projects reaches each route, declared by every bearer route", () => {
+    expect(bearer.filter((route) => route.reach === undefined).map(routeKey)).toEqual([]);
+    expect(allRoutes().filter((route) => route.auth !== "bearer" && route.reach !== undefined)).toEqual([]);
+    for (const route of bearer) {
+      const key = routeKey(route);
+      // A route naming one resource by its `:id` holds it to the key's projects; admin routes span them all.
+      if (route.scope === "admin") expect(route.reach, key).toBe("global");
+      if (route.reach && ["issue", "dispatch", "prompt", "signal", "relation", "project"].includes(route.reach)) {
+        expect(route.path, key).toMatch(/:(id|issueId)(\/|$)/);
+      }
+      if (/^\/api\/(issues|dispatch|prompts|signals)\/:id/.test(route.path)) {
+        expect(route.reach, key).toBe(
+          { issues: "issue", dispatch: "dispatch", prompts: "prompt", signals: "signal" }[
+            route.path.split("/")[2] as string
+          ],
+        );
+      }
+    }
+  });
+
   it("are named on each operation of the OpenAPI document", () => {
     const document = JSON.parse(readFileSync("docs/openapi.json", "utf8")) as {
       paths: Record<string, Record<string, { security: Record<string, string[]>[] }>>;

@@ -4,6 +4,7 @@
  * found by the digest of a presented key in one read. The key's text is never stored. Keys: ./keys.ts.
  */
 import type { Db, Item } from "../db/db.js";
+import { ConditionFailedError } from "../db/db-errors.js";
 import { entityOf } from "../db/item-kinds.js";
 import type { Scope } from "../routes.js";
 import { API_KEYS_PARTITION, apiKeyDigestKey, apiKeyKey } from "./keys.js";
@@ -52,14 +53,20 @@ export class ApiKeyStore {
     return key;
   }
 
+  /** A key, with when it was last used (kept on its digest item, which every check touches). */
   async get(id: string): Promise<ApiKey | undefined> {
     const item = await this.db.get(apiKeyKey(id), { consistent: true });
-    return item ? keyFromItem(item) : undefined;
+    if (!item) return undefined;
+    const use = await this.db.get(apiKeyDigestKey(String(item.digest)), { projection: ["lastUsedAt"] });
+    return keyFromItem(item, use);
   }
 
-  /** Every key, oldest first (one partition: a team has tens). */
+  /** Every key, oldest first (one partition: a team has tens), each with when it was last used. */
   async all(): Promise<ApiKey[]> {
-    return (await this.db.queryPartition(API_KEYS_PARTITION)).map(keyFromItem);
+    const items = await this.db.queryPartition(API_KEYS_PARTITION);
+    const uses = await this.db.batchGet(items.map((item) => apiKeyDigestKey(String(item.digest))));
+    const lastUsed = new Map(uses.map((use) => [String(use.pk), use]));
+    return items.map((item) => keyFromItem(item, lastUsed.get(apiKeyDigestKey(String(item.digest)).pk)));
   }
 
   /**
@@ -69,7 +76,10 @@ export class ApiKeyStore {
   async revoke(id: string, at: string): Promise<ApiKey | undefined> {
     const item = await this.db.get(apiKeyKey(id), { consistent: true });
     if (!item) return undefined;
-    const key = keyFromItem(item);
+    const key = keyFromItem(
+      item,
+      await this.db.get(apiKeyDigestKey(String(item.digest)), { projection: ["lastUsedAt"] }),
+    );
     if (key.revokedAt) return key;
     const revoked = { ...key, revokedAt: at };
     await this.db.transactWrite([
@@ -94,10 +104,25 @@ export class ApiKeyStore {
     return revoked;
   }
 
-  /** The grant of the key whose digest is `digest` (one read), revoked or expired ones included. */
-  async grantByDigest(digest: string): Promise<KeyGrant | undefined> {
-    const item = await this.db.get(apiKeyDigestKey(digest), { consistent: true });
-    return item ? grantFromItem(item) : undefined;
+  /**
+   * The grant of the key whose digest is `digest`, revoked or expired ones included, marked used at
+   * `at`: one call, an update that answers the item it leaves (nothing is written for an unknown digest).
+   */
+  async useByDigest(digest: string, at: string): Promise<KeyGrant | undefined> {
+    try {
+      const item = await this.db.update({
+        Key: apiKeyDigestKey(digest),
+        UpdateExpression: "SET #lastUsedAt = :at",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeNames: { "#lastUsedAt": "lastUsedAt" },
+        ExpressionAttributeValues: { ":at": at },
+        ReturnValues: "ALL_NEW",
+      });
+      return item ? grantFromItem(item) : undefined;
+    } catch (error) {
+      if (error instanceof ConditionFailedError) return undefined;
+      throw error;
+    }
   }
 }
 
@@ -114,7 +139,8 @@ function grantOf(key: ApiKey): KeyGrant {
 
 const nullableString = (value: unknown) => (typeof value === "string" ? value : null);
 
-function keyFromItem(item: Item): ApiKey {
+/** A key from its item, and when it was last used from its digest item's `lastUsedAt`. */
+function keyFromItem(item: Item, use: Item | undefined): ApiKey {
   return {
     id: String(item.id),
     name: String(item.name),
@@ -123,7 +149,7 @@ function keyFromItem(item: Item): ApiKey {
     prefix: String(item.prefix),
     createdAt: String(item.createdAt),
     expiresAt: nullableString(item.expiresAt),
-    lastUsedAt: nullableString(item.lastUsedAt),
+    lastUsedAt: nullableString(use?.lastUsedAt),
     revokedAt: nullableString(item.revokedAt),
   };
 }

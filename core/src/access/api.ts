@@ -11,6 +11,7 @@ export const accessApi = {
   "POST /api/keys": {
     auth: "bearer",
     scope: "admin",
+    reach: "global",
     idempotent: false,
     body: createKeyBody,
     success: { status: 201, item: "CreatedKey" },
@@ -27,6 +28,7 @@ export const accessApi = {
   "GET /api/keys": {
     auth: "bearer",
     scope: "admin",
+    reach: "global",
     query: listKeysQuery,
     success: { list: "ApiKey" },
     doc: TEXT && {
@@ -38,12 +40,14 @@ export const accessApi = {
   "GET /api/keys/:id": {
     auth: "bearer",
     scope: "admin",
+    reach: "global",
     success: { item: "ApiKey" },
     doc: TEXT && { summary: "Get an API key", params: { id: KEY_PARAM }, success: "The key, without its text" },
   },
   "DELETE /api/keys/:id": {
     auth: "bearer",
     scope: "admin",
+    reach: "global",
     success: { item: "ApiKey" },
     doc: TEXT && {
       summary: "Revoke an API key",

@@ -1,6 +1,6 @@
 /**
  * @module access/key-check — what a presented API key grants (docs/security.md): its grant, read by
- * the key's digest in one GetItem and kept for at most {@link GRANT_CACHE_MS} on this instance, so a
+ * the key's digest in one call (an update that also marks the key used) and kept for at most {@link GRANT_CACHE_MS} on this instance, so a
  * warm instance checks a key without a read and a revoked key is refused everywhere within that
  * bound, and at once on the instance that revoked it ({@link KeyCheck.forget}). An unknown, revoked
  * or expired key grants nothing.
@@ -15,7 +15,7 @@ export class KeyCheck {
   private readonly grants = new Map<string, { grant: KeyGrant | undefined; readAt: number }>();
 
   constructor(
-    private readonly store: Pick<ApiKeyStore, "grantByDigest">,
+    private readonly store: Pick<ApiKeyStore, "useByDigest">,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -36,7 +36,7 @@ export class KeyCheck {
   }
 
   private async read(digest: string, at: number): Promise<KeyGrant | undefined> {
-    const grant = await this.store.grantByDigest(digest);
+    const grant = await this.store.useByDigest(digest, new Date(at).toISOString());
     // Unknown keys are not kept: a guessed key costs a read each time, and a key made on another
     // instance works here at once.
     if (grant) this.grants.set(digest, { grant, readAt: at });

@@ -28,6 +28,7 @@ export const catalogApi = {
   "GET /api/projects": {
     auth: "bearer",
     scope: "read",
+    reach: "handler",
     query: listProjectsQuery,
     success: { list: "Project" },
     doc: TEXT && {
@@ -38,6 +39,7 @@ export const catalogApi = {
   "POST /api/projects": {
     auth: "bearer",
     scope: "write",
+    reach: "global",
     body: createProjectBody,
     success: { status: 201, item: "Project" },
     errors: [404],
@@ -50,6 +52,7 @@ export const catalogApi = {
   "GET /api/projects/:id": {
     auth: "bearer",
     scope: "read",
+    reach: "project",
     success: { item: "ProjectDetail" },
     doc: TEXT && {
       summary: "Get a project with its issue counts by status and today's usage",
@@ -63,6 +66,7 @@ export const catalogApi = {
   "PATCH /api/projects/:id": {
     auth: "bearer",
     scope: "write",
+    reach: "project",
     body: patchProjectBody,
     ifMatch: true,
     success: { item: "Project" },
@@ -76,6 +80,7 @@ export const catalogApi = {
   "DELETE /api/projects/:id": {
     auth: "bearer",
     scope: "write",
+    reach: "project",
     ifMatch: true,
     success: { status: 204 },
     errors: [409],
@@ -88,6 +93,7 @@ export const catalogApi = {
   "GET /api/goals": {
     auth: "bearer",
     scope: "read",
+    reach: "shared",
     query: listGoalsQuery,
     success: { list: "Goal" },
     doc: TEXT && {
@@ -98,6 +104,7 @@ export const catalogApi = {
   "POST /api/goals": {
     auth: "bearer",
     scope: "write",
+    reach: "shared",
     body: createGoalBody,
     success: { status: 201, item: "Goal" },
     errors: [404],
@@ -109,6 +116,7 @@ export const catalogApi = {
   "GET /api/goals/:id": {
     auth: "bearer",
     scope: "read",
+    reach: "shared",
     success: { item: "Goal" },
     doc: TEXT && {
       summary: "Get a goal",
@@ -119,6 +127,7 @@ export const catalogApi = {
   "PATCH /api/goals/:id": {
     auth: "bearer",
     scope: "write",
+    reach: "shared",
     body: patchGoalBody,
     ifMatch: true,
     success: { item: "Goal" },
@@ -131,6 +140,7 @@ export const catalogApi = {
   "DELETE /api/goals/:id": {
     auth: "bearer",
     scope: "write",
+    reach: "shared",
     ifMatch: true,
     success: { status: 204 },
     errors: [409],
@@ -143,6 +153,7 @@ export const catalogApi = {
   "GET /api/labels": {
     auth: "bearer",
     scope: "read",
+    reach: "shared",
     query: listLabelsQuery,
     success: { list: "Label" },
     doc: TEXT && {
@@ -153,6 +164,7 @@ export const catalogApi = {
   "POST /api/labels": {
     auth: "bearer",
     scope: "write",
+    reach: "shared",
     body: createLabelBody,
     success: { status: 201, item: "Label" },
     doc: TEXT && {
@@ -164,6 +176,7 @@ export const catalogApi = {
   "DELETE /api/labels/:id": {
     auth: "bearer",
     scope: "write",
+    reach: "shared",
     ifMatch: true,
     success: { status: 204 },
     errors: [409],

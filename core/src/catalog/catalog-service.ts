@@ -134,9 +134,11 @@ export class CatalogService {
     };
   }
 
-  async listProjects(query: ListProjectsQuery) {
+  /** A page of projects; `projectIds` (a key narrowed to projects) keeps only those (docs/security.md#projects). */
+  async listProjects(query: ListProjectsQuery, projectIds: readonly string[] | null = null) {
     const listing = query.status ? listingName("status", query.status) : "all";
-    return this.projects.list(listing, [], { offset: pageOffset(query), limit: query.limit });
+    const filters: EntryFilter[] = projectIds ? [{ attribute: "id", values: [...projectIds], match: "in" }] : [];
+    return this.projects.list(listing, filters, { offset: pageOffset(query), limit: query.limit });
   }
 
   /**

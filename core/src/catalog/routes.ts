@@ -1,6 +1,7 @@
 /** @module catalog/routes — the `catalog` family's handlers (projects, goals, labels; routes in ./api.ts): call the service, shape the response. */
 import type { Context } from "hono";
 import { familyModule } from "../http/app.js";
+import { reachOfRequest } from "../http/reach.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { catalogService } from "../services.js";
 import { catalogApi } from "./api.js";
@@ -21,7 +22,7 @@ export const catalogFamily = familyModule(catalogApi, (deps) => {
   const id = (c: Context) => c.req.param("id") ?? "";
   return {
     "GET /api/projects": async (c, { query }) => {
-      const { records, total } = await catalog.listProjects(query);
+      const { records, total } = await catalog.listProjects(query, reachOfRequest(c).within);
       return listResponse(
         c,
         records.map(({ record }) => record),

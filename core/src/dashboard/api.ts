@@ -9,6 +9,7 @@ export const dashboardApi = {
   "GET /api/dashboard/stats": {
     auth: "bearer",
     scope: "read",
+    reach: "global",
     success: { item: "DashboardStats" },
     doc: TEXT && {
       summary: "What the engine is doing",
@@ -20,6 +21,7 @@ export const dashboardApi = {
   "GET /api/dashboard/activity": {
     auth: "bearer",
     scope: "read",
+    reach: "global",
     query: dashboardPageQuery,
     success: { list: "ActivityChain" },
     doc: TEXT && {
@@ -30,6 +32,7 @@ export const dashboardApi = {
   "GET /api/dashboard/prompts": {
     auth: "bearer",
     scope: "read",
+    reach: "global",
     query: dashboardPageQuery,
     success: { list: "PromptPerformance" },
     doc: TEXT && {
@@ -43,6 +46,7 @@ export const dashboardApi = {
   "GET /api/dashboard/agents": {
     auth: "bearer",
     scope: "read",
+    reach: "global",
     query: agentsQuery,
     success: { list: "AgentPerformance" },
     doc: TEXT && {
@@ -58,6 +62,7 @@ export const dashboardApi = {
   "GET /api/dashboard/usage": {
     auth: "bearer",
     scope: "read",
+    reach: "global",
     query: usageQuery,
     success: { item: "UsageReport" },
     doc: TEXT && {

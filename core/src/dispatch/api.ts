@@ -53,6 +53,7 @@ export const dispatchApi = {
   "POST /api/dispatch/claim": {
     auth: "bearer",
     scope: "dispatch",
+    reach: "handler",
     idempotent: false,
     body: claimBody,
     success: { status: 201, item: "ClaimResult" },
@@ -71,6 +72,7 @@ export const dispatchApi = {
   "GET /api/dispatch/next": {
     auth: "bearer",
     scope: "dispatch",
+    reach: "handler",
     query: nextQuery,
     success: { item: "ClaimResult" },
     alsoSuccess: NOTHING_CLAIMED,
@@ -85,6 +87,7 @@ export const dispatchApi = {
   "GET /api/dispatch/queue": {
     auth: "bearer",
     scope: "read",
+    reach: "handler",
     query: queueQuery,
     success: { list: "QueueItem" },
     doc: TEXT && {
@@ -95,6 +98,7 @@ export const dispatchApi = {
   "GET /api/dispatch": {
     auth: "bearer",
     scope: "read",
+    reach: "handler",
     query: listDispatchesQuery,
     success: { list: "Dispatch" },
     doc: TEXT && {
@@ -105,6 +109,7 @@ export const dispatchApi = {
   "GET /api/dispatch/:id": {
     auth: "bearer",
     scope: "read",
+    reach: "dispatch",
     success: { item: "Dispatch" },
     doc: TEXT && {
       summary: "Get a dispatch",
@@ -115,6 +120,7 @@ export const dispatchApi = {
   "POST /api/dispatch/:id/heartbeat": {
     auth: "bearer",
     scope: "dispatch",
+    reach: "dispatch",
     token: "dispatch",
     body: heartbeatBody,
     bodyOptional: true,
@@ -134,6 +140,7 @@ export const dispatchApi = {
   "POST /api/dispatch/:id/activities": {
     auth: "bearer",
     scope: "dispatch",
+    reach: "dispatch",
     token: "dispatch",
     body: activityBody,
     success: { item: "Activity", status: 201 },
@@ -154,6 +161,7 @@ export const dispatchApi = {
   "GET /api/dispatch/:id/activities": {
     auth: "bearer",
     scope: "read",
+    reach: "dispatch",
     token: "dispatch",
     query: activitiesQuery,
     success: { list: "Activity" },
@@ -169,6 +177,7 @@ export const dispatchApi = {
   "POST /api/dispatch/:id/complete": {
     auth: "bearer",
     scope: "dispatch",
+    reach: "dispatch",
     token: "dispatch",
     body: completeBody,
     success: { item: "DispatchWithIssue" },
@@ -186,6 +195,7 @@ export const dispatchApi = {
   "POST /api/dispatch/:id/messages": {
     auth: "bearer",
     scope: "write",
+    reach: "dispatch",
     body: messageBody,
     success: { item: "Activity", status: 201 },
     errors: [409],
@@ -202,6 +212,7 @@ export const dispatchApi = {
   "POST /api/dispatch/:id/approve": {
     auth: "bearer",
     scope: "write",
+    reach: "dispatch",
     body: approveBody,
     success: { item: "DispatchDecision" },
     errors: [409],
@@ -218,6 +229,7 @@ export const dispatchApi = {
   "POST /api/dispatch/:id/reject": {
     auth: "bearer",
     scope: "write",
+    reach: "dispatch",
     body: rejectBody,
     success: { item: "DispatchDecision" },
     errors: [409],
@@ -234,6 +246,7 @@ export const dispatchApi = {
   "POST /api/dispatch/:id/stop": {
     auth: "bearer",
     scope: "write",
+    reach: "dispatch",
     body: stopBody,
     success: { item: "DispatchWithIssue" },
     errors: [409],
@@ -251,6 +264,7 @@ export const dispatchApi = {
   "POST /api/dispatch/:id/release": {
     auth: "bearer",
     scope: "dispatch",
+    reach: "dispatch",
     token: "dispatch",
     success: { item: "DispatchWithIssue" },
     errors: [409],

@@ -42,7 +42,8 @@ const WAIT_MAX_MS = 200;
 /** Queue entries a claim reads with the count of claimers ahead of it (more when more are ahead). */
 const HEAD_LOOKAHEAD = 64;
 /** A claim, and the API key of its own that made it, if one did: the dispatch is that key's to work on. */
-export type ClaimerInput = ClaimInput & { keyId?: string | undefined };
+/** A claim as its caller asks it: the key that makes it (null: the root key), and the projects that key is narrowed to. */
+export type ClaimerInput = ClaimInput & { keyId?: string | undefined; projectIds?: readonly string[] | undefined };
 
 /**
  * `Retry-After` of a claim refused for the agent's limit in a project (429): a dispatch ends when
@@ -206,6 +207,8 @@ export class ClaimLine {
     const stored = aggregate?.stored;
     if (!aggregate || !stored || !isQueued(stored.issue)) return "gone";
     const projectId = stored.issue.projectId;
+    // The queue's entry said the project; the issue may have moved since.
+    if (input.projectIds && (projectId === null || !input.projectIds.includes(projectId))) return "gone";
     const known = projectId ? held.get(projectId) : undefined;
     if (known) return known;
     // The clock read after the issue was seen free: a claim never starts before the previous dispatch ended.

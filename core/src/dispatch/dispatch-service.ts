@@ -76,14 +76,15 @@ export class DispatchService {
   }
 
   /** A page of dispatches; `issueId` may name the issue by `KZN-<number>` (none when no issue has it). */
-  async listDispatches(query: ListDispatchesQuery) {
+  /** A page of dispatches; `projectIds` (a key narrowed to projects) keeps only those projects' (docs/security.md#projects). */
+  async listDispatches(query: ListDispatchesQuery, projectIds: readonly string[] | null = null) {
     const { page: _page, limit, ...filters } = query;
     if (filters.issueId && parseIssueRef(filters.issueId) !== undefined) {
       const issue = await this.issues.store.getByRef(filters.issueId);
       if (!issue) return { dispatches: [], total: 0 };
       filters.issueId = issue.issue.id;
     }
-    return this.store.list(filters, { offset: pageOffset(query), limit });
+    return this.store.list(filters, { offset: pageOffset(query), limit }, projectIds);
   }
   /** Appends an activity of its agent (see {@link DispatchEndings.activity}). */
   activity(id: string, input: ActivityInput, read?: StoredDispatch): Promise<Activity> {
@@ -169,6 +170,7 @@ export class DispatchService {
 function matches(issue: Issue, filters: QueueFilters): boolean {
   return (
     (!filters.projectId || issue.projectId === filters.projectId) &&
+    (!filters.projectIds || (issue.projectId !== null && filters.projectIds.includes(issue.projectId))) &&
     (!filters.types || filters.types.length === 0 || filters.types.includes(issue.type))
   );
 }

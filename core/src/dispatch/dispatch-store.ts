@@ -219,7 +219,11 @@ export class DispatchStore {
           ConditionExpression: itemAbsent,
         },
       },
-      ...this.listings.additions(dispatchListings(dispatch), dispatchSortKey(dispatch.id), entryOf(dispatch)),
+      ...this.listings.additions(
+        dispatchListings(dispatch),
+        dispatchSortKey(dispatch.id),
+        entryOf(dispatch, projectId),
+      ),
       { Put: { Item: { ...leaseKey(dispatch.leaseExpiresAt, dispatch.id), dispatchId: dispatch.id } } },
       countChange(`dispatch.status#${dispatch.status}`, 1),
     ];
@@ -306,7 +310,7 @@ export class DispatchStore {
             },
           },
         },
-        ...this.statusWrites(current.dispatch, dispatch),
+        ...this.statusWrites(current.dispatch, dispatch, current.projectId),
         { Delete: { Key: leaseKey(current.dispatch.leaseExpiresAt, dispatch.id) } },
         ...(current.promptVersion
           ? versionOutcomeAdditions(
@@ -399,13 +403,13 @@ export class DispatchStore {
   }
 
   /** The writes of a dispatch's move from `before`'s status to `after`'s: its listing entries and the status counts. */
-  private statusWrites(before: Dispatch, after: Dispatch): TransactItem[] {
+  private statusWrites(before: Dispatch, after: Dispatch, projectId: string | null): TransactItem[] {
     return [
       ...this.listings.changes(
         dispatchListings(before),
         dispatchListings(after),
         dispatchSortKey(after.id),
-        entryOf(after),
+        entryOf(after, projectId),
         true,
       ),
       countChange(`dispatch.status#${before.status}`, -1),
@@ -463,7 +467,8 @@ export class DispatchStore {
         { Put: { Item: { ...leaseKey(dispatch.leaseExpiresAt, dispatch.id), dispatchId: dispatch.id } } },
       );
     }
-    if (dispatch.status !== current.dispatch.status) writes.push(...this.statusWrites(current.dispatch, dispatch));
+    if (dispatch.status !== current.dispatch.status)
+      writes.push(...this.statusWrites(current.dispatch, dispatch, current.projectId));
     if (activity) {
       writes.push({
         Put: {
@@ -498,7 +503,11 @@ export class DispatchStore {
   }
 
   /** A page of dispatches, newest first, from the narrowest listing the filters name. */
-  async list(filters: { status?: string; issueId?: string; agent?: string }, page: { offset: number; limit: number }) {
+  async list(
+    filters: { status?: string; issueId?: string; agent?: string },
+    page: { offset: number; limit: number },
+    projectIds: readonly string[] | null = null,
+  ) {
     const named: [keyof typeof filters, string][] = [];
     if (filters.issueId) named.push(["issueId", `issue=${filters.issueId}`]);
     if (filters.agent) named.push(["agent", agentListing(filters.agent)]);
@@ -509,6 +518,7 @@ export class DispatchStore {
       value: String(filters[field]),
       match: "equals",
     }));
+    if (projectIds) entryFilters.push({ attribute: "projectId", values: [...projectIds], match: "in" });
     const request = { order: "desc" as const, ...page };
     const listing = first?.[1] ?? "all";
     const { entries, total } =
@@ -572,8 +582,9 @@ export function isOpen(status: DispatchStatus): status is OpenDispatchStatus {
   return (OPEN_STATUSES as readonly DispatchStatus[]).includes(status);
 }
 
-function entryOf(dispatch: Dispatch): Item {
-  return { id: dispatch.id, status: dispatch.status, issueId: dispatch.issueId, agent: dispatch.agent };
+/** A dispatch's listing entry: what lists filter on, its project included (a key narrowed to projects lists only theirs). */
+function entryOf(dispatch: Dispatch, projectId: string | null): Item {
+  return { id: dispatch.id, status: dispatch.status, issueId: dispatch.issueId, agent: dispatch.agent, projectId };
 }
 
 /** A dispatch from its item (as this store wrote it), e.g. an image of the table's change stream. */

@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../http/app.js";
 import { familyModule } from "../http/app.js";
+import { reachOfRequest } from "../http/reach.js";
 import { itemResponse, listResponse } from "../http/respond.js";
 import { CLAIM_STOPPED_HEADER } from "../routes.js";
 import { dispatchService, promptRenderer } from "../services.js";
@@ -25,21 +26,34 @@ export const dispatchFamily = familyModule(dispatchApi, (deps) => {
     c.header("Location", `/api/dispatch/${result.dispatch.id}`);
     return itemResponse(c, result, { status });
   };
+  // A key narrowed to projects claims and previews only their issues (docs/security.md#projects).
+  const claimer = (c: Context<AppEnv>, projectId: string | undefined) => {
+    const reach = reachOfRequest(c);
+    if (projectId) reach.requireProject(projectId);
+    return {
+      keyId: c.get("caller")?.kind === "key" ? c.get("caller")?.id : undefined,
+      projectIds: reach.within ?? undefined,
+    };
+  };
+  const narrowed = <Q extends { projectId?: string | undefined }>(c: Context<AppEnv>, query: Q) => {
+    const { projectIds } = claimer(c, query.projectId);
+    return projectIds ? { ...query, projectIds } : query;
+  };
   return {
     "POST /api/dispatch/claim": async (c, { body }) => {
       await templates.defaultsReady();
-      return claimed(c, await dispatch.claim({ ...body, keyId: c.get("keyId") }), 201);
+      return claimed(c, await dispatch.claim({ ...body, ...claimer(c, body.projectId) }), 201);
     },
     "GET /api/dispatch/next": async (c, { query }) => {
       await templates.defaultsReady();
-      return claimed(c, await dispatch.claim({ ...query, keyId: c.get("keyId") }), 200);
+      return claimed(c, await dispatch.claim({ ...query, ...claimer(c, query.projectId) }), 200);
     },
     "GET /api/dispatch/queue": async (c, { query }) => {
-      const { items, total } = await dispatch.queue(query);
+      const { items, total } = await dispatch.queue(narrowed(c, query));
       return listResponse(c, items, total, query);
     },
     "GET /api/dispatch": async (c, { query }) => {
-      const { dispatches, total } = await dispatch.listDispatches(query);
+      const { dispatches, total } = await dispatch.listDispatches(query, reachOfRequest(c).within);
       return listResponse(c, dispatches, total, query);
     },
     "GET /api/dispatch/:id": async (c) => itemResponse(c, (await dispatch.getDispatch(id(c))).dispatch),

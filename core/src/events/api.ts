@@ -17,6 +17,7 @@ export const destinationApi = {
   "GET /api/event-destinations": {
     auth: "bearer",
     scope: "admin",
+    reach: "global",
     query: listDestinationsQuery,
     success: { list: "EventDestination" },
     doc: TEXT && {
@@ -28,6 +29,7 @@ export const destinationApi = {
   "POST /api/event-destinations": {
     auth: "bearer",
     scope: "admin",
+    reach: "global",
     idempotent: false,
     body: createDestinationBody,
     success: { status: 201, item: "EventDestinationWithSecret" },
@@ -45,6 +47,7 @@ export const destinationApi = {
   "GET /api/event-destinations/:id": {
     auth: "bearer",
     scope: "admin",
+    reach: "global",
     success: { item: "EventDestination" },
     errors: [404],
     doc: TEXT && {
@@ -56,6 +59,7 @@ export const destinationApi = {
   "PATCH /api/event-destinations/:id": {
     auth: "bearer",
     scope: "admin",
+    reach: "global",
     body: patchDestinationBody,
     ifMatch: true,
     success: { item: "EventDestination" },
@@ -72,6 +76,7 @@ export const destinationApi = {
   "DELETE /api/event-destinations/:id": {
     auth: "bearer",
     scope: "admin",
+    reach: "global",
     ifMatch: true,
     success: { status: 204 },
     errors: [404, 409],
@@ -85,6 +90,7 @@ export const destinationApi = {
   "POST /api/event-destinations/:id/rotate-secret": {
     auth: "bearer",
     scope: "admin",
+    reach: "global",
     idempotent: false,
     ifMatch: true,
     success: { item: "EventDestinationWithSecret" },
@@ -101,6 +107,7 @@ export const destinationApi = {
   "GET /api/event-destinations/:id/deliveries": {
     auth: "bearer",
     scope: "admin",
+    reach: "global",
     query: listEventDeliveriesQuery,
     success: { list: "EventDelivery" },
     errors: [404],
@@ -115,6 +122,7 @@ export const destinationApi = {
   "POST /api/event-destinations/:id/deliveries/:deliveryId/retry": {
     auth: "bearer",
     scope: "admin",
+    reach: "global",
     success: { item: "EventDelivery" },
     errors: [404, 409],
     doc: TEXT && {

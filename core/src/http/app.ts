@@ -40,6 +40,7 @@ import { expectedVersion } from "./conditional.js";
 import type { AppEnv } from "./env.js";
 import { idempotency, takesIdempotencyKey } from "./idempotency.js";
 import { defaultLogger, type Logger, loggedError, redactSecrets } from "./logger.js";
+import { type ProjectsOf, projectReach } from "./reach.js";
 import { errorResponse, JSON_CONTENT_TYPE } from "./respond.js";
 import { parseWith } from "./validation.js";
 
@@ -135,7 +136,7 @@ export type FamilyModules = {
 export function createHttpApp(
   families: FamilyModules,
   deps: AppDeps,
-  options: { dispatchTokens?: DispatchTokens; keys?: KeyGrants } = {},
+  options: { dispatchTokens?: DispatchTokens; keys?: KeyGrants; projects?: ProjectsOf } = {},
 ): Hono<AppEnv> {
   const logger = deps.logger ?? defaultLogger;
   const app = new Hono<AppEnv>();
@@ -156,6 +157,8 @@ export function createHttpApp(
     ...(options.keys ? { keys: options.keys } : {}),
   };
   const idempotent = idempotency({ db: deps.db });
+  // Without a way to tell where resources belong, a narrowed key reaches nothing held by a project.
+  const projects: ProjectsOf = options.projects ?? { projectOf: async () => null };
 
   for (const family of Object.keys(families) as Family[]) {
     const { routes, handlers: build } = families[family] as unknown as FamilyModule<Record<string, RouteDeclaration>>;
@@ -172,7 +175,10 @@ export function createHttpApp(
           await next();
         },
         ...(spec.auth === "bearer"
-          ? [bearerAuth({ ...authOptions, scope: spec.token, ...(spec.scope ? { keyScope: spec.scope } : {}) })]
+          ? [
+              bearerAuth({ ...authOptions, scope: spec.token, ...(spec.scope ? { keyScope: spec.scope } : {}) }),
+              projectReach(spec.reach, projects),
+            ]
           : []),
         ...(spec.auth === "webhook" && spec.provider ? [requireWebhookSecret(spec.provider, deps.config)] : []),
         ...(spec.method === "GET" ? [] : [limitBody(spec.bodyLimit ?? API_BODY_LIMIT_BYTES)]),

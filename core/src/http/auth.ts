@@ -3,9 +3,9 @@ import { randomBytes } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { API_KEY_PATTERN } from "../config.js";
 import { ConfigurationError, ForbiddenError, UnauthorizedError } from "../errors.js";
-import { type RouteSpec, type Scope, scopeAllows } from "../routes.js";
+import { type RouteSpec, SCOPES, type Scope, scopeAllows } from "../routes.js";
 import { secretsEqual } from "./constant-time.js";
-import type { AppEnv } from "./env.js";
+import type { AppEnv, Caller } from "./env.js";
 
 export { secretsEqual } from "./constant-time.js";
 
@@ -16,6 +16,10 @@ export const BEARER_FAILURE_MESSAGE = "Missing or malformed Authorization header
 export const TOKEN_FORBIDDEN_MESSAGE = "Token not allowed for this resource";
 
 const BEARER = /^Bearer ([\x21-\x7e]+)$/i;
+
+/** The root key as a caller, and its previous value during a rotation (docs/operations.md#rotating-secrets). */
+const ROOT: Caller = { kind: "root", id: "root", name: "root key", scopes: SCOPES, projectIds: null };
+const ROOT_PREVIOUS: Caller = { ...ROOT, id: "root-previous", name: "previous root key" };
 
 /** The resource a route's `:id` names for a dispatch token (RouteSpec `token`). */
 export type DispatchTokenScope = NonNullable<RouteSpec["token"]>;
@@ -39,7 +43,9 @@ export interface DispatchTokens {
 
 /** What an API key of its own grants (docs/security.md), as the access domain checks it: undefined for an unknown, revoked or expired key. */
 export interface KeyGrants {
-  grantOf(presented: string): Promise<{ id: string; name: string; scopes: readonly Scope[] } | undefined>;
+  grantOf(
+    presented: string,
+  ): Promise<{ id: string; name: string; scopes: readonly Scope[]; projectIds: readonly string[] | null } | undefined>;
   /**
    * Whether dispatch `dispatchId` is one key `keyId` claimed, as the dispatch domain reads it (with
    * what it read, for the handler): a `dispatch` key works on its own dispatches only.
@@ -85,7 +91,10 @@ export function bearerAuth({
     // failure (and every success) costs the same.
     const current = secretsEqual(presented, apiKey);
     const previous = secretsEqual(presented, previousApiKey ?? apiKey) && previousApiKey !== undefined;
-    if (match && (current || previous)) return next();
+    if (match && (current || previous)) {
+      c.set("caller", current ? ROOT : ROOT_PREVIOUS);
+      return next();
+    }
     if (keys && API_KEY_PATTERN.test(presented)) {
       const grant = await keys.grantOf(presented);
       if (!grant) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
@@ -99,7 +108,13 @@ export function bearerAuth({
         if (!owned) throw new ForbiddenError(`Key ${grant.name} did not claim dispatch ${dispatchId}`);
         if (owned.read !== undefined) c.set("dispatchRead", owned.read);
       }
-      c.set("keyId", grant.id);
+      c.set("caller", {
+        kind: "key",
+        id: grant.id,
+        name: grant.name,
+        scopes: grant.scopes,
+        projectIds: grant.projectIds,
+      });
       return next();
     }
     if (!dispatchTokens) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
@@ -107,6 +122,7 @@ export function bearerAuth({
     if (!grant) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
     if (!scope || !grant.owns(scope, c.req.param("id"))) throw new ForbiddenError(TOKEN_FORBIDDEN_MESSAGE);
     c.set("dispatchId", grant.dispatchId);
+    c.set("caller", { kind: "dispatch", id: grant.dispatchId, name: grant.dispatchId, scopes: [], projectIds: null });
     if (grant.read !== undefined) c.set("dispatchRead", grant.read);
     return next();
   };

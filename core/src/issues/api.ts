@@ -11,6 +11,7 @@ export const issueApi = {
   "GET /api/issues": {
     auth: "bearer",
     scope: "read",
+    reach: "handler",
     query: listIssuesQuery,
     success: { list: "Issue" },
     doc: TEXT && {
@@ -21,6 +22,7 @@ export const issueApi = {
   "POST /api/issues": {
     auth: "bearer",
     scope: "write",
+    reach: "handler",
     body: createIssueBody,
     success: { status: 201, item: "Issue" },
     errors: [404],
@@ -32,6 +34,7 @@ export const issueApi = {
   "GET /api/issues/:id": {
     auth: "bearer",
     scope: "read",
+    reach: "issue",
     success: { item: "IssueDetail" },
     doc: TEXT && {
       summary: "Get an issue with its parent, children, relations and latest signals",
@@ -42,6 +45,7 @@ export const issueApi = {
   "PATCH /api/issues/:id": {
     auth: "bearer",
     scope: "write",
+    reach: "issue",
     body: updateIssueBody,
     ifMatch: true,
     success: { item: "Issue" },
@@ -57,6 +61,7 @@ export const issueApi = {
   "DELETE /api/issues/:id": {
     auth: "bearer",
     scope: "write",
+    reach: "issue",
     ifMatch: true,
     success: { status: 204 },
     doc: TEXT && {
@@ -68,6 +73,7 @@ export const issueApi = {
   "GET /api/issues/:id/comments": {
     auth: "bearer",
     scope: "read",
+    reach: "issue",
     query: listCommentsQuery,
     success: { list: "Comment" },
     doc: TEXT && {
@@ -79,6 +85,7 @@ export const issueApi = {
   "POST /api/issues/:id/comments": {
     auth: "bearer",
     scope: "write",
+    reach: "issue",
     token: "issue",
     body: createCommentBody,
     success: { status: 201, item: "Comment" },
@@ -92,6 +99,7 @@ export const issueApi = {
   "POST /api/issues/:id/relations": {
     auth: "bearer",
     scope: "write",
+    reach: "issue",
     body: createRelationBody,
     success: { status: 201, item: "Relation" },
     doc: TEXT && {
@@ -104,6 +112,7 @@ export const issueApi = {
   "DELETE /api/relations/:id": {
     auth: "bearer",
     scope: "write",
+    reach: "relation",
     success: { status: 204 },
     doc: TEXT && {
       summary: "Remove a relation",

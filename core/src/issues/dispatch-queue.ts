@@ -56,9 +56,13 @@ export function queuePlacement(issue: Issue, goalActive: boolean): { sk: string;
   };
 }
 
-/** What a claim or the preview asks of the queue: one project's issues, some types. */
+/**
+ * What a claim or the preview asks of the queue: one project's issues, some types; `projectIds`
+ * (a key narrowed to projects, docs/security.md#projects) keeps only those projects' issues.
+ */
 export interface QueueFilters {
   projectId?: string;
+  projectIds?: readonly string[] | undefined;
   types?: Issue["type"][];
 }
 
@@ -158,8 +162,12 @@ export function queueListingOf(filters: QueueFilters): string {
 function queueListing(filters: QueueFilters): { listing: string; filters: EntryFilter[] } {
   const types = filters.types ?? [];
   const ofTypes: EntryFilter[] = [{ attribute: "type", values: types, match: "in" }];
-  if (filters.projectId)
-    return { listing: queueProjectListing(filters.projectId), filters: types.length > 0 ? ofTypes : [] };
+  const project = filters.projectId ?? (filters.projectIds?.length === 1 ? filters.projectIds[0] : undefined);
+  if (project) return { listing: queueProjectListing(project), filters: types.length > 0 ? ofTypes : [] };
+  if (filters.projectIds) {
+    const ofProjects: EntryFilter = { attribute: "projectId", values: [...filters.projectIds], match: "in" };
+    return { listing: "all", filters: [ofProjects, ...(types.length > 0 ? ofTypes : [])] };
+  }
   const [only] = types;
   if (only && types.length === 1) return { listing: queueTypeListing(only), filters: [] };
   return { listing: "all", filters: types.length > 1 ? ofTypes : [] };

@@ -147,7 +147,8 @@ export class IssueService {
     });
   }
 
-  async listIssues(query: ListIssuesQuery) {
+  /** A page of issues; `projectIds` (a key narrowed to projects) keeps only those projects' (docs/security.md#projects). */
+  async listIssues(query: ListIssuesQuery, projectIds: readonly string[] | null = null) {
     // An iss_ id needs no lookup: an unknown parent's listing is simply empty. KZN-<n> does.
     let parentId = query.parentId;
     if (parentId !== undefined && !ISSUE_ID.test(parentId)) {
@@ -163,6 +164,7 @@ export class IssueService {
       types: query.type,
       priority: query.priority,
       projectId: query.projectId,
+      projectIds: projectIds ?? undefined,
       parentId,
       label: query.label,
       fingerprint: query.fingerprint,

@@ -13,6 +13,8 @@ export interface IssueQuery {
   types?: string[];
   priority?: number;
   projectId?: string;
+  /** Only these projects' issues (a key narrowed to projects, docs/security.md#projects). */
+  projectIds?: readonly string[] | undefined;
   parentId?: string;
   label?: string;
   fingerprint?: string;
@@ -42,7 +44,8 @@ export function singleValuedListings(query: IssueQuery): Listing[] {
   if (query.statuses?.length === 1 && query.statuses[0]) listings.push({ field: "status", value: query.statuses[0] });
   if (query.types?.length === 1 && query.types[0]) listings.push({ field: "type", value: query.types[0] });
   if (query.priority !== undefined) listings.push({ field: "priority", value: query.priority });
-  if (query.projectId !== undefined) listings.push({ field: "project", value: query.projectId });
+  const project = query.projectId ?? (query.projectIds?.length === 1 ? query.projectIds[0] : undefined);
+  if (project !== undefined) listings.push({ field: "project", value: project });
   if (query.parentId !== undefined) listings.push({ field: "parent", value: query.parentId });
   if (query.label !== undefined) listings.push({ field: "label", value: query.label });
   if (query.fingerprint !== undefined) listings.push({ field: "fingerprint", value: query.fingerprint });
@@ -55,6 +58,8 @@ export function multiValuedFilters(query: IssueQuery): EntryFilter[] {
   if (query.statuses && query.statuses.length > 1)
     filters.push({ attribute: "status", values: query.statuses, match: "in" });
   if (query.types && query.types.length > 1) filters.push({ attribute: "type", values: query.types, match: "in" });
+  if (query.projectId === undefined && query.projectIds && query.projectIds.length !== 1)
+    filters.push({ attribute: "projectId", values: [...query.projectIds], match: "in" });
   if (query.q !== undefined) filters.push({ attribute: "titleLower", value: query.q.toLowerCase(), match: "contains" });
   return filters;
 }

@@ -1,6 +1,7 @@
 /** @module issues/routes — the `issues` family's handlers (routes in ./api.ts): call the service, shape the response. */
 import { commentHandlers } from "../comments/handlers.js";
 import { familyModule } from "../http/app.js";
+import { reachOfRequest } from "../http/reach.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { commentService, issueService, relationService } from "../services.js";
 import { issueApi } from "./api.js";
@@ -10,7 +11,9 @@ export const issueFamily = familyModule(issueApi, (deps) => {
   const relations = relationService(deps);
   return {
     "GET /api/issues": async (c, { query }) => {
-      const { issues: page, total } = await issues.listIssues(query);
+      const reach = reachOfRequest(c);
+      if (query.projectId) reach.requireProject(query.projectId);
+      const { issues: page, total } = await issues.listIssues(query, reach.within);
       return listResponse(
         c,
         page.map(({ issue }) => issue),
@@ -19,6 +22,9 @@ export const issueFamily = familyModule(issueApi, (deps) => {
       );
     },
     "POST /api/issues": async (c, { body }) => {
+      const reach = reachOfRequest(c);
+      reach.requireProject(body.projectId);
+      if (body.parentId) await reach.require("issue", body.parentId);
       const { issue, version } = await issues.createIssue(body);
       c.header("Location", `/api/issues/${issue.id}`);
       return itemResponse(c, issue, { status: 201, etag: etagOf(version) });
@@ -28,6 +34,9 @@ export const issueFamily = familyModule(issueApi, (deps) => {
       return itemResponse(c, detail, { etag: etagOf(version) });
     },
     "PATCH /api/issues/:id": async (c, { body, expectedVersion }) => {
+      const reach = reachOfRequest(c);
+      if (body.projectId !== undefined) reach.requireProject(body.projectId);
+      if (body.parentId) await reach.require("issue", body.parentId);
       const { issue, version } = await issues.updateIssue(c.req.param("id") ?? "", body, expectedVersion);
       return itemResponse(c, issue, { etag: etagOf(version) });
     },
@@ -36,6 +45,7 @@ export const issueFamily = familyModule(issueApi, (deps) => {
       return c.body(null, 204);
     },
     "POST /api/issues/:id/relations": async (c, { body }) => {
+      await reachOfRequest(c).require("issue", body.relatedIssueId);
       const relation = await relations.relate(c.req.param("id") ?? "", body);
       // Relations never change, so every relation is at version 1.
       return itemResponse(c, relation, { status: 201, etag: etagOf(1) });

@@ -308,7 +308,7 @@ export function declaredRoutes(
   return (Object.entries(families) as [Family, Declarations][]).flatMap(([family, declarations]) =>
     Object.entries(declarations).map(([key, declaration]) => {
       const [method, path = ""] = key.split(" ") as [HttpMethod, string];
-      const { auth, provider, bodyLimit, idempotent, token, scope } = declaration;
+      const { auth, provider, bodyLimit, idempotent, token, scope, reach } = declaration;
       const route: RouteSpec = {
         method,
         path,
@@ -318,6 +318,7 @@ export function declaredRoutes(
         ...(idempotent === undefined ? {} : { idempotent }),
         ...(token === undefined ? {} : { token }),
         ...(scope === undefined ? {} : { scope }),
+        ...(reach === undefined ? {} : { reach }),
       };
       return { family, route, declaration };
     }),

@@ -10,6 +10,7 @@ export const promptApi = {
   "GET /api/prompts": {
     auth: "bearer",
     scope: "read",
+    reach: "global",
     query: listPromptsQuery,
     success: { list: "Prompt" },
     doc: TEXT && {
@@ -20,6 +21,7 @@ export const promptApi = {
   "GET /api/prompts/:id": {
     auth: "bearer",
     scope: "read",
+    reach: "prompt",
     success: { item: "Prompt" },
     doc: TEXT && {
       summary: "Get a prompt",
@@ -30,6 +32,7 @@ export const promptApi = {
   "GET /api/prompts/:id/reviews": {
     auth: "bearer",
     scope: "read",
+    reach: "prompt",
     query: pageQuery,
     success: { list: "Review" },
     doc: TEXT && {
@@ -41,6 +44,7 @@ export const promptApi = {
   "POST /api/prompts/:id/reviews": {
     auth: "bearer",
     scope: "write",
+    reach: "prompt",
     token: "prompt",
     body: createReviewBody,
     success: { status: 201, item: "Review" },

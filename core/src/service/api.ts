@@ -143,6 +143,7 @@ export const serviceApi = {
   "GET /api/providers": {
     auth: "bearer",
     scope: "read",
+    reach: "shared",
     query: providersQuery,
     success: { list: "ProviderSetup" },
     doc: TEXT && {

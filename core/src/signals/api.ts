@@ -9,6 +9,7 @@ export const signalApi = {
   "GET /api/signals": {
     auth: "bearer",
     scope: "read",
+    reach: "handler",
     query: listSignalsQuery,
     success: { list: "Signal" },
     doc: TEXT && {
@@ -19,6 +20,7 @@ export const signalApi = {
   "POST /api/signals": {
     auth: "bearer",
     scope: "write",
+    reach: "handler",
     body: manualSignalBody,
     success: { status: 201, item: "IngestResult" },
     doc: TEXT && {
@@ -29,6 +31,7 @@ export const signalApi = {
   "GET /api/signals/:id": {
     auth: "bearer",
     scope: "read",
+    reach: "signal",
     success: { item: "Signal" },
     doc: TEXT && {
       summary: "Get a signal with its whole payload",
@@ -39,6 +42,7 @@ export const signalApi = {
   "GET /api/issues/:id/signals": {
     auth: "bearer",
     scope: "read",
+    reach: "issue",
     query: issueSignalsQuery,
     success: { list: "Signal" },
     doc: TEXT && {
@@ -50,6 +54,7 @@ export const signalApi = {
   "POST /api/issues/:id/merge": {
     auth: "bearer",
     scope: "write",
+    reach: "issue",
     body: mergeIssueBody,
     success: { item: "Issue" },
     errors: [404, 409],

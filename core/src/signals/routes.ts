@@ -1,5 +1,6 @@
 /** @module signals/routes — the `signals` family's handlers (routes in ./api.ts): manual signals and the signal reads. */
 import { familyModule } from "../http/app.js";
+import { reachOfRequest } from "../http/reach.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { issueMerge, signalService } from "../services.js";
 import { signalApi } from "./api.js";
@@ -10,10 +11,11 @@ export const signalFamily = familyModule(signalApi, (deps) => {
   const signals = signalService(deps);
   return {
     "GET /api/signals": async (c, { query }) => {
-      const { signals: page, total } = await signals.listSignals(query);
+      const { signals: page, total } = await signals.listSignals(query, reachOfRequest(c).within);
       return listResponse(c, page, total, query);
     },
     "POST /api/signals": async (c, { body: input }) => {
+      reachOfRequest(c).requireProject(input.projectId);
       const result = await signals.ingest({
         source: input.source,
         type: input.type,
@@ -31,6 +33,7 @@ export const signalFamily = familyModule(signalApi, (deps) => {
     },
     "GET /api/signals/:id": async (c) => itemResponse(c, await signals.getSignal(c.req.param("id") ?? "")),
     "POST /api/issues/:id/merge": async (c, { body }) => {
+      await reachOfRequest(c).require("issue", body.intoId);
       const stayed = await issueMerge(deps).merge(c.req.param("id") ?? "", body.intoId);
       return itemResponse(c, stayed.issue, { etag: etagOf(stayed.version) });
     },

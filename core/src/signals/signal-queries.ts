@@ -13,6 +13,8 @@ import type { SignalHead } from "./signal-store.js";
 
 export interface SignalListRequest {
   filters: { source?: string; type?: string; severity?: string; action?: string; issueId?: string };
+  /** Only these projects' signals (a key narrowed to projects, docs/security.md#projects). */
+  projectIds?: readonly string[] | null;
   since?: string;
   order: "asc" | "desc";
   offset: number;
@@ -74,6 +76,7 @@ export class SignalQueries {
    */
   async list({
     filters,
+    projectIds,
     since,
     order,
     offset,
@@ -90,13 +93,16 @@ export class SignalQueries {
     add("action", "action", filters.action);
     add("severity", "severity", filters.severity);
     const [driving, ...others] = listings;
+    const narrowing: EntryFilter[] = projectIds
+      ? [{ attribute: "projectId", values: [...projectIds], match: "in" }]
+      : [];
     const page = { order, offset, limit };
     const { entries, total } =
-      others.length === 0 && since === undefined
+      others.length === 0 && narrowing.length === 0 && since === undefined
         ? await this.listings.page(driving?.name ?? "all", page)
         : await this.listings.walk(
             driving?.name ?? "all",
-            others.map((listing) => listing.filter),
+            [...others.map((listing) => listing.filter), ...narrowing],
             since === undefined ? page : { ...page, from: timeFloor(Date.parse(since)) },
           );
     return { signals: await this.heads(entries.map((entry) => String(entry.id))), total };

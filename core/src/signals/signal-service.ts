@@ -32,7 +32,7 @@ export class SignalService {
   }
 
   /** Signals, newest first; an `issueId` filter may name the issue as `KZN-<n>` (none found: empty). */
-  async listSignals(query: ListSignalsQuery) {
+  async listSignals(query: ListSignalsQuery, projectIds: readonly string[] | null = null) {
     const { page, limit, since, ...filters } = query;
     if (filters.issueId && !ISSUE_ID.test(filters.issueId)) {
       const issue = await this.issueService.getIssue(filters.issueId).catch((error: unknown) => {
@@ -42,7 +42,7 @@ export class SignalService {
       if (!issue) return { signals: [], total: 0 };
       filters.issueId = issue.issue.id;
     }
-    return this.queries.list({ filters, since, order: "desc", offset: pageOffset({ page, limit }), limit });
+    return this.queries.list({ filters, projectIds, since, order: "desc", offset: pageOffset({ page, limit }), limit });
   }
 
   /**

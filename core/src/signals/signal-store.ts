@@ -44,7 +44,7 @@ export type WebhookDeliveryFound = Exclude<WebhookDeliveryState, { state: "reser
 
 /** Compressed payload bytes a signal may put into its own transaction (DynamoDB allows 4 MB in all). */
 export const PAYLOAD_IN_TRANSACTION_BYTES = 3_000_000;
-const ENTRY_FIELDS = ["id", "source", "type", "severity", "action", "issueId"] as const;
+const ENTRY_FIELDS = ["id", "source", "type", "severity", "action", "issueId", "projectId"] as const;
 
 // Named condition fragments.
 /** No request stored this webhook delivery or holds it now (an abandoned reservation has lapsed). */

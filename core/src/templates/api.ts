@@ -17,6 +17,7 @@ export const templateApi = {
   "GET /api/templates": {
     auth: "bearer",
     scope: "read",
+    reach: "shared",
     query: listTemplatesQuery,
     success: { list: "Template" },
     doc: TEXT && {
@@ -27,6 +28,7 @@ export const templateApi = {
   "POST /api/templates": {
     auth: "bearer",
     scope: "write",
+    reach: "shared",
     body: createTemplateBody,
     success: { status: 201, item: "TemplateDetail" },
     doc: TEXT && {
@@ -38,6 +40,7 @@ export const templateApi = {
   "GET /api/templates/preview/:issueId": {
     auth: "bearer",
     scope: "read",
+    reach: "issue",
     query: previewQuery,
     success: { item: "TemplatePreview" },
     doc: TEXT && {
@@ -50,6 +53,7 @@ export const templateApi = {
   "GET /api/templates/:id": {
     auth: "bearer",
     scope: "read",
+    reach: "shared",
     success: { item: "TemplateDetail" },
     doc: TEXT && {
       summary: "Get a template with its active version",
@@ -60,6 +64,7 @@ export const templateApi = {
   "PATCH /api/templates/:id": {
     auth: "bearer",
     scope: "write",
+    reach: "shared",
     body: patchTemplateBody,
     ifMatch: true,
     success: { item: "TemplateDetail" },
@@ -72,6 +77,7 @@ export const templateApi = {
   "DELETE /api/templates/:id": {
     auth: "bearer",
     scope: "write",
+    reach: "shared",
     ifMatch: true,
     success: { status: 204 },
     doc: TEXT && {
@@ -83,6 +89,7 @@ export const templateApi = {
   "GET /api/templates/:id/versions": {
     auth: "bearer",
     scope: "read",
+    reach: "shared",
     query: pageQuery,
     success: { list: "Version" },
     doc: TEXT && {
@@ -94,6 +101,7 @@ export const templateApi = {
   "POST /api/templates/:id/versions": {
     auth: "bearer",
     scope: "write",
+    reach: "shared",
     body: createVersionBody,
     success: { status: 201, item: "Version" },
     doc: TEXT && {
@@ -105,6 +113,7 @@ export const templateApi = {
   "POST /api/templates/:id/versions/:versionId/promote": {
     auth: "bearer",
     scope: "write",
+    reach: "shared",
     success: { item: "TemplateDetail" },
     doc: TEXT && {
       summary: "Make a version active",
@@ -116,6 +125,7 @@ export const templateApi = {
   "GET /api/templates/:id/reviews": {
     auth: "bearer",
     scope: "read",
+    reach: "shared",
     query: pageQuery,
     success: { list: "Review" },
     doc: TEXT && {
@@ -127,6 +137,7 @@ export const templateApi = {
   "GET /api/templates/:id/experiments": {
     auth: "bearer",
     scope: "read",
+    reach: "shared",
     query: pageQuery,
     success: { list: "Experiment" },
     doc: TEXT && {
@@ -139,6 +150,7 @@ export const templateApi = {
   "POST /api/templates/:id/experiments": {
     auth: "bearer",
     scope: "write",
+    reach: "shared",
     body: startExperimentBody,
     success: { status: 201, item: "Experiment" },
     errors: [404, 409],
@@ -157,6 +169,7 @@ export const templateApi = {
   "GET /api/templates/:id/experiments/:experimentId": {
     auth: "bearer",
     scope: "read",
+    reach: "shared",
     success: { item: "Experiment" },
     doc: TEXT && {
       summary: "Get an experiment",
@@ -167,6 +180,7 @@ export const templateApi = {
   "DELETE /api/templates/:id/experiments/:experimentId": {
     auth: "bearer",
     scope: "write",
+    reach: "shared",
     success: { item: "Experiment" },
     errors: [404, 409],
     doc: TEXT && {

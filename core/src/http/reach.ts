@@ -1,0 +1,89 @@
+/**
+ * @module http/reach — a key narrowed to projects (docs/security.md#projects) reaches only what those
+ * projects hold: a route's `:id` outside them answers the same 404 as one that does not exist, a route
+ * that spans every project is refused (403), and a handler that lists, claims or creates narrows by
+ * {@link ProjectReach.within} and checks what a body names with {@link ProjectReach.require}. A caller
+ * that is not narrowed (the root key, an unnarrowed key, a dispatch token) passes untouched, at no cost.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { ForbiddenError, NotFoundError, ValidationError } from "../errors.js";
+import type { Reach, ResourceReach } from "../routes.js";
+import type { AppEnv } from "./env.js";
+
+/** Where a resource belongs, as the domains read it (handed in by the composition root). */
+export interface ProjectsOf {
+  /** The project of the resource `ref` names: null when it has none, undefined when there is no such resource. */
+  projectOf(reach: Exclude<ResourceReach, "project">, ref: string): Promise<string | null | undefined>;
+}
+
+/** What a request may reach, for its handler. */
+export interface ProjectReach {
+  /** The projects the caller is narrowed to; null: every project. */
+  readonly within: readonly string[] | null;
+  /** Refuses (404, as for one that does not exist) a resource outside {@link within}; a missing one is the handler's to answer. */
+  require(reach: ResourceReach, ref: string): Promise<void>;
+  /**
+   * Refuses a project a created resource would belong to outside {@link within} (404), or none at all
+   * for a narrowed caller (400 naming `field`).
+   */
+  requireProject(projectId: string | null | undefined, field?: string): void;
+}
+
+const NOUN: Readonly<Record<ResourceReach, string>> = {
+  issue: "Issue",
+  dispatch: "Dispatch",
+  prompt: "Prompt",
+  signal: "Signal",
+  relation: "Relation",
+  project: "Project",
+};
+
+/** The 403 of a route that spans every project, for a key narrowed to some. */
+export function narrowedKeyMessage(name: string): string {
+  return `Key ${name} is limited to projects; this route spans every project`;
+}
+
+function reachOf(within: readonly string[] | null, projects: ProjectsOf): ProjectReach {
+  return {
+    within,
+    async require(reach, ref) {
+      if (!within) return;
+      const projectId = reach === "project" ? ref : await projects.projectOf(reach, ref);
+      if (projectId === undefined) return;
+      if (projectId === null || !within.includes(projectId)) throw new NotFoundError(`${NOUN[reach]} ${ref} not found`);
+    },
+    requireProject(projectId, field = "projectId") {
+      if (!within) return;
+      if (projectId === undefined || projectId === null) {
+        throw new ValidationError(`${field}: is required for a key limited to projects`);
+      }
+      if (!within.includes(projectId)) throw new NotFoundError(`Project ${projectId} not found`);
+    },
+  };
+}
+
+/**
+ * Holds the route's `:id` (or `:issueId`) to the caller's projects as its declaration's `reach` says,
+ * and hands the handler what it may reach (`c.get("reach")`).
+ * @example app.get("/api/issues/:id", bearerAuth(options), projectReach("issue", projects), handler)
+ */
+export function projectReach(reach: Reach | undefined, projects: ProjectsOf): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const caller = c.get("caller");
+    const within = caller?.projectIds ?? null;
+    const granted = reachOf(within, projects);
+    c.set("reach", granted);
+    if (within && caller) {
+      if (reach === "global") throw new ForbiddenError(narrowedKeyMessage(caller.name));
+      if (reach !== undefined && reach !== "shared" && reach !== "handler") {
+        await granted.require(reach, c.req.param("id") ?? c.req.param("issueId") ?? "");
+      }
+    }
+    return next();
+  };
+}
+
+/** What the request may reach; every project when no middleware narrowed it (a route outside the table). */
+export function reachOfRequest(c: Context<AppEnv>): ProjectReach {
+  return c.get("reach") ?? reachOf(null, { projectOf: async () => undefined });
+}
