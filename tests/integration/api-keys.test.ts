@@ -265,7 +265,7 @@ describe("keys narrowed to projects", () => {
     return { t, a, b, inA, inB, loose, make };
   }
   const as = (key: string) => ({ Authorization: `Bearer ${key}` });
-  const titles = async (response: Promise<Response>) =>
+  const titles = async (response: Response | Promise<Response>) =>
     (await dataOf<{ title: string }[]>(response)).map(({ title }) => title).sort();
 
   it("list only their projects' issues and projects, and answer 404 for anything outside", async () => {
