@@ -40,6 +40,7 @@ export const COMMANDS = {
   templates: ["templates", "List and show prompt templates; preview an issue's prompt"],
   experiments: ["experiments", "Run experiments between a template's active version and a candidate draft"],
   events: ["events", "Outbound events: destinations, their deliveries, and tail to watch events arrive"],
+  keys: ["keys", "Make, list, show and revoke API keys of their own: scopes, projects, expiry (needs the admin scope)"],
   queue: ["queue", "Show what claims would take, in their order, with each score's parts"],
   stats: [
     "stats",
@@ -78,6 +79,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { commands: ["templates"], load: async () => (await import("./commands/templates.js")).registerTemplates },
   { commands: ["experiments"], load: async () => (await import("./commands/experiments.js")).registerExperiments },
   { commands: ["events"], load: async () => (await import("./commands/events.js")).registerEvents },
+  { commands: ["keys"], load: async () => (await import("./commands/keys.js")).registerKeys },
   {
     commands: ["queue", "stats", "health"],
     load: async () => (await import("./commands/overview.js")).registerOverview,

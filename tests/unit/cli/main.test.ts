@@ -98,6 +98,10 @@ const EXPECTED_FLAGS: Record<string, string[]> = {
   "events deliveries": ["page", "limit"],
   "events retry": [],
   "events tail": ["events", "all-events", "port", "host"],
+  "keys create": ["scope", "project", "expires"],
+  "keys list": ["page", "limit"],
+  "keys show": [],
+  "keys revoke": [],
 };
 
 describe("--help", () => {
