@@ -1463,6 +1463,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/me": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Who this key is
+     * @description The caller the request's key names: `kind` (`root`, `key`), its id and name, the scopes it holds and the projects it is narrowed to (null: every project). A console or tool reads it to offer only what the key may do.
+     */
+    get: operations["getApiMe"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/audit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the audit log
+     * @description Newest first: every request under /api/ that changed something (written in the change's own transaction), every 401 and 403, and Kaizen's own actions (`actor.kind` `automation`). Filters: `actorId` (a key's id, `root`, a dispatch's id, `kaizen`), `targetId`, `status`, `since`. Records are kept 90 days.
+     */
+    get: operations["getApiAudit"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2261,6 +2301,32 @@ export interface components {
       lastUsedAt: string | null;
       revokedAt: string | null;
       key: string;
+    };
+    AuditRecord: {
+      id: string;
+      /** Format: date-time */
+      at: string;
+      actor: {
+        /** @enum {string} */
+        kind: "root" | "key" | "dispatch" | "automation";
+        id: string;
+        name: string;
+      } | null;
+      method: string | null;
+      path: string | null;
+      action: string | null;
+      targetId: string | null;
+      status: number | null;
+      requestId: string | null;
+      userAgent: string | null;
+    };
+    Caller: {
+      /** @enum {string} */
+      kind: "root" | "key" | "dispatch";
+      id: string;
+      name: string;
+      scopes: ("read" | "write" | "dispatch" | "admin")[];
+      projectIds: string[] | null;
     };
     QueueItem: {
       issue: components["schemas"]["Issue"];
@@ -6308,6 +6374,68 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiMe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The caller */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Caller"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiAudit: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+        actorId?: string;
+        targetId?: string;
+        status?: string;
+        since?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of records */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["AuditRecord"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
       503: components["responses"]["Unavailable"];
     };
   };

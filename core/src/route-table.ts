@@ -98,12 +98,22 @@ export const ROUTE_TABLE = {
   ],
   dispatch: [
     route("POST", "/api/dispatch/claim", { idempotent: false, scope: "dispatch", reach: "handler" }),
-    route("GET", "/api/dispatch/next", { scope: "dispatch", reach: "handler" }),
+    route("GET", "/api/dispatch/next", { scope: "dispatch", reach: "handler", audit: true }),
     route("GET", "/api/dispatch/queue", { scope: "read", reach: "handler" }),
     route("GET", "/api/dispatch", { scope: "read", reach: "handler" }),
     route("GET", "/api/dispatch/:id", { scope: "read", reach: "dispatch" }),
-    route("POST", "/api/dispatch/:id/heartbeat", { token: "dispatch", scope: "dispatch", reach: "dispatch" }),
-    route("POST", "/api/dispatch/:id/activities", { token: "dispatch", scope: "dispatch", reach: "dispatch" }),
+    route("POST", "/api/dispatch/:id/heartbeat", {
+      token: "dispatch",
+      scope: "dispatch",
+      reach: "dispatch",
+      audit: false,
+    }),
+    route("POST", "/api/dispatch/:id/activities", {
+      token: "dispatch",
+      scope: "dispatch",
+      reach: "dispatch",
+      audit: false,
+    }),
     route("GET", "/api/dispatch/:id/activities", { token: "dispatch", scope: "read", reach: "dispatch" }),
     route("POST", "/api/dispatch/:id/complete", { token: "dispatch", scope: "dispatch", reach: "dispatch" }),
     route("POST", "/api/dispatch/:id/messages", { scope: "write", reach: "dispatch" }),
@@ -134,5 +144,7 @@ export const ROUTE_TABLE = {
     route("GET", "/api/keys", { scope: "admin", reach: "global" }),
     route("GET", "/api/keys/:id", { scope: "admin", reach: "global" }),
     route("DELETE", "/api/keys/:id", { scope: "admin", reach: "global" }),
+    route("GET", "/api/me", { scope: "read", reach: "shared" }),
+    route("GET", "/api/audit", { scope: "admin", reach: "global" }),
   ],
 } as const;

@@ -85,6 +85,12 @@ export interface RouteSpec {
   readonly scope?: Scope;
   /** For `bearer` routes: how a key narrowed to projects reaches it (every bearer route declares one). */
   readonly reach?: Reach;
+  /**
+   * Whether its requests that change something are recorded in the audit log (docs/security.md#audit-log):
+   * every route but a GET unless this says otherwise (an agent's heartbeats and activities, which the
+   * dispatch keeps, are not; a claim by GET is).
+   */
+  readonly audit?: boolean;
 }
 
 /**

@@ -6,6 +6,7 @@
 
 import type { Hono } from "hono";
 import { ApiKeyStore } from "./access/api-key-store.js";
+import { AuditStore } from "./access/audit-store.js";
 import { KeyCheck } from "./access/key-check.js";
 import { KeyService } from "./access/key-service.js";
 import { CatalogLookups } from "./catalog/catalog-lookups.js";
@@ -311,6 +312,8 @@ export const dashboardService = (deps: DbDeps) =>
       ),
   );
 
+/** The audit log (docs/security.md#audit-log): requests' records carried by their changes, and Kaizen's own. */
+export const auditStore = (deps: DbDeps) => once(deps, "auditStore", () => new AuditStore(deps.db));
 export const apiKeyStore = (deps: DbDeps) => once(deps, "apiKeyStore", () => new ApiKeyStore(deps.db));
 /** What a presented API key grants, cached per instance (access/key-check.ts): one per app, so a revoke here forgets at once. */
 export const keyCheck = (deps: DbDeps) => once(deps, "keyCheck", () => new KeyCheck(apiKeyStore(deps), clockOf(deps)));
@@ -395,5 +398,5 @@ export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> 
   const dispatchTokens = dispatchTokenCheck(lookup);
   const check = keyCheck(deps);
   const keys = { grantOf: (presented: string) => check.grantOf(presented), ownsDispatch: keyDispatchCheck(lookup) };
-  return createHttpApp(families, deps, { dispatchTokens, keys, projects: projectsOf(deps) });
+  return createHttpApp(families, deps, { dispatchTokens, keys, projects: projectsOf(deps), audit: auditStore(deps) });
 }

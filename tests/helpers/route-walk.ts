@@ -306,6 +306,8 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
   await call("GET /api/keys");
   await call("GET /api/keys/:id", { id: key.id });
   await call("DELETE /api/keys/:id", { id: key.id });
+  await call("GET /api/me");
+  await call("GET /api/audit");
   await call("GET /api/event-destinations/:id", { id: destination.id });
   await call("PATCH /api/event-destinations/:id", { id: destination.id }, { body: { description: "walked" } });
   const issueItem = await db.get(issueKey(other.id), { consistent: true });

@@ -1,9 +1,9 @@
 /**
- * @module access/api — the `access` family's routes (docs/security.md): API keys, each declared once:
+ * @module access/api — the `access` family's routes (docs/security.md): API keys and the audit log, each declared once:
  * guard, request schemas, answers and OpenAPI text (openapi/declare).
  */
 import { type Declarations, TEXT } from "../openapi/declare.js";
-import { createKeyBody, listKeysQuery } from "./schemas.js";
+import { createKeyBody, listAuditQuery, listKeysQuery } from "./schemas.js";
 
 const KEY_PARAM = TEXT ? "Key id (`key_…`)" : "";
 
@@ -56,6 +56,34 @@ export const accessApi = {
         "first revocation.",
       params: { id: KEY_PARAM },
       success: "The key, revoked",
+    },
+  },
+  "GET /api/me": {
+    auth: "bearer",
+    scope: "read",
+    reach: "shared",
+    success: { item: "Caller" },
+    doc: TEXT && {
+      summary: "Who this key is",
+      description:
+        "The caller the request's key names: `kind` (`root`, `key`), its id and name, the scopes it holds and the " +
+        "projects it is narrowed to (null: every project). A console or tool reads it to offer only what the key may do.",
+      success: "The caller",
+    },
+  },
+  "GET /api/audit": {
+    auth: "bearer",
+    scope: "admin",
+    reach: "global",
+    query: listAuditQuery,
+    success: { list: "AuditRecord" },
+    doc: TEXT && {
+      summary: "List the audit log",
+      description:
+        "Newest first: every request under /api/ that changed something (written in the change's own transaction), " +
+        "every 401 and 403, and Kaizen's own actions (`actor.kind` `automation`). Filters: `actorId` (a key's id, " +
+        "`root`, a dispatch's id, `kaizen`), `targetId`, `status`, `since`. Records are kept 90 days.",
+      success: "A page of records",
     },
   },
 } satisfies Declarations;

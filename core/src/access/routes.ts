@@ -1,13 +1,17 @@
-/** @module access/routes — the `access` family's handlers (docs/security.md; routes in ./api.ts): API keys. */
+/** @module access/routes — the `access` family's handlers (docs/security.md; routes in ./api.ts): API keys and the audit log. */
 import type { Context } from "hono";
+import { UnauthorizedError } from "../errors.js";
 import { familyModule } from "../http/app.js";
+import { BEARER_FAILURE_MESSAGE } from "../http/auth.js";
 import { pageOffset } from "../http/pagination.js";
 import { itemResponse, listResponse } from "../http/respond.js";
-import { keyService } from "../services.js";
+import { auditStore, clockOf, keyService } from "../services.js";
 import { accessApi } from "./api.js";
 
 export const accessFamily = familyModule(accessApi, (deps) => {
   const keys = keyService(deps);
+  const audit = auditStore(deps);
+  const now = clockOf(deps);
   const id = (c: Context) => c.req.param("id") ?? "";
   return {
     "POST /api/keys": async (c, { body }) => {
@@ -23,5 +27,16 @@ export const accessFamily = familyModule(accessApi, (deps) => {
     },
     "GET /api/keys/:id": async (c) => itemResponse(c, await keys.get(id(c))),
     "DELETE /api/keys/:id": async (c) => itemResponse(c, await keys.revoke(id(c))),
+    "GET /api/me": async (c) => {
+      const caller = c.get("caller");
+      if (!caller) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
+      const { kind, id: callerId, name, scopes, projectIds } = caller;
+      return itemResponse(c, { kind, id: callerId, name, scopes, projectIds });
+    },
+    "GET /api/audit": async (c, { query }) => {
+      const { page: _page, limit, ...filters } = query;
+      const { records, total } = await audit.list(filters, { offset: pageOffset(query), limit }, now());
+      return listResponse(c, records, total, query);
+    },
   };
 });

@@ -54,3 +54,56 @@ export const apiKeySchema = /* @__PURE__ */ onFirstUse(() =>
 
 /** The answer to a create: the key itself, shown this once. */
 export const createdKeySchema = /* @__PURE__ */ onFirstUse(() => z.extend(apiKeySchema(), { key: z.string() }));
+
+/** `GET /api/audit`: a page, newest first, filtered by who acted, on what, how it ended, and from when. */
+export const listAuditQuery = /* @__PURE__ */ onFirstUse(() =>
+  z.strictObject({
+    ...paginationQuery(),
+    actorId: z.optional(
+      z.string().check(z.minLength(1, "must be 1..100 characters"), z.maxLength(100, "must be 1..100 characters")),
+    ),
+    targetId: z.optional(
+      z.string().check(z.minLength(1, "must be 1..100 characters"), z.maxLength(100, "must be 1..100 characters")),
+    ),
+    status: z.optional(
+      z.pipe(z.string().check(z.regex(/^[1-5][0-9]{2}$/, "must be an HTTP status (100..599)")), z.transform(Number)),
+    ),
+    since: z.optional(z.iso.datetime({ offset: true, message: "must be an ISO-8601 timestamp" })),
+  }),
+);
+export type ListAuditQuery = Output<typeof listAuditQuery>;
+
+/** One record of the audit log: who acted, how, on what, and how it ended. */
+export const auditRecordSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({
+    id: resourceId("aud"),
+    at: timestamp(),
+    /** null: a 401, whose credential named no one. */
+    actor: z.nullable(
+      z.object({
+        kind: z.enum(["root", "key", "dispatch", "automation"]),
+        id: z.string(),
+        name: z.string(),
+      }),
+    ),
+    method: z.nullable(z.string()),
+    path: z.nullable(z.string()),
+    action: z.nullable(z.string()),
+    targetId: z.nullable(z.string()),
+    status: z.nullable(z.int()),
+    requestId: z.nullable(z.string()),
+    userAgent: z.nullable(z.string()),
+  }),
+);
+
+/** `GET /api/me`: who the request's key names, and what it may do. */
+export const callerSchema = /* @__PURE__ */ onFirstUse(() =>
+  z.object({
+    kind: z.enum(["root", "key", "dispatch"]),
+    id: z.string(),
+    name: z.string(),
+    scopes: z.array(z.enum(SCOPES)),
+    /** The projects it is narrowed to; null: every project. */
+    projectIds: z.nullable(z.array(resourceId("prj"))),
+  }),
+);

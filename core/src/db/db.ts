@@ -63,6 +63,25 @@ const SPREAD_ATTEMPTS = 8;
 const meteredWork = new AsyncLocalStorage<{ db: Db; usage: DbUsage }>();
 
 /**
+ * A write that rides with the first change a piece of work makes ({@link Db.accompany}): the audit
+ * record of a request, in the same transaction as what it records (docs/security.md#audit-log).
+ */
+interface Companion {
+  readonly db: Db;
+  /** The item, made when a change first carries it (what it records may be known only then). */
+  readonly item: () => Item;
+  /** Whether a write to `key` is a change the companion records (not bookkeeping on the way). */
+  readonly isChange: (key: Key) => boolean;
+  written: boolean;
+  /** A change was written that could not carry it (an update that answers values cannot be a transaction's). */
+  missed: boolean;
+}
+const companions = new AsyncLocalStorage<Companion>();
+
+/** The most items one transaction takes. */
+const TRANSACTION_LIMIT = 100;
+
+/**
  * Table-bound data access with usage metering. Only stores under `core/src/<domain>/` use it.
  * @example const db = createDb({ tableName: "kaizen", region: "us-east-1" });
  */
@@ -97,6 +116,44 @@ export class Db {
     return { result, usage: { ...usage } };
   }
 
+  /**
+   * Runs `work` so that the first change it writes carries `item` in its transaction: a transaction
+   * gets one more Put, a lone put, update or delete becomes a transaction of two. `written`: it was;
+   * `missed`: a change was written that could not carry it (the caller writes it on its own).
+   * @example const { written } = await db.accompany(auditItem, isChange, () => next());
+   */
+  async accompany<T>(
+    item: () => Item,
+    isChange: (key: Key) => boolean,
+    work: () => Promise<T>,
+  ): Promise<{ result: T; written: boolean; missed: boolean }> {
+    const companion: Companion = { db: this, item, isChange, written: false, missed: false };
+    const result = await companions.run(companion, work);
+    return { result, written: companion.written, missed: companion.missed };
+  }
+
+  /** The companion a write to `key` should carry, if any (marks it missed when it cannot: `canCarry` false). */
+  private companionFor(key: Key, canCarry = true): Companion | undefined {
+    const companion = companions.getStore();
+    if (!companion || companion.db !== this || companion.written || !companion.isChange(key)) return undefined;
+    if (!canCarry) {
+      companion.missed = true;
+      return undefined;
+    }
+    return companion;
+  }
+
+  /** A lone write as a transaction with the companion, failing as the lone write would. */
+  private async carried(item: TransactItem): Promise<void> {
+    try {
+      await this.transactWrite([item]);
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+      const existing = Array.isArray(error.existing) ? error.existing[0] : undefined;
+      throw new ConditionFailedError(["ConditionalCheckFailed"], existing, error.cause);
+    }
+  }
+
   async get(key: Key, options: { consistent?: boolean; projection?: string[] } = {}): Promise<Item | undefined> {
     const input: GetCommandInput = { TableName: this.tableName, Key: key, ConsistentRead: options.consistent ?? false };
     if (options.projection) Object.assign(input, projectionOf(options.projection));
@@ -106,6 +163,9 @@ export class Db {
   }
 
   async put(input: Omit<PutCommandInput, "TableName">): Promise<void> {
+    if (this.companionFor(input.Item as Key)) {
+      return this.carried({ Put: { ...input, ReturnValuesOnConditionCheckFailure: "ALL_OLD" } as TransactItem["Put"] });
+    }
     const out = await this.send(() =>
       this.doc.send(
         new PutCommand({
@@ -120,6 +180,14 @@ export class Db {
   }
 
   async update(input: Omit<UpdateCommandInput, "TableName">): Promise<Item | undefined> {
+    const answers = input.ReturnValues !== undefined && input.ReturnValues !== "NONE";
+    if (this.companionFor(input.Key as Key, !answers)) {
+      const { ReturnValues: _none, ...update } = input;
+      await this.carried({
+        Update: { ...update, ReturnValuesOnConditionCheckFailure: "ALL_OLD" } as TransactItem["Update"],
+      });
+      return undefined;
+    }
     const out = await this.send(() =>
       this.doc.send(
         new UpdateCommand({
@@ -142,6 +210,7 @@ export class Db {
       "ConditionExpression" | "ExpressionAttributeNames" | "ExpressionAttributeValues"
     >,
   ): Promise<void> {
+    if (this.companionFor(key)) return this.carried({ Delete: { ...condition, Key: key } as TransactItem["Delete"] });
     const out = await this.send(() =>
       this.doc.send(
         new DeleteCommand({ ...condition, TableName: this.tableName, Key: key, ReturnConsumedCapacity: "TOTAL" }),
@@ -215,7 +284,18 @@ export class Db {
    * conflicts with other in-flight transactions {@link TransactionConflictError}. A cancellation
    * whose conflicts all fall on spread counts is sent again at once on other shards.
    */
-  async transactWrite(items: TransactItem[]): Promise<void> {
+  async transactWrite(given: TransactItem[]): Promise<void> {
+    const companion =
+      given.length < TRANSACTION_LIMIT ? given.map(changedKey).find((key) => key && this.companionFor(key)) : undefined;
+    const carrying = companion ? companions.getStore() : undefined;
+    const items = carrying
+      ? [...given, { Put: { Item: carrying.item(), ConditionExpression: "attribute_not_exists(pk)" } }]
+      : given;
+    await this.sendItems(items);
+    if (carrying) carrying.written = true;
+  }
+
+  private async sendItems(items: TransactItem[]): Promise<void> {
     const shards = new ShardChoice(items.map((item) => item.SpreadAdd?.Key ?? item.SpreadCheck?.Key));
     for (let attempt = 1; ; attempt++) {
       for (const until = Date.now() + SHARD_WAIT_MS; Date.now() < until; ) {
@@ -282,6 +362,14 @@ export class Db {
       });
     }
   }
+}
+
+/** The key a transaction item changes: a Put's, Update's or Delete's (a condition check or a count changes nothing recorded). */
+function changedKey(item: TransactItem): Key | undefined {
+  if (item.Put) return item.Put.Item as Key;
+  if (item.Update) return item.Update.Key as Key;
+  if (item.Delete) return item.Delete.Key as Key;
+  return undefined;
 }
 
 function keyString(item: Item | Key): string {

@@ -411,6 +411,13 @@ export const ITEM_KINDS = {
     owner: "access/api-key-store#ApiKeyStore",
     about: "an API key by the SHA-256 of its text: what a check needs to grant it, in one read",
   },
+  audit: {
+    prefix: "audit_1",
+    stamped: true,
+    keys: "access/audit-keys",
+    owner: "access/audit-store#AuditStore",
+    about: "one record of the audit log, in its UTC day's partition (gone after 90 days)",
+  },
 } as const satisfies Record<string, ItemKind>;
 
 /** Every listing (db/listing-index.ts), with where its scheme is declared and which store keeps its entries and counts. */

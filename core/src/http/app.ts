@@ -34,6 +34,7 @@ import {
   type WebhookProvider,
 } from "../routes.js";
 import type { Output, SchemaDefinition } from "../schema.js";
+import { type AuditTrail, auditTrail } from "./audit.js";
 import { type BearerAuthOptions, bearerAuth, type DispatchTokens, type KeyGrants } from "./auth.js";
 import { readJsonBody } from "./body.js";
 import { expectedVersion } from "./conditional.js";
@@ -136,7 +137,7 @@ export type FamilyModules = {
 export function createHttpApp(
   families: FamilyModules,
   deps: AppDeps,
-  options: { dispatchTokens?: DispatchTokens; keys?: KeyGrants; projects?: ProjectsOf } = {},
+  options: { dispatchTokens?: DispatchTokens; keys?: KeyGrants; projects?: ProjectsOf; audit?: AuditTrail } = {},
 ): Hono<AppEnv> {
   const logger = deps.logger ?? defaultLogger;
   const app = new Hono<AppEnv>();
@@ -157,6 +158,7 @@ export function createHttpApp(
     ...(options.keys ? { keys: options.keys } : {}),
   };
   const idempotent = idempotency({ db: deps.db });
+  const now = deps.clock ?? (() => new Date());
   // Without a way to tell where resources belong, a narrowed key reaches nothing held by a project.
   const projects: ProjectsOf = options.projects ?? { projectOf: async () => null };
 
@@ -176,6 +178,7 @@ export function createHttpApp(
         },
         ...(spec.auth === "bearer"
           ? [
+              ...(options.audit ? [auditTrail(spec, options.audit, declaredStatus(declaration), now)] : []),
               bearerAuth({ ...authOptions, scope: spec.token, ...(spec.scope ? { keyScope: spec.scope } : {}) }),
               projectReach(spec.reach, projects),
             ]
@@ -206,6 +209,12 @@ export function createHttpApp(
     return c.json({ error: "Internal server error" }, 500, { "Content-Type": JSON_CONTENT_TYPE });
   });
   return app;
+}
+
+/** The status a route's declaration says it answers with on success (the family's declarations give `success`). */
+function declaredStatus(declaration: RouteDeclaration): number {
+  const { success } = declaration as { success?: { status?: unknown } };
+  return typeof success?.status === "number" ? success.status : 200;
 }
 
 /**

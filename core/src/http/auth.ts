@@ -98,6 +98,14 @@ export function bearerAuth({
     if (keys && API_KEY_PATTERN.test(presented)) {
       const grant = await keys.grantOf(presented);
       if (!grant) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
+      // Known before any refusal, so a 403 is recorded with who was refused.
+      c.set("caller", {
+        kind: "key",
+        id: grant.id,
+        name: grant.name,
+        scopes: grant.scopes,
+        projectIds: grant.projectIds,
+      });
       if (!keyScope || !grant.scopes.some((held) => scopeAllows(held, keyScope))) {
         throw new ForbiddenError(`Key ${grant.name} lacks the ${keyScope ?? "admin"} scope`);
       }
@@ -120,9 +128,9 @@ export function bearerAuth({
     if (!dispatchTokens) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
     const grant = await dispatchTokens.verify(presented);
     if (!grant) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
+    c.set("caller", { kind: "dispatch", id: grant.dispatchId, name: grant.dispatchId, scopes: [], projectIds: null });
     if (!scope || !grant.owns(scope, c.req.param("id"))) throw new ForbiddenError(TOKEN_FORBIDDEN_MESSAGE);
     c.set("dispatchId", grant.dispatchId);
-    c.set("caller", { kind: "dispatch", id: grant.dispatchId, name: grant.dispatchId, scopes: [], projectIds: null });
     if (grant.read !== undefined) c.set("dispatchRead", grant.read);
     return next();
   };

@@ -308,7 +308,7 @@ export function declaredRoutes(
   return (Object.entries(families) as [Family, Declarations][]).flatMap(([family, declarations]) =>
     Object.entries(declarations).map(([key, declaration]) => {
       const [method, path = ""] = key.split(" ") as [HttpMethod, string];
-      const { auth, provider, bodyLimit, idempotent, token, scope, reach } = declaration;
+      const { auth, provider, bodyLimit, idempotent, token, scope, reach, audit } = declaration;
       const route: RouteSpec = {
         method,
         path,
@@ -319,6 +319,7 @@ export function declaredRoutes(
         ...(token === undefined ? {} : { token }),
         ...(scope === undefined ? {} : { scope }),
         ...(reach === undefined ? {} : { reach }),
+        ...(audit === undefined ? {} : { audit }),
       };
       return { family, route, declaration };
     }),

@@ -4,7 +4,7 @@
  */
 
 import * as z from "zod/mini";
-import { apiKeySchema, createdKeySchema } from "../access/schemas.js";
+import { apiKeySchema, auditRecordSchema, callerSchema, createdKeySchema } from "../access/schemas.js";
 import { goalSchema, labelSchema, projectDetailSchema, projectSchema } from "../catalog/schemas.js";
 import { commentSchema } from "../comments/schemas.js";
 import {
@@ -77,6 +77,8 @@ export const RESOURCE_SCHEMAS = {
   DispatchDecision: dispatchDecisionSchema(),
   ApiKey: apiKeySchema(),
   CreatedKey: createdKeySchema(),
+  AuditRecord: auditRecordSchema(),
+  Caller: callerSchema(),
   QueueItem: queueItemSchema(),
   DashboardStats: dashboardStatsSchema(),
   ActivityChain: activityChainSchema(),

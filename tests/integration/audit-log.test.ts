@@ -1,0 +1,151 @@
+/**
+ * The audit log (core/src/access/audit-store.ts, core/src/http/audit.ts) on DynamoDB Local: every
+ * change under /api/ leaves one record written in the change's own transaction, every 401 and 403
+ * one of its own; reads, an agent's heartbeats and activities, failed changes and idempotent replays
+ * none; `GET /api/audit` lists them newest first with its filters.
+ */
+import { describe, expect, it } from "vitest";
+import { AUTH, dataOf, jsonPost, testApp } from "../helpers/app.js";
+import { injectFaults } from "../helpers/faults.js";
+
+interface Record {
+  id: string;
+  at: string;
+  actor: { kind: string; id: string; name: string } | null;
+  method: string | null;
+  path: string | null;
+  targetId: string | null;
+  status: number | null;
+  requestId: string | null;
+  userAgent: string | null;
+}
+
+async function auditOf(app: Awaited<ReturnType<typeof testApp>>["app"], query = ""): Promise<Record[]> {
+  return dataOf<Record[]>(app.request(`/api/audit${query}`, { headers: AUTH }));
+}
+
+describe("the audit log", () => {
+  it("records each change with who, how, on what and how it ended, and nothing for reads", async () => {
+    const t = await testApp();
+    const made = await t.app.request(
+      "/api/issues",
+      jsonPost({ title: "Broken", type: "task" }, { "User-Agent": "ci/1" }),
+    );
+    expect(made.status).toBe(201);
+    const issue = ((await made.json()) as { data: { id: string } }).data;
+    const patch = await t.app.request(`/api/issues/${issue.id}`, {
+      method: "PATCH",
+      headers: { ...AUTH, "Content-Type": "application/json" },
+      body: JSON.stringify({ priority: 1 }),
+    });
+    expect(patch.status).toBe(200);
+    await t.app.request("/api/issues", { headers: AUTH });
+    await t.app.request(`/api/issues/${issue.id}`, { headers: AUTH });
+
+    const records = await auditOf(t.app);
+    expect(records.map(({ method, path, status, targetId }) => ({ method, path, status, targetId }))).toEqual([
+      { method: "PATCH", path: `/api/issues/${issue.id}`, status: 200, targetId: issue.id },
+      { method: "POST", path: "/api/issues", status: 201, targetId: issue.id },
+    ]);
+    expect(records[1]).toMatchObject({
+      actor: { kind: "root", id: "root", name: "root key" },
+      userAgent: "ci/1",
+      requestId: made.headers.get("X-Request-Id"),
+    });
+  });
+
+  it("records refusals (401 and 403) on their own, and nothing for a change that failed", async () => {
+    const t = await testApp();
+    const wall = await dataOf<{ id: string; key: string }>(
+      t.app.request("/api/keys", jsonPost({ name: "wall", scopes: ["read"] })),
+      201,
+    );
+    const refused = await t.app.request(
+      "/api/issues",
+      jsonPost({ title: "x", type: "task" }, { Authorization: `Bearer ${wall.key}` }),
+    );
+    expect(refused.status).toBe(403);
+    const unknown = await t.app.request("/api/issues", {
+      headers: { Authorization: `Bearer kaizen_${"0".repeat(64)}` },
+    });
+    expect(unknown.status).toBe(401);
+    const missing = await t.app.request("/api/issues/iss_01ARZ3NDEKTSV4RRFFQ69G5FAV", {
+      method: "PATCH",
+      headers: { ...AUTH, "Content-Type": "application/json" },
+      body: JSON.stringify({ priority: 1 }),
+    });
+    expect(missing.status).toBe(404);
+
+    const records = await auditOf(t.app);
+    expect(
+      records.map(({ method, path, status, actor }) => ({ method, path, status, actor: actor?.name ?? null })),
+    ).toEqual([
+      { method: "GET", path: "/api/issues", status: 401, actor: null },
+      { method: "POST", path: "/api/issues", status: 403, actor: "wall" },
+      { method: "POST", path: "/api/keys", status: 201, actor: "root key" },
+    ]);
+    expect(records[2]?.targetId).toBe(wall.id);
+    expect(await auditOf(t.app, "?status=403")).toHaveLength(1);
+    expect((await auditOf(t.app, `?actorId=${wall.id}`)).map(({ status }) => status)).toEqual([403]);
+    expect((await auditOf(t.app, `?targetId=${wall.id}`)).map(({ status }) => status)).toEqual([201]);
+    expect(await auditOf(t.app, `?since=${new Date(Date.now() + 60_000).toISOString()}`)).toEqual([]);
+  });
+
+  it("keeps a change's record in the change's own transaction: single writes failing cannot lose it", async () => {
+    const t = await testApp();
+    const issue = await dataOf<{ id: string }>(
+      t.app.request("/api/issues", jsonPost({ title: "x", type: "task" })),
+      201,
+    );
+    const faults = injectFaults(t.db);
+    // Every lone write fails as DynamoDB's 500 would; the PATCH's one transaction goes through.
+    faults.fail({ kind: "internalError", operations: (_, command) => /^(Put|Update|Delete)Item/.test(command) });
+    const patch = await t.app.request(`/api/issues/${issue.id}`, {
+      method: "PATCH",
+      headers: { ...AUTH, "Content-Type": "application/json" },
+      body: JSON.stringify({ title: "renamed" }),
+    });
+    expect(patch.status).toBe(200);
+    faults.clear();
+    expect((await auditOf(t.app, `?targetId=${issue.id}`)).map(({ method }) => method)).toEqual(["PATCH", "POST"]);
+
+    // The transaction failing takes its record with it.
+    faults.fail({ kind: "internalError", operations: (_, command) => command === "TransactWriteItemsCommand" });
+    const failed = await t.app.request(`/api/issues/${issue.id}`, {
+      method: "PATCH",
+      headers: { ...AUTH, "Content-Type": "application/json" },
+      body: JSON.stringify({ title: "again" }),
+    });
+    expect(failed.status).toBe(503);
+    faults.clear();
+    expect((await auditOf(t.app, `?targetId=${issue.id}`)).map(({ method }) => method)).toEqual(["PATCH", "POST"]);
+  });
+
+  it("leaves heartbeats and activities to the dispatch, and an idempotent replay is no new change", async () => {
+    const t = await testApp();
+    await dataOf(t.app.request("/api/issues", jsonPost({ title: "x", type: "task", status: "todo" })), 201);
+    const claim = await dataOf<{ dispatch: { id: string; issueId: string } }>(
+      t.app.request("/api/dispatch/claim", jsonPost({ agent: "a" })),
+      201,
+    );
+    const id = claim.dispatch.id;
+    expect((await t.app.request(`/api/dispatch/${id}/heartbeat`, { method: "POST", headers: AUTH })).status).toBe(200);
+    const note = jsonPost({ type: "thought", body: "Reading the code" });
+    expect((await t.app.request(`/api/dispatch/${id}/activities`, note)).status).toBe(201);
+    const comment = jsonPost(
+      { body: "On it", authorName: "ops", authorType: "human" },
+      { "Idempotency-Key": "comment-1" },
+    );
+    const comments = `/api/issues/${claim.dispatch.issueId}/comments`;
+    expect((await t.app.request(comments, comment)).status).toBe(201);
+    const replay = await t.app.request(comments, comment);
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    const records = await auditOf(t.app);
+    expect(records.map(({ method, path }) => `${method} ${path}`)).toEqual([
+      `POST ${comments}`,
+      "POST /api/dispatch/claim",
+      "POST /api/issues",
+    ]);
+  });
+});
