@@ -33,6 +33,8 @@ export const ROUTE_TABLE = {
     route("GET", "/app/projects/:id", { auth: "none" }),
     route("GET", "/app/goals", { auth: "none" }),
     route("GET", "/app/labels", { auth: "none" }),
+    route("GET", "/app/keys", { auth: "none" }),
+    route("GET", "/app/audit", { auth: "none" }),
     route("GET", "/app/assets/:file", { auth: "none" }),
     route("GET", "/api/providers", { scope: "read", reach: "shared" }),
   ],

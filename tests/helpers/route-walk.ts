@@ -95,7 +95,14 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
   // The web console: every page URL answers with the same shell, whatever it names.
   for (const key of ["GET /app", "GET /app/issues", "GET /app/queue", "GET /app/activity"] as const) await call(key);
   for (const key of ["GET /app/prompts", "GET /app/providers", "GET /app/projects"] as const) await call(key);
-  for (const key of ["GET /app/goals", "GET /app/labels", "GET /app/agents"] as const) await call(key);
+  for (const key of [
+    "GET /app/goals",
+    "GET /app/labels",
+    "GET /app/agents",
+    "GET /app/keys",
+    "GET /app/audit",
+  ] as const)
+    await call(key);
   await call("GET /app/issues/:id", { id: "KZN-1" });
   await call("GET /app/prompts/:id", { id: "tpl_01JD0000000000000000000000" });
   await call("GET /app/projects/:id", { id: "prj_01JD0000000000000000000000" });

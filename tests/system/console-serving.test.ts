@@ -43,6 +43,8 @@ describe("the console from the app", () => {
       "/app/projects/KZN-1",
       "/app/goals",
       "/app/labels",
+      "/app/keys",
+      "/app/audit",
     ]);
     for (const page of PAGES) {
       const response = await app.request(page);

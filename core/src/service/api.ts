@@ -130,6 +130,14 @@ export const serviceApi = {
     ...CONSOLE_PAGE,
     doc: TEXT && { summary: "The console's labels", description: CONSOLE_PAGE_TEXT, success: "The console" },
   },
+  "GET /app/keys": {
+    ...CONSOLE_PAGE,
+    doc: TEXT && { summary: "The console's API keys", description: CONSOLE_PAGE_TEXT, success: "The console" },
+  },
+  "GET /app/audit": {
+    ...CONSOLE_PAGE,
+    doc: TEXT && { summary: "The console's audit log", description: CONSOLE_PAGE_TEXT, success: "The console" },
+  },
   "GET /app/assets/:file": {
     auth: "none",
     success: { raw: "asset" },

@@ -89,6 +89,8 @@ export const serviceFamily = familyModule(serviceApi, ({ db, config, clock }) =>
     "GET /app/projects/:id": consolePage,
     "GET /app/goals": consolePage,
     "GET /app/labels": consolePage,
+    "GET /app/keys": consolePage,
+    "GET /app/audit": consolePage,
     "GET /app/assets/:file": async (c) => {
       const { body, contentType } = await readConsoleAsset(c.req.param("file") ?? "");
       // Named by their content's hash: a new build is a new name, so a copy never goes stale.
