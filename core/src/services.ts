@@ -120,7 +120,14 @@ export const catalogService = (deps: DbDeps) =>
       ),
   );
 export const issueMoves = (deps: DbDeps) =>
-  once(deps, "issueMoves", () => new IssueMoves(issueStore(deps), dispatchStore(deps)));
+  once(
+    deps,
+    "issueMoves",
+    () =>
+      new IssueMoves(issueStore(deps), dispatchStore(deps), {
+        prepare: (action, targetId, at) => auditStore(deps).prepare(auditStore(deps).automation(action, targetId, at)),
+      }),
+  );
 export const pullRequestIndex = (deps: DbDeps) => once(deps, "pullRequestIndex", () => new PullRequestIndex(deps.db));
 /** Ends the quiet watches of merged fixes: run by a schedule deployed, by the local stack locally. */
 export const verificationSweep = (deps: DbDeps) =>

@@ -316,6 +316,17 @@ describe("budget per dispatch", () => {
       status: "backlog",
       statusChange: { from: "in_progress", to: "backlog", by: "automation" },
     });
+    // Kaizen's own action, in the audit log with the stop's transaction; the agent's reports are not recorded.
+    const records = await dataOf<{ actor: { kind: string } | null; action: string | null; targetId: string }[]>(
+      t.app.request("/api/audit?actorId=kaizen", { headers: AUTH }),
+    );
+    expect(records).toEqual([
+      expect.objectContaining({
+        actor: { kind: "automation", id: "kaizen", name: "kaizen" },
+        action: `dispatch.stopped ${claimed.dispatch.id}: ${reason}; issue.status in_progress→backlog`,
+        targetId: claimed.issue.id,
+      }),
+    ]);
     const comments = await dataOf<Comment[]>(
       t.app.request(`/api/issues/${claimed.issue.id}/comments`, { headers: AUTH }),
     );

@@ -155,6 +155,11 @@ describe("outcomes", () => {
         status: "verified",
       });
       expect(await verificationSweep({ db: t.db, clock }).sweep()).toBe(0);
+      // The verdict is Kaizen's own, recorded once in the audit log.
+      const verdicts = await read<{ action: string; targetId: string }[]>(t, "/api/audit?actorId=kaizen");
+      expect(verdicts.map(({ action, targetId }) => ({ action, targetId }))).toEqual([
+        { action: "issue.verified", targetId: issue.id },
+      ]);
 
       expect(await version()).toMatchObject({
         completionRate: 1,

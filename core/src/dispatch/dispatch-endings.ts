@@ -312,6 +312,11 @@ export class DispatchEndings {
             changes: { status: then },
             by: stop.by === "automation" ? "automation" : "dispatch",
             dispatchEnd: { prepared: finished.writes },
+            ...(stop.by === "automation"
+              ? {
+                  recordAs: `dispatch.stopped ${current.dispatch.id}: ${stop.reason}; issue.status ${issue.issue.status}→${then}`,
+                }
+              : {}),
           },
           now,
         )

@@ -57,6 +57,17 @@ export interface IssueMove {
    * transaction — with its end, when the move ends it.
    */
   outcome?: { dispatchId: string; mark: OutcomeMark };
+  /**
+   * What Kaizen did on its own, for the audit log (docs/security.md#audit-log): a move `by`
+   * `automation` that changes the status is recorded as `issue.status <from>→<to>` unless this
+   * says more; any other move is recorded only when this is set (a verification's verdict).
+   */
+  recordAs?: string;
+}
+
+/** The audit log's record of Kaizen's own action, in the move's transaction (handed in by the composition root). */
+export interface AutomationRecords {
+  prepare(action: string, targetId: string, at: Date): TransactItem;
 }
 
 /** The issue as the move leaves it (null: deleted) and every write of the move. */
@@ -71,6 +82,7 @@ export class IssueMoves {
   constructor(
     private readonly store: IssueStore,
     private readonly dispatches: DispatchEnding,
+    private readonly records?: AutomationRecords,
   ) {}
 
   /** One move; see {@link IssueMoves.prepareAll}. */
@@ -95,6 +107,8 @@ export class IssueMoves {
     const moved: (StoredIssue | null)[] = [];
     for (const { move, changes, deleting, leavesWork, hold } of planned) {
       const { current } = move;
+      const action = automationAction(move, changes);
+      if (action && this.records) writes.push(this.records.prepare(action, current.issue.id, now));
       const endsMarked = leavesWork && move.outcome?.dispatchId === current.activeDispatchId;
       const ending = leavesWork && current.activeDispatchId ? await this.dispatchEnd(move, current, now) : [];
       const marking =
@@ -152,6 +166,14 @@ export class IssueMoves {
     const mark = move.outcome?.dispatchId === current.activeDispatchId ? move.outcome.mark : undefined;
     return this.dispatches.prepareEnd(current.activeDispatchId, mark ? { ...end, mark } : end, now);
   }
+}
+
+/** What the audit log says of a move Kaizen made on its own; undefined for any other. */
+function automationAction(move: IssueMove, changes: Partial<NewIssue>): string | undefined {
+  if (move.recordAs) return move.recordAs;
+  const { status } = move.current.issue;
+  if (move.by !== "automation" || changes.status === undefined || changes.status === status) return undefined;
+  return `issue.status ${status}→${changes.status}`;
 }
 
 interface PlannedMove {

@@ -52,6 +52,7 @@ export class VerificationSweep {
               current,
               by: "signal",
               changes: { verification: { ...watched, status: "verified" } },
+              recordAs: "issue.verified",
               ...(watched.dispatchId
                 ? {
                     outcome: { dispatchId: watched.dispatchId, mark: { kind: "verified", mergedAt: watched.mergedAt } },
