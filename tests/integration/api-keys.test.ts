@@ -11,9 +11,10 @@ import { KEY_PREFIX_LENGTH, newApiKeyId, newKeyText } from "../../core/src/acces
 import { createKeyBody } from "../../core/src/access/schemas.js";
 import { ValidationError } from "../../core/src/errors.js";
 import { parseWith } from "../../core/src/http/validation.js";
+import { ALL_FAMILIES, createApp } from "../../core/src/index.js";
 import { AUTH, dataOf, jsonPost, testApp } from "../helpers/app.js";
 import { testClock } from "../helpers/clock.js";
-import { freshTable } from "../helpers/db.js";
+import { freshTable, testConfig } from "../helpers/db.js";
 
 function apiKey(name: string, key: string, fields: Partial<ApiKey> = {}): ApiKey {
   const { id, createdAt } = newApiKeyId();
@@ -370,5 +371,41 @@ describe("keys narrowed to projects", () => {
     expect(listed.map(({ id }) => id)).toEqual([taken.dispatch.id]);
     expect((await t.app.request(`/api/dispatch/${elsewhere.dispatch.id}`, { headers: as(wall.key) })).status).toBe(404);
     expect((await t.app.request(`/api/dispatch/${taken.dispatch.id}`, { headers: as(wall.key) })).status).toBe(200);
+  });
+});
+
+describe("revocation across instances", () => {
+  it("is refused at once on the instance that revoked, and on another within the 30 s its check is kept", async () => {
+    const t = await testApp();
+    const clock = testClock(Date.parse("2026-11-28T08:00:00.000Z"));
+    const instance = () =>
+      createApp(ALL_FAMILIES, {
+        config: testConfig({ tableName: t.tableName, endpoint: t.endpoint }),
+        db: t.db,
+        clock,
+      });
+    const [here, there] = [instance(), instance()];
+    const made = await dataOf<{ id: string; key: string }>(
+      here.request("/api/keys", jsonPost({ name: "leaked", scopes: ["read"] })),
+      201,
+    );
+    const read = (app: typeof here) => app.request("/api/issues", { headers: { Authorization: `Bearer ${made.key}` } });
+    expect((await read(here)).status).toBe(200);
+    expect((await read(there)).status).toBe(200);
+
+    await dataOf(here.request(`/api/keys/${made.id}`, { method: "DELETE", headers: AUTH }));
+    expect((await read(here)).status).toBe(401);
+    clock.advance(GRANT_CACHE_MS - 1);
+    expect((await read(there)).status).toBe(200);
+    clock.advance(1);
+    expect((await read(there)).status).toBe(401);
+    // A revoked key's refusals are in the audit log, with who it was not (no credential checked out).
+    const refusals = await dataOf<{ status: number; actor: unknown }[]>(
+      here.request("/api/audit?status=401", { headers: AUTH }),
+    );
+    expect(refusals.map(({ status, actor }) => ({ status, actor }))).toEqual([
+      { status: 401, actor: null },
+      { status: 401, actor: null },
+    ]);
   });
 });
