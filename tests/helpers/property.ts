@@ -186,11 +186,14 @@ export interface PropertyWorld {
   issueId: string;
   projectId: string;
   goalId: string;
+  /** An API key of its own (write and dispatch, narrowed to the project), and its id. */
+  apiKey: string;
+  keyId: string;
 }
 
 /**
- * A route's path on the seeded resources: its own dispatch, prompt, project or goal, a default
- * template, else the issue.
+ * A route's path on the seeded resources: its own dispatch, prompt, project, goal or API key, a
+ * default template, else the issue.
  * @example pathOnWorld(world, "/api/issues/:id/comments") // "/api/issues/iss_01…/comments"
  */
 export function pathOnWorld(world: PropertyWorld, template: string): string {
@@ -200,11 +203,12 @@ export function pathOnWorld(world: PropertyWorld, template: string): string {
     if (template.startsWith("/api/templates/")) return "task-execution";
     if (template.startsWith("/api/projects/")) return world.projectId;
     if (template.startsWith("/api/goals/")) return world.goalId;
+    if (template.startsWith("/api/keys/")) return world.keyId;
     return world.issueId;
   });
 }
 
-/** Makes one of each resource through the API (issue, project, goal, label, signal, claim → dispatch and prompt). */
+/** Makes one of each resource through the API (issue, project, goal, label, signal, claim → dispatch and prompt, API key). */
 export async function seedWorld(app: Hono<AppEnv>): Promise<PropertyWorld> {
   const made = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
     const response = await app.request(path, {
@@ -226,6 +230,11 @@ export async function seedWorld(app: Hono<AppEnv>): Promise<PropertyWorld> {
     prompt: { id: string; templateId: string; versionId: string } | null;
   };
   if (!claim.prompt) throw new Error("the claim rendered no prompt");
+  const key = (await made("/api/keys", {
+    name: "hostile",
+    scopes: ["write", "dispatch"],
+    projectIds: [idOf(project)],
+  })) as { id: string; key: string };
   return {
     ids: [
       idOf(issue),
@@ -239,6 +248,7 @@ export async function seedWorld(app: Hono<AppEnv>): Promise<PropertyWorld> {
       claim.prompt.templateId,
       claim.prompt.versionId,
       "task-execution",
+      key.id,
     ],
     dispatchToken: claim.dispatch.token,
     dispatchId: claim.dispatch.id,
@@ -246,6 +256,8 @@ export async function seedWorld(app: Hono<AppEnv>): Promise<PropertyWorld> {
     issueId: idOf(issue),
     projectId: idOf(project),
     goalId: idOf(goal),
+    apiKey: key.key,
+    keyId: key.id,
   };
 }
 

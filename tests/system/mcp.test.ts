@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tokenMayCall } from "../../client/mcp/access.js";
+import { routeSpec, tokenMayCall } from "../../client/mcp/access.js";
 import { TOOLS } from "../../client/mcp/tools.js";
 import { TEST_API_KEY } from "../helpers/db.js";
 import { startTestServer, type TestServer } from "../helpers/local-server.js";
@@ -627,5 +627,130 @@ describe("kaizen MCP server over stdio", () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain("No credential: set KAIZEN_API_KEY");
+  });
+});
+
+describe("kaizen MCP server with a key of its own", () => {
+  /** A key holding `scopes`, made with the service key: its text and id. */
+  async function apiKey(name: string, scopes: string[]): Promise<{ id: string; key: string }> {
+    const { status, json } = await http("POST", "/api/keys", { name, scopes });
+    expect(status).toBe(201);
+    return { id: json.data.id, key: json.data.key };
+  }
+
+  const names = (tools: readonly { name: string }[]) => tools.map((tool) => tool.name);
+
+  it("offers a read key only tools that change nothing, a write key no claim, and the root key every tool", async () => {
+    const reader = await apiKey("mcp-reader", ["read"]);
+    const client = await mcp({ KAIZEN_API_KEY: reader.key });
+    const { tools } = await client.listTools();
+    expect(names(tools)).toEqual(["get_issue", "list_activities", "list_issues", "list_experiments", "get_experiment"]);
+    for (const tool of tools) expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
+    expect(names(tools)).not.toContain("create_issue");
+    expect(client.getInstructions()).toContain("holds the scopes read");
+    expect(client.getInstructions()).not.toContain("claim_next_issue");
+
+    // Offering nothing it would be refused: each tool it leaves out names a route that answers the key
+    // 403, naming the scope the route table declares for it.
+    for (const tool of TOOLS.filter((tool) => !names(tools).includes(tool.name))) {
+      const [method = "", path = ""] = tool.route.split(" ");
+      const answer = await http(method, path.replace(":id", "KZN-1"), method === "GET" ? undefined : {}, reader.key);
+      expect(answer.status, tool.route).toBe(403);
+      expect(answer.json.error, tool.route).toBe(`Key mcp-reader lacks the ${routeSpec(tool.route).scope} scope`);
+    }
+    // Refusing nothing it offers.
+    const listed = await ok(client, "list_issues", { limit: "1" });
+    expect(listed.data.total).toBeGreaterThanOrEqual(0);
+
+    const writer = await apiKey("mcp-writer", ["write"]);
+    const written = names((await (await mcp({ KAIZEN_API_KEY: writer.key })).listTools()).tools);
+    expect(written).toEqual(expect.arrayContaining(["create_issue", "update_issue", "send_message", "add_comment"]));
+    for (const name of ["claim_next_issue", "heartbeat", "complete_dispatch", "release_dispatch"]) {
+      expect(written, name).not.toContain(name);
+    }
+
+    const root = await mcp({ KAIZEN_API_KEY: TEST_API_KEY });
+    const everything = names((await root.listTools()).tools);
+    expect(everything).toEqual(names(TOOLS));
+    expect(everything).toContain("create_issue");
+    expect(root.getInstructions()).not.toContain("holds the scopes");
+  });
+
+  it("offers a dispatch key, refused by GET /api/me, the claim and its dispatch's tools, which work; a 403 is the tool's error", async () => {
+    const fleet = await apiKey("mcp-fleet", ["dispatch"]);
+    const me = await http("GET", "/api/me", undefined, fleet.key);
+    expect(me).toEqual({ status: 403, json: { error: "Key mcp-fleet lacks the read scope" } });
+
+    const client = await mcp({ KAIZEN_API_KEY: fleet.key });
+    const offered = names((await client.listTools()).tools);
+    expect(offered).toEqual(names(TOOLS).filter((name) => name === "claim_next_issue" || TOKEN_TOOLS.includes(name)));
+    expect(offered).not.toContain("get_issue");
+    expect(offered).not.toContain("create_issue");
+    expect(client.getInstructions()).toContain("holds the scopes dispatch");
+
+    // The loop, with the key's claim and the claimed dispatch's token.
+    const projectId = await project("mcp fleet");
+    const created = await http("POST", "/api/issues", {
+      title: "Fleet's task",
+      type: "task",
+      status: "todo",
+      projectId,
+    });
+    const claim = await ok(client, "claim_next_issue", { agent: "fleet-agent", projectId });
+    expect(claim.data.issue.id).toBe(created.json.data.id);
+    const dispatchId: string = claim.data.dispatch.id;
+    expect((await ok(client, "heartbeat")).data).toMatchObject({ id: dispatchId, status: "active" });
+    await ok(client, "post_activity", { type: "thought", body: "On it" });
+    expect((await ok(client, "list_activities", {})).data.total).toBe(1);
+    const comment = await ok(client, "add_comment", {
+      body: "Fleet was here",
+      authorName: "fleet",
+      authorType: "agent",
+    });
+    expect(comment.data.issueId).toBe(created.json.data.id);
+    await ok(client, "review_prompt", { clarity: 4, completeness: 4, relevance: 4, authorType: "agent" });
+    const done = await ok(client, "complete_dispatch", { result: "done", summary: "Done by the fleet" });
+    expect(done.data.dispatch).toMatchObject({ id: dispatchId, status: "completed" });
+
+    // Another's dispatch: the API's 403, word for word, as the tool's error.
+    const other = await claimOverHttp(await project("mcp not the fleet's"), "Someone else's dispatch");
+    const overHttp = await http("POST", `/api/dispatch/${other.dispatch.id}/heartbeat`, {}, fleet.key);
+    expect(overHttp.status).toBe(403);
+    const refused = await call(client, "heartbeat", { dispatchId: other.dispatch.id });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain(`Kaizen API 403: ${overHttp.json.error}`);
+    expect(refused.data).toMatchObject({ status: 403, error: overHttp.json.error });
+  });
+
+  it("offers every tool, and says why, when the service cannot tell what the key may do", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [KAIZEN, "mcp"],
+      // Nothing listens on port 9: GET /api/me cannot be asked.
+      env: { KAIZEN_URL: "http://127.0.0.1:9", KAIZEN_API_KEY: `kaizen_${"ab".repeat(32)}` },
+      cwd: ROOT,
+      stderr: "pipe",
+    });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const client = new Client({ name: "kaizen-mcp-test", version: "1.0.0" });
+    await client.connect(transport);
+    clients.push(client);
+    expect(names((await client.listTools()).tools)).toEqual(names(TOOLS));
+    expect(stderr).toContain("could not learn the key's scopes");
+    expect(stderr).toContain("offering every tool");
+  });
+
+  it("refuses to start with a key the API refuses, saying so", () => {
+    const run = spawnSync(process.execPath, [KAIZEN, "mcp"], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, KAIZEN_URL: url, KAIZEN_API_KEY: `kaizen_${"0".repeat(64)}` },
+      input: "",
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("The API key was refused (401 Missing or malformed Authorization header)");
   });
 });

@@ -262,6 +262,7 @@ describe("every route under hostile requests", () => {
           { weight: 5, arbitrary: fc.constant(`Bearer ${TEST_API_KEY}`) },
           fc.constant(`bearer ${TEST_API_KEY}`),
           fc.constant(`Bearer ${world.dispatchToken}`),
+          fc.constant(`Bearer ${world.apiKey}`),
         ),
         duplicateAuthorization: fc.constant(false),
         headers: extraHeaders,

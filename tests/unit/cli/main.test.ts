@@ -102,6 +102,7 @@ const EXPECTED_FLAGS: Record<string, string[]> = {
   "keys list": ["page", "limit"],
   "keys show": [],
   "keys revoke": [],
+  audit: ["actor", "target", "status", "since", "page", "limit"],
 };
 
 describe("--help", () => {
