@@ -28,7 +28,7 @@ describe("route scopes", () => {
   it("follow the rules: reads read, changes write, an agent's steps dispatch, destinations and keys admin", () => {
     for (const route of bearer) {
       const key = routeKey(route);
-      const expected: Scope = /^\/api\/(event-destinations|keys)/.test(route.path)
+      const expected: Scope = /^\/api\/(event-destinations|keys|audit)/.test(route.path)
         ? "admin"
         : AGENT_STEPS.has(key)
           ? "dispatch"

@@ -6,7 +6,7 @@
  * the way. Keys: ./audit-keys.ts.
  */
 import type { Db, Item, Key, TransactItem } from "../db/db.js";
-import { entityOf, keyPrefix } from "../db/item-kinds.js";
+import { entityOf, isRecordedChange } from "../db/item-kinds.js";
 import type { AuditActor, AuditRecord } from "../http/audit.js";
 import {
   auditDayPk,
@@ -44,26 +44,12 @@ const FIELDS = [
   "userAgent",
 ] as const satisfies readonly (keyof AuditRecord)[];
 
-/**
- * Writes a request makes on its way that are not the change it is recorded for: its idempotency
- * record, a claim's place in line, the seeding of default templates, the stream's checkpoints, and
- * the log itself.
- */
-const NOT_CHANGES = [
-  keyPrefix("idempotency"),
-  keyPrefix("claimers"),
-  keyPrefix("templateseed"),
-  keyPrefix("stream"),
-  keyPrefix("audit"),
-];
-
 export class AuditStore {
   constructor(private readonly db: Db) {}
 
   /** Whether a write to `key` is a change a request is recorded for. */
   isChange(key: Key): boolean {
-    const pk = String(key.pk);
-    return !NOT_CHANGES.some((prefix) => pk === prefix || pk.startsWith(`${prefix}#`));
+    return isRecordedChange(String(key.pk));
   }
 
   /**

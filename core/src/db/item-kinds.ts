@@ -466,6 +466,24 @@ export function keyPrefix(kind: PrefixedKind | `${ListingName}list` | `${Listing
   return kind === "stream" ? "$kaizen#stream" : `$kaizen#${kind}_1`;
 }
 
+/**
+ * Kinds written on a request's way that are not a change of what it asks (docs/security.md#audit-log):
+ * its idempotency record, a claim's place in line, the seeding of default templates, the change
+ * stream's checkpoints, and the audit log itself.
+ */
+const UNRECORDED: readonly PrefixedKind[] = ["idempotency", "claimers", "templateseed", "stream", "audit"];
+
+/**
+ * Whether a write to partition `pk` changes something a request is recorded for in the audit log.
+ * @example isRecordedChange("$kaizen#issue_1#iss_01…") // true; isRecordedChange("$kaizen#idempotency_1#…") // false
+ */
+export function isRecordedChange(pk: string): boolean {
+  return !UNRECORDED.some((kind) => {
+    const prefix = kind === "stream" ? "$kaizen#stream" : `$kaizen#${kind}_1`;
+    return pk === prefix || pk.startsWith(`${prefix}#`);
+  });
+}
+
 /** The `entity` new items of the kind carry: its name. */
 export function entityOf<K extends StampedKind>(kind: K): K {
   return kind;
