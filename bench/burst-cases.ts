@@ -1,5 +1,6 @@
 /**
- * @module bench/burst-cases — what the bursts send (./bursts.ts): creates, deliveries of many
+ * @module bench/burst-cases — what the bursts send (./bursts.ts): creates (with the root key and with a
+ * key of its own narrowed to a project; each leaves its audit record in its transaction), deliveries of many
  * fingerprints, of one, and of ids sent 4 times, reviews of one template version, claims, and
  * activities of agents each on its own dispatch and to one dispatch (reported, not budgeted: they take
  * turns), each with the statuses a right answer may have and what makes a run's answers wrong as a whole.
@@ -78,6 +79,7 @@ export function burstCases(url: string, apiKey: string, size: number): BurstCase
   const ids = Math.max(1, Math.floor(size / 4));
   const project = async (name: string) => String((await client.post("/api/projects", { name })).data.id);
   let named: Promise<{ label: string; projectId: string }> | undefined;
+  let keyed: Promise<{ key: string; projectId: string }> | undefined;
   let reviewed: Promise<string> | undefined;
   let working: Promise<string> | undefined;
 
@@ -180,6 +182,24 @@ export function burstCases(url: string, apiKey: string, size: number): BurstCase
           .then(async () => ({ label: `incident-${run}`, projectId: await project("Checkout") }));
         const { label, projectId } = await named;
         return issues(run, { labels: [label], projectId });
+      },
+      expect: [201],
+      verify: (answers) => distinct("issue numbers", answers, (data) => data.number, size),
+    },
+    {
+      name: "create (a key of its own)",
+      route: "POST /api/issues with a write key narrowed to one project",
+      requests: async (run) => {
+        // One key for every run: its check is read once per instance, then kept.
+        keyed ??= project("Keyed").then(async (projectId) => {
+          const made = await client.post("/api/keys", { name: "bench writer", scopes: ["write"], projectIds: [projectId] });
+          return { key: String(made.data.key), projectId };
+        });
+        const { key, projectId } = await keyed;
+        return issues(run, { projectId }).map((request) => ({
+          ...request,
+          headers: { ...request.headers, Authorization: `Bearer ${key}` },
+        }));
       },
       expect: [201],
       verify: (answers) => distinct("issue numbers", answers, (data) => data.number, size),

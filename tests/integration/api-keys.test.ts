@@ -14,7 +14,7 @@ import { parseWith } from "../../core/src/http/validation.js";
 import { ALL_FAMILIES, createApp } from "../../core/src/index.js";
 import { AUTH, dataOf, jsonPost, testApp } from "../helpers/app.js";
 import { testClock } from "../helpers/clock.js";
-import { freshTable, testConfig } from "../helpers/db.js";
+import { freshTable, TEST_API_KEY, testConfig } from "../helpers/db.js";
 
 function apiKey(name: string, key: string, fields: Partial<ApiKey> = {}): ApiKey {
   const { id, createdAt } = newApiKeyId();
@@ -407,5 +407,29 @@ describe("revocation across instances", () => {
       { status: 401, actor: null },
       { status: 401, actor: null },
     ]);
+  });
+});
+
+describe("Idempotency-Key with keys of their own", () => {
+  it("replays a key's own request, and is another request (409) for another key or the root key", async () => {
+    const t = await testApp();
+    const make = async (name: string) =>
+      await dataOf<{ key: string }>(t.app.request("/api/keys", jsonPost({ name, scopes: ["write"] })), 201);
+    const [one, two] = [await make("one"), await make("two")];
+    const send = (key: string) =>
+      t.app.request(
+        "/api/issues",
+        jsonPost({ title: "Once", type: "task" }, { Authorization: `Bearer ${key}`, "Idempotency-Key": "same" }),
+      );
+    const first = await send(one.key);
+    expect(first.status).toBe(201);
+    const again = await send(one.key);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await again.json()).toEqual(await first.json());
+    for (const other of [two.key, TEST_API_KEY]) {
+      const answer = await send(other);
+      expect(answer.status).toBe(409);
+      expect(await answer.json()).toEqual({ error: "Idempotency-Key was used with a different request" });
+    }
   });
 });

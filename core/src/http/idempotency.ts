@@ -56,7 +56,8 @@ export function requestFingerprint(method: string, path: string, body: Uint8Arra
  * Honours `Idempotency-Key` on the routes it guards; requests without the header pass through.
  * Runs after auth and the body limit. 2xx and 4xx responses are kept and replayed; a 5xx or a
  * thrown error releases the key so the client can retry. Keys are not scoped by route: one key
- * space for the whole API (see ./idempotency-store.ts).
+ * space for the whole API (see ./idempotency-store.ts); a request is its method, path and body, and
+ * who sent it unless the root key did.
  * @example app.post("/api/issues", auth, limit, idempotency({ db }), handler)
  */
 export function idempotency({ db, now = () => new Date() }: IdempotencyOptions): MiddlewareHandler {
@@ -67,7 +68,15 @@ export function idempotency({ db, now = () => new Date() }: IdempotencyOptions):
 
     // Hono keeps the bytes, so the handler reads the same body afterwards.
     const body = new Uint8Array(await c.req.arrayBuffer());
-    const requestHash = requestFingerprint(c.req.method, c.req.path, body);
+    // A key of its own replays only its own requests: another caller's same key and request is
+    // another request (409), never a replay of an answer it was not given. The root key's
+    // fingerprint stays as it always was.
+    const caller = (c.get("caller") as { kind: string; id: string } | undefined) ?? undefined;
+    const fingerprint = requestFingerprint(c.req.method, c.req.path, body);
+    const requestHash =
+      caller && caller.kind !== "root"
+        ? createHash("sha256").update(`${caller.kind}:${caller.id}\n${fingerprint}`, "utf8").digest("hex")
+        : fingerprint;
     const claim = await store.claim(key, requestHash, now());
     if (!claim.claimed) {
       if (claim.record.requestHash !== requestHash) throw new ConflictError(DIFFERENT_REQUEST_MESSAGE);
