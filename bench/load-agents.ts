@@ -1,6 +1,6 @@
 /**
  * @module bench/load-agents — the agents of the sustained load, written with fetch: each slot runs
- * an agent that joins within the ramp, claims (60 s leases, the shortest), heartbeats while it works (a second or two, or
+ * an agent that joins within the ramp, claims with the fleet's dispatch key (60 s leases, the shortest), heartbeats while it works (a second or two, or
  * about BENCH_LOAD_WORK_SECONDS), reviews its prompt
  * with its dispatch token, and completes done or failed; some vanish right after a claim or a
  * heartbeat and never come back (another agent takes the slot), so their leases run out and their

@@ -111,6 +111,10 @@ export const loadSection: Section = {
         const issue = (await client.post("/api/issues", { ...body, ...(i % 2 === 0 ? { projectId } : {}) })).data;
         ledger.issueCreated(issue.id, issue.status);
       }
+      // The agents claim with a dispatch key of their own, as a fleet would: each instance checks it
+      // once, then keeps its grant.
+      const fleetKey = (await client.post("/api/keys", { name: "bench fleet", scopes: ["dispatch"] })).data
+        .key as string;
       const timings = new RouteTimings();
       const joinedTimings = new RouteTimings();
       let fiveXx = 0;
@@ -152,7 +156,7 @@ export const loadSection: Section = {
           rampSeconds: ctx.settings.BENCH_LOAD_RAMP_SECONDS,
           joinedTimings,
           deadline,
-          apiKey: ctx.apiKey,
+          apiKey: fleetKey,
         }),
       ]).finally(() => clearInterval(progress));
       const elapsed = (performance.now() - started) / 1000;
