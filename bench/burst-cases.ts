@@ -192,7 +192,11 @@ export function burstCases(url: string, apiKey: string, size: number): BurstCase
       requests: async (run) => {
         // One key for every run: its check is read once per instance, then kept.
         keyed ??= project("Keyed").then(async (projectId) => {
-          const made = await client.post("/api/keys", { name: "bench writer", scopes: ["write"], projectIds: [projectId] });
+          const made = await client.post("/api/keys", {
+            name: "bench writer",
+            scopes: ["write"],
+            projectIds: [projectId],
+          });
           return { key: String(made.data.key), projectId };
         });
         const { key, projectId } = await keyed;

@@ -94,6 +94,10 @@ export function auditTrail(
       userAgent: c.req.header("User-Agent")?.slice(0, 200) ?? null,
     });
     let carried: AuditRecord | undefined;
+    const unrecorded = async () => {
+      await next();
+      return { written: false, missed: false };
+    };
     const outcome = recorded
       ? await trail.carry(
           () => {
@@ -102,7 +106,7 @@ export function auditTrail(
           },
           () => next(),
         )
-      : (await next(), { written: false, missed: false });
+      : await unrecorded();
     const status = c.res.status;
     try {
       if (status === 401 || status === 403) {

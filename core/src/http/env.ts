@@ -1,6 +1,5 @@
 /** @module http/env — what every request of the app carries in its context (Hono's `Env`). */
-import type { Family, Scope } from "../routes.js";
-import type { ProjectReach } from "./reach.js";
+import type { Family, ResourceReach, Scope } from "../routes.js";
 
 /**
  * Who made a request, as its credential says (docs/security.md): the root key (`id` `root`, or
@@ -13,6 +12,19 @@ export interface Caller {
   readonly name: string;
   readonly scopes: readonly Scope[];
   readonly projectIds: readonly string[] | null;
+}
+
+/** What a request may reach, for its handler. */
+export interface ProjectReach {
+  /** The projects the caller is narrowed to; null: every project. */
+  readonly within: readonly string[] | null;
+  /** Refuses (404, as for one that does not exist) a resource outside `within`; a missing one is the handler's to answer. */
+  require(reach: ResourceReach, ref: string): Promise<void>;
+  /**
+   * Refuses a project a created resource would belong to outside `within` (404), or none at all
+   * for a narrowed caller (400 naming `field`).
+   */
+  requireProject(projectId: string | null | undefined, field?: string): void;
 }
 
 /**

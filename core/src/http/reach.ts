@@ -8,25 +8,14 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors.js";
 import type { Reach, ResourceReach } from "../routes.js";
-import type { AppEnv } from "./env.js";
+import type { AppEnv, ProjectReach } from "./env.js";
+
+export type { ProjectReach } from "./env.js";
 
 /** Where a resource belongs, as the domains read it (handed in by the composition root). */
 export interface ProjectsOf {
   /** The project of the resource `ref` names: null when it has none, undefined when there is no such resource. */
   projectOf(reach: Exclude<ResourceReach, "project">, ref: string): Promise<string | null | undefined>;
-}
-
-/** What a request may reach, for its handler. */
-export interface ProjectReach {
-  /** The projects the caller is narrowed to; null: every project. */
-  readonly within: readonly string[] | null;
-  /** Refuses (404, as for one that does not exist) a resource outside {@link within}; a missing one is the handler's to answer. */
-  require(reach: ResourceReach, ref: string): Promise<void>;
-  /**
-   * Refuses a project a created resource would belong to outside {@link within} (404), or none at all
-   * for a narrowed caller (400 naming `field`).
-   */
-  requireProject(projectId: string | null | undefined, field?: string): void;
 }
 
 const NOUN: Readonly<Record<ResourceReach, string>> = {
