@@ -149,3 +149,15 @@ describe("the audit log", () => {
     ]);
   });
 });
+
+describe("the audit log's paths", () => {
+  it("never keep a key pasted into a path", async () => {
+    const t = await testApp();
+    const key = `kaizen_${"cd".repeat(32)}`;
+    const answer = await t.app.request(`/api/issues/${key}`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(answer.status).toBe(401);
+    const [refusal] = await auditOf(t.app, "?status=401");
+    expect(refusal?.path).toBe("/api/issues/[redacted]");
+    expect(JSON.stringify(await auditOf(t.app))).not.toContain(key);
+  });
+});

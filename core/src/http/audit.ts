@@ -9,7 +9,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { monotonicFactory } from "ulid";
 import type { RouteSpec } from "../routes.js";
 import type { AppEnv, Caller } from "./env.js";
-import { noteProblem } from "./logger.js";
+import { noteProblem, redactSecrets } from "./logger.js";
 
 /** Who acted: a credential's holder, or Kaizen itself (`automation`). */
 export interface AuditActor {
@@ -86,9 +86,10 @@ export function auditTrail(
       at: at.toISOString(),
       actor: actorOf(c.get("caller")),
       method: c.req.method,
-      path: c.req.path,
+      // A key pasted into a path by mistake is not kept.
+      path: redactSecrets(c.req.path),
       action: null,
-      targetId,
+      targetId: targetId === null ? null : redactSecrets(targetId),
       status,
       requestId: c.get("requestId") ?? null,
       userAgent: c.req.header("User-Agent")?.slice(0, 200) ?? null,
