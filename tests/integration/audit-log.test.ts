@@ -5,7 +5,9 @@
  * none; `GET /api/audit` lists them newest first with its filters.
  */
 import { describe, expect, it } from "vitest";
+import { AuditStore } from "../../core/src/access/audit-store.js";
 import { AUTH, dataOf, jsonPost, testApp } from "../helpers/app.js";
+import { freshTable } from "../helpers/db.js";
 import { injectFaults } from "../helpers/faults.js";
 
 interface Record {
@@ -159,5 +161,29 @@ describe("the audit log's paths", () => {
     const [refusal] = await auditOf(t.app, "?status=401");
     expect(refusal?.path).toBe("/api/issues/[redacted]");
     expect(JSON.stringify(await auditOf(t.app))).not.toContain(key);
+  });
+});
+
+describe("the audit log's pages", () => {
+  it("run newest first across days, count every match back to since, and skip by the page", async () => {
+    const { db } = await freshTable();
+    const store = new AuditStore(db);
+    const now = Date.parse("2026-11-28T12:00:00.000Z");
+    const ats = [0, 1, 2, 26, 27, 50, 95 * 24].map((hours) => new Date(now - hours * 3_600_000));
+    for (const [i, at] of ats.entries()) {
+      const record = store.automation(`step ${i}`, i % 2 === 0 ? "iss_even" : "iss_odd", at);
+      await store.write(record);
+    }
+    const page = async (offset: number, limit: number, filters = {}) => {
+      const { records, total } = await store.list(filters, { offset, limit }, new Date(now));
+      return { actions: records.map(({ action }) => action), total };
+    };
+    // The record past the 90 days is out of reach (the TTL removes it soon after).
+    expect(await page(0, 2)).toEqual({ actions: ["step 0", "step 1"], total: 6 });
+    expect(await page(2, 2)).toEqual({ actions: ["step 2", "step 3"], total: 6 });
+    expect(await page(4, 10)).toEqual({ actions: ["step 4", "step 5"], total: 6 });
+    expect(await page(0, 10, { targetId: "iss_even" })).toEqual({ actions: ["step 0", "step 2", "step 4"], total: 3 });
+    const since = new Date(now - 26.5 * 3_600_000).toISOString();
+    expect(await page(0, 10, { since })).toEqual({ actions: ["step 0", "step 1", "step 2", "step 3"], total: 4 });
   });
 });

@@ -5,21 +5,17 @@
  * - a day's records, newest first .... Query  pk=$kaizen#audit_1#<YYYY-MM-DD>  sk=aud_<ULID> (descending)
  *   (one partition a day: every record its own item, so a burst of writers holds no item in common)
  */
-import { decodeTime, encodeTime, monotonicFactory } from "ulid";
+import { decodeTime, encodeTime } from "ulid";
 import type { Key } from "../db/db.js";
 import { keyPrefix } from "../db/item-kinds.js";
 
 const AUDIT_ENTITY = keyPrefix("audit");
-const nextUlid = monotonicFactory();
 
 /** How long a record is kept: 90 days, then DynamoDB's TTL removes it. */
 export const AUDIT_RETENTION_DAYS = 90;
 const DAY_MS = 86_400_000;
 
-/** An audit record id: `aud_` and a ULID of the instant it was made. */
-export function newAuditId(now: number): string {
-  return `aud_${nextUlid(now)}`;
-}
+export { newAuditId } from "../http/audit.js";
 
 /** The UTC day (`YYYY-MM-DD`) of an instant in ms. */
 export function auditDay(ms: number): string {

@@ -6,7 +6,7 @@
  * composition root).
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { monotonicFactory } from "ulid";
+import { monotonicFactory, ulid } from "ulid";
 import type { RouteSpec } from "../routes.js";
 import type { AppEnv, Caller } from "./env.js";
 import { noteProblem, redactSecrets } from "./logger.js";
@@ -37,6 +37,21 @@ export interface AuditRecord {
   userAgent: string | null;
 }
 
+const monotonic = monotonicFactory();
+let lastMs = 0;
+
+/**
+ * An audit record id: `aud_` and a ULID of the instant it was made. Ids made in the same
+ * millisecond sort in the order they were made; an earlier instant (another clock) gets an id of
+ * its own time, never one nudged past a later id, since the id names the day its record is kept in.
+ * @example newAuditId(Date.parse("2026-11-28T08:00:00Z")) // "aud_01KB…"
+ */
+export function newAuditId(now: number): string {
+  if (now < lastMs) return `aud_${ulid(now)}`;
+  lastMs = now;
+  return `aud_${monotonic(now)}`;
+}
+
 /** The audit log as a request writes to it. */
 export interface AuditTrail {
   /** Runs `work` so that its first change carries the record `draft()` makes then. */
@@ -46,8 +61,6 @@ export interface AuditTrail {
   /** Sets a written record's status and target once the request is answered. */
   amend(record: AuditRecord, changes: { status: number; targetId: string | null }): Promise<void>;
 }
-
-const nextUlid = monotonicFactory();
 
 /**
  * Whether a route's requests are recorded when they change something: every one but a GET, unless
@@ -82,7 +95,7 @@ export function auditTrail(
   return async (c, next) => {
     const at = now();
     const record = (status: number, targetId: string | null): AuditRecord => ({
-      id: `aud_${nextUlid(at.getTime())}`,
+      id: newAuditId(at.getTime()),
       at: at.toISOString(),
       actor: actorOf(c.get("caller")),
       method: c.req.method,
