@@ -41,6 +41,10 @@ export const COMMANDS = {
   experiments: ["experiments", "Run experiments between a template's active version and a candidate draft"],
   events: ["events", "Outbound events: destinations, their deliveries, and tail to watch events arrive"],
   keys: ["keys", "Make, list, show and revoke API keys of their own: scopes, projects, expiry (needs the admin scope)"],
+  audit: [
+    "audit",
+    "List the audit log, newest first: who changed what, each refused request, Kaizen's own actions (needs the admin scope)",
+  ],
   queue: ["queue", "Show what claims would take, in their order, with each score's parts"],
   stats: [
     "stats",
@@ -80,6 +84,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { commands: ["experiments"], load: async () => (await import("./commands/experiments.js")).registerExperiments },
   { commands: ["events"], load: async () => (await import("./commands/events.js")).registerEvents },
   { commands: ["keys"], load: async () => (await import("./commands/keys.js")).registerKeys },
+  { commands: ["audit"], load: async () => (await import("./commands/audit.js")).registerAudit },
   {
     commands: ["queue", "stats", "health"],
     load: async () => (await import("./commands/overview.js")).registerOverview,

@@ -3,33 +3,45 @@
  * over the official SDK's stdio transport, offered as far as its credentials allow.
  *
  * Credentials (from `KAIZEN_API_KEY` and `KAIZEN_DISPATCH_TOKEN`, see client/config.ts):
- * - the service key alone: every tool;
+ * - a key alone: at start the server asks `GET /api/me` what the key may do, and offers the tools
+ *   whose routes its scopes allow (the route table's declared scopes, client/mcp/access.ts): every
+ *   tool with the service key or an `admin` key; with a key that may claim, also the tools its
+ *   claims' tokens serve. A key lacking `read` (the 403 of `GET /api/me`) is taken to hold `dispatch`
+ *   alone; a service that cannot answer leaves every tool offered, and a refused key (401) stops the
+ *   server from starting;
  * - a dispatch token alone: only the tools whose route takes a token (heartbeat, post_activity,
  *   list_activities, add_comment, review_prompt, complete_dispatch, release_dispatch — read from the
  *   route table, client/mcp/access.ts), never a person's (send_message, approve_plan, reject_plan,
  *   stop_dispatch), whose routes refuse a dispatch's own token;
  *   the dispatch id comes from the token, and its issue and prompt are learnt from the dispatch's own
  *   heartbeat answer when the agent does not name them;
- * - both: every tool; the token serves its own dispatch, the key everything else.
+ * - both: what the key offers and what the token offers; the token serves its own dispatch, the key
+ *   everything else.
  * A dispatch this server claims with the key is then worked with that dispatch's token; a token the
  * API refuses (its dispatch ended) gives way to the key (client/mcp/mcp-session.ts).
  *
- * API failures come back as tool results with `isError: true` carrying the API's status, message and
- * details; the server keeps running.
+ * API failures (a 403 of a scope the key lacks among them) come back as tool results with
+ * `isError: true` carrying the API's status, message and details; the server keeps running.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Scope } from "../../core/src/routes.js";
 import pkg from "../../package.json" with { type: "json" };
 import { KaizenApiError } from "../client.js";
 import type { Connection } from "../config.js";
-import { toolsAllowed } from "./access.js";
+import { keyScopes, toolsAllowed } from "./access.js";
 import { McpSession, SessionError } from "./mcp-session.js";
 import type { KaizenTool } from "./tool-kit.js";
 import { TOOLS } from "./tools.js";
 
-/** What the server needs of a connection: where the API is and the credentials it holds. */
-export type McpConnection = Pick<Connection, "url" | "apiKey" | "dispatchToken">;
+/**
+ * What the server needs of a connection: where the API is, the credentials it holds and, when known,
+ * the key's scopes (undefined: every tool the credentials allow, as for the service key).
+ */
+export type McpConnection = Pick<Connection, "url" | "apiKey" | "dispatchToken"> & {
+  scopes?: readonly Scope[] | undefined;
+};
 
 /**
  * An MCP server (not yet connected) offering the tools `connection`'s credentials allow. Throws a
@@ -46,7 +58,7 @@ export function createMcpServer(connection: McpConnection): McpServer {
   const session = new McpSession(connection);
   const server = new McpServer(
     { name: "kaizen", title: "Kaizen", version: pkg.version },
-    { instructions: instructions(connection, session) },
+    { instructions: instructions(connection, session, tools) },
   );
   for (const tool of tools) {
     server.registerTool(
@@ -64,11 +76,22 @@ export function createMcpServer(connection: McpConnection): McpServer {
 }
 
 /**
- * Serves `connection` over stdio until the client closes stdin; what `kaizen mcp` runs.
- * @example await runMcpServer(resolveConnection(process.env, process.cwd()));
+ * Serves `connection` over stdio until the client closes stdin; what `kaizen mcp` runs. With a key,
+ * it first asks `GET /api/me` what the key may do, and offers only the tools that allows; `warn`
+ * hears why, when the service could not say (every tool is offered then, and the API still refuses
+ * what the key may not do).
+ * @example await runMcpServer(resolveConnection(process.env, process.cwd()), (text) => process.stderr.write(`${text}\n`));
  */
-export async function runMcpServer(connection: McpConnection): Promise<void> {
-  const server = createMcpServer(connection);
+export async function runMcpServer(connection: McpConnection, warn: (text: string) => void = () => {}): Promise<void> {
+  let scopes = connection.scopes;
+  if (connection.apiKey && scopes === undefined) {
+    const access = await keyScopes({ url: connection.url, apiKey: connection.apiKey });
+    scopes = access.scopes;
+    if (access.scopes === undefined) {
+      warn(`kaizen mcp: could not learn the key's scopes (${access.reason}); offering every tool`);
+    }
+  }
+  const server = createMcpServer({ ...connection, scopes });
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve;
   });
@@ -115,8 +138,9 @@ export function errorResult(error: unknown): CallToolResult {
   return { content: [{ type: "text", text: message }], structuredContent: { error: message }, isError: true };
 }
 
-/** What the server tells the agent at start: the loop, and what its credentials allow. */
-function instructions(connection: McpConnection, session: McpSession): string {
+/** What the server tells the agent at start: the loop, and what its credentials allow (the tools offered). */
+function instructions(connection: McpConnection, session: McpSession, tools: readonly KaizenTool[]): string {
+  const offered = new Set(tools.map((tool) => tool.name));
   const loop =
     "Kaizen hands you issues to work on. The loop: claim_next_issue, read its prompt, heartbeat during long " +
     "work (with your running usage), post_activity and add_comment as you go, review_prompt, then " +
@@ -128,11 +152,32 @@ function instructions(connection: McpConnection, session: McpSession): string {
   const steering =
     "People steer agents at work: send_message answers a question, approve_plan and reject_plan decide on a plan, " +
     "stop_dispatch stops one.";
-  const triage =
-    "Triage: list_issues (status triage), get_issue, update_issue (status todo queues an issue), create_issue, send_signal.";
+  const triageTools = [
+    ["list_issues", "list_issues (status triage)"],
+    ["get_issue", "get_issue"],
+    ["update_issue", "update_issue (status todo queues an issue)"],
+    ["create_issue", "create_issue"],
+    ["send_signal", "send_signal"],
+  ].filter(([name]) => offered.has(name ?? ""));
+  const triage = `Triage: ${triageTools.map(([, text]) => text).join(", ")}.`;
   const experiments =
     "Prompt experiments (read-only): list_experiments and get_experiment show how a candidate template version fares against the active one.";
-  if (connection.apiKey) return `${loop}\n${asking}\n${steering}\n${triage}\n${experiments}`;
+  if (connection.apiKey) {
+    const parts = [
+      ...(offered.has("claim_next_issue") ? [loop] : []),
+      ...(offered.has("post_activity") ? [asking] : []),
+      ...(offered.has("send_message") ? [steering] : []),
+      ...(triageTools.length > 0 ? [triage] : []),
+      ...(offered.has("list_experiments") ? [experiments] : []),
+    ];
+    if (connection.scopes !== undefined && offered.size < TOOLS.length) {
+      parts.push(
+        `This server's key holds the scopes ${connection.scopes.join(", ")}: it offers only the tools they allow ` +
+          "(a call the API refuses anyway answers its 403).",
+      );
+    }
+    return parts.join("\n");
+  }
   return (
     `You hold the token of dispatch ${session.current?.id}: heartbeat, post_activity, list_activities, add_comment, ` +
     "review_prompt, complete_dispatch and release_dispatch act on it, its issue and its prompt by default. " +

@@ -5,7 +5,7 @@
  * checked over HTTP; a server holding only a dispatch token offers exactly what the API lets that
  * token do; a person's server answers, decides on the plan of and stops an agent holding its token.
  */
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -737,19 +737,29 @@ describe("kaizen MCP server with a key of its own", () => {
     await client.connect(transport);
     clients.push(client);
     expect(names((await client.listTools()).tools)).toEqual(names(TOOLS));
-    expect(stderr).toContain("could not learn the key's scopes");
+    // Written before the server answered anything; read as the pipe delivers it.
+    await expect.poll(() => stderr).toContain("could not learn the key's scopes");
     expect(stderr).toContain("offering every tool");
   });
 
-  it("refuses to start with a key the API refuses, saying so", () => {
-    const run = spawnSync(process.execPath, [KAIZEN, "mcp"], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, KAIZEN_URL: url, KAIZEN_API_KEY: `kaizen_${"0".repeat(64)}` },
-      input: "",
-      encoding: "utf8",
-      timeout: 30_000,
-    });
-    expect(run.status).toBe(1);
+  it("refuses to start with a key the API refuses, saying so", async () => {
+    // Asynchronously: the server answering GET /api/me runs in this process.
+    const run = await new Promise<{ code: number | string | null | undefined; stdout: string; stderr: string }>(
+      (resolve) => {
+        const child = execFile(
+          process.execPath,
+          [KAIZEN, "mcp"],
+          {
+            cwd: ROOT,
+            env: { PATH: process.env.PATH, KAIZEN_URL: url, KAIZEN_API_KEY: `kaizen_${"0".repeat(64)}` },
+            timeout: 30_000,
+          },
+          (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }),
+        );
+        child.stdin?.end();
+      },
+    );
+    expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain("The API key was refused (401 Missing or malformed Authorization header)");
   });

@@ -1,4 +1,7 @@
-/** @module client/cli/commands/mcp — `kaizen mcp`: the MCP server over stdio (client/mcp/), what .mcp.json starts. */
+/**
+ * @module client/cli/commands/mcp — `kaizen mcp`: the MCP server over stdio (client/mcp/), what .mcp.json starts;
+ * with a key, it offers the tools the key's scopes allow (`GET /api/me`).
+ */
 import type { Argv } from "yargs";
 import type { Define } from "../command.js";
 import { COMMANDS } from "../command-index.js";
@@ -9,9 +12,10 @@ export function registerMcp(yargs: Argv, define: Define): Argv {
     ...define(
       ...COMMANDS.mcp,
       (y) => y,
-      async (_args, { connection }) => {
+      async (_args, { connection, output }) => {
         const { runMcpServer } = await import("../../mcp/server.js");
-        await runMcpServer(connection);
+        // Stdout carries the protocol: a warning goes to stderr, which MCP clients log.
+        await runMcpServer(connection, output.err);
         return 0;
       },
     ),
