@@ -56,9 +56,9 @@ export class AuditStore {
    * Runs `work` so that the first change it writes carries the record `draft()` makes then (after
    * the request's credential was checked): whether one did, and whether a change could not carry it.
    */
-  async carry<T>(draft: () => AuditRecord, work: () => Promise<T>) {
+  async carry<T>(draft: (change: readonly TransactItem[]) => AuditRecord, work: () => Promise<T>) {
     return this.db.accompany(
-      () => itemOf(draft()),
+      (change) => itemOf(draft(change)),
       (key) => this.isChange(key),
       work,
     );

@@ -68,8 +68,8 @@ const meteredWork = new AsyncLocalStorage<{ db: Db; usage: DbUsage }>();
  */
 interface Companion {
   readonly db: Db;
-  /** The item, made when a change first carries it (what it records may be known only then). */
-  readonly item: () => Item;
+  /** The item, made when a change first carries it, from the change's items (what it records may be known only then). */
+  readonly item: (change: readonly TransactItem[]) => Item;
   /** Whether a write to `key` is a change the companion records (not bookkeeping on the way). */
   readonly isChange: (key: Key) => boolean;
   written: boolean;
@@ -123,7 +123,7 @@ export class Db {
    * @example const { written } = await db.accompany(auditItem, isChange, () => next());
    */
   async accompany<T>(
-    item: () => Item,
+    item: (change: readonly TransactItem[]) => Item,
     isChange: (key: Key) => boolean,
     work: () => Promise<T>,
   ): Promise<{ result: T; written: boolean; missed: boolean }> {
@@ -285,14 +285,28 @@ export class Db {
    * whose conflicts all fall on spread counts is sent again at once on other shards.
    */
   async transactWrite(given: TransactItem[]): Promise<void> {
-    const companion =
-      given.length < TRANSACTION_LIMIT ? given.map(changedKey).find((key) => key && this.companionFor(key)) : undefined;
-    const carrying = companion ? companions.getStore() : undefined;
-    const items = carrying
-      ? [...given, { Put: { Item: carrying.item(), ConditionExpression: "attribute_not_exists(pk)" } }]
-      : given;
-    await this.sendItems(items);
-    if (carrying) carrying.written = true;
+    const changes =
+      given.length < TRANSACTION_LIMIT && given.map(changedKey).some((key) => key && this.companionFor(key));
+    const carrying = changes ? companions.getStore() : undefined;
+    if (!carrying) return this.sendItems(given);
+    const companion: TransactItem = {
+      Put: { Item: carrying.item(given), ConditionExpression: "attribute_not_exists(pk)" },
+    };
+    try {
+      await this.sendItems([...given, companion]);
+    } catch (error) {
+      // The caller reads a failure's reasons by the positions of its own items: the companion's
+      // (always the last, always `None`) is dropped.
+      if (error instanceof ConditionFailedError) {
+        const existing = Array.isArray(error.existing) ? error.existing.slice(0, -1) : error.existing;
+        throw new ConditionFailedError(error.reasons.slice(0, -1), existing, error.cause);
+      }
+      if (error instanceof TransactionConflictError) {
+        throw new TransactionConflictError(error.reasons.slice(0, -1), error.cause);
+      }
+      throw error;
+    }
+    carrying.written = true;
   }
 
   private async sendItems(items: TransactItem[]): Promise<void> {

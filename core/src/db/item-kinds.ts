@@ -467,11 +467,24 @@ export function keyPrefix(kind: PrefixedKind | `${ListingName}list` | `${Listing
 }
 
 /**
- * Kinds written on a request's way that are not a change of what it asks (docs/security.md#audit-log):
- * its idempotency record, a claim's place in line, the seeding of default templates, the change
- * stream's checkpoints, and the audit log itself.
+ * Kinds written on a request's way, before or beside the change it asks for and harmless if that
+ * change then fails (docs/security.md#audit-log): its idempotency record, a taken issue or review
+ * number and a review's slot, a webhook delivery's reservation, a manual source's registration, a
+ * claim's place in line, the seeding of default templates, the change stream's checkpoints, and
+ * the audit log itself. A request's record rides with its change, never with these.
  */
-const UNRECORDED: readonly PrefixedKind[] = ["idempotency", "claimers", "templateseed", "stream", "audit"];
+const UNRECORDED: readonly PrefixedKind[] = [
+  "idempotency",
+  "counter",
+  "reviewseq",
+  "reviewslot",
+  "delivery",
+  "signalsources",
+  "claimers",
+  "templateseed",
+  "stream",
+  "audit",
+];
 
 /**
  * Whether a write to partition `pk` changes something a request is recorded for in the audit log.

@@ -7,6 +7,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { monotonicFactory, ulid } from "ulid";
+import type { TransactItem } from "../db/db.js";
 import type { RouteSpec } from "../routes.js";
 import type { AppEnv, Caller } from "./env.js";
 import { noteProblem, redactSecrets } from "./logger.js";
@@ -55,7 +56,10 @@ export function newAuditId(now: number): string {
 /** The audit log as a request writes to it. */
 export interface AuditTrail {
   /** Runs `work` so that its first change carries the record `draft()` makes then. */
-  carry<T>(draft: () => AuditRecord, work: () => Promise<T>): Promise<{ written: boolean; missed: boolean }>;
+  carry<T>(
+    draft: (change: readonly TransactItem[]) => AuditRecord,
+    work: () => Promise<T>,
+  ): Promise<{ written: boolean; missed: boolean }>;
   /** Writes a record on its own. */
   write(record: AuditRecord): Promise<void>;
   /** Sets a written record's status and target once the request is answered. */
@@ -73,6 +77,18 @@ export function audited(route: Pick<RouteSpec, "method" | "audit">): boolean {
 
 function actorOf(caller: Caller | undefined): AuditActor | null {
   return caller ? { kind: caller.kind, id: caller.id, name: caller.name } : null;
+}
+
+/**
+ * What a change creates, as its items say: the first item it puts that is a resource (an `entity`
+ * with an `id`), so a create's record names what it made without another write.
+ */
+function createdIn(change: readonly TransactItem[]): string | null {
+  for (const item of change) {
+    const put = item.Put?.Item;
+    if (put && typeof put.entity === "string" && typeof put.id === "string") return put.id;
+  }
+  return null;
 }
 
 /** The id a created resource's `Location` names (its last segment). */
@@ -114,8 +130,8 @@ export function auditTrail(
     };
     const outcome = recorded
       ? await trail.carry(
-          () => {
-            carried = record(successStatus, c.req.param("id") ?? null);
+          (change) => {
+            carried = record(successStatus, c.req.param("id") ?? createdIn(change));
             return carried;
           },
           () => next(),

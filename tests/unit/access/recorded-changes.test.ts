@@ -9,9 +9,12 @@ import { isRecordedChange } from "../../../core/src/db/item-kinds.js";
 import { claimerKey } from "../../../core/src/dispatch/keys.js";
 import { idempotencyRecordKey } from "../../../core/src/http/idempotency-store.js";
 import { issueKey } from "../../../core/src/issues/keys.js";
+import { deliveryKey, signalSourceKey } from "../../../core/src/signals/keys.js";
 
 describe("recorded changes", () => {
-  it("leave out a request's idempotency record, a claim's place in line and the log itself", () => {
+  it("leave out what a request writes on its way (idempotency, numbers, reservations, its place in line) and the log itself", () => {
+    expect(isRecordedChange(String(signalSourceKey("pager").pk))).toBe(false);
+    expect(isRecordedChange(String(deliveryKey("codehost", "d1").pk))).toBe(false);
     expect(isRecordedChange(String(idempotencyRecordKey("k").pk))).toBe(false);
     expect(isRecordedChange(String(claimerKey("all", "c1").pk))).toBe(false);
     expect(isRecordedChange(String(auditKey("aud_01ARZ3NDEKTSV4RRFFQ69G5FAV").pk))).toBe(false);
