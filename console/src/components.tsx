@@ -4,25 +4,32 @@ import { useMemo } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import type { KaizenApiError } from "../../client/client.js";
 import { renderMarkdown } from "./markdown.js";
-import { reachable, signOut, useStore } from "./session.js";
+import { allowed, reachable, session, signOut, useStore } from "./session.js";
 
-/** The console's pages, in the order the navigation lists them. */
-export const NAV = [
+/**
+ * The console's pages, in the order the navigation lists them; `shown` says whether the signed-in key
+ * may read what the page shows (the keys and the audit log: an admin key; the pages of figures that
+ * span every project: a key not narrowed to projects).
+ */
+export const NAV: readonly { href: string; label: string; shown?: () => boolean }[] = [
   { href: "/app", label: "Overview" },
   { href: "/app/issues", label: "Issues" },
   { href: "/app/queue", label: "Queue" },
   { href: "/app/projects", label: "Projects" },
   { href: "/app/goals", label: "Goals" },
   { href: "/app/labels", label: "Labels" },
-  { href: "/app/activity", label: "Activity" },
-  { href: "/app/prompts", label: "Prompts" },
-  { href: "/app/agents", label: "Agents" },
+  { href: "/app/activity", label: "Activity", shown: () => allowed("GET", "/api/dashboard/activity") },
+  { href: "/app/prompts", label: "Prompts", shown: () => allowed("GET", "/api/dashboard/prompts") },
+  { href: "/app/agents", label: "Agents", shown: () => allowed("GET", "/api/dashboard/agents") },
   { href: "/app/providers", label: "Providers" },
-] as const;
+  { href: "/app/keys", label: "Keys", shown: () => allowed("GET", "/api/keys") },
+  { href: "/app/audit", label: "Audit", shown: () => allowed("GET", "/api/audit") },
+];
 
 export function Layout({ children }: { children: ComponentChildren }) {
   const { path } = useLocation();
   const online = useStore(reachable);
+  const { caller } = useStore(session);
   const current = (href: string) => (href === "/app" ? path === "/app" : path === href || path.startsWith(`${href}/`));
   return (
     <>
@@ -32,7 +39,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
         </a>
         <nav aria-label="Console">
           <ul>
-            {NAV.map(({ href, label }) => (
+            {NAV.filter(({ shown }) => shown?.() ?? true).map(({ href, label }) => (
               <li key={href}>
                 <a href={href} aria-current={current(href) ? "page" : undefined}>
                   {label}
@@ -41,6 +48,14 @@ export function Layout({ children }: { children: ComponentChildren }) {
             ))}
           </ul>
         </nav>
+        {caller ? (
+          <span class="who">
+            {caller.name} · {caller.scopes.join(", ")}
+            {caller.projectIds
+              ? ` · ${caller.projectIds.length} project${caller.projectIds.length === 1 ? "" : "s"}`
+              : ""}
+          </span>
+        ) : null}
         <button type="button" class="quiet" onClick={() => signOut()}>
           Sign out
         </button>
@@ -94,6 +109,19 @@ export function Failure({
         </button>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * In place of figures that span every project, for a key narrowed to some: the API refuses it those
+ * (403), so the page says why they are missing instead of showing the refusal.
+ */
+export function SpansEveryProject({ what }: { what: string }) {
+  return (
+    <p class="note" role="note">
+      This key is limited to its projects, and {what} span every project, so they are not shown. The issues, queue and
+      projects pages show what its projects hold.
+    </p>
   );
 }
 

@@ -1,7 +1,8 @@
 /**
  * @module console/experiments — the Experiments section of a template's page (docs/api.md#experiments): the
  * running experiment with both arms side by side (their rates, what became of their work), a stop, a form to
- * start one with a draft, and the past experiments with their decisions.
+ * start one with a draft, and the past experiments with their decisions. The stop and the start are
+ * offered to a key that may make them.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { Schema } from "../../client/client.js";
@@ -9,6 +10,7 @@ import { costText, type ExperimentArm, rateText, scoreText } from "../../client/
 import { Badge, Failure, Loading, TableHead, When } from "./components.js";
 import { WORK_OUTCOME_KEYS, WORK_OUTCOMES } from "./outcomes.js";
 import { type Resource, useAction } from "./resource.js";
+import { allowed } from "./session.js";
 
 type Experiment = Schema<"Experiment">;
 type Version = Schema<"Version">;
@@ -97,7 +99,7 @@ function Running({
         </dd>
       </dl>
       <ArmsTable arms={experiment.arms} />
-      {confirming ? (
+      {!allowed("DELETE", "/api/templates/{id}/experiments/{experimentId}") ? null : confirming ? (
         <fieldset class="confirm">
           <legend>Stop this experiment?</legend>
           <p>
@@ -136,6 +138,7 @@ function Start({ templateId, versions, onStarted }: { templateId: string; versio
   const start = useAction();
   // A draft promoted or a new one written since: fall back to the newest draft.
   const candidate = drafts.some((draft) => draft.id === chosen) ? chosen : (drafts[0]?.id ?? "");
+  if (!allowed("POST", "/api/templates/{id}/experiments")) return <p>No experiment is running.</p>;
   if (drafts.length === 0) {
     return (
       <p>

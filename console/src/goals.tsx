@@ -8,6 +8,7 @@ import type { paths } from "../../client/client.js";
 import { GOAL_STATUSES, type Goal, type Project } from "./catalog.js";
 import { Badge, Failure, fieldValue, Loading, TableHead } from "./components.js";
 import { type Resource, useAction, useResource } from "./resource.js";
+import { allowed } from "./session.js";
 
 type GoalBody = paths["/api/goals"]["post"]["requestBody"]["content"]["application/json"];
 
@@ -195,6 +196,7 @@ export function Goals({
 }) {
   const [editing, setEditing] = useState<string | null>(null);
   const create = useAction();
+  const mayEdit = allowed("PATCH", "/api/goals/{id}");
   const projectName = (id: string | null) => projects.find((project) => project.id === id)?.name;
   return (
     <>
@@ -206,7 +208,14 @@ export function Goals({
       ) : (
         <table class="goals">
           <TableHead
-            columns={["Goal", "Status", "Metric", "Progress", ...(projectId ? [] : ["Project"]), "Edit"]}
+            columns={[
+              "Goal",
+              "Status",
+              "Metric",
+              "Progress",
+              ...(projectId ? [] : ["Project"]),
+              ...(mayEdit ? ["Edit"] : []),
+            ]}
             unseen={["Edit"]}
           />
           <tbody>
@@ -227,17 +236,19 @@ export function Goals({
                     )}
                   </td>
                 )}
-                <td>
-                  <button type="button" aria-label={`Edit goal ${goal.title}`} onClick={() => setEditing(goal.id)}>
-                    Edit
-                  </button>
-                </td>
+                {mayEdit ? (
+                  <td>
+                    <button type="button" aria-label={`Edit goal ${goal.title}`} onClick={() => setEditing(goal.id)}>
+                      Edit
+                    </button>
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      {editing ? (
+      {editing && mayEdit ? (
         <EditGoal
           key={editing}
           id={editing}
@@ -249,18 +260,22 @@ export function Goals({
           }}
         />
       ) : null}
-      <GoalForm
-        projects={projects}
-        projectId={projectId}
-        title="New goal"
-        busy={create.busy}
-        onSubmit={async (body) => {
-          const created = await create.run((kaizen) => kaizen.POST("/api/goals", { body }));
-          if (created) goals.reload();
-          return Boolean(created);
-        }}
-      />
-      <Failure error={create.error} />
+      {allowed("POST", "/api/goals") ? (
+        <>
+          <GoalForm
+            projects={projects}
+            projectId={projectId}
+            title="New goal"
+            busy={create.busy}
+            onSubmit={async (body) => {
+              const created = await create.run((kaizen) => kaizen.POST("/api/goals", { body }));
+              if (created) goals.reload();
+              return Boolean(created);
+            }}
+          />
+          <Failure error={create.error} />
+        </>
+      ) : null}
     </>
   );
 }

@@ -2,14 +2,17 @@
  * @module console/session — who the console is signed in as and whether the API answers.
  *
  * The API key lives in this tab's `sessionStorage` only: never in the bundle, a URL, a cookie or a
- * log. It is gone when the tab closes; another tab asks for it again. A 401 from any call signs the
- * tab out with a notice, and the page the operator was on stays in the address bar, so signing in
- * again lands there.
+ * log. It is gone when the tab closes; another tab asks for it again. Beside it the tab keeps who the
+ * key is (`GET /api/me`, read once when signing in), so the pages offer only what it may do
+ * (`allowed`). A 401 from any call signs the tab out with a notice, and the page the operator was on
+ * stays in the address bar, so signing in again lands there.
  */
 import { useEffect, useReducer } from "preact/hooks";
 import { createKaizenClient, KaizenApiError, type KaizenClient } from "../../client/client.js";
+import { type ApiMethod, type ApiPath, allows, type Caller, refusedCaller } from "./access.js";
 
 const STORAGE_KEY = "kaizen.console.apiKey";
+const CALLER_KEY = "kaizen.console.caller";
 
 /** A value the pages read and re-render on. */
 export interface Store<T> {
@@ -47,9 +50,24 @@ export interface SessionState {
   key: string | null;
   /** Why the tab was signed out, shown on the sign-in form. */
   notice: string | null;
+  /** Who the key is; null until `GET /api/me` said. */
+  caller: Caller | null;
 }
 
-export const session = createStore<SessionState>({ key: sessionStorage.getItem(STORAGE_KEY), notice: null });
+function storedCaller(): Caller | null {
+  try {
+    return JSON.parse(sessionStorage.getItem(CALLER_KEY) ?? "null") as Caller | null;
+  } catch {
+    return null;
+  }
+}
+
+const storedKey = sessionStorage.getItem(STORAGE_KEY);
+export const session = createStore<SessionState>({
+  key: storedKey,
+  notice: null,
+  caller: storedKey ? storedCaller() : null,
+});
 
 /** Whether the last call reached the API; false shows the banner while the pages retry. */
 export const reachable = createStore(true);
@@ -64,15 +82,50 @@ export function api(): KaizenClient {
   return client.api;
 }
 
-export function signIn(key: string): void {
+/**
+ * Who `kaizen`'s key is: `GET /api/me`; a key it refuses (403: one without `read`) holds `dispatch`
+ * alone. Any other failure is thrown.
+ */
+export async function identify(kaizen: KaizenClient): Promise<Caller> {
+  try {
+    const { data } = await kaizen.GET("/api/me");
+    if (!data) throw new Error("GET /api/me answered no caller");
+    return data.data;
+  } catch (thrown) {
+    const error = asApiError(thrown);
+    if (error.status === 403) return refusedCaller(error.error);
+    throw error;
+  }
+}
+
+export function signIn(key: string, caller: Caller): void {
   sessionStorage.setItem(STORAGE_KEY, key);
-  session.set({ key, notice: null });
+  sessionStorage.setItem(CALLER_KEY, JSON.stringify(caller));
+  session.set({ key, notice: null, caller });
+}
+
+/** Keeps who the signed-in key is, once `GET /api/me` said (a tab signed in before it was kept). */
+export function setCaller(caller: Caller): void {
+  const { key } = session.get();
+  if (!key) return;
+  sessionStorage.setItem(CALLER_KEY, JSON.stringify(caller));
+  session.set({ key, notice: null, caller });
 }
 
 export function signOut(notice: string | null = null): void {
   sessionStorage.removeItem(STORAGE_KEY);
+  sessionStorage.removeItem(CALLER_KEY);
   client = undefined;
-  session.set({ key: null, notice });
+  session.set({ key: null, notice, caller: null });
+}
+
+/**
+ * Whether the signed-in key may call `method` `path` (./access.ts): what a page asks before it
+ * offers an action or reads what the key cannot.
+ * @example allowed("POST", "/api/issues") ? <NewIssueButton /> : null
+ */
+export function allowed<P extends ApiPath>(method: ApiMethod<P>, path: P): boolean {
+  return allows(session.get().caller, method, path);
 }
 
 /** Any failure as the client's error type. */

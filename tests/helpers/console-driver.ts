@@ -62,6 +62,28 @@ export function consoleDriver(
     if (key === TEST_API_KEY) await page.getByRole("navigation", { name: "Console" }).waitFor();
   }
 
+  /** Signs in with `key` (any key that may read), and resolves once the console shows. */
+  async function signInAs(page: Page, key: string): Promise<void> {
+    await page.getByLabel("API key").fill(key);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("navigation", { name: "Console" }).waitFor();
+  }
+
+  /** Makes an API key with the root key: its id and its text, shown this once. */
+  async function makeKey(
+    name: string,
+    scopes: string[],
+    projectIds?: string[],
+  ): Promise<{ id: string; key: string; prefix: string }> {
+    const made = await api<{ data: { id: string; key: string; prefix: string } }>("POST", "/api/keys", {
+      name,
+      scopes,
+      ...(projectIds ? { projectIds } : {}),
+    });
+    if (made.status !== 201) throw new Error(`POST /api/keys answered ${made.status}: ${JSON.stringify(made.json)}`);
+    return made.json.data;
+  }
+
   async function heading(page: Page): Promise<string> {
     return ((await page.locator("h1").first().textContent()) ?? "").trim();
   }
@@ -81,5 +103,5 @@ export function consoleDriver(
       );
   }
 
-  return { requested, pageErrors, newTab, api, signIn, heading, seriousViolations };
+  return { requested, pageErrors, newTab, api, signIn, signInAs, makeKey, heading, seriousViolations };
 }

@@ -1,11 +1,34 @@
 /** @module console/pages/activity — `/app/activity`: the latest signal → issue → dispatch → outcome chains. */
 import { useLocation } from "preact-iso";
-import { Badge, Failure, IssueLink, Loading, Pager, pageOf, TitleLink, When } from "../components.js";
+import {
+  Badge,
+  Failure,
+  IssueLink,
+  Loading,
+  Pager,
+  pageOf,
+  SpansEveryProject,
+  TitleLink,
+  When,
+} from "../components.js";
 import { REFRESH_MS, useResource } from "../resource.js";
+import { allowed } from "../session.js";
 
 const LIMIT = 25;
 
 export function ActivityPage() {
+  if (!allowed("GET", "/api/dashboard/activity")) {
+    return (
+      <section>
+        <h1>Activity</h1>
+        <SpansEveryProject what="the activity chains" />
+      </section>
+    );
+  }
+  return <ActivityFigures />;
+}
+
+function ActivityFigures() {
   const { query, route } = useLocation();
   const page = pageOf(query);
   const activity = useResource(

@@ -4,9 +4,10 @@
  * reported its work cost. The days and the page are kept in the URL (`/app/agents?days=30&page=2`).
  */
 import { useLocation } from "preact-iso";
-import { Failure, fieldValue, Loading, Pager, pageOf, TableHead } from "../components.js";
+import { Failure, fieldValue, Loading, Pager, pageOf, SpansEveryProject, TableHead } from "../components.js";
 import { dollars, OutcomesLegend, WORK_OUTCOME_COLUMNS, WorkOutcomeCells } from "../outcomes.js";
 import { REFRESH_MS, useResource } from "../resource.js";
+import { allowed } from "../session.js";
 
 const LIMIT = 25;
 /** The periods offered, in UTC days up to and with today. */
@@ -38,6 +39,18 @@ function agentsUrl(days: number, page: number): string {
 }
 
 export function AgentsPage() {
+  if (!allowed("GET", "/api/dashboard/agents")) {
+    return (
+      <section>
+        <h1>Agents</h1>
+        <SpansEveryProject what="the agents' figures" />
+      </section>
+    );
+  }
+  return <AgentsFigures />;
+}
+
+function AgentsFigures() {
   const { query, route } = useLocation();
   const days = daysOf(query);
   const page = pageOf(query);

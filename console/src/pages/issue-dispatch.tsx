@@ -4,7 +4,8 @@
  * cost against its budget and its activities as they come (../activity-tail.ts) — with what a
  * person may do to it: answer its question, approve or reject its plan, message it, stop it; and
  * the history, each ended dispatch with its outcome, why it was stopped and its activities, read
- * only. Activities are text: nothing an agent writes is rendered as HTML.
+ * only. A key that may not steer (../access.ts) watches without those forms. Activities are text:
+ * nothing an agent writes is rendered as HTML.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { Schema } from "../../../client/client.js";
@@ -23,7 +24,7 @@ import {
   waitingText,
 } from "../dispatch-text.js";
 import { REFRESH_MS, type Resource, useAction, useResource } from "../resource.js";
-import { api, asApiError, noteFailure, noteSuccess } from "../session.js";
+import { allowed, api, asApiError, noteFailure, noteSuccess } from "../session.js";
 
 type Dispatch = Schema<"Dispatch">;
 type Activity = Schema<"Activity">;
@@ -254,33 +255,37 @@ function PlanDecision({
       <h3 id={`plan-title-${dispatch.id}`}>Its plan waits for your approval</h3>
       {plan ? <blockquote class="activity-body">{plan.body}</blockquote> : null}
       <div class="columns">
-        <form class="stack" aria-label="Approve the plan" onSubmit={approve}>
-          <label for={`approve-comment-${dispatch.id}`}>Note to the agent (optional)</label>
-          <textarea
-            id={`approve-comment-${dispatch.id}`}
-            rows={2}
-            maxLength={20_000}
-            value={comment}
-            onInput={(event) => setComment(fieldValue(event))}
-          />
-          <button type="submit" disabled={act.busy}>
-            Approve plan
-          </button>
-        </form>
-        <form class="stack" aria-label="Reject the plan" onSubmit={reject}>
-          <label for={`reject-feedback-${dispatch.id}`}>What to change (required to reject)</label>
-          <textarea
-            id={`reject-feedback-${dispatch.id}`}
-            rows={2}
-            maxLength={20_000}
-            required
-            value={feedback}
-            onInput={(event) => setFeedback(fieldValue(event))}
-          />
-          <button type="submit" disabled={act.busy || !feedback.trim()}>
-            Reject plan
-          </button>
-        </form>
+        {allowed("POST", "/api/dispatch/{id}/approve") ? (
+          <form class="stack" aria-label="Approve the plan" onSubmit={approve}>
+            <label for={`approve-comment-${dispatch.id}`}>Note to the agent (optional)</label>
+            <textarea
+              id={`approve-comment-${dispatch.id}`}
+              rows={2}
+              maxLength={20_000}
+              value={comment}
+              onInput={(event) => setComment(fieldValue(event))}
+            />
+            <button type="submit" disabled={act.busy}>
+              Approve plan
+            </button>
+          </form>
+        ) : null}
+        {allowed("POST", "/api/dispatch/{id}/reject") ? (
+          <form class="stack" aria-label="Reject the plan" onSubmit={reject}>
+            <label for={`reject-feedback-${dispatch.id}`}>What to change (required to reject)</label>
+            <textarea
+              id={`reject-feedback-${dispatch.id}`}
+              rows={2}
+              maxLength={20_000}
+              required
+              value={feedback}
+              onInput={(event) => setFeedback(fieldValue(event))}
+            />
+            <button type="submit" disabled={act.busy || !feedback.trim()}>
+              Reject plan
+            </button>
+          </form>
+        ) : null}
       </div>
     </section>
   );
@@ -428,6 +433,7 @@ export function AtWork({
     await stream.refresh();
   };
   const plan = planText(dispatch);
+  const mayDecide = allowed("POST", "/api/dispatch/{id}/approve") || allowed("POST", "/api/dispatch/{id}/reject");
   return (
     <section class="at-work" aria-labelledby="at-work-title">
       <h2 id="at-work-title">{open ? "Agent at work" : `Agent's work ended: ${dispatch.status}`}</h2>
@@ -440,13 +446,15 @@ export function AtWork({
       </p>
       <h3>Activities</h3>
       <ActivityLog label={`Activities of ${dispatch.agent}, attempt ${dispatch.attempt}`} state={stream} />
-      {open && dispatch.waitingFor === "approval" ? (
+      {open && dispatch.waitingFor === "approval" && mayDecide ? (
         <PlanDecision dispatch={dispatch} plan={latest(stream.activities, "plan")} act={act} onDecided={after} />
       ) : null}
-      {open && dispatch.waitingFor !== "approval" ? (
+      {open && dispatch.waitingFor !== "approval" && allowed("POST", "/api/dispatch/{id}/messages") ? (
         <MessageForm dispatch={dispatch} question={latest(stream.activities, "elicitation")} act={act} onSent={after} />
       ) : null}
-      {open ? <StopForm dispatch={dispatch} issue={issue} act={act} onStopped={() => void after()} /> : null}
+      {open && allowed("POST", "/api/dispatch/{id}/stop") ? (
+        <StopForm dispatch={dispatch} issue={issue} act={act} onStopped={() => void after()} />
+      ) : null}
       <Failure error={act.error} conflict={MOVED_ON} />
     </section>
   );

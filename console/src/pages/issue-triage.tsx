@@ -1,7 +1,8 @@
 /**
  * @module console/pages/issue-triage — the triage form of `/app/issues/:id`: status (the moves the
  * state machine allows), priority, type, project and labels, sent with `If-Match` so a change made
- * against an issue that moved meanwhile is refused (412) and says so.
+ * against an issue that moved meanwhile is refused (412) and says so. A key limited to projects keeps
+ * the issue in one of them, so it is offered no "none".
  */
 import { useEffect, useState } from "preact/hooks";
 import type { paths, Schema } from "../../../client/client.js";
@@ -9,6 +10,7 @@ import { ISSUE_STATUSES as STATUSES } from "../../../core/src/issues/issue-value
 import { transitionRefusal } from "../../../core/src/issues/transitions.js";
 import { Failure } from "../components.js";
 import { useAction, useResource } from "../resource.js";
+import { session } from "../session.js";
 
 export type Issue = Schema<"IssueDetail">;
 type IssueChanges = paths["/api/issues/{id}"]["patch"]["requestBody"]["content"]["application/json"];
@@ -31,6 +33,7 @@ export function Triage({ issue, etag, onSaved }: { issue: Issue; etag: string | 
   const [chosen, setChosen] = useState<string[]>(issue.labels);
   const [projectId, setProjectId] = useState(issue.projectId ?? "");
   const save = useAction();
+  const narrowed = session.get().caller?.projectIds != null;
 
   const changes: IssueChanges = {};
   if (status !== base.issue.status) changes.status = status;
@@ -96,7 +99,7 @@ export function Triage({ issue, etag, onSaved }: { issue: Issue; etag: string | 
         <label>
           Project
           <select value={projectId} onChange={(event) => setProjectId((event.target as HTMLSelectElement).value)}>
-            <option value="">none</option>
+            {narrowed ? null : <option value="">none</option>}
             {(projects.data ?? []).map((project) => (
               <option key={project.id} value={project.id}>
                 {project.name}

@@ -4,7 +4,8 @@
  * signals and their payloads, relations, fingerprints, comments, dispatch history and the prompts
  * it received, the triage actions and the merge into another issue. Descriptions and comments are
  * Markdown, rendered safely (../markdown.ts). Every change is sent with `If-Match`, so one made
- * against an issue that moved meanwhile is refused (412) and says so instead of overwriting.
+ * against an issue that moved meanwhile is refused (412) and says so instead of overwriting. A key
+ * that may not make a change is offered none of these forms (../access.ts): the page reads the same.
  */
 
 import { useEffect, useState } from "preact/hooks";
@@ -14,6 +15,7 @@ import { useProjects } from "../catalog.js";
 import { Badge, Failure, Loading, Markdown, When } from "../components.js";
 import { isOpen } from "../dispatch-text.js";
 import { REFRESH_MS, useAction, useResource } from "../resource.js";
+import { allowed } from "../session.js";
 import { AtWork, DispatchHistory, useDispatches } from "./issue-dispatch.js";
 import { Merge } from "./issue-merge.js";
 import { Triage } from "./issue-triage.js";
@@ -130,28 +132,30 @@ function Comments({ issueId }: { issueId: string }) {
           </li>
         ))}
       </ul>
-      <form class="stack" onSubmit={submit}>
-        <label for="comment-body">Add a comment</label>
-        <textarea
-          id="comment-body"
-          rows={3}
-          value={body}
-          onInput={(event) => setBody((event.target as HTMLTextAreaElement).value)}
-        />
-        <label>
-          As
-          <input value={author} onInput={(event) => setAuthor((event.target as HTMLInputElement).value)} />
-        </label>
-        <button type="submit" disabled={post.busy || !body.trim()}>
-          Comment
-        </button>
-        <Failure error={post.error} />
-      </form>
+      {allowed("POST", "/api/issues/{id}/comments") ? (
+        <form class="stack" onSubmit={submit}>
+          <label for="comment-body">Add a comment</label>
+          <textarea
+            id="comment-body"
+            rows={3}
+            value={body}
+            onInput={(event) => setBody((event.target as HTMLTextAreaElement).value)}
+          />
+          <label>
+            As
+            <input value={author} onInput={(event) => setAuthor((event.target as HTMLInputElement).value)} />
+          </label>
+          <button type="submit" disabled={post.busy || !body.trim()}>
+            Comment
+          </button>
+          <Failure error={post.error} />
+        </form>
+      ) : null}
     </section>
   );
 }
 
-/** The prompts the issue's dispatches received, newest first. */
+/** The prompts the issue's dispatches received, newest first (the list spans every project: not for a narrowed key). */
 function Prompts({ issueId }: { issueId: string }) {
   const prompts = useResource(
     async (kaizen) =>
@@ -242,6 +246,22 @@ function Review({ issue }: { issue: Schema<"Issue"> }) {
   );
 }
 
+/** Where the issue is filed (its labels and project), for a key the triage form is not offered to. */
+function Filed({ issue }: { issue: Issue }) {
+  const projects = useProjects();
+  const project = issue.projectId ? projects.data?.find((one) => one.id === issue.projectId) : undefined;
+  return (
+    <p class="filed">
+      Labels: {issue.labels.length > 0 ? issue.labels.join(", ") : <span class="muted">none</span>} · project:{" "}
+      {issue.projectId ? (
+        <a href={`/app/projects/${issue.projectId}`}>{project?.name ?? issue.projectId}</a>
+      ) : (
+        <span class="muted">none</span>
+      )}
+    </p>
+  );
+}
+
 export function IssuePage() {
   const { params } = useRoute();
   const id = params.id ?? "";
@@ -322,7 +342,11 @@ export function IssuePage() {
           ))}
         </p>
       ) : null}
-      <Triage issue={current} etag={issue.data?.etag ?? null} onSaved={issue.reload} />
+      {allowed("PATCH", "/api/issues/{id}") ? (
+        <Triage issue={current} etag={issue.data?.etag ?? null} onSaved={issue.reload} />
+      ) : (
+        <Filed issue={current} />
+      )}
       <section aria-labelledby="signals-title">
         <h2 id="signals-title">Signals</h2>
         <Signals issue={current} />
@@ -371,10 +395,10 @@ export function IssuePage() {
           ))}
         </ul>
       </section>
-      <Merge issue={current} onMerged={issue.reload} />
+      {allowed("POST", "/api/issues/{id}/merge") ? <Merge issue={current} onMerged={issue.reload} /> : null}
       <Comments issueId={current.id} />
       <DispatchHistory dispatches={dispatches} />
-      <Prompts issueId={current.id} />
+      {allowed("GET", "/api/prompts") ? <Prompts issueId={current.id} /> : null}
     </article>
   );
 }

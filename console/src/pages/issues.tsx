@@ -10,6 +10,7 @@ import { ISSUE_STATUSES as STATUSES } from "../../../core/src/issues/issue-value
 import { useProjects } from "../catalog.js";
 import { Badge, Failure, IssueLink, Loading, Pager, pageOf, TableHead, TitleLink, When } from "../components.js";
 import { REFRESH_MS, useResource } from "../resource.js";
+import { allowed } from "../session.js";
 import { NewIssueForm } from "./new-issue.js";
 
 const LIMIT = 25;
@@ -76,7 +77,7 @@ export function IssuesPage() {
   return (
     <section>
       <h1>Issues</h1>
-      {creating ? (
+      {!allowed("POST", "/api/issues") ? null : creating ? (
         <NewIssueForm onCancel={() => setCreating(false)} />
       ) : (
         <p>

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { type Label, useLabels } from "../catalog.js";
 import { Failure, fieldValue, Loading, Swatch, TableHead, When } from "../components.js";
 import { useAction } from "../resource.js";
+import { allowed } from "../session.js";
 
 function CreateLabel({ onCreated }: { onCreated: () => void }) {
   const [name, setName] = useState("");
@@ -85,6 +86,7 @@ function DeleteLabel({ label, onDeleted }: { label: Label; onDeleted: () => void
 
 export function LabelsPage() {
   const labels = useLabels();
+  const mayDelete = allowed("DELETE", "/api/labels/{id}");
   return (
     <section>
       <h1>Labels</h1>
@@ -96,7 +98,7 @@ export function LabelsPage() {
         <p>No label yet.</p>
       ) : (
         <table>
-          <TableHead columns={["Label", "Colour", "Created", "Delete"]} unseen={["Delete"]} />
+          <TableHead columns={["Label", "Colour", "Created", ...(mayDelete ? ["Delete"] : [])]} unseen={["Delete"]} />
           <tbody>
             {labels.data.map((label) => (
               <tr key={label.id}>
@@ -109,15 +111,17 @@ export function LabelsPage() {
                 <td>
                   <When at={label.createdAt} />
                 </td>
-                <td>
-                  <DeleteLabel label={label} onDeleted={labels.reload} />
-                </td>
+                {mayDelete ? (
+                  <td>
+                    <DeleteLabel label={label} onDeleted={labels.reload} />
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      <CreateLabel onCreated={labels.reload} />
+      {allowed("POST", "/api/labels") ? <CreateLabel onCreated={labels.reload} /> : null}
     </section>
   );
 }

@@ -1,6 +1,7 @@
 /**
  * @module console/pages/new-issue — the new-issue form of `/app/issues`: title, type, priority,
- * project, labels and a Markdown description; once the API has made it, its page opens.
+ * project, labels and a Markdown description; once the API has made it, its page opens. A key limited
+ * to projects makes issues only in them, so it is offered no "none".
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
@@ -8,6 +9,7 @@ import type { paths } from "../../../client/client.js";
 import { ISSUE_TYPES, PRIORITIES, useLabels, useProjects } from "../catalog.js";
 import { Failure, fieldValue } from "../components.js";
 import { useAction } from "../resource.js";
+import { session } from "../session.js";
 
 type NewIssue = paths["/api/issues"]["post"]["requestBody"]["content"]["application/json"];
 
@@ -22,13 +24,15 @@ export function NewIssueForm({ onCancel }: { onCancel: () => void }) {
   const [chosen, setChosen] = useState<string[]>([]);
   const [description, setDescription] = useState("");
   const create = useAction();
+  const narrowed = session.get().caller?.projectIds != null;
+  const project = projectId || (narrowed ? (projects.data?.[0]?.id ?? "") : "");
   const titleField = useRef<HTMLInputElement>(null);
   useEffect(() => titleField.current?.focus(), []);
   const submit = async (event: Event) => {
     event.preventDefault();
     if (!title.trim()) return;
     const body: NewIssue = { title: title.trim(), type, priority, labels: chosen };
-    if (projectId) body.projectId = projectId;
+    if (project) body.projectId = project;
     if (description.trim()) body.description = description.trim();
     const created = await create.run((kaizen) => kaizen.POST("/api/issues", { body }));
     if (created?.data) route(`/app/issues/${created.data.data.identifier}`);
@@ -69,8 +73,8 @@ export function NewIssueForm({ onCancel }: { onCancel: () => void }) {
         </label>
         <label>
           Project
-          <select value={projectId} onChange={(event) => setProjectId(fieldValue(event))}>
-            <option value="">none</option>
+          <select value={project} onChange={(event) => setProjectId(fieldValue(event))}>
+            {narrowed ? null : <option value="">none</option>}
             {(projects.data ?? []).map((project) => (
               <option key={project.id} value={project.id}>
                 {project.name}

@@ -1,10 +1,15 @@
-/** @module console/pages/overview — `/app`: the dashboard figures, signals per hour by source, the queue, dispatch outcomes. */
+/**
+ * @module console/pages/overview — `/app`: the dashboard figures, signals per hour by source, the queue,
+ * dispatch outcomes. They span every project, so a key limited to projects gets a note and its projects instead.
+ */
 import { useMemo } from "preact/hooks";
 import type { Schema } from "../../../client/client.js";
 import { ISSUE_STATUSES as STATUSES } from "../../../core/src/issues/issue-values.js";
+import { useProjects } from "../catalog.js";
 import { LineChart } from "../chart.js";
-import { Failure, Figure, Loading, TableHead } from "../components.js";
+import { Failure, Figure, Loading, SpansEveryProject, TableHead } from "../components.js";
 import { REFRESH_MS, useResource } from "../resource.js";
+import { allowed } from "../session.js";
 
 const OUTCOMES = ["active", "completed", "failed", "released", "expired", "stopped"] as const;
 
@@ -31,7 +36,34 @@ function SignalsChart({ hours }: { hours: Schema<"DashboardStats">["signals"]["p
   return <LineChart x={chart.x} series={chart.series} summary={chart.summary} />;
 }
 
+/** What a key limited to projects sees in place of the figures: a note, and its projects. */
+function ItsProjects() {
+  const projects = useProjects();
+  return (
+    <section>
+      <h1>Overview</h1>
+      <SpansEveryProject what="the overview's figures" />
+      <Failure error={projects.error} onReload={projects.reload} />
+      {projects.data ? (
+        <p>
+          Its projects:{" "}
+          {projects.data.map((project, index) => (
+            <span key={project.id}>
+              {index > 0 ? ", " : null}
+              <a href={`/app/projects/${project.id}`}>{project.name}</a>
+            </span>
+          ))}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
 export function OverviewPage() {
+  return allowed("GET", "/api/dashboard/stats") ? <Dashboard /> : <ItsProjects />;
+}
+
+function Dashboard() {
   const stats = useResource(
     async (kaizen) => (await kaizen.GET("/api/dashboard/stats")).data?.data,
     "stats",

@@ -2,7 +2,8 @@
  * @module console/pages/project-sources — the sources section of `/app/projects/:id`: per kind,
  * what the project owns, each with a remove, and a field to add one. Every change sends the whole
  * `sources` object (a PATCH replaces it, docs/api.md#project-sources) with the project's `If-Match`;
- * a source another project owns is the API's 409, shown as it says.
+ * a source another project owns is the API's 409, shown as it says. A key that may not change the
+ * project sees the sources alone.
  */
 import { useState } from "preact/hooks";
 import type { Schema } from "../../../client/client.js";
@@ -24,6 +25,7 @@ function SourceKind({
   hint,
   sources,
   busy,
+  editable,
   onChange,
 }: {
   kind: Kind;
@@ -31,6 +33,7 @@ function SourceKind({
   hint: string;
   sources: Sources;
   busy: boolean;
+  editable: boolean;
   onChange: (next: Sources) => Promise<boolean>;
 }) {
   const [adding, setAdding] = useState("");
@@ -49,26 +52,30 @@ function SourceKind({
         {listed.map((source) => (
           <li key={source}>
             <code>{source}</code>{" "}
-            <button
-              type="button"
-              aria-label={`Remove ${name.toLowerCase()} source ${source}`}
-              disabled={busy}
-              onClick={() => onChange({ ...sources, [kind]: listed.filter((one) => one !== source) })}
-            >
-              Remove
-            </button>
+            {editable ? (
+              <button
+                type="button"
+                aria-label={`Remove ${name.toLowerCase()} source ${source}`}
+                disabled={busy}
+                onClick={() => onChange({ ...sources, [kind]: listed.filter((one) => one !== source) })}
+              >
+                Remove
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>
-      <form class="row" onSubmit={add} aria-label={`New ${name.toLowerCase()} source`}>
-        <label>
-          {`New ${name.toLowerCase()} source`}
-          <input value={adding} placeholder={hint} onInput={(event) => setAdding(fieldValue(event))} />
-        </label>
-        <button type="submit" disabled={busy || !adding.trim()}>
-          Add
-        </button>
-      </form>
+      {editable ? (
+        <form class="row" onSubmit={add} aria-label={`New ${name.toLowerCase()} source`}>
+          <label>
+            {`New ${name.toLowerCase()} source`}
+            <input value={adding} placeholder={hint} onInput={(event) => setAdding(fieldValue(event))} />
+          </label>
+          <button type="submit" disabled={busy || !adding.trim()}>
+            Add
+          </button>
+        </form>
+      ) : null}
     </section>
   );
 }
@@ -77,11 +84,13 @@ export function ProjectSources({
   projectId,
   sources,
   etag,
+  editable,
   onSaved,
 }: {
   projectId: string;
   sources: Sources;
   etag: string | null;
+  editable: boolean;
   onSaved: () => void;
 }) {
   const save = useAction();
@@ -120,6 +129,7 @@ export function ProjectSources({
             hint={hint}
             sources={sources}
             busy={save.busy}
+            editable={editable}
             onChange={change}
           />
         ))}

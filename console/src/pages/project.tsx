@@ -1,7 +1,8 @@
 /**
  * @module console/pages/project — `/app/projects/:id`: one project's issue counts (each a link to
  * those issues), what its agents reported today, its settings (name, description, status, health,
- * goal, limits, automation, autonomy), its sources and its goals. Changes are sent with the project's
+ * goal, limits, automation, autonomy), its sources and its goals; a key that may not change the project
+ * sees its settings and sources without their forms. Changes are sent with the project's
  * `If-Match`, so one made against a project that changed meanwhile is refused (412) and says so;
  * the page does not poll, so no refresh overwrites a form being filled in.
  */
@@ -22,6 +23,7 @@ import {
 import { Badge, Failure, Figure, fieldValue, Loading, Markdown } from "../components.js";
 import { Goals } from "../goals.js";
 import { type Resource, useAction, useResource } from "../resource.js";
+import { allowed } from "../session.js";
 import { ProjectSources } from "./project-sources.js";
 
 type Detail = Schema<"ProjectDetail">;
@@ -254,6 +256,40 @@ function Settings({
   );
 }
 
+/** The settings as they are, for a key that may read the project but not change it. */
+function SettingsSummary({ project, goals }: { project: Detail; goals: Goal[] }) {
+  const none = (value: number | null, unit = "") => (value === null ? "no limit" : `${value}${unit}`);
+  const usd = (value: number | null) => (value === null ? "no limit" : `$${value}`);
+  const { limits, automation } = project;
+  const accepts = [
+    automation.acceptAtPriority === null ? null : `at priority ${automation.acceptAtPriority} or more urgent`,
+    automation.acceptAtSignals === null ? null : `at ${automation.acceptAtSignals} signals`,
+  ].filter(Boolean);
+  return (
+    <section aria-labelledby="settings-title">
+      <h2 id="settings-title">Settings</h2>
+      <dl>
+        <dt>Goal</dt>
+        <dd>{project.goalId ? (goals.find((goal) => goal.id === project.goalId)?.title ?? project.goalId) : "none"}</dd>
+        <dt>Max active dispatches per agent</dt>
+        <dd>{none(limits.maxActivePerAgent)}</dd>
+        <dt>Daily cost budget</dt>
+        <dd>{usd(limits.dailyCostBudgetUsd)}</dd>
+        <dt>Max cost per dispatch</dt>
+        <dd>{usd(limits.maxCostPerDispatchUsd)}</dd>
+        <dt>Max issues in review</dt>
+        <dd>{none(limits.maxInReview)}</dd>
+        <dt>Watch merged fixes</dt>
+        <dd>{project.verifyHours} hours</dd>
+        <dt>Triage issues move to todo by themselves</dt>
+        <dd>{accepts.length > 0 ? accepts.join(", or ") : "off"}</dd>
+        <dt>Agents wait for a person's approval of their plan</dt>
+        <dd>{project.autonomy.planApproval ? "yes" : "no"}</dd>
+      </dl>
+    </section>
+  );
+}
+
 function IssueCounts({ project }: { project: Detail }) {
   const issues = `/app/issues?projectId=${project.id}`;
   const total = Object.values(project.issueCounts).reduce((sum, count) => sum + count, 0);
@@ -305,6 +341,7 @@ export function ProjectPage() {
     );
   }
   const etag = project.data?.etag ?? null;
+  const mayChange = allowed("PATCH", "/api/projects/{id}");
   return (
     <article>
       <p class="muted">
@@ -317,8 +354,18 @@ export function ProjectPage() {
       </p>
       {current.description ? <Markdown text={current.description} /> : null}
       <IssueCounts project={current} />
-      <Settings key={current.updatedAt} project={current} etag={etag} goals={goals} onSaved={project.reload} />
-      <ProjectSources projectId={current.id} sources={current.sources} etag={etag} onSaved={project.reload} />
+      {mayChange ? (
+        <Settings key={current.updatedAt} project={current} etag={etag} goals={goals} onSaved={project.reload} />
+      ) : (
+        <SettingsSummary project={current} goals={goals.data ?? []} />
+      )}
+      <ProjectSources
+        projectId={current.id}
+        sources={current.sources}
+        etag={etag}
+        editable={mayChange}
+        onSaved={project.reload}
+      />
       <section aria-labelledby="goals-title">
         <h2 id="goals-title">Goals</h2>
         <Goals goals={goals} projectId={current.id} projects={projects.data ?? []} />

@@ -7,6 +7,7 @@ import { useLocation } from "preact-iso";
 import { PROJECT_STATUSES, type Project, words } from "../catalog.js";
 import { Badge, Failure, fieldValue, Loading, Pager, pageOf, TableHead } from "../components.js";
 import { REFRESH_MS, useAction, useResource } from "../resource.js";
+import { allowed } from "../session.js";
 
 const LIMIT = 25;
 
@@ -115,7 +116,7 @@ export function ProjectsPage() {
           />
         </>
       )}
-      <CreateProject />
+      {allowed("POST", "/api/projects") ? <CreateProject /> : null}
     </section>
   );
 }

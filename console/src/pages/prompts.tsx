@@ -3,14 +3,27 @@
  * score, completion rate, what became of its work and its verified rate, and the experiment it runs.
  */
 import { useLocation } from "preact-iso";
-import { Badge, Failure, Loading, Pager, pageOf, TableHead } from "../components.js";
+import { Badge, Failure, Loading, Pager, pageOf, SpansEveryProject, TableHead } from "../components.js";
 import { dollars, OutcomesLegend, percent, WORK_OUTCOME_COLUMNS, WorkOutcomeCells } from "../outcomes.js";
 import { REFRESH_MS, useResource } from "../resource.js";
+import { allowed } from "../session.js";
 
 const LIMIT = 25;
 const NO_OUTCOMES = { merged: 0, reworked: 0, regressed: 0, verified: 0 };
 
 export function PromptsPage() {
+  if (!allowed("GET", "/api/dashboard/prompts")) {
+    return (
+      <section>
+        <h1>Prompts</h1>
+        <SpansEveryProject what="the templates' figures" />
+      </section>
+    );
+  }
+  return <PromptsFigures />;
+}
+
+function PromptsFigures() {
   const { query, route } = useLocation();
   const page = pageOf(query);
   const prompts = useResource(

@@ -1,7 +1,8 @@
 /**
  * @module console/pages/template — `/app/prompts/:id`: one template, its versions with their score,
  * completion and verified rate trends, what became of each version's work and how people reviewed it,
- * its experiments, a preview of any version on any issue, and promotion of a version.
+ * its experiments, a preview of any version on any issue, and promotion of a version (for a key that
+ * may change templates).
  */
 
 import { useMemo, useState } from "preact/hooks";
@@ -12,6 +13,7 @@ import { Badge, Failure, Loading, TableHead, When } from "../components.js";
 import { Experiments } from "../experiments.js";
 import { dollars, OutcomesLegend, percent, WORK_OUTCOME_COLUMNS, WorkOutcomeCells } from "../outcomes.js";
 import { REFRESH_MS, useAction, useResource } from "../resource.js";
+import { allowed } from "../session.js";
 
 type Version = Schema<"Version">;
 
@@ -188,6 +190,7 @@ export function TemplatePage() {
     }
   };
   const current = template.data;
+  const mayPromote = allowed("POST", "/api/templates/{id}/versions/{versionId}/promote");
   const running = experiments.data?.find((experiment) => experiment.status === "running");
   return (
     <article>
@@ -224,7 +227,7 @@ export function TemplatePage() {
                     "Mean cost",
                     "By",
                     "Created",
-                    "Actions",
+                    ...(mayPromote ? ["Actions"] : []),
                   ]}
                   numeric={["Used", "Reviews", "Score", "Completion", "Mean cost"]}
                   unseen={["Actions"]}
@@ -261,13 +264,15 @@ export function TemplatePage() {
                       <td>
                         <When at={version.createdAt} />
                       </td>
-                      <td>
-                        {version.status === "active" ? null : (
-                          <button type="button" disabled={promote.busy} onClick={() => void doPromote(version)}>
-                            Promote v{version.version}
-                          </button>
-                        )}
-                      </td>
+                      {mayPromote ? (
+                        <td>
+                          {version.status === "active" ? null : (
+                            <button type="button" disabled={promote.busy} onClick={() => void doPromote(version)}>
+                              Promote v{version.version}
+                            </button>
+                          )}
+                        </td>
+                      ) : null}
                     </tr>
                   ))}
                 </tbody>
