@@ -2,7 +2,7 @@
  * @module client/cli/options — flags several commands share (pages, projects, issue types, usage)
  * and the parsers behind them: integers in a range, JSON from an argument or a file, commits and
  * pull requests as `complete` takes them, running usage as `heartbeat`, `activity` and `complete`
- * report it, projects by id or by name.
+ * report it, projects by id or by name, instants as durations, days or times (`--since`, `--expires`).
  */
 import { readFileSync } from "node:fs";
 import type { Argv } from "yargs";
@@ -173,4 +173,51 @@ export async function resolveProjectId(kaizen: KaizenClient, reference: string):
     );
   }
   throw new UsageError(`No project is named "${reference}" (kaizen projects are listed by GET /api/projects)`);
+}
+
+/** How a duration's units count, in milliseconds: minutes, hours, days, weeks. */
+const DURATION_UNITS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+
+/** How {@link parseInstant} names a flag and shows its forms in a usage error. */
+export interface InstantFlag {
+  /** `--since`, `--expires`. */
+  flag: string;
+  /** A duration counts back from now (`past`) or ahead of it (`future`, where 0 is refused). */
+  direction: "past" | "future";
+  /** The forms as the error shows them: durations, a day, a time. */
+  examples: { durations: string; day: string; time: string };
+}
+
+/**
+ * An instant as people type it: a duration from `now` (`30m`, `2h`, `7d`, `2w`), a day (its start,
+ * UTC) or a time with its zone (`…T18:00:00Z`, `…T18:00+01:00`); the API's form, an ISO time in UTC.
+ * @example parseInstant("2h", now, { flag: "--since", direction: "past", examples }) // two hours before now
+ */
+export function parseInstant(value: string, now: Date, { flag, direction, examples }: InstantFlag): string {
+  const text = value.trim();
+  const duration = /^(\d+)\s*([mhdw])$/i.exec(text);
+  if (duration?.[1] && duration[2]) {
+    const count = Number(duration[1]);
+    if (direction === "future" && count === 0) throw new UsageError(`${flag} must be after now: ${value}`);
+    const unit = DURATION_UNITS[duration[2].toLowerCase() as keyof typeof DURATION_UNITS];
+    return new Date(now.getTime() + (direction === "past" ? -1 : 1) * count * unit).toISOString();
+  }
+  const time = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/i.exec(
+    text,
+  );
+  if (!time) {
+    throw new UsageError(
+      `${flag} must be a duration (${examples.durations}), a day (${examples.day}) or a time with its zone (${examples.time}): ${value}`,
+    );
+  }
+  const [, year, month, day, hour, , , zone] = time;
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  if (date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day)) {
+    throw new UsageError(`${flag}: ${text.slice(0, 10)} is not a day`);
+  }
+  if (hour === undefined) return date.toISOString();
+  if (zone === undefined) throw new UsageError(`${flag}: give the time's zone (Z for UTC, or +01:00): ${value}`);
+  const at = Date.parse(text.toUpperCase());
+  if (Number.isNaN(at)) throw new UsageError(`${flag}: ${value} is not a time`);
+  return new Date(at).toISOString();
 }

@@ -8,14 +8,11 @@ import type { Argv } from "yargs";
 import type { Schema } from "../../client.js";
 import type { Define } from "../command.js";
 import { COMMANDS } from "../command-index.js";
-import { integerIn, withPaging } from "../options.js";
+import { integerIn, parseInstant, withPaging } from "../options.js";
 import { emit, formatTable, pageFooter, type Style } from "../output.js";
-import { EXIT, UsageError } from "../runtime.js";
+import { EXIT } from "../runtime.js";
 
 export type AuditRecord = Schema<"AuditRecord">;
-
-/** How a duration's units count, in milliseconds: minutes, hours, days, weeks. */
-const DURATION_UNITS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 
 /**
  * `--since` as people type it: a duration back from `now` (`30m`, `2h`, `7d`, `2w`), a day
@@ -24,30 +21,11 @@ const DURATION_UNITS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 
  * @example parseSince("2h", new Date("2026-11-25T09:00:00Z")) // "2026-11-25T07:00:00.000Z"
  */
 export function parseSince(value: string, now: Date): string {
-  const text = value.trim();
-  const duration = /^(\d+)\s*([mhdw])$/i.exec(text);
-  if (duration?.[1] && duration[2]) {
-    const unit = DURATION_UNITS[duration[2].toLowerCase() as keyof typeof DURATION_UNITS];
-    return new Date(now.getTime() - Number(duration[1]) * unit).toISOString();
-  }
-  const time = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/i.exec(
-    text,
-  );
-  if (!time) {
-    throw new UsageError(
-      `--since must be a duration (30m, 2h, 7d, 2w), a day (2026-11-25) or a time with its zone (2026-11-25T09:00:00Z): ${value}`,
-    );
-  }
-  const [, year, month, day, hour, , , zone] = time;
-  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-  if (date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day)) {
-    throw new UsageError(`--since: ${text.slice(0, 10)} is not a day`);
-  }
-  if (hour === undefined) return date.toISOString();
-  if (zone === undefined) throw new UsageError(`--since: give the time's zone (Z for UTC, or +01:00): ${value}`);
-  const at = Date.parse(text.toUpperCase());
-  if (Number.isNaN(at)) throw new UsageError(`--since: ${value} is not a time`);
-  return new Date(at).toISOString();
+  return parseInstant(value, now, {
+    flag: "--since",
+    direction: "past",
+    examples: { durations: "30m, 2h, 7d, 2w", day: "2026-11-25", time: "2026-11-25T09:00:00Z" },
+  });
 }
 
 /**

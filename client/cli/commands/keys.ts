@@ -8,7 +8,7 @@ import type { Argv } from "yargs";
 import type { Schema } from "../../client.js";
 import type { Define } from "../command.js";
 import { COMMANDS } from "../command-index.js";
-import { resolveProjectId, withPaging } from "../options.js";
+import { parseInstant, resolveProjectId, withPaging } from "../options.js";
 import { emit, formatFields, formatTable, pageFooter, paint, shortTime } from "../output.js";
 import { EXIT, UsageError } from "../runtime.js";
 
@@ -29,9 +29,6 @@ export const SCOPES = Object.keys(SCOPE_TEXT) as Scope[];
 
 /** Most projects one key may be narrowed to (the API's limit). */
 const MAX_PROJECTS = 20;
-
-/** How a duration's units count, in milliseconds: minutes, hours, days, weeks. */
-const DURATION_UNITS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 
 /** The revocation's rule as the API states it (`DELETE /api/keys/:id`). */
 const REVOCATION = "refused at once on the instance that revoked it and everywhere within 30 s";
@@ -62,34 +59,11 @@ export function parseScopes(value: unknown): Scope[] {
  * @example parseExpiry("30d", new Date("2026-11-25T09:00:00Z")) // "2026-12-25T09:00:00.000Z"
  */
 export function parseExpiry(value: string, now: Date): string {
-  const text = value.trim();
-  const duration = /^(\d+)\s*([mhdw])$/i.exec(text);
-  if (duration?.[1] && duration[2]) {
-    const count = Number(duration[1]);
-    if (count === 0) throw new UsageError(`--expires must be after now: ${value}`);
-    const unit = DURATION_UNITS[duration[2].toLowerCase() as keyof typeof DURATION_UNITS];
-    return new Date(now.getTime() + count * unit).toISOString();
-  }
-  const time = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/i.exec(
-    text,
-  );
-  if (!time) {
-    throw new UsageError(
-      `--expires must be a duration (30d, 12h, 90m, 2w), a day (2027-01-31) or a time with its zone (2027-01-31T18:00:00Z): ${value}`,
-    );
-  }
-  const [, year, month, day, hour, , , zone] = time;
-  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-  if (date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day)) {
-    throw new UsageError(`--expires: ${text.slice(0, 10)} is not a day`);
-  }
-  if (hour === undefined) return date.toISOString();
-  if (zone === undefined) {
-    throw new UsageError(`--expires: give the time's zone (Z for UTC, or +01:00): ${value}`);
-  }
-  const at = Date.parse(text.toUpperCase());
-  if (Number.isNaN(at)) throw new UsageError(`--expires: ${value} is not a time`);
-  return new Date(at).toISOString();
+  return parseInstant(value, now, {
+    flag: "--expires",
+    direction: "future",
+    examples: { durations: "30d, 12h, 90m, 2w", day: "2027-01-31", time: "2027-01-31T18:00:00Z" },
+  });
 }
 
 /** `--project`, given once or repeated: the references in their order, each once. */
