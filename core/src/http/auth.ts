@@ -116,13 +116,6 @@ export function bearerAuth({
         if (!owned) throw new ForbiddenError(`Key ${grant.name} did not claim dispatch ${dispatchId}`);
         if (owned.read !== undefined) c.set("dispatchRead", owned.read);
       }
-      c.set("caller", {
-        kind: "key",
-        id: grant.id,
-        name: grant.name,
-        scopes: grant.scopes,
-        projectIds: grant.projectIds,
-      });
       return next();
     }
     if (!dispatchTokens) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
