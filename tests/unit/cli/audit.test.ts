@@ -43,30 +43,15 @@ function record(fields: Partial<AuditRecord> = {}): AuditRecord {
 }
 
 describe("parseSince", () => {
-  it("takes a duration back from now: minutes, hours, days, weeks", () => {
-    expect(parseSince("30m", NOW)).toBe("2026-11-25T08:30:00.000Z");
+  // The parser is the one --expires uses (client/cli/options.ts parseInstant), tested in full in keys.test.ts.
+  it("counts a duration back from now, takes a day or a time with its zone, and names --since when it refuses", () => {
     expect(parseSince("2h", NOW)).toBe("2026-11-25T07:00:00.000Z");
-    expect(parseSince("7d", NOW)).toBe("2026-11-18T09:00:00.000Z");
-    expect(parseSince("2W", NOW)).toBe("2026-11-11T09:00:00.000Z");
     expect(parseSince(" 12 h ", NOW)).toBe("2026-11-24T21:00:00.000Z");
-  });
-
-  it("takes a day (its start, UTC) or a time with its zone, in UTC", () => {
     expect(parseSince("2026-11-20", NOW)).toBe("2026-11-20T00:00:00.000Z");
-    expect(parseSince("2026-11-20T18:30:00Z", NOW)).toBe("2026-11-20T18:30:00.000Z");
     expect(parseSince("2026-11-20T18:30+01:00", NOW)).toBe("2026-11-20T17:30:00.000Z");
-    expect(parseSince("2026-11-20t18:30:05.250z", NOW)).toBe("2026-11-20T18:30:05.250Z");
-  });
-
-  it.each([
-    ["yesterday", "--since must be a duration (30m, 2h, 7d, 2w), a day"],
-    ["3y", "--since must be a duration"],
-    ["2026-02-30", "--since: 2026-02-30 is not a day"],
-    ["2026-11-20T18:30", "--since: give the time's zone"],
-    ["2026-11-20T25:00Z", "--since: 2026-11-20T25:00Z is not a time"],
-  ])("refuses %j as a usage error", (value, message) => {
-    expect(() => parseSince(value, NOW)).toThrow(UsageError);
-    expect(() => parseSince(value, NOW)).toThrow(message);
+    expect(() => parseSince("yesterday", NOW)).toThrow(UsageError);
+    expect(() => parseSince("yesterday", NOW)).toThrow("--since must be a duration (30m, 2h, 7d, 2w), a day");
+    expect(() => parseSince("2026-11-20T18:30", NOW)).toThrow("--since: give the time's zone");
   });
 });
 
