@@ -433,3 +433,27 @@ describe("Idempotency-Key with keys of their own", () => {
     }
   });
 });
+
+describe("a narrowed key and ids that are no ids", () => {
+  it("are answered as the handler answers an unknown id, never read (a 3,000-character id is no 500)", async () => {
+    const t = await testApp();
+    const project = await dataOf<{ id: string }>(t.app.request("/api/projects", jsonPost({ name: "p" })), 201);
+    const made = await dataOf<{ key: string }>(
+      t.app.request("/api/keys", jsonPost({ name: "n", scopes: ["write", "dispatch"], projectIds: [project.id] })),
+      201,
+    );
+    const as = { Authorization: `Bearer ${made.key}` };
+    for (const path of ["/api/dispatch/", "/api/prompts/", "/api/issues/", "/api/signals/", "/api/relations/"]) {
+      for (const id of ["a".repeat(3000), "dsp_lower", "KZN-0"]) {
+        const answer = await t.app.request(`${path}${id}`, { headers: as });
+        expect(answer.status, `${path}${id.slice(0, 10)}`).toBeLessThan(500);
+      }
+    }
+    const complete = await t.app.request(
+      `/api/dispatch/${"a".repeat(3000)}/complete`,
+      jsonPost({ result: "done", summary: "x" }, as),
+    );
+    expect(complete.status).toBe(403);
+    expect(((await complete.json()) as { error: string }).error).toMatch(/^Key n did not claim dispatch a+$/);
+  });
+});

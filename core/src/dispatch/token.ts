@@ -107,6 +107,8 @@ export function keyDispatchCheck(
   lookup: (dispatchId: string) => Promise<TokenDispatch | undefined>,
 ): (keyId: string, dispatchId: string) => Promise<{ read?: unknown } | undefined> {
   return async (keyId, dispatchId) => {
+    // Not a dispatch id: nothing to read, and not one the key claimed.
+    if (!DISPATCH_ID.test(dispatchId)) return undefined;
     const dispatch = await lookup(dispatchId);
     if (!dispatch || dispatch.claimedByKeyId !== keyId) return undefined;
     return dispatch.read === undefined ? {} : { read: dispatch.read };

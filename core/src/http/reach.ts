@@ -18,6 +18,9 @@ export interface ProjectsOf {
   projectOf(reach: Exclude<ResourceReach, "project">, ref: string): Promise<string | null | undefined>;
 }
 
+/** What a resource's id or reference looks like: `<prefix>_<ULID>`, or an issue's `KZN-<n>`. */
+const RESOURCE_REF = /^([a-z]{3}_[0-9A-HJKMNP-TV-Z]{26}|KZN-[1-9][0-9]{0,9})$/;
+
 const NOUN: Readonly<Record<ResourceReach, string>> = {
   issue: "Issue",
   dispatch: "Dispatch",
@@ -37,6 +40,9 @@ function reachOf(within: readonly string[] | null, projects: ProjectsOf): Projec
     within,
     async require(reach, ref) {
       if (!within) return;
+      // Not the shape of any id (`<prefix>_<ULID>`, `KZN-<n>`): nothing is read, and the handler
+      // answers as it answers for an id it does not know.
+      if (!RESOURCE_REF.test(ref)) return;
       const projectId = reach === "project" ? ref : await projects.projectOf(reach, ref);
       if (projectId === undefined) return;
       if (projectId === null || !within.includes(projectId)) throw new NotFoundError(`${NOUN[reach]} ${ref} not found`);
