@@ -201,5 +201,8 @@ function itemOf(record: AuditRecord): Item {
 }
 
 function recordOf(item: Item): AuditRecord {
-  return Object.fromEntries(FIELDS.map((field) => [field, item[field] ?? null])) as unknown as AuditRecord;
+  const record = Object.fromEntries(FIELDS.map((field) => [field, item[field] ?? null])) as unknown as AuditRecord;
+  // DynamoDB keeps a map's keys in no order: the actor reads back in the API's.
+  const actor = record.actor;
+  return { ...record, actor: actor ? { kind: actor.kind, id: actor.id, name: actor.name } : null };
 }
