@@ -23,6 +23,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/llms.txt": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A guide for coding agents
+     * @description Plain text in the llms.txt form: what Kaizen is, how an agent claims, reports, asks and completes, and links to this document and the reference page, all on this deployment's base URL (`PUBLIC_BASE_URL`, or the address the request came to).
+     */
+    get: operations["getLlmsTxt"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/health": {
     parameters: {
       query?: never;
@@ -2860,6 +2880,26 @@ export interface operations {
           "application/json": {
             data: components["schemas"]["ServiceInfo"];
           };
+        };
+      };
+    };
+  };
+  getLlmsTxt: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The guide */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/plain": string;
         };
       };
     };

@@ -16,6 +16,7 @@ function route<const M extends string, const P extends string, const G extends o
 export const ROUTE_TABLE = {
   service: [
     route("GET", "/", { auth: "none" }),
+    route("GET", "/llms.txt", { auth: "none" }),
     route("GET", "/health", { auth: "none" }),
     route("GET", "/api/openapi.json", { auth: "none" }),
     route("GET", "/docs", { auth: "none" }),

@@ -89,6 +89,7 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
   // Service and docs.
   await call("GET /");
   await call("GET /health");
+  await call("GET /llms.txt");
   await call("GET /api/openapi.json");
   await call("GET /docs");
   await call("GET /docs/assets/:file", { file: "swagger-ui.css" });

@@ -24,7 +24,7 @@ export type Success =
   /** No body; perhaps headers (each with the values it can take) that say why. */
   | { readonly status: 204; readonly headers?: Readonly<Record<string, readonly string[]>> }
   /** A body that is not an envelope: `GET /health`, the document itself, the docs page, the console and their files. */
-  | { readonly raw: "health" | "openapi" | "html" | "asset" };
+  | { readonly raw: "health" | "openapi" | "html" | "text" | "asset" };
 
 /** The prose of a route in the OpenAPI document. */
 export interface Doc {

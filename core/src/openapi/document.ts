@@ -192,6 +192,8 @@ function successResponse(success: Success, description: string, doc: Doc): Json 
       return { description, content: json({ type: "object" }) };
     case "html":
       return { description, content: { "text/html": { schema: { type: "string" } } } };
+    case "text":
+      return { description, content: { "text/plain": { schema: { type: "string" } } } };
     case "asset":
       return {
         description,

@@ -24,6 +24,19 @@ export const serviceApi = {
       success: "The service",
     },
   },
+  "GET /llms.txt": {
+    auth: "none",
+    success: { raw: "text" },
+    database: false,
+    doc: TEXT && {
+      summary: "A guide for coding agents",
+      description:
+        "Plain text in the llms.txt form: what Kaizen is, how an agent claims, reports, asks and completes, and " +
+        "links to this document and the reference page, all on this deployment's base URL (`PUBLIC_BASE_URL`, or the " +
+        "address the request came to).",
+      success: "The guide",
+    },
+  },
   "GET /health": {
     auth: "none",
     success: { raw: "health" },

@@ -1,5 +1,5 @@
 /**
- * @module service/routes — the `service` family's handlers (docs/api.md#service-health-dashboard-and-docs; routes in ./api.ts): `GET /`, `GET /health`, the OpenAPI
+ * @module service/routes — the `service` family's handlers (docs/api.md#service-health-dashboard-and-docs; routes in ./api.ts): `GET /`, `GET /llms.txt`, `GET /health`, the OpenAPI
  * document, the `/docs` reference page with its files, the webhook providers' setup, and the web
  * console's pages and files (`/app`, docs/api.md#console).
  */
@@ -12,6 +12,7 @@ import { itemResponse, JSON_CONTENT_TYPE, listResponse } from "../http/respond.j
 import { DOCS_HTML_CONTENT_TYPE, DOCS_PAGE_HTML, readDocsAsset } from "../openapi/docs-page.js";
 import { serviceApi } from "./api.js";
 import { databaseCheck } from "./health.js";
+import { llmsText } from "./llms-txt.js";
 import { providerSetups } from "./providers.js";
 import type { Health, ServiceInfo } from "./schemas.js";
 
@@ -50,6 +51,10 @@ export const serviceFamily = familyModule(serviceApi, ({ db, config, clock }) =>
         docs: "/docs",
         openapi: "/api/openapi.json",
       } satisfies ServiceInfo),
+    "GET /llms.txt": (c) =>
+      c.body(llmsText(config.publicBaseUrl ?? new URL(c.req.url).origin), 200, {
+        "Content-Type": "text/plain; charset=utf-8",
+      }),
     "GET /health": async (c) => {
       const database = await checkDatabase();
       const ok = database === "ok";
