@@ -14,9 +14,9 @@ export const ANSWER_TIMEOUT_MS = 10_000;
 /** Statuses that carry no body. */
 const BODYLESS_STATUSES = new Set([204, 304]);
 
-/** The only 2xx answers that are not JSON (docs/api.md#envelopes: "except 204 and the docs page"), and the web console's pages and files. */
+/** The only 2xx answers that are not JSON (docs/api.md#envelopes: "except 204, the docs page and /llms.txt"), and the web console's pages and files. */
 function isPageOrAsset(path: string): boolean {
-  return ["/docs", "/app"].some((page) => path === page || path.startsWith(`${page}/`));
+  return path === "/llms.txt" || ["/docs", "/app"].some((page) => path === page || path.startsWith(`${page}/`));
 }
 
 /** JSON documents with a shape of their own rather than `{"data": …}` (docs/api.md#service-health-dashboard-and-docs). */
