@@ -12,8 +12,9 @@ import { createKaizenClient, KaizenApiError, type KaizenClient, type Schema } fr
 import { KAIZEN_ENV_FILE, resolveConnection } from "../config.js";
 import { describeAgents, detectAgents } from "./detect.js";
 import type { McpServerEntry } from "./files.js";
-import { gitStanding, originRepository } from "./git.js";
+import { gitStanding, originRepository, originUrl, repositoryOfUrl } from "./git.js";
 import { type FileChange, planConnect } from "./plan.js";
+import { choiceProblem, type WorkflowChoice } from "./workflow.js";
 
 /** This Kaizen's own root: the launcher the MCP entry runs is its `bin/kaizen.js`. */
 const KAIZEN_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -63,6 +64,11 @@ export interface ConnectOptions {
   ask?: Ask | undefined;
   /** Progress lines for people (stderr). */
   log: (line: string) => void;
+  /**
+   * `--github-actions`: also write the workflow; `kaizenPackage` undefined takes this checkout's
+   * GitHub origin ({@link kaizenPackageOf}).
+   */
+  githubActions?: (Omit<WorkflowChoice, "kaizenPackage"> & { kaizenPackage?: string | undefined }) | undefined;
 }
 
 /** One file in the report. */
@@ -99,6 +105,7 @@ export interface ConnectReport {
 export async function connectRepository(options: ConnectOptions): Promise<ConnectReport> {
   const dir = resolve(options.dir);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${options.dir} is not a directory`);
+  const githubActions = options.githubActions && workflowChoice(options.githubActions);
   const env = options.url ? { ...options.env, KAIZEN_URL: options.url } : options.env;
   const connection = resolveConnection(env, dir);
   if (!connection.apiKey || !connection.apiKeySource) throw new UsageError(missingKeyMessage(connection.url));
@@ -110,7 +117,15 @@ export async function connectRepository(options: ConnectOptions): Promise<Connec
   const setup = detectAgents(dir);
   const read = (path: string) => (existsSync(join(dir, path)) ? readFileSync(join(dir, path), "utf8") : undefined);
   const entry = mcpEntry(options.launcher);
-  const plan = planConnect({ setup, read, url: connection.url, apiKey: connection.apiKey, project, mcpEntry: entry });
+  const plan = planConnect({
+    setup,
+    read,
+    url: connection.url,
+    apiKey: connection.apiKey,
+    project,
+    mcpEntry: entry,
+    githubActions,
+  });
   const changed = plan.some((change) => change.before !== change.after) || project.created;
 
   if (options.ask && !options.dryRun && plan.some((change) => change.before !== change.after)) {
@@ -140,6 +155,31 @@ export async function connectRepository(options: ConnectOptions): Promise<Connec
     source,
     dryRun: options.dryRun,
   };
+}
+
+/**
+ * Where a workflow installs the kaizen CLI from when `--kaizen-package` is not given: this checkout's
+ * `origin` as `github:owner/name` when it is on GitHub, else undefined (the option is then required).
+ * @example kaizenPackageOf("/src/kaizen") // "github:acme/kaizen"
+ */
+export function kaizenPackageOf(root = KAIZEN_ROOT): string | undefined {
+  const url = originUrl(root);
+  const repository = url === undefined ? undefined : repositoryOfUrl(url);
+  return repository && /(^|[@/.])github\.com[:/]/i.test(url ?? "") ? `github:${repository}` : undefined;
+}
+
+/** The workflow choice, complete and checked: a usage error says what is wrong. */
+function workflowChoice(asked: NonNullable<ConnectOptions["githubActions"]>): WorkflowChoice {
+  const kaizenPackage = asked.kaizenPackage ?? kaizenPackageOf();
+  if (kaizenPackage === undefined) {
+    throw new UsageError(
+      "--github-actions needs --kaizen-package: where the workflow installs the kaizen CLI from (an npm install spec such as github:you/kaizen)",
+    );
+  }
+  const choice = { ...asked, kaizenPackage };
+  const problem = choiceProblem(choice);
+  if (problem) throw new UsageError(problem);
+  return choice;
 }
 
 /**

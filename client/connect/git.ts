@@ -22,8 +22,17 @@ function git(dir: string, args: string[]): number | null {
  * @example originRepository("/src/shop") // "acme/shop"
  */
 export function originRepository(dir: string): string | undefined {
+  const url = originUrl(dir);
+  return url === undefined ? undefined : repositoryOfUrl(url);
+}
+
+/**
+ * The URL of `dir`'s `origin` remote, or undefined without one.
+ * @example originUrl("/src/shop") // "git@github.com:acme/shop.git"
+ */
+export function originUrl(dir: string): string | undefined {
   const out = spawnSync("git", ["-C", dir, "remote", "get-url", "origin"], { encoding: "utf8" });
-  return out.status === 0 ? repositoryOfUrl(out.stdout.trim()) : undefined;
+  return out.status === 0 ? out.stdout.trim() : undefined;
 }
 
 /**

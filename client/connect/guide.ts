@@ -1,11 +1,18 @@
 /**
  * @module client/connect/guide — the texts `kaizen connect` writes for agents: the short guide
- * (`.kaizen/AGENTS.md`), the pointer to it in `AGENTS.md`/`CLAUDE.md`, and the Cursor rule. The
- * full guide is docs/agents.md in the Kaizen repository.
+ * (`.kaizen/AGENTS.md`), the pointer to it in `AGENTS.md`/`CLAUDE.md`, the Cursor rule, the Claude
+ * Code skill and the OpenHands microagent (the guide's text under each one's front matter, so the
+ * three never say different things). The full guide is docs/agents.md in the Kaizen repository.
  */
+import { join } from "node:path";
 
 /** Where the short guide goes in the connected repository; pointers name this path. */
 export const GUIDE_PATH = ".kaizen/AGENTS.md";
+
+/** Claude Code's project skill: loaded when a task mentions Kaizen or an issue `KZN-n`. */
+export const SKILL_PATH = join(".claude", "skills", "kaizen", "SKILL.md");
+/** OpenHands' keyword-triggered microagent. */
+export const MICROAGENT_PATH = join(".openhands", "microagents", "kaizen.md");
 
 /** What the guide says about the repository's Kaizen: shown to agents, so never a secret. */
 export interface GuideFacts {
@@ -86,4 +93,39 @@ description: How to take and report work through Kaizen
 alwaysApply: true
 ---
 ${pointerBlock().replace(/^## Kaizen\n\n/, "")}`;
+}
+
+/** What a skill or microagent's front matter says: when the agent should load the guide. */
+const WHEN =
+  "How to take, report and complete work from Kaizen: claim an issue, heartbeat the lease, post activities, " +
+  "ask a person, rate the prompt, complete with commits and pull requests. Use when a task names Kaizen, " +
+  "a dispatch (dsp_…) or an issue KZN-n.";
+
+/**
+ * `.claude/skills/kaizen/SKILL.md`: Claude Code's skill format (front matter `name` and
+ * `description`, then the instructions), holding the short guide.
+ * @example claudeSkill({ projectName: "shop", projectId: "prj_01J…" }).startsWith("---\nname: kaizen\n")
+ */
+export function claudeSkill(facts: GuideFacts): string {
+  return `---\nname: kaizen\ndescription: ${WHEN}\n---\n\n${agentGuide(facts)}`;
+}
+
+/**
+ * `.openhands/microagents/kaizen.md`: an OpenHands knowledge microagent (front matter `name`,
+ * `type`, `version`, `agent` and the `triggers` that load it), holding the short guide.
+ * @example openHandsMicroagent({ projectName: "shop", projectId: "prj_01J…" }).includes("- KZN-")
+ */
+export function openHandsMicroagent(facts: GuideFacts): string {
+  return `---
+name: kaizen
+type: knowledge
+version: 1.0.0
+agent: CodeActAgent
+triggers:
+- kaizen
+- KZN-
+- dispatch token
+---
+
+${agentGuide(facts)}`;
 }

@@ -6,7 +6,17 @@ import { join } from "node:path";
 import { KAIZEN_ENV_FILE } from "../config.js";
 import { AGENT_FILES, type AgentSetup, usesCursor } from "./detect.js";
 import { appendOnce, ensureIgnored, type McpServerEntry, mergeEnvFile, mergeMcpConfig } from "./files.js";
-import { agentGuide, cursorRule, GUIDE_PATH, pointerBlock } from "./guide.js";
+import {
+  agentGuide,
+  claudeSkill,
+  cursorRule,
+  GUIDE_PATH,
+  MICROAGENT_PATH,
+  openHandsMicroagent,
+  pointerBlock,
+  SKILL_PATH,
+} from "./guide.js";
+import { WORKFLOW_PATH, type WorkflowChoice, workflowAfter } from "./workflow.js";
 
 /** The MCP server's name in `.mcp.json`. */
 export const MCP_SERVER_NAME = "kaizen";
@@ -35,6 +45,8 @@ export interface PlanInput {
   apiKey: string;
   project: { id: string; name: string };
   mcpEntry: McpServerEntry;
+  /** With `--github-actions`: the workflow that works Kaizen's hand-offs in GitHub Actions. */
+  githubActions?: WorkflowChoice | undefined;
 }
 
 /**
@@ -44,6 +56,7 @@ export interface PlanInput {
  */
 export function planConnect(input: PlanInput): FileChange[] {
   const { setup, read } = input;
+  const facts = { projectName: input.project.name, projectId: input.project.id };
   const change = (path: string, after: (before: string | undefined) => string, purpose: string, secret = false) => {
     const before = read(path);
     return { path, before, after: after(before), purpose, ...(secret ? { secret } : {}) };
@@ -65,17 +78,21 @@ export function planConnect(input: PlanInput): FileChange[] {
       "URL, API key and project (git-ignored)",
       true,
     ),
-    change(
-      GUIDE_PATH,
-      () => agentGuide({ projectName: input.project.name, projectId: input.project.id }),
-      "agent guide",
-    ),
+    change(GUIDE_PATH, () => agentGuide(facts), "agent guide"),
     change(
       AGENT_FILES.mcpJson,
       (text) => mergeMcpConfig(text, MCP_SERVER_NAME, input.mcpEntry),
       "MCP server for Claude Code",
     ),
+    change(SKILL_PATH, () => claudeSkill(facts), "Claude Code skill"),
+    change(MICROAGENT_PATH, () => openHandsMicroagent(facts), "OpenHands microagent"),
   ];
+  if (input.githubActions) {
+    const choice = input.githubActions;
+    changes.push(
+      change(WORKFLOW_PATH, (text) => workflowAfter(text, choice), "GitHub Actions workflow for hosted runners"),
+    );
+  }
   if (usesCursor(setup)) {
     changes.push(
       change(

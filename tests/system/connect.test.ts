@@ -144,6 +144,15 @@ describe("kaizen connect", () => {
     expect(after.has("AGENTS.md")).toBe(false);
     expect(after.get(join(".cursor", "rules", "kaizen.mdc"))).toContain(".kaizen/AGENTS.md");
     expect(after.get(join(".cursor", "rules", "style.mdc"))).toBe("---\nalwaysApply: true\n---\nTabs, not spaces.\n");
+    // The same guide as a Claude Code skill and an OpenHands microagent, each under its own front matter.
+    const guide = after.get(join(".kaizen", "AGENTS.md")) ?? "";
+    expect(after.get(join(".claude", "skills", "kaizen", "SKILL.md"))).toMatch(
+      /^---\nname: kaizen\ndescription: .+\n---\n\n/,
+    );
+    expect(after.get(join(".claude", "skills", "kaizen", "SKILL.md"))?.endsWith(guide)).toBe(true);
+    expect(after.get(join(".openhands", "microagents", "kaizen.md"))).toMatch(/^---\nname: kaizen\ntype: knowledge\n/);
+    expect(after.get(join(".openhands", "microagents", "kaizen.md"))?.endsWith(guide)).toBe(true);
+    expect(after.has(join(".github", "workflows", "kaizen.yml"))).toBe(false);
 
     // Again: same files, no new project, and it says so.
     const second = await kaizen(["connect", "--yes", "--create-project", "--json"], env());
@@ -173,6 +182,53 @@ describe("kaizen connect", () => {
     expect(third.status).toBe(0);
     expect(third.stdout).toContain("Nothing changed: this repository was already connected.");
     expect(third.stdout).not.toMatch(/^(created|updated)\s/m);
+  });
+
+  it("--github-actions adds the workflow for the chosen agent, once; a workflow made the user's own is kept", async () => {
+    const workflow = join(".github", "workflows", "kaizen.yml");
+    const before = snapshot();
+    const flags = [
+      "connect",
+      "--yes",
+      "--github-actions",
+      "--agent-command",
+      "codex",
+      "--kaizen-package",
+      "github:acme/kaizen",
+    ];
+    const first = await kaizen([...flags, "--json"], env());
+    expect(first.status).toBe(0);
+    const report = JSON.parse(first.stdout) as { files: { path: string; action: string }[] };
+    expect(report.files.filter((f) => f.action !== "unchanged")).toEqual([
+      expect.objectContaining({ path: workflow, action: "created" }),
+    ]);
+    const written = snapshot();
+    expect(new Map([...written].filter(([path]) => path !== workflow))).toEqual(before);
+    expect(written.get(workflow)).toContain(
+      'run: kaizen run --dispatch "$KAIZEN_DISPATCH_ID" -- codex exec --json --dangerously-bypass-approvals-and-sandbox -',
+    );
+    expect(written.get(workflow)).toContain('KAIZEN_CLI: "github:acme/kaizen"');
+
+    const again = await kaizen(flags, env());
+    expect(again.stdout).toContain("Nothing changed: this repository was already connected.");
+    expect(snapshot()).toEqual(written);
+
+    // The user's edit without the first line makes it theirs: another agent choice leaves it alone.
+    const theirs = (written.get(workflow) ?? "").split("\n").slice(1).join("\n");
+    writeFileSync(join(repo, workflow), theirs);
+    const kept = await kaizen(
+      [...flags.slice(0, -4), "--agent-command", "claude-code", "--kaizen-package", "github:acme/kaizen"],
+      env(),
+    );
+    expect(kept.status).toBe(0);
+    expect(readFileSync(join(repo, workflow), "utf8")).toBe(theirs);
+
+    const refused = await kaizen(
+      ["connect", "--yes", "--github-actions", "--kaizen-package", "github:acme/kaizen", "--agent-command", " "],
+      env(),
+    );
+    expect(refused).toMatchObject({ status: 2, stdout: "" });
+    expect(refused.stderr).toContain("--agent-command is empty");
   });
 
   it("a refused key is exit 1 with where the key came from, and nothing is written", async () => {
@@ -233,6 +289,8 @@ describe("kaizen connect on a terminal (its questions answered in process)", () 
       [join(".kaizen", "env"), "created"],
       [join(".kaizen", "AGENTS.md"), "created"],
       [".mcp.json", "created"],
+      [join(".claude", "skills", "kaizen", "SKILL.md"), "created"],
+      [join(".openhands", "microagents", "kaizen.md"), "created"],
       ["AGENTS.md", "created"],
     ]);
     expect(report.envFile).toBeNull();

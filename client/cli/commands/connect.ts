@@ -2,6 +2,7 @@
 import { createInterface } from "node:readline/promises";
 import type { Argv } from "yargs";
 import { type ConnectReport, connectRepository, type Launcher } from "../../connect/connect.js";
+import { AGENT_PRESETS, DEFAULT_EVENT_TYPE } from "../../connect/workflow.js";
 import type { Define } from "../command.js";
 import { COMMANDS } from "../command-index.js";
 import { emit, formatFields, formatTable, paint } from "../output.js";
@@ -15,6 +16,12 @@ const CONNECT_EPILOGUE = `Writes, in the repository (a second run changes nothin
   .mcp.json           the "kaizen" MCP server (no key in it); other servers are kept
   .cursor/mcp.json and .cursor/rules/kaizen.mdc, when .cursor/rules/ or .cursor/mcp.json exists
   AGENTS.md, CLAUDE.md  a pointer to the guide, appended once (AGENTS.md made when neither exists)
+  .claude/skills/kaizen/SKILL.md       the guide as a Claude Code skill
+  .openhands/microagents/kaizen.md     the guide as an OpenHands microagent
+With --github-actions, also:
+  .github/workflows/kaizen.yml  answers a hosted runner's repository dispatch with
+                      kaizen run --dispatch -- <--agent-command>; kept as it is once its first
+                      line is no longer kaizen connect's (then it is yours)
 On a TTY it asks for the project and before writing; --yes never asks.`;
 
 /**
@@ -110,6 +117,27 @@ export function registerConnect(yargs: Argv, define: Define): Argv {
             describe:
               "How the MCP entry starts kaizen: node with this checkout's bin/kaizen.js, or npx (an installed package only, never a download); auto: npx when installed as a package",
           })
+          .option("github-actions", {
+            type: "boolean",
+            default: false,
+            describe:
+              "Also write .github/workflows/kaizen.yml, which works a hosted runner's dispatches in GitHub Actions",
+          })
+          .option("agent-command", {
+            type: "string",
+            default: "claude-code",
+            describe: `The workflow's agent: ${Object.keys(AGENT_PRESETS).join(" or ")} (installed and run without prompts), or a command line of your own`,
+          })
+          .option("kaizen-package", {
+            type: "string",
+            describe:
+              "Where the workflow installs the kaizen CLI from (an npm install spec; default: this checkout's GitHub origin as github:owner/name)",
+          })
+          .option("event-type", {
+            type: "string",
+            default: DEFAULT_EVENT_TYPE,
+            describe: "The repository dispatch event the workflow answers (the runner's eventType)",
+          })
           .epilogue(CONNECT_EPILOGUE),
       async (args, { io, output }) => {
         const interactive = !args.yes && io.stdin.isTTY === true && io.stdout.isTTY === true;
@@ -127,6 +155,9 @@ export function registerConnect(yargs: Argv, define: Define): Argv {
             dryRun: args.dryRun,
             ask: readline ? (question) => readline.question(question) : undefined,
             log: (line) => output.err(line),
+            githubActions: args.githubActions
+              ? { agentCommand: args.agentCommand, kaizenPackage: args.kaizenPackage, eventType: args.eventType }
+              : undefined,
           });
           emit(output, report, (r) => formatConnectReport(r, output.colour));
         } finally {

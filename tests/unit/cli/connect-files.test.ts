@@ -16,8 +16,9 @@ import {
   mergeEnvFile,
   mergeMcpConfig,
 } from "../../../client/connect/files.js";
-import { GUIDE_PATH, pointerBlock } from "../../../client/connect/guide.js";
+import { GUIDE_PATH, MICROAGENT_PATH, pointerBlock, SKILL_PATH } from "../../../client/connect/guide.js";
 import { type FileChange, planConnect } from "../../../client/connect/plan.js";
+import { WORKFLOW_PATH } from "../../../client/connect/workflow.js";
 
 const root = mkdtempSync(join(tmpdir(), "kaizen-connect-unit-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -154,6 +155,8 @@ describe("planConnect", () => {
       join(".kaizen", "env"),
       GUIDE_PATH,
       ".mcp.json",
+      SKILL_PATH,
+      MICROAGENT_PATH,
       "AGENTS.md",
     ]);
     expect(plan.filter((c) => c.secret).map((c) => c.path)).toEqual([join(".kaizen", "env")]);
@@ -176,6 +179,12 @@ describe("planConnect", () => {
     }
     const second = planConnect({ ...base, setup: { ...setup, cursorMcp: true }, read: (path) => files.get(path) });
     expect(second.filter((c) => c.before !== c.after)).toEqual([]);
+    const githubActions = { agentCommand: "codex", kaizenPackage: "github:acme/kaizen", eventType: "kaizen-dispatch" };
+    const withWorkflow = planConnect({ ...base, setup, read: (path) => files.get(path), githubActions });
+    expect(withWorkflow.filter((c) => c.before !== c.after).map((c) => c.path)).toEqual([WORKFLOW_PATH]);
+    apply(files, withWorkflow);
+    const third = planConnect({ ...base, setup, read: (path) => files.get(path), githubActions });
+    expect(third.filter((c) => c.before !== c.after)).toEqual([]);
   });
 });
 
