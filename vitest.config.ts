@@ -44,6 +44,9 @@ export default defineConfig({
           name: "system",
           include: ["tests/system/**/*.test.ts"],
           globalSetup: ["tests/helpers/setup-dynamodb.ts", "tests/helpers/setup-build.ts"],
+          // A browser's page settles in its own time: `expect.poll` ends as soon as the page shows what
+          // is asserted, and waits up to 10 s (not vitest's 1 s) on a machine busy with other files.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
