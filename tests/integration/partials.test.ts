@@ -259,6 +259,21 @@ describe("partials", () => {
   });
 
   describe.each(CONFLICT_MODES)("under concurrency ($mode)", ({ emulateConflicts }) => {
+    it("seeds the default partial exactly once when many instances start at once", async () => {
+      const a = await testApp({}, { emulateConflicts });
+      const instances = [a, ...Array.from({ length: 5 }, () => anotherInstance(a, emulateConflicts))];
+      // Every route of the family waits for the defaults: these first requests all start a seeding.
+      const answers = await Promise.all(instances.map(({ app }) => app.request("/api/partials", { headers: AUTH })));
+      expect(answers.map(({ status }) => status)).toEqual(Array(instances.length).fill(200));
+      const list = (await (
+        await a.app.request("/api/partials", { headers: AUTH })
+      ).json()) as ListBody<TemplatePartial>;
+      expect(list.data.map(({ name }) => name)).toEqual(["kaizen-reporting"]);
+      expect(list.total).toBe(1);
+      const holders = await errorOf(a.app.request("/api/partials/kaizen-reporting", send("DELETE")), 409);
+      expect(holders.match(/active version 1 of template/g)).toHaveLength(5);
+    });
+
     it("never lets a version that includes a partial and the partial's delete both succeed", async () => {
       const a = await testApp({}, { emulateConflicts });
       const b = anotherInstance(a, emulateConflicts);

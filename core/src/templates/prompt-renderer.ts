@@ -272,14 +272,14 @@ export class PromptRenderer {
     }
   }
 
-  /** Writes the defaults not in `seeded`, each with its mark, and returns their slugs. */
+  /** Writes the defaults not in `seeded` (partials first), each with its mark, and returns the templates' slugs. */
   private async seedMissing(seeded: Set<string>): Promise<string[]> {
     const created: string[] = [];
     if (seeded.size === SEEDED.length) return created;
     // Their content (and the compiler that checks it) is loaded only when one is to be written.
     const { DEFAULT_PARTIALS, DEFAULT_TEMPLATES } = await import("./defaults.js");
     for (const preset of DEFAULT_PARTIALS.filter(({ name }) => !seeded.has(`partial#${name}`))) {
-      if (await this.seedPartial(preset)) created.push(`partial ${preset.name}`);
+      await this.seedPartial(preset);
     }
     for (const preset of DEFAULT_TEMPLATES.filter(({ slug }) => !seeded.has(slug))) {
       // Never marked seeded while a user's template holds the slug: skipped without compiling it.
@@ -328,8 +328,8 @@ export class PromptRenderer {
   }
 
   /** Writes a default partial with its mark, unless a user's partial holds the name (then it is never marked). */
-  private async seedPartial(preset: { name: string; description: string; content: string }): Promise<boolean> {
-    if (await this.partials.get(preset.name)) return false;
+  private async seedPartial(preset: { name: string; description: string; content: string }): Promise<void> {
+    if (await this.partials.get(preset.name)) return;
     const { compiled } = await checkedContent(preset.content, this.sealSecret);
     const at = this.now().toISOString();
     const partial = {
@@ -346,10 +346,9 @@ export class PromptRenderer {
           this.templateSeeding.markPartial(preset.name),
         ]),
       );
-      return true;
     } catch (error) {
+      // Seeded meanwhile by another instance: nothing to do.
       if (!(error instanceof ConditionFailedError)) throw error;
-      return false;
     }
   }
 }
