@@ -98,6 +98,19 @@ describe("partials", () => {
     );
   });
 
+  it("answers a POST sent again with the same Idempotency-Key as the first time", async () => {
+    const body = { name: "once-only", content: "Once" };
+    const first = await t.app.request("/api/partials", jsonPost(body, { "Idempotency-Key": "partial-once" }));
+    const again = await t.app.request("/api/partials", jsonPost(body, { "Idempotency-Key": "partial-once" }));
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(await again.json()).toEqual(await first.json());
+    const other = await t.app.request(
+      "/api/partials",
+      jsonPost({ ...body, content: "Twice" }, { "Idempotency-Key": "partial-once" }),
+    );
+    expect(other.status).toBe(409);
+  });
+
   it("refuses a taken name (409), bad fields, content that does not compile, and a rename (400)", async () => {
     await createPartial(t.app, { name: "taken", content: "x" });
     expect(await errorOf(t.app.request("/api/partials", jsonPost({ name: "taken", content: "y" })), 409)).toBe(
@@ -272,6 +285,24 @@ describe("partials", () => {
       expect(list.total).toBe(1);
       const holders = await errorOf(a.app.request("/api/partials/kaizen-reporting", send("DELETE")), 409);
       expect(holders.match(/active version 1 of template/g)).toHaveLength(5);
+    });
+
+    it("never lets two writes close a cycle between partials: one of them is a 400 naming it", async () => {
+      const a = await testApp({}, { emulateConflicts });
+      const b = anotherInstance(a, emulateConflicts);
+      for (let round = 0; round < 5; round++) {
+        const [left, right] = [`left-${round}`, `right-${round}`];
+        await createPartial(a.app, { name: left, content: "L" });
+        await createPartial(a.app, { name: right, content: "R" });
+        const answers = await Promise.all([
+          a.app.request(`/api/partials/${left}`, send("PATCH", { content: `L {{> ${right}}}` })),
+          b.app.request(`/api/partials/${right}`, send("PATCH", { content: `R {{> ${left}}}` })),
+        ]);
+        const statuses = answers.map(({ status }) => status).sort();
+        expect(statuses, `round ${round}`).toEqual([200, 400]);
+        const refused = answers.find(({ status }) => status === 400);
+        expect(((await refused?.json()) as { error: string }).error).toMatch(/would include itself: /);
+      }
     });
 
     it("never lets a version that includes a partial and the partial's delete both succeed", async () => {
