@@ -116,9 +116,11 @@ describe("partials", () => {
     expect(await errorOf(t.app.request("/api/partials", jsonPost({ name: "taken", content: "y" })), 409)).toBe(
       'Partial "taken" already exists',
     );
-    expect(await errorOf(t.app.request("/api/partials", jsonPost({ name: "Bad Name", content: "y" })), 400)).toBe(
-      "name: must be 1..64 of a-z, 0-9, _ and -",
-    );
+    for (const name of ["Bad Name", "__proto__", "x".repeat(65), ""]) {
+      expect(await errorOf(t.app.request("/api/partials", jsonPost({ name, content: "y" })), 400)).toBe(
+        "name: must be 1..64 of a-z, 0-9, _ and - (and not __proto__)",
+      );
+    }
     expect(await errorOf(t.app.request("/api/partials", jsonPost({ name: "empty", content: "" })), 400)).toBe(
       "content: must not be empty",
     );

@@ -250,8 +250,11 @@ export function armCountOfSortKey(sk: string): { arm: ExperimentArm; count: ArmC
   return { arm: arm as ExperimentArm, count: count as ArmCount };
 }
 
-/** A partial's name: its id in paths and keys (docs/api.md#partials). */
-export const PARTIAL_NAME = /^[a-z0-9_-]{1,64}$/;
+/**
+ * A partial's name: its id in paths and keys (docs/api.md#partials). `__proto__` is not one: a
+ * Handlebars environment keeps partials in a plain object, where that name would set its prototype.
+ */
+export const PARTIAL_NAME = /^(?!__proto__$)[a-z0-9_-]{1,64}$/;
 
 /** Names of the default partials (./defaults.ts holds their content), seeded with the default templates. */
 export const DEFAULT_PARTIAL_NAMES = ["kaizen-reporting"] as const;

@@ -6,7 +6,7 @@ import { PARTIAL_NAME } from "./keys.js";
 import { MAX_CONTENT } from "./schemas.js";
 
 const partialName = /* @__PURE__ */ onFirstUse(() =>
-  z.string().check(z.regex(PARTIAL_NAME, "must be 1..64 of a-z, 0-9, _ and -")),
+  z.string().check(z.regex(PARTIAL_NAME, "must be 1..64 of a-z, 0-9, _ and - (and not __proto__)")),
 );
 const partialContent = /* @__PURE__ */ onFirstUse(() =>
   z

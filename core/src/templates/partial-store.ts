@@ -97,7 +97,7 @@ export class PartialStore {
 
   /**
    * The writes that create `partial` (the first, conditioned on its name being free) with its
-   * listing entry and its uses of the partials it includes (`read`: as read while checking them).
+   * listing entry and its uses of the partials it includes (each as read while checking them).
    */
   prepareCreate(
     partial: TemplatePartial,
