@@ -3,6 +3,7 @@ import type { ClaimResult } from "../../core/src/dispatch/schemas.js";
 import type { Prompt } from "../../core/src/prompts/schemas.js";
 import type { TemplatePartial } from "../../core/src/templates/partial-schemas.js";
 import type { TemplateDetail, TemplatePreview, TemplateVersion } from "../../core/src/templates/schemas.js";
+import { TemplateSeeding } from "../../core/src/templates/template-seeding.js";
 import { AUTH, anotherInstance, dataOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";
 import { createTemplate } from "../helpers/templates.js";
@@ -271,6 +272,16 @@ describe("partials", () => {
     const holders = await errorOf(t.app.request("/api/partials/kaizen-reporting", send("DELETE")), 409);
     expect(holders).toContain("active version 1 of template signal-triage");
     expect(holders).toContain("active version 1 of template monitor-check");
+  });
+
+  it("seeds a default with the reporting text in place when the partial was deleted before it could be seeded", async () => {
+    const fresh = await testApp();
+    // The partial was seeded, and deleted, by an earlier start that never got to the templates.
+    await fresh.db.transactWrite([new TemplateSeeding(fresh.db).markPartial("kaizen-reporting")]);
+    const detail = await dataOf<TemplateDetail>(fresh.app.request("/api/templates/task-execution", { headers: AUTH }));
+    expect(detail.activeVersion?.content).toContain("\n\n## Reporting back\n\n{{#if dispatch}}");
+    expect(detail.activeVersion?.content).not.toContain("{{> ");
+    expect((await fresh.app.request("/api/partials/kaizen-reporting", { headers: AUTH })).status).toBe(404);
   });
 
   describe.each(CONFLICT_MODES)("under concurrency ($mode)", ({ emulateConflicts }) => {

@@ -256,3 +256,15 @@ export const DEFAULT_TEMPLATES: readonly DefaultTemplate[] = [
     changelog: CHANGELOG,
   },
 ];
+
+/**
+ * `content` with each default partial it includes written in place, as the defaults read before they
+ * shared it: what a default is seeded with when its users deleted the partial first.
+ * @example withDefaultPartialsInPlace("Work.\n\n{{> kaizen-reporting}}\n") // "Work.\n\n## Reporting back\n…"
+ */
+export function withDefaultPartialsInPlace(content: string): string {
+  return DEFAULT_PARTIALS.reduce(
+    (text, partial) => text.replaceAll(`{{> ${partial.name}}}\n`, partial.content),
+    content,
+  );
+}

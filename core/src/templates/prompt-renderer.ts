@@ -7,13 +7,13 @@ import { randomUUID } from "node:crypto";
 import type { Project } from "../catalog/schemas.js";
 import { ConditionFailedError } from "../db/db.js";
 import { pollBackoff, retryConflicts } from "../db/retry.js";
-import { NotFoundError, UnavailableError } from "../errors.js";
+import { NotFoundError, UnavailableError, ValidationError } from "../errors.js";
 import type { IssueAggregate } from "../issues/issue-item.js";
 import { armOf } from "./arms.js";
 import type { PromptArm } from "./experiment-counts.js";
 import { DEFAULT_PARTIAL_NAMES, DEFAULT_TEMPLATE_SLUGS, newTemplateId, VERSION_ID } from "./keys.js";
 import { includedPartials } from "./partial-includes.js";
-import type { PartialStore } from "./partial-store.js";
+import type { PartialStore, StoredPartial } from "./partial-store.js";
 import {
   type DispatchContext,
   NO_DISPATCH,
@@ -277,20 +277,31 @@ export class PromptRenderer {
     const created: string[] = [];
     if (seeded.size === SEEDED.length) return created;
     // Their content (and the compiler that checks it) is loaded only when one is to be written.
-    const { DEFAULT_PARTIALS, DEFAULT_TEMPLATES } = await import("./defaults.js");
+    const { DEFAULT_PARTIALS, DEFAULT_TEMPLATES, withDefaultPartialsInPlace } = await import("./defaults.js");
     for (const preset of DEFAULT_PARTIALS.filter(({ name }) => !seeded.has(`partial#${name}`))) {
       await this.seedPartial(preset);
     }
     for (const preset of DEFAULT_TEMPLATES.filter(({ slug }) => !seeded.has(slug))) {
       // Never marked seeded while a user's template holds the slug: skipped without compiling it.
       if (await this.store.idOfSlug(preset.slug)) continue;
-      const { compiled, partials: references } = await checkedContent(preset.content, this.sealSecret);
-      const includes = await includedPartials(this.partials, references);
+      let content = preset.content;
+      let checked = await checkedContent(content, this.sealSecret);
+      let includes: StoredPartial[];
+      try {
+        includes = await includedPartials(this.partials, checked.partials);
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        // A default partial its users deleted before this default could be seeded: its text goes in place.
+        content = withDefaultPartialsInPlace(content);
+        checked = await checkedContent(content, this.sealSecret);
+        includes = [];
+      }
+      const { compiled } = checked;
       const { id, createdAt } = newTemplateId(this.now().getTime());
       const first = newVersionRecord(
         id,
         1,
-        { changelog: preset.changelog, authorType: "human", authorName: "kaizen", content: preset.content },
+        { changelog: preset.changelog, authorType: "human", authorName: "kaizen", content },
         "active",
         createdAt,
       );

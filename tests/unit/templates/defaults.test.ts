@@ -1,7 +1,12 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { newIssue } from "../../../core/src/issues/issue-service.js";
 import { ISSUE_TYPES, type Issue, type IssueStatus, type IssueSummary } from "../../../core/src/issues/schemas.js";
-import { DEFAULT_PARTIALS, DEFAULT_TEMPLATES, REPORTING_PARTIAL } from "../../../core/src/templates/defaults.js";
+import {
+  DEFAULT_PARTIALS,
+  DEFAULT_TEMPLATES,
+  REPORTING_PARTIAL,
+  withDefaultPartialsInPlace,
+} from "../../../core/src/templates/defaults.js";
 import { DEFAULT_TEMPLATE_SLUGS } from "../../../core/src/templates/keys.js";
 import {
   checkTemplateSyntax,
@@ -295,6 +300,7 @@ describe("default templates", () => {
       async (template) => {
         // The content as it was before the partial: the reporting text where the partial is included.
         const inPlace = template.content.replace(`{{> ${REPORTING_PARTIAL}}}\n`, reporting);
+        expect(withDefaultPartialsInPlace(template.content)).toBe(inPlace);
         expect(inPlace).toContain("\n\n## Reporting back\n\n{{#if dispatch}}");
         for (const [kind, context] of [
           ["claim", fullContext(template.conditions.type)],
