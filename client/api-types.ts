@@ -965,6 +965,55 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/partials": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List partials
+     * @description By name.
+     */
+    get: operations["getApiPartials"];
+    put?: never;
+    /**
+     * Create a partial
+     * @description Content a version includes with `{{> name}}`. Content that does not compile, or includes a partial that does not exist or would include itself, is a 400; a name taken is a 409.
+     */
+    post: operations["postApiPartials"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/partials/{name}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a partial */
+    get: operations["getApiPartialsName"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a partial
+     * @description A 409 names the active or draft versions (of live templates) and the partials that include it; retired versions do not hold it.
+     */
+    delete: operations["deleteApiPartialsName"];
+    options?: never;
+    head?: never;
+    /**
+     * Update a partial
+     * @description `content` and `description`; the name is the partial's id and never changes. Prompts rendered from now on include the new content; prompts already rendered keep their text.
+     */
+    patch: operations["patchApiPartialsName"];
+    trace?: never;
+  };
   "/api/prompts": {
     parameters: {
       query?: never;
@@ -1962,6 +2011,15 @@ export interface components {
         arm: "control" | "candidate";
       } | null;
       text: string | null;
+    };
+    Partial: {
+      name: string;
+      content: string;
+      description: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
     };
     Version: {
       id: string;
@@ -5159,6 +5217,181 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiPartials: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Partial"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiPartials: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          content: string;
+          description?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The new partial */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Partial"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiPartialsName: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Partial name (`[a-z0-9_-]{1,64}`) */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The partial */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Partial"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  deleteApiPartialsName: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
+      path: {
+        /** @description Partial name (`[a-z0-9_-]{1,64}`) */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  patchApiPartialsName: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
+      path: {
+        /** @description Partial name (`[a-z0-9_-]{1,64}`) */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          content?: string;
+          description?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The updated partial */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Partial"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      412: components["responses"]["PreconditionFailed"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       503: components["responses"]["Unavailable"];
     };
   };

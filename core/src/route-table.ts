@@ -92,6 +92,11 @@ export const ROUTE_TABLE = {
     route("POST", "/api/templates/:id/experiments", { scope: "write", reach: "shared" }),
     route("GET", "/api/templates/:id/experiments/:experimentId", { scope: "read", reach: "shared" }),
     route("DELETE", "/api/templates/:id/experiments/:experimentId", { scope: "write", reach: "shared" }),
+    route("GET", "/api/partials", { scope: "read", reach: "shared" }),
+    route("POST", "/api/partials", { scope: "write", reach: "shared" }),
+    route("GET", "/api/partials/:name", { scope: "read", reach: "shared" }),
+    route("PATCH", "/api/partials/:name", { scope: "write", reach: "shared" }),
+    route("DELETE", "/api/partials/:name", { scope: "write", reach: "shared" }),
   ],
   prompts: [
     route("GET", "/api/prompts", { scope: "read", reach: "global" }),

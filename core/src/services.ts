@@ -57,6 +57,8 @@ import { UsageStats } from "./stats/usage-stats.js";
 import { ExperimentEndings } from "./templates/experiment-endings.js";
 import { ExperimentService } from "./templates/experiment-service.js";
 import { ExperimentStore } from "./templates/experiment-store.js";
+import { PartialService } from "./templates/partial-service.js";
+import { PartialStore } from "./templates/partial-store.js";
 import { PromptContextBuilder } from "./templates/prompt-context-builder.js";
 import { PromptRenderer } from "./templates/prompt-renderer.js";
 import { TemplateSeeding } from "./templates/template-seeding.js";
@@ -91,6 +93,9 @@ export const issueStore = (deps: DbDeps) =>
 export const issueQueries = (deps: DbDeps) =>
   once(deps, "issueQueries", () => new IssueQueries(deps.db, issueStore(deps)));
 export const templateStore = (deps: DbDeps) => once(deps, "templateStore", () => new TemplateStore(deps.db));
+export const partialStore = (deps: DbDeps) => once(deps, "partialStore", () => new PartialStore(deps.db));
+export const partialService = (deps: AppDeps) =>
+  once(deps, "partials", () => new PartialService(partialStore(deps), deps.config.serviceApiKey, clockOf(deps)));
 export const dispatchStore = (deps: DbDeps) => once(deps, "dispatchStore", () => new DispatchStore(deps.db));
 export const signalStore = (deps: DbDeps) => once(deps, "signalStore", () => new SignalStore(deps.db));
 export const signalQueries = (deps: DbDeps) => once(deps, "signalQueries", () => new SignalQueries(deps.db));
@@ -227,6 +232,7 @@ export const promptRenderer = (deps: AppDeps) =>
     );
     return new PromptRenderer(
       templateStore(deps),
+      partialStore(deps),
       new TemplateSeeding(deps.db),
       contexts,
       deps.config.serviceApiKey,
@@ -249,6 +255,7 @@ export const templateService = (deps: AppDeps) =>
     () =>
       new TemplateService(
         templateStore(deps),
+        partialStore(deps),
         catalogLookups(deps),
         deps.config.serviceApiKey,
         experimentEndings(deps),

@@ -193,7 +193,7 @@ export interface PropertyWorld {
 
 /**
  * A route's path on the seeded resources: its own dispatch, prompt, project, goal or API key, a
- * default template, else the issue.
+ * default template or partial, else the issue.
  * @example pathOnWorld(world, "/api/issues/:id/comments") // "/api/issues/iss_01…/comments"
  */
 export function pathOnWorld(world: PropertyWorld, template: string): string {
@@ -201,6 +201,7 @@ export function pathOnWorld(world: PropertyWorld, template: string): string {
     if (template.startsWith("/api/dispatch/")) return world.dispatchId;
     if (template.startsWith("/api/prompts/")) return world.promptId;
     if (template.startsWith("/api/templates/")) return "task-execution";
+    if (template.startsWith("/api/partials/")) return "kaizen-reporting";
     if (template.startsWith("/api/projects/")) return world.projectId;
     if (template.startsWith("/api/goals/")) return world.goalId;
     if (template.startsWith("/api/keys/")) return world.keyId;

@@ -231,6 +231,19 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
     { body: { candidateVersionId: candidate.id, trafficPercent: 20 } },
   );
   await call("GET /api/templates/:id/experiments", { id: template.id });
+  // Partials: one a draft includes, then released by a later version and deleted last.
+  await call("GET /api/partials");
+  const partial = await call<{ name: string }>(
+    "POST /api/partials",
+    {},
+    { body: { name: "walk-footer", content: "Thanks, {{issueRef issue}}.", description: "For the walk" } },
+  );
+  await call("GET /api/partials/:name", { name: partial.name });
+  await call(
+    "PATCH /api/partials/:name",
+    { name: partial.name },
+    { body: { content: "Thank you, {{issueRef issue}}." } },
+  );
   await call("GET /api/templates/:id/experiments/:experimentId", { id: template.id, experimentId: experiment.id });
 
   // Dispatch, prompts and reviews.
@@ -353,6 +366,7 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
   await call("DELETE /api/projects/:id", { id: spareProject.id });
   await call("DELETE /api/templates/:id/experiments/:experimentId", { id: template.id, experimentId: experiment.id });
   await call("DELETE /api/templates/:id", { id: template.id });
+  await call("DELETE /api/partials/:name", { name: partial.name });
   await call("DELETE /api/event-destinations/:id", { id: destination.id });
   return answered;
 }

@@ -194,11 +194,12 @@ describe("signal requests", () => {
 
 describe("claims", () => {
   // docs/contributing.md#budgets sets a claim at 3 calls (the queue head, the issue, one transaction). It
-  // makes 7 today: the lease-expiry query and the template listing the prompt is chosen from come
+  // makes 8 today: the lease-expiry query and the template listing the prompt is chosen from come
   // on top, and so do the claimer's entry and the count of claimers ahead of it, which let claims
-  // made at once take different issues without taking turns (docs/api.md#dispatch). The bound holds it
-  // where it is; lower it when the claim meets its budget.
-  const CLAIM_CALLS_TODAY = 7;
+  // made at once take different issues without taking turns (docs/api.md#dispatch), and the default
+  // templates include a partial, read as it is now in one more call (docs/api.md#partials). The bound
+  // holds it where it is; lower it when the claim meets its budget.
+  const CLAIM_CALLS_TODAY = 8;
 
   it(`costs at most ${CLAIM_CALLS_TODAY} calls, as many with 30 issues queued as with 2`, async () => {
     const t = await testApp();
@@ -213,6 +214,33 @@ describe("claims", () => {
     for (const answer of [few, many]) expect(answer.status).toBe(201);
     expect(few.calls).toBeLessThanOrEqual(CLAIM_CALLS_TODAY);
     expect(many.calls).toBe(few.calls);
+  });
+
+  it("read the partials the chosen version includes, in one call, and none when it includes none", async () => {
+    const t = await testApp();
+    await createIssues(t.app, 3, (i) => ({ title: `Task ${i}`, type: "task", status: "todo" }));
+    const claim = () => costOf(t, "/api/dispatch/claim", jsonPost({ agent: "costed" }));
+    // The first claim of a process also seeds the default templates (task-execution includes a partial).
+    expect((await claim()).status).toBe(201);
+    const withPartial = await claim();
+    await dataOf(
+      t.app.request(
+        "/api/templates",
+        jsonPost({
+          slug: "plain-task",
+          name: "Plain",
+          conditions: { type: "task" },
+          specificity: 50,
+          content: "Do it",
+        }),
+      ),
+      201,
+    );
+    await claim(); // reads the new version once per process
+    await createIssues(t.app, 1, () => ({ title: "Task 4", type: "task", status: "todo" }));
+    const withoutPartial = await claim();
+    for (const answer of [withPartial, withoutPartial]) expect(answer.status).toBe(201);
+    expect(withoutPartial.calls).toBe(withPartial.calls - 1);
   });
 
   it("of a project's issue read the project once, for the prompt and its limits; a budget adds one query", async () => {

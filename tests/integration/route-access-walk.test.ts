@@ -81,6 +81,7 @@ describe("every bearer route, with every scope and another project's key", () =>
       "/api/goals/:id": ["Goal", `gol_${FAKE}`],
       "/api/labels/:id": ["Label", `lbl_${FAKE}`],
       "/api/templates/:id": ["Template", `tpl_${FAKE}`],
+      "/api/partials/:name": ["Partial", "no-such-partial"],
       "/api/event-destinations/:id": ["Event destination", `dst_${FAKE}`],
       "/api/keys/:id": ["Key", spare.id],
     };
@@ -104,7 +105,7 @@ describe("every bearer route, with every scope and another project's key", () =>
         if (route.path.includes(":") && !base) throw new Error(`No id to walk ${routeKey(route)} with`);
         const nounAndId = base ? ids[base] : undefined;
         const path = route.path
-          .replace(/:(id|issueId)\b/, nounAndId?.[1] ?? "")
+          .replace(/:(id|issueId|name)\b/, nounAndId?.[1] ?? "")
           .replace(":versionId", `ver_${FAKE}`)
           .replace(":experimentId", `exp_${FAKE}`)
           .replace(":deliveryId", `evd_${FAKE}`);

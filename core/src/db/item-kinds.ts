@@ -266,6 +266,21 @@ export const ITEM_KINDS = {
     owner: "templates/experiment-counts#armOutcomeAdditions",
     about: "an experiment arm's spread counts",
   },
+  partial: {
+    prefix: "partial_1",
+    stamped: true,
+    keys: "templates/keys",
+    owner: "templates/partial-store#PartialStore",
+    about: "a partial: named content that versions and other partials include",
+  },
+  partialuse: {
+    prefix: "partial_1",
+    facet: "use",
+    stamped: true,
+    keys: "templates/keys",
+    owner: "templates/partial-store#PartialStore",
+    about: "a version or partial that includes a partial, beside it",
+  },
   // prompts and reviews
   prompt: {
     prefix: "prompt_1",
@@ -429,6 +444,7 @@ export const LISTINGS = {
   comment: { keys: "comments/keys", owner: "comments/comment-store#CommentStore" },
   signal: { keys: "signals/keys", owner: "signals/signal-store#SignalStore" },
   template: { keys: "templates/keys", owner: "templates/template-store#TemplateStore" },
+  partial: { keys: "templates/keys", owner: "templates/partial-store#PartialStore" },
   prompt: { keys: "prompts/keys", owner: "prompts/prompt-store#PromptStore" },
   review: { keys: "prompts/keys", owner: "prompts/review-store#ReviewStore" },
   dispatch: { keys: "dispatch/keys", owner: "dispatch/dispatch-store#DispatchStore" },

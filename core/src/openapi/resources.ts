@@ -30,6 +30,7 @@ import { promptSchema, reviewSchema } from "../prompts/schemas.js";
 import { type Output, onFirstUse } from "../schema.js";
 import { healthSchema, providerSetupSchema, serviceInfoSchema } from "../service/schemas.js";
 import { ingestResultSchema, signalSchema } from "../signals/schemas.js";
+import { partialSchema } from "../templates/partial-schemas.js";
 import {
   experimentSchema,
   templateDetailSchema,
@@ -67,6 +68,7 @@ export const RESOURCE_SCHEMAS = {
   Template: templateSchema(),
   TemplateDetail: templateDetailSchema(),
   TemplatePreview: templatePreviewSchema(),
+  Partial: partialSchema(),
   Version: templateVersionSchema(),
   Experiment: experimentSchema(),
   Prompt: promptSchema(),

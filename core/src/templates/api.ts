@@ -1,8 +1,9 @@
 /**
- * @module templates/api — the `templates` family's routes (docs/api.md#templates-and-versions, docs/api.md#experiments),
+ * @module templates/api — the `templates` family's routes (docs/api.md#templates-and-versions, docs/api.md#partials, docs/api.md#experiments),
  * each declared once: guard, request schemas, answers and OpenAPI text (openapi/declare).
  */
 import { type Declarations, ISSUE_REF, TEXT } from "../openapi/declare.js";
+import { createPartialBody, patchPartialBody } from "./partial-schemas.js";
 import {
   createTemplateBody,
   createVersionBody,
@@ -12,6 +13,8 @@ import {
   previewQuery,
   startExperimentBody,
 } from "./schemas.js";
+
+const PARTIAL_PARAM_TEXT = TEXT ? "Partial name (`[a-z0-9_-]{1,64}`)" : "";
 
 export const templateApi = {
   "GET /api/templates": {
@@ -190,6 +193,76 @@ export const templateApi = {
         "active version again. 409 once it has ended.",
       params: { id: "Template id (`tpl_…`) or slug", experimentId: "Experiment id (`exp_…`)" },
       success: "The experiment, stopped",
+    },
+  },
+  "GET /api/partials": {
+    auth: "bearer",
+    scope: "read",
+    reach: "shared",
+    query: pageQuery,
+    success: { list: "Partial" },
+    doc: TEXT && {
+      summary: "List partials",
+      description: "By name.",
+      success: "A page",
+    },
+  },
+  "POST /api/partials": {
+    auth: "bearer",
+    scope: "write",
+    reach: "shared",
+    body: createPartialBody,
+    success: { status: 201, item: "Partial" },
+    errors: [409],
+    doc: TEXT && {
+      summary: "Create a partial",
+      description:
+        "Content a version includes with `{{> name}}`. Content that does not compile, or includes a partial that " +
+        "does not exist or would include itself, is a 400; a name taken is a 409.",
+      success: "The new partial",
+    },
+  },
+  "GET /api/partials/:name": {
+    auth: "bearer",
+    scope: "read",
+    reach: "shared",
+    success: { item: "Partial" },
+    doc: TEXT && {
+      summary: "Get a partial",
+      params: { name: PARTIAL_PARAM_TEXT },
+      success: "The partial",
+    },
+  },
+  "PATCH /api/partials/:name": {
+    auth: "bearer",
+    scope: "write",
+    reach: "shared",
+    body: patchPartialBody,
+    ifMatch: true,
+    success: { item: "Partial" },
+    doc: TEXT && {
+      summary: "Update a partial",
+      description:
+        "`content` and `description`; the name is the partial's id and never changes. Prompts rendered from " +
+        "now on include the new content; prompts already rendered keep their text.",
+      params: { name: PARTIAL_PARAM_TEXT },
+      success: "The updated partial",
+    },
+  },
+  "DELETE /api/partials/:name": {
+    auth: "bearer",
+    scope: "write",
+    reach: "shared",
+    ifMatch: true,
+    success: { status: 204 },
+    errors: [409],
+    doc: TEXT && {
+      summary: "Delete a partial",
+      description:
+        "A 409 names the active or draft versions (of live templates) and the partials that include it; retired " +
+        "versions do not hold it.",
+      params: { name: PARTIAL_PARAM_TEXT },
+      success: "Deleted",
     },
   },
 } satisfies Declarations;

@@ -267,6 +267,8 @@ interface AstNode {
   depth?: number;
   parts?: string[];
   original?: unknown;
+  /** What a partial statement includes: a name, or a sub-expression computing one. */
+  name?: AstNode;
 }
 
 const CALLS = new Set(["MustacheStatement", "BlockStatement", "SubExpression"]);
@@ -295,13 +297,50 @@ function callProblem(node: AstNode, helpers: Readonly<Record<string, unknown>>):
   return null;
 }
 
-/** The first construct that parses but cannot render here: partials, decorators, bad helper calls. */
+/**
+ * Why a partial statement cannot render here, or null: only a partial named in the content itself
+ * (`{{> name}}`, `{{#> name}}…{{/name}}`) is read before rendering (docs/api.md#partials).
+ */
+function partialProblem(node: AstNode): string | null {
+  if (node.name?.type === "SubExpression") return "partial names computed at render time are not available";
+  if (node.name?.type === "PathExpression" && node.name.data) {
+    return `${quoted(`{{> ${String(node.name.original)}}}`)} is not available in prompt templates`;
+  }
+  return null;
+}
+
+/** A partial the content includes by name, where it first does (1-based line, 0-based column). */
+export interface PartialReference {
+  name: string;
+  line: number;
+  column: number;
+}
+
+/** The partials `node` names, each once, in the order they first appear. */
+function partialReferences(node: AstNode, found = new Map<string, PartialReference>()): PartialReference[] {
+  if ((node.type === "PartialStatement" || node.type === "PartialBlockStatement") && node.name) {
+    const name = String(node.name.original ?? "");
+    const start = node.loc?.start ?? { line: 1, column: 0 };
+    if (!found.has(name)) found.set(name, { name, line: start.line, column: start.column });
+  }
+  for (const child of [
+    ...(node.body ?? []),
+    ...(node.program ? [node.program] : []),
+    ...(node.inverse ? [node.inverse] : []),
+  ]) {
+    partialReferences(child, found);
+  }
+  return [...found.values()];
+}
+
+/** The first construct that parses but cannot render here: computed partials, decorators, bad helper calls. */
 function firstRenderProblem(
   node: AstNode,
   helpers: Readonly<Record<string, unknown>>,
 ): { node: AstNode; reason: string } | null {
   if (node.type === "PartialStatement" || node.type === "PartialBlockStatement") {
-    return { node, reason: "partials are not available in prompt templates" };
+    const reason = partialProblem(node);
+    if (reason) return { node, reason };
   }
   if (node.type === "Decorator" || node.type === "DecoratorBlock") {
     return { node, reason: "decorators are not available in prompt templates" };
@@ -312,6 +351,7 @@ function firstRenderProblem(
   }
   const children = [
     ...(node.body ?? []),
+    ...(node.name && node.name.type === "SubExpression" ? [node.name] : []),
     ...(node.path ? [node.path] : []),
     ...(node.params ?? []),
     ...(node.hash?.pairs.map((pair) => pair.value) ?? []),
@@ -327,13 +367,25 @@ function firstRenderProblem(
 
 /**
  * Refuses content that would fail now or at render time, naming line and column: Handlebars syntax,
- * block mismatches, and what parses but cannot render here (partials, decorators, unknown helpers,
+ * block mismatches, and what parses but cannot render here (computed partial names, decorators, unknown helpers,
  * `{{#if}}` without its one argument). Precompiles eagerly (`Handlebars.compile` alone waits for
  * the first render) and returns what it wrote: the template spec, JavaScript source that
  * Handlebars' runtime runs. `helpers`: what the prompt environment can call, built-ins included.
  * @example checkedSpec("Fix {{issueRef issue}}\n{{#if parent}}", promptHelpers()) // throws TemplateSyntaxError (line 2, column 1)
  */
 export function checkedSpec(content: string, helpers: Readonly<Record<string, unknown>>): string {
+  return checkedTemplate(content, helpers).spec;
+}
+
+/**
+ * What {@link checkedSpec} checks and returns, with the partials the content names (read from its
+ * tree, so a `{{> name}}` inside a comment or a raw block is not one). Columns are 1-based characters.
+ * @example checkedTemplate("{{> kaizen-reporting}}", promptHelpers()).partials // [{ name: "kaizen-reporting", line: 1, column: 1 }]
+ */
+export function checkedTemplate(
+  content: string,
+  helpers: Readonly<Record<string, unknown>>,
+): { spec: string; partials: PartialReference[] } {
   const deep = tooDeep(tokensOf(content));
   if (deep) {
     throw locatedError(
@@ -354,8 +406,12 @@ export function checkedSpec(content: string, helpers: Readonly<Record<string, un
     const start = problem.node.loc?.start ?? { line: 1, column: 0 };
     throw locatedError(content, start.line, start.column, problem.reason);
   }
+  const partials = partialReferences(tree).map((found) => ({
+    ...found,
+    column: columnOf(content, found.line, found.column),
+  }));
   try {
-    return String(Handlebars.precompile(content, COMPILE_OPTIONS));
+    return { spec: String(Handlebars.precompile(content, COMPILE_OPTIONS)), partials };
   } catch (error) {
     throw syntaxErrorFrom(content, error);
   }

@@ -1,6 +1,9 @@
-/** @module templates/defaults — the five templates every installation starts with, one per issue type (docs/api.md#templates-and-versions). */
+/**
+ * @module templates/defaults — the five templates every installation starts with, one per issue type
+ * (docs/api.md#templates-and-versions), and the partial they share (docs/api.md#partials).
+ */
 import type { IssueType } from "../issues/schemas.js";
-import type { DEFAULT_TEMPLATE_SLUGS } from "./keys.js";
+import type { DEFAULT_PARTIAL_NAMES, DEFAULT_TEMPLATE_SLUGS } from "./keys.js";
 
 /** A template seeded on first start, with the content of its active version 1. */
 export interface DefaultTemplate {
@@ -71,8 +74,7 @@ ${FENCE}
  * preview, that there is nothing to answer to. No issue text goes into the curl lines: a title
  * with a quote in it would break them.
  */
-const REPORTING = `
-## Reporting back
+const REPORTING = `## Reporting back
 
 {{#if dispatch}}
 You hold dispatch \`{{dispatch.id}}\`. Its token authorises the calls below, for this issue and this prompt only, and expires with the dispatch. Bodies are JSON; when a text holds a single quote, send it with \`--data @- <<'JSON'\` instead of \`-d\`.
@@ -102,10 +104,36 @@ This prompt is a preview: no dispatch was claimed, so there is no token, no leas
 {{/if}}
 `;
 
-/** A whole prompt: the issue's facts, what to do with this type of issue, how to report back. */
+/** The partial every default template includes for {@link REPORTING} (docs/api.md#partials). */
+export const REPORTING_PARTIAL: (typeof DEFAULT_PARTIAL_NAMES)[number] = "kaizen-reporting";
+
+/**
+ * A whole prompt: the issue's facts, what to do with this type of issue, how to report back (the
+ * shared partial, on a line of its own so it renders exactly as its text written in place would).
+ */
 function prompt(work: string): string {
-  return `${ISSUE_FACTS}\n${work.trim()}\n${REPORTING}`;
+  return `${ISSUE_FACTS}\n${work.trim()}\n\n{{> ${REPORTING_PARTIAL}}}\n`;
 }
+
+/** A partial seeded on first start with the default templates. */
+export interface DefaultPartial {
+  name: (typeof DEFAULT_PARTIAL_NAMES)[number];
+  description: string;
+  content: string;
+}
+
+/**
+ * The default partials, seeded before the default templates that include them.
+ * @example DEFAULT_PARTIALS[0]?.name // "kaizen-reporting"
+ */
+export const DEFAULT_PARTIALS: readonly DefaultPartial[] = [
+  {
+    name: REPORTING_PARTIAL,
+    description:
+      "How an agent reports back through the API with its dispatch token: heartbeats, activities, comments, questions, the prompt's review, completion and release. Included by every default template.",
+    content: REPORTING,
+  },
+];
 
 const SIGNAL_TRIAGE = `
 ## Your task: triage this signal
@@ -228,3 +256,15 @@ export const DEFAULT_TEMPLATES: readonly DefaultTemplate[] = [
     changelog: CHANGELOG,
   },
 ];
+
+/**
+ * `content` with each default partial it includes written in place, as the defaults read before they
+ * shared it: what a default is seeded with when its users deleted the partial first.
+ * @example withDefaultPartialsInPlace("Work.\n\n{{> kaizen-reporting}}\n") // "Work.\n\n## Reporting back\n…"
+ */
+export function withDefaultPartialsInPlace(content: string): string {
+  return DEFAULT_PARTIALS.reduce(
+    (text, partial) => text.replaceAll(`{{> ${partial.name}}}\n`, partial.content),
+    content,
+  );
+}

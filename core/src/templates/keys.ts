@@ -24,11 +24,16 @@
  * - lists and selection ... listing `all` of db/listing-index.ts, entity `template`, sort key = the id's
  *                           ULID, buckets of one day; entries carry what selection reads, so choosing
  *                           a template for an issue is one query
+ * - partial by name ....... GetItem  pk=$kaizen#partial_1#<name>  sk=$kaizen#partial_1 (its name is its id;
+ *                           the partials a render names are one BatchGet)
+ * - a partial's uses ...... Query    pk=$kaizen#partial_1#<name>  sk begins_with $kaizen#partial_1#use#: a
+ *                           version (`v#<ver id>`) or another partial (`p#<name>`) that includes it
+ * - partials, a page ...... listing `all`, entity `partial`, sort key = the name, a bucket per first character
  */
 import { decodeTime, monotonicFactory } from "ulid";
 import type { Key } from "../db/db.js";
 import { keyPrefix } from "../db/item-kinds.js";
-import { ulidListingScheme } from "../db/listing-index.js";
+import { type ListingScheme, ulidListingScheme } from "../db/listing-index.js";
 
 const TEMPLATE_ENTITY = keyPrefix("template");
 const VERSION_ENTRY = keyPrefix("templatever");
@@ -36,6 +41,7 @@ const VERSION_ENTITY = keyPrefix("version");
 const SLUG_ENTITY = keyPrefix("templateslug");
 const SEED_ENTITY = keyPrefix("templateseed");
 const EXPERIMENT_ENTRY = keyPrefix("experiment");
+const PARTIAL_ENTITY = keyPrefix("partial");
 /** Ends the sort key of a version's reviews item. */
 const REVIEWS_SUFFIX = "reviews";
 const DAY_MS = 86_400_000;
@@ -243,3 +249,44 @@ export function armCountOfSortKey(sk: string): { arm: ExperimentArm; count: ArmC
   const [, arm, count] = rest.split("#");
   return { arm: arm as ExperimentArm, count: count as ArmCount };
 }
+
+/**
+ * A partial's name: its id in paths and keys (docs/api.md#partials). `__proto__` is not one: a
+ * Handlebars environment keeps partials in a plain object, where that name would set its prototype.
+ */
+export const PARTIAL_NAME = /^(?!__proto__$)[a-z0-9_-]{1,64}$/;
+
+/** Names of the default partials (./defaults.ts holds their content), seeded with the default templates. */
+export const DEFAULT_PARTIAL_NAMES = ["kaizen-reporting"] as const;
+
+export function partialKey(name: string): Key {
+  return { pk: `${PARTIAL_ENTITY}#${name}`, sk: PARTIAL_ENTITY };
+}
+
+/** What includes a partial: a version (by id, with its template and number), or another partial, by name. */
+export type PartialHolder = { versionId: string; templateId: string; versionNumber: number } | { partial: string };
+
+/** Sort keys of a partial's uses start with this. */
+export const PARTIAL_USE_PREFIX = `${PARTIAL_ENTITY}#use#`;
+
+/** The record, beside the partial, that `holder` includes it. */
+export function partialUseKey(name: string, holder: PartialHolder): Key {
+  const tail = "versionId" in holder ? `v#${holder.versionId}` : `p#${holder.partial}`;
+  return { pk: partialKey(name).pk, sk: `${PARTIAL_USE_PREFIX}${tail}` };
+}
+
+/** Where a default partial was seeded (beside the default templates' marks). */
+export function partialSeedKey(name: string): Key {
+  return seedKey(`partial#${name}`);
+}
+
+/**
+ * Partials list by name: a bucket per first character (names are `[a-z0-9_-]`, and the buckets sort
+ * as the names do).
+ */
+export const PARTIAL_LISTINGS: ListingScheme = {
+  entity: "partial",
+  bucketOf: (sk) => sk.slice(0, 1),
+  bucketStart: (bucket) => bucket,
+  bucketEnd: (bucket) => String.fromCharCode(bucket.charCodeAt(0) + 1),
+};

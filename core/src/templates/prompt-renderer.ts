@@ -7,18 +7,27 @@ import { randomUUID } from "node:crypto";
 import type { Project } from "../catalog/schemas.js";
 import { ConditionFailedError } from "../db/db.js";
 import { pollBackoff, retryConflicts } from "../db/retry.js";
-import { NotFoundError, UnavailableError } from "../errors.js";
+import { NotFoundError, UnavailableError, ValidationError } from "../errors.js";
 import type { IssueAggregate } from "../issues/issue-item.js";
 import { armOf } from "./arms.js";
 import type { PromptArm } from "./experiment-counts.js";
-import { DEFAULT_TEMPLATE_SLUGS, newTemplateId, VERSION_ID } from "./keys.js";
+import { DEFAULT_PARTIAL_NAMES, DEFAULT_TEMPLATE_SLUGS, newTemplateId, VERSION_ID } from "./keys.js";
+import { includedPartials } from "./partial-includes.js";
+import type { PartialStore, StoredPartial } from "./partial-store.js";
 import {
   type DispatchContext,
   NO_DISPATCH,
   type PromptContextBuilder,
   selectionFacts,
 } from "./prompt-context-builder.js";
-import { checkedContent, type PromptContext, type RenderableVersion, renderStoredVersion } from "./render.js";
+import {
+  checkedContent,
+  type PromptContext,
+  type RenderablePartial,
+  type RenderableVersion,
+  renderStoredVersion,
+  renderWithPartials,
+} from "./render.js";
 import type { Template, TemplateVersion } from "./schemas.js";
 import { selectTemplate } from "./selection.js";
 import { newVersionRecord, type TemplateEntry } from "./template-item.js";
@@ -79,6 +88,12 @@ export function boundedPromptText(text: string): string {
   return `${cut}${note}`;
 }
 
+/** Levels of partials that include partials a render reads through (writes refuse cycles; this bounds the reads regardless). */
+const MAX_PARTIAL_DEPTH = 10;
+
+/** What the default templates' seeding marks: each default partial, then each default template. */
+const SEEDED = [...DEFAULT_PARTIAL_NAMES.map((name) => `partial#${name}`), ...DEFAULT_TEMPLATE_SLUGS];
+
 /** How long an instance seeding the default templates holds the seeding: far more than it takes. */
 const SEEDING_LEASE_MS = 10_000;
 /** How long a request waits for another instance to seed the defaults before it answers 503 (past one lease, so a dead holder is taken over first). */
@@ -92,6 +107,8 @@ export class PromptRenderer {
 
   constructor(
     private readonly store: TemplateStore,
+    /** The partials versions include, read as they are at each render (docs/api.md#partials). */
+    private readonly partials: PartialStore,
     /** The default templates' one-time seeding: its lease and marks. */
     private readonly templateSeeding: TemplateSeeding,
     private readonly contexts: PromptContextBuilder,
@@ -100,8 +117,36 @@ export class PromptRenderer {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  private async renderedText(version: RenderableVersion, context: PromptContext): Promise<string> {
-    return boundedPromptText(await renderStoredVersion(version, context, this.sealSecret));
+  private async renderedText(version: RenderableVersion & { includes: string[] }, context: PromptContext) {
+    if (version.includes.length === 0) {
+      return boundedPromptText(await renderStoredVersion(version, context, this.sealSecret));
+    }
+    const { named, found } = await this.partialsNow(version.includes);
+    return boundedPromptText(await renderWithPartials(version, named, found, context, this.sealSecret));
+  }
+
+  /**
+   * The partials `names` and those they include, as stored at this moment: one read per level of
+   * inclusion (one for partials that include none), never the partials no render needs.
+   */
+  private async partialsNow(names: readonly string[]): Promise<{ named: string[]; found: RenderablePartial[] }> {
+    const named = new Set(names);
+    const found: RenderablePartial[] = [];
+    let frontier = [...names];
+    for (let depth = 0; frontier.length > 0 && depth < MAX_PARTIAL_DEPTH; depth++) {
+      const read = await this.partials.getMany(frontier);
+      const next: string[] = [];
+      for (const stored of frontier.flatMap((name) => read.get(name) ?? [])) {
+        const { name, content, createdAt } = stored.partial;
+        found.push({ name, revision: `${createdAt}#${stored.version}`, content, compiled: stored.compiled });
+        for (const included of stored.includes.filter((name) => !named.has(name))) {
+          named.add(included);
+          next.push(included);
+        }
+      }
+      frontier = next;
+    }
+    return { named: [...named], found };
   }
 
   /**
@@ -177,7 +222,10 @@ export class PromptRenderer {
       this.store.getVersion(templateId, number),
     ]);
     if (!template || template.deleted || !version) return null;
-    const text = await this.renderedText({ ...version.version, compiled: version.compiled }, context);
+    const text = await this.renderedText(
+      { ...version.version, compiled: version.compiled, includes: version.includes },
+      context,
+    );
     return { template: template.template, version: version.version, text };
   }
 
@@ -209,12 +257,12 @@ export class PromptRenderer {
     const holder = randomUUID();
     const deadline = Date.now() + SEEDING_WAIT_MS;
     for (let n = 1; ; n++) {
-      const seeded = await this.templateSeeding.seeded(DEFAULT_TEMPLATE_SLUGS);
-      if (seeded.size === DEFAULT_TEMPLATE_SLUGS.length) return [];
+      const seeded = await this.templateSeeding.seeded(SEEDED);
+      if (seeded.size === SEEDED.length) return [];
       if (await this.templateSeeding.reserve(holder, Date.now() + SEEDING_LEASE_MS)) {
         try {
           // Read again under the hold: the last holder may have finished since the read above.
-          return await this.seedMissing(await this.templateSeeding.seeded(DEFAULT_TEMPLATE_SLUGS));
+          return await this.seedMissing(await this.templateSeeding.seeded(SEEDED));
         } finally {
           await this.templateSeeding.release(holder).catch(() => undefined);
         }
@@ -224,21 +272,36 @@ export class PromptRenderer {
     }
   }
 
-  /** Writes the defaults not in `seeded`, each with its mark, and returns their slugs. */
+  /** Writes the defaults not in `seeded` (partials first), each with its mark, and returns the templates' slugs. */
   private async seedMissing(seeded: Set<string>): Promise<string[]> {
     const created: string[] = [];
-    if (seeded.size === DEFAULT_TEMPLATE_SLUGS.length) return created;
+    if (seeded.size === SEEDED.length) return created;
     // Their content (and the compiler that checks it) is loaded only when one is to be written.
-    const { DEFAULT_TEMPLATES } = await import("./defaults.js");
+    const { DEFAULT_PARTIALS, DEFAULT_TEMPLATES, withDefaultPartialsInPlace } = await import("./defaults.js");
+    for (const preset of DEFAULT_PARTIALS.filter(({ name }) => !seeded.has(`partial#${name}`))) {
+      await this.seedPartial(preset);
+    }
     for (const preset of DEFAULT_TEMPLATES.filter(({ slug }) => !seeded.has(slug))) {
       // Never marked seeded while a user's template holds the slug: skipped without compiling it.
       if (await this.store.idOfSlug(preset.slug)) continue;
-      const compiled = await checkedContent(preset.content, this.sealSecret);
+      let content = preset.content;
+      let checked = await checkedContent(content, this.sealSecret);
+      let includes: StoredPartial[];
+      try {
+        includes = await includedPartials(this.partials, checked.partials);
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        // A default partial its users deleted before this default could be seeded: its text goes in place.
+        content = withDefaultPartialsInPlace(content);
+        checked = await checkedContent(content, this.sealSecret);
+        includes = [];
+      }
+      const { compiled } = checked;
       const { id, createdAt } = newTemplateId(this.now().getTime());
       const first = newVersionRecord(
         id,
         1,
-        { changelog: preset.changelog, authorType: "human", authorName: "kaizen", content: preset.content },
+        { changelog: preset.changelog, authorType: "human", authorName: "kaizen", content },
         "active",
         createdAt,
       );
@@ -256,7 +319,13 @@ export class PromptRenderer {
       };
       try {
         const writes = [
-          ...this.store.prepareCreate(template, first, compiled),
+          ...this.store.prepareCreate(
+            template,
+            first,
+            compiled,
+            includes.map(({ partial }) => partial.name),
+          ),
+          ...this.partials.prepareUses(includes, { versionId: first.id, templateId: id, versionNumber: 1 }),
           this.templateSeeding.mark(preset.slug, id),
         ];
         await retryConflicts(() => this.store.transact(writes));
@@ -267,5 +336,30 @@ export class PromptRenderer {
       }
     }
     return created;
+  }
+
+  /** Writes a default partial with its mark, unless a user's partial holds the name (then it is never marked). */
+  private async seedPartial(preset: { name: string; description: string; content: string }): Promise<void> {
+    if (await this.partials.get(preset.name)) return;
+    const { compiled } = await checkedContent(preset.content, this.sealSecret);
+    const at = this.now().toISOString();
+    const partial = {
+      name: preset.name,
+      content: preset.content,
+      description: preset.description,
+      createdAt: at,
+      updatedAt: at,
+    };
+    try {
+      await retryConflicts(() =>
+        this.partials.transact([
+          ...this.partials.prepareCreate(partial, compiled, []),
+          this.templateSeeding.markPartial(preset.name),
+        ]),
+      );
+    } catch (error) {
+      // Seeded meanwhile by another instance: nothing to do.
+      if (!(error instanceof ConditionFailedError)) throw error;
+    }
   }
 }

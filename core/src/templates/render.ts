@@ -9,6 +9,7 @@ import type Handlebars from "handlebars";
 import type { Goal, Project } from "../catalog/schemas.js";
 import type { IssueSummary } from "../issues/issue-service.js";
 import type { Feedback, Issue, PullRequest } from "../issues/schemas.js";
+import type { PartialReference } from "./compile.js";
 import { argumentOf, PROMPT_HELPERS } from "./helpers.js";
 
 export { TemplateSyntaxError } from "./helpers.js";
@@ -83,6 +84,7 @@ interface RuntimeEnvironment {
   create(): RuntimeEnvironment;
   template<T>(spec: TemplateSpecification): Handlebars.TemplateDelegate<T>;
   registerHelper(name: string, helper: Handlebars.HelperDelegate): void;
+  registerPartial(name: string, partial: Handlebars.Template): void;
   unregisterHelper(name: string): void;
   helpers: Record<string, unknown>;
 }
@@ -93,8 +95,20 @@ type PromptTemplate = Handlebars.TemplateDelegate<PromptContext>;
 // on demand): most requests of the functions that carry it never render, and rendering a stored
 // version needs only the runtime, not the compiler (and the source-map library it brings).
 
+let runtime: RuntimeEnvironment | undefined;
 let environment: RuntimeEnvironment | undefined;
 let runtimeLoading: Promise<void> | undefined;
+
+/** A prompt environment of `base`'s making: the prompt helpers, and no `log`. */
+function newPromptEnvironment(base: RuntimeEnvironment): RuntimeEnvironment {
+  const created = base.create();
+  // `{{log this}}` would write the context, dispatch token included, to the function's logs.
+  created.unregisterHelper("log");
+  for (const [name, helper] of Object.entries(PROMPT_HELPERS)) {
+    created.registerHelper(name, (...args: unknown[]) => helper(argumentOf(args)));
+  }
+  return created;
+}
 
 /**
  * Loads Handlebars' runtime once per process (again after a failure) and makes the prompt
@@ -104,14 +118,8 @@ let runtimeLoading: Promise<void> | undefined;
 function runtimeReady(): Promise<void> {
   runtimeLoading ??= import("handlebars/runtime").then(
     (module) => {
-      const runtime = ((module as { default?: unknown }).default ?? module) as RuntimeEnvironment;
-      const created = runtime.create();
-      // `{{log this}}` would write the context, dispatch token included, to the function's logs.
-      created.unregisterHelper("log");
-      for (const [name, helper] of Object.entries(PROMPT_HELPERS)) {
-        created.registerHelper(name, (...args: unknown[]) => helper(argumentOf(args)));
-      }
-      environment = created;
+      runtime = ((module as { default?: unknown }).default ?? module) as RuntimeEnvironment;
+      environment = newPromptEnvironment(runtime);
     },
     (error: unknown) => {
       runtimeLoading = undefined;
@@ -164,7 +172,7 @@ function loadedCompiler(): typeof import("./compile.js") {
 
 /**
  * Refuses content that would fail now or at render time, naming line and column: Handlebars syntax,
- * block mismatches, and what parses but cannot render here (partials, decorators, unknown helpers,
+ * block mismatches, and what parses but cannot render here (computed partial names, decorators, unknown helpers,
  * `{{#if}}` without its one argument). Compiles eagerly: `Handlebars.compile` alone waits for the
  * first render.
  * @example await handlebarsReady(); checkTemplateSyntax("Fix {{issueRef issue}}\n{{#if parent}}") // throws TemplateSyntaxError (line 2, column 1)
@@ -204,50 +212,73 @@ function sealOf(deflated: Uint8Array, secret: string): Buffer {
  * @example await handlebarsReady(); const compiled = precompileTemplate("Fix {{issue.title}}", serviceApiKey);
  */
 export function precompileTemplate(content: string, secret: string | undefined): CompiledTemplate | undefined {
-  const deflated = deflateRawSync(loadedCompiler().checkedSpec(content, promptHelpers()));
-  if (!secret) return undefined;
+  return checkedForm(content, secret).compiled;
+}
+
+/** Content checked: its sealed precompiled form (see {@link precompileTemplate}) and the partials it names. */
+export interface CheckedContent {
+  compiled: CompiledTemplate | undefined;
+  partials: PartialReference[];
+}
+
+function checkedForm(content: string, secret: string | undefined): CheckedContent {
+  const { spec, partials } = loadedCompiler().checkedTemplate(content, promptHelpers());
+  const deflated = deflateRawSync(spec);
+  if (!secret) return { compiled: undefined, partials };
   const compiled = Buffer.concat([sealOf(deflated, secret), deflated]);
-  return compiled.byteLength + Buffer.byteLength(content, "utf8") <= MAX_STORED_VERSION_BYTES ? compiled : undefined;
+  const fits = compiled.byteLength + Buffer.byteLength(content, "utf8") <= MAX_STORED_VERSION_BYTES;
+  return { compiled: fits ? compiled : undefined, partials };
 }
 
 /**
  * Refuses content that would not render (400 naming line and column) and returns its precompiled
- * form, stored with the version so that rendering it needs only Handlebars' runtime; loads the compiler first.
- * @example const compiled = await checkedContent(input.content, serviceApiKey);
+ * form, stored with the version (or partial) so that rendering it needs only Handlebars' runtime,
+ * with the partials it names; loads the compiler first.
+ * @example const { compiled, partials } = await checkedContent(input.content, serviceApiKey);
  */
-export async function checkedContent(
-  content: string,
-  secret: string | undefined,
-): Promise<CompiledTemplate | undefined> {
+export async function checkedContent(content: string, secret: string | undefined): Promise<CheckedContent> {
   await handlebarsReady();
-  return precompileTemplate(content, secret);
+  return checkedForm(content, secret);
 }
 
 // --- Rendering: the runtime --------------------------------------------------------------------
 
+/** The template specification a spec's source evaluates to: what Handlebars' runtime runs. */
+function evaluatedSpec(spec: string): TemplateSpecification {
+  // The spec is JavaScript that this service's compiler wrote from content it checked, and its seal
+  // (specOfCompiled) proves it: nothing else that can write the table gets code run here.
+  return new Function(`return (${spec});`)() as TemplateSpecification;
+}
+
 /** The template Handlebars' runtime makes of a spec: the code `Handlebars.compile` would have built from the same content. */
 function templateOfSpec(spec: string): PromptTemplate {
-  // The spec is JavaScript that this service's compiler wrote from content it checked, and its seal
-  // (templateOfCompiled) proves it: nothing else that can write the table gets code run here.
-  const evaluated = new Function(`return (${spec});`)() as TemplateSpecification;
-  return promptEnvironment().template<PromptContext>(evaluated);
+  return promptEnvironment().template<PromptContext>(evaluatedSpec(spec));
 }
 
 /**
- * A stored precompiled form as a template, or undefined when its seal is not this service's (written
- * by anything else, or under another key: it never runs) or this runtime cannot run it (another
- * compiler revision).
+ * A stored precompiled form as a specification, or undefined when its seal is not this service's
+ * (written by anything else, or under another key: it never runs) or this runtime cannot run it
+ * (another compiler revision).
  */
-function templateOfCompiled(compiled: CompiledTemplate, secret: string | undefined): PromptTemplate | undefined {
+function specOfCompiled(compiled: CompiledTemplate, secret: string | undefined): TemplateSpecification | undefined {
   if (!secret || compiled.byteLength <= SEAL_BYTES) return undefined;
   const seal = compiled.subarray(0, SEAL_BYTES);
   const deflated = compiled.subarray(SEAL_BYTES);
   if (!timingSafeEqual(seal, sealOf(deflated, secret))) return undefined;
   try {
-    return templateOfSpec(inflateRawSync(deflated).toString("utf8"));
+    const spec = evaluatedSpec(inflateRawSync(deflated).toString("utf8"));
+    // Checked here, once, so that a spec of another compiler revision falls back to the content.
+    promptEnvironment().template(spec);
+    return spec;
   } catch {
     return undefined;
   }
+}
+
+/** A stored precompiled form as a template of the shared prompt environment (see {@link specOfCompiled}). */
+function templateOfCompiled(compiled: CompiledTemplate, secret: string | undefined): PromptTemplate | undefined {
+  const spec = specOfCompiled(compiled, secret);
+  return spec && promptEnvironment().template<PromptContext>(spec);
 }
 
 /** Templates kept; a version's content never changes, so an entry never goes stale. */
@@ -307,4 +338,80 @@ export async function renderStoredVersion(
 /** How many compiled versions are kept (for tests of the cache). */
 export function compiledCacheSize(): number {
   return templates.size;
+}
+
+// --- Rendering with partials -------------------------------------------------------------------
+
+/** A partial as rendering reads it (docs/api.md#partials). */
+export interface RenderablePartial {
+  name: string;
+  /** Changes whenever its content does (a partial deleted and made again included). */
+  revision: string;
+  content: string;
+  compiled?: CompiledTemplate | undefined;
+}
+
+/** Specifications kept, by `v:<version id>` or `p:<partial name>@<revision>`: neither changes under its key. */
+const specs = new Map<string, TemplateSpecification>();
+
+/**
+ * The specification of stored content, kept under `key`: from its sealed precompiled form, or
+ * compiled from its content once the compiler is loaded; undefined while it is not.
+ */
+function specOf(
+  key: string,
+  stored: { content: string; compiled?: CompiledTemplate | undefined },
+  secret: string | undefined,
+): TemplateSpecification | undefined {
+  const spec =
+    specs.get(key) ??
+    (stored.compiled && specOfCompiled(stored.compiled, secret)) ??
+    (compiler && evaluatedSpec(compiler.checkedSpec(stored.content, promptHelpers())));
+  if (spec === undefined) return undefined;
+  specs.delete(key);
+  specs.set(key, spec);
+  if (specs.size > CACHE_LIMIT) {
+    const oldest = specs.keys().next().value;
+    if (oldest !== undefined) specs.delete(oldest);
+  }
+  return spec;
+}
+
+/**
+ * The prompt text of a stored version that includes partials, each with the content given (as read
+ * at this moment). The render gets a Handlebars environment of its own (`create()`), so partials
+ * registered for it are never seen by another render, however many run at once; a partial named
+ * but not given (deleted since the version was checked) renders empty.
+ * @example await renderWithPartials(version, ["kaizen-reporting"], [reporting], context, serviceApiKey)
+ */
+export async function renderWithPartials(
+  version: RenderableVersion,
+  named: readonly string[],
+  partials: readonly RenderablePartial[],
+  context: PromptContext,
+  secret: string | undefined,
+): Promise<string> {
+  await runtimeReady();
+  const sources = [
+    { key: `v:${version.id}`, name: "", stored: version },
+    ...partials.map((partial) => ({
+      key: `p:${partial.name}@${partial.revision}`,
+      name: partial.name,
+      stored: partial,
+    })),
+  ];
+  let found = sources.map(({ key, stored }) => specOf(key, stored, secret));
+  if (found.includes(undefined)) {
+    await handlebarsReady();
+    found = sources.map(({ key, stored }) => specOf(key, stored, secret));
+  }
+  if (runtime === undefined) throw new Error("Handlebars is not loaded yet: await handlebarsReady() first");
+  const isolated = newPromptEnvironment(runtime);
+  for (const name of named) isolated.registerPartial(name, () => "");
+  const [versionSpec, ...partialSpecs] = found as TemplateSpecification[];
+  for (const [index, spec] of partialSpecs.entries()) {
+    isolated.registerPartial(sources[index + 1]?.name ?? "", isolated.template(spec));
+  }
+  const template = isolated.template<PromptContext>(versionSpec as TemplateSpecification);
+  return template(context, RUNTIME_OPTIONS);
 }

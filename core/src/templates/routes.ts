@@ -1,9 +1,9 @@
-/** @module templates/routes — the `templates` family's handlers (docs/api.md#templates-and-versions; routes in ./api.ts): call the service, shape the response. */
+/** @module templates/routes — the `templates` family's handlers (docs/api.md#templates-and-versions, docs/api.md#partials; routes in ./api.ts): call the service, shape the response. */
 import type { Context } from "hono";
 import { type FamilyHandlers, familyModule, type RouteHandler } from "../http/app.js";
 import { pageOffset } from "../http/pagination.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
-import { experimentService, promptRenderer, reviewLists, templateService } from "../services.js";
+import { experimentService, partialService, promptRenderer, reviewLists, templateService } from "../services.js";
 import { templateApi } from "./api.js";
 import type { TemplatePreview } from "./schemas.js";
 
@@ -12,6 +12,8 @@ export const templateFamily = familyModule(templateApi, (deps) => {
   const rendering = promptRenderer(deps);
   const reviewPages = reviewLists(deps);
   const experiments = experimentService(deps);
+  const partials = partialService(deps);
+  const name = (c: Context) => c.req.param("name") ?? "";
   const experimentId = (c: Context) => c.req.param("experimentId") ?? "";
   const id = (c: Context) => c.req.param("id") ?? "";
   const detail = async (c: Context, ref: string, status: 200 | 201 = 200) => {
@@ -74,6 +76,27 @@ export const templateFamily = familyModule(templateApi, (deps) => {
       itemResponse(c, await experiments.get(id(c), experimentId(c))),
     "DELETE /api/templates/:id/experiments/:experimentId": async (c) =>
       itemResponse(c, await experiments.stop(id(c), experimentId(c))),
+    "GET /api/partials": async (c, { query }) => {
+      const { partials: page, total } = await partials.list(query);
+      return listResponse(c, page, total, query);
+    },
+    "POST /api/partials": async (c, { body }) => {
+      const created = await partials.create(body);
+      c.header("Location", `/api/partials/${created.partial.name}`);
+      return itemResponse(c, created.partial, { status: 201, etag: etagOf(created.version) });
+    },
+    "GET /api/partials/:name": async (c) => {
+      const found = await partials.get(name(c));
+      return itemResponse(c, found.partial, { etag: etagOf(found.version) });
+    },
+    "PATCH /api/partials/:name": async (c, { body, expectedVersion }) => {
+      const updated = await partials.update(name(c), body, expectedVersion);
+      return itemResponse(c, updated.partial, { etag: etagOf(updated.version) });
+    },
+    "DELETE /api/partials/:name": async (c, { expectedVersion }) => {
+      await partials.delete(name(c), expectedVersion);
+      return c.body(null, 204);
+    },
     "GET /api/templates/preview/:issueId": async (c, { query: { versionId } }) => {
       const issueRef = c.req.param("issueId") ?? "";
       // A version asked for by id is rendered as it is, outside any experiment.

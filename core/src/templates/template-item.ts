@@ -32,6 +32,8 @@ export interface StoredVersion {
   improvementIssueId: string | null;
   /** Its content precompiled (render.ts), absent on versions written before versions were precompiled. */
   compiled: CompiledTemplate | undefined;
+  /** The partials its content includes (docs/api.md#partials); none on versions written before partials. */
+  includes: string[];
 }
 
 /**
@@ -179,6 +181,7 @@ export function versionFromItem(
     },
     improvementIssueId,
     compiled: item.compiled instanceof Uint8Array ? item.compiled : undefined,
+    includes: Array.isArray(item.includes) ? item.includes.map(String) : [],
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import { ConditionFailedError, type Db, type TransactItem, TransactionConflictError } from "../db/db.js";
 import { entityOf } from "../db/item-kinds.js";
-import { seedingKey, seedKey } from "./keys.js";
+import { partialSeedKey, seedingKey, seedKey } from "./keys.js";
 import { itemAbsent } from "./template-writes.js";
 
 export class TemplateSeeding {
@@ -16,6 +16,15 @@ export class TemplateSeeding {
     return {
       Put: {
         Item: { ...seedKey(slug), entity: entityOf("templateseed"), templateId },
+        ConditionExpression: itemAbsent,
+      },
+    };
+  }
+  /** The marker that a default partial was seeded (docs/api.md#partials), so it is seeded once. */
+  markPartial(name: string): TransactItem {
+    return {
+      Put: {
+        Item: { ...partialSeedKey(name), entity: entityOf("templateseed"), partial: name },
         ConditionExpression: itemAbsent,
       },
     };

@@ -14,6 +14,8 @@ import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
 import type { ExperimentEndings } from "./experiment-endings.js";
 import { newTemplateId, newVersionId, VERSION_ID } from "./keys.js";
+import { includedPartials, lostInclude } from "./partial-includes.js";
+import type { PartialStore, StoredPartial } from "./partial-store.js";
 import { checkedContent } from "./render.js";
 import type {
   CreateTemplateBody,
@@ -33,6 +35,8 @@ export class TemplateService {
 
   constructor(
     store: TemplateStore,
+    /** The partials versions include (docs/api.md#partials): each use is recorded in the version's transaction. */
+    private readonly partials: PartialStore,
     private readonly catalog: CatalogLookups,
     /** Seals the precompiled forms this service stores (the service key): only sealed ones are run. */
     private readonly sealSecret: string | undefined,
@@ -45,8 +49,9 @@ export class TemplateService {
 
   /** Creates a template; with `content`, its version 1 is made and active at once. */
   async createTemplate(input: CreateTemplateBody): Promise<StoredTemplate> {
-    const compiled = input.content !== undefined ? await checkedContent(input.content, this.sealSecret) : undefined;
+    const checked = input.content !== undefined ? await checkedContent(input.content, this.sealSecret) : undefined;
     await this.checkProjects(input.projectId, input.conditions?.projectId);
+    const includes = await includedPartials(this.partials, checked?.partials ?? []);
     const { id, createdAt } = newTemplateId(this.now().getTime());
     const first =
       input.content !== undefined
@@ -64,15 +69,20 @@ export class TemplateService {
       createdAt,
       updatedAt: createdAt,
     };
+    const own = this.store.prepareCreate(template, first, checked?.compiled, includes.map(nameOf));
     const writes = [
-      ...this.store.prepareCreate(template, first, compiled),
+      ...own,
+      ...(first ? this.partials.prepareUses(includes, holderOf(first)) : []),
       ...(template.projectId ? [projectExistsCheck(template.projectId, this.now())] : []),
     ];
     try {
       await this.store.transact(writes);
     } catch (error) {
       if (error instanceof ConditionFailedError) {
-        throw this.refusal(error, template.slug, template.projectId ? writes.length - 1 : -1);
+        throw (
+          lostInclude(error, own.length, includes) ??
+          this.refusal(error, template.slug, template.projectId ? writes.length - 1 : -1)
+        );
       }
       throw error;
     }
@@ -156,14 +166,22 @@ export class TemplateService {
 
   /** A new draft numbered after the last one: concurrent creations take consecutive numbers. */
   async createVersion(ref: string, input: CreateVersionBody): Promise<TemplateVersion> {
-    const compiled = await checkedContent(input.content, this.sealSecret);
+    const { compiled, partials: references } = await checkedContent(input.content, this.sealSecret);
     const createdAt = this.now().toISOString();
     const id = newVersionId(this.now().getTime());
     return retryRaces(
       async () => {
         const current = await this.getTemplate(ref);
+        // Read on every attempt: a partial deleted meanwhile is the client's 400, not a race to retry.
+        const includes = await includedPartials(this.partials, references);
         const version = newVersionRecord(current.template.id, current.versionCount + 1, input, "draft", createdAt, id);
-        await this.store.transact(this.store.prepareVersion(current, version, compiled));
+        const own = this.store.prepareVersion(current, version, compiled, includes.map(nameOf));
+        try {
+          await this.store.transact([...own, ...this.partials.prepareUses(includes, holderOf(version))]);
+        } catch (error) {
+          const lost = error instanceof ConditionFailedError ? lostInclude(error, own.length, includes) : undefined;
+          throw lost ?? error;
+        }
         return version;
       },
       { isRace: lostRace },
@@ -202,14 +220,28 @@ export class TemplateService {
             reason: `version ${located.number} promoted by request`,
           })
         : [];
-      const writes = this.store.preparePromotion(
+      const promotion = this.store.preparePromotion(
         current,
         target.version,
         this.now(),
         current.activeVersionNumber ?? undefined,
         null,
       );
-      await this.store.transact(race.writes(writes, ending));
+      // A retired version's partials may have been deleted since: it includes them again, or is refused.
+      const includes = await this.partials.getMany(target.includes);
+      const gone = target.includes.filter((name) => !includes.has(name));
+      if (gone.length > 0) throw promotionRefused(target.version.version, current.template.slug, gone);
+      const held = [...includes.values()];
+      const writes = [...promotion, ...this.partials.prepareUses(held, holderOf(target.version))];
+      try {
+        await this.store.transact(race.writes(writes, ending));
+      } catch (error) {
+        if (error instanceof ConditionFailedError && lostInclude(error, promotion.length, held)) {
+          const lost = held.filter((_, i) => error.reasons[promotion.length + 2 * i] === "ConditionalCheckFailed");
+          throw promotionRefused(target.version.version, current.template.slug, lost.map(nameOf));
+        }
+        throw error;
+      }
       const promoted = await this.getTemplate(current.template.id);
       return { template: promoted, version: { ...target.version, status: "active" } };
     }, race);
@@ -256,4 +288,21 @@ function endingRace() {
     isRace: (error: ConditionFailedError) =>
       lostRace(error) || (endingAt >= 0 && error.reasons[endingAt] === "ConditionalCheckFailed"),
   };
+}
+
+function nameOf(partial: StoredPartial): string {
+  return partial.partial.name;
+}
+
+/** How a version's use of a partial names it. */
+function holderOf(version: TemplateVersion) {
+  return { versionId: version.id, templateId: version.templateId, versionNumber: version.version };
+}
+
+/** The 409 for promoting a version whose partials were deleted since it was written (docs/api.md#partials). */
+function promotionRefused(number: number, slug: string, gone: string[]): ConflictError {
+  const names = gone.map((name) => `"${name}"`).join(", ");
+  return new ConflictError(
+    `Version ${number} of template ${slug} includes partial${gone.length > 1 ? "s" : ""} ${names}, which no longer exist${gone.length > 1 ? "" : "s"}; create ${gone.length > 1 ? "them" : "it"} again before promoting`,
+  );
 }

@@ -58,11 +58,12 @@ const versionUnchanged = "#version = :expectedVersion";
 /** No version was made since the template was read: the next number is still free. */
 const versionCountIs = "#versionCount = :versionCount";
 
-/** What renders a version: its content and precompiled form. */
+/** What renders a version: its content, precompiled form and the partials it includes. */
 export interface VersionSource {
   id: string;
   content: string;
   compiled: CompiledTemplate | undefined;
+  includes: string[];
 }
 
 /** Sources of versions read in this process, by version id (they never change); the oldest go first. */
@@ -102,7 +103,12 @@ export class TemplateStore {
    * The writes that create `template` (with its slug claim second, see {@link SLUG_CLAIM_INDEX})
    * and, when given, its first version made active (with its precompiled content when there is one).
    */
-  prepareCreate(template: Template, first?: TemplateVersion, compiled?: CompiledTemplate): TransactItem[] {
+  prepareCreate(
+    template: Template,
+    first?: TemplateVersion,
+    compiled?: CompiledTemplate,
+    includes: readonly string[] = [],
+  ): TransactItem[] {
     const stored: StoredTemplate = {
       template,
       version: 1,
@@ -124,7 +130,7 @@ export class TemplateStore {
         },
       },
       ...this.listings.additions(["all"], templateSortKey(template.id), entryOf(stored)),
-      ...(first ? versionWrites(first, compiled) : []),
+      ...(first ? versionWrites(first, compiled, includes) : []),
     ];
   }
 
@@ -223,7 +229,12 @@ export class TemplateStore {
    * The writes that add `version` as number `versionCount + 1` of `current`: they hold only if no
    * other version was made since `current` was read, so numbers never repeat and never skip.
    */
-  prepareVersion(current: StoredTemplate, version: TemplateVersion, compiled?: CompiledTemplate): TransactItem[] {
+  prepareVersion(
+    current: StoredTemplate,
+    version: TemplateVersion,
+    compiled?: CompiledTemplate,
+    includes: readonly string[] = [],
+  ): TransactItem[] {
     return [
       {
         Update: {
@@ -234,7 +245,7 @@ export class TemplateStore {
           ExpressionAttributeValues: { ":versionCount": current.versionCount, ":next": version.version },
         },
       },
-      ...versionWrites(version, compiled),
+      ...versionWrites(version, compiled, includes),
     ];
   }
 
@@ -280,7 +291,12 @@ export class TemplateStore {
     if (cached !== undefined) return cached;
     const found = await this.getVersion(templateId, number);
     if (!found || found.version.id !== versionId) return undefined;
-    const source = { id: versionId, content: found.version.content, compiled: found.compiled };
+    const source = {
+      id: versionId,
+      content: found.version.content,
+      compiled: found.compiled,
+      includes: found.includes,
+    };
     sourceCache.set(versionId, source);
     if (sourceCache.size > SOURCE_CACHE_LIMIT) {
       const oldest = sourceCache.keys().next().value;

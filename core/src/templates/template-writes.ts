@@ -20,10 +20,14 @@ const foldedThroughIs = "#foldedThrough = :readThrough";
 const noImprovementTask = "attribute_not_exists(#improvementIssueId)";
 
 /**
- * A new version's items: the version (with its precompiled content, binary, when there is one), the
- * pointer from its id, and its reviews item (none yet).
+ * A new version's items: the version (with its precompiled content, binary, when there is one, and
+ * the partials it includes), the pointer from its id, and its reviews item (none yet).
  */
-export function versionWrites(version: TemplateVersion, compiled?: CompiledTemplate): TransactItem[] {
+export function versionWrites(
+  version: TemplateVersion,
+  compiled?: CompiledTemplate,
+  includes: readonly string[] = [],
+): TransactItem[] {
   const {
     usageCount: _usage,
     completionRate: _completion,
@@ -42,6 +46,7 @@ export function versionWrites(version: TemplateVersion, compiled?: CompiledTempl
           entity: entityOf("templatever"),
           ...fields,
           ...(compiled ? { compiled } : {}),
+          ...(includes.length > 0 ? { includes } : {}),
         },
         ConditionExpression: itemAbsent,
       },

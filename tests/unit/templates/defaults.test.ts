@@ -1,17 +1,30 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { newIssue } from "../../../core/src/issues/issue-service.js";
 import { ISSUE_TYPES, type Issue, type IssueStatus, type IssueSummary } from "../../../core/src/issues/schemas.js";
-import { DEFAULT_TEMPLATES } from "../../../core/src/templates/defaults.js";
+import {
+  DEFAULT_PARTIALS,
+  DEFAULT_TEMPLATES,
+  REPORTING_PARTIAL,
+  withDefaultPartialsInPlace,
+} from "../../../core/src/templates/defaults.js";
 import { DEFAULT_TEMPLATE_SLUGS } from "../../../core/src/templates/keys.js";
 import {
   checkTemplateSyntax,
   handlebarsReady,
   type PromptContext,
   renderTemplate,
+  renderWithPartials,
 } from "../../../core/src/templates/render.js";
 
 // Handlebars loads on first use (not at a cold start); these tests call the renderer directly.
 beforeAll(() => handlebarsReady());
+
+const PARTIALS = DEFAULT_PARTIALS.map(({ name, content }) => ({ name, revision: "seeded", content }));
+
+/** A default's version rendered as a claim renders it: with the default partials as seeded. */
+function render(versionId: string, content: string, context: PromptContext): Promise<string> {
+  return renderWithPartials({ id: versionId, content }, [REPORTING_PARTIAL], PARTIALS, context, undefined);
+}
 
 const BASE_URL = "https://kaizen.example.com";
 const DISPATCH = {
@@ -174,12 +187,8 @@ describe("default templates", () => {
     expect(lines).toBeLessThanOrEqual(100);
   });
 
-  it.each(DEFAULT_TEMPLATES)("$slug: names the issue and how to report back through the API", (template) => {
-    const text = renderTemplate(
-      `ver_default_${template.slug}`,
-      template.content,
-      fullContext(template.conditions.type),
-    );
+  it.each(DEFAULT_TEMPLATES)("$slug: names the issue and how to report back through the API", async (template) => {
+    const text = await render(`ver_default_${template.slug}`, template.content, fullContext(template.conditions.type));
     for (const expected of [
       "# KZN-42: Checkout times out under load",
       "priority: urgent",
@@ -228,23 +237,23 @@ describe("default templates", () => {
     ],
     ["task-execution", ["kaizen/42-short-name", "pull request whose title names KZN-42", "tests that fail before it"]],
     ["monitor-check", ["checkout p99 latency (last recorded 820 ms, target 300 ms)", "Comment with the value"]],
-  ] as const)("%s: says how to work this type of issue", (slug, phrases) => {
+  ] as const)("%s: says how to work this type of issue", async (slug, phrases) => {
     const template = DEFAULT_TEMPLATES.find((candidate) => candidate.slug === slug);
     if (!template) throw new Error(`no default ${slug}`);
-    const text = renderTemplate(`ver_default_${slug}`, template.content, fullContext(template.conditions.type));
+    const text = await render(`ver_default_${slug}`, template.content, fullContext(template.conditions.type));
     for (const phrase of phrases) expect(text).toContain(phrase);
   });
 
-  it("plan-decomposition makes the plan the parent when the plan itself has none", () => {
+  it("plan-decomposition makes the plan the parent when the plan itself has none", async () => {
     const template = DEFAULT_TEMPLATES.find(({ slug }) => slug === "plan-decomposition");
     if (!template) throw new Error("no plan-decomposition");
-    const text = renderTemplate("ver_default_plan_root", template.content, { ...fullContext("plan"), parent: null });
+    const text = await render("ver_default_plan_root", template.content, { ...fullContext("plan"), parent: null });
     expect(text).toContain(`"parentId": "${issue.id}"`);
     expect(text).toContain("as a child of this plan");
   });
 
-  it.each(DEFAULT_TEMPLATES)("$slug: without a dispatch, says the prompt is a preview", (template) => {
-    const text = renderTemplate(
+  it.each(DEFAULT_TEMPLATES)("$slug: without a dispatch, says the prompt is a preview", async (template) => {
+    const text = await render(
       `ver_default_${template.slug}`,
       template.content,
       previewContext(template.conditions.type),
@@ -256,7 +265,7 @@ describe("default templates", () => {
     expect(text).not.toMatch(/\{\{|\}\}/);
   });
 
-  it.each(DEFAULT_TEMPLATES)("$slug: renders with an issue that has nothing around it", (template) => {
+  it.each(DEFAULT_TEMPLATES)("$slug: renders with an issue that has nothing around it", async (template) => {
     const bare: PromptContext = {
       ...previewContext(template.conditions.type),
       issue: { ...issue, type: template.conditions.type, description: null, hypothesis: null, labels: [] },
@@ -269,20 +278,49 @@ describe("default templates", () => {
       labels: [],
       signals: [],
     };
-    const text = renderTemplate(`ver_default_${template.slug}`, template.content, bare);
+    const text = await render(`ver_default_${template.slug}`, template.content, bare);
     expect(text).toContain("# KZN-42: Checkout times out under load");
     expect(text).toContain("No description was given");
     expect(text).not.toContain("Project:");
     expect(text).not.toContain("## Signal:");
   });
 
+  describe("share their reporting instructions through the kaizen-reporting partial", () => {
+    const reporting = DEFAULT_PARTIALS.find(({ name }) => name === REPORTING_PARTIAL)?.content ?? "";
+
+    it.each(DEFAULT_TEMPLATES)("$slug: includes it once, on a line of its own after the work", (template) => {
+      expect(template.content.split(`{{> ${REPORTING_PARTIAL}}}`)).toHaveLength(2);
+      expect(template.content.endsWith(`\n\n{{> ${REPORTING_PARTIAL}}}\n`)).toBe(true);
+      expect(template.content).not.toContain("## Reporting back");
+      expect(reporting.startsWith("## Reporting back\n")).toBe(true);
+    });
+
+    it.each(DEFAULT_TEMPLATES)(
+      "$slug: renders word for word as its text written in place did, for a claim and a preview",
+      async (template) => {
+        // The content as it was before the partial: the reporting text where the partial is included.
+        const inPlace = template.content.replace(`{{> ${REPORTING_PARTIAL}}}\n`, reporting);
+        expect(withDefaultPartialsInPlace(template.content)).toBe(inPlace);
+        expect(inPlace).toContain("\n\n## Reporting back\n\n{{#if dispatch}}");
+        for (const [kind, context] of [
+          ["claim", fullContext(template.conditions.type)],
+          ["preview", previewContext(template.conditions.type)],
+        ] as const) {
+          const shared = await render(`ver_shared_${template.slug}_${kind}`, template.content, context);
+          expect(shared).toBe(renderTemplate(`ver_inplace_${template.slug}_${kind}`, inPlace, context));
+          expect(shared).toContain("\n\n## Reporting back\n\n");
+        }
+      },
+    );
+  });
+
   describe("never carry the service's API key", () => {
-    it.each(DEFAULT_TEMPLATES)("$slug: neither its content nor its rendering holds a key", (template) => {
+    it.each(DEFAULT_TEMPLATES)("$slug: neither its content nor its rendering holds a key", async (template) => {
       vi.stubEnv("SERVICE_API_KEY", SERVICE_KEY);
       expect(template.content).not.toMatch(/kaizen_[0-9a-f]{64}/);
       expect(template.content).not.toContain("SERVICE_API_KEY");
       for (const context of [fullContext(template.conditions.type), previewContext(template.conditions.type)]) {
-        const text = renderTemplate(`ver_default_${template.slug}`, template.content, context);
+        const text = await render(`ver_default_${template.slug}`, template.content, context);
         expect(text).not.toContain(SERVICE_KEY);
         expect(text).not.toMatch(/kaizen_[0-9a-f]{64}/);
       }

@@ -342,7 +342,20 @@ describe("checkTemplateSyntax", () => {
     ["column after an emoji", "ok\n🚀🚀 {{#if x}}", 2, 4, "{{#if}} is not closed by {{/if}}"],
     ["windows line ends", "a\r\nb\r\n {{#if x}}", 3, 2, "{{#if}} is not closed by {{/if}}"],
     // What parses but would throw at render time.
-    ["partial", "one\n  {{> header}}", 2, 3, "partials are not available in prompt templates"],
+    [
+      "partial named at render time",
+      "one\n  {{> (lookup issue 'title')}}",
+      2,
+      3,
+      "partial names computed at render time are not available",
+    ],
+    [
+      "the block of a block partial",
+      "{{> @partial-block}}",
+      1,
+      1,
+      '"{{> @partial-block}}" is not available in prompt templates',
+    ],
     ["inline partial", "one\n{{#*inline 'p'}}x{{/inline}}", 2, 1, "decorators are not available in prompt templates"],
     ["unknown helper", "one\n {{#if a}}{{shout issue.title}}{{/if}}", 2, 11, 'unknown helper "shout"'],
     ["unknown helper in a sub-expression", "{{json (shout x)}}", 1, 8, 'unknown helper "shout"'],
