@@ -1,0 +1,75 @@
+/** The activity batcher of `kaizen run` on an injected clock: at most one call per interval, drafts merged. */
+import { describe, expect, it } from "vitest";
+import { ActivityBatcher } from "../../../client/runner/activity-batcher.js";
+import type { ActivityDraft } from "../../../client/runner/agent-output.js";
+
+const draft = (
+  type: ActivityDraft["type"],
+  body: string,
+  source: ActivityDraft["source"] = "claude",
+): ActivityDraft => ({
+  type,
+  body,
+  source,
+});
+
+function batcherAt() {
+  let now = 0;
+  const batcher = new ActivityBatcher(1000, () => now);
+  return { batcher, move: (ms: number) => (now += ms) };
+}
+
+describe("ActivityBatcher", () => {
+  it("answers one activity per interval: the leading drafts of one type and source, merged", () => {
+    const { batcher, move } = batcherAt();
+    expect(batcher.take()).toBeUndefined();
+    batcher.add(draft("action", "Bash: npm test"));
+    batcher.add(draft("action", "Result: 3 passing"));
+    batcher.add(draft("response", "Done."));
+    expect(batcher.take()).toEqual({
+      type: "action",
+      body: "Bash: npm test\nResult: 3 passing",
+      data: { source: "claude", parts: 2 },
+    });
+    move(999);
+    expect(batcher.take()).toBeUndefined();
+    move(1);
+    expect(batcher.take()).toEqual({ type: "response", body: "Done.", data: { source: "claude", parts: 1 } });
+    move(5000);
+    expect(batcher.take()).toBeUndefined();
+    expect(batcher.pending).toBe(0);
+  });
+
+  it("keeps drafts of other sources apart", () => {
+    const { batcher, move } = batcherAt();
+    batcher.add(draft("action", "compiling", "stdout"));
+    batcher.add(draft("action", "warning: x", "stderr"));
+    expect(batcher.take()?.data).toEqual({ source: "stdout", parts: 1 });
+    move(1000);
+    expect(batcher.take()?.data).toEqual({ source: "stderr", parts: 1 });
+  });
+
+  it("sends everything at once as one action when more than five runs wait", () => {
+    const { batcher } = batcherAt();
+    for (let i = 0; i < 3; i++) {
+      batcher.add(draft("thought", `t${i}`));
+      batcher.add(draft("action", `a${i}`));
+    }
+    expect(batcher.take()).toEqual({
+      type: "action",
+      body: "[thought] t0\n[action] a0\n[thought] t1\n[action] a1\n[thought] t2\n[action] a2",
+      data: { source: "mixed", parts: 6 },
+    });
+    expect(batcher.pending).toBe(0);
+  });
+
+  it("never makes a body past 20,000 characters: the rest waits for the next call", () => {
+    const { batcher, move } = batcherAt();
+    batcher.add(draft("action", "a".repeat(15_000)));
+    batcher.add(draft("action", "b".repeat(15_000)));
+    expect(batcher.take()?.body).toBe("a".repeat(15_000));
+    expect(batcher.dueAt()).toBe(1000);
+    move(1000);
+    expect(batcher.take()?.body).toBe("b".repeat(15_000));
+  });
+});
