@@ -12,13 +12,13 @@ export interface MergedActivity {
   data: { source: LineSource | "mixed"; parts: number };
 }
 
-/** Past this many runs of different kinds waiting, the next call carries all of them at once. */
-const BACKLOG_RUNS = 5;
+/** Past this many runs of different kinds waiting (half a minute behind, at a call a second), the next call carries all of them at once. */
+export const BACKLOG_RUNS = 30;
 
 /**
  * Drafts waiting for their call. {@link take} answers the next activity to post when a call is due
  * (none was made in the last `intervalMs` on `now`'s clock): the leading drafts of one type and
- * source, joined line by line up to the body limit; when more than five such runs wait, all of them
+ * source, joined line by line up to the body limit; when more than thirty such runs wait, all of them
  * at once as one `action` whose lines name their types, so a chatty agent never falls behind.
  * @example const batcher = new ActivityBatcher(1000, () => Date.now()); batcher.add(draft); const next = batcher.take();
  */

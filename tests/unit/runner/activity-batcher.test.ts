@@ -1,6 +1,6 @@
 /** The activity batcher of `kaizen run` on an injected clock: at most one call per interval, drafts merged. */
 import { describe, expect, it } from "vitest";
-import { ActivityBatcher } from "../../../client/runner/activity-batcher.js";
+import { ActivityBatcher, BACKLOG_RUNS } from "../../../client/runner/activity-batcher.js";
 import type { ActivityDraft } from "../../../client/runner/agent-output.js";
 
 const draft = (
@@ -49,17 +49,21 @@ describe("ActivityBatcher", () => {
     expect(batcher.take()?.data).toEqual({ source: "stderr", parts: 1 });
   });
 
-  it("sends everything at once as one action when more than five runs wait", () => {
-    const { batcher } = batcherAt();
-    for (let i = 0; i < 3; i++) {
+  it("keeps types apart up to thirty runs waiting; past that it sends everything at once as one action", () => {
+    const { batcher, move } = batcherAt();
+    for (let i = 0; i < BACKLOG_RUNS / 2; i++) {
       batcher.add(draft("thought", `t${i}`));
       batcher.add(draft("action", `a${i}`));
     }
-    expect(batcher.take()).toEqual({
-      type: "action",
-      body: "[thought] t0\n[action] a0\n[thought] t1\n[action] a1\n[thought] t2\n[action] a2",
-      data: { source: "mixed", parts: 6 },
-    });
+    expect(batcher.take()).toEqual({ type: "thought", body: "t0", data: { source: "claude", parts: 1 } });
+    batcher.add(draft("thought", "t-late"));
+    batcher.add(draft("response", "r"));
+    move(1000);
+    const all = batcher.take();
+    expect(all?.type).toBe("action");
+    expect(all?.data).toEqual({ source: "mixed", parts: BACKLOG_RUNS + 1 });
+    expect(all?.body.split("\n").slice(0, 3)).toEqual(["[action] a0", "[thought] t1", "[action] a1"]);
+    expect(all?.body.split("\n").at(-1)).toBe("[response] r");
     expect(batcher.pending).toBe(0);
   });
 
