@@ -74,6 +74,8 @@ export async function workDispatch(
   shutdown: AbortSignal,
 ): Promise<DispatchEnd> {
   const { settings, client, log } = deps;
+  // Claimed as the runner was being stopped: given back without starting anything.
+  if (shutdown.aborted) return await release(client, assignment.dispatchId);
   const tag = `[${assignment.identifier}]`;
   const dir = mkdtempSync(join(tmpdir(), "kaizen-run-"));
   const promptFile = join(dir, "prompt.md");

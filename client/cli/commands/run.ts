@@ -16,18 +16,18 @@ import { integerIn, resolveProjectId } from "../options.js";
 import { type CommandContext, defaultAgentName, EXIT, UsageError } from "../runtime.js";
 
 /** Shown by `kaizen run --help`. */
-export const RUN_EPILOGUE = `Each dispatch's command gets the prompt on stdin and, in its environment, KAIZEN_URL,
-KAIZEN_DISPATCH_ID, KAIZEN_DISPATCH_TOKEN, KAIZEN_ISSUE (KZN-n), KAIZEN_PROMPT_FILE (the prompt) and
-KAIZEN_RESULT_FILE (where it may write {"summary", "commits", "pullRequests"} as JSON); not KAIZEN_API_KEY.
-Its output becomes the dispatch's activities (Claude Code stream-json and Codex exec --json lines typed,
-with their usage and cost), at most one call a second. Exit 0: done; anything else: failed. A stop or a
-spent budget ends its process group (TERM, then KILL after 10 s). Ctrl-C or TERM ends every command and
-releases its dispatch (exit 130 or 143).
-Exit status: 0 when --once ran out of work, or --dispatch completed done; 1 an API error (or --dispatch
-ended otherwise); 2 a usage error.
-Timings (milliseconds): KAIZEN_RUN_CHECK_MS (5000: a call to each dispatch at least this often),
-KAIZEN_RUN_BATCH_MS (1000), KAIZEN_RUN_KILL_GRACE_MS (10000), KAIZEN_RUN_POLL_MS (2000) doubling to
-KAIZEN_RUN_MAX_POLL_MS (60000) while nothing is eligible.`;
+export const RUN_EPILOGUE = `The command gets the prompt on stdin and, in its environment, KAIZEN_URL, KAIZEN_DISPATCH_ID,
+KAIZEN_DISPATCH_TOKEN, KAIZEN_ISSUE (KZN-n), KAIZEN_PROMPT_FILE (the prompt) and KAIZEN_RESULT_FILE
+(where it may write {"summary", "commits", "pullRequests"} as JSON); never KAIZEN_API_KEY. Its output
+becomes the dispatch's activities, at most one call a second (Claude Code stream-json and Codex
+exec --json lines typed, with their usage and cost). Exit 0 completes done, anything else failed.
+A stop or a spent budget ends its process group (TERM, then KILL after 10 s). Ctrl-C or TERM ends
+every command and releases its dispatch (exit 130 or 143).
+Exit status: 0 when --once ran out of work, or --dispatch completed done; 1 an API error, or
+--dispatch ended otherwise; 2 a usage error.
+Timings in milliseconds: KAIZEN_RUN_CHECK_MS (5000: each dispatch is called at least this often),
+KAIZEN_RUN_BATCH_MS (1000), KAIZEN_RUN_KILL_GRACE_MS (10000), KAIZEN_RUN_POLL_MS (2000, doubling up
+to KAIZEN_RUN_MAX_POLL_MS, 60000, while nothing is eligible).`;
 
 /** The exit status of a runner stopped by `signal`: 128 + its number, as shells report it. */
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
@@ -76,7 +76,7 @@ export function registerRun(yargs: Argv, define: Define): Argv {
             type: "string",
             describe: "Work this dispatch (dsp_…) with KAIZEN_DISPATCH_TOKEN instead of claiming",
           })
-          .usage("kaizen run [options] -- <command> [args…]")
+          .usage(`kaizen run [options] -- <command> [args…]\n\n${COMMANDS.run[1]}`)
           .epilogue(RUN_EPILOGUE),
       async (args, context) => {
         const command = args._.slice(1).map(String);
