@@ -8,6 +8,8 @@
  */
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
@@ -483,6 +485,56 @@ describe("kaizen run", () => {
     const bare = await kaizen(["run", "--once"], RUNNER_ENV);
     expect(bare.status).toBe(2);
     expect(bare.stderr).toContain("Which command? Give it after --");
+  });
+
+  it("on a server without the activities route, works with heartbeats only", async () => {
+    const { projectId, identifiers } = await projectWith("run older server");
+    // A server from before activities: the route answers 404; every other request reaches the real one.
+    const older: Server = createServer(async (request, response) => {
+      if (request.method === "POST" && /\/activities$/.test(request.url ?? "")) {
+        response.writeHead(404, { "Content-Type": "application/json" }).end('{"error":"Not found"}');
+        return;
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const answer = await fetch(`${server.url}${request.url}`, {
+        method: request.method,
+        headers: request.headers as Record<string, string>,
+        ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+      });
+      response
+        .writeHead(answer.status, Object.fromEntries(answer.headers))
+        .end(Buffer.from(await answer.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => older.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(older.address() as AddressInfo).port}`;
+      const run = await startRunner(
+        [
+          "--once",
+          "--project",
+          projectId,
+          "--",
+          process.execPath,
+          FAKE,
+          "--replay",
+          join(AGENTS, "claude-stream.jsonl"),
+        ],
+        { KAIZEN_URL: url },
+      ).exited;
+      expect(run.status).toBe(0);
+      const identifier = identifiers[0] ?? "";
+      expect(run.stdout).toContain(`[${identifier}] this server takes no activities (404): heartbeats only`);
+      const [dispatch] = await dispatchesOf(identifier);
+      expect(dispatch?.status).toBe("completed");
+      expect(dispatch?.outcome?.summary).toBe(
+        "Raised the payment client's timeout to 10 s and added a retry; the checkout tests pass.",
+      );
+      expect(dispatch?.usage?.costUsd).toBe(0.0734);
+      expect(await activitiesOf(dispatch?.id ?? "")).toEqual([]);
+    } finally {
+      await new Promise((resolve) => older.close(resolve));
+    }
   });
 
   it("--dispatch works a dispatch claimed elsewhere with its token; without a key to read its prompt it gives it back", async () => {
