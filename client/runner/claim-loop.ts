@@ -103,6 +103,11 @@ export async function runClaimLoop(
         return undefined;
       });
       if (end) ends.push(end);
+      if (end?.kind === "unstartable") {
+        failure ??= new Error(`${end.reason} (${assignment.dispatchId} was released)`);
+        stop.abort();
+        return;
+      }
       if (end?.kind === "released") {
         deps.log(
           `[${assignment.identifier}] released ${assignment.dispatchId}${end.error ? ` (failed: ${end.error})` : ""}`,

@@ -60,7 +60,9 @@ export type DispatchEnd =
   /** The dispatch ended under the runner (stopped, over budget, expired, released by someone): the command was killed. */
   | { kind: "ended"; reason: string }
   /** The runner itself was stopped: the command was killed and the dispatch released (or `error` says why not). */
-  | { kind: "released"; error?: string };
+  | { kind: "released"; error?: string }
+  /** The command could not be started (`reason` says why): the dispatch was released, not failed. */
+  | { kind: "unstartable"; reason: string; error?: string };
 
 /**
  * Works `assignment` with `deps.command` until the command exits (then completes the dispatch
@@ -131,8 +133,16 @@ export async function workDispatch(
     }
     // The output may still be on its way when the command has exited; a process it left behind may
     // hold the pipes open, so the wait is short.
-    await Promise.race([streams, sleep(2_000)]);
+    await Promise.race([streams, sleep(2_000, undefined, { ref: false })]);
     clearInterval(ticker);
+    if (first.startError) {
+      // Nothing was tried: failing the issue would count against it (three failures cancel it).
+      const released = await release(client, assignment.dispatchId);
+      const reason = `cannot start ${command}: ${first.startError}`;
+      return released.kind === "released" && released.error
+        ? { kind: "unstartable", reason, error: released.error }
+        : { kind: "unstartable", reason };
+    }
     await calls.drain(batcher, shutdown);
     if (calls.endedReason) return { kind: "ended", reason: calls.endedReason };
     const report = reportOf(resultFile, output, first);

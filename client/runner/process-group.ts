@@ -11,6 +11,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 export interface CommandExit {
   code: number | null;
   signal: NodeJS.Signals | null;
+  /** Why the command could not be started at all (`spawn claude ENOENT`); then `code` is 127. */
+  startError?: string;
 }
 
 /** A started command and its group. */
@@ -30,14 +32,14 @@ const KILL_WAIT_MS = 2_000;
 /**
  * Starts `command` with `args` and `env` as the leader of a new process group (its own session:
  * a terminal's Ctrl-C reaches the runner, never the command), its stdin, stdout and stderr piped.
- * A command that cannot start exits with code 127, as a shell would say.
+ * A command that cannot start "exits" with code 127, as a shell would say, and says why.
  * @example const run = startGrouped("node", ["agent.js"], env); run.child.stdin.end(prompt); await run.exited;
  */
 export function startGrouped(command: string, args: string[], env: NodeJS.ProcessEnv): GroupedCommand {
   const child = spawn(command, args, { env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
   const exited = new Promise<CommandExit>((resolve) => {
     child.once("exit", (code, signal) => resolve({ code, signal }));
-    child.once("error", () => resolve({ code: 127, signal: null }));
+    child.once("error", (error) => resolve({ code: 127, signal: null, startError: error.message }));
   });
   // A command that never reads its stdin closes it: the prompt it did not read is no error.
   child.stdin.on("error", () => undefined);

@@ -537,6 +537,19 @@ describe("kaizen run", () => {
     }
   });
 
+  it("releases the dispatch and exits 1 when the command cannot be started, failing nothing", async () => {
+    const { projectId, identifiers } = await projectWith("run missing command");
+    const missing = join(work, "no-such-agent");
+    const run = await kaizen(["run", "--once", "--project", projectId, "--", missing, "-p"], RUNNER_ENV);
+    expect(run.status).toBe(1);
+    const [dispatch] = await dispatchesOf(identifiers[0] ?? "");
+    expect(run.stderr).toBe(
+      `kaizen: cannot start ${missing}: spawn ${missing} ENOENT (${dispatch?.id} was released)\n`,
+    );
+    expect(dispatch?.status).toBe("released");
+    expect((await api<{ status: string }>("GET", `/api/issues/${identifiers[0]}`)).status).toBe("todo");
+  });
+
   it("--dispatch works a dispatch claimed elsewhere with its token; without a key to read its prompt it gives it back", async () => {
     const { projectId, identifiers } = await projectWith("run given", 2);
     const claim = () =>

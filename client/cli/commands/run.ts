@@ -198,6 +198,7 @@ async function runGiven(
     { url: connection.url, client: tokenClient, command, env: io.env, settings, log: (line) => output.out(line) },
     shutdown,
   );
+  if (end.kind === "unstartable") throw new Error(`${end.reason} (${dispatchId} was released)`);
   if (end.kind === "released") {
     output.out(`[${assignment.identifier}] released ${dispatchId}${end.error ? ` (failed: ${end.error})` : ""}`);
   }
