@@ -430,10 +430,13 @@ describe("kaizen run", () => {
     expect(dispatch?.outcome?.summary).toContain("answered: Yes, until March.");
   });
 
-  it("on SIGINT ends its commands, releases its dispatches and exits 130", async () => {
-    const { projectId, identifiers } = await projectWith("run interrupt", 2);
-    const dir = join(work, "interrupt");
-    const pidFiles = [join(work, "interrupt-pids-a"), join(work, "interrupt-pids-b")];
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)("on %s ends its commands, releases its dispatches and exits %i", async (signal, status) => {
+    const { projectId, identifiers } = await projectWith(`run ${signal}`, 2);
+    const dir = join(work, signal);
+    const pidFiles = [join(work, `${signal}-pids-a`), join(work, `${signal}-pids-b`)];
     // Each command names its own pid file after the mark it leaves: one runner, two commands.
     const runner = startRunner([
       "--concurrency",
@@ -447,10 +450,10 @@ describe("kaizen run", () => {
     ]);
     const groups = [...(await pidsIn(pidFiles[0] ?? "")), ...(await pidsIn(pidFiles[1] ?? ""))];
     for (const identifier of identifiers) await dispatchIn(identifier, "active");
-    runner.child.kill("SIGINT");
+    runner.child.kill(signal);
     const run = await runner.exited;
-    expect(run.status).toBe(130);
-    expect(run.stderr).toContain("kaizen run: SIGINT: ending the commands and releasing their dispatches");
+    expect(run.status).toBe(status);
+    expect(run.stderr).toContain(`kaizen run: ${signal}: ending the commands and releasing their dispatches`);
     for (const pid of groups) expect(alive(pid)).toBe(false);
     for (const identifier of identifiers) {
       expect((await dispatchesOf(identifier))[0]?.status).toBe("released");

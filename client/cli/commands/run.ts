@@ -85,6 +85,24 @@ export function registerRun(yargs: Argv, define: Define): Argv {
             "Which command? Give it after --: kaizen run --once -- claude -p --output-format stream-json --verbose",
           );
         }
+        if (args.dispatch) {
+          const claimFlags = {
+            agent: args.agent,
+            once: args.once,
+            project: args.project,
+            types: args.types,
+            lease: args.lease,
+          };
+          const given = Object.entries(claimFlags)
+            .filter(([, value]) => value !== undefined)
+            .map(([flag]) => `--${flag}`);
+          if (args.concurrency !== 1) given.push("--concurrency");
+          if (given.length > 0) {
+            throw new UsageError(
+              `--dispatch works the one dispatch it names, claiming nothing: ${given.join(", ")} do not apply`,
+            );
+          }
+        }
         const { settings, invalid } = runSettings(context.io.env);
         if (invalid) throw new UsageError(invalid);
         const controller = new AbortController();

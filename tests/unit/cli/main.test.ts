@@ -240,6 +240,11 @@ describe("usage errors exit 2", () => {
       {},
       "--dispatch dsp_1 works with the dispatch's token: set KAIZEN_DISPATCH_TOKEN",
     ],
+    [
+      ["run", "--dispatch", "dsp_1", "--once", "--concurrency", "2", "--", "true"],
+      { KAIZEN_DISPATCH_TOKEN: "kzd_x" },
+      "--dispatch works the one dispatch it names, claiming nothing: --once, --concurrency do not apply",
+    ],
   ])("kaizen %j is a usage error before any request", async (args, env, message) => {
     const { status, stderr } = await run(args, {
       KAIZEN_URL: "http://127.0.0.1:9",
