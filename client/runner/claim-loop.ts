@@ -68,12 +68,13 @@ export async function runClaimLoop(
   if (shutdown.aborted) stop.abort();
   const ends: DispatchEnd[] = [];
   let failure: unknown;
+  let saidEmpty = false;
   const slot = async () => {
     let wait = deps.settings.pollMs;
     while (!stop.signal.aborted) {
-      let claim: Schema<"ClaimResult"> | undefined;
+      let claim: Awaited<ReturnType<typeof claimNext>>;
       try {
-        claim = await claimNext(deps.keyClient, filters, options.once, deps.log);
+        claim = await claimNext(deps.keyClient, filters);
       } catch (error) {
         const later = laterOf(error, options.once);
         if (later === undefined) {
@@ -84,15 +85,21 @@ export async function runClaimLoop(
         await pause(later, stop.signal);
         continue;
       }
-      if (!claim) {
-        if (options.once) return;
+      if (!claim.taken) {
+        if (options.once) {
+          // Said once, by the first slot to find the queue empty.
+          if (!saidEmpty) deps.log(claim.stopped ? stoppedReason(claim.stopped) : "Nothing left to claim.");
+          saidEmpty = true;
+          return;
+        }
         await pause(wait, stop.signal);
         wait = Math.min(wait * 2, deps.settings.maxPollMs);
         continue;
       }
       wait = deps.settings.pollMs;
-      deps.log(`Claimed ${claim.issue.identifier}: ${claim.issue.title} (${claim.dispatch.id})`);
-      const assignment = assignmentOf(claim);
+      const { taken } = claim;
+      deps.log(`Claimed ${taken.issue.identifier}: ${taken.issue.title} (${taken.dispatch.id})`);
+      const assignment = assignmentOf(taken);
       const end = await workDispatch(
         assignment,
         { ...deps, client: deps.tokenClient(assignment.token) },
@@ -124,13 +131,11 @@ export async function runClaimLoop(
   return { ends };
 }
 
-/** The next claim, or undefined when nothing is eligible (said once per empty spell with `once`). */
+/** The next claim; none when nothing is eligible, with the reason a 204 gave when it gave one. */
 async function claimNext(
   client: KaizenClient,
   filters: ClaimFilters,
-  once: boolean,
-  log: (line: string) => void,
-): Promise<Schema<"ClaimResult"> | undefined> {
+): Promise<{ taken: Schema<"ClaimResult"> } | { taken?: undefined; stopped: string | null }> {
   const { data, response } = await client.POST("/api/dispatch/claim", {
     body: {
       agent: filters.agent,
@@ -139,12 +144,8 @@ async function claimNext(
       ...(filters.leaseSeconds ? { leaseSeconds: filters.leaseSeconds } : {}),
     },
   });
-  if (response.status === 204 || !data) {
-    const stopped = claimStopped(response);
-    if (once) log(stopped ? stoppedReason(stopped) : "Nothing left to claim.");
-    return undefined;
-  }
-  return data.data;
+  if (response.status === 204 || !data) return { stopped: claimStopped(response) };
+  return { taken: data.data };
 }
 
 /**

@@ -479,6 +479,7 @@ describe("kaizen run", () => {
     ]).exited;
     expect(run.status).toBe(0);
     for (const identifier of identifiers) expect((await dispatchesOf(identifier))[0]?.status).toBe("completed");
+    expect(run.stdout.match(/Nothing left to claim\./g)).toHaveLength(1);
   });
 
   it("--once exits 0 at once when nothing is eligible; a command line without a command is a usage error", async () => {
