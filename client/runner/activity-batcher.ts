@@ -9,8 +9,12 @@ import { type ActivityDraft, BODY_LIMIT, type LineSource } from "./agent-output.
 export interface MergedActivity {
   type: ActivityDraft["type"];
   body: string;
-  data: { source: LineSource | "mixed"; parts: number };
+  /** Where the lines came from (`mixed` for a backlog sent at once, `runner` for the note of lines left out) and how many. */
+  data: { source: LineSource | "mixed" | "runner"; parts: number };
 }
+
+/** The most text that waits for its call: past it the oldest drafts are left out (and the next call says how many). */
+export const PENDING_LIMIT = 100_000;
 
 /** Past this many runs of different kinds waiting (half a minute behind, at a call a second), the next call carries all of them at once. */
 export const BACKLOG_RUNS = 30;
@@ -25,19 +29,28 @@ export const BACKLOG_RUNS = 30;
 export class ActivityBatcher {
   private readonly queue: ActivityDraft[] = [];
   private lastCall = Number.NEGATIVE_INFINITY;
+  private pendingChars = 0;
+  /** Drafts left out since the last call, the queue being full. */
+  private dropped = 0;
 
   constructor(
     private readonly intervalMs: number,
     private readonly now: () => number,
   ) {}
 
+  /** Queues `draft`; when the queue holds more than {@link PENDING_LIMIT} characters, its oldest drafts are left out. */
   add(draft: ActivityDraft): void {
     this.queue.push(draft);
+    this.pendingChars += draft.body.length;
+    while (this.pendingChars > PENDING_LIMIT && this.queue.length > 1) {
+      this.pendingChars -= this.queue.shift()?.body.length ?? 0;
+      this.dropped++;
+    }
   }
 
-  /** Drafts still waiting. */
+  /** Drafts still waiting (and the note of drafts left out, if any). */
   get pending(): number {
-    return this.queue.length;
+    return this.queue.length + (this.dropped > 0 ? 1 : 0);
   }
 
   /** When the next call may be made, on the batcher's clock. */
@@ -48,8 +61,14 @@ export class ActivityBatcher {
   /** The next activity to post, if one waits and a call is due; taking it counts as the call. */
   take(): MergedActivity | undefined {
     const first = this.queue[0];
-    if (!first || this.now() < this.dueAt()) return undefined;
+    if ((!first && this.dropped === 0) || this.now() < this.dueAt()) return undefined;
     this.lastCall = this.now();
+    if (this.dropped > 0 || !first) {
+      const dropped = this.dropped;
+      this.dropped = 0;
+      const body = `${dropped} earlier pieces of output were left out: they came faster than one activity a call can carry.`;
+      return { type: "action", body, data: { source: "runner", parts: dropped } };
+    }
     if (runsIn(this.queue) > BACKLOG_RUNS) return this.mergeAll();
     const run: ActivityDraft[] = [];
     let length = -1;
@@ -60,6 +79,7 @@ export class ActivityBatcher {
       length += 1 + draft.body.length;
     }
     this.queue.splice(0, run.length);
+    for (const draft of run) this.pendingChars -= draft.body.length;
     return {
       type: first.type,
       body: run.map((d) => d.body).join("\n"),
@@ -79,7 +99,7 @@ export class ActivityBatcher {
       length += 1 + line.length;
       parts++;
     }
-    this.queue.splice(0, parts);
+    for (const draft of this.queue.splice(0, parts)) this.pendingChars -= draft.body.length;
     return { type: "action", body: lines.join("\n").slice(0, BODY_LIMIT), data: { source: "mixed", parts } };
   }
 }

@@ -76,4 +76,28 @@ describe("ActivityBatcher", () => {
     move(1000);
     expect(batcher.take()?.body).toBe("b".repeat(15_000));
   });
+
+  it("leaves the oldest drafts out past 100,000 waiting characters, and says so on the next call", () => {
+    const { batcher, move } = batcherAt();
+    for (let i = 0; i < 12; i++) batcher.add(draft("action", `${i}`.padEnd(10_000, "."), "stdout"));
+    expect(batcher.pending).toBe(11);
+    expect(batcher.take()).toEqual({
+      type: "action",
+      body: "2 earlier pieces of output were left out: they came faster than one activity a call can carry.",
+      data: { source: "runner", parts: 2 },
+    });
+    move(1000);
+    const next = batcher.take();
+    expect(next?.body.startsWith("2.")).toBe(true);
+    expect(next?.data).toEqual({ source: "stdout", parts: 1 });
+    expect(batcher.pending).toBe(9);
+    for (let i = 0; i < 9; i++) {
+      move(1000);
+      batcher.take();
+    }
+    expect(batcher.pending).toBe(0);
+    batcher.add(draft("action", "x".repeat(50_000), "stdout"));
+    batcher.add(draft("action", "y".repeat(50_000), "stdout"));
+    expect(batcher.pending).toBe(2);
+  });
 });
