@@ -74,6 +74,7 @@ async function api<T>(
 
 interface Dispatch {
   id: string;
+  agent: string;
   status: string;
   waitingFor: string | null;
   stopReason: string | null;
@@ -213,6 +214,7 @@ describe("kaizen run", () => {
 
     const [dispatch] = await dispatchesOf(identifier);
     expect(dispatch?.status).toBe("completed");
+    expect(dispatch?.agent).toBe("runner-agent");
     expect(dispatch?.outcome?.summary).toBe("Raised the payment timeout; tests pass");
     expect(dispatch?.outcome?.pullRequests.map((pr) => pr.number)).toEqual([42]);
     expect(dispatch?.outcome?.commits.map((c) => c.sha)).toEqual(["4f2a9c1"]);
@@ -262,6 +264,8 @@ describe("kaizen run", () => {
       projectId,
       "--types",
       "task,plan",
+      "--agent",
+      "codex-runner",
       "--",
       process.execPath,
       FAKE,
@@ -275,6 +279,7 @@ describe("kaizen run", () => {
     expect(run.stdout).toContain(`[${identifier}] completed failed; ${identifier} is todo`);
     const [dispatch] = await dispatchesOf(identifier);
     expect(dispatch?.status).toBe("failed");
+    expect(dispatch?.agent).toBe("codex-runner");
     expect(dispatch?.outcome?.summary).toBe("Raised the payment client's timeout to 10 s; the checkout tests pass.");
     expect(dispatch?.usage).toEqual({ inputTokens: 24763, outputTokens: 122, costUsd: null, model: null });
     const activities = await activitiesOf(dispatch?.id ?? "");
