@@ -307,6 +307,48 @@ describe("kaizen run", () => {
     ]);
   });
 
+  it("completes again without the result file's commits when the API refuses them, saying so", async () => {
+    const { projectId, identifiers } = await projectWith("run refused commits");
+    const result = JSON.stringify({ summary: "Cleaned up", commits: [{ sha: "not-a-sha", message: "x" }] });
+    const run = await startRunner(["--once", "--project", projectId, "--", process.execPath, FAKE, "--result", result])
+      .exited;
+    expect(run.status).toBe(0);
+    const identifier = identifiers[0] ?? "";
+    expect(run.stdout).toContain(
+      `[${identifier}] the result file's commits or pull requests were refused (commits.0.sha: must be a hex commit sha): completing without them`,
+    );
+    const [dispatch] = await dispatchesOf(identifier);
+    expect(dispatch?.status).toBe("completed");
+    expect(dispatch?.outcome?.commits).toEqual([]);
+    expect(dispatch?.outcome?.summary).toBe(
+      "Cleaned up\n\n(The result file's commits and pull requests were refused: commits.0.sha: must be a hex commit sha)",
+    );
+  });
+
+  it("completes failed a command that exits 0 before its plan was approved, saying so", async () => {
+    const { projectId, identifiers } = await projectWith("run unapproved", 1, { autonomy: { planApproval: true } });
+    const run = await startRunner([
+      "--once",
+      "--project",
+      projectId,
+      "--",
+      process.execPath,
+      FAKE,
+      "--print",
+      "Done without a plan",
+    ]).exited;
+    expect(run.status).toBe(0);
+    const identifier = identifiers[0] ?? "";
+    expect(run.stdout).toContain(
+      `[${identifier}] Plan approval required: post a plan activity and wait for approval: completing failed`,
+    );
+    const [dispatch] = await dispatchesOf(identifier);
+    expect(dispatch?.status).toBe("failed");
+    expect(dispatch?.outcome?.summary).toBe(
+      "Done without a plan\n\n(The command finished before its plan was approved.)",
+    );
+  });
+
   it("ends the command's whole process group when a person stops the dispatch, and goes on claiming", async () => {
     const { projectId, identifiers } = await projectWith("run stop");
     const pids = join(work, "stop-pids");
