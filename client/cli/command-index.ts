@@ -27,6 +27,10 @@ export const COMMANDS = {
     "Report a dispatch's outcome: done moves the issue to done, failed gives it back to todo",
   ],
   release: ["release <dispatch>", "Give the issue back untouched (it returns to todo)"],
+  run: [
+    "run",
+    "Work the queue with an agent command: claim, hand it the prompt, post its output, complete (-- <command>)",
+  ],
   watch: [
     "watch <dispatch>",
     "Follow a dispatch: its activities as they arrive, what it waits for and its usage, until it ends",
@@ -77,6 +81,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
     commands: ["next", "heartbeat", "activity", "complete", "release", "review", "comment"],
     load: async () => (await import("./commands/work.js")).registerWork,
   },
+  { commands: ["run"], load: async () => (await import("./commands/run.js")).registerRun },
   {
     commands: ["watch", "answer", "approve", "reject", "stop"],
     load: async () => (await import("./commands/steering.js")).registerSteering,

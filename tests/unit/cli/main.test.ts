@@ -79,6 +79,7 @@ const EXPECTED_FLAGS: Record<string, string[]> = {
   approve: ["comment"],
   reject: [],
   stop: ["then"],
+  run: ["agent", "concurrency", "once", "project", "types", "lease", "dispatch"],
   review: ["clarity", "completeness", "relevance", "feedback", "author", "author-type"],
   comment: ["author", "author-type", "reply-to"],
   "templates preview": ["version-id"],
@@ -125,6 +126,7 @@ describe("--help", () => {
       "approve",
       "reject",
       "stop",
+      "run",
       "templates",
       "experiments",
       "events",
@@ -209,6 +211,12 @@ describe("usage errors exit 2", () => {
     [["reject", "dsp_1"], "Not enough non-option arguments", "kaizen reject --help"],
     [["stop", "dsp_1"], "Not enough non-option arguments", "kaizen stop --help"],
     [["stop", "dsp_1", "Wrong approach", "--then", "done"], "Invalid values", "kaizen stop --help"],
+    [
+      ["run", "--concurrency", "0", "--", "true"],
+      "--concurrency must be a whole number from 1 to 20",
+      "kaizen run --help",
+    ],
+    [["run", "--once", "node", "agent.js"], "Unknown arguments: node, agent.js", "kaizen run --help"],
     [[], "Which command?", "kaizen --help"],
     [["frobnicate"], "Unknown argument: frobnicate", "kaizen frobnicate --help"],
   ])("kaizen %j", async (args, message, hint) => {
@@ -217,6 +225,34 @@ describe("usage errors exit 2", () => {
     expect(stdout).toBe("");
     expect(stderr).toContain(message);
     expect(stderr).toContain(`Run ${hint} for the flags.`);
+  });
+
+  it.each([
+    [["run", "--once"], {}, "Which command? Give it after --: kaizen run --once -- claude -p"],
+    [
+      ["run", "--types", "bug", "--", "true"],
+      {},
+      "--types: bug is not an issue type (signal, hypothesis, plan, task, monitor)",
+    ],
+    [["run", "--", "true"], { KAIZEN_RUN_CHECK_MS: "0" }, "KAIZEN_RUN_CHECK_MS must be a whole number of milliseconds"],
+    [
+      ["run", "--dispatch", "dsp_1", "--", "true"],
+      {},
+      "--dispatch dsp_1 works with the dispatch's token: set KAIZEN_DISPATCH_TOKEN",
+    ],
+    [
+      ["run", "--dispatch", "dsp_1", "--once", "--concurrency", "2", "--", "true"],
+      { KAIZEN_DISPATCH_TOKEN: "kzd_x" },
+      "--dispatch works the one dispatch it names, claiming nothing: --once, --concurrency do not apply",
+    ],
+  ])("kaizen %j is a usage error before any request", async (args, env, message) => {
+    const { status, stderr } = await run(args, {
+      KAIZEN_URL: "http://127.0.0.1:9",
+      KAIZEN_API_KEY: "kaizen_x",
+      ...env,
+    });
+    expect(status).toBe(2);
+    expect(stderr).toContain(message);
   });
 
   it("a missing key names KAIZEN_API_KEY and .data/api-key, before any request", async () => {
