@@ -82,6 +82,7 @@ describe("every bearer route, with every scope and another project's key", () =>
       "/api/labels/:id": ["Label", `lbl_${FAKE}`],
       "/api/templates/:id": ["Template", `tpl_${FAKE}`],
       "/api/event-destinations/:id": ["Event destination", `dst_${FAKE}`],
+      "/api/runners/:id": ["Runner", `run_${FAKE}`],
       "/api/keys/:id": ["Key", spare.id],
     };
     const keys: WalkKey[] = [];

@@ -54,7 +54,7 @@ export interface AutomationRecords {
   prepare(action: string, targetId: string, at: Date): TransactItem;
 }
 
-type Dispatches = Pick<DispatchService, "claim" | "release" | "getDispatch">;
+type Dispatches = Pick<DispatchService, "claim" | "release" | "getDispatch" | "expireEnded">;
 type Outcome = "handed" | "refused" | "none";
 
 export class RunnerHandoffs {
@@ -98,12 +98,15 @@ export class RunnerHandoffs {
   }
 
   /**
-   * Every runner: frees the places of its dispatches that ended, releases a dispatch claimed over a
-   * minute ago that GitHub never took (its hand-off died), then fills it up. Answers how many
-   * dispatches it handed over.
+   * Every runner: expires leases that ran out, frees the places of its dispatches that ended,
+   * releases a dispatch claimed over a minute ago that GitHub never took (its hand-off died), then
+   * fills it up. Answers how many dispatches it handed over.
    */
   async sweep(): Promise<number> {
     const runners = await this.store.all();
+    if (runners.length === 0) return 0;
+    // Leases that ran out end as the next claim would end them, so their places are freed now.
+    await this.dispatches.expireEnded(this.now());
     let handed = 0;
     for (const stored of runners) {
       await this.guarded(stored.runner.id, async () => {
