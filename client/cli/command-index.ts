@@ -40,6 +40,10 @@ export const COMMANDS = {
   templates: ["templates", "List and show prompt templates; preview an issue's prompt"],
   experiments: ["experiments", "Run experiments between a template's active version and a candidate draft"],
   events: ["events", "Outbound events: destinations, their deliveries, and tail to watch events arrive"],
+  runners: [
+    "runners",
+    "Add, list, show, change and delete hosted runners: GitHub Actions workflows Kaizen hands dispatches to (needs the admin scope)",
+  ],
   keys: ["keys", "Make, list, show and revoke API keys of their own: scopes, projects, expiry (needs the admin scope)"],
   audit: [
     "audit",
@@ -83,6 +87,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { commands: ["templates"], load: async () => (await import("./commands/templates.js")).registerTemplates },
   { commands: ["experiments"], load: async () => (await import("./commands/experiments.js")).registerExperiments },
   { commands: ["events"], load: async () => (await import("./commands/events.js")).registerEvents },
+  { commands: ["runners"], load: async () => (await import("./commands/runners.js")).registerRunners },
   { commands: ["keys"], load: async () => (await import("./commands/keys.js")).registerKeys },
   { commands: ["audit"], load: async () => (await import("./commands/audit.js")).registerAudit },
   {
