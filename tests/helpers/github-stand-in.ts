@@ -44,6 +44,8 @@ export interface GitHubStandIn {
   received: ReceivedDispatch[];
   /** Changes how later requests are answered. */
   answer(script: GitHubScript): void;
+  /** Resolves once `count` requests arrived (rejects after `timeoutMs`). */
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedDispatch[]>;
   close(): Promise<void>;
 }
 
@@ -91,6 +93,7 @@ export async function startGitHubStandIn(
   script: GitHubScript = () => 204,
 ): Promise<GitHubStandIn> {
   const received: ReceivedDispatch[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
   let answering = script;
   let n = 0;
   const server: Server = createServer((request, response) => {
@@ -116,6 +119,7 @@ export async function startGitHubStandIn(
         problems,
         answered: answer === "hang" ? null : answer,
       });
+      for (const waiter of waiters.filter((w) => received.length >= w.count)) waiter.resolve();
       if (answer === "hang") return;
       if (answer === 204) {
         response.writeHead(204).end();
@@ -134,6 +138,25 @@ export async function startGitHubStandIn(
     received,
     answer(next) {
       answering = next;
+    },
+    waitFor(count, timeoutMs = 15_000) {
+      if (received.length >= count) return Promise.resolve(received);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(`the stand-in got ${received.length} of ${count} repository dispatches in ${timeoutMs} ms`),
+            ),
+          timeoutMs,
+        );
+        waiters.push({
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve(received);
+          },
+        });
+      });
     },
     close() {
       server.closeAllConnections();
