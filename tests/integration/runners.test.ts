@@ -162,9 +162,14 @@ describe("hosted runners: the resource", () => {
     expect(made.headers.get("Location")).toBe(`/api/runners/${created.id}`);
     expect(made.headers.get("ETag")).toBe('"1"');
 
+    // A get by id costs one call, a list page two (docs/contributing.md#budgets).
+    let calls = w.db.usage().calls;
     const read = await w.request(`/api/runners/${created.id}`);
     expect(read.status).toBe(200);
+    expect(w.db.usage().calls - calls).toBe(1);
+    calls = w.db.usage().calls;
     const listed = await w.request("/api/runners");
+    expect(w.db.usage().calls - calls).toBe(2);
     const patched = await w.app.request(`/api/runners/${created.id}`, {
       method: "PATCH",
       headers: { ...AUTH, "Content-Type": "application/json", "If-Match": '"1"' },

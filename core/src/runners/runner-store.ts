@@ -106,11 +106,11 @@ export class RunnerStore {
     return { runner: shown(fields, []), version: 1, handOffs: [] };
   }
 
+  /** The runner and its hand-offs, in one call (a get by id costs one, docs/contributing.md#budgets). */
   async get(id: string): Promise<StoredRunner | undefined> {
-    const [item, load] = await Promise.all([
-      this.db.get(runnerKey(id), { consistent: true }),
-      this.db.get(runnerLoadKey(id), { consistent: true }),
-    ]);
+    const items = await this.db.batchGet([runnerKey(id), runnerLoadKey(id)], { consistent: true });
+    const item = items.find((found) => found.pk === runnerKey(id).pk);
+    const load = items.find((found) => found.pk === runnerLoadKey(id).pk);
     return item ? fromItem(item, load) : undefined;
   }
 
