@@ -213,6 +213,8 @@ describe("hosted runners: the resource", () => {
     [{ kind: "gitlab_ci" }, "kind:"],
     [{ githubToken: "with space" }, "githubToken: must be a token without spaces or control characters"],
     [{ githubToken: undefined }, "githubToken:"],
+    [{ githubToken: `${GITHUB_TOKEN}${"x".repeat(500)}` }, "githubToken: must be 1..500 characters"],
+    [{ githubToken: `${GITHUB_TOKEN}\n` }, "githubToken: must be a token without spaces or control characters"],
     [{ filters: { types: ["task", "task"] } }, "filters.types: must name each type at most once"],
     [
       { filters: { projectId: "prj_01ARZ3NDEKTSV4RRFFQ69G5FAV" } },
