@@ -350,6 +350,20 @@ describe("hosted runners: hand-offs", () => {
     expect(JSON.stringify(audit)).not.toContain(GITHUB_TOKEN);
   });
 
+  it("refuses a hand-off whose GitHub address the deployed guard blocks, before anything is sent", async () => {
+    const w = await world();
+    const [issue] = await w.makeIssues(1);
+    const made = await w.makeRunner();
+    const guarded = runnerHandoffs(
+      { config: w.config, db: w.db, clock: w.clock, outboundGuard: publicOnlyGuard(async () => ["10.0.0.12"]) },
+      { timeoutMs: 300 },
+    );
+    expect(await guarded.sweep()).toBe(0);
+    expect(w.github.received).toHaveLength(0);
+    expect(await w.runner(made.id)).toMatchObject({ lastError: "blocked address", failures: 1, activeDispatches: 0 });
+    expect(await dataOf<{ status: string }>(w.request(`/api/issues/${issue?.id}`))).toMatchObject({ status: "todo" });
+  });
+
   it("switches a runner off after 10 refusals in a row and says why; switched on, it starts again from 0", async () => {
     const w = await world({ script: () => 401 });
     await w.makeIssues(1);
