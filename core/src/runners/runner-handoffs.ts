@@ -108,12 +108,15 @@ export class RunnerHandoffs {
     // Leases that ran out end as the next claim would end them, so their places are freed now.
     await this.dispatches.expireEnded(this.now());
     let handed = 0;
-    for (const stored of runners) {
-      await this.guarded(stored.runner.id, async () => {
-        await this.repair(stored);
-        handed += await this.fill(stored.runner.id, Number.POSITIVE_INFINITY);
-      });
-    }
+    // Runners at once: one whose GitHub hangs for its 10 s holds up no other (at most 20 of them).
+    await Promise.all(
+      runners.map((stored) =>
+        this.guarded(stored.runner.id, async () => {
+          await this.repair(stored);
+          handed += await this.fill(stored.runner.id, Number.POSITIVE_INFINITY);
+        }),
+      ),
+    );
     return handed;
   }
 
