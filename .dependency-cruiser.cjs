@@ -27,6 +27,7 @@ const LAYERS = [
   { name: "prompts", paths: ["^core/src/prompts/"] },
   { name: "dispatch", paths: ["^core/src/dispatch/"] },
   { name: "events", paths: ["^core/src/events/"] },
+  { name: "runners", paths: ["^core/src/runners/"] },
   {
     name: "readers and receivers",
     paths: [

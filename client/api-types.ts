@@ -1430,6 +1430,55 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/runners": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List hosted runners
+     * @description Oldest first; never their GitHub tokens.
+     */
+    get: operations["getApiRunners"];
+    put?: never;
+    /**
+     * Add a hosted runner
+     * @description For each active runner Kaizen keeps up to `concurrency` dispatches going: it claims issues that match `filters` for `agent` (default: the runner's name) and hands each to GitHub Actions as a repository dispatch of `eventType` (default `kaizen-dispatch`) to `repository`, authorised by `githubToken`. The token is write-only: answers show `githubTokenConfigured`. At most 20 runners (409 beyond).
+     */
+    post: operations["postApiRunners"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/runners/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a hosted runner */
+    get: operations["getApiRunnersId"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a hosted runner
+     * @description Its token is deleted with it. Dispatches it handed over go on until their agents end them.
+     */
+    delete: operations["deleteApiRunnersId"];
+    options?: never;
+    head?: never;
+    /**
+     * Change a hosted runner
+     * @description Any of `name`, `repository`, `eventType`, `concurrency`, `filters`, `agent`, `active`, `githubToken` (replaces the stored token). `active: true` on a runner Kaizen switched off after 10 refused hand-offs in a row turns it back on with its count of refusals at 0 and no backoff.
+     */
+    patch: operations["patchApiRunnersId"];
+    trace?: never;
+  };
   "/api/dashboard/stats": {
     parameters: {
       query?: never;
@@ -2760,6 +2809,32 @@ export interface components {
         /** @enum {string} */
         trigger: "automatic" | "manual";
       }[];
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    Runner: {
+      id: string;
+      name: string;
+      /** @enum {string} */
+      kind: "github_actions";
+      repository: string;
+      eventType: string;
+      concurrency: number;
+      filters: {
+        projectId: string | null;
+        types: ("signal" | "hypothesis" | "plan" | "task" | "monitor")[] | null;
+      };
+      agent: string;
+      active: boolean;
+      githubTokenConfigured: boolean;
+      lastError: string | null;
+      lastErrorAt: string | null;
+      failures: number;
+      retryAfter: string | null;
+      disabledReason: string | null;
+      activeDispatches: number;
       /** Format: date-time */
       createdAt: string;
       /** Format: date-time */
@@ -6447,6 +6522,201 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiRunners: {
+    parameters: {
+      query?: {
+        page?: components["parameters"]["page"];
+        limit?: components["parameters"]["limit"];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page */
+      200: {
+        headers: {
+          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Runner"][];
+            /** @description Count of all matching items */
+            total: number;
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postApiRunners: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          /** @enum {string} */
+          kind: "github_actions";
+          repository: string;
+          eventType?: string;
+          concurrency?: number;
+          filters?: {
+            projectId?: string | null;
+            types?: ("signal" | "hypothesis" | "plan" | "task" | "monitor")[] | null;
+          };
+          agent?: string;
+          active?: boolean;
+          githubToken: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The new runner */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Runner"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      409: components["responses"]["Conflict"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  getApiRunnersId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Runner id (`run_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The runner */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Runner"];
+          };
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  deleteApiRunnersId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
+      path: {
+        /** @description Runner id (`run_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  patchApiRunnersId: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
+      path: {
+        /** @description Runner id (`run_…`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: string;
+          repository?: string;
+          eventType?: string;
+          concurrency?: number;
+          filters?: {
+            projectId?: string | null;
+            types?: ("signal" | "hypothesis" | "plan" | "task" | "monitor")[] | null;
+          };
+          agent?: string;
+          active?: boolean;
+          githubToken?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The changed runner */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Runner"];
+          };
+        };
+      };
+      400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+      409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
+      413: components["responses"]["PayloadTooLarge"];
+      415: components["responses"]["UnsupportedMediaType"];
       503: components["responses"]["Unavailable"];
     };
   };

@@ -54,9 +54,21 @@ export const api = new sst.aws.ApiGatewayV2(LINKED.api, {
   },
 });
 
-// A custom domain in front of the API, given at deploy time (`PUBLIC_BASE_URL=https://… sst deploy`).
-// Validated by core's own rule, so a malformed value stops the deploy rather than every function's start.
-const { publicBaseUrl } = loadConfig({ env: { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL } });
+// A custom domain in front of the API (`PUBLIC_BASE_URL=https://… sst deploy`) and a GitHub Enterprise
+// Server's API for hosted runners (`GITHUB_API_URL=…`), given at deploy time. Validated by core's own
+// rule, so a malformed value stops the deploy rather than every function's start.
+const { publicBaseUrl, githubApiUrl } = loadConfig({
+  env: { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL, GITHUB_API_URL: process.env.GITHUB_API_URL },
+});
+
+/**
+ * What the functions that render links or hand dispatches to hosted runners read from their environment:
+ * only what was given at deploy (unset, the API's own URL comes by the link, GitHub's by default).
+ */
+export const deployedEnvironment: Record<string, string> = {
+  ...(publicBaseUrl === undefined ? {} : { PUBLIC_BASE_URL: publicBaseUrl }),
+  ...(process.env.GITHUB_API_URL ? { GITHUB_API_URL: githubApiUrl } : {}),
+};
 
 export const functions = Object.fromEntries(
   FAMILIES.map((family) => [
@@ -68,7 +80,7 @@ export const functions = Object.fromEntries(
       memory: "512 MB",
       timeout: "10 seconds",
       link: [table, ...secrets, api],
-      ...(publicBaseUrl === undefined ? {} : { environment: { PUBLIC_BASE_URL: publicBaseUrl } }),
+      ...(Object.keys(deployedEnvironment).length === 0 ? {} : { environment: deployedEnvironment }),
       // Splitting as scripts/build.ts does: what a function imports on demand (Handlebars' compiler) is not read at a cold start.
       // Its define too: the routes' OpenAPI text stays out of the bundles (core/src/openapi/declare.ts).
       nodejs: {

@@ -6,6 +6,7 @@
  */
 import { LINKED } from "../core/src/config.js";
 import { EVENT_SOURCE_ENTITIES } from "../core/src/events/derive.js";
+import { api, deployedEnvironment } from "./api.js";
 import { table } from "./table.js";
 
 /** The events function's timeout: one batch's first attempts, each cut at 10 s, with room to record them. */
@@ -35,7 +36,11 @@ const eventsFunction = (handler: string, alsoLinked: unknown[] = []) => ({
 export const streamSubscription = table.subscribe(
   "Events",
   // Linked to the dead-letter queue too: the stream's failures are sent there with the function's role.
-  eventsFunction("functions/events.handler", [streamDeadLetters]),
+  // And to the API, for its URL: the same batches hand dispatches to hosted runners (docs/api.md#hosted-runners).
+  {
+    ...eventsFunction("functions/events.handler", [streamDeadLetters, api]),
+    ...(Object.keys(deployedEnvironment).length === 0 ? {} : { environment: deployedEnvironment }),
+  },
   {
     filters: [{ dynamodb: { NewImage: { entity: { S: [...EVENT_SOURCE_ENTITIES] } } } }],
     transform: {

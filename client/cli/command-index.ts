@@ -45,6 +45,10 @@ export const COMMANDS = {
   partials: ["partials", "List, show, create, update and delete the partials template versions include"],
   experiments: ["experiments", "Run experiments between a template's active version and a candidate draft"],
   events: ["events", "Outbound events: destinations, their deliveries, and tail to watch events arrive"],
+  runners: [
+    "runners",
+    "Add, list, show, change and delete hosted runners: GitHub Actions workflows Kaizen hands dispatches to (needs the admin scope)",
+  ],
   keys: ["keys", "Make, list, show and revoke API keys of their own: scopes, projects, expiry (needs the admin scope)"],
   audit: [
     "audit",
@@ -90,6 +94,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { commands: ["partials"], load: async () => (await import("./commands/partials.js")).registerPartials },
   { commands: ["experiments"], load: async () => (await import("./commands/experiments.js")).registerExperiments },
   { commands: ["events"], load: async () => (await import("./commands/events.js")).registerEvents },
+  { commands: ["runners"], load: async () => (await import("./commands/runners.js")).registerRunners },
   { commands: ["keys"], load: async () => (await import("./commands/keys.js")).registerKeys },
   { commands: ["audit"], load: async () => (await import("./commands/audit.js")).registerAudit },
   {

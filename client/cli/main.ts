@@ -26,6 +26,7 @@ const GROUPS = new Set([
   "providers",
   "events",
   "events destinations",
+  "runners",
   "keys",
 ]);
 

@@ -82,7 +82,16 @@ export interface Config {
    * off by default. The local server sends anywhere whatever this says.
    */
   outboundAllowPrivate: boolean;
+  /**
+   * `GITHUB_API_URL`: GitHub's API base that hosted runners' hand-offs are posted to
+   * (docs/api.md#hosted-runners), without a trailing slash; `https://api.github.com` unless a GitHub
+   * Enterprise Server's API is named.
+   */
+  githubApiUrl: string;
 }
+
+/** GitHub's API base when `GITHUB_API_URL` is not set. */
+export const DEFAULT_GITHUB_API_URL = "https://api.github.com";
 
 /** A configuration value that cannot be used; the process must not start with it. */
 export class InvalidConfigError extends Error {
@@ -129,6 +138,7 @@ export function loadConfig({ env, linked = {} }: { env: Env; linked?: Linked }):
     corsAllowedOrigins: origins(env, "CORS_ALLOWED_ORIGINS"),
     eventRetryQueueUrl: linkedValue(linked, LINKED.eventRetries, "url"),
     outboundAllowPrivate: flag(env, "OUTBOUND_ALLOW_PRIVATE"),
+    githubApiUrl: optionalUrl(env, "GITHUB_API_URL") ?? DEFAULT_GITHUB_API_URL,
   };
 }
 

@@ -9,6 +9,7 @@ import { issueFamily } from "./issues/routes.js";
 import type { Declarations } from "./openapi/declare.js";
 import { promptFamily } from "./prompts/routes.js";
 import type { Family } from "./routes.js";
+import { runnerFamily } from "./runners/routes.js";
 import { serviceFamily } from "./service/routes.js";
 import { signalFamily } from "./signals/routes.js";
 import { templateFamily } from "./templates/routes.js";
@@ -25,6 +26,7 @@ export const ALL_FAMILIES = {
   prompts: promptFamily,
   dispatch: dispatchFamily,
   destinations: destinationFamily,
+  runners: runnerFamily,
   dashboard: dashboardFamily,
   access: accessFamily,
 } satisfies Required<FamilyModules>;

@@ -140,6 +140,13 @@ export const ROUTE_TABLE = {
     route("GET", "/api/event-destinations/:id/deliveries", { scope: "admin", reach: "global" }),
     route("POST", "/api/event-destinations/:id/deliveries/:deliveryId/retry", { scope: "admin", reach: "global" }),
   ],
+  runners: [
+    route("GET", "/api/runners", { scope: "admin", reach: "global" }),
+    route("POST", "/api/runners", { scope: "admin", reach: "global" }),
+    route("GET", "/api/runners/:id", { scope: "admin", reach: "global" }),
+    route("PATCH", "/api/runners/:id", { scope: "admin", reach: "global" }),
+    route("DELETE", "/api/runners/:id", { scope: "admin", reach: "global" }),
+  ],
   dashboard: [
     route("GET", "/api/dashboard/stats", { scope: "read", reach: "global" }),
     route("GET", "/api/dashboard/activity", { scope: "read", reach: "global" }),

@@ -47,6 +47,9 @@ import { PromptStore } from "./prompts/prompt-store.js";
 import { ReviewLists } from "./prompts/review-lists.js";
 import { ReviewService } from "./prompts/review-service.js";
 import { ReviewStore } from "./prompts/review-store.js";
+import { type RunnerHandoffOptions, RunnerHandoffs } from "./runners/runner-handoffs.js";
+import { RunnerService } from "./runners/runner-service.js";
+import { RunnerStore } from "./runners/runner-store.js";
 import { IssueMerge } from "./signals/issue-merge.js";
 import { SignalIngest } from "./signals/signal-ingest.js";
 import { SignalQueries } from "./signals/signal-queries.js";
@@ -374,6 +377,42 @@ export const destinationService = (deps: EventDeps) =>
         deps.outboundGuard,
       ),
   );
+
+export const runnerStore = (deps: DbDeps) => once(deps, "runnerStore", () => new RunnerStore(deps.db));
+export const runnerService = (deps: AppDeps) =>
+  once(
+    deps,
+    "runners",
+    () =>
+      new RunnerService(runnerStore(deps), {
+        projectExists: (id) => catalogLookups(deps).projectExists(id),
+        githubApiUrl: deps.config.githubApiUrl,
+        now: clockOf(deps),
+        ...(deps.outboundGuard ? { guard: deps.outboundGuard } : {}),
+      }),
+  );
+/**
+ * Hosted runners' hand-offs (docs/api.md#hosted-runners), from the change stream and the sweep: what tests
+ * change of how GitHub is reached comes in `options` (then a hand-off of their own is built).
+ */
+export const runnerHandoffs = (deps: AppDeps, options: Partial<RunnerHandoffOptions> = {}) => {
+  const build = () =>
+    new RunnerHandoffs(
+      runnerStore(deps),
+      dispatchService(deps),
+      {
+        prepare: (action, targetId, at) => auditStore(deps).prepare(auditStore(deps).automation(action, targetId, at)),
+      },
+      {
+        githubApiUrl: deps.config.githubApiUrl,
+        kaizenUrl: apiBaseUrl(deps.config),
+        now: clockOf(deps),
+        ...(deps.outboundGuard ? { guard: deps.outboundGuard } : {}),
+        ...options,
+      },
+    );
+  return Object.keys(options).length === 0 ? once(deps, "runnerHandoffs", build) : build();
+};
 
 /** Where a resource belongs, for a key narrowed to projects (http/reach): one read, two for a prompt or relation. */
 export function projectsOf(deps: DbDeps): ProjectsOf {

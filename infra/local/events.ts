@@ -3,12 +3,15 @@
  * stream, read from DynamoDB Local, goes to the same handler the deployed stream's Lambda calls,
  * and due retries are swept every second (deployed: functions/events.ts). Both run beside the
  * server, so no request waits on a destination. Everything they need is in the table: a restart
- * resumes the stream after its checkpoint and the retries where their due times say.
+ * resumes the stream after its checkpoint and the retries where their due times say. With the
+ * service's configuration, the same batches also drive hosted runners' hand-offs (docs/api.md#hosted-runners).
  */
+import type { Config } from "../../core/src/config.js";
 import type { Db } from "../../core/src/db/db.js";
 import { startStreamReader } from "../../core/src/db/stream-reader.js";
 import { EventDeliveries } from "../../core/src/events/event-deliveries.js";
-import { destinationStore, eventDeliveries, eventDeliveryStore } from "../../core/src/services.js";
+import type { RunnerHandoffOptions } from "../../core/src/runners/runner-handoffs.js";
+import { destinationStore, eventDeliveries, eventDeliveryStore, runnerHandoffs } from "../../core/src/services.js";
 
 /** How often due retries are looked for. */
 export const SWEEP_INTERVAL_MS = 1_000;
@@ -19,6 +22,8 @@ export interface LocalEventsOptions {
   sendTimeoutMs?: number;
   /** How often due retries are looked for; {@link SWEEP_INTERVAL_MS} when omitted. */
   sweepIntervalMs?: number;
+  /** How hosted runners reach GitHub, where a test changes it (its stand-in's timeout). */
+  runners?: Partial<RunnerHandoffOptions>;
 }
 
 export interface LocalEvents {
@@ -29,7 +34,7 @@ export interface LocalEvents {
 
 /** Starts reading the table's stream and sweeping due retries; `log` hears what went wrong. */
 export async function startLocalEvents(
-  deps: { db: Db; clock?: () => Date },
+  deps: { db: Db; clock?: () => Date; config?: Config },
   log: (message: string, error?: unknown) => void = (message, error) => console.error(message, error ?? ""),
   options: LocalEventsOptions = {},
 ): Promise<LocalEvents> {
@@ -42,9 +47,13 @@ export async function startLocalEvents(
           ...(deps.clock ? { now: deps.clock } : {}),
           sendTimeoutMs,
         });
+  const { config } = deps;
+  const handoffs = config ? runnerHandoffs(deps as typeof deps & { config: Config }, options.runners) : undefined;
   const reader = await startStreamReader({
     db: deps.db,
-    onChanges: (changes) => deliveries.handleChanges(changes),
+    onChanges: async (changes) => {
+      await Promise.all([deliveries.handleChanges(changes), handoffs?.handleChanges(changes)]);
+    },
     log,
   });
   let stopped = false;

@@ -1,11 +1,14 @@
 /**
  * @module infra/local/sweeps — the scheduled sweeps on one machine: the watches of merged fixes whose
- * windows have passed end `verified` (docs/api.md#verification), looked for every
- * {@link VERIFY_INTERVAL_MS} (deployed: a schedule, functions/sweeps.ts).
+ * windows have passed end `verified` (docs/api.md#verification), and, with the service's configuration,
+ * hosted runners are filled up (docs/api.md#hosted-runners), every {@link VERIFY_INTERVAL_MS} (deployed:
+ * schedules, functions/sweeps.ts).
  */
+import type { Config } from "../../core/src/config.js";
 import type { Db } from "../../core/src/db/db.js";
 import { VERIFICATIONS_PER_SWEEP } from "../../core/src/issues/verification-sweep.js";
-import { verificationSweep } from "../../core/src/services.js";
+import type { RunnerHandoffOptions } from "../../core/src/runners/runner-handoffs.js";
+import { runnerHandoffs, verificationSweep } from "../../core/src/services.js";
 
 /** How often ended watches are looked for. */
 export const VERIFY_INTERVAL_MS = 15_000;
@@ -18,11 +21,14 @@ export interface LocalSweeps {
 
 /** Starts the sweeps; `log` hears what went wrong. */
 export function startLocalSweeps(
-  deps: { db: Db; clock?: () => Date },
+  deps: { db: Db; clock?: () => Date; config?: Config },
   log: (message: string, error?: unknown) => void = (message, error) => console.error(message, error ?? ""),
   intervalMs = VERIFY_INTERVAL_MS,
+  runners: Partial<RunnerHandoffOptions> = {},
 ): LocalSweeps {
   const sweep = verificationSweep(deps);
+  const { config } = deps;
+  const handoffs = config ? runnerHandoffs(deps as typeof deps & { config: Config }, runners) : undefined;
   let stopped = false;
   let wake: (() => void) | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -32,6 +38,11 @@ export function startLocalSweeps(
         while (!stopped && (await sweep.sweep()) >= VERIFICATIONS_PER_SWEEP);
       } catch (error) {
         if (!stopped) log("kaizen: sweeping verifications failed", error);
+      }
+      try {
+        if (!stopped) await handoffs?.sweep();
+      } catch (error) {
+        if (!stopped) log("kaizen: sweeping hosted runners failed", error);
       }
     });
     return running;

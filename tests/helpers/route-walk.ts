@@ -322,6 +322,16 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
   );
   await call("GET /api/event-destinations");
 
+  // Hosted runners: one made, listed, read and changed (its GitHub token never shown); deleted last.
+  const runner = await call(
+    "POST /api/runners",
+    {},
+    { body: { name: "walker", kind: "github_actions", repository: "acme/app", githubToken: "ghp_walk" } },
+  );
+  await call("GET /api/runners");
+  await call("GET /api/runners/:id", { id: runner.id });
+  await call("PATCH /api/runners/:id", { id: runner.id }, { body: { concurrency: 2, active: false } });
+
   // API keys: one made, listed, read and revoked.
   const key = await call("POST /api/keys", {}, { body: { name: "walker", scopes: ["read"] } });
   await call("GET /api/keys");
@@ -368,5 +378,6 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
   await call("DELETE /api/templates/:id", { id: template.id });
   await call("DELETE /api/partials/:name", { name: partial.name });
   await call("DELETE /api/event-destinations/:id", { id: destination.id });
+  await call("DELETE /api/runners/:id", { id: runner.id });
   return answered;
 }

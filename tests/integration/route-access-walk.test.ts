@@ -83,6 +83,7 @@ describe("every bearer route, with every scope and another project's key", () =>
       "/api/templates/:id": ["Template", `tpl_${FAKE}`],
       "/api/partials/:name": ["Partial", "no-such-partial"],
       "/api/event-destinations/:id": ["Event destination", `dst_${FAKE}`],
+      "/api/runners/:id": ["Runner", `run_${FAKE}`],
       "/api/keys/:id": ["Key", spare.id],
     };
     const keys: WalkKey[] = [];

@@ -17,6 +17,7 @@ describe("loadConfig", () => {
       port: 4242,
       corsAllowedOrigins: [],
       outboundAllowPrivate: false,
+      githubApiUrl: "https://api.github.com",
     });
   });
 
@@ -36,6 +37,7 @@ describe("loadConfig", () => {
         DYNAMODB_EMULATE_CONFLICTS: "on",
         CORS_ALLOWED_ORIGINS: "https://dash.example.com",
         OUTBOUND_ALLOW_PRIVATE: "on",
+        GITHUB_API_URL: "https://github.example.com/api/v3/",
       },
     });
     expect(config).toEqual({
@@ -50,6 +52,7 @@ describe("loadConfig", () => {
       port: 8080,
       corsAllowedOrigins: ["https://dash.example.com"],
       outboundAllowPrivate: true,
+      githubApiUrl: "https://github.example.com/api/v3",
     });
   });
 

@@ -25,10 +25,10 @@ describe("route scopes", () => {
     expect(allRoutes().filter((route) => route.auth !== "bearer" && route.scope !== undefined)).toEqual([]);
   });
 
-  it("follow the rules: reads read, changes write, an agent's steps dispatch, destinations and keys admin", () => {
+  it("follow the rules: reads read, changes write, an agent's steps dispatch, destinations, runners and keys admin", () => {
     for (const route of bearer) {
       const key = routeKey(route);
-      const expected: Scope = /^\/api\/(event-destinations|keys|audit)/.test(route.path)
+      const expected: Scope = /^\/api\/(event-destinations|runners|keys|audit)/.test(route.path)
         ? "admin"
         : AGENT_STEPS.has(key)
           ? "dispatch"

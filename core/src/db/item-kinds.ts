@@ -368,6 +368,35 @@ export const ITEM_KINDS = {
     owner: "events/event-delivery-store#EventDeliveryStore",
     about: "gsi1 partition of the deliveries due (no item of its own)",
   },
+  // hosted runners
+  runner: {
+    prefix: "runner_1",
+    stamped: true,
+    keys: "runners/keys",
+    owner: "runners/runner-store#RunnerStore",
+    about: "a hosted runner (never its GitHub token)",
+  },
+  runners: {
+    prefix: "runners_1",
+    stamped: false,
+    keys: "runners/keys",
+    owner: "runners/runner-store#RunnerStore",
+    about: "how many hosted runners there are",
+  },
+  runnertoken: {
+    prefix: "runnertoken_1",
+    stamped: false,
+    keys: "runners/keys",
+    owner: "runners/runner-store#RunnerStore",
+    about: "a hosted runner's GitHub token, read by its hand-offs only",
+  },
+  runnerload: {
+    prefix: "runnerload_1",
+    stamped: false,
+    keys: "runners/keys",
+    owner: "runners/runner-store#RunnerStore",
+    about: "a hosted runner's dispatches that have not ended, held to its concurrency",
+  },
   // shared
   idempotency: {
     prefix: "idempotency_1",

@@ -7,7 +7,7 @@
 import { type Clock, machineClock, type SteadyClock, steadyClock } from "../clock.js";
 import { ConditionFailedError, type Db, type Item, type TransactItem } from "../db/db.js";
 import { retryConflicts } from "../db/retry.js";
-import { TooManyRequestsError, UnavailableError } from "../errors.js";
+import { ConflictError, TooManyRequestsError, UnavailableError } from "../errors.js";
 import { isQueued, type QueueFilters, type QueueHeadEntry, queueListingOf } from "../issues/dispatch-queue.js";
 import type { PromptService } from "../prompts/prompt-service.js";
 import { DAILY_COST_BUDGET_STOP, REVIEW_CAPACITY_STOP } from "../routes.js";
@@ -43,7 +43,23 @@ const WAIT_MAX_MS = 200;
 const HEAD_LOOKAHEAD = 64;
 /** A claim, and the API key of its own that made it, if one did: the dispatch is that key's to work on. */
 /** A claim as its caller asks it: the key that makes it (null: the root key), and the projects that key is narrowed to. */
-export type ClaimerInput = ClaimInput & { keyId?: string | undefined; projectIds?: readonly string[] | undefined };
+export type ClaimerInput = ClaimInput & {
+  keyId?: string | undefined;
+  projectIds?: readonly string[] | undefined;
+  /**
+   * Writes of the caller's own that go in the claim's transaction for dispatch `dispatchId` (a
+   * hosted runner's hand-off, docs/api.md#hosted-runners): when one of their conditions fails, nothing is
+   * claimed and the claim throws {@link ClaimConditionError}.
+   */
+  alongside?: ((dispatchId: string, now: Date) => TransactItem[]) | undefined;
+};
+
+/** A claim's `alongside` writes found their conditions failed: nothing was claimed. */
+export class ClaimConditionError extends ConflictError {
+  constructor() {
+    super("The claim's own conditions do not hold");
+  }
+}
 
 /**
  * `Retry-After` of a claim refused for the agent's limit in a project (429): a dispatch ends when
@@ -304,11 +320,15 @@ export class ClaimLine {
       ...prepared.writes,
       claimerEnd,
     ];
+    const alongside = input.alongside?.(id, now) ?? [];
+    const ownFrom = writes.length;
+    writes.push(...alongside);
     const sent = this.elapsed();
     try {
       await this.db.transactWrite(writes);
     } catch (error) {
       if (error instanceof ConditionFailedError) {
+        if (error.reasons.slice(ownFrom).includes("ConditionalCheckFailed")) throw new ClaimConditionError();
         // The agent's count of the project's dispatches was at the limit: its own condition failed.
         const at = load ? writes.indexOf(load) : -1;
         if (projectId && maxActive !== null && at >= 0 && error.reasons[at] === "ConditionalCheckFailed") {

@@ -9,9 +9,14 @@ export type { Logger };
 
 /**
  * Credentials that may turn up inside text the service logs (a path, an error message): the service
- * API key, dispatch tokens, and the value of a bearer header.
+ * API key, dispatch tokens, GitHub tokens (hosted runners'), and the value of a bearer header.
  */
-const SECRET_PATTERNS = [/kaizen_[0-9a-f]{64}/gi, /kzd_[0-9A-Za-z]+_[0-9a-f]+/gi, /\bBearer\s+\S+/gi];
+const SECRET_PATTERNS = [
+  /kaizen_[0-9a-f]{64}/gi,
+  /kzd_[0-9A-Za-z]+_[0-9a-f]+/gi,
+  /\b(?:gh[pousr]_[0-9A-Za-z]{20,}|github_pat_[0-9A-Za-z_]{20,})/g,
+  /\bBearer\s+\S+/gi,
+];
 
 /**
  * Records a problem that did not stop the request (a bookkeeping write that failed) for the

@@ -26,6 +26,7 @@ const TAGS: Record<Family, string> = {
   dispatch: "Hand-offs of issues to agents: claims, leases and outcomes",
   dashboard: "What the engine is doing, from maintained counts",
   destinations: "Outbound events: where Kaizen sends them, signed, and how each delivery went",
+  runners: "Hosted runners: GitHub Actions workflows Kaizen hands dispatches to",
   access: "API keys: who may do what",
 };
 

@@ -27,6 +27,7 @@ import { destinationSchema, destinationWithSecretSchema, eventDeliverySchema } f
 import { relationSchema } from "../issues/relation-schemas.js";
 import { issueSchema, issueSummarySchema } from "../issues/schemas.js";
 import { promptSchema, reviewSchema } from "../prompts/schemas.js";
+import { runnerSchema } from "../runners/schemas.js";
 import { type Output, onFirstUse } from "../schema.js";
 import { healthSchema, providerSetupSchema, serviceInfoSchema } from "../service/schemas.js";
 import { ingestResultSchema, signalSchema } from "../signals/schemas.js";
@@ -91,6 +92,7 @@ export const RESOURCE_SCHEMAS = {
   EventDestination: destinationSchema(),
   EventDestinationWithSecret: destinationWithSecretSchema(),
   EventDelivery: eventDeliverySchema(),
+  Runner: runnerSchema(),
   ServiceInfo: serviceInfoSchema(),
   Health: healthSchema(),
   ProviderSetup: providerSetupSchema(),

@@ -1,18 +1,24 @@
 /**
- * The built sweeps bundle (functions/sweeps.ts), invoked as the schedule invokes it
- * (docs/api.md#verification): a watch whose window has passed ends `verified`, one still open is
- * left pending, and a second tick changes nothing.
+ * The built sweeps bundle (functions/sweeps.ts), invoked as the schedules invoke it: a watch whose
+ * window has passed ends `verified`, one still open is left pending, and a second tick changes
+ * nothing (docs/api.md#verification); a hosted runner is handed a dispatch through GitHub's repository
+ * dispatch, at `GITHUB_API_URL` (docs/api.md#hosted-runners).
  */
 import { pathToFileURL } from "node:url";
 import type { Context, ScheduledEvent } from "aws-lambda";
 import { describe, expect, inject, it } from "vitest";
 import { createDb } from "../../../core/src/db/create-db.js";
+import { ALL_FAMILIES, createApp } from "../../../core/src/index.js";
 import type { Verification } from "../../../core/src/issues/schemas.js";
 import { issueMoves, issueService, issueStore } from "../../../core/src/services.js";
+import { dataOf, jsonPost } from "../../helpers/app.js";
+import { testConfig } from "../../helpers/db.js";
+import { startGitHubStandIn } from "../../helpers/github-stand-in.js";
 import { deployedEnv } from "../../helpers/lambda.js";
 
 interface SweepsBundle {
   verify(event: ScheduledEvent, context: Context): Promise<void>;
+  runners(event: ScheduledEvent, context: Context): Promise<void>;
 }
 
 const context = { functionName: "sweeps", awsRequestId: "aws-req-1" } as Context;
@@ -75,6 +81,40 @@ describe("the sweeps function", () => {
     const read = async (id: string) => (await issueStore({ db }).get(id))?.issue.verification?.status;
     expect(await read(quiet)).toBe("verified");
     expect(await read(watched)).toBe("pending");
+    db.client.destroy();
+  });
+
+  it("hands a hosted runner a dispatch through GitHub's repository dispatch at GITHUB_API_URL", async () => {
+    const { env, endpoint } = await deployedEnv();
+    const expected = {
+      repository: "acme/app",
+      githubToken: "ghp_sweepBundleToken0123456789",
+      eventType: "kaizen-dispatch",
+    };
+    const github = await startGitHubStandIn(expected);
+    const db = createDb({ tableName: env.TABLE_NAME, region: "us-east-1", endpoint });
+    const app = createApp(ALL_FAMILIES, { config: testConfig({ tableName: env.TABLE_NAME, endpoint }), db });
+    const issue = await dataOf<{ identifier: string }>(
+      app.request("/api/issues", jsonPost({ title: "Fix it", type: "task", status: "todo" })),
+      201,
+    );
+    await dataOf(app.request("/api/runners", jsonPost({ name: "ci", kind: "github_actions", ...expected })), 201);
+    const bundle = await loadSweeps({
+      ...env,
+      GITHUB_API_URL: github.url,
+      PUBLIC_BASE_URL: "https://kaizen.example.com",
+      // The stand-in listens on loopback, which a deployed stage refuses unless told otherwise.
+      OUTBOUND_ALLOW_PRIVATE: "on",
+    });
+    await bundle.runners(tick, context);
+    expect(github.received.map(({ problems, answered }) => ({ problems, answered }))).toEqual([
+      { problems: [], answered: 204 },
+    ]);
+    expect(github.received[0]?.body.client_payload).toMatchObject({
+      issue: issue.identifier,
+      kaizenUrl: "https://kaizen.example.com",
+    });
+    await github.close();
     db.client.destroy();
   });
 });

@@ -25,8 +25,8 @@ import {
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 /** infra/events.ts: the retry queue, the dead-letter queue, the stream's and the queue's subscriptions, the sweep schedule. */
 const EVENT_COMPONENTS = 5;
-/** infra/sweeps.ts: the verification sweep's schedule. */
-const SWEEP_COMPONENTS = 1;
+/** infra/sweeps.ts: the verification sweep's schedule and the hosted runners'. */
+const SWEEP_COMPONENTS = 2;
 const SERVICE_API_KEY = `kaizen_${"ab".repeat(32)}`;
 const SECRET_NAMES = [
   LINKED.serviceApiKey,
@@ -193,7 +193,7 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
     infra = await evaluateInfra();
   });
 
-  it("creates exactly one table, the five secrets, one function per family, one API, the events' five parts and the sweep", () => {
+  it("creates exactly one table, the five secrets, one function per family, one API, the events' five parts and the two sweeps", () => {
     const { recording } = infra;
     expect(
       recording
@@ -208,7 +208,7 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
         .ofKind("sst.aws.Cron")
         .map((cron) => cron.name)
         .sort(),
-    ).toEqual(["EventSweep", "VerificationSweep"]);
+    ).toEqual(["EventSweep", "RunnerSweep", "VerificationSweep"]);
     expect(recording.ofKind("sst.aws.Dynamo")).toHaveLength(1);
     expect(recording.ofKind("sst.Secret")).toHaveLength(SECRET_NAMES.length);
     expect(recording.ofKind("sst.aws.Function")).toHaveLength(FAMILIES.length);
@@ -376,6 +376,16 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
       expect((fn.link ?? []).map((item) => infra.recording.byInstance(item).name)).toEqual([LINKED.table]);
       expect(fn.nodejs).toMatchObject({ format: "esm" });
       expect(existsSync(join(ROOT, "functions", "sweeps.ts"))).toBe(true);
+    });
+
+    it("fill hosted runners up every minute, with the table and the API (for the URL agents are sent) linked", () => {
+      const schedule = only(infra.recording.ofKind("sst.aws.Cron").filter((cron) => cron.name === "RunnerSweep"));
+      const fn = (schedule.args as { function: SubscriberFunction }).function;
+      expect(schedule.args).toMatchObject({
+        schedule: "rate(1 minute)",
+        function: { handler: "functions/sweeps.runners" },
+      });
+      expect((fn.link ?? []).map((item) => infra.recording.byInstance(item).name)).toEqual([LINKED.table, LINKED.api]);
     });
   });
 
