@@ -4,6 +4,7 @@
  * issue and prompt; the prompt's text and the issue's number are read with the token where the
  * server allows it, else with the key when the runner has one (docs/agents.md#running-an-agent-kaizen-run).
  */
+import { REDACTED_TOKEN } from "../../core/src/prompts/prompt-service.js";
 import { KaizenApiError, type KaizenClient, type Schema } from "../client.js";
 import type { Assignment } from "./dispatch-run.js";
 
@@ -37,7 +38,9 @@ export async function givenAssignment(given: {
   const issue = given.issue?.trim() || (await readIssue(clients, dispatch))?.identifier;
   const prompt = dispatch.promptId ? await readPrompt(clients, dispatch.promptId) : undefined;
   const fallback = issue ? await readIssueText(clients, dispatch) : undefined;
-  const text = prompt?.text ?? fallback;
+  // The prompt as recorded has `[dispatch token]` where the claim's text had the token: put it back,
+  // so the command reads the prompt as an agent that claimed it would (docs/api.md#prompts-and-reviews).
+  const text = (prompt?.text ?? fallback)?.replaceAll(REDACTED_TOKEN, given.token);
   if (text === undefined) {
     throw new GivenDispatchError(
       `Cannot read the prompt of ${given.dispatchId}: this server does not let a dispatch token read it. ` +

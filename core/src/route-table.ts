@@ -42,7 +42,7 @@ export const ROUTE_TABLE = {
   issues: [
     route("GET", "/api/issues", { scope: "read", reach: "handler" }),
     route("POST", "/api/issues", { scope: "write", reach: "handler" }),
-    route("GET", "/api/issues/:id", { scope: "read", reach: "issue" }),
+    route("GET", "/api/issues/:id", { token: "issue", scope: "read", reach: "issue" }),
     route("PATCH", "/api/issues/:id", { scope: "write", reach: "issue" }),
     route("DELETE", "/api/issues/:id", { scope: "write", reach: "issue" }),
     route("GET", "/api/issues/:id/comments", { scope: "read", reach: "issue" }),
@@ -100,7 +100,7 @@ export const ROUTE_TABLE = {
   ],
   prompts: [
     route("GET", "/api/prompts", { scope: "read", reach: "global" }),
-    route("GET", "/api/prompts/:id", { scope: "read", reach: "prompt" }),
+    route("GET", "/api/prompts/:id", { token: "prompt", scope: "read", reach: "prompt" }),
     route("GET", "/api/prompts/:id/reviews", { scope: "read", reach: "prompt" }),
     route("POST", "/api/prompts/:id/reviews", { token: "prompt", scope: "write", reach: "prompt" }),
   ],
@@ -109,7 +109,7 @@ export const ROUTE_TABLE = {
     route("GET", "/api/dispatch/next", { scope: "dispatch", reach: "handler", audit: true }),
     route("GET", "/api/dispatch/queue", { scope: "read", reach: "handler" }),
     route("GET", "/api/dispatch", { scope: "read", reach: "handler" }),
-    route("GET", "/api/dispatch/:id", { scope: "read", reach: "dispatch" }),
+    route("GET", "/api/dispatch/:id", { token: "dispatch", scope: "read", reach: "dispatch" }),
     route("POST", "/api/dispatch/:id/heartbeat", {
       token: "dispatch",
       scope: "dispatch",

@@ -84,10 +84,26 @@ describe("dispatch tokens", () => {
       201,
     );
     expect((await withToken(t, token, "GET", `/api/dispatch/${mine.dispatch.id}/activities`)).status).toBe(200);
+    // It reads what it works on: its dispatch, its issue (by id or KZN-n) and its prompt.
+    const read = await withToken(t, token, "GET", `/api/dispatch/${mine.dispatch.id}`);
+    expect(read.status).toBe(200);
+    expect((await json<Body<Dispatch>>(read)).data).toMatchObject({ id: mine.dispatch.id, promptId: ownPrompt });
+    for (const ref of [mine.issue.id, `KZN-${mine.issue.number}`]) {
+      const issue = await withToken(t, token, "GET", `/api/issues/${ref}`);
+      expect(issue.status).toBe(200);
+      expect((await json<Body<{ id: string }>>(issue)).data.id).toBe(mine.issue.id);
+    }
+    const prompt = await withToken(t, token, "GET", `/api/prompts/${ownPrompt}`);
+    expect(prompt.status).toBe(200);
+    expect((await json<Body<{ id: string; text: string }>>(prompt)).data).toMatchObject({
+      id: ownPrompt,
+      text: mine.prompt?.text.replaceAll(token, "[dispatch token]"),
+    });
 
     const outside: [string, string, unknown?][] = [
       ["GET", "/api/issues"],
-      ["GET", `/api/issues/${mine.issue.id}`],
+      ["GET", `/api/issues/${theirs.issue.id}`],
+      ["GET", `/api/issues/KZN-${theirs.issue.number}`],
       ["GET", `/api/issues/${mine.issue.id}/comments`],
       ["POST", "/api/issues", { title: "t", type: "task", status: "todo" }],
       ["PATCH", `/api/issues/${mine.issue.id}`],
@@ -99,8 +115,9 @@ describe("dispatch tokens", () => {
       ["POST", `/api/dispatch/${theirs.dispatch.id}/activities`, { type: "action", body: "Not mine" }],
       ["GET", `/api/dispatch/${theirs.dispatch.id}/activities`],
       ["POST", `/api/prompts/${otherPrompt}/reviews`, REVIEW],
-      ["GET", `/api/prompts/${ownPrompt}`],
-      ["GET", `/api/dispatch/${mine.dispatch.id}`],
+      ["GET", `/api/prompts/${otherPrompt}`],
+      ["GET", `/api/prompts/${ownPrompt}/reviews`],
+      ["GET", `/api/dispatch/${theirs.dispatch.id}`],
       ["POST", "/api/dispatch/claim", { agent: "a" }],
     ];
     for (const [method, path, body] of outside) {

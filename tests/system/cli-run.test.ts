@@ -601,7 +601,7 @@ describe("kaizen run", () => {
     expect((await api<{ status: string }>("GET", `/api/issues/${identifiers[0]}`)).status).toBe("todo");
   });
 
-  it("--dispatch works a dispatch claimed elsewhere with its token; without a key to read its prompt it gives it back", async () => {
+  it("--dispatch works a dispatch claimed elsewhere with its token, with a key beside it or with the token alone", async () => {
     const { projectId, identifiers } = await projectWith("run given", 2);
     const claim = () =>
       api<{ dispatch: { id: string; token: string }; issue: { identifier: string } }>("POST", "/api/dispatch/claim", {
@@ -622,15 +622,37 @@ describe("kaizen run", () => {
     expect(given.stdin.length).toBeGreaterThan(0);
     expect(given.env.KAIZEN_DISPATCH_TOKEN).toBe(first.dispatch.token);
 
-    // The token alone cannot read the prompt on this server: the runner says so and releases the dispatch.
+    // The token alone is enough, as a hosted runner's hand-off gives it: it reads its own prompt.
     const second = await claim();
-    const alone = await kaizen(["run", "--dispatch", second.dispatch.id, "--", "true"], {
-      KAIZEN_DISPATCH_TOKEN: second.dispatch.token,
-      KAIZEN_AGENT: "hosted",
-    });
-    expect(alone.status).toBe(1);
-    expect(alone.stderr).toContain(`Cannot read the prompt of ${second.dispatch.id}`);
-    expect((await dispatchesOf(second.issue.identifier))[0]?.status).toBe("released");
+    const aloneRecord = join(work, "given-alone-record.json");
+    const alone = await kaizen(
+      [
+        "run",
+        "--dispatch",
+        second.dispatch.id,
+        "--",
+        process.execPath,
+        FAKE,
+        "--record",
+        aloneRecord,
+        "--print",
+        "Fixed",
+      ],
+      { KAIZEN_DISPATCH_TOKEN: second.dispatch.token, KAIZEN_AGENT: "hosted" },
+    );
+    expect(alone.stderr).toBe("");
+    expect(alone.status).toBe(0);
+    const [secondDispatch] = await dispatchesOf(second.issue.identifier);
+    expect(secondDispatch?.status).toBe("completed");
+    const prompt = await api<{ text: string }>(
+      "GET",
+      `/api/prompts/${(secondDispatch as unknown as { promptId: string }).promptId}`,
+    );
+    const aloneGiven = JSON.parse(readFileSync(aloneRecord, "utf8")) as { stdin: string; env: Record<string, string> };
+    // The recorded prompt stands [dispatch token] for the token; the command gets the token itself.
+    expect(prompt.text).toContain("[dispatch token]");
+    expect(aloneGiven.stdin).toBe(prompt.text.replaceAll("[dispatch token]", second.dispatch.token));
+    expect(aloneGiven.env.KAIZEN_ISSUE).toBe(second.issue.identifier);
     expect(identifiers).toContain(second.issue.identifier);
   });
 });

@@ -110,6 +110,7 @@ export const dispatchApi = {
   "GET /api/dispatch/:id": {
     auth: "bearer",
     scope: "read",
+    token: "dispatch",
     reach: "dispatch",
     success: { item: "Dispatch" },
     doc: TEXT && {

@@ -34,6 +34,7 @@ export const issueApi = {
   "GET /api/issues/:id": {
     auth: "bearer",
     scope: "read",
+    token: "issue",
     reach: "issue",
     success: { item: "IssueDetail" },
     doc: TEXT && {

@@ -21,6 +21,7 @@ export const promptApi = {
   "GET /api/prompts/:id": {
     auth: "bearer",
     scope: "read",
+    token: "prompt",
     reach: "prompt",
     success: { item: "Prompt" },
     doc: TEXT && {

@@ -15,6 +15,7 @@ describe("toolsAllowed", () => {
 
   it("gives a dispatch token alone the agent-loop tools on its own dispatch, issue and prompt", () => {
     expect(names(toolsAllowed(TOOLS, { dispatchToken: TOKEN }))).toEqual([
+      "get_issue",
       "heartbeat",
       "post_activity",
       "list_activities",
@@ -46,7 +47,11 @@ describe("toolsAllowed", () => {
     const tokenToolRoutes = toolsAllowed(TOOLS, { dispatchToken: TOKEN })
       .map((tool) => tool.route)
       .sort();
-    expect(tokenToolRoutes).toEqual(tokenRoutes);
+    // A token may read its dispatch and its prompt, which no tool does: the claim's and the
+    // heartbeat's answers carry them to an MCP client.
+    const untooled = ["GET /api/dispatch/:id", "GET /api/prompts/:id"];
+    for (const route of untooled) expect(TOOLS.map((tool) => tool.route)).not.toContain(route);
+    expect(tokenToolRoutes).toEqual(tokenRoutes.filter((route) => !untooled.includes(route)));
   });
 });
 
@@ -63,7 +68,8 @@ describe("routeSpec and tokenMayCall", () => {
     expect(tokenMayCall("POST /api/dispatch/:id/heartbeat")).toBe(true);
     expect(tokenMayCall("POST /api/issues/:id/comments")).toBe(true);
     expect(tokenMayCall("POST /api/prompts/:id/reviews")).toBe(true);
-    expect(tokenMayCall("GET /api/issues/:id")).toBe(false);
+    expect(tokenMayCall("GET /api/issues/:id")).toBe(true);
+    expect(tokenMayCall("GET /api/issues")).toBe(false);
     expect(tokenMayCall("POST /api/dispatch/claim")).toBe(false);
   });
 
