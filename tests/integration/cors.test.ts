@@ -4,8 +4,8 @@
  */
 import type { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ALL_FAMILIES } from "../../client/mcp/remote.js";
 import { CORS_POLICY } from "../../core/src/config.js";
-import { ALL_FAMILIES } from "../../core/src/families.js";
 import type { AppEnv } from "../../core/src/http/app.js";
 import { createApp } from "../../core/src/services.js";
 import { AUTH, createIssues, type TestApp, testApp } from "../helpers/app.js";
