@@ -19,6 +19,8 @@ import { UnauthorizedError } from "../../core/src/errors.js";
 import { API_FAMILIES } from "../../core/src/families.js";
 import { type AppEnv, type FamilyModules, familyModule } from "../../core/src/http/app.js";
 import { BEARER_CHALLENGE, BEARER_FAILURE_MESSAGE, presentedCredential } from "../../core/src/http/auth.js";
+import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_MESSAGE } from "../../core/src/http/body.js";
+import { JSON_CONTENT_TYPE } from "../../core/src/http/respond.js";
 import { mcpApi } from "../../core/src/mcp/api.js";
 import { createApp } from "../../core/src/services.js";
 import { createMcpServer, type McpConnection } from "./server.js";
@@ -36,12 +38,14 @@ export function remoteMcpFamily(apiFamilies: ApiFamilies) {
     let api: Hono<AppEnv> | undefined;
     return {
       "POST /mcp": async (c) => {
+        const request = await checkedRequest(c);
+        if (request instanceof Response) return request;
         api ??= createApp(apiFamilies, deps);
         const inner = api;
         const server = createMcpServer({
           ...credentialsOf(c),
           url: new URL(c.req.url).origin,
-          fetch: async (request) => inner.fetch(request),
+          fetch: async (sent) => inner.fetch(sent),
           stateless: true,
         });
         const transport = new WebStandardStreamableHTTPServerTransport({
@@ -51,13 +55,44 @@ export function remoteMcpFamily(apiFamilies: ApiFamilies) {
         await server.connect(transport);
         try {
           // With JSON answers, the transport answers once every request of the message has its answer.
-          return await transport.handleRequest(c.req.raw);
+          const answer = await transport.handleRequest(request);
+          // The API's JSON media type on every JSON answer, as on every other route.
+          if (answer.headers.get("Content-Type")?.startsWith("application/json")) {
+            answer.headers.set("Content-Type", JSON_CONTENT_TYPE);
+          }
+          return answer;
         } finally {
           await server.close();
         }
       },
     };
   });
+}
+
+/** Bytes that are not UTF-8 are refused, never turned into U+FFFD (as http/body reads the API's bodies). */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The request for the transport, its body held to the API's rules first (docs/api.md#remote-mcp): bytes
+ * that are not UTF-8, or JSON nested deeper than the API takes, are JSON-RPC's parse error (400) with
+ * the API's message. Everything else (`Accept`, `Content-Type`, the JSON and JSON-RPC themselves) is
+ * the transport's to check, with the SDK's answers.
+ */
+async function checkedRequest(c: Context<AppEnv>): Promise<Request | Response> {
+  let text: string;
+  try {
+    text = UTF8.decode(await c.req.arrayBuffer());
+  } catch {
+    return parseError("Request body is not valid UTF-8");
+  }
+  if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return parseError(TOO_DEEP_MESSAGE);
+  return new Request(c.req.url, { method: c.req.method, headers: c.req.raw.headers, body: text });
+}
+
+/** JSON-RPC's parse error, as the transport answers a body that is not JSON. */
+function parseError(message: string): Response {
+  const body = { jsonrpc: "2.0", error: { code: -32700, message: `Parse error: ${message}` }, id: null };
+  return new Response(JSON.stringify(body), { status: 400, headers: { "Content-Type": JSON_CONTENT_TYPE } });
 }
 
 /**

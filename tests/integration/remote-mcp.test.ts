@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolsAllowed } from "../../client/mcp/access.js";
 import { TOOLS } from "../../client/mcp/tools.js";
+import { TOO_DEEP_MESSAGE } from "../../core/src/http/body.js";
 import { testApp } from "../helpers/app.js";
 import { TEST_API_KEY } from "../helpers/db.js";
 import { startTestServer, type TestServer } from "../helpers/local-server.js";
@@ -228,6 +229,34 @@ describe("/mcp as HTTP", () => {
     const response = await post("{not json", { Authorization: `Bearer ${TEST_API_KEY}` });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 }, id: null });
+  });
+
+  it("holds the body to the API's edges, answering JSON-RPC's parse error: not UTF-8, too deep, not a message", async () => {
+    const auth = { Authorization: `Bearer ${TEST_API_KEY}` };
+    const notUtf8 = Buffer.concat([
+      Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}}'),
+    ]);
+    const deep = `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":${"[".repeat(10_000)}${"]".repeat(10_000)}}}`;
+    const cases: [string, string | Buffer, string][] = [
+      ["not UTF-8", notUtf8, "Parse error: Request body is not valid UTF-8"],
+      ["10,000 levels deep", deep, `Parse error: ${TOO_DEEP_MESSAGE}`],
+    ];
+    for (const [what, body, message] of cases) {
+      const response = await fetch(`${server.url}/mcp`, { method: "POST", headers: { ...MCP_HEADERS, ...auth }, body });
+      expect(response.status, what).toBe(400);
+      expect(response.headers.get("Content-Type"), what).toBe("application/json; charset=utf-8");
+      expect(await response.json(), what).toEqual({ jsonrpc: "2.0", error: { code: -32700, message }, id: null });
+    }
+    for (const text of ["null", "0", '"text"', "true", '{"x":1,"x":2}']) {
+      const response = await post(text, auth);
+      expect(response.status, text).toBe(400);
+      expect(await response.json(), text).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 }, id: null });
+    }
+    // Duplicate keys keep the last, as the API's bodies do.
+    const last = await post('{"jsonrpc":"2.0","id":7,"id":8,"method":"tools/list","method":"ping"}', auth);
+    expect(await last.json()).toEqual({ jsonrpc: "2.0", id: 8, result: {} });
   });
 
   it("refuses a body over 1 MiB with the API's 413", async () => {
