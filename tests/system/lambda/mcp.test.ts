@@ -2,11 +2,12 @@
  * The built mcp bundle (docs/api.md#remote-mcp), invoked as Lambda would with API Gateway HTTP API v2
  * events against DynamoDB Local: MCP's initialize, tools/list and tools/call answered as JSON, each tool
  * call served by the API families bundled in the same function; a wrong key is the API's 401 with
- * `WWW-Authenticate: Bearer`.
+ * `WWW-Authenticate: Bearer`; GET and DELETE, which the gateway sends to `$default`, are the service
+ * function's 405.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { TOOLS } from "../../../client/mcp/tools.js";
-import { authorizedEvent } from "../../helpers/apigw.js";
+import { apiGatewayEvent, authorizedEvent } from "../../helpers/apigw.js";
 import { deployedEnv, type Handler, invoke, loadHandler } from "../../helpers/lambda.js";
 
 const ACCEPT = { Accept: "application/json, text/event-stream" };
@@ -56,6 +57,21 @@ describe("mcp Lambda bundle", () => {
     expect(read.json.result).toMatchObject({
       structuredContent: { id: made.structuredContent.id, title: "From the mcp function" },
     });
+  });
+
+  it("leaves GET and DELETE /mcp to the gateway's $default, whose service function answers 405 Allow: POST", async () => {
+    const service = await loadHandler("service", (await deployedEnv()).env);
+    for (const method of ["GET", "DELETE"]) {
+      const answer = await invoke(
+        service,
+        apiGatewayEvent({ method, path: "/mcp", routeKey: "$default", headers: { Accept: "text/event-stream" } }),
+      );
+      expect({ status: answer.statusCode, allow: answer.headers.allow, body: answer.json }, method).toEqual({
+        status: 405,
+        allow: "POST",
+        body: { error: "Method not allowed" },
+      });
+    }
   });
 
   it("answers a wrong key with the API's 401 and a Bearer challenge", async () => {
