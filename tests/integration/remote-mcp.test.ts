@@ -1,11 +1,12 @@
 /**
  * The remote MCP endpoint, `POST /mcp` (docs/api.md#remote-mcp), as an MCP client in the cloud meets it:
  * the official SDK's own `Client` over `StreamableHTTPClientTransport` against a real local server on an
- * ephemeral port. The root key gets every tool of `kaizen mcp`; a `read` key lists and reads only (a
- * write tool is neither listed nor callable); a dispatch token its dispatch's tools; a tool call is the
- * API's own request in the caller's name (its audit record names the key). Anything but a valid
- * credential is the API's 401 with `WWW-Authenticate: Bearer`; GET and DELETE are 405; the body limit,
- * a malformed body and a batch are answered as the API and the SDK answer them.
+ * ephemeral port. The root key (and the previous one, during a rotation) gets every tool of
+ * `kaizen mcp`; a `read` key lists and reads only (a write tool is neither listed nor callable); a
+ * key narrowed to a project reaches that project only; a dispatch token its dispatch's tools; a tool
+ * call is the API's own request in the caller's name (its audit record names the key). Anything but a
+ * valid credential is the API's 401 with `WWW-Authenticate: Bearer`, audited; GET and DELETE are 405;
+ * the body limit, bodies at the edges and a batch are answered as the API and the SDK answer them.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -14,7 +15,7 @@ import { toolsAllowed } from "../../client/mcp/access.js";
 import { TOOLS } from "../../client/mcp/tools.js";
 import { TOO_DEEP_MESSAGE } from "../../core/src/http/body.js";
 import { testApp } from "../helpers/app.js";
-import { TEST_API_KEY } from "../helpers/db.js";
+import { TEST_API_KEY, testConfig } from "../helpers/db.js";
 import { startTestServer, type TestServer } from "../helpers/local-server.js";
 
 /** The tools a dispatch token's routes take (client/mcp/access.ts), as the stdio server offers them. */
@@ -106,6 +107,38 @@ describe("POST /mcp with the root key", () => {
   });
 });
 
+describe("POST /mcp with the previous root key", () => {
+  it("offers every tool during a rotation, and calls the API as the previous root key", async () => {
+    const previous = `kaizen_${"9e".repeat(32)}`;
+    const base = await testApp();
+    const t = await testApp({
+      config: {
+        ...testConfig({ tableName: base.tableName, endpoint: base.endpoint }),
+        serviceApiKeyPrevious: previous,
+      },
+    });
+    const headers = { ...MCP_HEADERS, Authorization: `Bearer ${previous}` };
+    const listed = await t.app.request("/mcp", { method: "POST", headers, body: LIST_TOOLS });
+    const { result } = (await listed.json()) as { result: { tools: { name: string }[] } };
+    expect(result.tools.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name));
+    const call = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "create_issue", arguments: { title: "During a rotation", type: "task" } },
+    });
+    const created = (await (await t.app.request("/mcp", { method: "POST", headers, body: call })).json()) as {
+      result: { structuredContent: { id: string } };
+    };
+    const audit = await t.app.request(`/api/audit?targetId=${created.result.structuredContent.id}`, {
+      headers: { Authorization: `Bearer ${TEST_API_KEY}` },
+    });
+    expect(((await audit.json()) as { data: { actor: unknown }[] }).data).toEqual([
+      expect.objectContaining({ actor: { kind: "root", id: "root-previous", name: "previous root key" } }),
+    ]);
+  });
+});
+
 describe("POST /mcp with an API key", () => {
   it("offers a read key the reads only: a write tool is neither listed nor callable", async () => {
     const reader = await key("remote-reader", ["read"]);
@@ -158,6 +191,23 @@ describe("POST /mcp with an API key", () => {
   });
 });
 
+describe("POST /mcp with a key narrowed to a project", () => {
+  it("reaches only that project's issues, as the API holds the key to them", async () => {
+    const mine = (await http("POST", "/api/projects", { name: "narrowed mine" })).json.data.id;
+    const theirs = (await http("POST", "/api/projects", { name: "narrowed theirs" })).json.data.id;
+    const inMine = (await http("POST", "/api/issues", { title: "Narrowed: mine", type: "task", projectId: mine })).json
+      .data;
+    const inTheirs = (await http("POST", "/api/issues", { title: "Narrowed: theirs", type: "task", projectId: theirs }))
+      .json.data;
+    const made = await http("POST", "/api/keys", { name: "remote-narrowed", scopes: ["read"], projectIds: [mine] });
+    const client = await connect(made.json.data.key);
+    const listed = await call(client, "list_issues", { q: "narrowed:" });
+    expect(listed.data.data.map((issue: { id: string }) => issue.id)).toEqual([inMine.id]);
+    const hidden = await call(client, "get_issue", { issueId: inTheirs.id });
+    expect(hidden).toMatchObject({ isError: true, data: { status: 404 } });
+  });
+});
+
 describe("POST /mcp with a dispatch token", () => {
   it("offers its dispatch's tools only, acting on its own dispatch by default", async () => {
     const projectId = (await http("POST", "/api/projects", { name: "remote token" })).json.data.id;
@@ -205,6 +255,11 @@ describe("POST /mcp refuses what is not a valid credential", () => {
       });
       expect(await response.json(), what).toEqual(UNAUTHORIZED);
     }
+    // Each refusal is recorded like any 401 of the API.
+    const refusals = await http("GET", "/api/audit?status=401&limit=100");
+    const atMcp = refusals.json.data.filter((record: { path: string }) => record.path === "/mcp");
+    expect(atMcp.length).toBeGreaterThanOrEqual(Object.keys(cases).length);
+    expect(atMcp[0]).toMatchObject({ method: "POST", status: 401, actor: null });
     // The SDK's client cannot initialize, and says why.
     await expect(connect(`kaizen_${"1".repeat(64)}`)).rejects.toThrow(UNAUTHORIZED.error);
   });
