@@ -7,7 +7,7 @@
  */
 
 import type { Hono } from "hono";
-import { ALL_FAMILIES } from "../client/mcp/remote.js";
+import { ALL_FAMILIES } from "../client/mcp/all-families.js";
 import type { AppEnv } from "../core/src/http/app.js";
 import { type Config, createApp, createDb, type Db } from "../core/src/index.js";
 

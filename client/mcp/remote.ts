@@ -11,27 +11,30 @@
  * tools. Each tool call is a request to the API in this same process (the API families' app, built once
  * on the same deps, so it shares their services: key checks, revocations, clocks), sent with the
  * caller's own `Authorization`: every check, scope, reach, audit record and idempotency rule of the
- * API applies exactly as over HTTP.
+ * API applies exactly as over HTTP. Every family, `mcp` included, is in ./all-families.ts.
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Context, Hono } from "hono";
+import { dispatchFamily } from "../../core/src/dispatch/routes.js";
 import { UnauthorizedError } from "../../core/src/errors.js";
-import { API_FAMILIES } from "../../core/src/families.js";
 import { type AppEnv, type FamilyModules, familyModule } from "../../core/src/http/app.js";
 import { BEARER_CHALLENGE, BEARER_FAILURE_MESSAGE, presentedCredential } from "../../core/src/http/auth.js";
 import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_MESSAGE } from "../../core/src/http/body.js";
 import { JSON_CONTENT_TYPE } from "../../core/src/http/respond.js";
+import { issueFamily } from "../../core/src/issues/routes.js";
 import { mcpApi } from "../../core/src/mcp/api.js";
+import { promptFamily } from "../../core/src/prompts/routes.js";
 import { createApp } from "../../core/src/services.js";
+import { signalFamily } from "../../core/src/signals/routes.js";
+import { templateFamily } from "../../core/src/templates/routes.js";
 import { createMcpServer, type McpConnection } from "./server.js";
 
 /** The families a remote MCP server's tools call in process: every one but `mcp` itself. */
 export type ApiFamilies = Omit<FamilyModules, "mcp">;
 
 /**
- * The `mcp` family, its tools calling `apiFamilies` in process (every API family, so each tool's route
- * is served).
- * @example export const handler = lambdaHandler({ mcp: remoteMcpFamily(API_FAMILIES) });
+ * The `mcp` family, its tools calling `apiFamilies` in process (those serving every tool's route).
+ * @example export const handler = lambdaHandler({ mcp: remoteMcpFamily(TOOL_FAMILIES) });
  */
 export function remoteMcpFamily(apiFamilies: ApiFamilies) {
   return familyModule(mcpApi, (deps) => {
@@ -108,8 +111,17 @@ function credentialsOf(c: Context<AppEnv>): Pick<McpConnection, "apiKey" | "disp
     : { apiKey: credential, dispatchToken: undefined, scopes: caller.scopes };
 }
 
-/** The `mcp` family as the local server and the `mcp` function serve it: every API family in process. */
-export const mcpFamily = remoteMcpFamily(API_FAMILIES);
+/**
+ * The families whose routes the tools call (tests/unit/mcp/remote.test.ts holds every tool's route to
+ * them): what a remote MCP server needs in process, and no more, so the `mcp` function bundles only these.
+ */
+export const TOOL_FAMILIES = {
+  issues: issueFamily,
+  signals: signalFamily,
+  templates: templateFamily,
+  prompts: promptFamily,
+  dispatch: dispatchFamily,
+} satisfies ApiFamilies;
 
-/** Every family, `mcp` included: what the local server mounts. */
-export const ALL_FAMILIES = { ...API_FAMILIES, mcp: mcpFamily } satisfies Required<FamilyModules>;
+/** The `mcp` family as the local server and the `mcp` function serve it. */
+export const mcpFamily = remoteMcpFamily(TOOL_FAMILIES);

@@ -2,7 +2,8 @@
  * @module families — every family's module whose handlers core holds, for the local server and the
  * tests that mount them all, and every family's declarations, for what is derived from them. The `mcp`
  * family is declared here (./mcp/api.ts) and served by the MCP server's module
- * (client/mcp/remote.ts), since core does not import the client its tools are built on.
+ * (client/mcp/remote.ts; client/mcp/all-families.ts adds it to these), since core does not import the
+ * client its tools are built on.
  */
 import { accessFamily } from "./access/routes.js";
 import { catalogFamily } from "./catalog/routes.js";

@@ -5,7 +5,7 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { ALL_FAMILIES } from "../../client/mcp/remote.js";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
 import { type ApiKey, ApiKeyStore } from "../../core/src/access/api-key-store.js";
 import { GRANT_CACHE_MS, KeyCheck } from "../../core/src/access/key-check.js";
 import { KeyService } from "../../core/src/access/key-service.js";

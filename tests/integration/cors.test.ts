@@ -4,7 +4,7 @@
  */
 import type { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ALL_FAMILIES } from "../../client/mcp/remote.js";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
 import { CORS_POLICY } from "../../core/src/config.js";
 import type { AppEnv } from "../../core/src/http/app.js";
 import { createApp } from "../../core/src/services.js";

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { afterAll, describe, expect, it } from "vitest";
-import { ALL_FAMILIES } from "../../client/mcp/remote.js";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
 import { createApp, createDb, ensureTable, waitForDatabase } from "../../core/src/index.js";
 import { freePort, type RunningDynamoDb, startDynamoDbLocal } from "../../infra/local/dynamodb.js";
 import { AUTH, jsonPost, testApp } from "../helpers/app.js";

@@ -12,7 +12,7 @@
  */
 
 import { afterEach, describe, expect, it } from "vitest";
-import { ALL_FAMILIES } from "../../client/mcp/remote.js";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
 import { createApp, createDb } from "../../core/src/index.js";
 import { deliveryKey } from "../../core/src/signals/keys.js";
 import { WEBHOOK_DELIVERY_PENDING_MESSAGE } from "../../core/src/signals/webhook-delivery-claims.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ALL_FAMILIES } from "../../client/mcp/remote.js";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
 import { createApp, createDb } from "../../core/src/index.js";
 import { databaseCheck } from "../../core/src/service/health.js";
 import pkg from "../../package.json" with { type: "json" };

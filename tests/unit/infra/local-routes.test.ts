@@ -5,7 +5,7 @@
 import type { Hono } from "hono";
 import { inspectRoutes } from "hono/dev";
 import { describe, expect, it } from "vitest";
-import { ALL_FAMILIES } from "../../../client/mcp/remote.js";
+import { ALL_FAMILIES } from "../../../client/mcp/all-families.js";
 import { loadConfig } from "../../../core/src/config.js";
 import { createDb } from "../../../core/src/db/create-db.js";
 import { ALL_DECLARATIONS } from "../../../core/src/families.js";
