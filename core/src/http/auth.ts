@@ -85,9 +85,10 @@ export interface BearerAuthOptions {
 /**
  * Requires `Authorization: Bearer <key>` equal to `apiKey` (or `previousApiKey`, during a rotation) or, with `dispatchTokens`, the token of an
  * active dispatch whose own resource the route's `:id` names (`scope`); the dispatch's id is then
- * in `c.get("dispatchId")`. A token that is unknown, wrong or ended is a 401 like a wrong key; a
- * live token outside its dispatch is a 403. With no key configured every request fails closed with
- * 500, whatever it carries.
+ * in `c.get("dispatchId")`. A token that is unknown, wrong or ended is a 401 like a wrong key (each
+ * with {@link BEARER_CHALLENGE}); a live token outside its dispatch is a 403. With `anyCaller`, any
+ * valid key or live token passes whatever its scopes or dispatch. With no key configured every
+ * request fails closed with 500, whatever it carries.
  * @example app.post("/api/dispatch/:id/heartbeat", bearerAuth({ apiKey, dispatchTokens, scope: "dispatch" }), handler)
  */
 export function bearerAuth({
