@@ -64,6 +64,14 @@ module.exports = {
     },
     ...layerRules,
     {
+      name: "core-never-imports-the-client",
+      comment:
+        "the client (typed client, CLI, MCP server) is built on core, not core on the client: a family whose handler needs the client (the remote MCP endpoint) is declared in core and served from client/",
+      severity: "error",
+      from: { path: "^core/" },
+      to: { path: "^client/" },
+    },
+    {
       name: "tests-never-import-bench",
       comment: "the bench measures, tests assert: tests may not import bench/",
       severity: "error",

@@ -3,7 +3,7 @@
  * the bench's own), each costed by the DynamoDB calls it made and the capacity they consumed.
  */
 import { Logger } from "@aws-lambda-powertools/logger";
-import { ALL_FAMILIES, createApp, createDb, type Db, loadConfig } from "../core/src/index.js";
+import { API_FAMILIES, createApp, createDb, type Db, loadConfig } from "../core/src/index.js";
 import { atMost, type BudgetLine, reported } from "./budgets.js";
 import { BENCH_WEBHOOK_SECRETS, type Delivery } from "./deliveries.js";
 import { type DynamoTrace, type TracedCall, traceDynamo } from "./dynamo-trace.js";
@@ -52,7 +52,7 @@ export class BenchApp {
       webhookSecrets: BENCH_WEBHOOK_SECRETS,
     };
     const logger = new Logger({ serviceName: "kaizen-bench", logLevel: "SILENT" });
-    const app = createApp(ALL_FAMILIES, { config, db, logger });
+    const app = createApp(API_FAMILIES, { config, db, logger });
     return new BenchApp(tableName, ctx.apiKey, db, app, traceDynamo(db.client));
   }
 

@@ -15,7 +15,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { EVENT_TYPES } from "../core/src/events/schemas.js";
-import { ALL_FAMILIES, createApp, createDb, loadConfig } from "../core/src/index.js";
+import { API_FAMILIES, createApp, createDb, loadConfig } from "../core/src/index.js";
 import { destinationService } from "../core/src/services.js";
 import { startLocalEvents } from "../infra/local/events.js";
 import { appFleet } from "../testkit/fleet.js";
@@ -51,7 +51,7 @@ function oneApp(): Answerer {
     emulateConflicts: config.emulateConflicts,
   });
   traced(db.client);
-  const app = createApp(ALL_FAMILIES, { config, db });
+  const app = createApp(API_FAMILIES, { config, db });
   return {
     fetch: async (request, env) => app.fetch(request, env),
     instances: () => 1,

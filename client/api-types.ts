@@ -1661,6 +1661,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/mcp": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Remote MCP
+     * @description The Model Context Protocol over Streamable HTTP, stateless (no `Mcp-Session-Id`) and answering JSON, with the tools of `kaizen mcp`: `Accept: application/json, text/event-stream` and a JSON-RPC 2.0 message or batch. The root key gets every tool, an API key the tools its scopes allow, a dispatch token its dispatch's tools; each tool call is checked, scoped and audited as the same call to the API. Anything else is a 401 with `WWW-Authenticate: Bearer`. A body that is not JSON answers JSON-RPC's parse error (400, -32700); notifications alone answer 202. `GET` and `DELETE` answer 405: there is no stream or session to open or end.
+     */
+    post: operations["postMcp"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -7059,6 +7079,33 @@ export interface operations {
         };
       };
       400: components["responses"]["BadRequest"];
+      401: components["responses"]["Unauthorized"];
+      403: components["responses"]["Forbidden"];
+      503: components["responses"]["Unavailable"];
+    };
+  };
+  postMcp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, never> | unknown[];
+      };
+    };
+    responses: {
+      /** @description The JSON-RPC answer (an array for a batch) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": Record<string, never> | unknown[];
+        };
+      };
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       503: components["responses"]["Unavailable"];

@@ -21,7 +21,7 @@ import { type AttributeValue, ScanCommand } from "@aws-sdk/client-dynamodb";
 import codehostDefinitions from "@octokit/webhooks-examples" with { type: "json" };
 import type { Hono } from "hono";
 import type { AppEnv } from "../core/src/http/app.js";
-import { ALL_FAMILIES, createApp, createDb, ensureTable, loadConfig, waitForDatabase } from "../core/src/index.js";
+import { API_FAMILIES, createApp, createDb, ensureTable, loadConfig, waitForDatabase } from "../core/src/index.js";
 import { signCodehost, signErrortracker } from "../core/src/webhooks/verify.js";
 import { startDynamoDbLocal } from "../infra/local/dynamodb.js";
 import { startLocalEvents } from "../infra/local/events.js";
@@ -289,7 +289,7 @@ async function main(): Promise<void> {
       webhookSecrets: { ...SECRETS },
     };
     const events = await startLocalEvents({ db }, (message, error) => console.error(message, error ?? ""));
-    const app = createApp(ALL_FAMILIES, { config, db, logger: new Logger({ logLevel: "SILENT" }) });
+    const app = createApp(API_FAMILIES, { config, db, logger: new Logger({ logLevel: "SILENT" }) });
     // Port 9 (discard) on loopback refuses: that destination's deliveries stay pending, due again later.
     await fill(app, receiverUrl, "http://127.0.0.1:9/refused");
     await events.drained();

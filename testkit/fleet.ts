@@ -5,9 +5,11 @@
  * the conflict emulator of the endpoint (db/conflict-emulator.ts), which stands for DynamoDB itself.
  * The bench imports it too (bench/server.ts), so it takes its configuration instead of reading vitest's.
  */
+
 import type { Hono } from "hono";
+import { ALL_FAMILIES } from "../client/mcp/all-families.js";
 import type { AppEnv } from "../core/src/http/app.js";
-import { ALL_FAMILIES, type Config, createApp, createDb, type Db } from "../core/src/index.js";
+import { type Config, createApp, createDb, type Db } from "../core/src/index.js";
 
 export interface FleetInstance {
   app: Hono<AppEnv>;

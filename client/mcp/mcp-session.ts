@@ -31,6 +31,14 @@ export interface HeldDispatch {
   ended: boolean;
 }
 
+/**
+ * Where a session's calls go and with what: the API's URL and credentials and, for the remote MCP
+ * endpoint, the fetch that hands each request to the API in the same process (client/mcp/remote.ts).
+ */
+export type SessionConnection = Pick<Connection, "url" | "apiKey" | "dispatchToken" | "projectId"> & {
+  fetch?: ((request: Request) => Promise<Response>) | undefined;
+};
+
 /** What a call acts on, which decides its credential: a dispatch, an issue, a prompt, or the service at large. */
 export type CallTarget = { dispatchId: string } | { issue: string } | { prompt: string } | "service";
 
@@ -53,6 +61,7 @@ const TOKEN_ENDED_HINT =
  */
 export class McpSession {
   readonly #url: string;
+  readonly #fetch: ((request: Request) => Promise<Response>) | undefined;
   readonly #apiKey: string | undefined;
   readonly #dispatchToken: string | undefined;
   /** The project a connected repository works on (`KAIZEN_PROJECT`): claims default to it. */
@@ -62,8 +71,9 @@ export class McpSession {
   #currentId: string | undefined;
 
   /** Throws a {@link SessionError} for a `dispatchToken` that is not a dispatch token (`kzd_…`). */
-  constructor(connection: Pick<Connection, "url" | "apiKey" | "dispatchToken" | "projectId">) {
+  constructor(connection: SessionConnection) {
     this.#url = connection.url;
+    this.#fetch = connection.fetch;
     this.projectId = connection.projectId;
     this.#apiKey = connection.apiKey;
     this.#dispatchToken = connection.dispatchToken;
@@ -186,7 +196,11 @@ export class McpSession {
   #client(credential: string): KaizenClient {
     let client = this.#clients.get(credential);
     if (!client) {
-      client = createKaizenClient({ baseUrl: this.#url, token: credential });
+      client = createKaizenClient({
+        baseUrl: this.#url,
+        token: credential,
+        ...(this.#fetch ? { fetch: this.#fetch } : {}),
+      });
       this.#clients.set(credential, client);
     }
     return client;

@@ -41,6 +41,13 @@ import { TOOLS } from "./tools.js";
  */
 export type McpConnection = Pick<Connection, "url" | "apiKey" | "dispatchToken"> & {
   scopes?: readonly Scope[] | undefined;
+  /** Sends each API request (the remote MCP endpoint hands them to the API in its own process); the network when unset. */
+  fetch?: ((request: Request) => Promise<Response>) | undefined;
+  /**
+   * Served statelessly (the remote MCP endpoint, docs/api.md#remote-mcp): every request is a server
+   * of its own, so nothing is remembered from one to the next, and the instructions say so.
+   */
+  stateless?: boolean | undefined;
 };
 
 /**
@@ -138,6 +145,11 @@ export function errorResult(error: unknown): CallToolResult {
   return { content: [{ type: "text", text: message }], structuredContent: { error: message }, isError: true };
 }
 
+/** What a stateless server (the remote MCP endpoint) adds: a claim is not remembered for the next call. */
+const STATELESS =
+  "This server keeps nothing between requests: after claim_next_issue, name its dispatchId, issueId and promptId " +
+  "in the calls that act on it.";
+
 /** What the server tells the agent at start: the loop, and what its credentials allow (the tools offered). */
 function instructions(connection: McpConnection, session: McpSession, tools: readonly KaizenTool[]): string {
   const offered = new Set(tools.map((tool) => tool.name));
@@ -176,6 +188,7 @@ function instructions(connection: McpConnection, session: McpSession, tools: rea
           "(a call the API refuses anyway answers its 403).",
       );
     }
+    if (connection.stateless) parts.push(STATELESS);
     return parts.join("\n");
   }
   return (

@@ -40,15 +40,18 @@ export function holds(caller: Caller | null, needed: Scope): boolean {
 }
 
 /**
- * Whether `caller` may call `method` `path`: a public route always; a bearer route when the caller
- * holds the scope the route declares and, for a key narrowed to projects, the route does not span
- * every project (those answer such a key 403). A route the table does not have: no.
+ * Whether `caller` may call `method` `path`: a public route always; a route open to every
+ * credential (`anyCaller`) with any caller; another bearer route when the caller holds the scope
+ * the route declares and, for a key narrowed to projects, the route does not span every project
+ * (those answer such a key 403). A route the table does not have: no.
  * @example allows(readKey, "GET", "/api/issues") // true; allows(readKey, "POST", "/api/issues") // false
  */
 export function allows<P extends ApiPath>(caller: Caller | null, method: ApiMethod<P>, path: P): boolean {
   const route = routeFor(method, path);
   if (!route) return false;
   if (route.auth !== "bearer") return true;
+  // Open to every credential (the remote MCP endpoint): what it may do is decided call by call.
+  if (route.anyCaller) return caller !== null;
   if (!route.scope || !holds(caller, route.scope)) return false;
   return !(route.reach === "global" && caller?.projectIds != null);
 }

@@ -28,7 +28,15 @@ export const WEBHOOK_SECRET_VARIABLES = {
  */
 export const CORS_POLICY = {
   allowMethods: ["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
-  allowHeaders: ["Authorization", "Content-Type", "If-Match", "Idempotency-Key", "X-Request-Id"],
+  // `Mcp-Protocol-Version`: what a browser's MCP client sends to `POST /mcp` after it initialized.
+  allowHeaders: [
+    "Authorization",
+    "Content-Type",
+    "If-Match",
+    "Idempotency-Key",
+    "X-Request-Id",
+    "Mcp-Protocol-Version",
+  ],
   exposeHeaders: [
     "ETag",
     "Link",
@@ -37,6 +45,7 @@ export const CORS_POLICY = {
     "Retry-After",
     "Idempotent-Replayed",
     "Kaizen-Claim-Stopped",
+    "WWW-Authenticate",
   ],
   maxAgeSeconds: 600,
 } as const;

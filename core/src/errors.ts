@@ -57,8 +57,9 @@ export class ValidationError extends AppError {
 
 /** 401: credentials missing or wrong. */
 export class UnauthorizedError extends AppError {
-  constructor(message: string) {
-    super(401, message);
+  /** `headers`: a bearer route's challenge (`WWW-Authenticate: Bearer`, http/auth.ts). */
+  constructor(message: string, headers: Record<string, string> = {}) {
+    super(401, message, { headers });
   }
 }
 

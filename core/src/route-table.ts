@@ -162,4 +162,5 @@ export const ROUTE_TABLE = {
     route("GET", "/api/me", { scope: "read", reach: "shared" }),
     route("GET", "/api/audit", { scope: "admin", reach: "global" }),
   ],
+  mcp: [route("POST", "/mcp", { anyCaller: true, reach: "handler", audit: false })],
 } as const;

@@ -81,8 +81,14 @@ export interface RouteSpec {
    * dispatch, issue or prompt. Unset: a dispatch token is refused here with 403.
    */
   readonly token?: "dispatch" | "issue" | "prompt";
-  /** For `bearer` routes: the scope a caller needs (every bearer route declares one). */
+  /** For `bearer` routes: the scope a caller needs (every bearer route declares one, or `anyCaller`). */
   readonly scope?: Scope;
+  /**
+   * For a `bearer` route that declares no scope: every valid credential is let in (the root key, a
+   * key of any scope, the token of a live dispatch), and what the caller may do is decided by the
+   * API calls its handler makes in the caller's own name (the remote MCP endpoint, docs/api.md#remote-mcp).
+   */
+  readonly anyCaller?: true;
   /** For `bearer` routes: how a key narrowed to projects reaches it (every bearer route declares one). */
   readonly reach?: Reach;
   /**

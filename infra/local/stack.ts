@@ -2,13 +2,14 @@
  * @module infra/local/stack — the embedded local stack: DynamoDB Local (or DYNAMODB_ENDPOINT), the
  * table, the API key, and every family on one Node server.
  */
+
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { join } from "node:path";
 import type { Duplex } from "node:stream";
 import { getRequestListener, RequestError } from "@hono/node-server";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
 import {
-  ALL_FAMILIES,
   API_KEY_PATTERN,
   type Config,
   createApp,

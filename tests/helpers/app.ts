@@ -1,7 +1,9 @@
 /** An in-process app on a fresh test table, and small request helpers. */
+
 import type { Hono } from "hono";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
 import type { AppEnv } from "../../core/src/http/app.js";
-import { ALL_FAMILIES, type AppDeps, createApp, createDb, type Db } from "../../core/src/index.js";
+import { type AppDeps, createApp, createDb, type Db } from "../../core/src/index.js";
 import { appFleet, type Fleet } from "../../testkit/fleet.js";
 import { freshTable, TEST_API_KEY, testConfig } from "./db.js";
 

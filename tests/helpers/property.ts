@@ -114,7 +114,7 @@ export async function answerWithin<T>(work: Promise<T>, label: string, ms = ANSW
 
 /**
  * Checks one answer: never a 5xx; 204/304 and HEAD without a body; the docs pages as they are;
- * `/health` and the OpenAPI document JSON of their own shape; everything else
+ * `/health` and the OpenAPI document JSON of their own shape; `/mcp` JSON-RPC's answers; everything else
  * `application/json; charset=utf-8` with `error` (a non-empty string) for a 4xx and `data` for a
  * 2xx. Returns the parsed body, when there is one.
  * @example await expectEnvelope(await app.request("/api/issues"), "GET /api/issues", { path: "/api/issues" })
@@ -140,6 +140,8 @@ export async function expectEnvelope(
   } catch {
     expect.fail(`${label}: the body is not JSON: ${text.slice(0, 300)}`);
   }
+  // The remote MCP endpoint answers what gets past the API's own checks in JSON-RPC's shape (docs/api.md#remote-mcp).
+  if (path === "/mcp" && isJsonRpcAnswer(json)) return json as Record<string, unknown>;
   expect(typeof json === "object" && json !== null && !Array.isArray(json), label).toBe(true);
   const body = json as Record<string, unknown>;
   if (response.status >= 400) {
@@ -147,6 +149,16 @@ export async function expectEnvelope(
     expect(body.error, label).not.toBe("");
   } else if (path === undefined || !OWN_SHAPE_DOCUMENTS.has(path)) expect(body, label).toHaveProperty("data");
   return body;
+}
+
+/** A JSON-RPC 2.0 answer (a result, or an error with a numeric code and a message), or a batch of them. */
+function isJsonRpcAnswer(json: unknown): boolean {
+  if (Array.isArray(json)) return json.length > 0 && json.every(isJsonRpcAnswer);
+  if (typeof json !== "object" || json === null) return false;
+  const answer = json as { jsonrpc?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown } };
+  if (answer.jsonrpc !== "2.0") return false;
+  if (answer.error === undefined) return answer.result !== undefined;
+  return typeof answer.error.code === "number" && typeof answer.error.message === "string";
 }
 
 /**

@@ -368,6 +368,16 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
   await call("GET /api/dashboard/usage", {}, { query: "days=2" });
   await call("GET /api/dashboard/agents", {}, { query: "days=2" });
 
+  // Remote MCP: a JSON-RPC request, answered as JSON by the tools of `kaizen mcp`.
+  await call(
+    "POST /mcp",
+    {},
+    {
+      body: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+      init: { headers: { Accept: "application/json, text/event-stream" } },
+    },
+  );
+
   // Deletes, last.
   await call("DELETE /api/relations/:id", { id: relation.id });
   await call("DELETE /api/issues/:id", { id: other.id });

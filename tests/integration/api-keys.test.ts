@@ -3,7 +3,9 @@
  * key's text; a grant found by the digest in one read; revocation in both items; and the check's
  * cache, bounded and forgotten at once on the instance that revoked.
  */
+
 import { describe, expect, it } from "vitest";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
 import { type ApiKey, ApiKeyStore } from "../../core/src/access/api-key-store.js";
 import { GRANT_CACHE_MS, KeyCheck } from "../../core/src/access/key-check.js";
 import { KeyService } from "../../core/src/access/key-service.js";
@@ -11,7 +13,7 @@ import { KEY_PREFIX_LENGTH, newApiKeyId, newKeyText } from "../../core/src/acces
 import { createKeyBody } from "../../core/src/access/schemas.js";
 import { ValidationError } from "../../core/src/errors.js";
 import { parseWith } from "../../core/src/http/validation.js";
-import { ALL_FAMILIES, createApp } from "../../core/src/index.js";
+import { createApp } from "../../core/src/index.js";
 import { AUTH, dataOf, jsonPost, testApp } from "../helpers/app.js";
 import { testClock } from "../helpers/clock.js";
 import { freshTable, TEST_API_KEY, testConfig } from "../helpers/db.js";

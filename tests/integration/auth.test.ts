@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ALL_FAMILIES, createApp } from "../../core/src/index.js";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
+import { createApp } from "../../core/src/index.js";
 import { type TestApp, testApp } from "../helpers/app.js";
 import { TEST_API_KEY, testConfig } from "../helpers/db.js";
 

@@ -4,8 +4,8 @@
  */
 import type { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
 import { CORS_POLICY } from "../../core/src/config.js";
-import { ALL_FAMILIES } from "../../core/src/families.js";
 import type { AppEnv } from "../../core/src/http/app.js";
 import { createApp } from "../../core/src/services.js";
 import { AUTH, createIssues, type TestApp, testApp } from "../helpers/app.js";
@@ -76,10 +76,17 @@ describe("CORS", () => {
       }
     });
 
-    it("lets an allowed origin read error responses too (a 401 the dashboard must show)", async () => {
-      const denied = await app.request("/api/issues", { headers: { Origin: DASHBOARD } });
-      expect(denied.status).toBe(401);
-      expect(denied.headers.get("Access-Control-Allow-Origin")).toBe(DASHBOARD);
+    it("lets an allowed origin read error responses too (a 401 the dashboard must show, with its challenge)", async () => {
+      for (const path of ["/api/issues", "/mcp"]) {
+        const denied = await app.request(path, {
+          method: path === "/mcp" ? "POST" : "GET",
+          headers: { Origin: DASHBOARD },
+        });
+        expect(denied.status, path).toBe(401);
+        expect(denied.headers.get("Access-Control-Allow-Origin"), path).toBe(DASHBOARD);
+        expect(denied.headers.get("Access-Control-Expose-Headers"), path).toContain("WWW-Authenticate");
+        expect(denied.headers.get("WWW-Authenticate"), path).toBe("Bearer");
+      }
     });
 
     it("answers an allowed origin's preflight 204 with the policy's methods, headers and max age", async () => {
@@ -88,9 +95,10 @@ describe("CORS", () => {
       expect(corsHeaders(pre)).toEqual({
         "access-control-allow-origin": DASHBOARD,
         "access-control-allow-methods": "GET,POST,PATCH,DELETE,OPTIONS",
-        "access-control-allow-headers": "Authorization,Content-Type,If-Match,Idempotency-Key,X-Request-Id",
+        "access-control-allow-headers":
+          "Authorization,Content-Type,If-Match,Idempotency-Key,X-Request-Id,Mcp-Protocol-Version",
         "access-control-expose-headers":
-          "ETag,Link,Location,X-Request-Id,Retry-After,Idempotent-Replayed,Kaizen-Claim-Stopped",
+          "ETag,Link,Location,X-Request-Id,Retry-After,Idempotent-Replayed,Kaizen-Claim-Stopped,WWW-Authenticate",
         "access-control-max-age": "600",
       });
       expect(pre.headers.get("X-Request-Id")).toBeTruthy();

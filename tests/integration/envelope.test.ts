@@ -1,6 +1,7 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { ALL_FAMILIES, createApp, createDb } from "../../core/src/index.js";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
+import { createApp, createDb } from "../../core/src/index.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { TEST_API_KEY, testConfig } from "../helpers/db.js";
 

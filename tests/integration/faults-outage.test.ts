@@ -5,13 +5,15 @@
  * store going away in the middle of a request, at each of its calls in turn (the calls from there
  * on fail as a refused connection does): 503, nothing half-written, the same request then succeeds.
  */
+
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { afterAll, describe, expect, it } from "vitest";
-import { ALL_FAMILIES, createApp, createDb, ensureTable, waitForDatabase } from "../../core/src/index.js";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
+import { createApp, createDb, ensureTable, waitForDatabase } from "../../core/src/index.js";
 import { freePort, type RunningDynamoDb, startDynamoDbLocal } from "../../infra/local/dynamodb.js";
 import { AUTH, jsonPost, testApp } from "../helpers/app.js";
 import { TEST_API_KEY, testConfig } from "../helpers/db.js";

@@ -4,12 +4,14 @@
  * without a restart. The outage is real; the health check's cache ages on the server's clock, which
  * the test moves past it instead of waiting.
  */
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { afterAll, describe, expect, it } from "vitest";
-import { ALL_FAMILIES, createApp, createDb, ensureTable, waitForDatabase } from "../../core/src/index.js";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
+import { createApp, createDb, ensureTable, waitForDatabase } from "../../core/src/index.js";
 import { freePort, type RunningDynamoDb, startDynamoDbLocal } from "../../infra/local/dynamodb.js";
 import { testClock } from "../helpers/clock.js";
 import { TEST_API_KEY, testConfig } from "../helpers/db.js";

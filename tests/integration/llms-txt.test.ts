@@ -12,6 +12,7 @@ describe("GET /llms.txt", () => {
     const text = await answer.text();
     expect(text).toContain("http://kaizen.internal:4242/api/dispatch/claim");
     expect(text).toContain("(http://kaizen.internal:4242/api/openapi.json)");
+    expect(text).toContain("[Remote MCP](http://kaizen.internal:4242/mcp)");
   });
 
   it("links on PUBLIC_BASE_URL when the deployment sets it", async () => {
@@ -24,6 +25,7 @@ describe("GET /llms.txt", () => {
     });
     const text = await (await t.app.request("http://10.0.0.7/llms.txt")).text();
     expect(text).toContain("https://kaizen.example.com/api/dispatch/claim");
+    expect(text).toContain("[Remote MCP](https://kaizen.example.com/mcp)");
     expect(text).not.toContain("10.0.0.7");
   });
 });

@@ -6,7 +6,7 @@
 import { Logger, type LogItem } from "@aws-lambda-powertools/logger";
 import type { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ALL_FAMILIES } from "../../core/src/families.js";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
 import { type AppEnv, type FamilyModules, familyModule } from "../../core/src/http/app.js";
 import { type AppDeps, createApp, createDb, type Db } from "../../core/src/index.js";
 import { AUTH, createIssues, jsonPost, type TestApp, testApp } from "../helpers/app.js";

@@ -1,6 +1,8 @@
 /** `GET /api/providers`: each webhook receiver as its provider's setup needs it, from the configuration, never a secret's value. */
+
 import { describe, expect, it } from "vitest";
-import { ALL_FAMILIES, createApp, loadConfig } from "../../core/src/index.js";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
+import { createApp, loadConfig } from "../../core/src/index.js";
 import { AUTH, testApp } from "../helpers/app.js";
 import { TEST_API_KEY } from "../helpers/db.js";
 

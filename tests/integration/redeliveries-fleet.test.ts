@@ -10,8 +10,10 @@
  * 503 with `Retry-After` when none does in time, and a request that outlived its reservation
  * answers as a duplicate of the one that took it over.
  */
+
 import { afterEach, describe, expect, it } from "vitest";
-import { ALL_FAMILIES, createApp, createDb } from "../../core/src/index.js";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
+import { createApp, createDb } from "../../core/src/index.js";
 import { deliveryKey } from "../../core/src/signals/keys.js";
 import { WEBHOOK_DELIVERY_PENDING_MESSAGE } from "../../core/src/signals/webhook-delivery-claims.js";
 import type { Fleet } from "../../testkit/fleet.js";

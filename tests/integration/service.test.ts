@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ALL_FAMILIES, createApp, createDb } from "../../core/src/index.js";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
+import { createApp, createDb } from "../../core/src/index.js";
 import { databaseCheck } from "../../core/src/service/health.js";
 import pkg from "../../package.json" with { type: "json" };
 import { testApp } from "../helpers/app.js";

@@ -1,6 +1,8 @@
 /** The receivers' front door: configuration, size, signature, media type and JSON, in that order. */
+
 import { beforeAll, describe, expect, it } from "vitest";
-import { ALL_FAMILIES, createApp } from "../../core/src/index.js";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
+import { createApp } from "../../core/src/index.js";
 import { signCodehost } from "../../core/src/webhooks/verify.js";
 import { AUTH, type TestApp, testApp } from "../helpers/app.js";
 import { TEST_WEBHOOK_SECRETS, testConfig } from "../helpers/db.js";

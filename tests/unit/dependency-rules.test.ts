@@ -96,6 +96,20 @@ describe("dependency rules", () => {
     expect(found.map(([rule]) => rule)).toContain("no-circular");
   });
 
+  it("refuse core importing the client, and let the client's MCP endpoint serve a family core declares", async () => {
+    const declared = {
+      "core/src/mcp/api.ts": "export const mcpApi = 1;\n",
+      "client/mcp/remote.ts": 'import { mcpApi } from "../../core/src/mcp/api.js";\nexport const family = mcpApi;\n',
+    };
+    expect(await violationsOf(declared)).toEqual([]);
+    expect(
+      await violationsOf({
+        ...declared,
+        "core/src/families.ts": 'import { family } from "../../client/mcp/remote.js";\nexport const all = family;\n',
+      }),
+    ).toEqual([["core-never-imports-the-client", "core/src/families.ts", "client/mcp/remote.ts"]]);
+  });
+
   it("refuse a test importing the bench", async () => {
     // The fixture's import is assembled, so this file itself names no module of the bench.
     const benchModule = ["..", "..", "bench", "y.js"].join("/");

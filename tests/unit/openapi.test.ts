@@ -157,7 +157,10 @@ describe("the OpenAPI document", () => {
     expect(schemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     for (const route of allRoutes()) {
       const { security } = operationOf(route.method, route.path);
-      if (route.auth === "bearer") expect(security, routeKey(route)).toEqual([{ bearerAuth: [route.scope] }]);
+      // A route open to every credential (the remote MCP endpoint) names no scope.
+      if (route.auth === "bearer") {
+        expect(security, routeKey(route)).toEqual([{ bearerAuth: route.anyCaller ? [] : [route.scope] }]);
+      }
       if (route.auth === "none") expect(security, routeKey(route)).toEqual([]);
       if (route.auth === "webhook") {
         const [requirement] = security;

@@ -1,12 +1,13 @@
 /**
  * Every bearer route declares the scope a caller needs (core/src/routes.ts, docs/security.md#scopes),
- * by the rules the docs give, and the OpenAPI document names it on each operation.
+ * by the rules the docs give, and the OpenAPI document names it on each operation; the one route open
+ * to every credential (the remote MCP endpoint, `anyCaller`) declares none.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { allRoutes, routeKey, SCOPES, type Scope, scopeAllows } from "../../core/src/routes.js";
 
-const bearer = allRoutes().filter((route) => route.auth === "bearer");
+const bearer = allRoutes().filter((route) => route.auth === "bearer" && !route.anyCaller);
 
 /** The agent's own steps of a dispatch: what a dispatch token does, and claims. */
 const AGENT_STEPS = new Set([
@@ -23,6 +24,13 @@ describe("route scopes", () => {
     expect(bearer.length).toBeGreaterThan(50);
     expect(bearer.filter((route) => route.scope === undefined).map(routeKey)).toEqual([]);
     expect(allRoutes().filter((route) => route.auth !== "bearer" && route.scope !== undefined)).toEqual([]);
+  });
+
+  it("are left to the calls it makes in the caller's name on the one route open to every credential", () => {
+    const open = allRoutes().filter((route) => route.anyCaller);
+    expect(
+      open.map((route) => ({ key: routeKey(route), auth: route.auth, scope: route.scope, reach: route.reach })),
+    ).toEqual([{ key: "POST /mcp", auth: "bearer", scope: undefined, reach: "handler" }]);
   });
 
   it("follow the rules: reads read, changes write, an agent's steps dispatch, destinations, runners and keys admin", () => {

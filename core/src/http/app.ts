@@ -179,7 +179,12 @@ export function createHttpApp(
         ...(spec.auth === "bearer"
           ? [
               ...(options.audit ? [auditTrail(spec, options.audit, declaredStatus(declaration), now)] : []),
-              bearerAuth({ ...authOptions, scope: spec.token, ...(spec.scope ? { keyScope: spec.scope } : {}) }),
+              bearerAuth({
+                ...authOptions,
+                scope: spec.token,
+                ...(spec.scope ? { keyScope: spec.scope } : {}),
+                anyCaller: spec.anyCaller === true,
+              }),
               projectReach(spec.reach, projects),
             ]
           : []),

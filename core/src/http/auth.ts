@@ -17,6 +17,16 @@ export const TOKEN_FORBIDDEN_MESSAGE = "Token not allowed for this resource";
 
 const BEARER = /^Bearer ([\x21-\x7e]+)$/i;
 
+/**
+ * What every 401 of a bearer route carries besides its body: the scheme to authenticate with (RFC 6750,
+ * docs/api.md#authentication), which MCP clients read before they ask for a credential.
+ */
+export const BEARER_CHALLENGE: Readonly<Record<string, string>> = { "WWW-Authenticate": "Bearer" };
+
+function refused(): UnauthorizedError {
+  return new UnauthorizedError(BEARER_FAILURE_MESSAGE, { ...BEARER_CHALLENGE });
+}
+
 /** The root key as a caller, and its previous value during a rotation (docs/operations.md#rotating-secrets). */
 const ROOT: Caller = { kind: "root", id: "root", name: "root key", scopes: SCOPES, projectIds: null };
 const ROOT_PREVIOUS: Caller = { ...ROOT, id: "root-previous", name: "previous root key" };
@@ -65,14 +75,20 @@ export interface BearerAuthOptions {
   keys?: KeyGrants;
   /** The scope the route needs of a key (its declaration's). */
   keyScope?: Scope;
+  /**
+   * Lets in every valid credential whatever its scopes or dispatch (RouteSpec `anyCaller`): the
+   * handler acts in the caller's name, and each of its calls is checked on its own.
+   */
+  anyCaller?: boolean;
 }
 
 /**
  * Requires `Authorization: Bearer <key>` equal to `apiKey` (or `previousApiKey`, during a rotation) or, with `dispatchTokens`, the token of an
  * active dispatch whose own resource the route's `:id` names (`scope`); the dispatch's id is then
- * in `c.get("dispatchId")`. A token that is unknown, wrong or ended is a 401 like a wrong key; a
- * live token outside its dispatch is a 403. With no key configured every request fails closed with
- * 500, whatever it carries.
+ * in `c.get("dispatchId")`. A token that is unknown, wrong or ended is a 401 like a wrong key (each
+ * with {@link BEARER_CHALLENGE}); a live token outside its dispatch is a 403. With `anyCaller`, any
+ * valid key or live token passes whatever its scopes or dispatch. With no key configured every
+ * request fails closed with 500, whatever it carries.
  * @example app.post("/api/dispatch/:id/heartbeat", bearerAuth({ apiKey, dispatchTokens, scope: "dispatch" }), handler)
  */
 export function bearerAuth({
@@ -82,6 +98,7 @@ export function bearerAuth({
   scope,
   keys,
   keyScope,
+  anyCaller = false,
 }: BearerAuthOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (apiKey === undefined) throw new ConfigurationError("SERVICE_API_KEY is not configured");
@@ -97,7 +114,7 @@ export function bearerAuth({
     }
     if (keys && API_KEY_PATTERN.test(presented)) {
       const grant = await keys.grantOf(presented);
-      if (!grant) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
+      if (!grant) throw refused();
       // Known before any refusal, so a 403 is recorded with who was refused.
       c.set("caller", {
         kind: "key",
@@ -106,6 +123,7 @@ export function bearerAuth({
         scopes: grant.scopes,
         projectIds: grant.projectIds,
       });
+      if (anyCaller) return next();
       if (!keyScope || !grant.scopes.some((held) => scopeAllows(held, keyScope))) {
         throw new ForbiddenError(`Key ${grant.name} lacks the ${keyScope ?? "admin"} scope`);
       }
@@ -118,15 +136,24 @@ export function bearerAuth({
       }
       return next();
     }
-    if (!dispatchTokens) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
+    if (!dispatchTokens) throw refused();
     const grant = await dispatchTokens.verify(presented);
-    if (!grant) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
+    if (!grant) throw refused();
     c.set("caller", { kind: "dispatch", id: grant.dispatchId, name: grant.dispatchId, scopes: [], projectIds: null });
-    if (!scope || !grant.owns(scope, c.req.param("id"))) throw new ForbiddenError(TOKEN_FORBIDDEN_MESSAGE);
+    if (!anyCaller && (!scope || !grant.owns(scope, c.req.param("id"))))
+      throw new ForbiddenError(TOKEN_FORBIDDEN_MESSAGE);
     c.set("dispatchId", grant.dispatchId);
     if (grant.read !== undefined) c.set("dispatchRead", grant.read);
     return next();
   };
+}
+
+/**
+ * The credential an `Authorization: Bearer <credential>` header presents; undefined for any other header.
+ * @example presentedCredential("Bearer kzd_01J…_3f9c…") // "kzd_01J…_3f9c…"
+ */
+export function presentedCredential(header: string | undefined): string | undefined {
+  return BEARER.exec(header ?? "")?.[1];
 }
 
 /**

@@ -23,8 +23,11 @@ export type Success =
   | { readonly list: ResourceName }
   /** No body; perhaps headers (each with the values it can take) that say why. */
   | { readonly status: 204; readonly headers?: Readonly<Record<string, readonly string[]>> }
-  /** A body that is not an envelope: `GET /health`, the document itself, the docs page, the console and their files. */
-  | { readonly raw: "health" | "openapi" | "html" | "text" | "asset" };
+  /**
+   * A body that is not an envelope: `GET /health`, the document itself, the docs page, the console and
+   * their files, the remote MCP endpoint's JSON-RPC answers.
+   */
+  | { readonly raw: "health" | "openapi" | "html" | "text" | "asset" | "jsonrpc" };
 
 /** The prose of a route in the OpenAPI document. */
 export interface Doc {

@@ -28,6 +28,7 @@ const TAGS: Record<Family, string> = {
   destinations: "Outbound events: where Kaizen sends them, signed, and how each delivery went",
   runners: "Hosted runners: GitHub Actions workflows Kaizen hands dispatches to",
   access: "API keys: who may do what",
+  mcp: "The MCP tools of `kaizen mcp` over Streamable HTTP, for agents and MCP clients anywhere",
 };
 
 /** Each receiver's security scheme under the neutral header; the provider's own header gets a scheme of its own. */
@@ -195,6 +196,8 @@ function successResponse(success: Success, description: string, doc: Doc): Json 
       return { description, content: { "text/html": { schema: { type: "string" } } } };
     case "text":
       return { description, content: { "text/plain": { schema: { type: "string" } } } };
+    case "jsonrpc":
+      return { description, content: json({ type: ["object", "array"], description: "JSON-RPC 2.0 answers" }) };
     case "asset":
       return {
         description,
@@ -227,6 +230,10 @@ export function errorStatuses(route: RouteSpec, declaration: Declaration): Error
 function requestBody(route: RouteSpec, declaration: Declaration): Json | undefined {
   if (declaration.body) {
     return { required: !declaration.bodyOptional, content: json(jsonSchemaOf(declaration.body(), "input")) };
+  }
+  if ("raw" in declaration.success && declaration.success.raw === "jsonrpc") {
+    const message = { type: ["object", "array"], description: "A JSON-RPC 2.0 message, or a batch of them" };
+    return { required: true, content: json(message) };
   }
   if (route.auth !== "webhook") return undefined;
   const payload = { type: "object", description: "The provider's event, whole" };
@@ -311,7 +318,7 @@ export function declaredRoutes(
   return (Object.entries(families) as [Family, Declarations][]).flatMap(([family, declarations]) =>
     Object.entries(declarations).map(([key, declaration]) => {
       const [method, path = ""] = key.split(" ") as [HttpMethod, string];
-      const { auth, provider, bodyLimit, idempotent, token, scope, reach, audit } = declaration;
+      const { auth, provider, bodyLimit, idempotent, token, scope, anyCaller, reach, audit } = declaration;
       const route: RouteSpec = {
         method,
         path,
@@ -321,6 +328,7 @@ export function declaredRoutes(
         ...(idempotent === undefined ? {} : { idempotent }),
         ...(token === undefined ? {} : { token }),
         ...(scope === undefined ? {} : { scope }),
+        ...(anyCaller === undefined ? {} : { anyCaller }),
         ...(reach === undefined ? {} : { reach }),
         ...(audit === undefined ? {} : { audit }),
       };

@@ -1,8 +1,8 @@
 /**
  * @module service/llms-txt — `GET /llms.txt` (docs/api.md#public-endpoints): a plain-text guide for a
  * coding agent that meets this deployment, in the llms.txt form (a title, a summary, sections of
- * links): what Kaizen is, how an agent claims, reports, asks and completes, and where the full
- * contract is. Pure: the deployment's base URL is handed in.
+ * links): what Kaizen is, how an agent claims, reports, asks and completes, where the full
+ * contract is, and the remote MCP endpoint with how to authenticate to it (docs/api.md#remote-mcp). Pure: the deployment's base URL is handed in.
  */
 
 /**
@@ -45,6 +45,10 @@ with the \`dispatch\` scope is enough to work the queue), or, once you claimed, 
 
 ## Tools
 
-- The \`kaizen\` CLI (\`npx kaizen\` in a checkout) runs an MCP server over stdio: \`kaizen mcp\`.
+- [Remote MCP](${at("/mcp")}): the same steps as MCP tools, over Streamable HTTP (stateless, JSON answers).
+  Send \`Authorization: Bearer <key or dispatch token>\` with every request: the root key gets every tool,
+  an API key the tools its scopes allow, a dispatch token its own dispatch's tools. No session is kept:
+  after \`claim_next_issue\`, name its \`dispatchId\` in the calls that act on it.
+- The \`kaizen\` CLI (\`npx kaizen\` in a checkout) runs the same MCP server over stdio: \`kaizen mcp\`.
 `;
 }

@@ -5,9 +5,10 @@
 import type { Hono } from "hono";
 import { inspectRoutes } from "hono/dev";
 import { describe, expect, it } from "vitest";
+import { ALL_FAMILIES } from "../../../client/mcp/all-families.js";
 import { loadConfig } from "../../../core/src/config.js";
 import { createDb } from "../../../core/src/db/create-db.js";
-import { ALL_DECLARATIONS, ALL_FAMILIES } from "../../../core/src/families.js";
+import { ALL_DECLARATIONS } from "../../../core/src/families.js";
 import type { AppDeps, AppEnv, FamilyModules } from "../../../core/src/http/app.js";
 import { allRoutes, FAMILIES, ROUTE_TABLE, routeKey } from "../../../core/src/routes.js";
 import { createApp } from "../../../core/src/services.js";

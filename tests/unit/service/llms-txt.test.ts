@@ -1,7 +1,7 @@
 /**
  * `GET /llms.txt`'s guide (core/src/service/llms-txt.ts): every link on the deployment's base URL, and
  * every path it names one the route table serves, so the guide cannot send an agent to a route that
- * is not there.
+ * is not there; the remote MCP endpoint linked, with how to authenticate.
  */
 import { describe, expect, it } from "vitest";
 import { allRoutes } from "../../../core/src/routes.js";
@@ -32,6 +32,13 @@ describe("the agents' guide", () => {
     for (const step of ["/api/dispatch/claim", "/heartbeat", "/activities", "/complete", "/release", "/reviews"]) {
       expect(named.some((path) => path.endsWith(step))).toBe(true);
     }
+  });
+
+  it("links the remote MCP endpoint on the base URL and says how to authenticate to it", () => {
+    expect(text).toContain(`[Remote MCP](${BASE}/mcp)`);
+    const remote = text.slice(text.indexOf("[Remote MCP]"));
+    expect(remote).toContain("Authorization: Bearer <key or dispatch token>");
+    expect(allRoutes().some((route) => route.method === "POST" && route.path === "/mcp")).toBe(true);
   });
 
   it("never names another host", () => {
