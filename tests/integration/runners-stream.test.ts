@@ -4,7 +4,8 @@
  * sweep, and a dispatch that completes frees its place and the next issue is handed at once.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { ALL_FAMILIES, createApp } from "../../core/src/index.js";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
+import { createApp } from "../../core/src/index.js";
 import { startLocalEvents } from "../../infra/local/events.js";
 import { AUTH, dataOf, jsonPost } from "../helpers/app.js";
 import { freshTable, testConfig } from "../helpers/db.js";

@@ -6,10 +6,11 @@
  */
 import { Logger, type LogItem } from "@aws-lambda-powertools/logger";
 import { afterEach, describe, expect, it } from "vitest";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
 import type { ChangeRecord } from "../../core/src/db/changes.js";
 import type { Db, Key } from "../../core/src/db/db.js";
 import { dispatchKey } from "../../core/src/dispatch/keys.js";
-import { ALL_FAMILIES, createApp, createDb } from "../../core/src/index.js";
+import { createApp, createDb } from "../../core/src/index.js";
 import { issueKey } from "../../core/src/issues/keys.js";
 import { publicOnlyGuard } from "../../core/src/outbound-guard.js";
 import { runnerHandoffs } from "../../core/src/services.js";

@@ -7,8 +7,9 @@
 import { pathToFileURL } from "node:url";
 import type { Context, ScheduledEvent } from "aws-lambda";
 import { describe, expect, inject, it } from "vitest";
+import { ALL_FAMILIES } from "../../../client/mcp/all-families.js";
 import { createDb } from "../../../core/src/db/create-db.js";
-import { ALL_FAMILIES, createApp } from "../../../core/src/index.js";
+import { createApp } from "../../../core/src/index.js";
 import type { Verification } from "../../../core/src/issues/schemas.js";
 import { issueMoves, issueService, issueStore } from "../../../core/src/services.js";
 import { dataOf, jsonPost } from "../../helpers/app.js";
