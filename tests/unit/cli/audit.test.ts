@@ -5,11 +5,8 @@
  * usage errors before any request.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   type AuditRecord,
@@ -20,8 +17,8 @@ import {
   parseSince,
   requestText,
 } from "../../../client/cli/commands/audit.js";
-import { main } from "../../../client/cli/main.js";
 import { UsageError } from "../../../client/cli/runtime.js";
+import { inProcessKaizen, withStub } from "../../helpers/cli-stub.js";
 
 const NOW = new Date("2026-11-25T09:00:00.000Z");
 const KEY_ID = "key_01J2ZQ5K8Y3M4N6P7R9S0T1V2W";
@@ -147,98 +144,68 @@ describe("auditQuery", () => {
 const cwd = mkdtempSync(join(tmpdir(), "kaizen-cli-audit-"));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
-interface Seen {
-  method: string;
-  url: string;
-  authorization: string | undefined;
-}
-
-/** A stub API: records each request and answers it with `json`. */
-async function withStub(json: unknown, run: (url: string, seen: Seen[]) => Promise<void>) {
-  const seen: Seen[] = [];
-  const stub = createServer((request: IncomingMessage, response: ServerResponse) => {
-    request.resume();
-    request.on("end", () => {
-      seen.push({ method: request.method ?? "", url: request.url ?? "", authorization: request.headers.authorization });
-      response.writeHead(200, { "Content-Type": "application/json" });
-      response.end(JSON.stringify(json));
-    });
-  });
-  await new Promise<void>((resolve) => stub.listen(0, "127.0.0.1", resolve));
-  try {
-    await run(`http://127.0.0.1:${(stub.address() as AddressInfo).port}`, seen);
-  } finally {
-    stub.close();
-  }
-}
-
-async function kaizen(args: string[], env: NodeJS.ProcessEnv) {
-  let stdout = "";
-  let stderr = "";
-  const status = await main(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    stdin: new PassThrough(),
-    env,
-    cwd,
-  });
-  return { status, stdout, stderr };
-}
+const kaizen = inProcessKaizen(cwd);
 
 const TOKEN = `kzd_01J2ZQ5K8Y3M4N6P7R9S0T1V2W_${"0".repeat(64)}`;
 
 describe("kaizen audit", () => {
   it("asks for the page with its filters, with the service key even beside a dispatch token, and prints the table", async () => {
-    await withStub({ data: [record()], total: 3 }, async (url, seen) => {
-      const env = { KAIZEN_URL: url, KAIZEN_API_KEY: "kaizen_admin", KAIZEN_DISPATCH_TOKEN: TOKEN };
-      const before = Date.now();
-      const run = await kaizen(
-        [
-          "audit",
-          "--actor",
-          KEY_ID,
-          "--target",
-          "iss_1",
-          "--status",
-          "403",
-          "--since",
-          "2h",
-          "--page",
-          "2",
-          "--limit",
-          "1",
-        ],
-        env,
-      );
-      expect(run.stderr).toBe("");
-      expect(run.status).toBe(0);
-      expect(run.stdout.split("\n")[1]).toBe(`2026-11-25 08:59:41  root key  POST /api/keys  ${KEY_ID}  201`);
-      expect(run.stdout).toContain("2–2 of 3 records (--page 3 for more)");
-      expect(seen).toHaveLength(1);
-      expect(seen[0]).toMatchObject({ method: "GET", authorization: "Bearer kaizen_admin" });
-      const query = new URL(seen[0]?.url ?? "", url).searchParams;
-      expect(Object.fromEntries([...query].filter(([name]) => name !== "since"))).toEqual({
-        page: "2",
-        limit: "1",
-        actorId: KEY_ID,
-        targetId: "iss_1",
-        status: "403",
-      });
-      const since = Date.parse(query.get("since") ?? "");
-      expect(since).toBeGreaterThanOrEqual(before - 2 * 3_600_000);
-      expect(since).toBeLessThanOrEqual(Date.now() - 2 * 3_600_000);
+    await withStub(
+      () => ({ status: 200, json: { data: [record()], total: 3 } }),
+      async (url, seen) => {
+        const env = { KAIZEN_URL: url, KAIZEN_API_KEY: "kaizen_admin", KAIZEN_DISPATCH_TOKEN: TOKEN };
+        const before = Date.now();
+        const run = await kaizen(
+          [
+            "audit",
+            "--actor",
+            KEY_ID,
+            "--target",
+            "iss_1",
+            "--status",
+            "403",
+            "--since",
+            "2h",
+            "--page",
+            "2",
+            "--limit",
+            "1",
+          ],
+          env,
+        );
+        expect(run.stderr).toBe("");
+        expect(run.status).toBe(0);
+        expect(run.stdout.split("\n")[1]).toBe(`2026-11-25 08:59:41  root key  POST /api/keys  ${KEY_ID}  201`);
+        expect(run.stdout).toContain("2–2 of 3 records (--page 3 for more)");
+        expect(seen).toHaveLength(1);
+        expect(seen[0]).toMatchObject({ method: "GET", authorization: "Bearer kaizen_admin" });
+        const query = new URL(seen[0]?.url ?? "", url).searchParams;
+        expect(Object.fromEntries([...query].filter(([name]) => name !== "since"))).toEqual({
+          page: "2",
+          limit: "1",
+          actorId: KEY_ID,
+          targetId: "iss_1",
+          status: "403",
+        });
+        const since = Date.parse(query.get("since") ?? "");
+        expect(since).toBeGreaterThanOrEqual(before - 2 * 3_600_000);
+        expect(since).toBeLessThanOrEqual(Date.now() - 2 * 3_600_000);
 
-      const json = await kaizen(["audit", "--json"], env);
-      expect(JSON.parse(json.stdout)).toEqual([record()]);
-      expect(seen[1]?.url).toBe("/api/audit?page=1&limit=20");
-    });
+        const json = await kaizen(["audit", "--json"], env);
+        expect(JSON.parse(json.stdout)).toEqual([record()]);
+        expect(seen[1]?.url).toBe("/api/audit?page=1&limit=20");
+      },
+    );
   });
 
   it("says so when no record matches", async () => {
-    await withStub({ data: [], total: 0 }, async (url) => {
-      const run = await kaizen(["audit", "--status", "500"], { KAIZEN_URL: url, KAIZEN_API_KEY: "kaizen_admin" });
-      expect(run).toEqual({ status: 0, stdout: "No records.\n", stderr: "" });
-    });
+    await withStub(
+      () => ({ status: 200, json: { data: [], total: 0 } }),
+      async (url) => {
+        const run = await kaizen(["audit", "--status", "500"], { KAIZEN_URL: url, KAIZEN_API_KEY: "kaizen_admin" });
+        expect(run).toEqual({ status: 0, stdout: "No records.\n", stderr: "" });
+      },
+    );
   });
 
   it.each([
@@ -247,13 +214,16 @@ describe("kaizen audit", () => {
     [["audit", "--since", "last week"], "--since must be a duration"],
     [["audit", "list"], "Unknown argument: list"],
   ])("kaizen %j is a usage error before any request", async (args, message) => {
-    await withStub({ data: [], total: 0 }, async (url, seen) => {
-      const run = await kaizen(args, { KAIZEN_URL: url, KAIZEN_API_KEY: "kaizen_admin" });
-      expect(run.status).toBe(2);
-      expect(run.stdout).toBe("");
-      expect(run.stderr).toContain(message);
-      expect(seen).toEqual([]);
-    });
+    await withStub(
+      () => ({ status: 200, json: { data: [], total: 0 } }),
+      async (url, seen) => {
+        const run = await kaizen(args, { KAIZEN_URL: url, KAIZEN_API_KEY: "kaizen_admin" });
+        expect(run.status).toBe(2);
+        expect(run.stdout).toBe("");
+        expect(run.stderr).toContain(message);
+        expect(seen).toEqual([]);
+      },
+    );
   });
 
   it("needs the service key: a dispatch token alone is exit 2 naming the key", async () => {

@@ -5,11 +5,8 @@
  * a dispatch token set, and usage errors before any request.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import {
@@ -22,11 +19,11 @@ import {
   revokedLine,
   SCOPES,
 } from "../../../client/cli/commands/keys.js";
-import { main } from "../../../client/cli/main.js";
 import { UsageError } from "../../../client/cli/runtime.js";
 import type { Schema } from "../../../client/client.js";
 import { GRANT_CACHE_MS } from "../../../core/src/access/key-check.js";
 import { SCOPES as API_SCOPES } from "../../../core/src/routes.js";
+import { inProcessKaizen, withStub } from "../../helpers/cli-stub.js";
 
 type ApiKey = Schema<"ApiKey">;
 
@@ -226,54 +223,7 @@ describe("revokedLine", () => {
 const cwd = mkdtempSync(join(tmpdir(), "kaizen-cli-keys-"));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
-interface Seen {
-  method: string;
-  url: string;
-  authorization: string | undefined;
-  body: string;
-}
-
-/** A stub API: records each request and answers it with `answer`'s status and JSON. */
-async function withStub(
-  answer: (request: IncomingMessage) => { status: number; json: unknown },
-  run: (url: string, seen: Seen[]) => Promise<void>,
-) {
-  const seen: Seen[] = [];
-  const stub = createServer((request: IncomingMessage, response: ServerResponse) => {
-    let body = "";
-    request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-    request.on("end", () => {
-      seen.push({
-        method: request.method ?? "",
-        url: request.url ?? "",
-        authorization: request.headers.authorization,
-        body,
-      });
-      const { status, json } = answer(request);
-      response.writeHead(status, { "Content-Type": "application/json" });
-      response.end(JSON.stringify(json));
-    });
-  });
-  await new Promise<void>((resolve) => stub.listen(0, "127.0.0.1", resolve));
-  try {
-    await run(`http://127.0.0.1:${(stub.address() as AddressInfo).port}`, seen);
-  } finally {
-    stub.close();
-  }
-}
-
-async function kaizen(args: string[], env: NodeJS.ProcessEnv) {
-  let stdout = "";
-  let stderr = "";
-  const status = await main(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    stdin: new PassThrough(),
-    env,
-    cwd,
-  });
-  return { status, stdout, stderr };
-}
+const kaizen = inProcessKaizen(cwd);
 
 const TOKEN = `kzd_01J2ZQ5K8Y3M4N6P7R9S0T1V2W_${"0".repeat(64)}`;
 

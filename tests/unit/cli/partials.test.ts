@@ -5,16 +5,13 @@
  * request.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { formatPartial, formatPartialList, readContent } from "../../../client/cli/commands/partials.js";
-import { main } from "../../../client/cli/main.js";
 import { UsageError } from "../../../client/cli/runtime.js";
 import type { Schema } from "../../../client/client.js";
+import { inProcessKaizen, withStub } from "../../helpers/cli-stub.js";
 
 const cwd = mkdtempSync(join(tmpdir(), "kaizen-cli-partials-"));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
@@ -61,59 +58,7 @@ describe("formatPartialList and formatPartial", () => {
   });
 });
 
-interface Seen {
-  method: string;
-  url: string;
-  authorization: string | undefined;
-  body: string;
-}
-
-/** A stub API: records each request and answers it with `answer`'s status and JSON. */
-async function withStub(
-  answer: (request: IncomingMessage) => { status: number; json?: unknown },
-  run: (url: string, seen: Seen[]) => Promise<void>,
-) {
-  const seen: Seen[] = [];
-  const stub = createServer((request: IncomingMessage, response: ServerResponse) => {
-    let body = "";
-    request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-    request.on("end", () => {
-      seen.push({
-        method: request.method ?? "",
-        url: request.url ?? "",
-        authorization: request.headers.authorization,
-        body,
-      });
-      const { status, json } = answer(request);
-      if (json === undefined) {
-        response.writeHead(status);
-        response.end();
-        return;
-      }
-      response.writeHead(status, { "Content-Type": "application/json" });
-      response.end(JSON.stringify(json));
-    });
-  });
-  await new Promise<void>((resolve) => stub.listen(0, "127.0.0.1", resolve));
-  try {
-    await run(`http://127.0.0.1:${(stub.address() as AddressInfo).port}`, seen);
-  } finally {
-    stub.close();
-  }
-}
-
-async function kaizen(args: string[], env: NodeJS.ProcessEnv) {
-  let stdout = "";
-  let stderr = "";
-  const status = await main(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    stdin: new PassThrough(),
-    env,
-    cwd,
-  });
-  return { status, stdout, stderr };
-}
+const kaizen = inProcessKaizen(cwd);
 
 describe("kaizen partials", () => {
   it("lists, shows, creates, updates and deletes, sending what the flags say", async () => {

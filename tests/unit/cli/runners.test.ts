@@ -4,16 +4,13 @@
  * to a stub that records them (in process, no server).
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { filtersText, formatRunner, formatRunnerList, githubTokenOf } from "../../../client/cli/commands/runners.js";
-import { main } from "../../../client/cli/main.js";
 import { UsageError } from "../../../client/cli/runtime.js";
 import type { Schema } from "../../../client/client.js";
+import { inProcessKaizen, stdinOf, withStub } from "../../helpers/cli-stub.js";
 
 type Runner = Schema<"Runner">;
 
@@ -44,12 +41,6 @@ function runner(fields: Partial<Runner> = {}): Runner {
     ...fields,
   };
 }
-
-const stdinOf = (text: string) => {
-  const stream = new PassThrough();
-  stream.end(text);
-  return stream;
-};
 
 describe("githubTokenOf", () => {
   it("reads the variable --github-token-env names, or stdin's first line with --github-token-stdin", async () => {
@@ -112,57 +103,7 @@ describe("formatting", () => {
 const cwd = mkdtempSync(join(tmpdir(), "kaizen-cli-runners-"));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
-interface Seen {
-  method: string;
-  url: string;
-  authorization: string | undefined;
-  body: string;
-}
-
-async function withStub(
-  answer: (request: IncomingMessage) => { status: number; json?: unknown },
-  run: (url: string, seen: Seen[]) => Promise<void>,
-) {
-  const seen: Seen[] = [];
-  const stub = createServer((request: IncomingMessage, response: ServerResponse) => {
-    let body = "";
-    request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-    request.on("end", () => {
-      seen.push({
-        method: request.method ?? "",
-        url: request.url ?? "",
-        authorization: request.headers.authorization,
-        body,
-      });
-      const { status, json } = answer(request);
-      if (json === undefined) {
-        response.writeHead(status).end();
-        return;
-      }
-      response.writeHead(status, { "Content-Type": "application/json" });
-      response.end(JSON.stringify(json));
-    });
-  });
-  await new Promise<void>((resolve) => stub.listen(0, "127.0.0.1", resolve));
-  try {
-    await run(`http://127.0.0.1:${(stub.address() as AddressInfo).port}`, seen);
-  } finally {
-    stub.close();
-  }
-}
-
-async function kaizen(args: string[], env: NodeJS.ProcessEnv, stdin = "") {
-  let stdout = "";
-  let stderr = "";
-  const status = await main(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    stdin: stdinOf(stdin),
-    env,
-    cwd,
-  });
-  return { status, stdout, stderr };
-}
+const kaizen = inProcessKaizen(cwd);
 
 describe("kaizen runners", () => {
   it("create sends the runner with the token from the named variable or stdin, and never prints it", async () => {
