@@ -82,7 +82,8 @@ export const getIssue = defineTool({
   inputSchema: z.required(z.pick(listSignalsQuery(), { issueId: true })),
   annotations: READ,
   async run({ issueId }, session) {
-    const { data } = await session.call("service", (kaizen) =>
+    // The issue of a dispatch this session holds is read with that dispatch's token, as the API lets it.
+    const { data } = await session.call({ issue: issueId }, (kaizen) =>
       kaizen.GET("/api/issues/{id}", { params: { path: { id: issueId } } }),
     );
     return dataResult(data?.data);

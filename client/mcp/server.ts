@@ -9,7 +9,7 @@
  *   claims' tokens serve. A key lacking `read` (the 403 of `GET /api/me`) is taken to hold `dispatch`
  *   alone; a service that cannot answer leaves every tool offered, and a refused key (401) stops the
  *   server from starting;
- * - a dispatch token alone: only the tools whose route takes a token (heartbeat, post_activity,
+ * - a dispatch token alone: only the tools whose route takes a token (get_issue, heartbeat, post_activity,
  *   list_activities, add_comment, review_prompt, complete_dispatch, release_dispatch — read from the
  *   route table, client/mcp/access.ts), never a person's (send_message, approve_plan, reject_plan,
  *   stop_dispatch), whose routes refuse a dispatch's own token;
@@ -193,7 +193,8 @@ function instructions(connection: McpConnection, session: McpSession, tools: rea
   }
   return (
     `You hold the token of dispatch ${session.current?.id}: heartbeat, post_activity, list_activities, add_comment, ` +
-    "review_prompt, complete_dispatch and release_dispatch act on it, its issue and its prompt by default. " +
+    "review_prompt, complete_dispatch and release_dispatch act on it, its issue and its prompt by default; " +
+    "get_issue reads its issue. " +
     `Review and comment before completing: the token stops working when the dispatch ends.\n${asking}`
   );
 }

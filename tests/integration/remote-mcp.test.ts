@@ -20,6 +20,7 @@ import { startTestServer, type TestServer } from "../helpers/local-server.js";
 
 /** The tools a dispatch token's routes take (client/mcp/access.ts), as the stdio server offers them. */
 const TOKEN_TOOLS = [
+  "get_issue",
   "heartbeat",
   "post_activity",
   "list_activities",
@@ -226,9 +227,14 @@ describe("POST /mcp with a dispatch token", () => {
       authorType: "agent",
     });
     expect(comment.isError, comment.text).toBe(false);
+    // It reads its own issue; a tool whose route takes no token is not there at all.
     expect(await call(client, "get_issue", { issueId: claim.json.data.issue.id })).toMatchObject({
+      isError: false,
+      data: { id: claim.json.data.issue.id },
+    });
+    expect(await call(client, "list_issues", {})).toMatchObject({
       isError: true,
-      text: expect.stringContaining("Tool get_issue not found"),
+      text: expect.stringContaining("Tool list_issues not found"),
     });
   });
 });

@@ -18,6 +18,7 @@ import { startTestServer, type TestServer } from "../helpers/local-server.js";
 const ROOT = join(import.meta.dirname, "..", "..");
 const KAIZEN = join(ROOT, "bin", "kaizen.js");
 const TOKEN_TOOLS = [
+  "get_issue",
   "heartbeat",
   "post_activity",
   "list_activities",
@@ -128,7 +129,6 @@ describe("kaizen MCP server over stdio", () => {
     expect(tools.map((tool) => tool.name)).toEqual(
       expect.arrayContaining([
         "claim_next_issue",
-        "get_issue",
         ...TOKEN_TOOLS,
         "list_issues",
         "create_issue",
@@ -442,6 +442,8 @@ describe("kaizen MCP server over stdio", () => {
     }
 
     // Refusing nothing it offers: each tool, on the token's own dispatch with ids left to default.
+    const read = await ok(client, "get_issue", { issueId: first.issue.identifier });
+    expect(read.data).toMatchObject({ id: first.issue.id });
     const beat = await ok(client, "heartbeat");
     expect(beat.data).toMatchObject({ id: first.dispatch.id, status: "active" });
     const said = await ok(client, "post_activity", { type: "thought", body: "Reading the trace" });
@@ -684,7 +686,7 @@ describe("kaizen MCP server with a key of its own", () => {
     const client = await mcp({ KAIZEN_API_KEY: fleet.key });
     const offered = names((await client.listTools()).tools);
     expect(offered).toEqual(names(TOOLS).filter((name) => name === "claim_next_issue" || TOKEN_TOOLS.includes(name)));
-    expect(offered).not.toContain("get_issue");
+    expect(offered).toContain("get_issue");
     expect(offered).not.toContain("create_issue");
     expect(client.getInstructions()).toContain("holds the scopes dispatch");
 
@@ -700,6 +702,10 @@ describe("kaizen MCP server with a key of its own", () => {
     expect(claim.data.issue.id).toBe(created.json.data.id);
     const dispatchId: string = claim.data.dispatch.id;
     expect((await ok(client, "heartbeat")).data).toMatchObject({ id: dispatchId, status: "active" });
+    // Its claimed issue is read with the claim's token, which the key (no read scope) could not.
+    expect((await ok(client, "get_issue", { issueId: claim.data.issue.identifier })).data.id).toBe(
+      created.json.data.id,
+    );
     await ok(client, "post_activity", { type: "thought", body: "On it" });
     expect((await ok(client, "list_activities", {})).data.total).toBe(1);
     const comment = await ok(client, "add_comment", {
