@@ -28,7 +28,7 @@ const SUMMARY_LINES = 20;
  * The result file at `path` when the command wrote one: its summary, commits and pull requests
  * (each an array of at most 100 objects; a commit needs its `sha`, a pull request its `number`);
  * undefined when there is no file; `problem` says why a file that is there was not used.
- * @example readResultFile("/tmp/kaizen-run-x/result.json") // { summary: "Retry payments", pullRequests: [{ number: 42, … }] }
+ * @example readResultFile(process.env.KAIZEN_RESULT_FILE ?? "result.json") // { summary: "Retry payments", pullRequests: [{ number: 42, … }] }
  */
 export function readResultFile(path: string): Partial<CommandReport> | undefined {
   let raw: string;
