@@ -35,9 +35,12 @@ export async function givenAssignment(given: {
   if (!data) throw new GivenDispatchError(`the heartbeat of ${given.dispatchId} answered no dispatch`);
   const dispatch = data.data;
   const clients = [given.tokenClient, ...(given.keyClient ? [given.keyClient] : [])];
-  const issue = given.issue?.trim() || (await readIssue(clients, dispatch))?.identifier;
+  // The issue is read once, and only when its number is not given or there is no prompt to work from.
+  const named = given.issue?.trim();
+  const read = !named || !dispatch.promptId ? await readIssue(clients, dispatch) : undefined;
+  const issue = named || read?.identifier;
   const prompt = dispatch.promptId ? await readPrompt(clients, dispatch.promptId) : undefined;
-  const fallback = issue ? await readIssueText(clients, dispatch) : undefined;
+  const fallback = !dispatch.promptId && read ? issueText(read) : undefined;
   // The prompt as recorded has `[dispatch token]` where the claim's text had the token: put it back,
   // so the command reads the prompt as an agent that claimed it would (docs/api.md#prompts-and-reviews).
   const text = (prompt?.text ?? fallback)?.replaceAll(REDACTED_TOKEN, given.token);
@@ -86,8 +89,6 @@ function readIssue(clients: KaizenClient[], dispatch: Schema<"Dispatch">) {
 }
 
 /** An issue without a prompt (no template matched it): its title and description, as a claim's runner gives it. */
-async function readIssueText(clients: KaizenClient[], dispatch: Schema<"Dispatch">): Promise<string | undefined> {
-  if (dispatch.promptId) return undefined;
-  const issue = await readIssue(clients, dispatch);
-  return issue ? `${issue.identifier}: ${issue.title}\n\n${issue.description ?? ""}`.trimEnd() : undefined;
+function issueText(issue: Schema<"IssueDetail">): string {
+  return `${issue.identifier}: ${issue.title}\n\n${issue.description ?? ""}`.trimEnd();
 }
