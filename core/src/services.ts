@@ -28,7 +28,6 @@ import { DestinationStore } from "./events/destination-store.js";
 import { EventDeliveries } from "./events/event-deliveries.js";
 import { EventDeliveryStore } from "./events/event-delivery-store.js";
 import { type AppDeps, type AppEnv, createHttpApp, type FamilyModules } from "./http/app.js";
-import type { ProjectsOf } from "./http/reach.js";
 import { DispatchQueue } from "./issues/dispatch-queue.js";
 import { IssueMoves } from "./issues/issue-moves.js";
 import { IssueQueries } from "./issues/issue-queries.js";
@@ -414,32 +413,26 @@ export const runnerHandoffs = (deps: AppDeps, options: Partial<RunnerHandoffOpti
   return Object.keys(options).length === 0 ? once(deps, "runnerHandoffs", build) : build();
 };
 
-/** Where a resource belongs, for a key narrowed to projects (http/reach): one read, two for a prompt or relation. */
-export function projectsOf(deps: DbDeps): ProjectsOf {
-  const issueProject = async (id: string) => (await issueStore(deps).getByRef(id))?.issue.projectId;
-  return {
-    async projectOf(reach, ref) {
-      switch (reach) {
-        case "issue":
-          return issueProject(ref);
-        case "dispatch": {
-          const stored = await dispatchStore(deps).get(ref);
-          return stored ? (stored.projectId ?? (await issueProject(stored.dispatch.issueId)) ?? null) : undefined;
-        }
-        case "signal":
-          return (await signalQueries(deps).get(ref))?.projectId;
-        case "prompt": {
-          const prompt = await promptStore(deps).get(ref);
-          return prompt ? ((await issueProject(prompt.issueId)) ?? null) : undefined;
-        }
-        case "relation": {
-          const relation = await relationStore(deps).get(ref);
-          return relation ? ((await issueProject(relation.issueId)) ?? null) : undefined;
-        }
-      }
-    },
-  };
-}
+/*
+ * Where each kind of resource belongs, for a key narrowed to projects (http/reach): one read, two for
+ * a dispatch, prompt or relation (its issue's). Each family names the kinds its routes reach
+ * (`familyModule`'s `reaches`), so a function carries only those stores.
+ */
+export const issueProject = (deps: DbDeps) => async (ref: string) =>
+  (await issueStore(deps).getByRef(ref))?.issue.projectId;
+export const dispatchProject = (deps: DbDeps) => async (ref: string) => {
+  const stored = await dispatchStore(deps).get(ref);
+  return stored ? (stored.projectId ?? (await issueProject(deps)(stored.dispatch.issueId)) ?? null) : undefined;
+};
+export const signalProject = (deps: DbDeps) => async (ref: string) => (await signalQueries(deps).get(ref))?.projectId;
+export const promptProject = (deps: DbDeps) => async (ref: string) => {
+  const prompt = await promptStore(deps).get(ref);
+  return prompt ? ((await issueProject(deps)(prompt.issueId)) ?? null) : undefined;
+};
+export const relationProject = (deps: DbDeps) => async (ref: string) => {
+  const relation = await relationStore(deps).get(ref);
+  return relation ? ((await issueProject(deps)(relation.issueId)) ?? null) : undefined;
+};
 
 /**
  * The app serving `families` over `deps`, with dispatch tokens checked by the dispatch domain
@@ -451,5 +444,5 @@ export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> 
   const dispatchTokens = dispatchTokenCheck(lookup);
   const check = keyCheck(deps);
   const keys = { grantOf: (presented: string) => check.grantOf(presented), ownsDispatch: keyDispatchCheck(lookup) };
-  return createHttpApp(families, deps, { dispatchTokens, keys, projects: projectsOf(deps), audit: auditStore(deps) });
+  return createHttpApp(families, deps, { dispatchTokens, keys, audit: auditStore(deps) });
 }

@@ -1,16 +1,19 @@
 /** @module dispatch/routes — the `dispatch` family's handlers (docs/api.md#dispatch; routes in ./api.ts): claims, the queue, leases and outcomes. */
 import type { Context } from "hono";
 import type { AppEnv } from "../http/app.js";
-import { familyModule } from "../http/app.js";
-import { reachOfRequest } from "../http/reach.js";
+import { type AppDeps, familyModule } from "../http/app.js";
+import { type ReachLookups, reachOfRequest } from "../http/reach.js";
 import { itemResponse, listResponse } from "../http/respond.js";
 import { CLAIM_STOPPED_HEADER } from "../routes.js";
-import { dispatchService, promptRenderer } from "../services.js";
+import { dispatchProject, dispatchService, promptRenderer } from "../services.js";
 import { dispatchApi } from "./api.js";
 import type { ClaimResult, ClaimStopped } from "./dispatch-service.js";
 import type { StoredDispatch } from "./dispatch-store.js";
 
-export const dispatchFamily = familyModule(dispatchApi, (deps) => {
+/** Where what the dispatch routes reach belongs, for a key narrowed to projects (http/reach): a dispatch. */
+const dispatchReaches = (deps: AppDeps): ReachLookups => ({ dispatch: dispatchProject(deps) });
+
+export const dispatchFamily = familyModule(dispatchApi, dispatchReaches, (deps) => {
   const dispatch = dispatchService(deps);
   const templates = promptRenderer(deps);
   const id = (c: Context) => c.req.param("id") ?? "";

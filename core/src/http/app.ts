@@ -41,7 +41,7 @@ import { expectedVersion } from "./conditional.js";
 import type { AppEnv } from "./env.js";
 import { idempotency, takesIdempotencyKey } from "./idempotency.js";
 import { defaultLogger, type Logger, loggedError, redactSecrets } from "./logger.js";
-import { type ProjectsOf, projectReach } from "./reach.js";
+import { lookedUpReach, projectReach, projectsFrom, type ReachLookups } from "./reach.js";
 import { errorResponse, JSON_CONTENT_TYPE } from "./respond.js";
 import { parseWith } from "./validation.js";
 
@@ -99,22 +99,44 @@ export type FamilyHandlers<R extends Readonly<Record<string, RouteDeclaration>>>
   [K in keyof R]: RouteHandler<R[K]>;
 };
 
-/** A family: its routes' declarations, and its handlers built once from the deps. */
+/**
+ * A family: its routes' declarations, its handlers built once from the deps, and how it reads where
+ * the resources its routes reach belong (http/reach).
+ */
 export interface FamilyModule<R extends Readonly<Record<string, RouteDeclaration>>> {
   readonly routes: R;
   readonly handlers: (deps: AppDeps) => FamilyHandlers<R>;
+  readonly reaches?: ((deps: AppDeps) => ReachLookups) | undefined;
 }
+
+/** What builds a family's handlers: exactly one per declared route. */
+type HandlersOf<R extends Readonly<Record<string, RouteDeclaration>>, H extends FamilyHandlers<R>> = (
+  deps: AppDeps,
+) => H & { [K in Exclude<keyof H, keyof R>]: never };
 
 /**
  * A family module of `routes` served by `handlers`: a declared route without a handler, or a
- * handler without a declared route, does not type-check.
- * @example export const issueFamily = familyModule(issueApi, (deps) => ({ "GET /api/issues": … }));
+ * handler without a declared route, does not type-check. A family whose routes reach resources held
+ * by projects (`issue`, `dispatch`, `prompt`, `signal`, `relation`) passes `reaches`, which reads
+ * where each such kind belongs; the app refuses to build when a route reaches a kind it does not read.
+ * @example export const issueFamily = familyModule(issueApi, issueReaches, (deps) => ({ "GET /api/issues": … }));
  */
 export function familyModule<const R extends Readonly<Record<string, RouteDeclaration>>, H extends FamilyHandlers<R>>(
   routes: R,
-  handlers: (deps: AppDeps) => H & { [K in Exclude<keyof H, keyof R>]: never },
+  handlers: HandlersOf<R, H>,
+): FamilyModule<R>;
+export function familyModule<const R extends Readonly<Record<string, RouteDeclaration>>, H extends FamilyHandlers<R>>(
+  routes: R,
+  reaches: (deps: AppDeps) => ReachLookups,
+  handlers: HandlersOf<R, H>,
+): FamilyModule<R>;
+export function familyModule<const R extends Readonly<Record<string, RouteDeclaration>>, H extends FamilyHandlers<R>>(
+  routes: R,
+  first: HandlersOf<R, H> | ((deps: AppDeps) => ReachLookups),
+  second?: HandlersOf<R, H>,
 ): FamilyModule<R> {
-  return { routes, handlers };
+  if (second) return { routes, handlers: second, reaches: first as (deps: AppDeps) => ReachLookups };
+  return { routes, handlers: first as HandlersOf<R, H> };
 }
 
 /** Any handler, whatever its declaration's input (a function of any input is one of `never`). */
@@ -125,6 +147,7 @@ export type FamilyModules = {
   [F in Family]?: {
     readonly routes: Readonly<Record<RouteKey<F>, RouteDeclaration>>;
     readonly handlers: (deps: AppDeps) => Readonly<Record<RouteKey<F>, AnyRouteHandler>>;
+    readonly reaches?: ((deps: AppDeps) => ReachLookups) | undefined;
   };
 };
 
@@ -137,7 +160,7 @@ export type FamilyModules = {
 export function createHttpApp(
   families: FamilyModules,
   deps: AppDeps,
-  options: { dispatchTokens?: DispatchTokens; keys?: KeyGrants; projects?: ProjectsOf; audit?: AuditTrail } = {},
+  options: { dispatchTokens?: DispatchTokens; keys?: KeyGrants; audit?: AuditTrail } = {},
 ): Hono<AppEnv> {
   const logger = deps.logger ?? defaultLogger;
   const app = new Hono<AppEnv>();
@@ -159,15 +182,23 @@ export function createHttpApp(
   };
   const idempotent = idempotency({ db: deps.db });
   const now = deps.clock ?? (() => new Date());
-  // Without a way to tell where resources belong, a narrowed key reaches nothing held by a project.
-  const projects: ProjectsOf = options.projects ?? { projectOf: async () => null };
 
   for (const family of Object.keys(families) as Family[]) {
-    const { routes, handlers: build } = families[family] as unknown as FamilyModule<Record<string, RouteDeclaration>>;
+    const {
+      routes,
+      handlers: build,
+      reaches,
+    } = families[family] as unknown as FamilyModule<Record<string, RouteDeclaration>>;
     const handlers = build(deps);
+    const lookups = reaches?.(deps) ?? {};
+    const projects = projectsFrom(lookups);
     for (const [key, declaration] of Object.entries(routes)) {
       const handler = handlers[key];
       if (!handler) throw new Error(`Family ${family} has no handler for ${key}`);
+      const lookedUp = lookedUpReach(declaration.reach);
+      if (lookedUp && !lookups[lookedUp]) {
+        throw new Error(`Family ${family} reaches a ${lookedUp} on ${key} but does not read where one belongs`);
+      }
       const [method, path] = key.split(" ") as [HttpMethod, string];
       const spec: RouteSpec = { ...declaration, method, path };
       const servedBy = { family, path };

@@ -12,10 +12,41 @@ import type { AppEnv, ProjectReach } from "./env.js";
 
 export type { ProjectReach } from "./env.js";
 
+/** A reach whose resource belongs to a project the domain must read (a project's own id is its project). */
+export type LookedUpReach = Exclude<ResourceReach, "project">;
+
 /** Where a resource belongs, as the domains read it (handed in by the composition root). */
 export interface ProjectsOf {
   /** The project of the resource `ref` names: null when it has none, undefined when there is no such resource. */
-  projectOf(reach: Exclude<ResourceReach, "project">, ref: string): Promise<string | null | undefined>;
+  projectOf(reach: LookedUpReach, ref: string): Promise<string | null | undefined>;
+}
+
+/**
+ * How a family reads where the resources its routes reach belong, one read per kind: each family
+ * names only the kinds its routes and handlers reach, so a function carries only those stores
+ * (docs/contributing.md#budgets).
+ */
+export type ReachLookups = Partial<Record<LookedUpReach, (ref: string) => Promise<string | null | undefined>>>;
+
+/**
+ * The {@link ProjectsOf} of `lookups`; asking for a kind it lacks is a programming error (the app
+ * checks every route's reach against its family's lookups when it is built).
+ */
+export function projectsFrom(lookups: ReachLookups): ProjectsOf {
+  return {
+    projectOf(reach, ref) {
+      const lookup = lookups[reach];
+      if (!lookup) throw new Error(`No lookup of where a ${reach} belongs`);
+      return lookup(ref);
+    },
+  };
+}
+
+/** Whether the route's reach needs a lookup, and which. */
+export function lookedUpReach(reach: Reach | undefined): LookedUpReach | undefined {
+  return reach === undefined || reach === "project" || reach === "handler" || reach === "shared" || reach === "global"
+    ? undefined
+    : reach;
 }
 
 /** What a resource's id or reference looks like: `<prefix>_<ULID>`, or an issue's `KZN-<n>`. */

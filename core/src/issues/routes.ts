@@ -1,12 +1,15 @@
 /** @module issues/routes — the `issues` family's handlers (routes in ./api.ts): call the service, shape the response. */
 import { commentHandlers } from "../comments/handlers.js";
-import { familyModule } from "../http/app.js";
-import { reachOfRequest } from "../http/reach.js";
+import { type AppDeps, familyModule } from "../http/app.js";
+import { type ReachLookups, reachOfRequest } from "../http/reach.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
-import { commentService, issueService, relationService } from "../services.js";
+import { commentService, issueProject, issueService, relationProject, relationService } from "../services.js";
 import { issueApi } from "./api.js";
 
-export const issueFamily = familyModule(issueApi, (deps) => {
+/** Where what the issue routes reach belongs, for a key narrowed to projects (http/reach): an issue (a parent or a related one too) and a relation. */
+const issueReaches = (deps: AppDeps): ReachLookups => ({ issue: issueProject(deps), relation: relationProject(deps) });
+
+export const issueFamily = familyModule(issueApi, issueReaches, (deps) => {
   const issues = issueService(deps);
   const relations = relationService(deps);
   return {

@@ -1,11 +1,15 @@
 /** @module prompts/routes — the `prompts` family's handlers (docs/api.md#prompts-and-reviews; routes in ./api.ts): prompts as agents received them, and their reviews. */
 import type { Context } from "hono";
-import { familyModule } from "../http/app.js";
+import { type AppDeps, familyModule } from "../http/app.js";
+import type { ReachLookups } from "../http/reach.js";
 import { itemResponse, listResponse } from "../http/respond.js";
-import { promptService, reviewLists, reviewService } from "../services.js";
+import { promptProject, promptService, reviewLists, reviewService } from "../services.js";
 import { promptApi } from "./api.js";
 
-export const promptFamily = familyModule(promptApi, (deps) => {
+/** Where what the prompt routes reach belongs, for a key narrowed to projects (http/reach): a prompt. */
+const promptReaches = (deps: AppDeps): ReachLookups => ({ prompt: promptProject(deps) });
+
+export const promptFamily = familyModule(promptApi, promptReaches, (deps) => {
   const prompts = promptService(deps);
   const reviewing = reviewService(deps);
   const reviewPages = reviewLists(deps);

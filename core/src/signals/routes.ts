@@ -1,13 +1,16 @@
 /** @module signals/routes — the `signals` family's handlers (routes in ./api.ts): manual signals and the signal reads. */
-import { familyModule } from "../http/app.js";
-import { reachOfRequest } from "../http/reach.js";
+import { type AppDeps, familyModule } from "../http/app.js";
+import { type ReachLookups, reachOfRequest } from "../http/reach.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
-import { issueMerge, signalService } from "../services.js";
+import { issueMerge, issueProject, signalProject, signalService } from "../services.js";
 import { signalApi } from "./api.js";
 import { ingestResponse } from "./respond.js";
 import { manualFingerprint } from "./rules.js";
 
-export const signalFamily = familyModule(signalApi, (deps) => {
+/** Where what the signal routes reach belongs, for a key narrowed to projects (http/reach): a signal, and the issues a merge names. */
+const signalReaches = (deps: AppDeps): ReachLookups => ({ issue: issueProject(deps), signal: signalProject(deps) });
+
+export const signalFamily = familyModule(signalApi, signalReaches, (deps) => {
   const signals = signalService(deps);
   return {
     "GET /api/signals": async (c, { query }) => {

@@ -1,13 +1,24 @@
 /** @module templates/routes — the `templates` family's handlers (docs/api.md#templates-and-versions, docs/api.md#partials; routes in ./api.ts): call the service, shape the response. */
 import type { Context } from "hono";
-import { type FamilyHandlers, familyModule, type RouteHandler } from "../http/app.js";
+import { type AppDeps, type FamilyHandlers, familyModule, type RouteHandler } from "../http/app.js";
 import { pageOffset } from "../http/pagination.js";
+import type { ReachLookups } from "../http/reach.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
-import { experimentService, partialService, promptRenderer, reviewLists, templateService } from "../services.js";
+import {
+  experimentService,
+  issueProject,
+  partialService,
+  promptRenderer,
+  reviewLists,
+  templateService,
+} from "../services.js";
 import { templateApi } from "./api.js";
 import type { TemplatePreview } from "./schemas.js";
 
-export const templateFamily = familyModule(templateApi, (deps) => {
+/** Where what the template routes reach belongs, for a key narrowed to projects (http/reach): the issue a preview renders. */
+const templateReaches = (deps: AppDeps): ReachLookups => ({ issue: issueProject(deps) });
+
+export const templateFamily = familyModule(templateApi, templateReaches, (deps) => {
   const templates = templateService(deps);
   const rendering = promptRenderer(deps);
   const reviewPages = reviewLists(deps);

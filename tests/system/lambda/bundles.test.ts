@@ -47,6 +47,35 @@ describe("Lambda bundles", () => {
     expect(checked).toBeGreaterThan(60);
   });
 
+  it("carry the stores that tell where a resource belongs only where their family's routes reach that resource", () => {
+    const bundles = inject("bundles") as Record<string, string>;
+    /** The sources of what a function carries, as its package's source maps name them. */
+    const carried = (family: string) => {
+      const entry = bundles[family];
+      if (!entry) throw new Error(`no bundle for ${family}`);
+      return packageFiles(family, dirname(entry))
+        .filter((file) => file.endsWith(".mjs.map"))
+        .flatMap(
+          (file) => (JSON.parse(readFileSync(join(dirname(entry), file), "utf8")) as { sources: string[] }).sources,
+        )
+        .map((source) => source.replace(/^(\.\.\/)+/, ""));
+    };
+    const lookupStores = [
+      "core/src/issues/issue-store.ts",
+      "core/src/issues/relation-store.ts",
+      "core/src/prompts/prompt-store.ts",
+      "core/src/signals/signal-queries.ts",
+    ];
+    for (const family of ["access", "destinations", "runners", "service"]) {
+      expect(
+        carried(family).filter((source) => lookupStores.includes(source)),
+        family,
+      ).toEqual([]);
+    }
+    expect(carried("issues")).toContain("core/src/issues/relation-store.ts");
+    expect(carried("prompts")).toContain("core/src/prompts/prompt-store.ts");
+  });
+
   it("service: GET / and GET /health", async () => {
     const handler = await loadHandler("service", env);
     const root = await invoke(handler, apiGatewayEvent({ method: "GET", path: "/" }));
