@@ -5,7 +5,7 @@
  * by hand-offs from many instances at once, and places freed however a dispatch ends.
  */
 import { Logger, type LogItem } from "@aws-lambda-powertools/logger";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
 import type { ChangeRecord } from "../../core/src/db/changes.js";
 import type { Db, Key } from "../../core/src/db/db.js";
@@ -13,6 +13,8 @@ import { dispatchKey } from "../../core/src/dispatch/keys.js";
 import { createApp, createDb } from "../../core/src/index.js";
 import { issueKey } from "../../core/src/issues/keys.js";
 import { publicOnlyGuard } from "../../core/src/outbound-guard.js";
+import { runnerKey } from "../../core/src/runners/keys.js";
+import { NO_RUNNERS_KEPT_MS } from "../../core/src/runners/runner-handoffs.js";
 import { runnerHandoffs } from "../../core/src/services.js";
 import { AUTH, dataOf, jsonPost } from "../helpers/app.js";
 import { testClock } from "../helpers/clock.js";
@@ -315,6 +317,48 @@ describe("hosted runners: hand-offs", () => {
     expect((await w.dispatches("web-runner")).map((dispatch) => dispatch.issueId)).toEqual([issue.id]);
     expect(await w.runner(taking.id)).toMatchObject({ activeDispatches: 1 });
     expect(await w.runner(other.id)).toMatchObject({ activeDispatches: 0 });
+  });
+
+  it("with no runner, reads the runners on the stream at most once per 30 s, and hands work at once to one it sees made", async () => {
+    const w = await world();
+    const issue = await dataOf<{ id: string; identifier: string }>(
+      w.app.request("/api/issues", jsonPost({ title: "Fix", type: "task", status: "backlog" })),
+      201,
+    );
+    const eligible = await changeOf(w.db, issueKey(issue.id), () =>
+      w.app.request(`/api/issues/${issue.id}`, {
+        method: "PATCH",
+        headers: { ...AUTH, "Content-Type": "application/json" },
+        body: JSON.stringify({ status: "todo" }),
+      }),
+    );
+    const reads = vi.spyOn(w.db, "queryPartition");
+    await w.handoffs.handleChanges([eligible]);
+    // The runners and their loads, found empty: read once, then not for NO_RUNNERS_KEPT_MS.
+    expect(reads).toHaveBeenCalledTimes(2);
+    await w.handoffs.handleChanges([eligible]);
+    w.clock.advance(NO_RUNNERS_KEPT_MS - 1);
+    await w.handoffs.handleChanges([eligible]);
+    expect(reads).toHaveBeenCalledTimes(2);
+    w.clock.advance(1);
+    await w.handoffs.handleChanges([eligible]);
+    expect(reads).toHaveBeenCalledTimes(4);
+
+    // Made meanwhile: a batch that does not show it made hands it nothing; one that does, at once.
+    const made = await w.makeRunner();
+    await w.handoffs.handleChanges([eligible]);
+    expect(w.github.received).toHaveLength(0);
+    const creation: ChangeRecord = {
+      id: "test-runner-made",
+      kind: "INSERT",
+      sequenceNumber: "1",
+      keys: runnerKey(made.id),
+      newImage: (await w.db.get(runnerKey(made.id), { consistent: true })) ?? {},
+      at: Date.now(),
+    };
+    await w.handoffs.handleChanges([creation, eligible]);
+    expect(w.github.received.map((sent) => sent.body.client_payload.issue)).toEqual([issue.identifier]);
+    expect(await w.runner(made.id)).toMatchObject({ activeDispatches: 1 });
   });
 
   it.each([

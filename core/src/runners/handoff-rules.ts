@@ -7,6 +7,7 @@ import type { ChangeRecord } from "../db/changes.js";
 import type { Item } from "../db/db.js";
 import { entitiesOf } from "../db/item-kinds.js";
 import type { Issue } from "../issues/schemas.js";
+import { RUNNERS_PARTITION } from "./keys.js";
 import type { Runner } from "./schemas.js";
 
 /** Refusals in a row after which a runner is switched off. */
@@ -61,6 +62,11 @@ export function endedDispatch(change: ChangeRecord): string | undefined {
   if (!before || !DISPATCH_ENTITIES.has(String(before.entity)) || !OPEN.has(String(before.status))) return undefined;
   const after = change.newImage;
   return after && OPEN.has(String(after.status)) ? undefined : String(before.id);
+}
+
+/** Whether the change made, changed or deleted a runner. */
+export function runnerChanged(change: ChangeRecord): boolean {
+  return change.keys.pk === RUNNERS_PARTITION;
 }
 
 /** Whether `runner` takes issues like `issue` (its filters). */

@@ -28,6 +28,7 @@ import {
   hasRoom,
   newlyEligible,
   refusalBackoffMs,
+  runnerChanged,
   STALE_CLAIM_MS,
   takes,
 } from "./handoff-rules.js";
@@ -55,12 +56,21 @@ export interface AutomationRecords {
 }
 
 type Dispatches = Pick<DispatchService, "claim" | "release" | "getDispatch" | "expireEnded">;
+
+/**
+ * How long an instance that found no runner reads none on the change stream (most deployments have
+ * none, and every batch ending a dispatch or making an issue eligible would otherwise read them):
+ * a runner made meanwhile is filled by the sweep, within a minute, or at once by a batch that sees it made.
+ */
+export const NO_RUNNERS_KEPT_MS = 30_000;
 type Outcome = "handed" | "refused" | "none";
 
 export class RunnerHandoffs {
   private readonly now: Clock;
   private readonly send: (dispatch: RepositoryDispatch) => Promise<HandOffResult>;
   private readonly guard: OutboundGuard;
+  /** Until when (epoch ms) this instance takes it that there is no runner ({@link NO_RUNNERS_KEPT_MS}). */
+  private noRunnersUntil = 0;
 
   constructor(
     private readonly store: RunnerStore,
@@ -81,9 +91,12 @@ export class RunnerHandoffs {
   async handleChanges(changes: readonly ChangeRecord[]): Promise<void> {
     const ended = changes.flatMap((change) => endedDispatch(change) ?? []);
     const eligible = changes.flatMap((change) => newlyEligible(change) ?? []);
+    if (changes.some(runnerChanged)) this.noRunnersUntil = 0;
     if (ended.length === 0 && eligible.length === 0) return;
+    if (this.now().getTime() < this.noRunnersUntil) return;
     try {
       const runners = await this.store.all();
+      this.keepNoRunners(runners);
       const wanted = new Map<string, number>();
       const want = (id: string) => wanted.set(id, (wanted.get(id) ?? 0) + 1);
       for (const dispatchId of ended) {
@@ -97,6 +110,11 @@ export class RunnerHandoffs {
     }
   }
 
+  /** Remembers for {@link NO_RUNNERS_KEPT_MS} that there is no runner; forgets it as soon as there is one. */
+  private keepNoRunners(runners: readonly StoredRunner[]): void {
+    this.noRunnersUntil = runners.length === 0 ? this.now().getTime() + NO_RUNNERS_KEPT_MS : 0;
+  }
+
   /**
    * Every runner: expires leases that ran out, frees the places of its dispatches that ended,
    * releases a dispatch claimed over a minute ago that GitHub never took (its hand-off died), then
@@ -104,6 +122,7 @@ export class RunnerHandoffs {
    */
   async sweep(): Promise<number> {
     const runners = await this.store.all();
+    this.keepNoRunners(runners);
     if (runners.length === 0) return 0;
     // Leases that ran out end as the next claim would end them, so their places are freed now.
     await this.dispatches.expireEnded(this.now());
