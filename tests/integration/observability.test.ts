@@ -214,7 +214,9 @@ describe("the request log line", () => {
 
   it("logs an unexpected 500 with its cause chain, redacting credentials and dropping the error's other fields", async () => {
     const logger = new CapturingLogger();
-    const failing = familyModule(ALL_FAMILIES.issues.routes, (deps) => ({
+    const { reaches } = ALL_FAMILIES.issues;
+    if (!reaches) throw new Error("the issues family reads where what its routes reach belongs");
+    const failing = familyModule(ALL_FAMILIES.issues.routes, reaches, (deps) => ({
       ...ALL_FAMILIES.issues.handlers(deps),
       "GET /api/issues/:id": () => {
         const stored = Object.assign(new Error("conditional write failed"), { Item: { note: BODY_MARKER } });

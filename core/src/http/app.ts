@@ -197,7 +197,9 @@ export function createHttpApp(
       if (!handler) throw new Error(`Family ${family} has no handler for ${key}`);
       const lookedUp = lookedUpReach(declaration.reach);
       if (lookedUp && !lookups[lookedUp]) {
-        throw new Error(`Family ${family} reaches a ${lookedUp} on ${key} but does not read where one belongs`);
+        throw new Error(
+          `Family ${family}: ${key} reaches a resource of kind ${lookedUp}, and no lookup of its project is given`,
+        );
       }
       const [method, path] = key.split(" ") as [HttpMethod, string];
       const spec: RouteSpec = { ...declaration, method, path };

@@ -43,7 +43,7 @@ function appOf(family: unknown) {
 describe("a family's reach lookups", () => {
   it("are required for every kind its routes reach: without them the app is not built", () => {
     expect(() => appOf(familyModule(routes, handlers))).toThrow(
-      "Family prompts reaches a prompt on GET /api/prompts/:id but does not read where one belongs",
+      "Family prompts: GET /api/prompts/:id reaches a resource of kind prompt, and no lookup of its project is given",
     );
   });
 
