@@ -17,18 +17,8 @@ import { TOO_DEEP_MESSAGE } from "../../core/src/http/body.js";
 import { testApp } from "../helpers/app.js";
 import { TEST_API_KEY, testConfig } from "../helpers/db.js";
 import { startTestServer, type TestServer } from "../helpers/local-server.js";
+import { TOKEN_TOOLS } from "../helpers/mcp-tools.js";
 
-/** The tools a dispatch token's routes take (client/mcp/access.ts), as the stdio server offers them. */
-const TOKEN_TOOLS = [
-  "get_issue",
-  "heartbeat",
-  "post_activity",
-  "list_activities",
-  "add_comment",
-  "review_prompt",
-  "complete_dispatch",
-  "release_dispatch",
-];
 const UNAUTHORIZED = { error: "Missing or malformed Authorization header" };
 const MCP_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
 

@@ -14,19 +14,10 @@ import { routeSpec, tokenMayCall } from "../../client/mcp/access.js";
 import { TOOLS } from "../../client/mcp/tools.js";
 import { TEST_API_KEY } from "../helpers/db.js";
 import { startTestServer, type TestServer } from "../helpers/local-server.js";
+import { TOKEN_TOOLS } from "../helpers/mcp-tools.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const KAIZEN = join(ROOT, "bin", "kaizen.js");
-const TOKEN_TOOLS = [
-  "get_issue",
-  "heartbeat",
-  "post_activity",
-  "list_activities",
-  "add_comment",
-  "review_prompt",
-  "complete_dispatch",
-  "release_dispatch",
-];
 
 let server: TestServer;
 let url: string;

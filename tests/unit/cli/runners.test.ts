@@ -11,35 +11,17 @@ import { filtersText, formatRunner, formatRunnerList, githubTokenOf } from "../.
 import { UsageError } from "../../../client/cli/runtime.js";
 import type { Schema } from "../../../client/client.js";
 import { inProcessKaizen, stdinOf, withStub } from "../../helpers/cli-stub.js";
+import { RUNNER_ID, runnerFixture } from "../../helpers/runner-fixture.js";
 
 type Runner = Schema<"Runner">;
 
 const NOW = new Date("2026-11-25T09:00:00.000Z");
 const GITHUB_TOKEN = "ghp_cliTestToken0123456789abcdef";
-const RUN_ID = "run_01J2ZQ5K8Y3M4N6P7R9S0T1V2W";
+const RUN_ID = RUNNER_ID;
 
+/** The runner the stub API answers: one dispatch running. */
 function runner(fields: Partial<Runner> = {}): Runner {
-  return {
-    id: RUN_ID,
-    name: "ci",
-    kind: "github_actions",
-    repository: "acme/app",
-    eventType: "kaizen-dispatch",
-    concurrency: 2,
-    filters: { projectId: null, types: null },
-    agent: "ci",
-    active: true,
-    githubTokenConfigured: true,
-    lastError: null,
-    lastErrorAt: null,
-    failures: 0,
-    retryAfter: null,
-    disabledReason: null,
-    activeDispatches: 1,
-    createdAt: "2026-11-20T08:30:00.000Z",
-    updatedAt: "2026-11-20T08:30:00.000Z",
-    ...fields,
-  };
+  return runnerFixture({ activeDispatches: 1, ...fields });
 }
 
 describe("githubTokenOf", () => {

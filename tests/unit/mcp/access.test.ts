@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { routeSpec, tokenMayCall, toolsAllowed } from "../../../client/mcp/access.js";
 import { TOOLS } from "../../../client/mcp/tools.js";
 import { allRoutes, routeKey } from "../../../core/src/routes.js";
+import { TOKEN_TOOLS } from "../../helpers/mcp-tools.js";
 
 const TOKEN = `kzd_01J2ZQ5K8Y3M4N6P7R9S0T1V2W_${"0".repeat(64)}`;
 const KEY = `kaizen_${"ab".repeat(32)}`;
@@ -14,16 +15,7 @@ describe("toolsAllowed", () => {
   });
 
   it("gives a dispatch token alone the agent-loop tools on its own dispatch, issue and prompt", () => {
-    expect(names(toolsAllowed(TOOLS, { dispatchToken: TOKEN }))).toEqual([
-      "get_issue",
-      "heartbeat",
-      "post_activity",
-      "list_activities",
-      "add_comment",
-      "review_prompt",
-      "complete_dispatch",
-      "release_dispatch",
-    ]);
+    expect(names(toolsAllowed(TOOLS, { dispatchToken: TOKEN }))).toEqual(TOKEN_TOOLS);
   });
 
   it("never gives a dispatch token a person's tools: answering, deciding on a plan, stopping", () => {

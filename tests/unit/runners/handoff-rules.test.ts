@@ -8,7 +8,7 @@ import {
   refusalBackoffMs,
   takes,
 } from "../../../core/src/runners/handoff-rules.js";
-import type { Runner } from "../../../core/src/runners/schemas.js";
+import { runnerFixture } from "../../helpers/runner-fixture.js";
 
 const change = (oldImage: Record<string, unknown> | undefined, newImage: Record<string, unknown> | undefined) =>
   ({
@@ -31,27 +31,7 @@ const issue = (fields: Record<string, unknown>) => ({
   ...fields,
 });
 
-const runner = (fields: Partial<Runner> = {}): Runner => ({
-  id: "run_1",
-  name: "ci",
-  kind: "github_actions",
-  repository: "acme/app",
-  eventType: "kaizen-dispatch",
-  concurrency: 2,
-  filters: { projectId: null, types: null },
-  agent: "ci",
-  active: true,
-  githubTokenConfigured: true,
-  lastError: null,
-  lastErrorAt: null,
-  failures: 0,
-  retryAfter: null,
-  disabledReason: null,
-  activeDispatches: 0,
-  createdAt: "2026-01-01T00:00:00.000Z",
-  updatedAt: "2026-01-01T00:00:00.000Z",
-  ...fields,
-});
+const runner = runnerFixture;
 
 describe("hand-off rules", () => {
   it("back off 30 s after a refusal, doubling with each in a row, up to 30 min", () => {
