@@ -5,30 +5,18 @@
  * service as exit 1, and the completion script.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../../../client/cli/main.js";
+import { inProcessKaizen, withStub } from "../../helpers/cli-stub.js";
 
 const cwd = mkdtempSync(join(tmpdir(), "kaizen-cli-main-"));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 /** Runs the CLI in process with buffers for streams; no variable of the test's own environment leaks in. */
-async function run(args: string[], env: NodeJS.ProcessEnv = {}) {
-  let stdout = "";
-  let stderr = "";
-  const status = await main(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    stdin: new PassThrough(),
-    env: { KAIZEN_URL: "http://127.0.0.1:9", ...env },
-    cwd,
-  });
-  return { status, stdout, stderr };
-}
+const kaizen = inProcessKaizen(cwd);
+const run = (args: string[], env: NodeJS.ProcessEnv = {}) => kaizen(args, { KAIZEN_URL: "http://127.0.0.1:9", ...env });
 
 /** The flags a help text's option lines list (`  -y, --yes`, `  -q`), long names where there are both. */
 function flagsOf(help: string): string[] {
@@ -297,25 +285,12 @@ describe("a person's actions: answer, approve, reject, stop", () => {
   ];
 
   it.each(ACTIONS)("kaizen %s sends the service key even with KAIZEN_DISPATCH_TOKEN set", async (...args) => {
-    const seen: { method: string; url: string; authorization: string | undefined; body: string }[] = [];
-    const stub = createServer((request, response) => {
-      let body = "";
-      request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-      request.on("end", () => {
-        seen.push({
-          method: request.method ?? "",
-          url: request.url ?? "",
-          authorization: request.headers.authorization,
-          body,
-        });
-        // Not the answer's shape: the command only prints it; the request is what is checked.
-        response.writeHead(request.url?.endsWith("/messages") ? 201 : 200, { "Content-Type": "application/json" });
-        response.end(JSON.stringify({ data: null }));
-      });
+    // Not the answer's shape: the command only prints it; the request is what is checked.
+    const answer = (request: IncomingMessage) => ({
+      status: request.url?.endsWith("/messages") ? 201 : 200,
+      json: { data: null },
     });
-    await new Promise<void>((resolve) => stub.listen(0, "127.0.0.1", resolve));
-    try {
-      const url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+    await withStub(answer, async (url, seen) => {
       const { status, stderr } = await run(args, {
         KAIZEN_URL: url,
         KAIZEN_API_KEY: "kaizen_person",
@@ -336,9 +311,7 @@ describe("a person's actions: answer, approve, reject, stop", () => {
           stop: '{"reason":"Wrong approach","then":"backlog"}',
         }[args[0] as string],
       );
-    } finally {
-      stub.close();
-    }
+    });
   });
 
   it.each(ACTIONS)(
