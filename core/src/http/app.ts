@@ -41,7 +41,7 @@ import { expectedVersion } from "./conditional.js";
 import type { AppEnv } from "./env.js";
 import { idempotency, takesIdempotencyKey } from "./idempotency.js";
 import { defaultLogger, type Logger, loggedError, redactSecrets } from "./logger.js";
-import { lookedUpReach, projectReach, projectsFrom, type ReachLookups } from "./reach.js";
+import { lookedUpReach, projectReach, type ReachLookups } from "./reach.js";
 import { errorResponse, JSON_CONTENT_TYPE } from "./respond.js";
 import { parseWith } from "./validation.js";
 
@@ -191,7 +191,6 @@ export function createHttpApp(
     } = families[family] as unknown as FamilyModule<Record<string, RouteDeclaration>>;
     const handlers = build(deps);
     const lookups = reaches?.(deps) ?? {};
-    const projects = projectsFrom(lookups);
     for (const [key, declaration] of Object.entries(routes)) {
       const handler = handlers[key];
       if (!handler) throw new Error(`Family ${family} has no handler for ${key}`);
@@ -218,7 +217,7 @@ export function createHttpApp(
                 ...(spec.scope ? { keyScope: spec.scope } : {}),
                 anyCaller: spec.anyCaller === true,
               }),
-              projectReach(spec.reach, projects),
+              projectReach(spec.reach, lookups),
             ]
           : []),
         ...(spec.auth === "webhook" && spec.provider ? [requireWebhookSecret(spec.provider, deps.config)] : []),

@@ -15,32 +15,13 @@ export type { ProjectReach } from "./env.js";
 /** A reach whose resource belongs to a project the domain must read (a project's own id is its project). */
 export type LookedUpReach = Exclude<ResourceReach, "project">;
 
-/** Where a resource belongs, as the domains read it (handed in by the composition root). */
-export interface ProjectsOf {
-  /** The project of the resource `ref` names: null when it has none, undefined when there is no such resource. */
-  projectOf(reach: LookedUpReach, ref: string): Promise<string | null | undefined>;
-}
-
 /**
- * How a family reads where the resources its routes reach belong, one read per kind: each family
- * names only the kinds its routes and handlers reach, so a function carries only those stores
- * (docs/contributing.md#budgets).
+ * How a family reads where the resources its routes reach belong, one read per kind: each lookup
+ * answers the project of the resource `ref` names (null when it has none, undefined when there is
+ * no such resource). Each family names only the kinds its routes and handlers reach, so a function
+ * carries only those stores (docs/contributing.md#budgets).
  */
 export type ReachLookups = Partial<Record<LookedUpReach, (ref: string) => Promise<string | null | undefined>>>;
-
-/**
- * The {@link ProjectsOf} of `lookups`; asking for a kind it lacks is a programming error (the app
- * checks every route's reach against its family's lookups when it is built).
- */
-export function projectsFrom(lookups: ReachLookups): ProjectsOf {
-  return {
-    projectOf(reach, ref) {
-      const lookup = lookups[reach];
-      if (!lookup) throw new Error(`No lookup of where a ${reach} belongs`);
-      return lookup(ref);
-    },
-  };
-}
 
 /** Whether the route's reach needs a lookup, and which. */
 export function lookedUpReach(reach: Reach | undefined): LookedUpReach | undefined {
@@ -66,7 +47,14 @@ export function narrowedKeyMessage(name: string): string {
   return `Key ${name} is limited to projects; this route spans every project`;
 }
 
-function reachOf(within: readonly string[] | null, projects: ProjectsOf): ProjectReach {
+/** The project of `ref` by the family's lookup of `reach`; a kind without one is a programming error (the app checks every route's reach when it is built). */
+function projectOf(lookups: ReachLookups, reach: LookedUpReach, ref: string): Promise<string | null | undefined> {
+  const lookup = lookups[reach];
+  if (!lookup) throw new Error(`No lookup of where a ${reach} belongs`);
+  return lookup(ref);
+}
+
+function reachOf(within: readonly string[] | null, lookups: ReachLookups): ProjectReach {
   return {
     within,
     async require(reach, ref) {
@@ -74,7 +62,7 @@ function reachOf(within: readonly string[] | null, projects: ProjectsOf): Projec
       // Not the shape of any id (`<prefix>_<ULID>`, `KZN-<n>`): nothing is read, and the handler
       // answers as it answers for an id it does not know.
       if (!RESOURCE_REF.test(ref)) return;
-      const projectId = reach === "project" ? ref : await projects.projectOf(reach, ref);
+      const projectId = reach === "project" ? ref : await projectOf(lookups, reach, ref);
       if (projectId === undefined) return;
       if (projectId === null || !within.includes(projectId)) throw new NotFoundError(`${NOUN[reach]} ${ref} not found`);
     },
@@ -91,13 +79,13 @@ function reachOf(within: readonly string[] | null, projects: ProjectsOf): Projec
 /**
  * Holds the route's `:id` (or `:issueId`) to the caller's projects as its declaration's `reach` says,
  * and hands the handler what it may reach (`c.get("reach")`).
- * @example app.get("/api/issues/:id", bearerAuth(options), projectReach("issue", projects), handler)
+ * @example app.get("/api/issues/:id", bearerAuth(options), projectReach("issue", lookups), handler)
  */
-export function projectReach(reach: Reach | undefined, projects: ProjectsOf): MiddlewareHandler<AppEnv> {
+export function projectReach(reach: Reach | undefined, lookups: ReachLookups): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const caller = c.get("caller");
     const within = caller?.projectIds ?? null;
-    const granted = reachOf(within, projects);
+    const granted = reachOf(within, lookups);
     c.set("reach", granted);
     if (within && caller) {
       if (reach === "global") throw new ForbiddenError(narrowedKeyMessage(caller.name));
@@ -111,5 +99,5 @@ export function projectReach(reach: Reach | undefined, projects: ProjectsOf): Mi
 
 /** What the request may reach; every project when no middleware narrowed it (a route outside the table). */
 export function reachOfRequest(c: Context<AppEnv>): ProjectReach {
-  return c.get("reach") ?? reachOf(null, { projectOf: async () => undefined });
+  return c.get("reach") ?? reachOf(null, {});
 }
