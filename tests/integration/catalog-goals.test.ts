@@ -19,6 +19,7 @@ type Body<T> = { data: T };
 type ListBody<T> = { data: T[]; total: number };
 
 const MISSING_GOAL = "gol_01ARZ3NDEKTSV4RRFFQ69G5FAV";
+const GOAL_VALUE_RANGE = "must be a number between -9007199254740991 and 9007199254740991, or null";
 
 function send(method: string, body?: unknown, headers: Record<string, string> = {}): RequestInit {
   return {
@@ -96,6 +97,16 @@ describe("goals: create, read, update, delete", () => {
     }
   });
 
+  it("keeps a measure at the edge of what is exact, and refuses one past it on a PATCH", async () => {
+    const goal = await createGoal(t, { targetValue: Number.MAX_SAFE_INTEGER, currentValue: -0.125 });
+    expect([goal.targetValue, goal.currentValue]).toEqual([9007199254740991, -0.125]);
+    const read = await t.app.request(`/api/goals/${goal.id}`, { headers: AUTH });
+    expect(((await read.json()) as Body<Goal>).data.targetValue).toBe(9007199254740991);
+    const past = await t.app.request(`/api/goals/${goal.id}`, send("PATCH", { currentValue: -(2 ** 53) }));
+    expect(past.status).toBe(400);
+    expect(((await past.json()) as { error: string }).error).toBe(`currentValue: ${GOAL_VALUE_RANGE}`);
+  });
+
   it("patches partially, clears with null and honours If-Match", async () => {
     const goal = await createGoal(t, { metric: "churn", targetValue: 2 });
     const stale = await t.app.request(
@@ -125,7 +136,10 @@ describe("goals: create, read, update, delete", () => {
       [{ title: "x".repeat(201) }, "title: must be 1..200 characters"],
       [{ title: "x", metric: "m".repeat(201) }, "metric: must be at most 200 characters"],
       [{ title: "x", unit: "u".repeat(51) }, "unit: must be at most 50 characters"],
-      [{ title: "x", targetValue: "10" }, "targetValue: Invalid input: expected number, received string"],
+      [{ title: "x", targetValue: "10" }, `targetValue: ${GOAL_VALUE_RANGE}`],
+      // Past 2^53 a JSON number is no longer exact, and the table would refuse it.
+      [{ title: "x", targetValue: 2 ** 53 }, `targetValue: ${GOAL_VALUE_RANGE}`],
+      [{ title: "x", currentValue: -1e300 }, `currentValue: ${GOAL_VALUE_RANGE}`],
       [{ title: "x", status: "done" }, 'status: Invalid option: expected one of "active"|"achieved"|"abandoned"'],
       [{ title: "x", projectId: MISSING_GOAL }, "projectId: must be a project id (prj_…)"],
       [{ title: "x", target: 1 }, "unknown field: target"],

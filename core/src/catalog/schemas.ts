@@ -177,12 +177,23 @@ export type CreateProjectBody = Output<typeof createProjectBody>;
 export const patchProjectBody = /* @__PURE__ */ onFirstUse(() => z.partial(z.strictObject(projectFields())));
 export type PatchProjectBody = Output<typeof patchProjectBody>;
 
+/**
+ * A goal's measure as clients send it: any number the table stores exactly, which is what JSON
+ * numbers hold exactly (integers up to 2^53 - 1 in size).
+ */
+const goalValue = () => {
+  const range = `must be a number between ${-Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}, or null`;
+  return z.nullable(
+    z.number(range).check(z.gte(-Number.MAX_SAFE_INTEGER, range), z.lte(Number.MAX_SAFE_INTEGER, range)),
+  );
+};
+
 const goalFields = /* @__PURE__ */ onFirstUse(() => ({
   title: sized(1, 200),
   description: z.nullable(text(10_000)),
   metric: z.nullable(text(200)),
-  targetValue: z.nullable(z.number()),
-  currentValue: z.nullable(z.number()),
+  targetValue: goalValue(),
+  currentValue: goalValue(),
   unit: z.nullable(text(50)),
   status: z.enum(GOAL_STATUSES),
   projectId: z.nullable(projectId()),
