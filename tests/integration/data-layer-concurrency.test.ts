@@ -9,6 +9,7 @@ import { retryConflicts } from "../../core/src/db/retry.js";
 import { takeNext } from "../../core/src/db/sequence.js";
 import { SPREAD_SHARDS, spreadShardKey, sumSpreadCounts } from "../../core/src/db/spread.js";
 import { CONFLICT_MODES, freshTable } from "../helpers/db.js";
+import { injectFaults } from "../helpers/faults.js";
 
 const put = (pk: string, extra: Record<string, unknown> = {}): TransactItem => ({
   Put: { Item: { pk, sk: "s", ...extra } },
@@ -164,6 +165,19 @@ describe.each(CONFLICT_MODES)("sequences ($mode)", ({ emulateConflicts }) => {
     const before = db.usage().calls;
     expect(await takeNext(db, key, "2030-01-01T00:00:01.000Z")).toEqual({ value: 2, at: "2030-01-01T00:00:05.000Z" });
     expect(db.usage().calls - before).toBe(2);
+    expect(await takeNext(db, key, "2030-01-01T00:00:06.000Z")).toEqual({ value: 3, at: "2030-01-01T00:00:06.000Z" });
+  });
+
+  it("take one number, not two, when DynamoDB applied an update and its answer was lost (the SDK sends it again)", async () => {
+    const { db } = await freshTable({ emulateConflicts });
+    const faults = injectFaults(db);
+    // The first update of each take has its first answer lost: once on the plain path, once on the
+    // path of a writer whose clock is behind (its second update too).
+    faults.fail({ kind: "responseLost", attempts: 1 });
+    expect(await takeNext(db, key, "2030-01-01T00:00:05.000Z")).toEqual({ value: 1, at: "2030-01-01T00:00:05.000Z" });
+    expect(await takeNext(db, key, "2030-01-01T00:00:01.000Z")).toEqual({ value: 2, at: "2030-01-01T00:00:05.000Z" });
+    faults.clear();
+    expect(faults.calls.filter((call) => call.fault === "responseLost")).toHaveLength(3);
     expect(await takeNext(db, key, "2030-01-01T00:00:06.000Z")).toEqual({ value: 3, at: "2030-01-01T00:00:06.000Z" });
   });
 });

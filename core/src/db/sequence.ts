@@ -7,8 +7,14 @@
  * instants never go back as numbers go up. A number is used by the transaction that follows;
  * if that transaction fails, the number stays unused (a gap), which is the price of taking it
  * outside the transaction: inside, every writer would hold the same item.
+ *
+ * Each take also records who took the last number (a token of the call). When DynamoDB applied
+ * an update and its answer was lost, the SDK sends it again; the resend is refused by that token
+ * and the number the first sending took is read from the refusal, so a lost answer takes one
+ * number, not two (no gap that later readers of the sequence wait on).
  */
-import { ConditionFailedError, type Db, type Key } from "./db.js";
+import { randomBytes } from "node:crypto";
+import { ConditionFailedError, type Db, type Item, type Key } from "./db.js";
 
 /** A number of a sequence and the instant it was taken at. */
 export interface Taken {
@@ -19,11 +25,21 @@ export interface Taken {
 // Named condition fragments.
 /** The instant offered is not before the last one recorded. */
 const notBeforeLast = "attribute_not_exists(#lastAt) OR #lastAt <= :at";
+/** The last number was not taken by this call (a resend of an update DynamoDB applied). */
+const notTakenByThisCall = "attribute_not_exists(lastBy) OR lastBy <> :by";
 
 /** Attribute names of a sequence item. */
 export interface SequenceAttributes {
   last: string;
   lastAt: string;
+}
+
+/** The number this call took, when a refusal shows the update was applied by an earlier sending of it. */
+function takenByThisCall(error: unknown, by: string, attributes: SequenceAttributes): Taken | undefined {
+  if (!(error instanceof ConditionFailedError)) return undefined;
+  const existing = error.existing as Item | undefined;
+  if (existing?.lastBy !== by) return undefined;
+  return { value: Number(existing[attributes.last]), at: String(existing[attributes.lastAt]) };
 }
 
 /**
@@ -41,25 +57,35 @@ export async function takeNext(
   attributes: SequenceAttributes = { last: "last", lastAt: "lastAt" },
 ): Promise<Taken> {
   const names = { "#last": attributes.last, "#lastAt": attributes.lastAt };
+  const by = randomBytes(9).toString("base64url");
   try {
     const after = await db.update({
       Key: key,
-      UpdateExpression: "ADD #last :one SET #lastAt = :at",
-      ConditionExpression: notBeforeLast,
+      UpdateExpression: "ADD #last :one SET #lastAt = :at, lastBy = :by",
+      ConditionExpression: `(${notBeforeLast}) AND (${notTakenByThisCall})`,
       ExpressionAttributeNames: names,
-      ExpressionAttributeValues: { ":one": 1, ":at": at },
+      ExpressionAttributeValues: { ":one": 1, ":at": at, ":by": by },
       ReturnValues: "ALL_NEW",
     });
     return { value: Number(after?.[attributes.last]), at };
   } catch (error) {
     if (!(error instanceof ConditionFailedError)) throw error;
+    const taken = takenByThisCall(error, by, attributes);
+    if (taken) return taken;
   }
-  const after = await db.update({
-    Key: key,
-    UpdateExpression: "ADD #last :one",
-    ExpressionAttributeNames: { "#last": attributes.last },
-    ExpressionAttributeValues: { ":one": 1 },
-    ReturnValues: "ALL_NEW",
-  });
-  return { value: Number(after?.[attributes.last]), at: String(after?.[attributes.lastAt]) };
+  try {
+    const after = await db.update({
+      Key: key,
+      UpdateExpression: "ADD #last :one SET lastBy = :by",
+      ConditionExpression: notTakenByThisCall,
+      ExpressionAttributeNames: { "#last": attributes.last },
+      ExpressionAttributeValues: { ":one": 1, ":by": by },
+      ReturnValues: "ALL_NEW",
+    });
+    return { value: Number(after?.[attributes.last]), at: String(after?.[attributes.lastAt]) };
+  } catch (error) {
+    const taken = takenByThisCall(error, by, attributes);
+    if (taken) return taken;
+    throw error;
+  }
 }
