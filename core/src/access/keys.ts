@@ -8,13 +8,14 @@
  *                          (a copy of what a check grants: one read, never the key itself)
  */
 import { createHash, randomBytes } from "node:crypto";
-import { decodeTime, monotonicFactory } from "ulid";
+import { decodeTime } from "ulid";
 import type { Key } from "../db/db.js";
+import { ulidSource } from "../db/ids.js";
 import { keyPrefix } from "../db/item-kinds.js";
 
 const KEY_ENTITY = keyPrefix("apikey");
 const DIGEST_ENTITY = keyPrefix("apikeydigest");
-const nextUlid = monotonicFactory();
+const nextUlid = ulidSource();
 
 /** An API key id: `key_` and a ULID. */
 export const API_KEY_ID = /^key_[0-9A-HJKMNP-TV-Z]{26}$/;

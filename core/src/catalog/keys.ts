@@ -21,8 +21,9 @@
  * at (`refCount`), in the same transaction that sets or clears them, so a delete conditioned on
  * that count being zero never leaves a pointer dangling.
  */
-import { decodeTime, monotonicFactory } from "ulid";
+import { decodeTime } from "ulid";
 import type { Key } from "../db/db.js";
+import { ulidSource } from "../db/ids.js";
 import { keyPrefix } from "../db/item-kinds.js";
 import { ulidFloor, ulidListingScheme } from "../db/listing-index.js";
 
@@ -38,14 +39,15 @@ export const PROJECT_ID = /^prj_[0-9A-HJKMNP-TV-Z]{26}$/;
 export const GOAL_ID = /^gol_[0-9A-HJKMNP-TV-Z]{26}$/;
 export const LABEL_ID = /^lbl_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-// Monotonic within a process, so records made in the same millisecond still list in creation order.
-const nextUlid = monotonicFactory();
+// Records made in the same millisecond still list in creation order (db/ids.ts).
+const nextUlid = ulidSource();
 
 export type CatalogPrefix = "prj" | "gol" | "lbl";
 
 /**
  * A new id of the given kind, and the instant it names (its `createdAt`): `now`, or the instant
- * of the previous id when the clock stepped back, so ids and times never go backwards together.
+ * of the previous id when the clock stepped back a little (db/ids.ts), so ids and times never go
+ * backwards together.
  */
 export function newCatalogId(prefix: CatalogPrefix, now = Date.now()): { id: string; createdAt: string } {
   const value = nextUlid(now);

@@ -8,17 +8,18 @@
  *                            buckets of one hour; listings `issue=<issueId>` (every comment of an
  *                            issue) and `issue=<issueId>/parent=<commentId>` (one comment's replies)
  *
- * Ids come from a monotonic ULID factory and `createdAt` is read back from the id, so within one
- * process ULID order is creation order and `createdAt` never runs backwards along a listing.
+ * Ids come from db/ids.ts and `createdAt` is read back from the id, so within one process ULID
+ * order is creation order and `createdAt` never runs backwards along a listing.
  */
-import { decodeTime, monotonicFactory } from "ulid";
+import { decodeTime } from "ulid";
 import type { Key } from "../db/db.js";
+import { ulidSource } from "../db/ids.js";
 import { keyPrefix } from "../db/item-kinds.js";
 import { type ListingScheme, ulidListingScheme } from "../db/listing-index.js";
 
 export const COMMENT_ENTITY = keyPrefix("comment");
 
-const nextUlid = monotonicFactory();
+const nextUlid = ulidSource();
 
 /** A new comment id, and the instant it names (its `createdAt`). */
 export function newCommentId(now = Date.now()): { id: string; createdAt: string } {

@@ -21,8 +21,9 @@
  *                              project's `limits.maxActivePerAgent`)
  */
 import { createHash } from "node:crypto";
-import { decodeTime, encodeTime, monotonicFactory } from "ulid";
+import { decodeTime, encodeTime } from "ulid";
 import type { Key } from "../db/db.js";
+import { ulidSource } from "../db/ids.js";
 import { keyPrefix } from "../db/item-kinds.js";
 import { ulidListingScheme } from "../db/listing-index.js";
 import { encodeAgent } from "../stats/usage-stats.js";
@@ -36,10 +37,10 @@ const HOUR_MS = 3_600_000;
 
 export const DISPATCH_ID = /^dsp_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-const nextUlid = monotonicFactory();
+const nextUlid = ulidSource();
 /** Apart from dispatch ids: those follow the service's clock, claimers the machine's. */
-const nextClaimerUlid = monotonicFactory();
-const nextActivityUlid = monotonicFactory();
+const nextClaimerUlid = ulidSource();
+const nextActivityUlid = ulidSource();
 
 /** A new dispatch id and the instant it names (its `claimedAt`). */
 export function newDispatchId(now = Date.now()): { id: string; claimedAt: string } {

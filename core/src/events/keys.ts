@@ -17,8 +17,9 @@
  * for one change and a receiver can dedupe on the event's id.
  */
 import { createHash } from "node:crypto";
-import { decodeTime, encodeTime, monotonicFactory } from "ulid";
+import { decodeTime, encodeTime } from "ulid";
 import type { Key } from "../db/db.js";
+import { ulidSource } from "../db/ids.js";
 import { keyPrefix } from "../db/item-kinds.js";
 import { type ListingScheme, ulidListingScheme } from "../db/listing-index.js";
 
@@ -28,7 +29,7 @@ const DELIVERY_ENTITY = keyPrefix("eventdelivery");
 const DUE_PARTITION = keyPrefix("eventdue");
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
-const nextUlid = monotonicFactory();
+const nextUlid = ulidSource();
 
 /** A new destination id and the instant it names (its `createdAt`). */
 export function newDestinationId(now = Date.now()): { id: string; createdAt: string } {

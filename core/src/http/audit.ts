@@ -6,8 +6,8 @@
  * composition root).
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { monotonicFactory, ulid } from "ulid";
 import type { TransactItem } from "../db/db.js";
+import { ulidSource } from "../db/ids.js";
 import type { RouteSpec } from "../routes.js";
 import type { AppEnv, Caller } from "./env.js";
 import { noteProblem, redactSecrets } from "./logger.js";
@@ -38,8 +38,7 @@ export interface AuditRecord {
   userAgent: string | null;
 }
 
-const monotonic = monotonicFactory();
-let lastMs = 0;
+const nextUlid = ulidSource(0);
 
 /**
  * An audit record id: `aud_` and a ULID of the instant it was made. Ids made in the same
@@ -48,9 +47,7 @@ let lastMs = 0;
  * @example newAuditId(Date.parse("2026-11-28T08:00:00Z")) // "aud_01KB…"
  */
 export function newAuditId(now: number): string {
-  if (now < lastMs) return `aud_${ulid(now)}`;
-  lastMs = now;
-  return `aud_${monotonic(now)}`;
+  return `aud_${nextUlid(now)}`;
 }
 
 /** The audit log as a request writes to it. */

@@ -14,8 +14,9 @@
  *                             number, what the version's score needs of its review, or a void (a
  *                             number given up); each written once, folded into the version in order
  */
-import { decodeTime, monotonicFactory } from "ulid";
+import { decodeTime } from "ulid";
 import type { Key } from "../db/db.js";
+import { ulidSource } from "../db/ids.js";
 import { keyPrefix } from "../db/item-kinds.js";
 import { ulidListingScheme } from "../db/listing-index.js";
 
@@ -26,7 +27,7 @@ const HOUR_MS = 3_600_000;
 
 export const PROMPT_ID = /^prm_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-const nextUlid = monotonicFactory();
+const nextUlid = ulidSource();
 
 /** A new prompt id and the instant it names (its `createdAt`). */
 export function newPromptId(now = Date.now()): { id: string; createdAt: string } {

@@ -9,8 +9,9 @@
  * - every runner's hand-offs  Query   pk=$kaizen#runnerload_1             (one item per runner: its
  *                             dispatches that have not ended, a map held to the runner's concurrency)
  */
-import { decodeTime, monotonicFactory } from "ulid";
+import { decodeTime } from "ulid";
 import type { Key } from "../db/db.js";
+import { ulidSource } from "../db/ids.js";
 import { keyPrefix } from "../db/item-kinds.js";
 
 const RUNNER_ENTITY = keyPrefix("runner");
@@ -18,7 +19,7 @@ const RUNNERS_COUNT_ENTITY = keyPrefix("runners");
 const TOKEN_ENTITY = keyPrefix("runnertoken");
 const LOAD_ENTITY = keyPrefix("runnerload");
 
-const nextUlid = monotonicFactory();
+const nextUlid = ulidSource();
 
 /** A new runner id and the instant it names (its `createdAt`). */
 export function newRunnerId(now = Date.now()): { id: string; createdAt: string } {

@@ -30,8 +30,9 @@
  *                           version (`v#<ver id>`) or another partial (`p#<name>`) that includes it
  * - partials, a page ...... listing `all`, entity `partial`, sort key = the name, a bucket per first character
  */
-import { decodeTime, monotonicFactory } from "ulid";
+import { decodeTime } from "ulid";
 import type { Key } from "../db/db.js";
+import { ulidSource } from "../db/ids.js";
 import { keyPrefix } from "../db/item-kinds.js";
 import { type ListingScheme, ulidListingScheme } from "../db/listing-index.js";
 
@@ -64,7 +65,7 @@ export const SLUG = /^[a-z0-9-]{2,64}$/;
 export const EXPERIMENT_ID = /^exp_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 // Monotonic within a process, so templates made in the same millisecond still list in creation order.
-const nextUlid = monotonicFactory();
+const nextUlid = ulidSource();
 
 /** A new template id and the instant it names (its `createdAt`). */
 export function newTemplateId(now = Date.now()): { id: string; createdAt: string } {

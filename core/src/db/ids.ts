@@ -1,0 +1,34 @@
+/**
+ * @module db/ids — the one way a process makes time-ordered ids (ULIDs) of a kind.
+ *
+ * Ids made in the same millisecond sort in the order they were made (a monotonic ULID), and a
+ * clock that steps back a little (a host's correction) gets the instant of the previous id, so
+ * ids and the times read from them never go backwards together within a process. A clock that
+ * steps back further than that is another clock (a restored host, a clock set apart): ids follow
+ * it from there, since rules read the time an id names (a dispatch's `claimedAt`, the day an
+ * audit record is kept in, a listing's bucket) and an id nudged past it by hours would misplace
+ * them. Across processes (Lambda instances) ids are ordered by their clocks alone.
+ */
+import { monotonicFactory } from "ulid";
+
+/** How far back a clock may step and still be ridden over: ids keep the previous instant. */
+export const RIDDEN_STEP_BACK_MS = 60_000;
+
+/**
+ * A source of ULIDs for one kind of id. `riddenStepBackMs` is how far back the clock may step
+ * before ids follow it; 0 when an id must always name its own instant.
+ * @example const nextUlid = ulidSource(); nextUlid(Date.now()) // "01KB…"
+ */
+export function ulidSource(riddenStepBackMs = RIDDEN_STEP_BACK_MS): (now: number) => string {
+  let next = monotonicFactory();
+  let latest = Number.NEGATIVE_INFINITY;
+  return (now) => {
+    if (now < latest - riddenStepBackMs) {
+      next = monotonicFactory();
+      latest = now;
+    } else {
+      latest = Math.max(latest, now);
+    }
+    return next(now);
+  };
+}
