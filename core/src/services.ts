@@ -50,6 +50,7 @@ import { type RunnerHandoffOptions, RunnerHandoffs } from "./runners/runner-hand
 import { RunnerService } from "./runners/runner-service.js";
 import { RunnerStore } from "./runners/runner-store.js";
 import { IssueMerge } from "./signals/issue-merge.js";
+import { CodeHostReviews } from "./signals/review-loop.js";
 import { SignalIngest } from "./signals/signal-ingest.js";
 import { SignalQueries } from "./signals/signal-queries.js";
 import { SignalService } from "./signals/signal-service.js";
@@ -183,10 +184,28 @@ export const humanReviews = (deps: DbDeps) =>
         improvementTasks(deps),
       ),
   );
-export const signalService = (deps: DbDeps) =>
+/**
+ * People's code-host reviews and merges of the pull requests of Kaizen's issues: the webhook
+ * receivers' ingest only (a manual signal's source may not be `codehost`).
+ */
+export const codeHostReviews = (deps: DbDeps) =>
   once(
     deps,
-    "signals",
+    "codeHostReviews",
+    () =>
+      new CodeHostReviews({
+        store: issueStore(deps),
+        pullRequests: pullRequestIndex(deps),
+        moves: issueMoves(deps),
+        projects: catalogLookups(deps),
+        humanReviews: humanReviews(deps),
+      }),
+  );
+/** Signals in: `reviews` given to the webhook receivers' ingest, none to the manual signals'. */
+const signalsIngested = (deps: DbDeps, name: string, reviews?: CodeHostReviews) =>
+  once(
+    deps,
+    name,
     () =>
       new SignalService(
         new SignalIngest(
@@ -196,11 +215,8 @@ export const signalService = (deps: DbDeps) =>
           {
             service: issueService(deps),
             links: signalLinks(deps),
-            store: issueStore(deps),
-            moves: issueMoves(deps),
-            pullRequests: pullRequestIndex(deps),
             projects: catalogLookups(deps),
-            humanReviews: humanReviews(deps),
+            ...(reviews ? { reviews } : {}),
           },
           clockOf(deps),
         ),
@@ -208,6 +224,10 @@ export const signalService = (deps: DbDeps) =>
         issueService(deps),
       ),
   );
+/** Manual signals and the signal reads. */
+export const signalService = (deps: DbDeps) => signalsIngested(deps, "signals");
+/** The webhook receivers' signals, code-host reviews and merges among them. */
+export const webhookSignals = (deps: DbDeps) => signalsIngested(deps, "webhookSignals", codeHostReviews(deps));
 export const issueMerge = (deps: DbDeps) =>
   once(
     deps,

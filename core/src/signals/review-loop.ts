@@ -6,6 +6,7 @@
  * sends those in review back to `todo`. All as the writes of the signal's own transaction.
  */
 
+import type { CatalogLookups } from "../catalog/catalog-lookups.js";
 import { DEFAULT_VERIFY_HOURS } from "../catalog/schemas.js";
 import type { TransactItem } from "../db/db.js";
 import type { StoredIssue } from "../issues/issue-item.js";
@@ -43,6 +44,48 @@ export interface HumanReviewNotes {
     event: ReviewEvent,
     at: string,
   ): Promise<{ writes: TransactItem[]; after?: () => Promise<void> }>;
+}
+
+/** What the review loop needs: finding the issues, moving them, the projects' watch windows, people's reviews. */
+export interface CodeHostReviewDeps extends ReviewedIssues {
+  moves: IssueMoves;
+  /** A project's `verifyHours`, for the watch of a merged fix. */
+  projects: Pick<CatalogLookups, "findProject">;
+  humanReviews: HumanReviewNotes;
+}
+
+/**
+ * The review loop as a signal's ingest runs it: a code-host delivery about pull requests of Kaizen's
+ * issues, found, then kept as their writes. Only the webhook receivers take code-host deliveries (a
+ * manual signal's source may not be `codehost`), so only their function carries it.
+ */
+export class CodeHostReviews {
+  constructor(private readonly deps: CodeHostReviewDeps) {}
+
+  /** The routing and issues of `draft` when it is a delivery about their pull requests; null otherwise. */
+  find(
+    draft: { source: string; type: string; payloadText: string },
+    receivedAt: string,
+  ): Promise<{ routing: ReviewRouting; issues: StoredIssue[] } | null> {
+    return reviewLoop(draft, receivedAt, this.deps);
+  }
+
+  /** The writes of what `find` gave, for the signal's own transaction, and what follows them. */
+  effect(
+    routing: ReviewRouting,
+    issues: StoredIssue[],
+    receivedAt: string,
+  ): Promise<{ issue: Issue | null; writes: TransactItem[]; after?: () => Promise<void> }> {
+    const { moves, humanReviews } = this.deps;
+    return routing.action === "closed_loop"
+      ? closeLoop(issues, routing.pullRequest, receivedAt, moves, (projectId) => this.verifyHoursOf(projectId))
+      : keepFeedback(issues, routing.event, receivedAt, moves, humanReviews);
+  }
+
+  private async verifyHoursOf(projectId: string | null): Promise<number> {
+    const project = projectId ? await this.deps.projects.findProject(projectId) : null;
+    return project?.verifyHours ?? DEFAULT_VERIFY_HOURS;
+  }
 }
 
 /** What a review event does: close the loop (a merge), or add feedback. */

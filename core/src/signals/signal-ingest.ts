@@ -7,7 +7,6 @@
 
 import type { CatalogLookups } from "../catalog/catalog-lookups.js";
 import type { SourceKind } from "../catalog/schemas.js";
-import { DEFAULT_VERIFY_HOURS } from "../catalog/schemas.js";
 import type { SourceRouting } from "../catalog/source-store.js";
 import type { Clock } from "../clock.js";
 import { ConditionFailedError, type Db, type TransactItem, TransactionConflictError } from "../db/db.js";
@@ -16,15 +15,12 @@ import { retryConflicts, retryRaces } from "../db/retry.js";
 import { defaultLogger, loggedError } from "../http/logger.js";
 import type { AutomationRules } from "../issues/automation.js";
 import { newIssueId, type StoredIssue } from "../issues/issue-item.js";
-import type { IssueMoves } from "../issues/issue-moves.js";
 import type { IssueService } from "../issues/issue-service.js";
-import type { IssueStore } from "../issues/issue-store.js";
-import type { PullRequestIndex } from "../issues/pull-request-index.js";
 import type { Issue } from "../issues/schemas.js";
 import type { SignalLinks } from "../issues/signal-links.js";
 import { newSignalId } from "./keys.js";
 import { type EncodedPayload, encodePayload } from "./payload.js";
-import { closeLoop, type HumanReviewNotes, keepFeedback, reviewLoop } from "./review-loop.js";
+import type { CodeHostReviews } from "./review-loop.js";
 import { type RoutedSignal, type Routing, routeSignal } from "./routing.js";
 import type { IngestResult } from "./schemas.js";
 import type { SignalQueries } from "./signal-queries.js";
@@ -63,21 +59,21 @@ interface PayloadPlan {
 }
 
 /**
- * The issue side a signal acts on: finding, opening and linking issues (the service), issues by
- * number and the folds of a storm (the store), and the moves that close the loop.
+ * The issue side a signal acts on: opening issues (the service), linking grouped signals and
+ * folding a storm's (the links), the routing of a project a signal names, and, for the webhook
+ * receivers, the review loop.
  */
 export interface SignalIssues {
   service: IssueService;
   /** Linking grouped signals to their issue, and folding those left beside it. */
   links: SignalLinks;
-  store: IssueStore;
-  moves: IssueMoves;
-  /** The issues pull requests were completed for: review events find them by it. */
-  pullRequests: PullRequestIndex;
   /** The routing of a project a signal names itself (a manual signal's `projectId`). */
-  projects: Pick<CatalogLookups, "routingOf" | "findProject">;
-  /** People's reviews of agents' pull requests, kept as reviews of the prompts behind them. */
-  humanReviews?: HumanReviewNotes;
+  projects: Pick<CatalogLookups, "routingOf">;
+  /**
+   * Code-host deliveries about pull requests of Kaizen's issues (docs/api.md#review): given to the
+   * webhook receivers' ingest; a manual signal is never one, so the manual signals' ingest has none.
+   */
+  reviews?: Pick<CodeHostReviews, "find" | "effect">;
 }
 
 export class SignalIngest {
@@ -186,7 +182,7 @@ export class SignalIngest {
     const project =
       input.manual && input.projectId ? await this.issues.projects.routingOf(input.projectId) : read.routing;
     const draft = input.manual ? input : { ...input, projectId: project?.projectId ?? null };
-    const reviewed = await reviewLoop(draft, receivedAt, this.issues);
+    const reviewed = (await this.issues.reviews?.find(draft, receivedAt)) ?? null;
     if (reviewed) {
       return this.writeRouted(draft, id, receivedAt, payload, reviewed.routing, project, pointer, reviewed.issues[0], {
         reviewed: reviewed.issues,
@@ -239,14 +235,11 @@ export class SignalIngest {
     { reviewed }: { reviewed: StoredIssue[] } = { reviewed: [] },
   ): Promise<IngestResult> {
     const signal = signalHead(draft, id, receivedAt, payload.encoded, routing, current);
+    const reviews = this.issues.reviews;
     const effect: IssueEffect =
-      routing.action === "closed_loop"
-        ? await closeLoop(reviewed, routing.pullRequest, receivedAt, this.issues.moves, (projectId) =>
-            this.verifyHoursOf(projectId),
-          )
-        : routing.action === "review"
-          ? await keepFeedback(reviewed, routing.event, receivedAt, this.issues.moves, this.issues.humanReviews)
-          : await this.issueEffect(draft, routing, current, signal, pointer, project);
+      (routing.action === "closed_loop" || routing.action === "review") && reviews
+        ? await reviews.effect(routing, reviewed, receivedAt)
+        : await this.issueEffect(draft, routing, current, signal, pointer, project);
     const own = this.signals.prepareCreate(signal, payload.encoded, payload.chunksAhead);
     const stored = await this.write(draft, own, effect, signal);
     if (!stored && effect.after) {
@@ -259,11 +252,6 @@ export class SignalIngest {
   }
 
   /** The hours a merged fix of an issue in `projectId` is watched (docs/api.md#verification). */
-  private async verifyHoursOf(projectId: string | null): Promise<number> {
-    const project = projectId ? await this.issues.projects.findProject(projectId) : null;
-    return project?.verifyHours ?? DEFAULT_VERIFY_HOURS;
-  }
-
   /** What the routing does on the issues' side: writes for the signal's transaction, and the issue as left. */
   private async issueEffect(
     draft: SignalDraft,

@@ -9,7 +9,7 @@ import { UnauthorizedError, UnsupportedMediaTypeError, ValidationError } from ".
 import { type AppEnv, familyModule } from "../http/app.js";
 import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_MESSAGE } from "../http/body.js";
 import type { WebhookProvider } from "../routes.js";
-import { signalService } from "../services.js";
+import { webhookSignals } from "../services.js";
 import { ingestResponse } from "../signals/respond.js";
 import { classifyWebhookDelivery } from "../signals/rules.js";
 import { webhookApi } from "./api.js";
@@ -33,7 +33,7 @@ const VERIFIERS: Record<WebhookProvider, (raw: Uint8Array, presented: string | u
 
 export const webhookFamily = familyModule(webhookApi, (deps) => {
   const { config } = deps;
-  const signals = signalService(deps);
+  const signals = webhookSignals(deps);
 
   const receiver = (provider: WebhookProvider) => async (c: Context<AppEnv>) => {
     const secret = config.webhookSecrets[provider] ?? "";

@@ -47,19 +47,19 @@ describe("Lambda bundles", () => {
     expect(checked).toBeGreaterThan(60);
   });
 
+  /** The sources of what a function carries, as its package's source maps name them. */
+  const carried = (family: string) => {
+    const entry = (inject("bundles") as Record<string, string>)[family];
+    if (!entry) throw new Error(`no bundle for ${family}`);
+    return packageFiles(family, dirname(entry))
+      .filter((file) => file.endsWith(".mjs.map"))
+      .flatMap(
+        (file) => (JSON.parse(readFileSync(join(dirname(entry), file), "utf8")) as { sources: string[] }).sources,
+      )
+      .map((source) => source.replace(/^(\.\.\/)+/, ""));
+  };
+
   it("carry the stores that tell where a resource belongs only where their family's routes reach that resource", () => {
-    const bundles = inject("bundles") as Record<string, string>;
-    /** The sources of what a function carries, as its package's source maps name them. */
-    const carried = (family: string) => {
-      const entry = bundles[family];
-      if (!entry) throw new Error(`no bundle for ${family}`);
-      return packageFiles(family, dirname(entry))
-        .filter((file) => file.endsWith(".mjs.map"))
-        .flatMap(
-          (file) => (JSON.parse(readFileSync(join(dirname(entry), file), "utf8")) as { sources: string[] }).sources,
-        )
-        .map((source) => source.replace(/^(\.\.\/)+/, ""));
-    };
     const lookupStores = [
       "core/src/issues/issue-store.ts",
       "core/src/issues/relation-store.ts",
@@ -74,6 +74,12 @@ describe("Lambda bundles", () => {
     }
     expect(carried("issues")).toContain("core/src/issues/relation-store.ts");
     expect(carried("prompts")).toContain("core/src/prompts/prompt-store.ts");
+  });
+
+  it("carry the code-host review loop only in the webhook receivers: a manual signal is never a code-host review", () => {
+    const reviewLoop = ["core/src/signals/review-loop.ts", "core/src/dispatch/human-reviews.ts"];
+    expect(carried("signals").filter((source) => reviewLoop.includes(source))).toEqual([]);
+    expect(carried("webhooks")).toEqual(expect.arrayContaining(reviewLoop));
   });
 
   it("service: GET / and GET /health", async () => {
