@@ -140,7 +140,7 @@ export type RouteKey<F extends Family> = (typeof ROUTE_TABLE)[F][number] extends
     : never
   : never;
 
-export const FAMILIES = Object.keys(ROUTE_TABLE) as Family[];
+export const FAMILIES = /* @__PURE__ */ Object.keys(ROUTE_TABLE) as Family[];
 
 /**
  * The family whose Lambda function also takes API Gateway's `$default` route, so unknown paths and

@@ -26,7 +26,6 @@ import {
 import type { OutboundGuard } from "../outbound-guard.js";
 import {
   API_BODY_LIMIT_BYTES,
-  allRoutes,
   type Family,
   type HttpMethod,
   type RouteKey,
@@ -107,6 +106,13 @@ export interface FamilyModule<R extends Readonly<Record<string, RouteDeclaration
   readonly routes: R;
   readonly handlers: (deps: AppDeps) => FamilyHandlers<R>;
   readonly reaches?: ((deps: AppDeps) => ReachLookups) | undefined;
+  /**
+   * The routes, beyond the app's own, whose paths a miss is judged by (405 for another method of
+   * one, else 404): the whole route table for the family that takes API Gateway's `$default`
+   * route, which is sent every request no other route matches. Only that family's function carries
+   * the table.
+   */
+  readonly misses?: (() => readonly Pick<RouteSpec, "method" | "path">[]) | undefined;
 }
 
 /** What builds a family's handlers: exactly one per declared route. */
@@ -231,7 +237,19 @@ export function createHttpApp(
     }
   }
 
-  app.notFound((c) => errorResponse(c, routeMiss(c)));
+  const served = Object.values(families).flatMap((module) => {
+    const { routes, misses } = module as unknown as FamilyModule<Record<string, RouteDeclaration>>;
+    const own = Object.keys(routes).map((key) => {
+      const [method, path] = key.split(" ") as [HttpMethod, string];
+      return { method, path };
+    });
+    return [...own, ...(misses?.() ?? [])];
+  });
+  let misses: ReturnType<typeof routeMisses> | undefined;
+  app.notFound((c) => {
+    misses ??= routeMisses(served);
+    return errorResponse(c, misses(c));
+  });
   // The error reaches the log through `c.error`: the request's one line carries it (requestLog).
   app.onError((error, c) => {
     // A conflict no retry took care of (a single-item write to an item a transaction held) is
@@ -356,17 +374,15 @@ function requireWebhookSecret(provider: WebhookProvider, config: Config): Middle
   };
 }
 
-let methodsByPath: TrieRouter<string[]> | undefined;
-
-/** 405 with `Allow` when another method of the route table serves the path, else 404. */
-function routeMiss(c: Context): AppError {
-  if (!methodsByPath) {
-    const grouped = new Map<string, string[]>();
-    for (const route of allRoutes()) grouped.set(route.path, [...(grouped.get(route.path) ?? []), route.method]);
-    methodsByPath = new TrieRouter<string[]>();
-    for (const [path, methods] of grouped) methodsByPath.add("ALL", path, methods);
-  }
-  const allowed = new Set(methodsByPath.match("ALL", c.req.path)[0].flatMap(([methods]) => methods));
-  if (allowed.size > 0 && !allowed.has(c.req.method)) return new MethodNotAllowedError([...allowed].sort());
-  return new NotFoundError(`No route for ${c.req.method} ${c.req.path}`);
+/** A request no route took: 405 with `Allow` when another method of `routes` serves its path, else 404. */
+function routeMisses(routes: readonly Pick<RouteSpec, "method" | "path">[]): (c: Context) => AppError {
+  const grouped = new Map<string, Set<string>>();
+  for (const { method, path } of routes) grouped.set(path, (grouped.get(path) ?? new Set()).add(method));
+  const methodsByPath = new TrieRouter<string[]>();
+  for (const [path, methods] of grouped) methodsByPath.add("ALL", path, [...methods]);
+  return (c) => {
+    const allowed = new Set(methodsByPath.match("ALL", c.req.path)[0].flatMap(([methods]) => methods));
+    if (allowed.size > 0 && !allowed.has(c.req.method)) return new MethodNotAllowedError([...allowed].sort());
+    return new NotFoundError(`No route for ${c.req.method} ${c.req.path}`);
+  };
 }

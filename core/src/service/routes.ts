@@ -10,6 +10,7 @@ import { familyModule } from "../http/app.js";
 import { pageOffset } from "../http/pagination.js";
 import { itemResponse, JSON_CONTENT_TYPE, listResponse } from "../http/respond.js";
 import { DOCS_HTML_CONTENT_TYPE, DOCS_PAGE_HTML, readDocsAsset } from "../openapi/docs-page.js";
+import { allRoutes } from "../routes.js";
 import { serviceApi } from "./api.js";
 import { databaseCheck } from "./health.js";
 import { llmsText } from "./llms-txt.js";
@@ -38,77 +39,81 @@ async function consolePage(c: Context): Promise<Response> {
   });
 }
 
-export const serviceFamily = familyModule(serviceApi, ({ db, config, clock }) => {
-  const checkDatabase = databaseCheck(db, { clock });
-  // From the configuration alone, which does not change while the process runs.
-  const providers = providerSetups(config);
-  return {
-    "GET /": (c) =>
-      itemResponse(c, {
-        name: "kaizen",
-        version: SERVICE_VERSION,
-        description: pkg.description,
-        docs: "/docs",
-        openapi: "/api/openapi.json",
-      } satisfies ServiceInfo),
-    "GET /llms.txt": (c) =>
-      c.body(llmsText(config.publicBaseUrl ?? new URL(c.req.url).origin), 200, {
-        "Content-Type": "text/plain; charset=utf-8",
-      }),
-    "GET /health": async (c) => {
-      const database = await checkDatabase();
-      const ok = database === "ok";
-      return c.json(
-        {
-          status: ok ? "ok" : "degraded",
+/** The service family; API Gateway's `$default` route is its function's too, so it judges misses by the whole route table. */
+export const serviceFamily = {
+  ...familyModule(serviceApi, ({ db, config, clock }) => {
+    const checkDatabase = databaseCheck(db, { clock });
+    // From the configuration alone, which does not change while the process runs.
+    const providers = providerSetups(config);
+    return {
+      "GET /": (c) =>
+        itemResponse(c, {
+          name: "kaizen",
           version: SERVICE_VERSION,
-          timestamp: new Date().toISOString(),
-          checks: { database },
-        } satisfies Health,
-        ok ? 200 : 503,
-        { "Content-Type": JSON_CONTENT_TYPE, "Cache-Control": "no-store", ...(ok ? {} : { "Retry-After": "5" }) },
-      );
-    },
-    "GET /api/openapi.json": async (c) => {
-      openApiText ??= loadOpenApiText();
-      return c.body(await openApiText, 200, {
-        "Content-Type": JSON_CONTENT_TYPE,
-        "Cache-Control": "public, max-age=300",
-      });
-    },
-    "GET /docs": (c) => c.body(DOCS_PAGE_HTML, 200, { "Content-Type": DOCS_HTML_CONTENT_TYPE }),
-    "GET /docs/assets/:file": async (c) => {
-      const { body, contentType } = await readDocsAsset(c.req.param("file") ?? "");
-      return c.body(body, 200, { "Content-Type": contentType, "Cache-Control": "public, max-age=86400" });
-    },
-    "GET /app": consolePage,
-    "GET /app/issues": consolePage,
-    "GET /app/issues/:id": consolePage,
-    "GET /app/queue": consolePage,
-    "GET /app/activity": consolePage,
-    "GET /app/agents": consolePage,
-    "GET /app/prompts": consolePage,
-    "GET /app/prompts/:id": consolePage,
-    "GET /app/providers": consolePage,
-    "GET /app/projects": consolePage,
-    "GET /app/projects/:id": consolePage,
-    "GET /app/goals": consolePage,
-    "GET /app/labels": consolePage,
-    "GET /app/keys": consolePage,
-    "GET /app/audit": consolePage,
-    "GET /app/assets/:file": async (c) => {
-      const { body, contentType } = await readConsoleAsset(c.req.param("file") ?? "");
-      // Named by their content's hash: a new build is a new name, so a copy never goes stale.
-      return c.body(body, 200, {
-        "Content-Type": contentType,
-        "Cache-Control": "public, max-age=31536000, immutable",
-        ...CONSOLE_SECURITY_HEADERS,
-      });
-    },
-    // All three on one page: the list is as long as the route table's receivers.
-    "GET /api/providers": (c, { query }) => {
-      const start = pageOffset(query);
-      return listResponse(c, providers.slice(start, start + query.limit), providers.length, query);
-    },
-  };
-});
+          description: pkg.description,
+          docs: "/docs",
+          openapi: "/api/openapi.json",
+        } satisfies ServiceInfo),
+      "GET /llms.txt": (c) =>
+        c.body(llmsText(config.publicBaseUrl ?? new URL(c.req.url).origin), 200, {
+          "Content-Type": "text/plain; charset=utf-8",
+        }),
+      "GET /health": async (c) => {
+        const database = await checkDatabase();
+        const ok = database === "ok";
+        return c.json(
+          {
+            status: ok ? "ok" : "degraded",
+            version: SERVICE_VERSION,
+            timestamp: new Date().toISOString(),
+            checks: { database },
+          } satisfies Health,
+          ok ? 200 : 503,
+          { "Content-Type": JSON_CONTENT_TYPE, "Cache-Control": "no-store", ...(ok ? {} : { "Retry-After": "5" }) },
+        );
+      },
+      "GET /api/openapi.json": async (c) => {
+        openApiText ??= loadOpenApiText();
+        return c.body(await openApiText, 200, {
+          "Content-Type": JSON_CONTENT_TYPE,
+          "Cache-Control": "public, max-age=300",
+        });
+      },
+      "GET /docs": (c) => c.body(DOCS_PAGE_HTML, 200, { "Content-Type": DOCS_HTML_CONTENT_TYPE }),
+      "GET /docs/assets/:file": async (c) => {
+        const { body, contentType } = await readDocsAsset(c.req.param("file") ?? "");
+        return c.body(body, 200, { "Content-Type": contentType, "Cache-Control": "public, max-age=86400" });
+      },
+      "GET /app": consolePage,
+      "GET /app/issues": consolePage,
+      "GET /app/issues/:id": consolePage,
+      "GET /app/queue": consolePage,
+      "GET /app/activity": consolePage,
+      "GET /app/agents": consolePage,
+      "GET /app/prompts": consolePage,
+      "GET /app/prompts/:id": consolePage,
+      "GET /app/providers": consolePage,
+      "GET /app/projects": consolePage,
+      "GET /app/projects/:id": consolePage,
+      "GET /app/goals": consolePage,
+      "GET /app/labels": consolePage,
+      "GET /app/keys": consolePage,
+      "GET /app/audit": consolePage,
+      "GET /app/assets/:file": async (c) => {
+        const { body, contentType } = await readConsoleAsset(c.req.param("file") ?? "");
+        // Named by their content's hash: a new build is a new name, so a copy never goes stale.
+        return c.body(body, 200, {
+          "Content-Type": contentType,
+          "Cache-Control": "public, max-age=31536000, immutable",
+          ...CONSOLE_SECURITY_HEADERS,
+        });
+      },
+      // All three on one page: the list is as long as the route table's receivers.
+      "GET /api/providers": (c, { query }) => {
+        const start = pageOffset(query);
+        return listResponse(c, providers.slice(start, start + query.limit), providers.length, query);
+      },
+    };
+  }),
+  misses: allRoutes,
+};

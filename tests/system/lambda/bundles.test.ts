@@ -76,6 +76,13 @@ describe("Lambda bundles", () => {
     expect(carried("prompts")).toContain("core/src/prompts/prompt-store.ts");
   });
 
+  it("carry the whole route table only where it is read: the service function (API Gateway's $default route) and MCP (a tool's route)", () => {
+    const withTable = Object.keys(inject("bundles") as Record<string, string>).filter((family) =>
+      carried(family).includes("core/src/route-table.ts"),
+    );
+    expect(withTable).toEqual(["mcp", "service"]);
+  });
+
   it("carry the code-host review loop only in the webhook receivers: a manual signal is never a code-host review", () => {
     const reviewLoop = ["core/src/signals/review-loop.ts", "core/src/dispatch/human-reviews.ts"];
     expect(carried("signals").filter((source) => reviewLoop.includes(source))).toEqual([]);
