@@ -18,9 +18,12 @@ import { apiBaseUrl } from "./config.js";
 import { AgentsReport } from "./dashboard/agents-report.js";
 import { DashboardService } from "./dashboard/dashboard-service.js";
 import { ClaimLine } from "./dispatch/claim-line.js";
+import { Claimers } from "./dispatch/claimers.js";
 import { DispatchEndings } from "./dispatch/dispatch-endings.js";
+import { tokenDispatchOf } from "./dispatch/dispatch-item.js";
+import { DispatchQueries } from "./dispatch/dispatch-queries.js";
 import { DispatchService } from "./dispatch/dispatch-service.js";
-import { DispatchStore, tokenDispatchOf } from "./dispatch/dispatch-store.js";
+import { DispatchStore } from "./dispatch/dispatch-store.js";
 import { HumanReviews } from "./dispatch/human-reviews.js";
 import { dispatchTokenCheck, keyDispatchCheck } from "./dispatch/token.js";
 import { DestinationService } from "./events/destination-service.js";
@@ -100,6 +103,13 @@ export const partialStore = (deps: DbDeps) => once(deps, "partialStore", () => n
 export const partialService = (deps: AppDeps) =>
   once(deps, "partials", () => new PartialService(partialStore(deps), deps.config.serviceApiKey, clockOf(deps)));
 export const dispatchStore = (deps: DbDeps) => once(deps, "dispatchStore", () => new DispatchStore(deps.db));
+export const dispatchQueries = (deps: DbDeps) => once(deps, "dispatchQueries", () => new DispatchQueries(deps.db));
+/** A dispatch's writes, its reads and the claims under way, as the dispatch services take them. */
+export const dispatches = (deps: DbDeps) => ({
+  store: dispatchStore(deps),
+  queries: dispatchQueries(deps),
+  claimers: once(deps, "claimers", () => new Claimers(deps.db)),
+});
 export const signalStore = (deps: DbDeps) => once(deps, "signalStore", () => new SignalStore(deps.db));
 export const signalQueries = (deps: DbDeps) => once(deps, "signalQueries", () => new SignalQueries(deps.db));
 export const promptStore = (deps: DbDeps) => once(deps, "promptStore", () => new PromptStore(deps.db));
@@ -108,7 +118,7 @@ export const agentsReport = (deps: DbDeps) =>
   once(
     deps,
     "agentsReport",
-    () => new AgentsReport(new AgentStats(deps.db), usageStats(deps), dispatchStore(deps), clockOf(deps)),
+    () => new AgentsReport(new AgentStats(deps.db), usageStats(deps), dispatchQueries(deps), clockOf(deps)),
   );
 
 export const catalogLookups = (deps: DbDeps) =>
@@ -326,9 +336,9 @@ export const dispatchService = (deps: AppDeps) =>
       comments: commentStore(deps),
     };
     return new DispatchService(
-      new ClaimLine(deps.db, dispatchStore(deps), issues, promptService(deps), usageStats(deps), clockOf(deps)),
-      new DispatchEndings(deps.db, dispatchStore(deps), issues, experimentEndings(deps), clockOf(deps)),
-      dispatchStore(deps),
+      new ClaimLine(deps.db, dispatches(deps), issues, promptService(deps), usageStats(deps), clockOf(deps)),
+      new DispatchEndings(deps.db, dispatches(deps), issues, experimentEndings(deps), clockOf(deps)),
+      dispatches(deps),
       issues,
       clockOf(deps),
     );
@@ -342,7 +352,7 @@ export const dashboardService = (deps: DbDeps) =>
         deps.db,
         signalQueries(deps),
         issueStore(deps),
-        dispatchStore(deps),
+        dispatchQueries(deps),
         templateStore(deps),
         clockOf(deps),
       ),

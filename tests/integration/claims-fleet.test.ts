@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { newClaimerId } from "../../core/src/dispatch/keys.js";
 import type { Dispatch } from "../../core/src/dispatch/schemas.js";
 import { issueKey } from "../../core/src/issues/keys.js";
-import { dispatchStore } from "../../core/src/services.js";
+import { dispatches } from "../../core/src/services.js";
 import type { Fleet } from "../../testkit/fleet.js";
 import { AUTH, fleetOf, jsonPost, type Requester, type TestApp, testApp } from "../helpers/app.js";
 import { testClock } from "../helpers/clock.js";
@@ -135,9 +135,9 @@ describe("a claim that cannot finish", () => {
     const t = await testApp({ clock });
     const [issueId] = await createTodos(t, 1);
     // A claimer that began a moment ago and never finished (its function died): the one issue is its.
-    const store = dispatchStore({ db: t.db });
+    const { claimers } = dispatches({ db: t.db });
     const stale = newClaimerId(Date.now() - 1_000);
-    await store.enterClaimer("all", stale, new Date());
+    await claimers.enterClaimer("all", stale, new Date());
     const started = clock.elapsed();
     const nothing = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "waiting" }));
     expect(nothing.status).toBe(204);
@@ -146,9 +146,9 @@ describe("a claim that cannot finish", () => {
     expect(clock.elapsed() - started).toBeLessThan(4_000);
     const issue = (await (await t.app.request(`/api/issues/${issueId}`, { headers: AUTH })).json()) as { data: Json };
     expect(issue.data.status).toBe("todo");
-    const dispatches = (await (await t.app.request("/api/dispatch", { headers: AUTH })).json()) as { total: number };
-    expect(dispatches.total).toBe(0);
-    await store.leaveClaimers("all", stale);
+    const listed = (await (await t.app.request("/api/dispatch", { headers: AUTH })).json()) as { total: number };
+    expect(listed.total).toBe(0);
+    await claimers.leaveClaimers("all", stale);
     const claimed = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "waiting" }));
     expect(claimed.status).toBe(201);
     expect(((await claimed.json()) as { data: { issue: Json } }).data.issue.id).toBe(issueId);
@@ -230,7 +230,7 @@ describe("a claim that cannot finish", () => {
     expect(refused.headers.get("Retry-After")).toMatch(/^[1-9][0-9]*$/);
     expect(((await refused.json()) as { error: string }).error).toBe("Too many concurrent claims; retry shortly");
     expect(clock.elapsed() - started).toBeGreaterThanOrEqual(5_000);
-    const dispatches = (await (await t.app.request("/api/dispatch", { headers: AUTH })).json()) as { total: number };
-    expect(dispatches.total).toBe(0);
+    const listed = (await (await t.app.request("/api/dispatch", { headers: AUTH })).json()) as { total: number };
+    expect(listed.total).toBe(0);
   });
 });

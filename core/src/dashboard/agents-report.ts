@@ -5,7 +5,7 @@
  * counts only once they end). Two queries per day, the days read side by side, and a page of the
  * active dispatches' listing per 100 or so at work now.
  */
-import type { DispatchStore } from "../dispatch/dispatch-store.js";
+import type { DispatchQueries } from "../dispatch/dispatch-queries.js";
 import { verifiedRate } from "../issues/outcomes.js";
 import { type AgentStats, noAgentCounts } from "../stats/agent-stats.js";
 import { lastUsageDays, type UsageStats, usageDay } from "../stats/usage-stats.js";
@@ -15,7 +15,7 @@ export class AgentsReport {
   constructor(
     private readonly counts: Pick<AgentStats, "overDays">,
     private readonly usage: Pick<UsageStats, "lastDays">,
-    private readonly dispatches: Pick<DispatchStore, "activeClaims">,
+    private readonly dispatches: Pick<DispatchQueries, "activeClaims">,
     private readonly now: () => Date = () => new Date(),
   ) {}
 

@@ -5,7 +5,7 @@
  * the activity feed and the prompts' performance, a page at a time.
  */
 import type { Db } from "../db/db.js";
-import type { DispatchStore } from "../dispatch/dispatch-store.js";
+import type { DispatchQueries } from "../dispatch/dispatch-queries.js";
 import { DISPATCH_STATUSES } from "../dispatch/schemas.js";
 import { summaryOf } from "../issues/issue-service.js";
 import type { IssueStore } from "../issues/issue-store.js";
@@ -26,7 +26,7 @@ export class DashboardService {
     private readonly db: Db,
     private readonly signals: SignalQueries,
     private readonly issues: IssueStore,
-    private readonly dispatches: DispatchStore,
+    private readonly dispatches: Pick<DispatchQueries, "getMany">,
     private readonly templates: TemplateStore,
     private readonly now: () => Date = () => new Date(),
   ) {}

@@ -329,7 +329,7 @@ export const ITEM_KINDS = {
     prefix: "claimers_1",
     stamped: false,
     keys: "dispatch/keys",
-    owner: "dispatch/dispatch-store#DispatchStore",
+    owner: "dispatch/claimers#Claimers",
     about: "a claim under way (deleted by its own transaction)",
   },
   agentload: {

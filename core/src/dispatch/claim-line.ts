@@ -12,7 +12,7 @@ import { isQueued, type QueueFilters, type QueueHeadEntry, queueListingOf } from
 import type { PromptService } from "../prompts/prompt-service.js";
 import { DAILY_COST_BUDGET_STOP, REVIEW_CAPACITY_STOP } from "../routes.js";
 import { type UsageStats, usageDay } from "../stats/usage-stats.js";
-import type { DispatchStore } from "./dispatch-store.js";
+import type { Dispatches } from "./dispatch-store.js";
 import type { DispatchedIssues } from "./dispatched-issues.js";
 import { newClaimerId, newDispatchId } from "./keys.js";
 import { type ClaimInput, type ClaimResult, DEFAULT_LEASE_SECONDS, type Dispatch } from "./schemas.js";
@@ -84,7 +84,7 @@ export class ClaimLine {
 
   constructor(
     private readonly db: Db,
-    private readonly store: DispatchStore,
+    private readonly dispatches: Dispatches,
     private readonly issues: DispatchedIssues,
     private readonly prompts: PromptService,
     /** What projects' dispatches reported they cost today, held against their daily budgets. */
@@ -123,7 +123,7 @@ export class ClaimLine {
     const started = Date.now();
     const listing = queueListingOf(input);
     const claimerId = newClaimerId(started);
-    await this.store.enterClaimer(listing, claimerId, new Date(started));
+    await this.dispatches.claimers.enterClaimer(listing, claimerId, new Date(started));
     let entered = true;
     // The first look always happens, however slow the way here was (a busy process, expiries);
     // looking again has a deadline, counted from the first look without the transactions' time.
@@ -158,7 +158,7 @@ export class ClaimLine {
           continue;
         }
         // AWS refuses a transaction at once while another holds one of its items: send it again.
-        const claimerEnd = this.store.claimerEnd(listing, claimerId);
+        const claimerEnd = this.dispatches.claimers.claimerEnd(listing, claimerId);
         const outcome = await retryConflicts(() => this.tryClaim(issueId, input, claimerEnd, transactions, held));
         if (outcome === "gone") {
           skipped.add(issueId);
@@ -173,7 +173,7 @@ export class ClaimLine {
         }
       }
     } finally {
-      if (entered) await this.store.leaveClaimers(listing, claimerId);
+      if (entered) await this.dispatches.claimers.leaveClaimers(listing, claimerId);
     }
   }
   /**
@@ -191,12 +191,12 @@ export class ClaimLine {
   ): Promise<{ ahead: number; head: QueueHeadEntry[] }> {
     const since = new Date(Date.now() - CLAIMER_COUNTS_MS);
     if (!this.issues.queue.headIsOneQuery(filters)) {
-      const ahead = await this.store.claimersAhead(listing, claimerId, since);
+      const ahead = await this.dispatches.claimers.claimersAhead(listing, claimerId, since);
       return { ahead, head: await this.issues.queue.head(filters, ahead + skipped + 1) };
     }
     const depth = skipped + HEAD_LOOKAHEAD;
     const [ahead, head] = await Promise.all([
-      this.store.claimersAhead(listing, claimerId, since),
+      this.dispatches.claimers.claimersAhead(listing, claimerId, since),
       this.issues.queue.head(filters, depth),
     ]);
     const wanted = ahead + skipped + 1;
@@ -233,7 +233,7 @@ export class ClaimLine {
     const leaseSeconds = input.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
     const leaseExpiresAt = new Date(now.getTime() + leaseSeconds * 1000).toISOString();
     const { token, hash } = newDispatchToken(id);
-    const previous = stored.dispatchAttempts > 0 ? await this.store.ofIssue(issueId) : [];
+    const previous = stored.dispatchAttempts > 0 ? await this.dispatches.queries.ofIssue(issueId) : [];
     // The prompt shows the issue as the claim leaves it.
     const claimedIssue = {
       ...aggregate,
@@ -299,10 +299,10 @@ export class ClaimLine {
     );
     if (!moved.stored) throw new Error("A claim never deletes its issue");
     const maxActive = limits?.maxActivePerAgent ?? null;
-    const load = projectId ? this.store.prepareAgentLoad(projectId, input.agent, maxActive) : undefined;
+    const load = projectId ? this.dispatches.store.prepareAgentLoad(projectId, input.agent, maxActive) : undefined;
     const writes = [
       ...moved.writes,
-      ...this.store.prepareCreate(
+      ...this.dispatches.store.prepareCreate(
         dispatch,
         hash,
         stored.issue.number,

@@ -12,6 +12,7 @@ import type { StoredIssue } from "../issues/issue-item.js";
 import { type PullRequestRef, repositoryOf } from "../issues/pull-request-index.js";
 import type { Issue, PullRequest } from "../issues/schemas.js";
 import type { ExperimentEndings } from "../templates/experiment-endings.js";
+import { isOpen, type StopActor, type StoredDispatch } from "./dispatch-item.js";
 import {
   agentActivityStep,
   budgetStopReason,
@@ -22,7 +23,7 @@ import {
   sameUsage,
   stoppedMessage,
 } from "./dispatch-steps.js";
-import { type DispatchStore, isOpen, type StopActor, type StoredDispatch } from "./dispatch-store.js";
+import type { Dispatches, DispatchStore } from "./dispatch-store.js";
 import type { DispatchedIssues } from "./dispatched-issues.js";
 import { DISPATCH_ID, newActivityId } from "./keys.js";
 import type {
@@ -53,7 +54,7 @@ export async function requireDispatch(store: DispatchStore, id: string): Promise
 export class DispatchEndings {
   constructor(
     private readonly db: Db,
-    private readonly store: DispatchStore,
+    private readonly dispatches: Dispatches,
     private readonly issues: DispatchedIssues,
     /** Decides an experiment once one of its dispatches ended (docs/api.md#experiments). */
     private readonly experiments: Pick<ExperimentEndings, "settle">,
@@ -75,7 +76,7 @@ export class DispatchEndings {
       const usage = await this.withinBudget(current, input.usage, now);
       const activity = this.activityOf(current, now, { type: input.type, body: input.body, data: input.data ?? null });
       const step = agentActivityStep(current.dispatch, input.type, now);
-      const { writes } = this.store.prepareStep(current, {
+      const { writes } = this.dispatches.store.prepareStep(current, {
         ...step,
         ...(sameUsage(usage, current.dispatch.usage) ? {} : { usage }),
         activity,
@@ -101,7 +102,10 @@ export class DispatchEndings {
         ...(sameUsage(usage, current.dispatch.usage) ? {} : { usage }),
       };
       if (Object.keys(step).length === 0) return current.dispatch;
-      const { dispatch, writes } = this.store.prepareStep(current, { ...step, leaseRunningAt: now.toISOString() });
+      const { dispatch, writes } = this.dispatches.store.prepareStep(current, {
+        ...step,
+        leaseRunningAt: now.toISOString(),
+      });
       await this.db.transactWrite(writes);
       return dispatch;
     });
@@ -117,7 +121,11 @@ export class DispatchEndings {
       const current = await this.openDispatch(id, now);
       const activity = this.personActivity(current, now, input.body, null);
       const step = current.dispatch.waitingFor === "input" ? resumeStep(current.dispatch, now) : {};
-      const { writes } = this.store.prepareStep(current, { ...step, activity, leaseRunningAt: now.toISOString() });
+      const { writes } = this.dispatches.store.prepareStep(current, {
+        ...step,
+        activity,
+        leaseRunningAt: now.toISOString(),
+      });
       await this.db.transactWrite(writes);
       return activity;
     });
@@ -142,7 +150,7 @@ export class DispatchEndings {
       }
       const body = words ?? (decision === "approved" ? "Plan approved." : "Plan rejected.");
       const activity = this.personActivity(current, now, body, { decision });
-      const { dispatch, writes } = this.store.prepareStep(current, {
+      const { dispatch, writes } = this.dispatches.store.prepareStep(current, {
         ...resumeStep(current.dispatch, now),
         planApproved: decision === "approved",
         activity,
@@ -177,7 +185,10 @@ export class DispatchEndings {
       const pullRequests = (input.pullRequests ?? []).map((pr) => ({ ...pr, repository: repositoryOf(pr) }));
       const outcome = { summary: input.summary, commits: input.commits ?? [], pullRequests };
       const status = input.result === "done" ? "completed" : "failed";
-      const finished = this.store.prepareFinish(current, status, now.toISOString(), { reported: outcome, usage });
+      const finished = this.dispatches.store.prepareFinish(current, status, now.toISOString(), {
+        reported: outcome,
+        usage,
+      });
       const issue = await this.workedIssue(current);
       if (!issue) {
         await this.db.transactWrite(finished.writes);
@@ -239,12 +250,12 @@ export class DispatchEndings {
    * a waiting one's longest wait), putting their issues back.
    */
   async expireEnded(now: Date): Promise<number> {
-    const ids = await this.store.leasesEndedBy(now.toISOString(), EXPIRIES_PER_CLAIM);
+    const ids = await this.dispatches.queries.leasesEndedBy(now.toISOString(), EXPIRIES_PER_CLAIM);
     let expired = 0;
     for (const id of ids) {
       try {
         await retryRaces(async () => {
-          const current = await this.store.get(id);
+          const current = await this.dispatches.store.get(id);
           if (!current || !isOpen(current.dispatch.status)) return;
           await this.endAndRequeue(current, "expired", now);
           expired += 1;
@@ -264,7 +275,7 @@ export class DispatchEndings {
    * attempt read afresh).
    */
   private async openDispatch(id: string, now: Date, read?: StoredDispatch): Promise<StoredDispatch> {
-    const current = read?.dispatch.id === id ? read : await requireDispatch(this.store, id);
+    const current = read?.dispatch.id === id ? read : await requireDispatch(this.dispatches.store, id);
     if (isOpen(current.dispatch.status) && current.dispatch.leaseExpiresAt <= now.toISOString()) {
       await this.endAndRequeue(current, "expired", now);
       throw new ConflictError(`Dispatch ${id} is expired`);
@@ -303,7 +314,7 @@ export class DispatchEndings {
     then: StopInput["then"],
     usage: DispatchUsage | null = current.dispatch.usage,
   ): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
-    const finished = this.store.prepareFinish(current, "stopped", now.toISOString(), { usage, stop });
+    const finished = this.dispatches.store.prepareFinish(current, "stopped", now.toISOString(), { usage, stop });
     const issue = await this.workedIssue(current);
     const moved = issue
       ? await this.issues.moves.prepare(
@@ -366,7 +377,7 @@ export class DispatchEndings {
 
   /** Ends `current` and, if its issue is still the one it works, puts the issue back in `todo`. */
   private async endAndRequeue(current: StoredDispatch, status: "released" | "expired", now: Date) {
-    const finished = this.store.prepareFinish(current, status, now.toISOString());
+    const finished = this.dispatches.store.prepareFinish(current, status, now.toISOString());
     const issue = await this.workedIssue(current);
     const moved = issue
       ? await this.issues.moves.prepare(

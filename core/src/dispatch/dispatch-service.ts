@@ -10,7 +10,8 @@ import type { Issue } from "../issues/schemas.js";
 import { scoreOf } from "../issues/scoring.js";
 import type { ClaimerInput, ClaimLine, ClaimStopped } from "./claim-line.js";
 import { type DispatchEndings, EXPIRIES_PER_CLAIM, requireDispatch } from "./dispatch-endings.js";
-import type { DispatchStore, StoredDispatch } from "./dispatch-store.js";
+import type { StoredDispatch } from "./dispatch-item.js";
+import type { Dispatches } from "./dispatch-store.js";
 import type { DispatchedIssues } from "./dispatched-issues.js";
 import type {
   ActivitiesQuery,
@@ -35,7 +36,7 @@ export class DispatchService {
   constructor(
     private readonly claims: ClaimLine,
     private readonly endings: DispatchEndings,
-    private readonly store: DispatchStore,
+    private readonly dispatches: Dispatches,
     private readonly issues: DispatchedIssues,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -72,7 +73,7 @@ export class DispatchService {
     return { items, total: total + ended.length };
   }
   async getDispatch(id: string): Promise<StoredDispatch> {
-    return requireDispatch(this.store, id);
+    return requireDispatch(this.dispatches.store, id);
   }
 
   /** A page of dispatches; `issueId` may name the issue by `KZN-<number>` (none when no issue has it). */
@@ -84,7 +85,7 @@ export class DispatchService {
       if (!issue) return { dispatches: [], total: 0 };
       filters.issueId = issue.issue.id;
     }
-    return this.store.list(filters, { offset: pageOffset(query), limit }, projectIds);
+    return this.dispatches.queries.list(filters, { offset: pageOffset(query), limit }, projectIds);
   }
   /** Appends an activity of its agent (see {@link DispatchEndings.activity}). */
   activity(id: string, input: ActivityInput, read?: StoredDispatch): Promise<Activity> {
@@ -97,11 +98,11 @@ export class DispatchService {
    * Readable whatever the dispatch's status.
    */
   async activities(id: string, query: ActivitiesQuery): Promise<{ activities: Activity[]; total: number }> {
-    const { dispatch, activityCount } = await requireDispatch(this.store, id);
+    const { dispatch, activityCount } = await requireDispatch(this.dispatches.store, id);
     const from = query.after + pageOffset(query);
     const total = Math.max(0, activityCount - query.after);
     if (from >= activityCount) return { activities: [], total };
-    return { activities: await this.store.activitiesAfter(dispatch.id, from, query.limit), total };
+    return { activities: await this.dispatches.queries.activitiesAfter(dispatch.id, from, query.limit), total };
   }
 
   /** Extends an active lease (see {@link DispatchEndings.heartbeat}). */
@@ -149,9 +150,9 @@ export class DispatchService {
   }
   /** Queue positions of the issues whose lease ran out (their dispatches are not expired yet). */
   private async endedLeaseIssues(now: Date, filters: QueueFilters) {
-    const ids = await this.store.leasesEndedBy(now.toISOString(), EXPIRIES_PER_CLAIM);
+    const ids = await this.dispatches.queries.leasesEndedBy(now.toISOString(), EXPIRIES_PER_CLAIM);
     if (ids.length === 0) return [];
-    const dispatches = await this.store.getMany(ids);
+    const dispatches = await this.dispatches.queries.getMany(ids);
     const issues = await this.issues.store.getMany(dispatches.map(({ dispatch }) => dispatch.issueId));
     return issues
       .filter((stored) => stored.issue.status === "in_progress" && stored.issue.blockedBy.length === 0)

@@ -1,71 +1,49 @@
 /**
- * @module dispatch/dispatch-store — every DynamoDB expression about dispatches: a dispatch with its listing
- * entries and lease entry, finishing one only while it is active, heartbeats that move its lease,
- * and the leases that ran out. Keys: ./keys.ts; the queue: issues/dispatch-queue.ts.
+ * @module dispatch/dispatch-store — every write of dispatches: a dispatch with its listing entries
+ * and lease entry, an agent's place in a project, finishing one only while it is active, marking
+ * what became of its work, and the steps that move its lease and append its activities. Its items:
+ * ./dispatch-item.ts; reads: ./dispatch-queries.ts; claims under way: ./claimers.ts; keys:
+ * ./keys.ts; the queue: issues/dispatch-queue.ts.
  */
 
-import { decodeTime } from "ulid";
-import type { Db, Item, TransactItem } from "../db/db.js";
+import type { Db, TransactItem } from "../db/db.js";
 import { entityOf } from "../db/item-kinds.js";
-import { type EntryFilter, ListingIndex } from "../db/listing-index.js";
+import { ListingIndex } from "../db/listing-index.js";
 import type { DispatchEnd } from "../issues/issue-moves.js";
 import type { OutcomeCount, OutcomeMark } from "../issues/outcomes.js";
 import { type AgentCount, agentCountAdditions } from "../stats/agent-stats.js";
 import { countChange, plainAddition } from "../stats/counts.js";
 import { usageAdditions } from "../stats/usage-stats.js";
-import { armOutcomeAdditions, armOutcomeCountAdditions, type PromptArm } from "../templates/experiment-counts.js";
+import { armOutcomeAdditions, armOutcomeCountAdditions } from "../templates/experiment-counts.js";
 import { versionOutcomeAdditions, versionOutcomeCountAdditions } from "../templates/version-counts.js";
+import type { Claimers } from "./claimers.js";
+import { entryOf, fromItem, isOpen, type StopActor, type StoredDispatch } from "./dispatch-item.js";
+import type { DispatchQueries } from "./dispatch-queries.js";
 import {
   activityKey,
-  activityPartition,
-  agentListing,
   agentLoadKey,
-  claimerIdFloor,
-  claimerKey,
-  claimersPartition,
   DISPATCH_LISTINGS,
   dispatchKey,
   dispatchListings,
   dispatchSortKey,
-  LEASE_PARTITION_KEY,
   leaseKey,
-  padActivitySequence,
 } from "./keys.js";
-import { markOutcome, reportedOutcome, storedOutcome } from "./outcome-marks.js";
+import { markOutcome, reportedOutcome } from "./outcome-marks.js";
 import type {
   Activity,
   Dispatch,
-  DispatchStatus,
   DispatchUsage,
   EndedDispatchStatus,
   OpenDispatchStatus,
   ReportedOutcome,
   WaitingFor,
 } from "./schemas.js";
-import type { TokenDispatch } from "./token.js";
 
-/** A dispatch as stored: what the API shows, the hash of its token, and its version. */
-export interface StoredDispatch {
-  dispatch: Dispatch;
-  tokenHash: string;
-  issueNumber: number;
-  version: number;
-  /**
-   * The template version its prompt was rendered from, whose completion rate its end counts
-   * toward, and the experiment arm it was rendered in, whose figures its end counts toward.
-   */
-  promptVersion: { templateId: string; versionNumber: number; experiment?: PromptArm | null } | null;
-  /**
-   * The project its issue was in when it was claimed (null: none, or claimed before this was kept):
-   * its end frees the agent's place there and its usage counts toward that project's day.
-   */
-  projectId: string | null;
-  /** How many activities it has (docs/api.md#activities): the last one's sequence. */
-  activityCount: number;
-  /** Who stopped it, once `stopped`. */
-  stoppedBy: StopActor | null;
-  /** The API key of its own that claimed it (null: the root key); that key may work on it. */
-  claimedByKeyId: string | null;
+/** Dispatches as the dispatch services take them: their writes, their reads, and the claims under way. */
+export interface Dispatches {
+  store: DispatchStore;
+  queries: DispatchQueries;
+  claimers: Claimers;
 }
 
 /**
@@ -97,31 +75,9 @@ export interface DispatchFinish {
   stop?: { reason: string; by: StopActor };
 }
 
-const DISPATCH_FIELDS = [
-  "id",
-  "issueId",
-  "agent",
-  "status",
-  "promptId",
-  "attempt",
-  "leaseSeconds",
-  "claimedAt",
-  "heartbeatAt",
-  "leaseExpiresAt",
-  "finishedAt",
-  "outcome",
-  "usage",
-  "stopReason",
-  "waitingFor",
-  "planApproved",
-  "costBudgetUsd",
-] as const satisfies readonly (keyof Dispatch)[];
-
 // Named condition fragments.
 /** The key is new. */
 const itemAbsent = "attribute_not_exists(pk)";
-/** How long a claimer entry left behind stays before DynamoDB's TTL removes it (it counts for nothing long before). */
-const CLAIMER_KEPT_SECONDS = 3_600;
 /** The dispatch has not ended (active or waiting) and is as it was read. */
 const openAtVersion = "#status IN (:active, :waiting) AND #version = :expectedVersion";
 /** Its lease has not run out. */
@@ -139,58 +95,6 @@ export class DispatchStore {
   async get(id: string): Promise<StoredDispatch | undefined> {
     const item = await this.db.get(dispatchKey(id), { consistent: true });
     return item ? fromItem(item) : undefined;
-  }
-
-  /**
-   * Enters a claim under way on queue listing `listing`. Claimers count the ones that began before
-   * them ({@link claimersAhead}) and each goes that many places down the queue, so claims made at
-   * once take different issues without taking turns and without trying one issue after another.
-   */
-  async enterClaimer(listing: string, claimerId: string, now: Date): Promise<void> {
-    await this.db.put({
-      Item: {
-        ...claimerKey(listing, claimerId),
-        expiresAt: Math.ceil(now.getTime() / 1000) + CLAIMER_KEPT_SECONDS,
-      },
-    });
-  }
-
-  /**
-   * How many claims on `listing` began after `since` and before `claimerId`, not ended yet (one
-   * read). A claimer's id is a ULID, so its key says when it began: one older than `since` gave
-   * up or died, and counts for nothing. A claimer that began before `since` itself (a claim whose
-   * transactions took long) has none ahead that still count: 0, without a read.
-   */
-  async claimersAhead(listing: string, claimerId: string, since: Date): Promise<number> {
-    const floor = claimerIdFloor(since);
-    if (floor > claimerId) return 0;
-    const out = await this.db.query({
-      KeyConditionExpression: "pk = :pk AND sk BETWEEN :since AND :me",
-      ExpressionAttributeValues: {
-        ":pk": claimersPartition(listing),
-        ":since": floor,
-        ":me": claimerId,
-      },
-      ConsistentRead: true,
-      Select: "COUNT",
-    });
-    // BETWEEN includes the claimer's own entry.
-    return Math.max(0, (out.Count ?? 0) - 1);
-  }
-
-  /** The write that ends a claimer's entry, in its claim's transaction. */
-  claimerEnd(listing: string, claimerId: string): TransactItem {
-    return { Delete: { Key: claimerKey(listing, claimerId) } };
-  }
-
-  /** Ends a claimer's entry when its claim took nothing. */
-  async leaveClaimers(listing: string, claimerId: string): Promise<void> {
-    await this.db.delete(claimerKey(listing, claimerId));
-  }
-
-  async getMany(ids: string[]): Promise<StoredDispatch[]> {
-    const items = await this.db.batchGet(ids.map(dispatchKey), { consistent: true });
-    return items.map(fromItem);
   }
 
   /** The writes that record a new active dispatch, its listing entries and its lease entry. */
@@ -479,177 +383,4 @@ export class DispatchStore {
     }
     return { dispatch, writes };
   }
-
-  /** Up to `limit` activities of a dispatch after sequence `after`, oldest first: one query. */
-  async activitiesAfter(dispatchId: string, after: number, limit: number): Promise<Activity[]> {
-    const out = await this.db.query({
-      KeyConditionExpression: "pk = :pk AND sk > :after",
-      ExpressionAttributeValues: { ":pk": activityPartition(dispatchId), ":after": padActivitySequence(after) },
-      ConsistentRead: true,
-      Limit: limit,
-    });
-    return (out.Items ?? []).map(activityFromItem);
-  }
-
-  /** Dispatches whose lease ended before `now`, oldest first (at most `limit`). */
-  async leasesEndedBy(now: string, limit: number): Promise<string[]> {
-    const out = await this.db.query({
-      KeyConditionExpression: "pk = :pk AND sk < :now",
-      ExpressionAttributeValues: { ":pk": LEASE_PARTITION_KEY, ":now": now },
-      ConsistentRead: true,
-      Limit: limit,
-    });
-    return (out.Items ?? []).map((item) => String(item.dispatchId));
-  }
-
-  /** A page of dispatches, newest first, from the narrowest listing the filters name. */
-  async list(
-    filters: { status?: string; issueId?: string; agent?: string },
-    page: { offset: number; limit: number },
-    projectIds: readonly string[] | null = null,
-  ) {
-    const named: [keyof typeof filters, string][] = [];
-    if (filters.issueId) named.push(["issueId", `issue=${filters.issueId}`]);
-    if (filters.agent) named.push(["agent", agentListing(filters.agent)]);
-    if (filters.status) named.push(["status", `status=${filters.status}`]);
-    const [first, ...rest] = named;
-    const entryFilters: EntryFilter[] = rest.map(([field]) => ({
-      attribute: field,
-      value: String(filters[field]),
-      match: "equals",
-    }));
-    if (projectIds) entryFilters.push({ attribute: "projectId", values: [...projectIds], match: "in" });
-    const request = { order: "desc" as const, ...page };
-    const listing = first?.[1] ?? "all";
-    const { entries, total } =
-      entryFilters.length === 0
-        ? await this.listings.page(listing, request)
-        : await this.listings.walk(listing, entryFilters, request);
-    const dispatches = await this.getMany(entries.map((entry) => String(entry.id)));
-    return { dispatches: dispatches.map(({ dispatch }) => dispatch), total };
-  }
-
-  /**
-   * The agent and claim time of every open dispatch (active or waiting), from the `status=` listings'
-   * entries alone (no dispatch is read): as many reads as pages of open dispatches.
-   */
-  async activeClaims(): Promise<{ agent: string; claimedAt: string }[]> {
-    const walks = await Promise.all(
-      OPEN_STATUSES.map((status) =>
-        this.listings.walk(`status=${status}`, [], { order: "asc", offset: 0, limit: Number.MAX_SAFE_INTEGER }),
-      ),
-    );
-    return walks
-      .flatMap(({ entries }) => entries)
-      .map((entry) => ({
-        agent: String(entry.agent),
-        claimedAt: new Date(decodeTime(String(entry.id).slice("dsp_".length))).toISOString(),
-      }));
-  }
-
-  /** Every dispatch of an issue, oldest first (an issue has a few). */
-  async ofIssue(issueId: string): Promise<Dispatch[]> {
-    const { entries } = await this.listings.walk(`issue=${issueId}`, [], {
-      order: "asc",
-      offset: 0,
-      limit: Number.MAX_SAFE_INTEGER,
-    });
-    return (await this.getMany(entries.map((entry) => String(entry.id)))).map(({ dispatch }) => dispatch);
-  }
-}
-
-/** A dispatch's usage as stored, its fields in the API's order (a stored map keeps none). */
-function storedUsage(value: unknown): DispatchUsage | null {
-  if (typeof value !== "object" || value === null) return null;
-  const usage = value as Partial<Record<keyof DispatchUsage, unknown>>;
-  const numberOrNull = (figure: unknown) => (typeof figure === "number" ? figure : null);
-  return {
-    inputTokens: numberOrNull(usage.inputTokens),
-    outputTokens: numberOrNull(usage.outputTokens),
-    costUsd: numberOrNull(usage.costUsd),
-    model: typeof usage.model === "string" ? usage.model : null,
-  };
-}
-
-/** Who stopped a dispatch: a person through the API, or Kaizen itself (its budget). */
-export type StopActor = "api" | "automation";
-
-/** The statuses of a dispatch that has not ended. */
-const OPEN_STATUSES: readonly OpenDispatchStatus[] = ["active", "waiting"];
-
-/** Whether a dispatch in `status` has not ended: its agent works on it, or waits for a person. */
-export function isOpen(status: DispatchStatus): status is OpenDispatchStatus {
-  return (OPEN_STATUSES as readonly DispatchStatus[]).includes(status);
-}
-
-/** A dispatch's listing entry: what lists filter on, its project included (a key narrowed to projects lists only theirs). */
-function entryOf(dispatch: Dispatch, projectId: string | null): Item {
-  return { id: dispatch.id, status: dispatch.status, issueId: dispatch.issueId, agent: dispatch.agent, projectId };
-}
-
-/** A dispatch from its item (as this store wrote it), e.g. an image of the table's change stream. */
-export function fromItem(item: Item): StoredDispatch {
-  // The item was written from a Dispatch by this store.
-  const dispatch = Object.fromEntries(
-    DISPATCH_FIELDS.map((field) => [field, item[field] ?? null]),
-  ) as unknown as Dispatch;
-  return {
-    dispatch: {
-      ...dispatch,
-      attempt: Number(item.attempt),
-      leaseSeconds: Number(item.leaseSeconds),
-      outcome: storedOutcome(item.outcome),
-      usage: storedUsage(item.usage),
-    },
-    tokenHash: String(item.tokenHash ?? ""),
-    issueNumber: Number(item.issueNumber ?? 0),
-    version: Number(item.version ?? 1),
-    promptVersion: (item.promptVersion as StoredDispatch["promptVersion"] | undefined) ?? null,
-    projectId: typeof item.projectId === "string" ? item.projectId : null,
-    activityCount: Number(item.activityCount ?? 0),
-    stoppedBy: item.stoppedBy === "automation" ? "automation" : item.stoppedBy === "api" ? "api" : null,
-    claimedByKeyId: typeof item.claimedByKeyId === "string" ? item.claimedByKeyId : null,
-  };
-}
-
-const ACTIVITY_FIELDS = [
-  "id",
-  "dispatchId",
-  "issueId",
-  "sequence",
-  "type",
-  "body",
-  "data",
-  "authorType",
-  "authorName",
-  "createdAt",
-] as const satisfies readonly (keyof Activity)[];
-
-function activityFromItem(item: Item): Activity {
-  // The item was written from an Activity by this store.
-  const activity = Object.fromEntries(ACTIVITY_FIELDS.map((field) => [field, item[field] ?? null]));
-  return { ...(activity as unknown as Activity), sequence: Number(item.sequence) };
-}
-
-/**
- * What a dispatch token check needs of dispatch `id` (./token.ts): a lease that ran out ends the
- * token's use at once, before anything marks it expired. A function of its own, not a method: the
- * HTTP layer of every function checks tokens, and most functions need nothing else of this store.
- */
-export async function tokenDispatchOf(db: Db, id: string, now: Date): Promise<TokenDispatch | undefined> {
-  const item = await db.get(dispatchKey(id), { consistent: true });
-  if (!item) return undefined;
-  const stored = fromItem(item);
-  const { dispatch, tokenHash, issueNumber } = stored;
-  const leaseOver = isOpen(dispatch.status) && dispatch.leaseExpiresAt <= now.toISOString();
-  return {
-    id: dispatch.id,
-    issueId: dispatch.issueId,
-    issueNumber,
-    promptId: dispatch.promptId,
-    status: leaseOver ? "expired" : dispatch.status,
-    tokenHash,
-    claimedByKeyId: stored.claimedByKeyId,
-    read: stored,
-  };
 }

@@ -7,8 +7,8 @@ import { itemResponse, listResponse } from "../http/respond.js";
 import { CLAIM_STOPPED_HEADER } from "../routes.js";
 import { dispatchProject, dispatchService, promptRenderer } from "../services.js";
 import { dispatchApi } from "./api.js";
+import type { StoredDispatch } from "./dispatch-item.js";
 import type { ClaimResult, ClaimStopped } from "./dispatch-service.js";
-import type { StoredDispatch } from "./dispatch-store.js";
 
 /** Where what the dispatch routes reach belongs, for a key narrowed to projects (http/reach): a dispatch. */
 const dispatchReaches = (deps: AppDeps): ReachLookups => ({ dispatch: dispatchProject(deps) });

@@ -27,7 +27,7 @@
 import type { ChangeRecord } from "../db/changes.js";
 import type { Item } from "../db/db.js";
 import { entitiesOf } from "../db/item-kinds.js";
-import { fromItem as dispatchFromItem } from "../dispatch/dispatch-store.js";
+import { fromItem as dispatchFromItem } from "../dispatch/dispatch-item.js";
 import { fromItem as issueFromItem } from "../issues/issue-item.js";
 import type { Issue } from "../issues/schemas.js";
 import { recordOf as experimentRecordOf } from "../templates/experiment-store.js";

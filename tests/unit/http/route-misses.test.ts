@@ -1,5 +1,5 @@
 /**
- * A request no route takes (docs/api.md#errors): 405 with `Allow` when another method serves its
+ * A request no route takes (docs/api.md#status-codes): 405 with `Allow` when another method serves its
  * path, else 404. A family's app judges by its own routes; the service family, whose function also
  * takes API Gateway's `$default` route, judges by the whole route table. No database: no route runs.
  */
