@@ -12,7 +12,11 @@
  * The scope is one process and one endpoint: every client of that endpoint in the process shares
  * the held set, as every request to a table shares it on AWS.
  */
-import { TransactionCanceledException, TransactionConflictException } from "@aws-sdk/client-dynamodb";
+import {
+  type DynamoDBClient,
+  TransactionCanceledException,
+  TransactionConflictException,
+} from "@aws-sdk/client-dynamodb";
 
 /** The items held by the transactions in flight through the clients of one endpoint. */
 export class ConflictEmulator {
@@ -78,35 +82,36 @@ interface TransactInput {
 const SINGLE_WRITES = new Set(["PutItemCommand", "UpdateItemCommand", "DeleteItemCommand"]);
 
 /**
- * Sends one call of a client of `endpoint` as DynamoDB on AWS would take it: a transaction holds
- * its items while in flight, or is refused when another holds one; a single-item write to a held
- * item is refused. `send` sends the call on.
- * @example await sentAsOnAws(endpoint, "TransactWriteItemsCommand", input, () => next(args));
+ * Makes `client` refuse conflicting writes as DynamoDB on AWS does, with `emulator`'s book of
+ * held items.
+ * @example emulateConflicts(client, conflictEmulatorFor(endpoint));
  */
-export async function sentAsOnAws<T>(
-  endpoint: string | undefined,
-  command: string,
-  input: unknown,
-  send: () => Promise<T>,
-): Promise<T> {
-  const emulator = conflictEmulatorFor(endpoint);
-  if (command === "TransactWriteItemsCommand") {
-    const items = ((input as TransactInput).TransactItems ?? []).map((entry) => {
-      const write = entry.Put ?? entry.Update ?? entry.Delete ?? entry.ConditionCheck ?? {};
-      return itemId(write.TableName, write.Key ?? write.Item);
-    });
-    const release = emulator.holdTransaction(items);
-    try {
-      return await send();
-    } finally {
-      release();
-    }
-  }
-  if (SINGLE_WRITES.has(command)) {
-    const write = input as WriteInput;
-    emulator.checkSingleWrite(itemId(write.TableName, write.Key ?? write.Item));
-  }
-  return send();
+export function emulateConflicts(client: DynamoDBClient, emulator: ConflictEmulator): void {
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = String(context.commandName ?? "");
+      if (command === "TransactWriteItemsCommand") {
+        const items = ((args.input as TransactInput).TransactItems ?? []).map((entry) => {
+          const write = entry.Put ?? entry.Update ?? entry.Delete ?? entry.ConditionCheck ?? {};
+          return itemId(write.TableName, write.Key ?? write.Item);
+        });
+        const release = emulator.holdTransaction(items);
+        try {
+          return await next(args);
+        } finally {
+          release();
+        }
+      }
+      if (SINGLE_WRITES.has(command)) {
+        const input = args.input as WriteInput;
+        emulator.checkSingleWrite(itemId(input.TableName, input.Key ?? input.Item));
+      }
+      return next(args);
+    },
+    // Early, so a refused request costs no marshalling or signing; after tracing middleware
+    // (added with a higher priority), so traces see the refusal as a failed call.
+    { step: "initialize", priority: "low", name: "kaizenConflictEmulation" },
+  );
 }
 
 /** One item's identity: its table and key, in the SDK's wire form or as plain values. */

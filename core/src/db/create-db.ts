@@ -4,6 +4,7 @@
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { ConfiguredRetryStrategy } from "@smithy/core/retry";
+import { conflictEmulatorFor, emulateConflicts } from "./conflict-emulator.js";
 import { Db } from "./db.js";
 
 /** Connection settings for {@link createDb}. */
@@ -74,16 +75,6 @@ export function createDb(options: DbOptions): Db {
         }
       : {}),
   });
-  if (options.emulateConflicts) {
-    // Loaded when emulation is on (DynamoDB Local), so no function's cold start reads it.
-    const emulator = import("./conflict-emulator.js");
-    client.middlewareStack.add(
-      (next, context) => async (args) =>
-        (await emulator).sentAsOnAws(options.endpoint, String(context.commandName ?? ""), args.input, () => next(args)),
-      // Early, so a refused request costs no marshalling or signing; after tracing middleware
-      // (added with a higher priority), so traces see the refusal as a failed call.
-      { step: "initialize", priority: "low", name: "kaizenConflictEmulation" },
-    );
-  }
+  if (options.emulateConflicts) emulateConflicts(client, conflictEmulatorFor(options.endpoint));
   return new Db(client, options.tableName);
 }
