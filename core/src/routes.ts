@@ -126,7 +126,8 @@ export const WEBHOOK_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
 /**
  * Every route by family, as the families' declarations (`core/src/<domain>/api.ts`) give them: the
- * data alone (no handler, no schema), so infra/, the browser console and every bundle read it cheaply.
+ * data alone (no handler, no schema), so infra/, the browser console, the service function (which
+ * judges every request no route takes by it) and MCP read it cheaply; other functions drop it.
  * Written by `npm run openapi` into ./route-table.ts; a test fails when that file is stale.
  */
 export const ROUTE_TABLE = GENERATED_ROUTE_TABLE satisfies Record<string, readonly RouteSpec[]>;
