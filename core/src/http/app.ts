@@ -237,17 +237,19 @@ export function createHttpApp(
     }
   }
 
-  const served = Object.values(families).flatMap((module) => {
-    const { routes, misses } = module as unknown as FamilyModule<Record<string, RouteDeclaration>>;
-    const own = Object.keys(routes).map((key) => {
-      const [method, path] = key.split(" ") as [HttpMethod, string];
-      return { method, path };
+  // Judged on the first miss, not at a cold start: most instances never see one.
+  const served = () =>
+    Object.values(families).flatMap((module) => {
+      const { routes, misses } = module as unknown as FamilyModule<Record<string, RouteDeclaration>>;
+      const own = Object.keys(routes).map((key) => {
+        const [method, path] = key.split(" ") as [HttpMethod, string];
+        return { method, path };
+      });
+      return [...own, ...(misses?.() ?? [])];
     });
-    return [...own, ...(misses?.() ?? [])];
-  });
   let misses: ReturnType<typeof routeMisses> | undefined;
   app.notFound((c) => {
-    misses ??= routeMisses(served);
+    misses ??= routeMisses(served());
     return errorResponse(c, misses(c));
   });
   // The error reaches the log through `c.error`: the request's one line carries it (requestLog).
