@@ -58,6 +58,7 @@ import { SignalIngest } from "./signals/signal-ingest.js";
 import { SignalQueries } from "./signals/signal-queries.js";
 import { SignalService } from "./signals/signal-service.js";
 import { SignalStore } from "./signals/signal-store.js";
+import { WebhookDeliveryClaims } from "./signals/webhook-delivery-claims.js";
 import { AgentStats } from "./stats/agent-stats.js";
 import { UsageStats } from "./stats/usage-stats.js";
 import { ExperimentEndings } from "./templates/experiment-endings.js";
@@ -211,8 +212,15 @@ export const codeHostReviews = (deps: DbDeps) =>
         humanReviews: humanReviews(deps),
       }),
   );
-/** Signals in: `reviews` given to the webhook receivers' ingest, none to the manual signals'. */
-const signalsIngested = (deps: DbDeps, name: string, reviews?: CodeHostReviews) =>
+/**
+ * Signals in. The webhook receivers' ingest is given the code-host review loop and the webhook
+ * delivery reservations; the manual signals' ingest neither (a manual signal is never a webhook delivery).
+ */
+const signalsIngested = (
+  deps: DbDeps,
+  name: string,
+  receivers?: { reviews: CodeHostReviews; deliveryClaims: WebhookDeliveryClaims },
+) =>
   once(
     deps,
     name,
@@ -226,9 +234,10 @@ const signalsIngested = (deps: DbDeps, name: string, reviews?: CodeHostReviews) 
             service: issueService(deps),
             links: signalLinks(deps),
             projects: catalogLookups(deps),
-            ...(reviews ? { reviews } : {}),
+            ...(receivers ? { reviews: receivers.reviews } : {}),
           },
           clockOf(deps),
+          receivers?.deliveryClaims,
         ),
         signalQueries(deps),
         issueService(deps),
@@ -237,7 +246,11 @@ const signalsIngested = (deps: DbDeps, name: string, reviews?: CodeHostReviews) 
 /** Manual signals and the signal reads. */
 export const signalService = (deps: DbDeps) => signalsIngested(deps, "signals");
 /** The webhook receivers' signals, code-host reviews and merges among them. */
-export const webhookSignals = (deps: DbDeps) => signalsIngested(deps, "webhookSignals", codeHostReviews(deps));
+export const webhookSignals = (deps: DbDeps) =>
+  signalsIngested(deps, "webhookSignals", {
+    reviews: codeHostReviews(deps),
+    deliveryClaims: new WebhookDeliveryClaims(signalStore(deps), clockOf(deps)),
+  });
 export const issueMerge = (deps: DbDeps) =>
   once(
     deps,

@@ -25,7 +25,7 @@ import { type RoutedSignal, type Routing, routeSignal } from "./routing.js";
 import type { IngestResult } from "./schemas.js";
 import type { SignalQueries } from "./signal-queries.js";
 import type { SignalHead, SignalStore, StoredWebhookDelivery } from "./signal-store.js";
-import { WebhookDeliveryClaims } from "./webhook-delivery-claims.js";
+import type { WebhookDeliveryClaims } from "./webhook-delivery-claims.js";
 
 /** How long an issue whose item was found held takes its grouped signals beside it (a storm lasts). */
 const HELD_ISSUE_MS = 10_000;
@@ -84,9 +84,6 @@ export class SignalIngest {
   /** Issues whose item a grouping here found held lately: their next signals go beside them at once. */
   private readonly heldIssues = new RecentlySeen(HELD_ISSUE_MS);
 
-  /** Webhook delivery ids held while their signal is stored (one request stores each). */
-  private readonly claims: WebhookDeliveryClaims;
-
   constructor(
     private readonly db: Db,
     private readonly signals: SignalStore,
@@ -98,9 +95,12 @@ export class SignalIngest {
      * webhook delivery reservations last and redeliveries wait on (core/src/clock.ts).
      */
     private readonly clock?: Clock,
-  ) {
-    this.claims = new WebhookDeliveryClaims(signals, clock);
-  }
+    /**
+     * Webhook delivery ids held while their signal is stored (one request stores each): given to the
+     * webhook receivers' ingest; a manual signal has no webhook delivery id, so the manual signals' ingest has none.
+     */
+    private readonly deliveryClaims?: Pick<WebhookDeliveryClaims, "take">,
+  ) {}
 
   /**
    * Stores a signal and routes it (docs/api.md#what-a-signal-does). A webhook delivery id seen before returns the first
@@ -127,7 +127,7 @@ export class SignalIngest {
     const { deliveryId } = draft;
     let holding = false;
     const take = async (delivery: string) => {
-      const seen = await this.claims.take(draft.source, delivery, id);
+      const seen = await this.claimed().take(draft.source, delivery, id);
       holding = seen === null;
       return seen;
     };
@@ -351,13 +351,19 @@ export class SignalIngest {
         error.reasons[0] === "ConditionalCheckFailed";
       if (!webhookDeliveryTaken) throw error;
       // Another request took the webhook delivery over (this one outlived its reservation): wait for it.
-      const seen = await this.claims.take(draft.source, draft.deliveryId as string, signal.id);
+      const seen = await this.claimed().take(draft.source, draft.deliveryId as string, signal.id);
       // Held again (that request died too): the next attempt writes it.
       if (seen === null) throw error;
       // Stored by this very signal: a transaction that landed while its answer was lost.
       if (seen.signalId === signal.id) return undefined;
       return this.duplicate(seen);
     }
+  }
+
+  /** The webhook delivery reservations, for a draft that names a webhook delivery (only the receivers' ingest is given them). */
+  private claimed(): Pick<WebhookDeliveryClaims, "take"> {
+    if (!this.deliveryClaims) throw new Error("This ingest was given no webhook delivery reservations to hold one by");
+    return this.deliveryClaims;
   }
 
   private async duplicate(seen: StoredWebhookDelivery): Promise<IngestResult> {
