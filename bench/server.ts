@@ -16,6 +16,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { EVENT_TYPES } from "../core/src/events/schemas.js";
 import { API_FAMILIES, createApp, createDb, loadConfig } from "../core/src/index.js";
+import { OPEN_GUARD } from "../core/src/outbound-guard.js";
 import { destinationService } from "../core/src/services.js";
 import { startLocalEvents } from "../infra/local/events.js";
 import { appFleet } from "../testkit/fleet.js";
@@ -85,13 +86,13 @@ async function deliverEvents(): Promise<() => number> {
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const db = createDb({ tableName: config.tableName, region: config.region, endpoint: config.dynamodbEndpoint });
-  const destinations = destinationService({ db });
+  const destinations = destinationService({ db, outboundGuard: OPEN_GUARD });
   // A table a former run left its destinations in: theirs point at receivers that are gone.
   const { destinations: former } = await destinations.list({ offset: 0, limit: 100 });
   for (const { id } of former) await destinations.delete(id, undefined);
   const { port } = receiver.address() as AddressInfo;
   await destinations.create({ url: `http://127.0.0.1:${port}/`, events: [...EVENT_TYPES], description: "bench" });
-  await startLocalEvents({ db });
+  await startLocalEvents({ db, outboundGuard: OPEN_GUARD });
   return () => delivered;
 }
 const eventsDelivered = process.env.BENCH_EVENTS === "on" ? await deliverEvents() : () => 0;

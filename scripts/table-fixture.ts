@@ -22,6 +22,7 @@ import codehostDefinitions from "@octokit/webhooks-examples" with { type: "json"
 import type { Hono } from "hono";
 import type { AppEnv } from "../core/src/http/app.js";
 import { API_FAMILIES, createApp, createDb, ensureTable, loadConfig, waitForDatabase } from "../core/src/index.js";
+import { OPEN_GUARD } from "../core/src/outbound-guard.js";
 import { signCodehost, signErrortracker } from "../core/src/webhooks/verify.js";
 import { startDynamoDbLocal } from "../infra/local/dynamodb.js";
 import { startLocalEvents } from "../infra/local/events.js";
@@ -288,7 +289,9 @@ async function main(): Promise<void> {
       serviceApiKey: API_KEY,
       webhookSecrets: { ...SECRETS },
     };
-    const events = await startLocalEvents({ db }, (message, error) => console.error(message, error ?? ""));
+    const events = await startLocalEvents({ db, outboundGuard: OPEN_GUARD }, (message, error) =>
+      console.error(message, error ?? ""),
+    );
     const app = createApp(API_FAMILIES, { config, db, logger: new Logger({ logLevel: "SILENT" }) });
     // Port 9 (discard) on loopback refuses: that destination's deliveries stay pending, due again later.
     await fill(app, receiverUrl, "http://127.0.0.1:9/refused");

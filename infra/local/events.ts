@@ -10,6 +10,7 @@ import type { Config } from "../../core/src/config.js";
 import type { Db } from "../../core/src/db/db.js";
 import { startStreamReader } from "../../core/src/db/stream-reader.js";
 import { EventDeliveries } from "../../core/src/events/event-deliveries.js";
+import type { OutboundGuard } from "../../core/src/outbound-guard.js";
 import type { RunnerHandoffOptions } from "../../core/src/runners/runner-handoffs.js";
 import { destinationStore, eventDeliveries, eventDeliveryStore, runnerHandoffs } from "../../core/src/services.js";
 
@@ -34,7 +35,7 @@ export interface LocalEvents {
 
 /** Starts reading the table's stream and sweeping due retries; `log` hears what went wrong. */
 export async function startLocalEvents(
-  deps: { db: Db; clock?: () => Date; config?: Config },
+  deps: { db: Db; clock?: () => Date; config?: Config; outboundGuard?: OutboundGuard },
   log: (message: string, error?: unknown) => void = (message, error) => console.error(message, error ?? ""),
   options: LocalEventsOptions = {},
 ): Promise<LocalEvents> {
@@ -45,6 +46,7 @@ export async function startLocalEvents(
       ? eventDeliveries(deps)
       : new EventDeliveries(destinationStore(deps), eventDeliveryStore(deps), {
           ...(deps.clock ? { now: deps.clock } : {}),
+          ...(deps.outboundGuard ? { guard: deps.outboundGuard } : {}),
           sendTimeoutMs,
         });
   const { config } = deps;

@@ -19,6 +19,7 @@ import {
   InvalidConfigError,
   waitForDatabase,
 } from "../../core/src/index.js";
+import { OPEN_GUARD } from "../../core/src/outbound-guard.js";
 import { promptRenderer } from "../../core/src/services.js";
 import { dynamoDataDir, type RunningDynamoDb, startDynamoDbLocal } from "./dynamodb.js";
 import { type LocalEvents, startLocalEvents } from "./events.js";
@@ -95,6 +96,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const deps = {
       config: { ...config, serviceApiKey: apiKey },
       db,
+      // The local server sends wherever its user points it: its receivers usually run on this machine.
+      outboundGuard: OPEN_GUARD,
       ...(options.clock ? { clock: options.clock } : {}),
     };
     const seededTemplates = await promptRenderer(deps).seedDefaults();

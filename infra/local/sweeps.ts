@@ -7,6 +7,7 @@
 import type { Config } from "../../core/src/config.js";
 import type { Db } from "../../core/src/db/db.js";
 import { VERIFICATIONS_PER_SWEEP } from "../../core/src/issues/verification-sweep.js";
+import type { OutboundGuard } from "../../core/src/outbound-guard.js";
 import type { RunnerHandoffOptions } from "../../core/src/runners/runner-handoffs.js";
 import { runnerHandoffs, verificationSweep } from "../../core/src/services.js";
 
@@ -21,7 +22,7 @@ export interface LocalSweeps {
 
 /** Starts the sweeps; `log` hears what went wrong. */
 export function startLocalSweeps(
-  deps: { db: Db; clock?: () => Date; config?: Config },
+  deps: { db: Db; clock?: () => Date; config?: Config; outboundGuard?: OutboundGuard },
   log: (message: string, error?: unknown) => void = (message, error) => console.error(message, error ?? ""),
   intervalMs = VERIFY_INTERVAL_MS,
   runners: Partial<RunnerHandoffOptions> = {},

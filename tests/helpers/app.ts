@@ -4,6 +4,7 @@ import type { Hono } from "hono";
 import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
 import type { AppEnv } from "../../core/src/http/app.js";
 import { type AppDeps, createApp, createDb, type Db } from "../../core/src/index.js";
+import { OPEN_GUARD } from "../../core/src/outbound-guard.js";
 import { appFleet, type Fleet } from "../../testkit/fleet.js";
 import { freshTable, TEST_API_KEY, testConfig } from "./db.js";
 
@@ -16,14 +17,20 @@ export interface TestApp {
 
 /**
  * Every family on one app over a new, empty table, authenticated by TEST_API_KEY; AWS's
- * transaction conflicts are emulated unless `emulateConflicts` is false.
+ * transaction conflicts are emulated unless `emulateConflicts` is false. Its own requests go
+ * anywhere, as the local server's do (the tests' receivers listen on this machine).
  */
 export async function testApp(
   overrides: Partial<AppDeps> = {},
   options: { emulateConflicts?: boolean; stream?: boolean } = {},
 ): Promise<TestApp> {
   const { db, tableName, endpoint } = await freshTable(options);
-  const app = createApp(ALL_FAMILIES, { config: testConfig({ tableName, endpoint }), db, ...overrides });
+  const app = createApp(ALL_FAMILIES, {
+    config: testConfig({ tableName, endpoint }),
+    db,
+    outboundGuard: OPEN_GUARD,
+    ...overrides,
+  });
   return { app, db, tableName, endpoint };
 }
 
@@ -55,7 +62,8 @@ export async function createIssues(
 /** A second app on the same table, as another function instance would be: no in-process state shared. */
 export function anotherInstance(t: TestApp, emulateConflicts: boolean): Pick<TestApp, "app"> {
   const db = createDb({ tableName: t.tableName, region: "us-east-1", endpoint: t.endpoint, emulateConflicts });
-  return { app: createApp(ALL_FAMILIES, { config: testConfig({ tableName: t.tableName, endpoint: t.endpoint }), db }) };
+  const config = testConfig({ tableName: t.tableName, endpoint: t.endpoint });
+  return { app: createApp(ALL_FAMILIES, { config, db, outboundGuard: OPEN_GUARD }) };
 }
 
 /** What sends a request as `app.request` does: one app, or a fleet of them. */

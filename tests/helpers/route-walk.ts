@@ -13,6 +13,7 @@ import type { AppEnv } from "../../core/src/http/app.js";
 import { issueKey } from "../../core/src/issues/keys.js";
 import { type Declaration, type Success, successStatus } from "../../core/src/openapi/declare.js";
 import { RESOURCE_SCHEMAS } from "../../core/src/openapi/resources.js";
+import { OPEN_GUARD } from "../../core/src/outbound-guard.js";
 import type { Family, RouteKey } from "../../core/src/routes.js";
 import { eventDeliveries } from "../../core/src/services.js";
 import { AUTH } from "./app.js";
@@ -343,7 +344,7 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
   await call("PATCH /api/event-destinations/:id", { id: destination.id }, { body: { description: "walked" } });
   const issueItem = await db.get(issueKey(other.id), { consistent: true });
   if (!issueItem) throw new Error("the walk's issue is not in the table");
-  await eventDeliveries({ db }).handleChanges([
+  await eventDeliveries({ db, outboundGuard: OPEN_GUARD }).handleChanges([
     {
       id: "walk-record-1",
       kind: "INSERT",

@@ -1,10 +1,13 @@
 /** Event destinations (docs/api.md#outbound-events) through the HTTP app on DynamoDB Local: validation, the secret shown once, rotation, the limit of 20. */
 import { beforeAll, describe, expect, it } from "vitest";
+import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
 import { DestinationStore } from "../../core/src/events/destination-store.js";
 import { EventDeliveries } from "../../core/src/events/event-deliveries.js";
 import { EventDeliveryStore } from "../../core/src/events/event-delivery-store.js";
+import { createApp } from "../../core/src/index.js";
 import { publicOnlyGuard } from "../../core/src/outbound-guard.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { testConfig } from "../helpers/db.js";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -193,6 +196,38 @@ describe("event destinations on a deployed stage (docs/security.md#outbound-requ
     ]);
     expect(sent).toBe(0);
     const { deliveries: kept } = await new EventDeliveryStore(deployed.db).page(data.id, 0, 10);
+    expect(kept.map((delivery) => delivery.attempts.map(({ error }) => error))).toEqual([["blocked address"]]);
+  });
+
+  it("refuses inside the network when no guard is named, as a deployed function names none", async () => {
+    // A destination made through the local server's open guard, then the same table as a function sees it.
+    const local = await testApp();
+    const url = "http://127.0.0.1:9/kaizen";
+    const made = await local.app.request("/api/event-destinations", jsonPost({ ...valid, url }));
+    expect(made.status).toBe(201);
+    const { data } = (await made.json()) as { data: Shown };
+    const unguarded = createApp(ALL_FAMILIES, {
+      config: testConfig({ tableName: local.tableName, endpoint: local.endpoint }),
+      db: local.db,
+    });
+    const refused = await unguarded.request("/api/event-destinations", jsonPost({ ...valid, url }));
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      error: "url: must not resolve to a loopback, private, link-local or unique-local address",
+    });
+    let sent = 0;
+    const deliveries = new EventDeliveries(new DestinationStore(local.db), new EventDeliveryStore(local.db), {
+      send: async () => {
+        sent += 1;
+        return { ok: true, responseStatus: 204, durationMs: 1, error: null };
+      },
+    });
+    const issue = { entity: "issue", id: "iss_01ARZ3NDEKTSV4RRFFQ69G5FAW", number: 1, title: "t", status: "todo" };
+    await deliveries.handleChanges([
+      { id: "r-1", kind: "INSERT", sequenceNumber: "1", keys: { pk: "p", sk: "s" }, at: Date.now(), newImage: issue },
+    ]);
+    expect(sent).toBe(0);
+    const { deliveries: kept } = await new EventDeliveryStore(local.db).page(data.id, 0, 10);
     expect(kept.map((delivery) => delivery.attempts.map(({ error }) => error))).toEqual([["blocked address"]]);
   });
 });

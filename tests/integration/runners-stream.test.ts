@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
 import { createApp } from "../../core/src/index.js";
+import { OPEN_GUARD } from "../../core/src/outbound-guard.js";
 import { startLocalEvents } from "../../infra/local/events.js";
 import { AUTH, dataOf, jsonPost } from "../helpers/app.js";
 import { freshTable, testConfig } from "../helpers/db.js";
@@ -28,8 +29,10 @@ describe("hosted runners on the change stream", () => {
       githubApiUrl: github.url,
       publicBaseUrl: "https://kaizen.example.com",
     });
-    const app = createApp(ALL_FAMILIES, { config, db });
-    const local = await startLocalEvents({ db, config }, () => undefined, { runners: { timeoutMs: 2_000 } });
+    const app = createApp(ALL_FAMILIES, { config, db, outboundGuard: OPEN_GUARD });
+    const local = await startLocalEvents({ db, config, outboundGuard: OPEN_GUARD }, () => undefined, {
+      runners: { timeoutMs: 2_000 },
+    });
     cleanups.push(
       () => github.close(),
       () => local.stop(),

@@ -12,7 +12,7 @@ import type { Db, Key } from "../../core/src/db/db.js";
 import { dispatchKey } from "../../core/src/dispatch/keys.js";
 import { createApp, createDb } from "../../core/src/index.js";
 import { issueKey } from "../../core/src/issues/keys.js";
-import { publicOnlyGuard } from "../../core/src/outbound-guard.js";
+import { OPEN_GUARD, publicOnlyGuard } from "../../core/src/outbound-guard.js";
 import { runnerKey } from "../../core/src/runners/keys.js";
 import { NO_RUNNERS_KEPT_MS } from "../../core/src/runners/runner-handoffs.js";
 import { runnerHandoffs } from "../../core/src/services.js";
@@ -71,7 +71,7 @@ async function world(options: { script?: GitHubScript; emulateConflicts?: boolea
   const { db, tableName, endpoint } = await freshTable({ emulateConflicts: options.emulateConflicts ?? true });
   const clock = testClock();
   const config = testConfig({ tableName, endpoint, githubApiUrl: github.url, publicBaseUrl: KAIZEN_URL });
-  const deps = { config, db, clock };
+  const deps = { config, db, clock, outboundGuard: OPEN_GUARD };
   const app = createApp(ALL_FAMILIES, { ...deps, ...(options.logger ? { logger: options.logger } : {}) });
   const handoffs = runnerHandoffs(deps, { timeoutMs: 300 });
   const request = (path: string, init: RequestInit = {}) =>
@@ -251,6 +251,23 @@ describe("hosted runners: the resource", () => {
     expect(((await response.json()) as { error: string }).error).toBe(
       "repository: GITHUB_API_URL must not resolve to a loopback, private, link-local or unique-local address",
     );
+  });
+
+  it("refuses a runner, and each hand-off of one made before, when no guard is named, as a deployed function names none", async () => {
+    // The stand-in GitHub listens on loopback: the local server's open guard lets a runner be made.
+    const w = await world();
+    const [issue] = await w.makeIssues(1);
+    const made = await w.makeRunner();
+    const unguarded = createApp(ALL_FAMILIES, { config: w.config, db: w.db });
+    const response = await unguarded.request(
+      "/api/runners",
+      jsonPost({ name: "ci", kind: "github_actions", repository: REPOSITORY, githubToken: GITHUB_TOKEN }),
+    );
+    expect(response.status).toBe(400);
+    expect(await runnerHandoffs({ config: w.config, db: w.db, clock: w.clock }, { timeoutMs: 300 }).sweep()).toBe(0);
+    expect(w.github.received).toHaveLength(0);
+    expect(await w.runner(made.id)).toMatchObject({ lastError: "blocked address", failures: 1 });
+    expect(await dataOf<{ status: string }>(w.request(`/api/issues/${issue?.id}`))).toMatchObject({ status: "todo" });
   });
 });
 
@@ -448,7 +465,10 @@ describe("hosted runners: hand-offs", () => {
       // Each hand-off as another Lambda instance would make it: its own client, its own services.
       const instance = () => {
         const db = createDb({ tableName: w.tableName, region: "us-east-1", endpoint: w.endpoint, emulateConflicts });
-        return runnerHandoffs({ config: w.config, db, clock: w.clock }, { timeoutMs: 2_000 });
+        return runnerHandoffs(
+          { config: w.config, db, clock: w.clock, outboundGuard: OPEN_GUARD },
+          { timeoutMs: 2_000 },
+        );
       };
       const eligible: ChangeRecord[] = issues.map((issue, i) => ({
         id: `eligible-${i}`,
@@ -532,7 +552,7 @@ describe("hosted runners: hand-offs", () => {
       posting = resolve;
     });
     const dying = runnerHandoffs(
-      { config: w.config, db: w.db, clock: w.clock },
+      { config: w.config, db: w.db, clock: w.clock, outboundGuard: OPEN_GUARD },
       {
         send: () => {
           posting();

@@ -9,6 +9,7 @@ import { MAX_RETRY_MS } from "../../core/src/events/event-deliveries.js";
 import { EVENT_TYPES } from "../../core/src/events/schemas.js";
 import { SEND_TIMEOUT_MS } from "../../core/src/events/sender.js";
 import { verifySignature } from "../../core/src/events/signing.js";
+import { OPEN_GUARD } from "../../core/src/outbound-guard.js";
 import { eventDeliveries } from "../../core/src/services.js";
 import { type LocalEventsOptions, startLocalEvents } from "../../infra/local/events.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
@@ -31,7 +32,10 @@ async function setUp(script?: Script, events: string[] = ALL_EVENTS, options: Lo
   const clock = () => new Date(Date.now() + shiftMs);
   const t = await testApp({ clock }, { stream: true });
   const receiver = await startReceiver(script);
-  const local = await startLocalEvents({ db: t.db, clock }, () => undefined, { sweepIntervalMs: SWEEP_MS, ...options });
+  const local = await startLocalEvents({ db: t.db, clock, outboundGuard: OPEN_GUARD }, () => undefined, {
+    sweepIntervalMs: SWEEP_MS,
+    ...options,
+  });
   cleanups.push(
     () => receiver.close(),
     () => local.stop(),
@@ -376,7 +380,7 @@ describe("outbound events", () => {
     await createIssue(t);
     await reader.drained();
     const changes = batches.flat();
-    const deliveries = eventDeliveries({ db: t.db });
+    const deliveries = eventDeliveries({ db: t.db, outboundGuard: OPEN_GUARD });
     await deliveries.handleChanges(changes);
     await deliveries.handleChanges(changes);
     await Promise.all([deliveries.handleChanges(changes), deliveries.handleChanges(changes)]);

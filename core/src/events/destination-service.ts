@@ -6,7 +6,7 @@
 
 import { NotFoundError, ValidationError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
-import { OPEN_GUARD, type OutboundGuard } from "../outbound-guard.js";
+import { type OutboundGuard, publicOnlyGuard } from "../outbound-guard.js";
 import type { DestinationStore, StoredDestination } from "./destination-store.js";
 import type { EventDeliveries } from "./event-deliveries.js";
 import type { EventDeliveryStore } from "./event-delivery-store.js";
@@ -31,8 +31,8 @@ export class DestinationService {
     private readonly deliveries: EventDeliveryStore,
     private readonly sending: Pick<EventDeliveries, "retry">,
     private readonly now: () => Date = () => new Date(),
-    /** Where events may be sent (docs/security.md#outbound-requests): a URL it refuses is a 400. */
-    private readonly guard: OutboundGuard = OPEN_GUARD,
+    /** Where events may be sent (docs/security.md#outbound-requests): a URL it refuses is a 400; public addresses only by default. */
+    private readonly guard: OutboundGuard = publicOnlyGuard(),
   ) {}
 
   async create(input: CreateDestinationBody): Promise<{ destination: DestinationWithSecret; version: number }> {

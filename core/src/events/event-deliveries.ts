@@ -16,7 +16,7 @@
 
 import type { ChangeRecord } from "../db/changes.js";
 import { ConflictError, NotFoundError } from "../errors.js";
-import { OPEN_GUARD, type OutboundGuard } from "../outbound-guard.js";
+import { type OutboundGuard, publicOnlyGuard } from "../outbound-guard.js";
 import { eventsOf } from "./derive.js";
 import { DEACTIVATE_AFTER_FAILURES, type DestinationStore, type StoredDestination } from "./destination-store.js";
 import type { EventDeliveryStore, StoredEventDelivery } from "./event-delivery-store.js";
@@ -63,7 +63,7 @@ export interface EventDeliveryOptions {
    * (aws/wakeups.ts); locally none is needed, the local stack sweeps every second.
    */
   wake?: (at: Date) => Promise<void>;
-  /** Where attempts may go (docs/security.md#outbound-requests); everywhere when omitted (the local server). */
+  /** Where attempts may go (docs/security.md#outbound-requests); public addresses only when omitted (the local server passes the open guard). */
   guard?: OutboundGuard;
 }
 
@@ -84,7 +84,7 @@ export class EventDeliveries {
     this.now = options.now ?? (() => new Date());
     this.random = options.random ?? Math.random;
     this.wake = options.wake;
-    this.guard = options.guard ?? OPEN_GUARD;
+    this.guard = options.guard ?? publicOnlyGuard();
   }
 
   /** Derives the events of one batch of the change stream and sends them; safe to call twice with one batch. */

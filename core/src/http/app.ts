@@ -55,8 +55,9 @@ export interface AppDeps {
    */
   clock?: Clock;
   /**
-   * Where Kaizen's own requests (outbound events) may go: deployed, never inside a network
-   * (http/outbound-guard.ts); everywhere when omitted, as on the local server.
+   * Where Kaizen's own requests (outbound events, runner hand-offs) may go (docs/security.md#outbound-requests).
+   * When omitted, never inside a network: each sender's own default, so a deployed function is safe
+   * without naming one. The local server passes `OPEN_GUARD` (core/src/outbound-guard.ts).
    */
   outboundGuard?: OutboundGuard;
 }

@@ -20,7 +20,7 @@ import type { DispatchService } from "../dispatch/dispatch-service.js";
 import type { ClaimResult } from "../dispatch/schemas.js";
 import { ConflictError, NotFoundError, TooManyRequestsError, UnavailableError } from "../errors.js";
 import { defaultLogger, loggedError } from "../http/logger.js";
-import { BLOCKED_ADDRESS, OPEN_GUARD, type OutboundGuard } from "../outbound-guard.js";
+import { BLOCKED_ADDRESS, type OutboundGuard, publicOnlyGuard } from "../outbound-guard.js";
 import { type HandOffResult, type RepositoryDispatch, sendRepositoryDispatch } from "./github-dispatch.js";
 import {
   DISABLE_AFTER_REFUSALS,
@@ -41,7 +41,7 @@ export interface RunnerHandoffOptions {
   githubApiUrl: string;
   /** The URL agents reach Kaizen at (`PUBLIC_BASE_URL`, else the API's own), sent as `kaizenUrl`. */
   kaizenUrl: string;
-  /** Where hand-offs may go (docs/security.md#outbound-requests); everywhere when omitted (the local server). */
+  /** Where hand-offs may go (docs/security.md#outbound-requests); public addresses only when omitted (the local server passes the open guard). */
   guard?: OutboundGuard;
   now?: Clock;
   /** How a repository dispatch is sent; {@link sendRepositoryDispatch} with {@link timeoutMs} when omitted. */
@@ -80,7 +80,7 @@ export class RunnerHandoffs {
   ) {
     this.now = options.now ?? machineClock;
     this.send = options.send ?? ((dispatch) => sendRepositoryDispatch(dispatch, options.timeoutMs));
-    this.guard = options.guard ?? OPEN_GUARD;
+    this.guard = options.guard ?? publicOnlyGuard();
   }
 
   /**

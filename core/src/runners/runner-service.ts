@@ -5,7 +5,7 @@
  */
 import { NotFoundError, ValidationError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
-import { OPEN_GUARD, type OutboundGuard } from "../outbound-guard.js";
+import { type OutboundGuard, publicOnlyGuard } from "../outbound-guard.js";
 import { newRunnerId } from "./keys.js";
 import type { RunnerFields, RunnerStore, StoredRunner } from "./runner-store.js";
 import { type CreateRunnerBody, DEFAULT_EVENT_TYPE, type PatchRunnerBody, RUNNER_ID, type Runner } from "./schemas.js";
@@ -16,7 +16,7 @@ export interface RunnerServiceOptions {
   projectExists: (id: string) => Promise<boolean>;
   /** GitHub's API base (`GITHUB_API_URL`), checked against the guard when a runner is made or changed. */
   githubApiUrl: string;
-  /** Where Kaizen's own requests may go (docs/security.md#outbound-requests). */
+  /** Where Kaizen's own requests may go (docs/security.md#outbound-requests); public addresses only when omitted. */
   guard?: OutboundGuard;
   now?: () => Date;
 }
@@ -30,7 +30,7 @@ export class RunnerService {
     private readonly options: RunnerServiceOptions,
   ) {
     this.now = options.now ?? (() => new Date());
-    this.guard = options.guard ?? OPEN_GUARD;
+    this.guard = options.guard ?? publicOnlyGuard();
   }
 
   async create(input: CreateRunnerBody): Promise<StoredRunner> {

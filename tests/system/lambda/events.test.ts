@@ -21,6 +21,7 @@ import type { Db } from "../../../core/src/db/db.js";
 import { DestinationStore } from "../../../core/src/events/destination-store.js";
 import { EventDeliveries } from "../../../core/src/events/event-deliveries.js";
 import { EventDeliveryStore } from "../../../core/src/events/event-delivery-store.js";
+import { OPEN_GUARD } from "../../../core/src/outbound-guard.js";
 import { destinationService, issueService } from "../../../core/src/services.js";
 import { deployedEnv } from "../../helpers/lambda.js";
 import { type Receiver, type Script, startReceiver } from "../../helpers/receiver.js";
@@ -109,7 +110,10 @@ async function setUp(script?: Script, allowPrivate = true) {
   const db = createDb({ tableName: env.TABLE_NAME, region: "us-east-1", endpoint });
   const receiver = await startReceiver(script);
   receivers.push(receiver);
-  const { destination } = await destinationService({ db }).create({ url: receiver.url, events: ["issue.created"] });
+  const { destination } = await destinationService({ db, outboundGuard: OPEN_GUARD }).create({
+    url: receiver.url,
+    events: ["issue.created"],
+  });
   return { env, endpoint, db, receiver, destination };
 }
 
@@ -160,6 +164,7 @@ describe("the events function", () => {
     // The first attempt, made a minute ago: its retry is due now.
     const earlier = new EventDeliveries(new DestinationStore(db), new EventDeliveryStore(db), {
       now: () => new Date(Date.now() - 60_000),
+      guard: OPEN_GUARD,
     });
     await earlier.handleChanges((await streamRecords(db, endpoint)).map((record) => changeRecordOf(record)));
     expect(receiver.received).toHaveLength(1);
