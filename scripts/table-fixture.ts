@@ -292,7 +292,12 @@ async function main(): Promise<void> {
     const events = await startLocalEvents({ db, outboundGuard: OPEN_GUARD }, (message, error) =>
       console.error(message, error ?? ""),
     );
-    const app = createApp(API_FAMILIES, { config, db, logger: new Logger({ logLevel: "SILENT" }) });
+    const app = createApp(API_FAMILIES, {
+      config,
+      db,
+      outboundGuard: OPEN_GUARD,
+      logger: new Logger({ logLevel: "SILENT" }),
+    });
     // Port 9 (discard) on loopback refuses: that destination's deliveries stay pending, due again later.
     await fill(app, receiverUrl, "http://127.0.0.1:9/refused");
     await events.drained();

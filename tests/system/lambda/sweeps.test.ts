@@ -11,6 +11,7 @@ import { ALL_FAMILIES } from "../../../client/mcp/all-families.js";
 import { createDb } from "../../../core/src/db/create-db.js";
 import { createApp } from "../../../core/src/index.js";
 import type { Verification } from "../../../core/src/issues/schemas.js";
+import { OPEN_GUARD } from "../../../core/src/outbound-guard.js";
 import { issueMoves, issueService, issueStore } from "../../../core/src/services.js";
 import { dataOf, jsonPost } from "../../helpers/app.js";
 import { testConfig } from "../../helpers/db.js";
@@ -94,7 +95,8 @@ describe("the sweeps function", () => {
     };
     const github = await startGitHubStandIn(expected);
     const db = createDb({ tableName: env.TABLE_NAME, region: "us-east-1", endpoint });
-    const app = createApp(ALL_FAMILIES, { config: testConfig({ tableName: env.TABLE_NAME, endpoint }), db });
+    const config = testConfig({ tableName: env.TABLE_NAME, endpoint });
+    const app = createApp(ALL_FAMILIES, { config, db, outboundGuard: OPEN_GUARD });
     const issue = await dataOf<{ identifier: string }>(
       app.request("/api/issues", jsonPost({ title: "Fix it", type: "task", status: "todo" })),
       201,
