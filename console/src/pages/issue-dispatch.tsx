@@ -2,7 +2,8 @@
  * @module console/pages/issue-dispatch — an issue's dispatches on `/app/issues/:id`
  * (docs/console.md#an-agent-at-work): the open one live — its status, what it waits for, its
  * cost against its budget and its activities as they come (../activity-tail.ts) — with what a
- * person may do to it: answer its question, approve or reject its plan, message it, stop it; and
+ * person may do to it (the forms of ./dispatch-steering.tsx): answer its question, approve or
+ * reject its plan, message it, stop it; and
  * the history, each ended dispatch with its outcome, why it was stopped and its activities, read
  * only. A key that may not steer (../access.ts) watches without those forms. Activities are text:
  * nothing an agent writes is rendered as HTML.
@@ -10,27 +11,15 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { Schema } from "../../../client/client.js";
 import { ACTIVITY_PAGE, ACTIVITY_POLL_MS, ActivityTail, type TailState } from "../activity-tail.js";
-import { Badge, Failure, fieldValue, Loading, When } from "../components.js";
-import {
-  authorText,
-  costText,
-  isOpen,
-  latest,
-  planText,
-  STOP_THEN,
-  type StopThen,
-  typeText,
-  usageText,
-  waitingText,
-} from "../dispatch-text.js";
+import { Badge, Failure, Loading, When } from "../components.js";
+import { authorText, costText, isOpen, latest, planText, typeText, usageText, waitingText } from "../dispatch-text.js";
 import { REFRESH_MS, type Resource, useAction, useResource } from "../resource.js";
 import { allowed, api, asApiError, noteFailure, noteSuccess } from "../session.js";
+import { MessageForm, PlanDecision, StopForm } from "./dispatch-steering.js";
 
 type Dispatch = Schema<"Dispatch">;
 type Activity = Schema<"Activity">;
 type IssueRef = { identifier: string };
-/** The one action on the dispatch under way: what a person does to it runs one at a time. */
-type Act = ReturnType<typeof useAction>;
 
 /** What a person's action on a dispatch answers with a 409 (it moved on meanwhile). */
 const MOVED_ON = "The dispatch moved on meanwhile (answered, stopped or ended): the page now shows where it is.";
@@ -165,219 +154,6 @@ function ActivityLog({
         </ol>
       </div>
     </>
-  );
-}
-
-/** A person's words to the agent: the answer to its question while it waits for one, else a message. */
-function MessageForm({
-  dispatch,
-  question,
-  act,
-  onSent,
-}: {
-  dispatch: Dispatch;
-  question: Activity | null;
-  act: Act;
-  onSent: () => Promise<void>;
-}) {
-  const [body, setBody] = useState("");
-  const answering = dispatch.waitingFor === "input";
-  const title = answering ? "Answer its question" : "Message the agent";
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (!body.trim()) return;
-    const done = await act.run((kaizen) =>
-      kaizen.POST("/api/dispatch/{id}/messages", {
-        params: { path: { id: dispatch.id } },
-        body: { body: body.trim() },
-      }),
-    );
-    if (done) setBody("");
-    await onSent();
-  };
-  return (
-    <form class="stack steer" aria-labelledby={`message-title-${dispatch.id}`} onSubmit={submit}>
-      <h3 id={`message-title-${dispatch.id}`}>{title}</h3>
-      {answering && question ? <blockquote class="activity-body">{question.body}</blockquote> : null}
-      {answering ? null : <p class="muted small">It reads it with its activities; it does not have to answer.</p>}
-      <label for={`message-body-${dispatch.id}`}>{answering ? "Your answer" : "Your message"}</label>
-      <textarea
-        id={`message-body-${dispatch.id}`}
-        rows={3}
-        maxLength={20_000}
-        value={body}
-        onInput={(event) => setBody(fieldValue(event))}
-      />
-      <button type="submit" disabled={act.busy || !body.trim()}>
-        {act.busy ? "Sending…" : answering ? "Send answer" : "Send message"}
-      </button>
-    </form>
-  );
-}
-
-/** Approve the plan (a comment optional) or reject it (feedback required): the agent then works on. */
-function PlanDecision({
-  dispatch,
-  plan,
-  act,
-  onDecided,
-}: {
-  dispatch: Dispatch;
-  plan: Activity | null;
-  act: Act;
-  onDecided: () => Promise<void>;
-}) {
-  const [comment, setComment] = useState("");
-  const [feedback, setFeedback] = useState("");
-  const path = { id: dispatch.id };
-  const approve = async (event: Event) => {
-    event.preventDefault();
-    const done = await act.run((kaizen) =>
-      kaizen.POST("/api/dispatch/{id}/approve", {
-        params: { path },
-        body: comment.trim() ? { comment: comment.trim() } : {},
-      }),
-    );
-    if (done) setComment("");
-    await onDecided();
-  };
-  const reject = async (event: Event) => {
-    event.preventDefault();
-    if (!feedback.trim()) return;
-    const done = await act.run((kaizen) =>
-      kaizen.POST("/api/dispatch/{id}/reject", { params: { path }, body: { feedback: feedback.trim() } }),
-    );
-    if (done) setFeedback("");
-    await onDecided();
-  };
-  return (
-    <section class="steer" aria-labelledby={`plan-title-${dispatch.id}`}>
-      <h3 id={`plan-title-${dispatch.id}`}>Its plan waits for your approval</h3>
-      {plan ? <blockquote class="activity-body">{plan.body}</blockquote> : null}
-      <div class="columns">
-        {allowed("POST", "/api/dispatch/{id}/approve") ? (
-          <form class="stack" aria-label="Approve the plan" onSubmit={approve}>
-            <label for={`approve-comment-${dispatch.id}`}>Note to the agent (optional)</label>
-            <textarea
-              id={`approve-comment-${dispatch.id}`}
-              rows={2}
-              maxLength={20_000}
-              value={comment}
-              onInput={(event) => setComment(fieldValue(event))}
-            />
-            <button type="submit" disabled={act.busy}>
-              Approve plan
-            </button>
-          </form>
-        ) : null}
-        {allowed("POST", "/api/dispatch/{id}/reject") ? (
-          <form class="stack" aria-label="Reject the plan" onSubmit={reject}>
-            <label for={`reject-feedback-${dispatch.id}`}>What to change (required to reject)</label>
-            <textarea
-              id={`reject-feedback-${dispatch.id}`}
-              rows={2}
-              maxLength={20_000}
-              required
-              value={feedback}
-              onInput={(event) => setFeedback(fieldValue(event))}
-            />
-            <button type="submit" disabled={act.busy || !feedback.trim()}>
-              Reject plan
-            </button>
-          </form>
-        ) : null}
-      </div>
-    </section>
-  );
-}
-
-/** Stop the agent: why (its agent reads it) and where the issue goes, then a confirmation. */
-function StopForm({
-  dispatch,
-  issue,
-  act,
-  onStopped,
-}: {
-  dispatch: Dispatch;
-  issue: IssueRef;
-  act: Act;
-  onStopped: () => void;
-}) {
-  const [reason, setReason] = useState("");
-  const [to, setTo] = useState<StopThen>("todo");
-  const [confirming, setConfirming] = useState(false);
-  const yes = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) yes.current?.focus();
-  }, [confirming]);
-  const ask = (event: Event) => {
-    event.preventDefault();
-    act.clear();
-    if (reason.trim()) setConfirming(true);
-  };
-  const confirm = async () => {
-    const done = await act.run((kaizen) =>
-      kaizen.POST("/api/dispatch/{id}/stop", {
-        params: { path: { id: dispatch.id } },
-        // biome-ignore lint/suspicious/noThenProperty: the API names the field `then` (docs/api.md#stopping-a-dispatch).
-        body: { reason: reason.trim(), then: to },
-      }),
-    );
-    setConfirming(false);
-    onStopped();
-    if (done) setReason("");
-  };
-  return (
-    <form class="steer" aria-labelledby={`stop-title-${dispatch.id}`} onSubmit={ask}>
-      <h3 id={`stop-title-${dispatch.id}`}>Stop the agent</h3>
-      <div class="row">
-        <label class="wide">
-          Reason (its agent reads it on its next call)
-          <input
-            required
-            maxLength={500}
-            value={reason}
-            onInput={(event) => {
-              setReason(fieldValue(event));
-              setConfirming(false);
-            }}
-          />
-        </label>
-        <label>
-          Then move {issue.identifier} to
-          <select
-            value={to}
-            onChange={(event) => {
-              setTo(fieldValue(event) as StopThen);
-              setConfirming(false);
-            }}
-          >
-            {STOP_THEN.map((value) => (
-              <option key={value} value={value}>
-                {value}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" disabled={act.busy || !reason.trim()}>
-          Stop…
-        </button>
-      </div>
-      {confirming ? (
-        <fieldset class="confirm">
-          <legend>
-            Stop {dispatch.agent} (attempt {dispatch.attempt}) and move {issue.identifier} to {to}?
-          </legend>
-          <p>Its token stops working at once; what it did so far stays.</p>
-          <button type="button" ref={yes} disabled={act.busy} onClick={confirm}>
-            Yes, stop it
-          </button>{" "}
-          <button type="button" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-        </fieldset>
-      ) : null}
-    </form>
   );
 }
 
