@@ -4,8 +4,8 @@ import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
 import { DestinationStore } from "../../core/src/events/destination-store.js";
 import { EventDeliveries } from "../../core/src/events/event-deliveries.js";
 import { EventDeliveryStore } from "../../core/src/events/event-delivery-store.js";
-import { createApp } from "../../core/src/index.js";
-import { publicOnlyGuard } from "../../core/src/outbound-guard.js";
+import { createApp, type Db } from "../../core/src/index.js";
+import { type OutboundGuard, publicOnlyGuard } from "../../core/src/outbound-guard.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { testConfig } from "../helpers/db.js";
 
@@ -150,6 +150,28 @@ describe("event destinations", () => {
   });
 });
 
+/**
+ * An issue's creation handed to deliveries guarded by `guard` (the senders' own default when
+ * omitted): nothing is sent, and destination `destinationId` keeps one attempt failed as `blocked address`.
+ */
+async function expectBlockedSend(db: Db, destinationId: string, guard?: OutboundGuard) {
+  let sent = 0;
+  const deliveries = new EventDeliveries(new DestinationStore(db), new EventDeliveryStore(db), {
+    ...(guard ? { guard } : {}),
+    send: async () => {
+      sent += 1;
+      return { ok: true, responseStatus: 204, durationMs: 1, error: null };
+    },
+  });
+  const issue = { entity: "issue", id: "iss_01ARZ3NDEKTSV4RRFFQ69G5FAV", number: 1, title: "t", status: "todo" };
+  await deliveries.handleChanges([
+    { id: "r-1", kind: "INSERT", sequenceNumber: "1", keys: { pk: "p", sk: "s" }, at: Date.now(), newImage: issue },
+  ]);
+  expect(sent).toBe(0);
+  const { deliveries: kept } = await new EventDeliveryStore(db).page(destinationId, 0, 10);
+  expect(kept.map((delivery) => delivery.attempts.map(({ error }) => error))).toEqual([["blocked address"]]);
+}
+
 describe("event destinations on a deployed stage (docs/security.md#outbound-requests)", () => {
   it("refuses a URL inside the network at create and at a change, and blocks a send to a name that turned inside", async () => {
     const answers: Record<string, string[]> = {
@@ -182,21 +204,7 @@ describe("event destinations on a deployed stage (docs/security.md#outbound-requ
 
     // The name the destination was created with now answers with a private address: nothing is sent.
     answers["hooks.example.com"] = ["192.168.0.10"];
-    let sent = 0;
-    const deliveries = new EventDeliveries(new DestinationStore(deployed.db), new EventDeliveryStore(deployed.db), {
-      guard: outboundGuard,
-      send: async () => {
-        sent += 1;
-        return { ok: true, responseStatus: 204, durationMs: 1, error: null };
-      },
-    });
-    const issue = { entity: "issue", id: "iss_01ARZ3NDEKTSV4RRFFQ69G5FAV", number: 1, title: "t", status: "todo" };
-    await deliveries.handleChanges([
-      { id: "r-1", kind: "INSERT", sequenceNumber: "1", keys: { pk: "p", sk: "s" }, at: Date.now(), newImage: issue },
-    ]);
-    expect(sent).toBe(0);
-    const { deliveries: kept } = await new EventDeliveryStore(deployed.db).page(data.id, 0, 10);
-    expect(kept.map((delivery) => delivery.attempts.map(({ error }) => error))).toEqual([["blocked address"]]);
+    await expectBlockedSend(deployed.db, data.id, outboundGuard);
   });
 
   it("refuses inside the network when no guard is named, as a deployed function names none", async () => {
@@ -215,19 +223,7 @@ describe("event destinations on a deployed stage (docs/security.md#outbound-requ
     expect(await refused.json()).toMatchObject({
       error: "url: must not resolve to a loopback, private, link-local or unique-local address",
     });
-    let sent = 0;
-    const deliveries = new EventDeliveries(new DestinationStore(local.db), new EventDeliveryStore(local.db), {
-      send: async () => {
-        sent += 1;
-        return { ok: true, responseStatus: 204, durationMs: 1, error: null };
-      },
-    });
-    const issue = { entity: "issue", id: "iss_01ARZ3NDEKTSV4RRFFQ69G5FAW", number: 1, title: "t", status: "todo" };
-    await deliveries.handleChanges([
-      { id: "r-1", kind: "INSERT", sequenceNumber: "1", keys: { pk: "p", sk: "s" }, at: Date.now(), newImage: issue },
-    ]);
-    expect(sent).toBe(0);
-    const { deliveries: kept } = await new EventDeliveryStore(local.db).page(data.id, 0, 10);
-    expect(kept.map((delivery) => delivery.attempts.map(({ error }) => error))).toEqual([["blocked address"]]);
+    // Deliveries built with no guard, as a deployed function builds them.
+    await expectBlockedSend(local.db, data.id);
   });
 });
