@@ -28,7 +28,7 @@ import { HumanReviews } from "./dispatch/human-reviews.js";
 import { dispatchTokenCheck, keyDispatchCheck } from "./dispatch/token.js";
 import { DestinationService } from "./events/destination-service.js";
 import { DestinationStore } from "./events/destination-store.js";
-import { EventDeliveries } from "./events/event-deliveries.js";
+import { EventDeliveries, type EventDeliveryOptions } from "./events/event-deliveries.js";
 import { EventDeliveryStore } from "./events/event-delivery-store.js";
 import { type AppDeps, type AppEnv, createHttpApp, type FamilyModules } from "./http/app.js";
 import { DispatchQueue } from "./issues/dispatch-queue.js";
@@ -106,11 +106,12 @@ export const partialService = (deps: AppDeps) =>
 export const dispatchStore = (deps: DbDeps) => once(deps, "dispatchStore", () => new DispatchStore(deps.db));
 export const dispatchQueries = (deps: DbDeps) => once(deps, "dispatchQueries", () => new DispatchQueries(deps.db));
 /** A dispatch's writes, its reads and the claims under way, as the dispatch services take them. */
-export const dispatches = (deps: DbDeps) => ({
-  store: dispatchStore(deps),
-  queries: dispatchQueries(deps),
-  claimers: once(deps, "claimers", () => new Claimers(deps.db)),
-});
+export const dispatches = (deps: DbDeps) =>
+  once(deps, "dispatches", () => ({
+    store: dispatchStore(deps),
+    queries: dispatchQueries(deps),
+    claimers: new Claimers(deps.db),
+  }));
 export const signalStore = (deps: DbDeps) => once(deps, "signalStore", () => new SignalStore(deps.db));
 export const signalQueries = (deps: DbDeps) => once(deps, "signalQueries", () => new SignalQueries(deps.db));
 export const promptStore = (deps: DbDeps) => once(deps, "promptStore", () => new PromptStore(deps.db));
@@ -249,7 +250,11 @@ export const signalService = (deps: DbDeps) => signalsIngested(deps, "signals");
 export const webhookSignals = (deps: DbDeps) =>
   signalsIngested(deps, "webhookSignals", {
     reviews: codeHostReviews(deps),
-    deliveryClaims: new WebhookDeliveryClaims(signalStore(deps), clockOf(deps)),
+    deliveryClaims: once(
+      deps,
+      "webhookDeliveryClaims",
+      () => new WebhookDeliveryClaims(signalStore(deps), clockOf(deps)),
+    ),
   });
 export const issueMerge = (deps: DbDeps) =>
   once(
@@ -395,17 +400,17 @@ export const destinationStore = (deps: DbDeps) => once(deps, "destinationStore",
 export const eventDeliveryStore = (deps: DbDeps) =>
   once(deps, "eventDeliveryStore", () => new EventDeliveryStore(deps.db));
 /** Events from the change stream to their destinations: the stream's handler, the retry sweeper, manual retries. */
-export const eventDeliveries = (deps: EventDeps) =>
-  once(
-    deps,
-    "eventDeliveries",
-    () =>
-      new EventDeliveries(destinationStore(deps), eventDeliveryStore(deps), {
-        now: clockOf(deps),
-        ...(deps.wake ? { wake: deps.wake } : {}),
-        ...(deps.outboundGuard ? { guard: deps.outboundGuard } : {}),
-      }),
-  );
+/** The outbound events' sending; one with options of its own (the local server's send timeout) is built apart. */
+export const eventDeliveries = (deps: EventDeps, options: Pick<EventDeliveryOptions, "sendTimeoutMs"> = {}) => {
+  const build = () =>
+    new EventDeliveries(destinationStore(deps), eventDeliveryStore(deps), {
+      now: clockOf(deps),
+      ...(deps.wake ? { wake: deps.wake } : {}),
+      ...(deps.outboundGuard ? { guard: deps.outboundGuard } : {}),
+      ...options,
+    });
+  return options.sendTimeoutMs === undefined ? once(deps, "eventDeliveries", build) : build();
+};
 export const destinationService = (deps: EventDeps) =>
   once(
     deps,

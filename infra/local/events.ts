@@ -9,10 +9,9 @@
 import type { Config } from "../../core/src/config.js";
 import type { Db } from "../../core/src/db/db.js";
 import { startStreamReader } from "../../core/src/db/stream-reader.js";
-import { EventDeliveries } from "../../core/src/events/event-deliveries.js";
 import type { OutboundGuard } from "../../core/src/outbound-guard.js";
 import type { RunnerHandoffOptions } from "../../core/src/runners/runner-handoffs.js";
-import { destinationStore, eventDeliveries, eventDeliveryStore, runnerHandoffs } from "../../core/src/services.js";
+import { eventDeliveries, runnerHandoffs } from "../../core/src/services.js";
 
 /** How often due retries are looked for. */
 export const SWEEP_INTERVAL_MS = 1_000;
@@ -40,15 +39,7 @@ export async function startLocalEvents(
   options: LocalEventsOptions = {},
 ): Promise<LocalEvents> {
   const { sendTimeoutMs, sweepIntervalMs = SWEEP_INTERVAL_MS } = options;
-  // The composition root's deliveries send with the default timeout; another one is built for another.
-  const deliveries =
-    sendTimeoutMs === undefined
-      ? eventDeliveries(deps)
-      : new EventDeliveries(destinationStore(deps), eventDeliveryStore(deps), {
-          ...(deps.clock ? { now: deps.clock } : {}),
-          ...(deps.outboundGuard ? { guard: deps.outboundGuard } : {}),
-          sendTimeoutMs,
-        });
+  const deliveries = eventDeliveries(deps, sendTimeoutMs === undefined ? {} : { sendTimeoutMs });
   const { config } = deps;
   const handoffs = config ? runnerHandoffs(deps as typeof deps & { config: Config }, options.runners) : undefined;
   const reader = await startStreamReader({
