@@ -11,6 +11,7 @@ import { KeyCheck } from "./access/key-check.js";
 import { KeyService } from "./access/key-service.js";
 import { CatalogLookups } from "./catalog/catalog-lookups.js";
 import { CatalogService } from "./catalog/catalog-service.js";
+import { LabelStore } from "./catalog/label-store.js";
 import { machineClock } from "./clock.js";
 import { CommentService } from "./comments/comment-service.js";
 import { CommentStore } from "./comments/comment-store.js";
@@ -125,6 +126,8 @@ export const agentsReport = (deps: DbDeps) =>
 
 export const catalogLookups = (deps: DbDeps) =>
   once(deps, "catalogLookups", () => new CatalogLookups(deps.db, deps.clock));
+/** Makes labels: the catalog's own store, for what needs a label of its own (improvement tasks). */
+export const labelStore = (deps: DbDeps) => once(deps, "labelStore", () => new LabelStore(deps.db));
 export const catalogService = (deps: DbDeps) =>
   once(
     deps,
@@ -322,7 +325,7 @@ export const improvementTasks = (deps: DbDeps) =>
     () =>
       new ImprovementTasks(
         templateStore(deps),
-        { issues: issueStore(deps), labels: catalogLookups(deps), catalog: catalogService(deps) },
+        { issues: issueStore(deps), labels: catalogLookups(deps), labelStore: labelStore(deps) },
         clockOf(deps),
       ),
   );

@@ -39,7 +39,7 @@ import type {
   ProjectDetail,
 } from "./schemas.js";
 import { DEFAULT_VERIFY_HOURS } from "./schemas.js";
-import { type SourceRef, SourceStore, sourceChanges, sourceRefs, TRANSACTION_ITEMS } from "./source-store.js";
+import { MAX_SOURCE_CHANGES, type SourceRef, SourceStore, sourceChanges, sourceRefs } from "./source-store.js";
 
 /** What the catalog's rules read of the issues: who uses a label or project. */
 export interface CatalogIssueCounts {
@@ -313,9 +313,7 @@ export class CatalogService {
 
   /** 409 `Label "<name>" already exists` when a label holds the name in any case. */
   async createLabel(input: CreateLabelBody): Promise<Stored<Label>> {
-    const { id, createdAt } = newCatalogId("lbl", this.now().getTime());
-    const label: Label = { id, name: input.name, color: input.color, createdAt };
-    return retryRaces(() => this.labels.createLabel(label), { isRace: lostRace });
+    return this.labels.createLabel(input, this.now());
   }
 
   async listLabels(query: ListLabelsQuery) {
@@ -345,9 +343,6 @@ export class CatalogService {
     return new Date(this.now().getTime() + FENCE_MS).toISOString();
   }
 }
-
-/** At most this many sources may be claimed or given up in one change: one transaction holds them. */
-const MAX_SOURCE_CHANGES = TRANSACTION_ITEMS - 10;
 
 /** 400 for a change of more sources than one transaction can hold with its project. */
 function checkSourceChanges(changed: number): void {

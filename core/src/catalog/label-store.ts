@@ -7,6 +7,7 @@
 import type { Db, TransactItem } from "../db/db.js";
 import { ConditionFailedError } from "../db/db.js";
 import { entityOf } from "../db/item-kinds.js";
+import { retryRaces } from "../db/retry.js";
 import { ConflictError } from "../errors.js";
 import { fenceHeld, guardShardsCleared, guardTombstones, referenceCheck, removeFence, setFence } from "./fence.js";
 import {
@@ -17,12 +18,15 @@ import {
   labelKey,
   labelListings,
   labelNameKey,
+  newCatalogId,
   PROJECT_LISTINGS,
   projectKey,
   projectListings,
 } from "./keys.js";
+import { lostRace } from "./patch.js";
 import { failedAt, type RecordKind, RecordStore, type Stored } from "./record-store.js";
 import {
+  type CreateLabelBody,
   DEFAULT_VERIFY_HOURS,
   type Goal,
   type Label,
@@ -128,8 +132,19 @@ export class LabelStore extends RecordStore<Label> {
     super(db, LABEL_KIND);
   }
 
-  /** Creates the label, or 409 when another label holds its name. */
-  async createLabel(label: Label): Promise<Stored<Label>> {
+  /**
+   * Makes the label `input` names (its id and time from `now`), or 409 `Label "<name>" already
+   * exists` when a label holds the name in any case. The one way a label is made: by the API and
+   * by whoever needs a label of its own (prompts/improvement-tasks.ts).
+   */
+  async createLabel(input: CreateLabelBody, now: Date): Promise<Stored<Label>> {
+    const { id, createdAt } = newCatalogId("lbl", now.getTime());
+    const label: Label = { id, name: input.name, color: input.color, createdAt };
+    return retryRaces(() => this.claimAndCreate(label), { isRace: lostRace });
+  }
+
+  /** Creates the label with the claim of its name, or 409 when another label holds the name. */
+  private async claimAndCreate(label: Label): Promise<Stored<Label>> {
     const claim: TransactItem = {
       Put: {
         Item: { ...labelNameKey(label.name), entity: entityOf("labelname"), labelId: label.id, name: label.name },

@@ -30,6 +30,8 @@ export type ClaimRouting = Omit<SourceRouting, "projectId">;
 
 /** Items one transaction may hold (DynamoDB's limit). */
 export const TRANSACTION_ITEMS = 100;
+/** At most this many sources may be claimed or given up in one change: one transaction holds them with their project. */
+export const MAX_SOURCE_CHANGES = TRANSACTION_ITEMS - 10;
 
 // Named condition fragments.
 /** The source is free, or already this project's. */

@@ -6,8 +6,7 @@
  * task; whoever decides a version needs one records it on the version in the same transaction.
  */
 import type { CatalogLookups } from "../catalog/catalog-lookups.js";
-import type { CatalogService } from "../catalog/catalog-service.js";
-import { labelExistsCheck } from "../catalog/label-store.js";
+import { type LabelStore, labelExistsCheck } from "../catalog/label-store.js";
 import type { Clock } from "../clock.js";
 import type { TransactItem } from "../db/db.js";
 import type { Taken } from "../db/sequence.js";
@@ -27,7 +26,8 @@ export const IMPROVEMENT_LABEL = { name: "prompt-improvement", color: "#f59e0b" 
 export interface ImprovementDeps {
   issues: IssueStore;
   labels: Pick<CatalogLookups, "resolveLabels">;
-  catalog: Pick<CatalogService, "createLabel">;
+  /** Makes the label when the table has none yet (the one way a label is made). */
+  labelStore: Pick<LabelStore, "createLabel">;
 }
 
 /**
@@ -89,7 +89,7 @@ export class ImprovementTasks {
     const { found } = await this.deps.labels.resolveLabels([IMPROVEMENT_LABEL.name]);
     if (found[0]) return found[0];
     try {
-      return (await this.deps.catalog.createLabel(IMPROVEMENT_LABEL)).record.name;
+      return (await this.deps.labelStore.createLabel(IMPROVEMENT_LABEL, this.now())).record.name;
     } catch (error) {
       if (error instanceof ConflictError) return IMPROVEMENT_LABEL.name;
       throw error;

@@ -89,6 +89,16 @@ describe("Lambda bundles", () => {
     expect(carried("webhooks")).toEqual(expect.arrayContaining(reviewLoop));
   });
 
+  it("carry the catalog's service only in the catalog function: improvement tasks make their label through the label store", () => {
+    const withService = Object.keys(inject("bundles") as Record<string, string>).filter((family) =>
+      carried(family).includes("core/src/catalog/catalog-service.ts"),
+    );
+    expect(withService).toEqual(["catalog"]);
+    for (const family of ["prompts", "webhooks"]) {
+      expect(carried(family), family).toContain("core/src/prompts/improvement-tasks.ts");
+    }
+  });
+
   it("service: GET / and GET /health", async () => {
     const handler = await loadHandler("service", env);
     const root = await invoke(handler, apiGatewayEvent({ method: "GET", path: "/" }));
