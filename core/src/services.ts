@@ -35,6 +35,7 @@ import { type AppDeps, type AppEnv, createHttpApp, type FamilyModules } from "./
 import { DispatchQueue } from "./issues/dispatch-queue.js";
 import { IssueMoves } from "./issues/issue-moves.js";
 import { IssueQueries } from "./issues/issue-queries.js";
+import { IssueReads } from "./issues/issue-reads.js";
 import { IssueService } from "./issues/issue-service.js";
 import { IssueStore } from "./issues/issue-store.js";
 import { PullRequestIndex } from "./issues/pull-request-index.js";
@@ -98,6 +99,8 @@ export const clockOf = (deps: DbDeps) => deps.clock ?? machineClock;
 export const dispatchQueue = (deps: DbDeps) => once(deps, "dispatchQueue", () => new DispatchQueue(deps.db));
 export const issueStore = (deps: DbDeps) =>
   once(deps, "issueStore", () => new IssueStore(deps.db, dispatchQueue(deps)));
+/** Issue reads alone, for what never writes an issue (./issues/issue-reads.ts). */
+export const issueReads = (deps: DbDeps) => once(deps, "issueReads", () => new IssueReads(deps.db));
 export const issueQueries = (deps: DbDeps) =>
   once(deps, "issueQueries", () => new IssueQueries(deps.db, issueStore(deps)));
 export const templateStore = (deps: DbDeps) => once(deps, "templateStore", () => new TemplateStore(deps.db));
@@ -278,7 +281,7 @@ export const issueMerge = (deps: DbDeps) =>
 export const promptRenderer = (deps: AppDeps) =>
   once(deps, "promptRenderer", () => {
     const contexts = new PromptContextBuilder(
-      issueStore(deps),
+      issueReads(deps),
       signalQueries(deps),
       catalogLookups(deps),
       apiBaseUrl(deps.config),
@@ -372,7 +375,7 @@ export const dashboardService = (deps: DbDeps) =>
       new DashboardService(
         deps.db,
         signalQueries(deps),
-        issueStore(deps),
+        issueReads(deps),
         dispatchQueries(deps),
         templateStore(deps),
         clockOf(deps),
@@ -470,7 +473,7 @@ export const runnerHandoffs = (deps: AppDeps, options: Partial<RunnerHandoffOpti
  * (`familyModule`'s `reaches`), so a function carries only those stores.
  */
 export const issueProject = (deps: DbDeps) => async (ref: string) =>
-  (await issueStore(deps).getByRef(ref))?.issue.projectId;
+  (await issueReads(deps).getByRef(ref))?.issue.projectId;
 export const dispatchProject = (deps: DbDeps) => async (ref: string) => {
   const stored = await dispatchStore(deps).get(ref);
   return stored ? (stored.projectId ?? (await issueProject(deps)(stored.dispatch.issueId)) ?? null) : undefined;

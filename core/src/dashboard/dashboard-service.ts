@@ -7,8 +7,8 @@
 import type { Db } from "../db/db.js";
 import type { DispatchQueries } from "../dispatch/dispatch-queries.js";
 import { DISPATCH_STATUSES } from "../dispatch/schemas.js";
+import type { IssueReads } from "../issues/issue-reads.js";
 import { summaryOf } from "../issues/issue-service.js";
-import type { IssueStore } from "../issues/issue-store.js";
 import { ISSUE_STATUSES, ISSUE_TYPES } from "../issues/schemas.js";
 import { SIGNAL_LISTINGS, timeFloor } from "../signals/keys.js";
 import { PROVIDER_SOURCES } from "../signals/schemas.js";
@@ -25,7 +25,7 @@ export class DashboardService {
   constructor(
     private readonly db: Db,
     private readonly signals: SignalQueries,
-    private readonly issues: IssueStore,
+    private readonly issues: IssueReads,
     private readonly dispatches: Pick<DispatchQueries, "getMany">,
     private readonly templates: TemplateStore,
     private readonly now: () => Date = () => new Date(),

@@ -75,6 +75,10 @@ export function createDb(options: DbOptions): Db {
         }
       : {}),
   });
-  if (options.emulateConflicts) emulateConflicts(client, conflictEmulatorFor(options.endpoint));
+  // A Lambda bundle carries no emulator (its build's define makes this false, openapi/text.ts): on
+  // AWS, DynamoDB refuses conflicting transactions itself.
+  if (options.emulateConflicts && !globalThis.KAIZEN_LAMBDA_BUNDLE) {
+    emulateConflicts(client, conflictEmulatorFor(options.endpoint));
+  }
   return new Db(client, options.tableName);
 }

@@ -1,10 +1,10 @@
 /**
  * @module issues/issue-store — the owner of issue items: numbers from a sequence and the create
- * transaction, updates at a version with their listings, the dispatch queue and counts following,
- * reads by id and number. The item codec is ./issue-item.ts; linking signals to issues (grouping
+ * transaction, updates at a version with their listings, the dispatch queue and counts following;
+ * the reads it extends are ./issue-reads.ts. The item codec is ./issue-item.ts; linking signals to issues (grouping
  * and its folds) is ./signal-links.ts. Keys and access patterns: ./keys.ts.
  */
-import type { Db, Item, TransactItem } from "../db/db.js";
+import type { Db, TransactItem } from "../db/db.js";
 import { ListingIndex } from "../db/listing-index.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
 import { type Taken, takeNext } from "../db/sequence.js";
@@ -14,7 +14,6 @@ import { issueLive, itemAbsent, putAtVersion, versionUnchanged } from "./issue-c
 import {
   entryFields,
   fromItem,
-  type IssueAggregate,
   type IssueInternals,
   issueItem,
   laterOf,
@@ -22,32 +21,24 @@ import {
   NO_DISPATCH_INTERNALS,
   newIssueId,
   type StoredIssue,
-  summaryItem,
 } from "./issue-item.js";
+import { IssueReads } from "./issue-reads.js";
 import {
-  CHILD_POINTER_PREFIX,
-  ISSUE_ENTITY,
-  ISSUE_ID,
   ISSUE_LISTINGS,
   ISSUE_PRIORITY_LISTINGS,
   ISSUE_UPDATED_LISTINGS,
   issueCounterKey,
   issueKey,
-  issueNumberIndexKey,
   issueRef,
   listingName,
   listingsOf,
-  numberEntryKey,
-  PENDING_SIGNAL_PREFIX,
   padNumber,
-  parseIssueRef,
   prioritySortKey,
-  RELATION_EDGE_PREFIX,
   updatedSortKey,
 } from "./keys.js";
 import type { Issue } from "./schemas.js";
 
-export class IssueStore {
+export class IssueStore extends IssueReads {
   /** Issues by number, per filterable value. */
   private readonly byNumber: ListingIndex;
   /** All issues by priority rank, then number. */
@@ -56,10 +47,11 @@ export class IssueStore {
   private readonly byUpdate: ListingIndex;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     /** The issues a claim may take, kept by every issue write (./dispatch-queue.ts). */
     private readonly queue: DispatchQueue,
   ) {
+    super(db);
     this.byNumber = new ListingIndex(db, ISSUE_LISTINGS);
     this.byPriority = new ListingIndex(db, ISSUE_PRIORITY_LISTINGS);
     this.byUpdate = new ListingIndex(db, ISSUE_UPDATED_LISTINGS);
@@ -261,86 +253,5 @@ export class IssueStore {
         },
       ],
     };
-  }
-
-  /** A live issue by id (deleted ones read as absent). */
-  async get(id: string): Promise<StoredIssue | undefined> {
-    const item = await this.db.get(issueKey(id), { consistent: true });
-    return item && !item.deletedAt ? fromItem(item) : undefined;
-  }
-
-  /**
-   * A live issue as a signal to be linked to it finds it: one query reads the item and the first
-   * signal waiting beside it, so that `signalsWaiting` says whether a storm is being folded into it.
-   */
-  async getForSignal(id: string): Promise<StoredIssue | undefined> {
-    const out = await this.db.query({
-      KeyConditionExpression: "pk = :pk AND begins_with(sk, :sk)",
-      ExpressionAttributeValues: { ":pk": issueKey(id).pk, ":sk": ISSUE_ENTITY },
-      ConsistentRead: true,
-      Limit: 2,
-    });
-    const [head, next] = out.Items ?? [];
-    if (!head || head.sk !== ISSUE_ENTITY || head.deletedAt) return undefined;
-    return { ...fromItem(head), signalsWaiting: String(next?.sk ?? "").startsWith(PENDING_SIGNAL_PREFIX) };
-  }
-
-  /**
-   * An issue with its children and relation edges: they share its partition, so this is one
-   * query (more only past 1 MB). Deleted issues read as absent.
-   */
-  async getAggregate(id: string): Promise<IssueAggregate | undefined> {
-    const items = await this.db.queryPartition(issueKey(id).pk);
-    const head = items.find((item) => item.sk === issueKey(id).sk);
-    if (!head || head.deletedAt) return undefined;
-    return {
-      stored: fromItem(head),
-      children: items
-        .filter((item) => String(item.sk).startsWith(CHILD_POINTER_PREFIX))
-        .map((item) => summaryItem(item as unknown as Issue)),
-      relationEdges: items.filter((item) => String(item.sk).startsWith(RELATION_EDGE_PREFIX)),
-    };
-  }
-
-  /** Whether `ref` names an issue that was deleted (a live or unknown one: false). */
-  async isDeleted(ref: string): Promise<boolean> {
-    const number = parseIssueRef(ref);
-    if (number !== undefined) return Boolean((await this.indexedByNumber(number))?.deletedAt);
-    if (!ISSUE_ID.test(ref)) return false;
-    const item = await this.db.get(issueKey(ref), { consistent: true });
-    return Boolean(item?.deletedAt);
-  }
-
-  /** Live issues by id, in the order asked, in one call per hundred. */
-  async getMany(ids: string[]): Promise<StoredIssue[]> {
-    const items = await this.db.batchGet(ids.map(issueKey), { consistent: true });
-    return items.filter((item) => !item.deletedAt).map(fromItem);
-  }
-
-  /** By `iss_…` id or `KZN-<number>`; undefined for anything else, or nothing found (deleted included). */
-  async getByRef(ref: string): Promise<StoredIssue | undefined> {
-    const number = parseIssueRef(ref);
-    if (number !== undefined) return this.getByNumber(number);
-    return ISSUE_ID.test(ref) ? this.get(ref) : undefined;
-  }
-
-  /** By `number`: one index query, or the strongly consistent listing entry while the index lags. */
-  async getByNumber(number: number): Promise<StoredIssue | undefined> {
-    const indexed = await this.indexedByNumber(number);
-    if (indexed) return indexed.deletedAt ? undefined : fromItem(indexed);
-    const entry = await this.db.get(numberEntryKey(number), { consistent: true });
-    return typeof entry?.id === "string" ? this.get(entry.id) : undefined;
-  }
-
-  /** The item the number index holds for `number` (deleted ones too), if it has caught up with it. */
-  private async indexedByNumber(number: number): Promise<Item | undefined> {
-    const { gsi1pk, gsi1sk } = issueNumberIndexKey(number);
-    const out = await this.db.query({
-      IndexName: "gsi1",
-      KeyConditionExpression: "gsi1pk = :pk AND gsi1sk = :sk",
-      ExpressionAttributeValues: { ":pk": gsi1pk, ":sk": gsi1sk },
-      Limit: 1,
-    });
-    return out.Items?.[0];
   }
 }

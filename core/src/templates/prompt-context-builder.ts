@@ -6,8 +6,8 @@ import type { CatalogLookups } from "../catalog/catalog-lookups.js";
 import type { Project } from "../catalog/schemas.js";
 import { NotFoundError } from "../errors.js";
 import type { IssueAggregate, StoredIssue } from "../issues/issue-item.js";
+import type { IssueReads } from "../issues/issue-reads.js";
 import { type IssueSummary, summaryOf } from "../issues/issue-service.js";
-import type { IssueStore } from "../issues/issue-store.js";
 import { ISSUE_ID } from "../issues/keys.js";
 import type { SignalQueries } from "../signals/signal-queries.js";
 import type { PromptContext } from "./render.js";
@@ -40,7 +40,7 @@ export const NO_DISPATCH: DispatchContext = { dispatch: null, prompt: null, prev
 
 export class PromptContextBuilder {
   constructor(
-    private readonly store: IssueStore,
+    private readonly store: IssueReads,
     private readonly signals: SignalQueries,
     private readonly catalog: CatalogLookups,
     private readonly baseUrl: string,

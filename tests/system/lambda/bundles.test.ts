@@ -99,6 +99,21 @@ describe("Lambda bundles", () => {
     }
   });
 
+  it("carry the issue writes only where their family writes issues: a template preview and the dashboard only read them", () => {
+    for (const family of ["templates", "dashboard"]) {
+      expect(carried(family), family).toContain("core/src/issues/issue-reads.ts");
+      expect(carried(family), family).not.toContain("core/src/issues/issue-store.ts");
+    }
+    expect(carried("issues")).toContain("core/src/issues/issue-store.ts");
+  });
+
+  it("carry no conflict emulator: on AWS, DynamoDB refuses conflicting transactions itself", () => {
+    const withEmulator = Object.keys(inject("bundles") as Record<string, string>).filter((family) =>
+      carried(family).includes("core/src/db/conflict-emulator.ts"),
+    );
+    expect(withEmulator).toEqual([]);
+  });
+
   it("service: GET / and GET /health", async () => {
     const handler = await loadHandler("service", env);
     const root = await invoke(handler, apiGatewayEvent({ method: "GET", path: "/" }));
