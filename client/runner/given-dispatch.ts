@@ -4,7 +4,7 @@
  * issue and prompt; the prompt's text and the issue's number are read with the token where the
  * server allows it, else with the key when the runner has one (docs/agents.md#running-an-agent-kaizen-run).
  */
-import { REDACTED_TOKEN } from "../../core/src/prompts/prompt-service.js";
+import { REDACTED_TOKEN } from "../../core/src/prompts/claim-prompts.js";
 import { KaizenApiError, type KaizenClient, type Schema } from "../client.js";
 import type { Assignment } from "./dispatch-run.js";
 

@@ -45,6 +45,7 @@ import { ReviewLoad } from "./issues/review-load.js";
 import { SignalLinks } from "./issues/signal-links.js";
 import { VerificationSweep } from "./issues/verification-sweep.js";
 import { VerificationWatch } from "./issues/verification-watch.js";
+import { ClaimPrompts } from "./prompts/claim-prompts.js";
 import { ImprovementTasks } from "./prompts/improvement-tasks.js";
 import { PromptService } from "./prompts/prompt-service.js";
 import { PromptStore } from "./prompts/prompt-store.js";
@@ -318,8 +319,10 @@ export const templateService = (deps: AppDeps) =>
         clockOf(deps),
       ),
   );
-export const promptService = (deps: AppDeps) =>
-  once(deps, "prompts", () => new PromptService(promptStore(deps), promptRenderer(deps), clockOf(deps)));
+export const promptService = (deps: AppDeps) => once(deps, "prompts", () => new PromptService(promptStore(deps)));
+/** The prompt an issue gets at a claim, rendered and recorded: only what claims carries the renderer. */
+export const claimPrompts = (deps: AppDeps) =>
+  once(deps, "claimPrompts", () => new ClaimPrompts(promptStore(deps), promptRenderer(deps), clockOf(deps)));
 /** The task that asks for a better version of a template: opened by rated reviews' folds and by people's code-host reviews. */
 export const improvementTasks = (deps: DbDeps) =>
   once(
@@ -360,7 +363,7 @@ export const dispatchService = (deps: AppDeps) =>
       comments: commentStore(deps),
     };
     return new DispatchService(
-      new ClaimLine(deps.db, dispatches(deps), issues, promptService(deps), usageStats(deps), clockOf(deps)),
+      new ClaimLine(deps.db, dispatches(deps), issues, claimPrompts(deps), usageStats(deps), clockOf(deps)),
       new DispatchEndings(deps.db, dispatches(deps), issues, experimentEndings(deps), clockOf(deps)),
       dispatches(deps),
       issues,

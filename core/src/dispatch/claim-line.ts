@@ -9,7 +9,7 @@ import { ConditionFailedError, type Db, type Item, type TransactItem } from "../
 import { retryConflicts } from "../db/retry.js";
 import { ConflictError, TooManyRequestsError, UnavailableError } from "../errors.js";
 import { isQueued, type QueueFilters, type QueueHeadEntry, queueListingOf } from "../issues/dispatch-queue.js";
-import type { PromptService } from "../prompts/prompt-service.js";
+import type { ClaimPrompts } from "../prompts/claim-prompts.js";
 import { DAILY_COST_BUDGET_STOP, REVIEW_CAPACITY_STOP } from "../routes.js";
 import { type UsageStats, usageDay } from "../stats/usage-stats.js";
 import type { Dispatches } from "./dispatch-store.js";
@@ -86,7 +86,7 @@ export class ClaimLine {
     private readonly db: Db,
     private readonly dispatches: Dispatches,
     private readonly issues: DispatchedIssues,
-    private readonly prompts: PromptService,
+    private readonly prompts: Pick<ClaimPrompts, "preparePrompt">,
     /** What projects' dispatches reported they cost today, held against their daily budgets. */
     private readonly usage: Pick<UsageStats, "projectDay">,
     private readonly now: Clock = machineClock,

@@ -1,28 +1,15 @@
 /**
- * @module prompts/prompt-service — prompts as the record of what agents received: rendered at a claim
- * (the text the agent receives, with the dispatch token in it; the one kept, without), listed and
- * read. Reviews of prompts: ./review-service.ts.
+ * @module prompts/prompt-service — prompts as the record of what agents received, listed and read.
+ * A prompt is rendered and recorded at a claim (./claim-prompts.ts); reviews of prompts: ./review-service.ts.
  */
-import type { Project } from "../catalog/schemas.js";
-import type { TransactItem } from "../db/db.js";
 import { NotFoundError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
-import type { IssueAggregate } from "../issues/issue-item.js";
-import type { DispatchContext } from "../templates/prompt-context-builder.js";
-import type { PromptRenderer } from "../templates/prompt-renderer.js";
-import { newPromptId, PROMPT_ID } from "./keys.js";
+import { PROMPT_ID } from "./keys.js";
 import type { PromptStore } from "./prompt-store.js";
 import type { ListPromptsQuery, Prompt } from "./schemas.js";
 
-/** What stands for the dispatch token in a recorded prompt. */
-export const REDACTED_TOKEN = "[dispatch token]";
-
 export class PromptService {
-  constructor(
-    private readonly store: PromptStore,
-    private readonly renderer: PromptRenderer,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+  constructor(private readonly store: PromptStore) {}
 
   async getPrompt(id: string): Promise<Prompt> {
     const found = PROMPT_ID.test(id) ? await this.store.get(id) : undefined;
@@ -33,31 +20,5 @@ export class PromptService {
   async listPrompts(query: ListPromptsQuery) {
     const { page: _page, limit, ...filters } = query;
     return this.store.list(filters, { offset: pageOffset(query), limit });
-  }
-
-  /**
-   * Renders the prompt an issue gets now and the writes that record it, for the caller's own
-   * transaction (a claim); `prompt` null and no writes when no template matches the issue. The
-   * prompt returned is the text the agent receives; the one recorded has the dispatch token replaced
-   * by {@link REDACTED_TOKEN}. `project` is the issue's project as its prompt context read it.
-   */
-  async preparePrompt(
-    issueRef: string | IssueAggregate,
-    dispatchId: string | null,
-    extra: Omit<DispatchContext, "prompt">,
-    failedDispatches = 0,
-  ): Promise<{ prompt: Prompt | null; writes: TransactItem[]; project: Project | null }> {
-    const { id, createdAt } = newPromptId(this.now().getTime());
-    const { issueId, source, project } = await this.renderer.renderChosen(
-      issueRef,
-      { ...extra, prompt: { id } },
-      failedDispatches,
-    );
-    if (!source) return { prompt: null, writes: [], project };
-    const prompt: Prompt = { id, issueId, dispatchId, ...source, createdAt, reviewCount: 0 };
-    // The dispatch token is stored only as a hash: the kept text names it without giving it away.
-    const token = extra.dispatch?.token;
-    const kept = token ? { ...prompt, text: prompt.text.replaceAll(token, REDACTED_TOKEN) } : prompt;
-    return { prompt, writes: this.store.prepareCreate(kept), project };
   }
 }

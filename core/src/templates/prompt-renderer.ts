@@ -91,15 +91,20 @@ export function boundedPromptText(text: string): string {
 /** Levels of partials that include partials a render reads through (writes refuse cycles; this bounds the reads regardless). */
 const MAX_PARTIAL_DEPTH = 10;
 
-/** What the default templates' seeding marks: each default partial, then each default template. */
-const SEEDED = [...DEFAULT_PARTIAL_NAMES.map((name) => `partial#${name}`), ...DEFAULT_TEMPLATE_SLUGS];
+/**
+ * What the default templates' seeding marks: each default partial, then each default template (a
+ * function, so a bundle that never seeds carries nothing of this module).
+ */
+function seededMarks(): string[] {
+  return [...DEFAULT_PARTIAL_NAMES.map((name) => `partial#${name}`), ...DEFAULT_TEMPLATE_SLUGS];
+}
 
 /** How long an instance seeding the default templates holds the seeding: far more than it takes. */
 const SEEDING_LEASE_MS = 10_000;
 /** How long a request waits for another instance to seed the defaults before it answers 503 (past one lease, so a dead holder is taken over first). */
 const SEEDING_WAIT_MS = 15_000;
 /** The 503's message when the defaults are still being seeded by another instance after that. */
-const SEEDING_MESSAGE = "The default templates are still being created; retry shortly";
+export const SEEDING_MESSAGE = "The default templates are still being created; retry shortly";
 
 /** Chooses and renders templates for issues, and seeds the defaults they start from. */
 export class PromptRenderer {
@@ -255,14 +260,15 @@ export class PromptRenderer {
    */
   async seedDefaults(): Promise<string[]> {
     const holder = randomUUID();
+    const marks = seededMarks();
     const deadline = Date.now() + SEEDING_WAIT_MS;
     for (let n = 1; ; n++) {
-      const seeded = await this.templateSeeding.seeded(SEEDED);
-      if (seeded.size === SEEDED.length) return [];
+      const seeded = await this.templateSeeding.seeded(marks);
+      if (seeded.size === marks.length) return [];
       if (await this.templateSeeding.reserve(holder, Date.now() + SEEDING_LEASE_MS)) {
         try {
           // Read again under the hold: the last holder may have finished since the read above.
-          return await this.seedMissing(await this.templateSeeding.seeded(SEEDED));
+          return await this.seedMissing(await this.templateSeeding.seeded(marks));
         } finally {
           await this.templateSeeding.release(holder).catch(() => undefined);
         }
@@ -275,7 +281,7 @@ export class PromptRenderer {
   /** Writes the defaults not in `seeded` (partials first), each with its mark, and returns the templates' slugs. */
   private async seedMissing(seeded: Set<string>): Promise<string[]> {
     const created: string[] = [];
-    if (seeded.size === SEEDED.length) return created;
+    if (seeded.size === seededMarks().length) return created;
     // Their content (and the compiler that checks it) is loaded only when one is to be written.
     const { DEFAULT_PARTIALS, DEFAULT_TEMPLATES, withDefaultPartialsInPlace } = await import("./defaults.js");
     for (const preset of DEFAULT_PARTIALS.filter(({ name }) => !seeded.has(`partial#${name}`))) {

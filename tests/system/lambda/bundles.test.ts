@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { ALL_DECLARATIONS } from "../../../core/src/families.js";
+import { SEEDING_MESSAGE } from "../../../core/src/templates/prompt-renderer.js";
 import { signCodehost, signErrortracker } from "../../../core/src/webhooks/verify.js";
 import { packageFiles } from "../../../scripts/build.js";
 import { apiGatewayEvent } from "../../helpers/apigw.js";
@@ -105,6 +106,19 @@ describe("Lambda bundles", () => {
       expect(carried(family), family).not.toContain("core/src/issues/issue-store.ts");
     }
     expect(carried("issues")).toContain("core/src/issues/issue-store.ts");
+  });
+
+  it("carry the prompt renderer only where a prompt is rendered: claims (dispatch; hosted runners' hand-offs in events and sweeps), template previews, MCP's tools", () => {
+    const bundles = inject("bundles") as Record<string, string>;
+    const rendering = Object.entries(bundles)
+      .filter(([family, entry]) =>
+        packageFiles(family, dirname(entry))
+          .filter((file) => file.endsWith(".mjs"))
+          .some((file) => readFileSync(join(dirname(entry), file), "utf8").includes(SEEDING_MESSAGE)),
+      )
+      .map(([family]) => family)
+      .sort();
+    expect(rendering).toEqual(["dispatch", "events", "mcp", "sweeps", "templates"]);
   });
 
   it("carry no conflict emulator: on AWS, DynamoDB refuses conflicting transactions itself", () => {
