@@ -224,7 +224,7 @@ export const codeHostReviews = (deps: DbDeps) =>
  * Signals in. The webhook receivers' ingest is given the code-host review loop and the webhook
  * delivery reservations; the manual signals' ingest neither (a manual signal is never a webhook delivery).
  */
-const signalsIngested = (
+const signalIngest = (
   deps: DbDeps,
   name: string,
   receivers?: { reviews: CodeHostReviews; deliveryClaims: WebhookDeliveryClaims },
@@ -233,29 +233,33 @@ const signalsIngested = (
     deps,
     name,
     () =>
-      new SignalService(
-        new SignalIngest(
-          deps.db,
-          signalStore(deps),
-          signalQueries(deps),
-          {
-            service: issueService(deps),
-            links: signalLinks(deps),
-            projects: catalogLookups(deps),
-            ...(receivers ? { reviews: receivers.reviews } : {}),
-          },
-          clockOf(deps),
-          receivers?.deliveryClaims,
-        ),
+      new SignalIngest(
+        deps.db,
+        signalStore(deps),
         signalQueries(deps),
-        issueService(deps),
+        {
+          store: issueStore(deps),
+          links: signalLinks(deps),
+          projects: catalogLookups(deps),
+          ...(receivers ? { reviews: receivers.reviews } : {}),
+        },
+        clockOf(deps),
+        receivers?.deliveryClaims,
       ),
   );
 /** Manual signals and the signal reads. */
-export const signalService = (deps: DbDeps) => signalsIngested(deps, "signals");
-/** The webhook receivers' signals, code-host reviews and merges among them. */
+export const signalService = (deps: DbDeps) =>
+  once(
+    deps,
+    "signals",
+    () => new SignalService(signalIngest(deps, "signalIngest"), signalQueries(deps), issueService(deps)),
+  );
+/**
+ * The webhook receivers' ingest, code-host reviews and merges among them: the receivers only store
+ * signals, so their function carries none of the signal reads.
+ */
 export const webhookSignals = (deps: DbDeps) =>
-  signalsIngested(deps, "webhookSignals", {
+  signalIngest(deps, "webhookSignals", {
     reviews: codeHostReviews(deps),
     deliveryClaims: once(
       deps,

@@ -12,7 +12,7 @@ import { ConditionFailedError } from "../../core/src/db/db.js";
 import { retryRaces } from "../../core/src/db/retry.js";
 import { spreadShardKey } from "../../core/src/db/spread.js";
 import type { NewIssue } from "../../core/src/issues/issue-item.js";
-import { newIssue } from "../../core/src/issues/issue-service.js";
+import { newIssue } from "../../core/src/issues/issue-item.js";
 import { catalogService, issueQueries, issueStore } from "../../core/src/services.js";
 import { AUTH, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newIssue } from "../../core/src/issues/issue-service.js";
+import { newIssue } from "../../core/src/issues/issue-item.js";
 import { issueStore } from "../../core/src/services.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { CONFLICT_MODES } from "../helpers/db.js";

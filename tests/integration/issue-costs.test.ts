@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ListingIndex } from "../../core/src/db/listing-index.js";
 import type { DbUsage } from "../../core/src/index.js";
-import { newIssue } from "../../core/src/issues/issue-service.js";
+import { newIssue } from "../../core/src/issues/issue-item.js";
 import { ISSUE_UPDATED_LISTINGS } from "../../core/src/issues/keys.js";
 import { issueStore } from "../../core/src/services.js";
 import { AUTH, type TestApp, testApp } from "../helpers/app.js";

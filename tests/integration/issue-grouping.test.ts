@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { TransactionConflictError } from "../../core/src/db/db.js";
 import type { RecentSignal } from "../../core/src/issues/issue-item.js";
-import { newIssue } from "../../core/src/issues/issue-service.js";
+import { newIssue } from "../../core/src/issues/issue-item.js";
 import { issueKey, PENDING_SIGNAL_PREFIX } from "../../core/src/issues/keys.js";
 import { issueStore, signalLinks } from "../../core/src/services.js";
 import { CONFLICT_MODES, freshTable } from "../helpers/db.js";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { newIssue } from "../../core/src/issues/issue-service.js";
+import { newIssue } from "../../core/src/issues/issue-item.js";
 import { issueStore } from "../../core/src/services.js";
 import { AUTH, createIssues, type TestApp, testApp } from "../helpers/app.js";
 

@@ -1,7 +1,7 @@
 /** The other orders and filters of GET /api/issues, with their totals and costs. */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DbUsage } from "../../core/src/index.js";
-import { newIssue } from "../../core/src/issues/issue-service.js";
+import { newIssue } from "../../core/src/issues/issue-item.js";
 import { issueStore } from "../../core/src/services.js";
 import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 

@@ -7,8 +7,8 @@
 import type { Db } from "../db/db.js";
 import type { DispatchQueries } from "../dispatch/dispatch-queries.js";
 import { DISPATCH_STATUSES } from "../dispatch/schemas.js";
+import { summaryOf } from "../issues/issue-item.js";
 import type { IssueReads } from "../issues/issue-reads.js";
-import { summaryOf } from "../issues/issue-service.js";
 import { ISSUE_STATUSES, ISSUE_TYPES } from "../issues/schemas.js";
 import { SIGNAL_LISTINGS, timeFloor } from "../signals/keys.js";
 import { PROVIDER_SOURCES } from "../signals/schemas.js";

@@ -1,13 +1,15 @@
 /**
  * @module issues/issue-item — an issue as its item holds it: the stored issue with its internals,
  * the item written for it (recent signals as a map by id), and the one typed decode of an item
- * back into a stored issue. Pure, no I/O; the writes are ./issue-store.ts's.
+ * back into a stored issue; a new issue's fields with their defaults ({@link newIssue}) and how
+ * other items show an issue ({@link summaryOf}), for every writer of issues (the API, signals,
+ * improvement tasks). Pure, no I/O; the writes are ./issue-store.ts's.
  */
 import { ulid } from "ulid";
 import type { Item } from "../db/db.js";
 import { entityOf } from "../db/item-kinds.js";
 import { issueKey, issueNumberIndexKey, issueRef } from "./keys.js";
-import type { Issue } from "./schemas.js";
+import type { Issue, IssueSummary } from "./schemas.js";
 
 /** An issue plus its version (the `ETag`). */
 export interface StoredIssue extends IssueInternals {
@@ -246,4 +248,49 @@ export function laterOf(a: string, b: string): string {
 
 export function newIssueId(): string {
   return `iss_${ulid()}`;
+}
+
+/** How other items show an issue. */
+export function summaryOf(issue: Issue): IssueSummary {
+  const { id, number, identifier, title, type, status, priority } = issue;
+  return { id, number, identifier, title, type, status, priority };
+}
+
+/**
+ * A complete set of new-issue fields: the given ones over the defaults of docs/api.md#issues (status
+ * `triage`, priority 0, empty lists, nulls), with `completedAt` set for a finished status.
+ * @example newIssue({ title: "Checkout fails", type: "signal" })
+ */
+export function newIssue(fields: Partial<NewIssue> & Pick<NewIssue, "title" | "type">): NewIssue {
+  const status = fields.status ?? "triage";
+  return {
+    description: null,
+    priority: 0,
+    parentId: null,
+    projectId: null,
+    labels: [],
+    fingerprint: null,
+    signalSource: null,
+    fingerprints: fields.fingerprint ? [fields.fingerprint] : [],
+    signalCount: 0,
+    lastSignalAt: null,
+    hypothesis: null,
+    agentSummary: null,
+    commits: [],
+    pullRequests: [],
+    blockedBy: [],
+    reviewRounds: 0,
+    feedback: [],
+    verification: null,
+    statusChange: null,
+    completedAt: status === "done" || status === "canceled" ? new Date().toISOString() : null,
+    ...withoutUndefined(fields),
+    title: fields.title,
+    type: fields.type,
+    status,
+  };
+}
+
+function withoutUndefined<T extends object>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

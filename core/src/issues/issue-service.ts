@@ -1,16 +1,19 @@
-/** @module issues/issue-service — issue rules: defaults on create, lookups by id or `KZN-<n>`, list filters to listings. */
+/**
+ * @module issues/issue-service — the API's issue rules: references checked on create and update,
+ * lookups by id or `KZN-<n>`, list filters to listings. A new issue's defaults: ./issue-item.ts.
+ */
 import { ConditionFailedError, type TransactItem } from "../db/db.js";
 import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
-import { type NewIssue, RECENT_SIGNALS, type RecentSignal, type StoredIssue } from "./issue-item.js";
+import { type NewIssue, newIssue, RECENT_SIGNALS, type StoredIssue, summaryOf } from "./issue-item.js";
 import type { IssueMoves } from "./issue-moves.js";
 import type { IssueQueries } from "./issue-queries.js";
 import type { IssueStore } from "./issue-store.js";
 import { ISSUE_ID } from "./keys.js";
 import { relationsFromEdges } from "./relation-store.js";
-import type { CreateIssueBody, Issue, IssueSummary, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
+import type { CreateIssueBody, ListIssuesQuery, UpdateIssueBody } from "./schemas.js";
 
 /** What the issue rules need to know of the catalog (labels and projects). */
 export interface IssueReferences {
@@ -86,23 +89,6 @@ export class IssueService {
         signals: aggregate.stored.recentSignals.slice(0, RECENT_SIGNALS),
       },
     };
-  }
-
-  /** A live issue by id, or undefined. */
-  findIssue(id: string): Promise<StoredIssue | undefined> {
-    return this.store.get(id);
-  }
-
-  /** The writes that open issue `id` for a signal, with the next number, for the signal's own transaction. */
-  async openFromSignal(
-    fields: NewIssue,
-    id: string,
-    signal: RecentSignal,
-    /** Its project's goal bonus, as the signal's routing knows it (docs/api.md#score). */
-    goalActive: boolean,
-  ): Promise<{ stored: StoredIssue; writes: TransactItem[] }> {
-    const taken = await this.store.takeNumber(new Date(signal.receivedAt));
-    return this.store.prepareCreate(fields, taken, id, { recentSignals: [signal], goalActive });
   }
 
   /**
@@ -272,49 +258,4 @@ export class IssueService {
       throw error;
     }
   }
-}
-
-/** How other items show an issue. */
-export function summaryOf(issue: Issue): IssueSummary {
-  const { id, number, identifier, title, type, status, priority } = issue;
-  return { id, number, identifier, title, type, status, priority };
-}
-
-/**
- * A complete set of new-issue fields: the given ones over the defaults of docs/api.md#issues (status
- * `triage`, priority 0, empty lists, nulls), with `completedAt` set for a finished status.
- * @example newIssue({ title: "Checkout fails", type: "signal" })
- */
-export function newIssue(fields: Partial<NewIssue> & Pick<NewIssue, "title" | "type">): NewIssue {
-  const status = fields.status ?? "triage";
-  return {
-    description: null,
-    priority: 0,
-    parentId: null,
-    projectId: null,
-    labels: [],
-    fingerprint: null,
-    signalSource: null,
-    fingerprints: fields.fingerprint ? [fields.fingerprint] : [],
-    signalCount: 0,
-    lastSignalAt: null,
-    hypothesis: null,
-    agentSummary: null,
-    commits: [],
-    pullRequests: [],
-    blockedBy: [],
-    reviewRounds: 0,
-    feedback: [],
-    verification: null,
-    statusChange: null,
-    completedAt: status === "done" || status === "canceled" ? new Date().toISOString() : null,
-    ...withoutUndefined(fields),
-    title: fields.title,
-    type: fields.type,
-    status,
-  };
-}
-
-function withoutUndefined<T extends object>(fields: T): Partial<T> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

@@ -11,7 +11,7 @@ import type { Clock } from "../clock.js";
 import type { TransactItem } from "../db/db.js";
 import type { Taken } from "../db/sequence.js";
 import { ConflictError } from "../errors.js";
-import { newIssue } from "../issues/issue-service.js";
+import { newIssue } from "../issues/issue-item.js";
 import type { IssueStore } from "../issues/issue-store.js";
 import type { TemplateStore } from "../templates/template-store.js";
 import type { Prompt } from "./schemas.js";

@@ -5,7 +5,7 @@
 
 import { type AutomationRules, accepts } from "../issues/automation.js";
 import type { AutomationHold, NewIssue } from "../issues/issue-item.js";
-import { newIssue } from "../issues/issue-service.js";
+import { newIssue } from "../issues/issue-item.js";
 import type { IssueStatus, PullRequest, Verification } from "../issues/schemas.js";
 import { lifecycleEffect, priorityForSeverity, type ReviewEvent, type Severity, severityAtLeast } from "./rules.js";
 

@@ -15,7 +15,7 @@ import { retryConflicts, retryRaces } from "../db/retry.js";
 import { defaultLogger, loggedError } from "../http/logger.js";
 import type { AutomationRules } from "../issues/automation.js";
 import { newIssueId, type StoredIssue } from "../issues/issue-item.js";
-import type { IssueService } from "../issues/issue-service.js";
+import type { IssueStore } from "../issues/issue-store.js";
 import type { Issue } from "../issues/schemas.js";
 import type { SignalLinks } from "../issues/signal-links.js";
 import { newSignalId } from "./keys.js";
@@ -59,12 +59,12 @@ interface PayloadPlan {
 }
 
 /**
- * The issue side a signal acts on: opening issues (the service), linking grouped signals and
- * folding a storm's (the links), the routing of a project a signal names, and, for the webhook
- * receivers, the review loop.
+ * The issue side a signal acts on: opening issues and reading the one a delivery opened (the
+ * issues' owner), linking grouped signals and folding a storm's (the links), the routing of a
+ * project a signal names, and, for the webhook receivers, the review loop.
  */
 export interface SignalIssues {
-  service: IssueService;
+  store: Pick<IssueStore, "takeNumber" | "prepareCreate" | "get">;
   /** Linking grouped signals to their issue, and folding those left beside it. */
   links: SignalLinks;
   /** The routing of a project a signal names itself (a manual signal's `projectId`). */
@@ -289,12 +289,13 @@ export class SignalIngest {
       return { issue: stored.issue, writes, ...(whenHeld ? { whenHeld, held } : {}) };
     }
     if (routing.action === "opened" && signal.issueId) {
-      const { stored, writes } = await this.issues.service.openFromSignal(
-        routing.issue,
-        signal.issueId,
-        signal,
-        project?.projectId === routing.issue.projectId ? project.goalActive : false,
-      );
+      // The next number, then the issue with this signal its first, in the signal's own transaction.
+      const taken = await this.issues.store.takeNumber(new Date(signal.receivedAt));
+      const { stored, writes } = this.issues.store.prepareCreate(routing.issue, taken, signal.issueId, {
+        recentSignals: [signal],
+        // Its project's goal bonus, as the signal's routing knows it (docs/api.md#score).
+        goalActive: project?.projectId === routing.issue.projectId ? project.goalActive : false,
+      });
       return {
         issue: stored.issue,
         writes: [...writes, this.signals.pointFingerprint(draft.fingerprint, signal.issueId, pointer)],
@@ -369,7 +370,7 @@ export class SignalIngest {
   private async duplicate(seen: StoredWebhookDelivery): Promise<IngestResult> {
     const [[signal], issue] = await Promise.all([
       this.queries.heads([seen.signalId]),
-      seen.issueId ? this.issues.service.findIssue(seen.issueId) : Promise.resolve(undefined),
+      seen.issueId ? this.issues.store.get(seen.issueId) : Promise.resolve(undefined),
     ]);
     if (!signal) throw new Error(`Delivery points at missing signal ${seen.signalId}`);
     return { signal, issue: issue?.issue ?? null, duplicate: true };

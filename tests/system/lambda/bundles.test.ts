@@ -121,6 +121,12 @@ describe("Lambda bundles", () => {
     expect(rendering).toEqual(["dispatch", "events", "mcp", "sweeps", "templates"]);
   });
 
+  it("carry the signal reads and the issue rules only where they are used: the receivers only store signals", () => {
+    const reads = ["core/src/signals/signal-service.ts", "core/src/issues/issue-service.ts"];
+    expect(carried("webhooks").filter((source) => reads.includes(source))).toEqual([]);
+    expect(carried("signals")).toEqual(expect.arrayContaining(reads));
+  });
+
   it("carry no conflict emulator: on AWS, DynamoDB refuses conflicting transactions itself", () => {
     const withEmulator = Object.keys(inject("bundles") as Record<string, string>).filter((family) =>
       carried(family).includes("core/src/db/conflict-emulator.ts"),

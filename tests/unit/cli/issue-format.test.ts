@@ -1,7 +1,7 @@
 /** `kaizen issues show`: an issue's pull requests and review feedback as the CLI prints them (docs/api.md#review). */
 import { describe, expect, it } from "vitest";
 import { formatIssue } from "../../../client/cli/commands/issues.js";
-import { newIssue } from "../../../core/src/issues/issue-service.js";
+import { newIssue } from "../../../core/src/issues/issue-item.js";
 import type { Issue } from "../../../core/src/issues/schemas.js";
 
 const issue: Issue = {

@@ -15,12 +15,12 @@ import { DispatchQueue, queueListings } from "../../../core/src/issues/dispatch-
 import {
   type IssueInternals,
   type NewIssue,
+  newIssue,
   newIssueId,
   type StoredIssue,
 } from "../../../core/src/issues/issue-item.js";
 import type { DispatchEnd, DispatchEnding, IssueMove } from "../../../core/src/issues/issue-moves.js";
 import { IssueMoves } from "../../../core/src/issues/issue-moves.js";
-import { newIssue } from "../../../core/src/issues/issue-service.js";
 import { IssueStore } from "../../../core/src/issues/issue-store.js";
 import { issueKey, padNumber, verifyWatchKey } from "../../../core/src/issues/keys.js";
 import type { OutcomeMark } from "../../../core/src/issues/outcomes.js";

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { newIssue } from "../../../core/src/issues/issue-service.js";
+import { newIssue } from "../../../core/src/issues/issue-item.js";
 import { ISSUE_TYPES, type Issue, type IssueStatus, type IssueSummary } from "../../../core/src/issues/schemas.js";
 import {
   DEFAULT_PARTIALS,

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { newIssue } from "../../../core/src/issues/issue-service.js";
+import { newIssue } from "../../../core/src/issues/issue-item.js";
 import { checkedTemplate } from "../../../core/src/templates/compile.js";
 import {
   handlebarsReady,

@@ -1,7 +1,7 @@
 import Handlebars from "handlebars";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ValidationError } from "../../../core/src/errors.js";
-import { newIssue } from "../../../core/src/issues/issue-service.js";
+import { newIssue } from "../../../core/src/issues/issue-item.js";
 import type { Issue } from "../../../core/src/issues/schemas.js";
 import {
   checkTemplateSyntax,
