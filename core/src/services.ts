@@ -32,6 +32,7 @@ import { DestinationStore } from "./events/destination-store.js";
 import { EventDeliveries, type EventDeliveryOptions } from "./events/event-deliveries.js";
 import { EventDeliveryStore } from "./events/event-delivery-store.js";
 import { type AppDeps, type AppEnv, createHttpApp, type FamilyModules } from "./http/app.js";
+import { callerChecks } from "./http/caller-checks.js";
 import { DispatchQueue } from "./issues/dispatch-queue.js";
 import { IssueMoves } from "./issues/issue-moves.js";
 import { IssueQueries } from "./issues/issue-queries.js";
@@ -505,5 +506,16 @@ export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> 
   const dispatchTokens = dispatchTokenCheck(lookup);
   const check = keyCheck(deps);
   const keys = { grantOf: (presented: string) => check.grantOf(presented), ownsDispatch: keyDispatchCheck(lookup) };
-  return createHttpApp(families, deps, { dispatchTokens, keys, audit: auditStore(deps) });
+  return createHttpApp(families, deps, {
+    callers: callerChecks(deps, { dispatchTokens, keys, audit: auditStore(deps) }),
+  });
+}
+
+/**
+ * The webhook receivers' app: their routes are verified by the providers' signatures, so it carries
+ * no bearer check, API keys, dispatch tokens, audit trail or Idempotency-Key replay.
+ * @example export const handler = receiverLambdaHandler({ webhooks: webhookFamily });
+ */
+export function createReceiverApp(families: Pick<FamilyModules, "webhooks">, deps: AppDeps): Hono<AppEnv> {
+  return createHttpApp(families, deps);
 }

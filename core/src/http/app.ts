@@ -33,16 +33,25 @@ import {
   type WebhookProvider,
 } from "../routes.js";
 import type { Output, SchemaDefinition } from "../schema.js";
-import { type AuditTrail, auditTrail } from "./audit.js";
-import { type BearerAuthOptions, bearerAuth, type DispatchTokens, type KeyGrants } from "./auth.js";
 import { readJsonBody } from "./body.js";
 import { expectedVersion } from "./conditional.js";
 import type { AppEnv } from "./env.js";
-import { idempotency, takesIdempotencyKey } from "./idempotency.js";
+import { takesIdempotencyKey } from "./idempotency.js";
 import { defaultLogger, type Logger, loggedError, redactSecrets } from "./logger.js";
-import { lookedUpReach, projectReach, type ReachLookups } from "./reach.js";
+import { lookedUpReach, type ReachLookups } from "./reach.js";
 import { errorResponse, JSON_CONTENT_TYPE } from "./respond.js";
 import { parseWith } from "./validation.js";
+
+/**
+ * What runs before the handler of an API route (auth `bearer`, or taking an Idempotency-Key): built
+ * by ./caller-checks.ts and handed in by the composition root (core/src/services.ts `createApp`).
+ */
+export interface CallerChecks {
+  /** The middleware of a bearer route, in order: audit record, bearer check, project reach. */
+  bearer(spec: RouteSpec, declaredStatus: number, lookups: ReachLookups): MiddlewareHandler<AppEnv>[];
+  /** Replays the first answer to a repeated Idempotency-Key (a route that takes one). */
+  idempotent: MiddlewareHandler<AppEnv>;
+}
 
 /** What handlers can reach through the context. */
 export interface AppDeps {
@@ -159,15 +168,16 @@ export type FamilyModules = {
 };
 
 /**
- * Builds one Hono app serving the given families' routes on the shared middleware; dispatch tokens
- * are accepted where the route table allows them when `options.dispatchTokens` checks them (the
- * composition root hands that in: core/src/services.ts `createApp`).
- * @example const app = createHttpApp({ issues: issueFamily }, { config, db });
+ * Builds one Hono app serving the given families' routes on the shared middleware. An API route
+ * (auth `bearer`, or taking an Idempotency-Key) runs `options.callers` first (./caller-checks.ts;
+ * the composition root hands them in: core/src/services.ts `createApp`); an app of such routes
+ * without them is not built. The webhook receivers' app needs none.
+ * @example const app = createHttpApp({ issues: issueFamily }, deps, { callers: callerChecks(deps) });
  */
 export function createHttpApp(
   families: FamilyModules,
   deps: AppDeps,
-  options: { dispatchTokens?: DispatchTokens; keys?: KeyGrants; audit?: AuditTrail } = {},
+  options: { callers?: CallerChecks } = {},
 ): Hono<AppEnv> {
   const logger = deps.logger ?? defaultLogger;
   const app = new Hono<AppEnv>();
@@ -180,15 +190,6 @@ export function createHttpApp(
   );
   app.use(requestLog(logger, deps.db, families));
   if (deps.config.corsAllowedOrigins.length > 0) app.use(crossOrigin(deps.config.corsAllowedOrigins));
-
-  const authOptions: BearerAuthOptions = {
-    apiKey: deps.config.serviceApiKey,
-    previousApiKey: deps.config.serviceApiKeyPrevious,
-    ...(options.dispatchTokens ? { dispatchTokens: options.dispatchTokens } : {}),
-    ...(options.keys ? { keys: options.keys } : {}),
-  };
-  const idempotent = idempotency({ db: deps.db });
-  const now = deps.clock ?? (() => new Date());
 
   for (const family of Object.keys(families) as Family[]) {
     const {
@@ -209,27 +210,21 @@ export function createHttpApp(
       }
       const [method, path] = key.split(" ") as [HttpMethod, string];
       const spec: RouteSpec = { ...declaration, method, path };
+      const callers = () => {
+        if (!options.callers)
+          throw new Error(`Family ${family}: ${key} is an API route, and no caller checks are given`);
+        return options.callers;
+      };
       const servedBy = { family, path };
       const middleware: MiddlewareHandler<AppEnv>[] = [
         async (c, next) => {
           c.set("servedBy", servedBy);
           await next();
         },
-        ...(spec.auth === "bearer"
-          ? [
-              ...(options.audit ? [auditTrail(spec, options.audit, declaredStatus(declaration), now)] : []),
-              bearerAuth({
-                ...authOptions,
-                scope: spec.token,
-                ...(spec.scope ? { keyScope: spec.scope } : {}),
-                anyCaller: spec.anyCaller === true,
-              }),
-              projectReach(spec.reach, lookups),
-            ]
-          : []),
+        ...(spec.auth === "bearer" ? callers().bearer(spec, declaredStatus(declaration), lookups) : []),
         ...(spec.auth === "webhook" && spec.provider ? [requireWebhookSecret(spec.provider, deps.config)] : []),
         ...(spec.method === "GET" ? [] : [limitBody(spec.bodyLimit ?? API_BODY_LIMIT_BYTES)]),
-        ...(takesIdempotencyKey(spec) ? [idempotent] : []),
+        ...(takesIdempotencyKey(spec) ? [callers().idempotent] : []),
       ];
       // One parameter: Hono tells the handler from middleware by its arity. Runs after the
       // idempotency middleware, so a 400 is kept and replayed like any 4xx.

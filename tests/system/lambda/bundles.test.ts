@@ -127,6 +127,20 @@ describe("Lambda bundles", () => {
     expect(carried("signals")).toEqual(expect.arrayContaining(reads));
   });
 
+  it("carry the API's caller checks everywhere but in the webhook receivers, whose routes the providers' signatures verify", () => {
+    const checks = ["core/src/access/api-key-store.ts", "core/src/http/caller-checks.ts"];
+    // Every function but the stream's and the schedule's serves HTTP.
+    const served = Object.keys(inject("bundles") as Record<string, string>).filter(
+      (family) => family !== "events" && family !== "sweeps",
+    );
+    for (const family of served) {
+      const carries = carried(family)
+        .filter((source) => checks.includes(source))
+        .sort();
+      expect(carries, family).toEqual(family === "webhooks" ? [] : checks);
+    }
+  });
+
   it("carry no conflict emulator: on AWS, DynamoDB refuses conflicting transactions itself", () => {
     const withEmulator = Object.keys(inject("bundles") as Record<string, string>).filter((family) =>
       carried(family).includes("core/src/db/conflict-emulator.ts"),

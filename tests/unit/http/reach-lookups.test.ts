@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { ALL_FAMILIES } from "../../../client/mcp/all-families.js";
 import { type AppDeps, createHttpApp, type FamilyModules, familyModule } from "../../../core/src/http/app.js";
+import { callerChecks } from "../../../core/src/http/caller-checks.js";
 import type { ReachLookups } from "../../../core/src/http/reach.js";
 import { createDb, loadConfig } from "../../../core/src/index.js";
 
@@ -37,7 +38,7 @@ const keys = {
 };
 
 function appOf(family: unknown) {
-  return createHttpApp({ prompts: family } as FamilyModules, deps, { keys });
+  return createHttpApp({ prompts: family } as FamilyModules, deps, { callers: callerChecks(deps, { keys }) });
 }
 
 describe("a family's reach lookups", () => {

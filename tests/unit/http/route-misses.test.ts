@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { ALL_FAMILIES } from "../../../client/mcp/all-families.js";
 import { type AppDeps, createHttpApp, type FamilyModules } from "../../../core/src/http/app.js";
+import { callerChecks } from "../../../core/src/http/caller-checks.js";
 import { createDb, loadConfig } from "../../../core/src/index.js";
 
 const deps: AppDeps = {
@@ -15,7 +16,7 @@ const deps: AppDeps = {
 };
 
 async function miss(families: FamilyModules, method: string, path: string) {
-  const response = await createHttpApp(families, deps).request(path, { method });
+  const response = await createHttpApp(families, deps, { callers: callerChecks(deps) }).request(path, { method });
   return { status: response.status, allow: response.headers.get("allow"), body: await response.json() };
 }
 
