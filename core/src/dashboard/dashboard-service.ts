@@ -7,7 +7,7 @@
 import type { Db } from "../db/db.js";
 import type { DispatchQueries } from "../dispatch/dispatch-queries.js";
 import { DISPATCH_STATUSES } from "../dispatch/schemas.js";
-import { summaryOf } from "../issues/issue-item.js";
+import { summaryItem } from "../issues/issue-item.js";
 import type { IssueReads } from "../issues/issue-reads.js";
 import { ISSUE_STATUSES, ISSUE_TYPES } from "../issues/schemas.js";
 import { SIGNAL_LISTINGS, timeFloor } from "../signals/keys.js";
@@ -59,7 +59,7 @@ export class DashboardService {
           action: signal.action,
           receivedAt: signal.receivedAt,
         },
-        issue: stored ? summaryOf(stored.issue) : null,
+        issue: stored ? summaryItem(stored.issue) : null,
         dispatch: dispatch
           ? {
               id: dispatch.id,

@@ -1,15 +1,15 @@
 /**
  * @module issues/issue-item — an issue as its item holds it: the stored issue with its internals,
  * the item written for it (recent signals as a map by id), and the one typed decode of an item
- * back into a stored issue; a new issue's fields with their defaults ({@link newIssue}) and how
- * other items show an issue ({@link summaryOf}), for every writer of issues (the API, signals,
- * improvement tasks). Pure, no I/O; the writes are ./issue-store.ts's.
+ * back into a stored issue; a new issue's fields with their defaults ({@link newIssue}), for every
+ * writer of issues (the API, signals, improvement tasks), and how other items show an issue
+ * ({@link summaryItem}). Pure, no I/O; the writes are ./issue-store.ts's.
  */
 import { ulid } from "ulid";
 import type { Item } from "../db/db.js";
 import { entityOf } from "../db/item-kinds.js";
 import { issueKey, issueNumberIndexKey, issueRef } from "./keys.js";
-import type { Issue, IssueSummary } from "./schemas.js";
+import type { Issue } from "./schemas.js";
 
 /** An issue plus its version (the `ETag`). */
 export interface StoredIssue extends IssueInternals {
@@ -161,6 +161,10 @@ export function newestFirst(signals: RecentSignal[]): RecentSignal[] {
   return [...signals].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
 
+/**
+ * How other items and answers show an issue (a child in its parent's partition, a parent, a
+ * dashboard row): the identifier from the number, so an item of any release reads the same.
+ */
 export function summaryItem(issue: Issue): IssueSummaryItem {
   const { id, number, title, type, status, priority } = issue;
   return { id, number, identifier: issueRef(number), title, type, status, priority };
@@ -248,12 +252,6 @@ export function laterOf(a: string, b: string): string {
 
 export function newIssueId(): string {
   return `iss_${ulid()}`;
-}
-
-/** How other items show an issue. */
-export function summaryOf(issue: Issue): IssueSummary {
-  const { id, number, identifier, title, type, status, priority } = issue;
-  return { id, number, identifier, title, type, status, priority };
 }
 
 /**

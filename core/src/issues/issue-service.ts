@@ -7,7 +7,7 @@ import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
-import { type NewIssue, newIssue, RECENT_SIGNALS, type StoredIssue, summaryOf } from "./issue-item.js";
+import { type NewIssue, newIssue, RECENT_SIGNALS, type StoredIssue, summaryItem } from "./issue-item.js";
 import type { IssueMoves } from "./issue-moves.js";
 import type { IssueQueries } from "./issue-queries.js";
 import type { IssueStore } from "./issue-store.js";
@@ -83,7 +83,7 @@ export class IssueService {
       version: aggregate.stored.version,
       detail: {
         ...issue,
-        parent: parent ? summaryOf(parent.issue) : null,
+        parent: parent ? summaryItem(parent.issue) : null,
         children: aggregate.children,
         relations: relationsFromEdges(aggregate.relationEdges, issue.id),
         signals: aggregate.stored.recentSignals.slice(0, RECENT_SIGNALS),

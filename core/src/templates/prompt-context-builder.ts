@@ -6,7 +6,7 @@ import type { CatalogLookups } from "../catalog/catalog-lookups.js";
 import type { Project } from "../catalog/schemas.js";
 import { NotFoundError } from "../errors.js";
 import type { IssueAggregate, StoredIssue } from "../issues/issue-item.js";
-import { summaryOf } from "../issues/issue-item.js";
+import { summaryItem } from "../issues/issue-item.js";
 import type { IssueReads } from "../issues/issue-reads.js";
 import { ISSUE_ID } from "../issues/keys.js";
 import type { IssueSummary } from "../issues/schemas.js";
@@ -69,7 +69,7 @@ export class PromptContextBuilder {
     const goal = project?.goalId ? await this.catalog.findGoal(project.goalId) : null;
     const context: PromptContext = {
       issue,
-      parent: parentAggregate ? summaryOf(parentAggregate.stored.issue) : null,
+      parent: parentAggregate ? summaryItem(parentAggregate.stored.issue) : null,
       children,
       siblings: (parentAggregate?.children ?? []).filter((sibling) => sibling.id !== issue.id),
       project,
@@ -112,7 +112,7 @@ export class PromptContextBuilder {
 
   private async summaries(ids: string[]): Promise<IssueSummary[]> {
     if (ids.length === 0) return [];
-    return (await this.store.getMany(ids)).map(({ issue }) => summaryOf(issue));
+    return (await this.store.getMany(ids)).map(({ issue }) => summaryItem(issue));
   }
 }
 
