@@ -1,6 +1,6 @@
 /** @module console/components — the pieces every page is made of. */
 import type { ComponentChildren } from "preact";
-import { useMemo } from "preact/hooks";
+import { useEffect, useMemo, useRef } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import type { KaizenApiError } from "../../client/client.js";
 import { renderMarkdown } from "./markdown.js";
@@ -248,4 +248,42 @@ export function fieldValue(event: Event): string {
 export function pageOf(query: Record<string, string>): number {
   const page = Number(query.page);
   return Number.isInteger(page) && page > 0 ? page : 1;
+}
+
+/**
+ * The question asked before an action that cannot be taken back: it takes the place of the button
+ * that asked, and the keyboard's focus goes to its "yes" as it appears. Give it a `key` when one
+ * question may follow another in its place, so the focus moves again.
+ */
+export function Confirm({
+  question,
+  yes,
+  busy,
+  onYes,
+  onCancel,
+  children,
+}: {
+  question: ComponentChildren;
+  /** The label of the button that acts ("Yes, delete it"). */
+  yes: string;
+  busy: boolean;
+  onYes: () => void;
+  onCancel: () => void;
+  /** What the action does, beside the question. */
+  children?: ComponentChildren;
+}) {
+  const yesButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => yesButton.current?.focus(), []);
+  return (
+    <fieldset class="confirm">
+      <legend>{question}</legend>
+      {children}
+      <button type="button" ref={yesButton} disabled={busy} onClick={onYes}>
+        {yes}
+      </button>{" "}
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </fieldset>
+  );
 }

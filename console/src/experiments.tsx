@@ -4,10 +4,10 @@
  * start one with a draft, and the past experiments with their decisions. The stop and the start are
  * offered to a key that may make them.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import type { Schema } from "../../client/client.js";
 import { costText, type ExperimentArm, rateText, scoreText } from "../../client/measures.js";
-import { Badge, Failure, Loading, TableHead, When } from "./components.js";
+import { Badge, Confirm, Failure, Loading, TableHead, When } from "./components.js";
 import { WORK_OUTCOME_KEYS, WORK_OUTCOMES } from "./outcomes.js";
 import { type Resource, useAction } from "./resource.js";
 import { allowed } from "./session.js";
@@ -66,11 +66,6 @@ function Running({
   onStop: (experiment: Experiment) => void;
 }) {
   const [confirming, setConfirming] = useState(false);
-  const confirmButton = useRef<HTMLButtonElement>(null);
-  // The Stop button gives way to the question: the keyboard's focus goes with it.
-  useEffect(() => {
-    if (confirming) confirmButton.current?.focus();
-  }, [confirming]);
   const { control, candidate } = experiment.arms;
   return (
     <div class="experiment">
@@ -100,26 +95,20 @@ function Running({
       </dl>
       <ArmsTable arms={experiment.arms} />
       {!allowed("DELETE", "/api/templates/{id}/experiments/{experimentId}") ? null : confirming ? (
-        <fieldset class="confirm">
-          <legend>Stop this experiment?</legend>
+        <Confirm
+          question="Stop this experiment?"
+          yes="Yes, stop it"
+          busy={stopping}
+          onYes={() => {
+            setConfirming(false);
+            onStop(experiment);
+          }}
+          onCancel={() => setConfirming(false)}
+        >
           <p>
             v{control.versionNumber} takes every claim again; v{candidate.versionNumber} stays a draft.
           </p>
-          <button
-            type="button"
-            ref={confirmButton}
-            disabled={stopping}
-            onClick={() => {
-              setConfirming(false);
-              onStop(experiment);
-            }}
-          >
-            Yes, stop it
-          </button>{" "}
-          <button type="button" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-        </fieldset>
+        </Confirm>
       ) : (
         <button type="button" disabled={stopping} onClick={() => setConfirming(true)}>
           Stop experiment

@@ -4,9 +4,9 @@
  * stop it. Each form runs through the page's one action (`act`: one at a time) and tells the page
  * when it is done, which reads the dispatch and its activities again (./issue-dispatch.tsx).
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import type { Schema } from "../../../client/client.js";
-import { fieldValue } from "../components.js";
+import { Confirm, fieldValue } from "../components.js";
 import { STOP_THEN, type StopThen } from "../dispatch-text.js";
 import type { useAction } from "../resource.js";
 import { allowed } from "../session.js";
@@ -155,10 +155,6 @@ export function StopForm({
   const [reason, setReason] = useState("");
   const [to, setTo] = useState<StopThen>("todo");
   const [confirming, setConfirming] = useState(false);
-  const yes = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) yes.current?.focus();
-  }, [confirming]);
   const ask = (event: Event) => {
     event.preventDefault();
     act.clear();
@@ -213,18 +209,15 @@ export function StopForm({
         </button>
       </div>
       {confirming ? (
-        <fieldset class="confirm">
-          <legend>
-            Stop {dispatch.agent} (attempt {dispatch.attempt}) and move {issue.identifier} to {to}?
-          </legend>
+        <Confirm
+          question={`Stop ${dispatch.agent} (attempt ${dispatch.attempt}) and move ${issue.identifier} to ${to}?`}
+          yes="Yes, stop it"
+          busy={act.busy}
+          onYes={confirm}
+          onCancel={() => setConfirming(false)}
+        >
           <p>Its token stops working at once; what it did so far stays.</p>
-          <button type="button" ref={yes} disabled={act.busy} onClick={confirm}>
-            Yes, stop it
-          </button>{" "}
-          <button type="button" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-        </fieldset>
+        </Confirm>
       ) : null}
     </form>
   );

@@ -4,9 +4,9 @@
  * canceled as its duplicate and the other takes its fingerprints, signals and priority. A merge the
  * API refuses (409) or an issue it does not know (404) shows the API's own message.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import type { Schema } from "../../../client/client.js";
-import { Badge, Failure, fieldValue } from "../components.js";
+import { Badge, Confirm, Failure, fieldValue } from "../components.js";
 import { useAction } from "../resource.js";
 
 type Issue = Schema<"Issue">;
@@ -17,10 +17,6 @@ export function Merge({ issue, onMerged }: { issue: Issue; onMerged: () => void 
   const [merged, setMerged] = useState<Issue | null>(null);
   const look = useAction();
   const merge = useAction();
-  const yes = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (target) yes.current?.focus();
-  }, [target]);
   // The API refuses to merge a finished issue or one an agent is working (docs/api.md#merging-duplicates).
   const open = issue.status === "triage" || issue.status === "backlog" || issue.status === "todo";
 
@@ -84,21 +80,19 @@ export function Merge({ issue, onMerged }: { issue: Issue; onMerged: () => void 
         <p class="muted">An issue {issue.status.replace("_", " ")} cannot be merged into another.</p>
       )}
       {target ? (
-        <fieldset class="confirm">
-          <legend>
-            Merge {issue.identifier} into {target.identifier}?
-          </legend>
+        <Confirm
+          key={target.id}
+          question={`Merge ${issue.identifier} into ${target.identifier}?`}
+          yes="Yes, merge"
+          busy={merge.busy}
+          onYes={confirm}
+          onCancel={() => setTarget(null)}
+        >
           <p>
             {target.identifier} <Badge kind={target.status}>{target.status.replace("_", " ")}</Badge> {target.title}{" "}
             stays; {issue.identifier} is canceled.
           </p>
-          <button type="button" ref={yes} disabled={merge.busy} onClick={confirm}>
-            Yes, merge
-          </button>{" "}
-          <button type="button" onClick={() => setTarget(null)}>
-            Cancel
-          </button>
-        </fieldset>
+        </Confirm>
       ) : null}
       <Failure error={look.error} />
       <Failure error={merge.error} conflict="The API refused this merge; neither issue changed." />

@@ -10,7 +10,7 @@ import { useLocation } from "preact-iso";
 import type { paths, Schema } from "../../../client/client.js";
 import { SCOPES } from "../../../core/src/routes.js";
 import { type Project, useProjects } from "../catalog.js";
-import { Badge, Failure, fieldValue, Loading, Pager, pageOf, TableHead, When } from "../components.js";
+import { Badge, Confirm, Failure, fieldValue, Loading, Pager, pageOf, TableHead, When } from "../components.js";
 import { REFRESH_MS, useAction, useResource } from "../resource.js";
 import { allowed } from "../session.js";
 
@@ -161,35 +161,25 @@ function ShownOnce({ created, onDone }: { created: CreatedKey; onDone: () => voi
 function Revoke({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }) {
   const [confirming, setConfirming] = useState(false);
   const revoke = useAction();
-  const yes = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) yes.current?.focus();
-  }, [confirming]);
   if (apiKey.revokedAt) return null;
   return (
     <>
       {confirming ? (
-        <fieldset class="confirm">
-          <legend>Revoke the key {apiKey.name}?</legend>
+        <Confirm
+          question={`Revoke the key ${apiKey.name}?`}
+          yes="Yes, revoke it"
+          busy={revoke.busy}
+          onYes={async () => {
+            const done = await revoke.run((kaizen) =>
+              kaizen.DELETE("/api/keys/{id}", { params: { path: { id: apiKey.id } } }),
+            );
+            setConfirming(false);
+            if (done) onRevoked();
+          }}
+          onCancel={() => setConfirming(false)}
+        >
           <p>Whatever uses it is refused from then on; this cannot be undone.</p>
-          <button
-            type="button"
-            ref={yes}
-            disabled={revoke.busy}
-            onClick={async () => {
-              const done = await revoke.run((kaizen) =>
-                kaizen.DELETE("/api/keys/{id}", { params: { path: { id: apiKey.id } } }),
-              );
-              setConfirming(false);
-              if (done) onRevoked();
-            }}
-          >
-            Yes, revoke it
-          </button>{" "}
-          <button type="button" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-        </fieldset>
+        </Confirm>
       ) : (
         <button type="button" aria-label={`Revoke key ${apiKey.name}`} onClick={() => setConfirming(true)}>
           Revoke

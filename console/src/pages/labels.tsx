@@ -3,9 +3,9 @@
  * (a name unique in any case, a colour) and a delete, asked first. The API refuses to delete a
  * label issues still use (409) and says how many.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { type Label, useLabels } from "../catalog.js";
-import { Failure, fieldValue, Loading, Swatch, TableHead, When } from "../components.js";
+import { Confirm, Failure, fieldValue, Loading, Swatch, TableHead, When } from "../components.js";
 import { useAction } from "../resource.js";
 import { allowed } from "../session.js";
 
@@ -47,33 +47,22 @@ function CreateLabel({ onCreated }: { onCreated: () => void }) {
 function DeleteLabel({ label, onDeleted }: { label: Label; onDeleted: () => void }) {
   const [confirming, setConfirming] = useState(false);
   const remove = useAction();
-  const yes = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) yes.current?.focus();
-  }, [confirming]);
   return (
     <>
       {confirming ? (
-        <fieldset class="confirm">
-          <legend>Delete the label {label.name}?</legend>
-          <button
-            type="button"
-            ref={yes}
-            disabled={remove.busy}
-            onClick={async () => {
-              const done = await remove.run((kaizen) =>
-                kaizen.DELETE("/api/labels/{id}", { params: { path: { id: label.id } } }),
-              );
-              setConfirming(false);
-              if (done) onDeleted();
-            }}
-          >
-            Yes, delete it
-          </button>{" "}
-          <button type="button" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-        </fieldset>
+        <Confirm
+          question={`Delete the label ${label.name}?`}
+          yes="Yes, delete it"
+          busy={remove.busy}
+          onYes={async () => {
+            const done = await remove.run((kaizen) =>
+              kaizen.DELETE("/api/labels/{id}", { params: { path: { id: label.id } } }),
+            );
+            setConfirming(false);
+            if (done) onDeleted();
+          }}
+          onCancel={() => setConfirming(false)}
+        />
       ) : (
         <button type="button" aria-label={`Delete label ${label.name}`} onClick={() => setConfirming(true)}>
           Delete

@@ -268,7 +268,7 @@ export class PromptRenderer {
       if (await this.templateSeeding.reserve(holder, Date.now() + SEEDING_LEASE_MS)) {
         try {
           // Read again under the hold: the last holder may have finished since the read above.
-          return await this.seedMissing(await this.templateSeeding.seeded(marks));
+          return await this.seedMissing(await this.templateSeeding.seeded(marks), marks.length);
         } finally {
           await this.templateSeeding.release(holder).catch(() => undefined);
         }
@@ -278,10 +278,13 @@ export class PromptRenderer {
     }
   }
 
-  /** Writes the defaults not in `seeded` (partials first), each with its mark, and returns the templates' slugs. */
-  private async seedMissing(seeded: Set<string>): Promise<string[]> {
+  /**
+   * Writes the defaults not in `seeded` (partials first; `marks` defaults in all), each with its
+   * mark, and returns the templates' slugs.
+   */
+  private async seedMissing(seeded: Set<string>, marks: number): Promise<string[]> {
     const created: string[] = [];
-    if (seeded.size === seededMarks().length) return created;
+    if (seeded.size === marks) return created;
     // Their content (and the compiler that checks it) is loaded only when one is to be written.
     const { DEFAULT_PARTIALS, DEFAULT_TEMPLATES, withDefaultPartialsInPlace } = await import("./defaults.js");
     for (const preset of DEFAULT_PARTIALS.filter(({ name }) => !seeded.has(`partial#${name}`))) {
