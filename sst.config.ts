@@ -18,6 +18,7 @@ export default $config({
     await import("./infra/secrets");
     await import("./infra/events");
     await import("./infra/sweeps");
+    await import("./infra/handoffs");
     // The service function's package copies the built console (infra/api.ts `copyFiles`).
     const { buildConsole } = await import("./console/build");
     await buildConsole();

@@ -1,8 +1,8 @@
 /**
- * @module functions/sweeps — Lambda for scheduled sweeps: `verify` ends the quiet watches of merged
- * fixes (docs/api.md#verification), `runners` keeps hosted runners' hand-offs going (docs/api.md#hosted-runners);
- * infra/sweeps.ts runs both every minute.
+ * @module functions/sweeps — Lambda for the scheduled sweep: `verify` ends the quiet watches of merged
+ * fixes (docs/api.md#verification); infra/sweeps.ts runs it every minute. Hosted runners' sweep runs
+ * with their hand-offs (functions/handoffs.ts).
  */
 import { sweepHandlers } from "../core/src/sweeps-lambda.js";
 
-export const { verify, runners } = sweepHandlers();
+export const { verify } = sweepHandlers();

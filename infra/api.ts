@@ -27,6 +27,20 @@ export function gatewayPath(honoPath: string): string {
     .join("/");
 }
 
+/**
+ * How every function is bundled, as scripts/build.ts bundles it for the tests and the bench: what a
+ * function imports on demand (Handlebars' compiler) is a chunk not read at a cold start, and the
+ * define folds away what no Lambda needs (the routes' OpenAPI text, core/src/openapi/declare.ts; the
+ * local conflict emulator, core/src/db/create-db.ts).
+ */
+export const LAMBDA_NODEJS = {
+  format: "esm" as const,
+  minify: true,
+  sourcemap: true,
+  splitting: true,
+  esbuild: { define: LAMBDA_BUNDLE_DEFINE },
+};
+
 // Origins browsers may call the API from, given at deploy time (`CORS_ALLOWED_ORIGINS=https://… sst deploy`),
 // validated by core's rule. The gateway answers CORS itself from core's policy; with none listed it
 // sends no CORS headers (SST's default, `cors: true`, would allow every origin).
@@ -81,15 +95,7 @@ export const functions = Object.fromEntries(
       timeout: "10 seconds",
       link: [table, ...secrets, api],
       ...(Object.keys(deployedEnvironment).length === 0 ? {} : { environment: deployedEnvironment }),
-      // Splitting as scripts/build.ts does: what a function imports on demand (Handlebars' compiler) is not read at a cold start.
-      // Its define too: the routes' OpenAPI text stays out of the bundles (core/src/openapi/declare.ts).
-      nodejs: {
-        format: "esm",
-        minify: true,
-        sourcemap: true,
-        splitting: true,
-        esbuild: { define: LAMBDA_BUNDLE_DEFINE },
-      },
+      nodejs: LAMBDA_NODEJS,
       // The `/docs` page's files and the built console, read at run time rather than bundled.
       ...(family === "service" ? { copyFiles: [...DOCS_COPY_FILES, ...CONSOLE_COPY_FILES] } : {}),
     }),

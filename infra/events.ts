@@ -6,7 +6,7 @@
  */
 import { LINKED } from "../core/src/config.js";
 import { EVENT_SOURCE_ENTITIES } from "../core/src/events/derive.js";
-import { api, deployedEnvironment } from "./api.js";
+import { LAMBDA_NODEJS } from "./api.js";
 import { table } from "./table.js";
 
 /** The events function's timeout: one batch's first attempts, each cut at 10 s, with room to record them. */
@@ -30,17 +30,13 @@ const eventsFunction = (handler: string, alsoLinked: unknown[] = []) => ({
   memory: "512 MB" as const,
   timeout: `${TIMEOUT_SECONDS} seconds` as const,
   link: [table, retryQueue, ...alsoLinked],
-  nodejs: { format: "esm" as const, minify: true, sourcemap: true, splitting: true },
+  nodejs: LAMBDA_NODEJS,
 });
 
 export const streamSubscription = table.subscribe(
   "Events",
   // Linked to the dead-letter queue too: the stream's failures are sent there with the function's role.
-  // And to the API, for its URL: the same batches hand dispatches to hosted runners (docs/api.md#hosted-runners).
-  {
-    ...eventsFunction("functions/events.handler", [streamDeadLetters, api]),
-    ...(Object.keys(deployedEnvironment).length === 0 ? {} : { environment: deployedEnvironment }),
-  },
+  eventsFunction("functions/events.handler", [streamDeadLetters]),
   {
     filters: [{ dynamodb: { NewImage: { entity: { S: [...EVENT_SOURCE_ENTITIES] } } } }],
     transform: {

@@ -1,10 +1,10 @@
 /**
- * @module infra/sweeps — scheduled sweeps: every minute, the watches of merged fixes whose windows have
+ * @module infra/sweeps — the scheduled sweep: every minute, the watches of merged fixes whose windows have
  * passed end `verified` (docs/api.md#verification), so `issue.verified` goes out within a few
- * minutes of a window's end; and every minute hosted runners are filled up and their hand-offs
- * repaired (docs/api.md#hosted-runners). Handlers: functions/sweeps.ts.
+ * minutes of a window's end. Hosted runners' sweep is scheduled with their hand-offs (infra/handoffs.ts).
+ * Handler: functions/sweeps.ts.
  */
-import { api, deployedEnvironment } from "./api.js";
+import { LAMBDA_NODEJS } from "./api.js";
 import { table } from "./table.js";
 
 const sweepFunction = (handler: string, link: unknown[]) => ({
@@ -14,19 +14,10 @@ const sweepFunction = (handler: string, link: unknown[]) => ({
   memory: "512 MB" as const,
   timeout: "60 seconds" as const,
   link,
-  nodejs: { format: "esm" as const, minify: true, sourcemap: true, splitting: true },
+  nodejs: LAMBDA_NODEJS,
 });
 
 export const verificationSchedule = new sst.aws.Cron("VerificationSweep", {
   schedule: "rate(1 minute)",
   function: sweepFunction("functions/sweeps.verify", [table]),
-});
-
-/** The API linked for its URL (`kaizenUrl` in each hand-off, unless PUBLIC_BASE_URL names another). */
-export const runnerSchedule = new sst.aws.Cron("RunnerSweep", {
-  schedule: "rate(1 minute)",
-  function: {
-    ...sweepFunction("functions/sweeps.runners", [table, api]),
-    ...(Object.keys(deployedEnvironment).length === 0 ? {} : { environment: deployedEnvironment }),
-  },
 });

@@ -1,14 +1,15 @@
 /**
  * @module events-lambda — the outbound events' Lambda handlers (functions/events.ts): one batch of
- * the table's change stream at a time (which also drives hosted runners' hand-offs, docs/api.md#hosted-runners),
- * and the sweeps of due retries that the retry queue's delayed messages and a schedule ask for. Configuration and the DynamoDB client are made once
- * per instance, as lambda.ts does for the HTTP families.
+ * the table's change stream at a time, and the sweeps of due retries that the retry queue's delayed
+ * messages and a schedule ask for. Hosted runners' hand-offs read the same stream in a function of
+ * their own (handoffs-lambda.ts). Configuration and the DynamoDB client are made once per instance,
+ * as lambda.ts does for the HTTP families.
  */
 import type { DynamoDBRecord, DynamoDBStreamEvent, ScheduledEvent, SQSEvent } from "aws-lambda";
 import { sqsWake, type WakeUp } from "./aws/wakeups.js";
 import { changeRecordOf } from "./db/changes.js";
 import { deployedDeps } from "./deployed.js";
-import { eventDeliveries, runnerHandoffs } from "./services.js";
+import { eventDeliveries } from "./services.js";
 
 /** A sweep stops taking more event deliveries after this long, well inside the function's timeout. */
 const SWEEP_BUDGET_MS = 40_000;
@@ -28,12 +29,9 @@ export function eventHandlers(): EventHandlers {
   const { config, db, outboundGuard } = deployedDeps();
   const wake = config.eventRetryQueueUrl ? sqsWake(config.eventRetryQueueUrl, config.region) : undefined;
   const deliveries = eventDeliveries({ db, outboundGuard, ...(wake ? { wake } : {}) });
-  const handoffs = runnerHandoffs({ config, db, outboundGuard });
   return {
     async stream(event) {
-      const changes = event.Records.map((record: DynamoDBRecord) => changeRecordOf(record));
-      // Hand-offs never fail the batch (the sweep makes up for them); the events' failures do.
-      await Promise.all([deliveries.handleChanges(changes), handoffs.handleChanges(changes)]);
+      await deliveries.handleChanges(event.Records.map((record: DynamoDBRecord) => changeRecordOf(record)));
     },
     async retry(event) {
       const started = Date.now();

@@ -1,7 +1,26 @@
-/** Built Lambda bundles, loaded and invoked as the Lambda runtime would. */
+/**
+ * Built Lambda bundles, loaded and invoked as the Lambda runtime would, and the table's change stream
+ * as Lambda hands it to the stream's subscribers.
+ */
 import { pathToFileURL } from "node:url";
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from "aws-lambda";
+import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
+import {
+  type _Record,
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+} from "@aws-sdk/client-dynamodb-streams";
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyResultV2,
+  Context,
+  DynamoDBRecord,
+  DynamoDBStreamEvent,
+  ScheduledEvent,
+} from "aws-lambda";
 import { inject } from "vitest";
+import type { Db } from "../../core/src/db/db.js";
 import { freshTable, TEST_API_KEY } from "./db.js";
 
 export type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2>;
@@ -10,18 +29,91 @@ type Result = { statusCode: number; headers: Record<string, string>; body: strin
 const lambdaContext = { functionName: "test", awsRequestId: "aws-req-1" } as Context;
 let loads = 0;
 
-/** Imports a family's bundle afresh with the given environment, as a cold start would. */
-export async function loadHandler(family: string, env: Record<string, string | undefined>): Promise<Handler> {
+/**
+ * Imports a function's bundle (`name`: its file in functions/) afresh with the given environment, as a
+ * cold start would; its exports, as `T` says they are.
+ */
+export async function loadBundle<T>(name: string, env: Record<string, string | undefined>): Promise<T> {
   const saved = { ...process.env };
   Object.assign(process.env, env);
-  for (const [name, value] of Object.entries(env)) if (value === undefined) delete process.env[name];
+  for (const [key, value] of Object.entries(env)) if (value === undefined) delete process.env[key];
   try {
-    const url = `${pathToFileURL(inject("bundles")[family] ?? "").href}?load=${++loads}`;
-    return ((await import(url)) as { handler: Handler }).handler;
+    return (await import(`${pathToFileURL(inject("bundles")[name] ?? "").href}?load=${++loads}`)) as T;
   } finally {
-    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
     Object.assign(process.env, saved);
   }
+}
+
+/** Imports a family's bundle afresh with the given environment, as a cold start would: its HTTP handler. */
+export async function loadHandler(family: string, env: Record<string, string | undefined>): Promise<Handler> {
+  return (await loadBundle<{ handler: Handler }>(family, env)).handler;
+}
+
+/** A schedule's tick, as EventBridge Scheduler hands it to a function. */
+export function scheduledTick(rule: string): ScheduledEvent {
+  return {
+    version: "0",
+    id: `tick-${rule}`,
+    "detail-type": "Scheduled Event",
+    source: "aws.events",
+    account: "123456789012",
+    time: new Date().toISOString(),
+    region: "us-east-1",
+    resources: [`arn:aws:events:us-east-1:123456789012:rule/${rule}`],
+    detail: {},
+  };
+}
+
+/** Every record of the table's stream so far, as the DynamoDB Streams API gives them. */
+export async function streamRecords(db: Db, endpoint: string): Promise<_Record[]> {
+  const table = await db.client.send(new DescribeTableCommand({ TableName: db.tableName }));
+  const streams = new DynamoDBStreamsClient({
+    region: "us-east-1",
+    endpoint,
+    credentials: { accessKeyId: "local", secretAccessKey: "local" },
+  });
+  const { StreamDescription } = await streams.send(
+    new DescribeStreamCommand({ StreamArn: table.Table?.LatestStreamArn }),
+  );
+  const records: _Record[] = [];
+  for (const shard of StreamDescription?.Shards ?? []) {
+    let { ShardIterator } = await streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: table.Table?.LatestStreamArn,
+        ShardId: shard.ShardId,
+        ShardIteratorType: "TRIM_HORIZON",
+      }),
+    );
+    for (let empty = 0; ShardIterator && empty < 2; ) {
+      const page = await streams.send(new GetRecordsCommand({ ShardIterator }));
+      records.push(...(page.Records ?? []));
+      empty = (page.Records?.length ?? 0) === 0 ? empty + 1 : 0;
+      ShardIterator = page.NextShardIterator;
+    }
+  }
+  streams.destroy();
+  return records;
+}
+
+/** The stream records as Lambda's event carries them: the same images, the time in epoch seconds. */
+export function lambdaStreamEvent(records: _Record[]): DynamoDBStreamEvent {
+  return {
+    Records: records.map(
+      (record) =>
+        ({
+          ...record,
+          eventSource: "aws:dynamodb",
+          awsRegion: "us-east-1",
+          dynamodb: {
+            ...record.dynamodb,
+            ApproximateCreationDateTime: Math.floor(
+              (record.dynamodb?.ApproximateCreationDateTime?.getTime() ?? 0) / 1000,
+            ),
+          },
+        }) as DynamoDBRecord,
+    ),
+  };
 }
 
 /** Invokes a handler; the answer with its body as text and parsed (empty bodies parse to {}). */

@@ -26,6 +26,16 @@ const DISPATCH_ENTITIES = new Set(entitiesOf("dispatch"));
 const OPEN = new Set(["active", "waiting"]);
 
 /**
+ * The `entity` of every item whose change can move a hand-off (an issue, a dispatch, a runner): the
+ * deployed stream's subscription filters on these (infra/handoffs.ts), so no other change invokes the function.
+ */
+export const HANDOFF_SOURCE_ENTITIES: readonly string[] = [
+  ...ISSUE_ENTITIES,
+  ...DISPATCH_ENTITIES,
+  ...entitiesOf("runner"),
+];
+
+/**
  * The wait before the next hand-off after `refusals` refusals in a row: 30 s, 1 min, 2 min … up to 30 min.
  * @example refusalBackoffMs(1) // 30_000; refusalBackoffMs(3) // 120_000
  */

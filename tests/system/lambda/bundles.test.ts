@@ -108,7 +108,7 @@ describe("Lambda bundles", () => {
     expect(carried("issues")).toContain("core/src/issues/issue-store.ts");
   });
 
-  it("carry the prompt renderer only where a prompt is rendered: claims (dispatch; hosted runners' hand-offs in events and sweeps), template previews, MCP's tools", () => {
+  it("carry the prompt renderer only where a prompt is rendered: claims (dispatch; hosted runners' hand-offs), template previews, MCP's tools", () => {
     const bundles = inject("bundles") as Record<string, string>;
     const rendering = Object.entries(bundles)
       .filter(([family, entry]) =>
@@ -118,7 +118,7 @@ describe("Lambda bundles", () => {
       )
       .map(([family]) => family)
       .sort();
-    expect(rendering).toEqual(["dispatch", "events", "mcp", "sweeps", "templates"]);
+    expect(rendering).toEqual(["dispatch", "handoffs", "mcp", "templates"]);
   });
 
   it("carry the signal reads and the issue rules only where they are used: the receivers only store signals", () => {
@@ -129,9 +129,9 @@ describe("Lambda bundles", () => {
 
   it("carry the API's caller checks everywhere but in the webhook receivers, whose routes the providers' signatures verify", () => {
     const checks = ["core/src/access/api-key-store.ts", "core/src/http/caller-checks.ts"];
-    // Every function but the stream's and the schedule's serves HTTP.
+    // Every function but the stream's and the schedules' serves HTTP.
     const served = Object.keys(inject("bundles") as Record<string, string>).filter(
-      (family) => family !== "events" && family !== "sweeps",
+      (family) => !["events", "handoffs", "sweeps"].includes(family),
     );
     for (const family of served) {
       const carries = carried(family)

@@ -4,26 +4,16 @@
  * twice; and the retry queue's wake-up, an SQS event.
  */
 
-import { pathToFileURL } from "node:url";
-import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
-import {
-  type _Record,
-  DescribeStreamCommand,
-  DynamoDBStreamsClient,
-  GetRecordsCommand,
-  GetShardIteratorCommand,
-} from "@aws-sdk/client-dynamodb-streams";
-import type { Context, DynamoDBRecord, DynamoDBStreamEvent, SQSEvent } from "aws-lambda";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import type { Context, DynamoDBStreamEvent, SQSEvent } from "aws-lambda";
+import { afterEach, describe, expect, it } from "vitest";
 import { changeRecordOf } from "../../../core/src/db/changes.js";
 import { createDb } from "../../../core/src/db/create-db.js";
-import type { Db } from "../../../core/src/db/db.js";
 import { DestinationStore } from "../../../core/src/events/destination-store.js";
 import { EventDeliveries } from "../../../core/src/events/event-deliveries.js";
 import { EventDeliveryStore } from "../../../core/src/events/event-delivery-store.js";
 import { OPEN_GUARD } from "../../../core/src/outbound-guard.js";
 import { destinationService, issueService } from "../../../core/src/services.js";
-import { deployedEnv } from "../../helpers/lambda.js";
+import { deployedEnv, lambdaStreamEvent, loadBundle, streamRecords } from "../../helpers/lambda.js";
 import { type Receiver, type Script, startReceiver } from "../../helpers/receiver.js";
 
 interface EventsBundle {
@@ -32,74 +22,13 @@ interface EventsBundle {
 }
 
 const context = { functionName: "events", awsRequestId: "aws-req-1" } as Context;
-let loads = 0;
 const receivers: Receiver[] = [];
 afterEach(async () => {
   for (const receiver of receivers.splice(0)) await receiver.close();
 });
 
 /** Imports the events bundle afresh with `env`, as a cold start would. */
-async function loadEvents(env: Record<string, string>): Promise<EventsBundle> {
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  try {
-    return (await import(`${pathToFileURL(inject("bundles").events ?? "").href}?load=${++loads}`)) as EventsBundle;
-  } finally {
-    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
-    Object.assign(process.env, saved);
-  }
-}
-
-/** Every record of the table's stream so far, as the DynamoDB Streams API gives them. */
-async function streamRecords(db: Db, endpoint: string): Promise<_Record[]> {
-  const table = await db.client.send(new DescribeTableCommand({ TableName: db.tableName }));
-  const streams = new DynamoDBStreamsClient({
-    region: "us-east-1",
-    endpoint,
-    credentials: { accessKeyId: "local", secretAccessKey: "local" },
-  });
-  const { StreamDescription } = await streams.send(
-    new DescribeStreamCommand({ StreamArn: table.Table?.LatestStreamArn }),
-  );
-  const records: _Record[] = [];
-  for (const shard of StreamDescription?.Shards ?? []) {
-    let { ShardIterator } = await streams.send(
-      new GetShardIteratorCommand({
-        StreamArn: table.Table?.LatestStreamArn,
-        ShardId: shard.ShardId,
-        ShardIteratorType: "TRIM_HORIZON",
-      }),
-    );
-    for (let empty = 0; ShardIterator && empty < 2; ) {
-      const page = await streams.send(new GetRecordsCommand({ ShardIterator }));
-      records.push(...(page.Records ?? []));
-      empty = (page.Records?.length ?? 0) === 0 ? empty + 1 : 0;
-      ShardIterator = page.NextShardIterator;
-    }
-  }
-  streams.destroy();
-  return records;
-}
-
-/** The stream records as Lambda's event carries them: the same images, the time in epoch seconds. */
-function lambdaStreamEvent(records: _Record[]): DynamoDBStreamEvent {
-  return {
-    Records: records.map(
-      (record) =>
-        ({
-          ...record,
-          eventSource: "aws:dynamodb",
-          awsRegion: "us-east-1",
-          dynamodb: {
-            ...record.dynamodb,
-            ApproximateCreationDateTime: Math.floor(
-              (record.dynamodb?.ApproximateCreationDateTime?.getTime() ?? 0) / 1000,
-            ),
-          },
-        }) as DynamoDBRecord,
-    ),
-  };
-}
+const loadEvents = (env: Record<string, string>) => loadBundle<EventsBundle>("events", env);
 
 /**
  * A table with a stream, and a destination at a receiver on this machine: a deployed stage refuses

@@ -7,9 +7,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CORS_POLICY, type Config, LINKED, loadConfig } from "../../../core/src/config.js";
+import { entitiesOf } from "../../../core/src/db/item-kinds.js";
 import { TABLE_DEFINITION } from "../../../core/src/db/table.js";
 import { EVENT_SOURCE_ENTITIES } from "../../../core/src/events/derive.js";
+import { LAMBDA_BUNDLE_DEFINE } from "../../../core/src/openapi/text.js";
 import { allRoutes, DEFAULT_ROUTE_FAMILY, FAMILIES, type Family, gatewayMethods } from "../../../core/src/routes.js";
+import { HANDOFF_SOURCE_ENTITIES } from "../../../core/src/runners/handoff-rules.js";
 import {
   applyTransform,
   gatewayCors,
@@ -25,8 +28,10 @@ import {
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 /** infra/events.ts: the retry queue, the dead-letter queue, the stream's and the queue's subscriptions, the sweep schedule. */
 const EVENT_COMPONENTS = 5;
-/** infra/sweeps.ts: the verification sweep's schedule and the hosted runners'. */
-const SWEEP_COMPONENTS = 2;
+/** infra/sweeps.ts: the verification sweep's schedule. */
+const SWEEP_COMPONENTS = 1;
+/** infra/handoffs.ts: hosted runners' stream subscription and their sweep's schedule. */
+const HANDOFF_COMPONENTS = 2;
 const SERVICE_API_KEY = `kaizen_${"ab".repeat(32)}`;
 const SECRET_NAMES = [
   LINKED.serviceApiKey,
@@ -102,7 +107,13 @@ async function evaluateInfra({
   vi.resetModules();
   // In sst.config.ts's order, each imported on its own: a module only api.ts happened to import
   // would otherwise vanish from the recording the moment api.ts stopped using it.
-  for (const module of ["infra/table.ts", "infra/secrets.ts", "infra/events.ts", "infra/sweeps.ts"]) {
+  for (const module of [
+    "infra/table.ts",
+    "infra/secrets.ts",
+    "infra/events.ts",
+    "infra/sweeps.ts",
+    "infra/handoffs.ts",
+  ]) {
     await import(/* @vite-ignore */ join(ROOT, module));
   }
   const module = (await import(/* @vite-ignore */ join(ROOT, "infra/api.ts"))) as ApiModule;
@@ -193,7 +204,7 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
     infra = await evaluateInfra();
   });
 
-  it("creates exactly one table, the five secrets, one function per family, one API, the events' five parts and the two sweeps", () => {
+  it("creates exactly one table, the five secrets, one function per family, one API, the events' five parts, the sweep and the hand-offs' two", () => {
     const { recording } = infra;
     expect(
       recording
@@ -201,7 +212,12 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
         .map((queue) => queue.name)
         .sort(),
     ).toEqual([LINKED.eventRetries, "EventStreamDeadLetters"].sort());
-    expect(recording.ofKind("sst.aws.DynamoLambdaSubscriber")).toHaveLength(1);
+    expect(
+      recording
+        .ofKind("sst.aws.DynamoLambdaSubscriber")
+        .map(({ name }) => name)
+        .sort(),
+    ).toEqual([`${LINKED.table}SubscriberEvents`, `${LINKED.table}SubscriberHandoffs`]);
     expect(recording.ofKind("sst.aws.QueueLambdaSubscriber")).toHaveLength(1);
     expect(
       recording
@@ -214,7 +230,7 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
     expect(recording.ofKind("sst.aws.Function")).toHaveLength(FAMILIES.length);
     expect(recording.ofKind("sst.aws.ApiGatewayV2")).toHaveLength(1);
     expect(recording.components).toHaveLength(
-      1 + SECRET_NAMES.length + FAMILIES.length + 1 + EVENT_COMPONENTS + SWEEP_COMPONENTS,
+      1 + SECRET_NAMES.length + FAMILIES.length + 1 + EVENT_COMPONENTS + SWEEP_COMPONENTS + HANDOFF_COMPONENTS,
     );
   });
 
@@ -293,7 +309,11 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
     it("subscribe functions/events.handler to the table's stream, filtered to the items events come from", () => {
       const table = only(infra.recording.ofKind("sst.aws.Dynamo"));
       expect((table.args as { stream?: string }).stream).toBe("new-and-old-images");
-      const subscription = only(infra.recording.ofKind("sst.aws.DynamoLambdaSubscriber"));
+      const subscription = only(
+        infra.recording
+          .ofKind("sst.aws.DynamoLambdaSubscriber")
+          .filter(({ name }) => name === `${LINKED.table}SubscriberEvents`),
+      );
       const args = subscription.args as {
         subscriber: SubscriberFunction;
         filters: { dynamodb: { NewImage: { entity: { S: string[] } } } }[];
@@ -313,6 +333,10 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
         onFailure: { destinationArn: (deadLetters.instance as { arn: unknown }).arn },
       });
       expect(args.subscriber.link).toContain(deadLetters.instance);
+      // The events function hands nothing to hosted runners (infra/handoffs.ts does), so it needs no API url.
+      expect((args.subscriber.link ?? []).map((item) => infra.recording.byInstance(item).name)).not.toContain(
+        LINKED.api,
+      );
     });
 
     it("wake retries through the retry queue and sweep every 5 minutes, with the queue's url in the config", () => {
@@ -377,13 +401,40 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
       expect(fn.nodejs).toMatchObject({ format: "esm" });
       expect(existsSync(join(ROOT, "functions", "sweeps.ts"))).toBe(true);
     });
+  });
+
+  describe("hosted runners' hand-offs", () => {
+    it("subscribe functions/handoffs.handler to the table's stream, filtered to issues, dispatches and runners", () => {
+      const subscription = only(
+        infra.recording
+          .ofKind("sst.aws.DynamoLambdaSubscriber")
+          .filter(({ name }) => name === `${LINKED.table}SubscriberHandoffs`),
+      );
+      const args = subscription.args as {
+        subscriber: SubscriberFunction;
+        filters: unknown[];
+        transform: { eventSourceMapping: Record<string, unknown> };
+      };
+      expect(args.subscriber.handler).toBe("functions/handoffs.handler");
+      const entities = { entity: { S: [...HANDOFF_SOURCE_ENTITIES] } };
+      expect(args.filters).toEqual([{ dynamodb: { NewImage: entities } }, { dynamodb: { OldImage: entities } }]);
+      expect([...HANDOFF_SOURCE_ENTITIES].sort()).toEqual(
+        [...entitiesOf("issue"), ...entitiesOf("dispatch"), ...entitiesOf("runner")].sort(),
+      );
+      // A hand-off never fails its batch; the sweep makes up for what a batch that still fails missed.
+      expect(args.transform.eventSourceMapping).toMatchObject({ batchSize: 100, maximumRetryAttempts: 1 });
+      expect((args.subscriber.link ?? []).map((item) => infra.recording.byInstance(item).name)).toEqual([
+        LINKED.table,
+        LINKED.api,
+      ]);
+    });
 
     it("fill hosted runners up every minute, with the table and the API (for the URL agents are sent) linked", () => {
       const schedule = only(infra.recording.ofKind("sst.aws.Cron").filter((cron) => cron.name === "RunnerSweep"));
       const fn = (schedule.args as { function: SubscriberFunction }).function;
       expect(schedule.args).toMatchObject({
         schedule: "rate(1 minute)",
-        function: { handler: "functions/sweeps.runners" },
+        function: { handler: "functions/handoffs.sweep" },
       });
       expect((fn.link ?? []).map((item) => infra.recording.byInstance(item).name)).toEqual([LINKED.table, LINKED.api]);
     });
@@ -399,6 +450,25 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
       }
       const handlers = infra.recording.ofKind("sst.aws.Function").map((fn) => (fn.args as FunctionArgs).handler);
       expect(new Set(handlers).size).toBe(FAMILIES.length);
+    });
+
+    it("are bundled as scripts/build.ts bundles them, the subscribers' and schedules' too: the Lambda define folds the OpenAPI text and the conflict emulator away", () => {
+      const bundled = [
+        ...infra.recording
+          .ofKind("sst.aws.Function")
+          .map((fn) => ({ name: fn.name, nodejs: (fn.args as FunctionArgs).nodejs })),
+        ...subscriberFunctions(infra.recording).map(({ owner, fn }) => ({ name: owner.name, nodejs: fn.nodejs })),
+      ];
+      expect(bundled.length).toBe(FAMILIES.length + 6);
+      for (const { name, nodejs } of bundled) {
+        expect(nodejs, name).toEqual({
+          format: "esm",
+          minify: true,
+          sourcemap: true,
+          splitting: true,
+          esbuild: { define: LAMBDA_BUNDLE_DEFINE },
+        });
+      }
     });
 
     it("cover every handler file in functions/, with the events' subscribers and schedule", () => {
@@ -650,7 +720,7 @@ describe("sst.config.ts", () => {
     const api = only(recording.ofKind("sst.aws.ApiGatewayV2"));
     expect(outputs).toEqual({ api: (api.instance as RoutableApi).url });
     expect(recording.components).toHaveLength(
-      1 + SECRET_NAMES.length + FAMILIES.length + 1 + EVENT_COMPONENTS + SWEEP_COMPONENTS,
+      1 + SECRET_NAMES.length + FAMILIES.length + 1 + EVENT_COMPONENTS + SWEEP_COMPONENTS + HANDOFF_COMPONENTS,
     );
     expect(recording.routes).toHaveLength(GATEWAY_ROUTE_COUNT + 1);
   });
