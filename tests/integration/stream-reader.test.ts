@@ -7,13 +7,6 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { CreateTableCommand, DescribeTableCommand } from "@aws-sdk/client-dynamodb";
-import {
-  type _Record,
-  DescribeStreamCommand,
-  DynamoDBStreamsClient,
-  GetRecordsCommand,
-  GetShardIteratorCommand,
-} from "@aws-sdk/client-dynamodb-streams";
 import { describe, expect, inject, it, vi } from "vitest";
 import { ensureTable } from "../../core/src/db/bootstrap.js";
 import { type ChangeRecord, changeRecordOf } from "../../core/src/db/changes.js";
@@ -22,6 +15,7 @@ import type { Db } from "../../core/src/db/db.js";
 import { checkpointKey, startStreamReader } from "../../core/src/db/stream-reader.js";
 import { createTableInput } from "../../core/src/db/table.js";
 import { freshTable } from "../helpers/db.js";
+import { streamRecords } from "../helpers/stream.js";
 
 /** A shard with nothing new is asked again this often in these tests. */
 const POLL_MS = 20;
@@ -42,37 +36,10 @@ const key = (pk: string) => ({ pk, sk: "s" });
 const pkOf = (change: ChangeRecord) => change.keys.pk;
 const isCheckpoint = (pk: unknown) => pk === checkpointKey("any").pk;
 
-/** Every record the table's stream holds, read straight from the Streams API. */
-async function rawRecords(db: Db): Promise<_Record[]> {
-  const streams = new DynamoDBStreamsClient({
-    endpoint: inject("dynamodbEndpoint"),
-    region: "us-east-1",
-    credentials: { accessKeyId: "local", secretAccessKey: "local" },
-  });
-  try {
-    const table = await db.client.send(new DescribeTableCommand({ TableName: db.tableName }));
-    const StreamArn = table.Table?.LatestStreamArn;
-    const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn }));
-    const records: _Record[] = [];
-    for (const { ShardId } of StreamDescription?.Shards ?? []) {
-      const opened = await streams.send(
-        new GetShardIteratorCommand({ StreamArn, ShardId, ShardIteratorType: "TRIM_HORIZON" }),
-      );
-      for (let iterator = opened.ShardIterator; iterator; ) {
-        const out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator }));
-        if (!out.Records?.length) break;
-        records.push(...out.Records);
-        iterator = out.NextShardIterator;
-      }
-    }
-    return records;
-  } finally {
-    streams.destroy();
-  }
-}
-
 async function checkpointWrites(db: Db): Promise<number> {
-  return (await rawRecords(db)).filter((record) => isCheckpoint(record.dynamodb?.Keys?.pk?.S)).length;
+  return (await streamRecords(db, inject("dynamodbEndpoint"))).filter((record) =>
+    isCheckpoint(record.dynamodb?.Keys?.pk?.S),
+  ).length;
 }
 
 describe("the table's stream", () => {
@@ -102,7 +69,7 @@ describe("the table's stream", () => {
 
     // Changes from then on are in the stream, with both images.
     await db.put({ Item: { ...key("kept"), title: "after" } });
-    const changes = (await rawRecords(db)).map(changeRecordOf);
+    const changes = (await streamRecords(db, inject("dynamodbEndpoint"))).map(changeRecordOf);
     expect(changes.map(({ kind, oldImage, newImage }) => ({ kind, oldImage, newImage }))).toEqual([
       {
         kind: "MODIFY",
@@ -153,7 +120,9 @@ describe("the stream reader", () => {
       }
 
       // The same changes, converted from the raw records: the reader hands them over as they are.
-      const raw = (await rawRecords(db)).map(changeRecordOf).filter((change) => !isCheckpoint(pkOf(change)));
+      const raw = (await streamRecords(db, inject("dynamodbEndpoint")))
+        .map(changeRecordOf)
+        .filter((change) => !isCheckpoint(pkOf(change)));
       expect(changes).toEqual(raw);
 
       // Later changes come once, and nothing handed over comes again.

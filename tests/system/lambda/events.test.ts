@@ -13,8 +13,9 @@ import { EventDeliveries } from "../../../core/src/events/event-deliveries.js";
 import { EventDeliveryStore } from "../../../core/src/events/event-delivery-store.js";
 import { OPEN_GUARD } from "../../../core/src/outbound-guard.js";
 import { destinationService, issueService } from "../../../core/src/services.js";
-import { deployedEnv, lambdaStreamEvent, loadBundle, streamRecords } from "../../helpers/lambda.js";
+import { deployedEnv, loadBundle } from "../../helpers/lambda.js";
 import { type Receiver, type Script, startReceiver } from "../../helpers/receiver.js";
+import { lambdaStreamEvent, streamRecords } from "../../helpers/stream.js";
 
 interface EventsBundle {
   handler(event: DynamoDBStreamEvent, context: Context): Promise<void>;

@@ -15,7 +15,8 @@ import { OPEN_GUARD } from "../../../core/src/outbound-guard.js";
 import { dataOf, jsonPost } from "../../helpers/app.js";
 import { testConfig } from "../../helpers/db.js";
 import { type GitHubStandIn, startGitHubStandIn } from "../../helpers/github-stand-in.js";
-import { deployedEnv, lambdaStreamEvent, loadBundle, scheduledTick, streamRecords } from "../../helpers/lambda.js";
+import { deployedEnv, loadBundle, scheduledTick } from "../../helpers/lambda.js";
+import { lambdaStreamEvent, streamRecords } from "../../helpers/stream.js";
 
 interface HandoffsBundle {
   handler(event: DynamoDBStreamEvent, context: Context): Promise<void>;
