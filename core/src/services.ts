@@ -22,10 +22,12 @@ import { ClaimLine } from "./dispatch/claim-line.js";
 import { Claimers } from "./dispatch/claimers.js";
 import { DispatchEndings } from "./dispatch/dispatch-endings.js";
 import { tokenDispatchOf } from "./dispatch/dispatch-item.js";
+import { DispatchProgress } from "./dispatch/dispatch-progress.js";
 import { DispatchQueries } from "./dispatch/dispatch-queries.js";
 import { DispatchService } from "./dispatch/dispatch-service.js";
 import { DispatchStore } from "./dispatch/dispatch-store.js";
 import { HumanReviews } from "./dispatch/human-reviews.js";
+import { ReportedPrompts } from "./dispatch/reported-prompts.js";
 import { dispatchTokenCheck, keyDispatchCheck } from "./dispatch/token.js";
 import { DestinationService } from "./events/destination-service.js";
 import { DestinationStore } from "./events/destination-store.js";
@@ -65,6 +67,7 @@ import { SignalStore } from "./signals/signal-store.js";
 import { WebhookDeliveryClaims } from "./signals/webhook-delivery-claims.js";
 import { AgentStats } from "./stats/agent-stats.js";
 import { UsageStats } from "./stats/usage-stats.js";
+import { DefaultTemplates } from "./templates/default-templates.js";
 import { ExperimentEndings } from "./templates/experiment-endings.js";
 import { ExperimentService } from "./templates/experiment-service.js";
 import { ExperimentStore } from "./templates/experiment-store.js";
@@ -196,8 +199,7 @@ export const humanReviews = (deps: DbDeps) =>
     () =>
       new HumanReviews(
         deps.db,
-        dispatchStore(deps),
-        pullRequestIndex(deps),
+        new ReportedPrompts(pullRequestIndex(deps), dispatchStore(deps), promptStore(deps)),
         promptStore(deps),
         reviewStore(deps),
         templateStore(deps),
@@ -295,12 +297,25 @@ export const promptRenderer = (deps: AppDeps) =>
     return new PromptRenderer(
       templateStore(deps),
       partialStore(deps),
-      new TemplateSeeding(deps.db),
       contexts,
       deps.config.serviceApiKey,
       clockOf(deps),
     );
   });
+/** The default templates, seeded once per table: what renders prompts waits for them first. */
+export const defaultTemplates = (deps: AppDeps) =>
+  once(
+    deps,
+    "defaultTemplates",
+    () =>
+      new DefaultTemplates(
+        templateStore(deps),
+        partialStore(deps),
+        new TemplateSeeding(deps.db),
+        deps.config.serviceApiKey,
+        clockOf(deps),
+      ),
+  );
 export const experimentStore = (deps: DbDeps) => once(deps, "experimentStore", () => new ExperimentStore(deps.db));
 export const experimentEndings = (deps: DbDeps) =>
   once(
@@ -327,7 +342,11 @@ export const templateService = (deps: AppDeps) =>
 export const promptService = (deps: AppDeps) => once(deps, "prompts", () => new PromptService(promptStore(deps)));
 /** The prompt an issue gets at a claim, rendered and recorded: only what claims carries the renderer. */
 export const claimPrompts = (deps: AppDeps) =>
-  once(deps, "claimPrompts", () => new ClaimPrompts(promptStore(deps), promptRenderer(deps), clockOf(deps)));
+  once(
+    deps,
+    "claimPrompts",
+    () => new ClaimPrompts(promptStore(deps), promptRenderer(deps), defaultTemplates(deps), clockOf(deps)),
+  );
 /** The task that asks for a better version of a template: opened by rated reviews' folds and by people's code-host reviews. */
 export const improvementTasks = (deps: DbDeps) =>
   once(
@@ -367,9 +386,11 @@ export const dispatchService = (deps: AppDeps) =>
       reviewLoad: new ReviewLoad(deps.db),
       comments: commentStore(deps),
     };
+    const endings = new DispatchEndings(deps.db, dispatches(deps), issues, experimentEndings(deps), clockOf(deps));
     return new DispatchService(
       new ClaimLine(deps.db, dispatches(deps), issues, claimPrompts(deps), usageStats(deps), clockOf(deps)),
-      new DispatchEndings(deps.db, dispatches(deps), issues, experimentEndings(deps), clockOf(deps)),
+      endings,
+      new DispatchProgress(deps.db, dispatches(deps), endings, clockOf(deps)),
       dispatches(deps),
       issues,
       clockOf(deps),
@@ -413,8 +434,10 @@ export const keyService = (deps: DbDeps) =>
 export const destinationStore = (deps: DbDeps) => once(deps, "destinationStore", () => new DestinationStore(deps.db));
 export const eventDeliveryStore = (deps: DbDeps) =>
   once(deps, "eventDeliveryStore", () => new EventDeliveryStore(deps.db));
-/** Events from the change stream to their destinations: the stream's handler, the retry sweeper, manual retries. */
-/** The outbound events' sending; one with options of its own (the local server's send timeout) is built apart. */
+/**
+ * Events from the change stream to their destinations: the stream's handler, the retry sweeper, manual
+ * retries. One with options of its own (the local server's send timeout) is built apart.
+ */
 export const eventDeliveries = (deps: EventDeps, options: Pick<EventDeliveryOptions, "sendTimeoutMs"> = {}) => {
   const build = () =>
     new EventDeliveries(destinationStore(deps), eventDeliveryStore(deps), {

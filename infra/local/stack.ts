@@ -20,7 +20,7 @@ import {
   waitForDatabase,
 } from "../../core/src/index.js";
 import { OPEN_GUARD } from "../../core/src/outbound-guard.js";
-import { promptRenderer } from "../../core/src/services.js";
+import { defaultTemplates } from "../../core/src/services.js";
 import { dynamoDataDir, type RunningDynamoDb, startDynamoDbLocal } from "./dynamodb.js";
 import { type LocalEvents, startLocalEvents } from "./events.js";
 import { type LocalSweeps, startLocalSweeps } from "./sweeps.js";
@@ -100,7 +100,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       outboundGuard: OPEN_GUARD,
       ...(options.clock ? { clock: options.clock } : {}),
     };
-    const seededTemplates = await promptRenderer(deps).seedDefaults();
+    const seededTemplates = await defaultTemplates(deps).seed();
     const app = createApp(ALL_FAMILIES, deps);
     events = withEvents ? await startLocalEvents(deps) : undefined;
     const running = events;

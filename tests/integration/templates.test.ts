@@ -526,7 +526,7 @@ describe("default templates", () => {
   it("are seeded once: a second seeding creates nothing and keeps a user's edits and deletions", async () => {
     const t = await testApp();
     const engine = engineOf(t);
-    await engine.renderer.defaultsReady();
+    await engine.defaults.ready();
     const task = await json<Body<TemplateDetail>>(
       await t.app.request("/api/templates/task-execution", { headers: AUTH }),
     );
@@ -536,8 +536,8 @@ describe("default templates", () => {
     );
     await t.app.request(`/api/templates/${task.data.id}/versions/${mine.data.id}/promote`, jsonPost({}));
     await t.app.request("/api/templates/monitor-check", { method: "DELETE", headers: AUTH });
-    expect(await engine.renderer.seedDefaults()).toEqual([]);
-    expect(await engineOf(t).renderer.seedDefaults()).toEqual([]);
+    expect(await engine.defaults.seed()).toEqual([]);
+    expect(await engineOf(t).defaults.seed()).toEqual([]);
     const after = await json<Body<TemplateDetail>>(
       await t.app.request("/api/templates/task-execution", { headers: AUTH }),
     );
@@ -568,7 +568,7 @@ describe("default templates", () => {
     );
     let settled = false;
     const waiting = engineOf(t)
-      .renderer.seedDefaults()
+      .defaults.seed()
       .finally(() => {
         settled = true;
       });
@@ -587,7 +587,7 @@ describe("default templates", () => {
     const t = await testApp();
     const started = Date.now();
     expect(await new TemplateSeeding(t.db).reserve("a-dead-instance", started + 300)).toBe(true);
-    expect((await engineOf(t).renderer.seedDefaults()).sort()).toEqual([...DEFAULT_TEMPLATE_SLUGS].sort());
+    expect((await engineOf(t).defaults.seed()).sort()).toEqual([...DEFAULT_TEMPLATE_SLUGS].sort());
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     // The hold was given up after seeding: another instance may take it at once.
     expect(await new TemplateSeeding(t.db).reserve("next", Date.now() + 1_000)).toBe(true);
@@ -595,7 +595,7 @@ describe("default templates", () => {
 
   it("are seeded exactly once when many instances start at once", async () => {
     const t = await testApp();
-    const results = await Promise.all(Array.from({ length: 6 }, () => engineOf(t).renderer.seedDefaults()));
+    const results = await Promise.all(Array.from({ length: 6 }, () => engineOf(t).defaults.seed()));
     expect(results.flat().sort()).toEqual([
       "hypothesis-planning",
       "monitor-check",

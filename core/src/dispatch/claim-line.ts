@@ -86,7 +86,7 @@ export class ClaimLine {
     private readonly db: Db,
     private readonly dispatches: Dispatches,
     private readonly issues: DispatchedIssues,
-    private readonly prompts: Pick<ClaimPrompts, "preparePrompt">,
+    private readonly prompts: Pick<ClaimPrompts, "ready" | "preparePrompt">,
     /** What projects' dispatches reported they cost today, held against their daily budgets. */
     private readonly usage: Pick<UsageStats, "projectDay">,
     private readonly now: Clock = machineClock,
@@ -120,6 +120,8 @@ export class ClaimLine {
    * else was left, the agent's limit first.
    */
   async claim(input: ClaimerInput): Promise<ClaimResult | ClaimStopped | null> {
+    // The defaults are seeded before the claimer takes its place in line, never while it holds it.
+    await this.prompts.ready();
     const started = Date.now();
     const listing = queueListingOf(input);
     const claimerId = newClaimerId(started);

@@ -1,8 +1,10 @@
 /**
- * @module dispatch/dispatch-endings — how dispatches end (docs/api.md#dispatch): heartbeats extend a
- * lease, an agent completes, fails or releases its dispatch once, and leases that ran out expire;
+ * @module dispatch/dispatch-endings — how dispatches end (docs/api.md#dispatch): an agent completes, fails
+ * or releases its dispatch once, a person or its budget stops it, and leases that ran out expire;
  * each end moves the issue (IssueMoves) in the dispatch's own transaction, and settles an
- * experiment whose arm it ran. Time comes from an injected clock.
+ * experiment whose arm it ran. What happens while a dispatch is open (activities, heartbeats,
+ * messages, plan decisions) is ./dispatch-progress.ts, which asks here whether it is still open and
+ * within its budget. Time comes from an injected clock.
  */
 import type { Db } from "../db/db.js";
 import { retryRaces } from "../db/retry.js";
@@ -13,30 +15,11 @@ import { type PullRequestRef, repositoryOf } from "../issues/pull-request-index.
 import type { Issue, PullRequest } from "../issues/schemas.js";
 import type { ExperimentEndings } from "../templates/experiment-endings.js";
 import { isOpen, type StopActor, type StoredDispatch } from "./dispatch-item.js";
-import {
-  agentActivityStep,
-  budgetStopReason,
-  heartbeatStep,
-  PLAN_APPROVAL_REQUIRED,
-  resumeStep,
-  runningUsage,
-  sameUsage,
-  stoppedMessage,
-} from "./dispatch-steps.js";
+import { budgetStopReason, PLAN_APPROVAL_REQUIRED, runningUsage, stoppedMessage } from "./dispatch-steps.js";
 import type { Dispatches, DispatchStore } from "./dispatch-store.js";
 import type { DispatchedIssues } from "./dispatched-issues.js";
-import { DISPATCH_ID, newActivityId } from "./keys.js";
-import type {
-  Activity,
-  ActivityInput,
-  CompleteInput,
-  Dispatch,
-  DispatchUsage,
-  HeartbeatInput,
-  MessageInput,
-  StopInput,
-  UsageInput,
-} from "./schemas.js";
+import { DISPATCH_ID } from "./keys.js";
+import type { CompleteInput, Dispatch, DispatchUsage, StopInput, UsageInput } from "./schemas.js";
 
 /** Failed attempts after which an issue is canceled instead of queued again. */
 export const MAX_FAILED_ATTEMPTS = 3;
@@ -60,106 +43,6 @@ export class DispatchEndings {
     private readonly experiments: Pick<ExperimentEndings, "settle">,
     private readonly now: () => Date = () => new Date(),
   ) {}
-
-  /**
-   * Appends an activity of its agent to an open dispatch (docs/api.md#activities), as its next
-   * sequence, with what it does to the dispatch (./dispatch-steps.ts: a heartbeat, a question or a
-   * plan that makes it wait) and its running usage, in one transaction at the version read:
-   * activities posted at once take turns (a lost race reads again), so their sequences have no gaps
-   * or repeats. 409 once the dispatch ended or its lease ran out, and when the usage it reports
-   * passes its budget (Kaizen stops it then).
-   */
-  async activity(id: string, input: ActivityInput, read?: StoredDispatch): Promise<Activity> {
-    return retryRaces(async (attempt) => {
-      const now = this.now();
-      const current = await this.openDispatch(id, now, attempt === 1 ? read : undefined);
-      const usage = await this.withinBudget(current, input.usage, now);
-      const activity = this.activityOf(current, now, { type: input.type, body: input.body, data: input.data ?? null });
-      const step = agentActivityStep(current.dispatch, input.type, now);
-      const { writes } = this.dispatches.store.prepareStep(current, {
-        ...step,
-        ...(sameUsage(usage, current.dispatch.usage) ? {} : { usage }),
-        activity,
-        leaseRunningAt: now.toISOString(),
-      });
-      await this.db.transactWrite(writes);
-      return activity;
-    });
-  }
-
-  /**
-   * Extends an active lease by its length from now, keeping the running usage it reports; on a
-   * waiting dispatch the lease is paused, so only the usage is kept. 409 once the dispatch ended or
-   * its lease ran out, and when its usage passes its budget.
-   */
-  async heartbeat(id: string, input: HeartbeatInput = {}, read?: StoredDispatch): Promise<Dispatch> {
-    return retryRaces(async (attempt) => {
-      const now = this.now();
-      const current = await this.openDispatch(id, now, attempt === 1 ? read : undefined);
-      const usage = await this.withinBudget(current, input.usage, now);
-      const step = {
-        ...heartbeatStep(current.dispatch, now),
-        ...(sameUsage(usage, current.dispatch.usage) ? {} : { usage }),
-      };
-      if (Object.keys(step).length === 0) return current.dispatch;
-      const { dispatch, writes } = this.dispatches.store.prepareStep(current, {
-        ...step,
-        leaseRunningAt: now.toISOString(),
-      });
-      await this.db.transactWrite(writes);
-      return dispatch;
-    });
-  }
-
-  /**
-   * A person's message to the agent (docs/api.md#questions-and-answers): an activity of type `message`; a
-   * dispatch waiting for input becomes active with a fresh lease. 409 once it ended.
-   */
-  async message(id: string, input: MessageInput): Promise<Activity> {
-    return retryRaces(async () => {
-      const now = this.now();
-      const current = await this.openDispatch(id, now);
-      const activity = this.personActivity(current, now, input.body, null);
-      const step = current.dispatch.waitingFor === "input" ? resumeStep(current.dispatch, now) : {};
-      const { writes } = this.dispatches.store.prepareStep(current, {
-        ...step,
-        activity,
-        leaseRunningAt: now.toISOString(),
-      });
-      await this.db.transactWrite(writes);
-      return activity;
-    });
-  }
-
-  /**
-   * A person answers a dispatch waiting for approval of its plan (docs/api.md#plan-approval):
-   * approved, it works on (active, a fresh lease) and may complete; rejected, it works on with the
-   * feedback as a message and must post a new plan. Either answer is a `message` activity whose
-   * `data.decision` says which. 409 when it does not wait for approval.
-   */
-  async decidePlan(
-    id: string,
-    decision: "approved" | "rejected",
-    words: string | undefined,
-  ): Promise<{ dispatch: Dispatch; activity: Activity }> {
-    return retryRaces(async () => {
-      const now = this.now();
-      const current = await this.openDispatch(id, now);
-      if (current.dispatch.waitingFor !== "approval") {
-        throw new ConflictError(`Dispatch ${id} is not waiting for approval`);
-      }
-      const body = words ?? (decision === "approved" ? "Plan approved." : "Plan rejected.");
-      const activity = this.personActivity(current, now, body, { decision });
-      const { dispatch, writes } = this.dispatches.store.prepareStep(current, {
-        ...resumeStep(current.dispatch, now),
-        planApproved: decision === "approved",
-        activity,
-        leaseRunningAt: now.toISOString(),
-      });
-      await this.db.transactWrite(writes);
-      return { dispatch, activity };
-    });
-  }
 
   /**
    * Ends the dispatch with the agent's outcome. `done`: the issue is done, with the summary,
@@ -274,7 +157,7 @@ export class DispatchEndings {
    * (every write is held to its version, so a change since makes the write fail and the next
    * attempt read afresh).
    */
-  private async openDispatch(id: string, now: Date, read?: StoredDispatch): Promise<StoredDispatch> {
+  async openDispatch(id: string, now: Date, read?: StoredDispatch): Promise<StoredDispatch> {
     const current = read?.dispatch.id === id ? read : await requireDispatch(this.dispatches.store, id);
     if (isOpen(current.dispatch.status) && current.dispatch.leaseExpiresAt <= now.toISOString()) {
       await this.endAndRequeue(current, "expired", now);
@@ -291,7 +174,7 @@ export class DispatchEndings {
    * `stopped` with the budget as its reason, its issue to `backlog` with a comment that says why,
    * both as `automation`, keeping the usage; then the reporting call answers the stop's 409.
    */
-  private async withinBudget(
+  async withinBudget(
     current: StoredDispatch,
     reported: UsageInput | undefined,
     now: Date,
@@ -350,29 +233,6 @@ export class DispatchEndings {
     await this.db.transactWrite([...moved.writes, ...comment]);
     await this.settleExperiment(current);
     return { dispatch: finished.dispatch, issue: moved.stored?.issue ?? null };
-  }
-
-  /** An activity of `current`'s at `now`, as its next sequence. */
-  private activityOf(
-    current: StoredDispatch,
-    now: Date,
-    said: Pick<Activity, "type" | "body" | "data">,
-    author: Pick<Activity, "authorType" | "authorName"> = { authorType: "agent", authorName: current.dispatch.agent },
-  ): Activity {
-    return {
-      id: newActivityId(now.getTime()),
-      dispatchId: current.dispatch.id,
-      issueId: current.dispatch.issueId,
-      sequence: current.activityCount + 1,
-      ...said,
-      ...author,
-      createdAt: now.toISOString(),
-    };
-  }
-
-  /** A person's `message` to `current`'s agent. */
-  private personActivity(current: StoredDispatch, now: Date, body: string, data: Activity["data"]): Activity {
-    return this.activityOf(current, now, { type: "message", body, data }, { authorType: "human", authorName: null });
   }
 
   /** Ends `current` and, if its issue is still the one it works, puts the issue back in `todo`. */

@@ -1,7 +1,8 @@
 /**
  * @module dispatch/dispatch-service — hand-offs of issues to agents (docs/api.md#dispatch) as the API
  * serves them: a claim (./claim-line.ts, after expiring leases that ran out), the queue's preview,
- * reads, and the ends of a dispatch (./dispatch-endings.ts). Time comes from an injected clock.
+ * reads, what happens while a dispatch is open (./dispatch-progress.ts) and its ends
+ * (./dispatch-endings.ts). Time comes from an injected clock.
  */
 import { pageOffset } from "../http/pagination.js";
 import { type QueueFilters, queuePlacement } from "../issues/dispatch-queue.js";
@@ -11,6 +12,7 @@ import { scoreOf } from "../issues/scoring.js";
 import type { ClaimerInput, ClaimLine, ClaimStopped } from "./claim-line.js";
 import { type DispatchEndings, EXPIRIES_PER_CLAIM, requireDispatch } from "./dispatch-endings.js";
 import type { StoredDispatch } from "./dispatch-item.js";
+import type { DispatchProgress } from "./dispatch-progress.js";
 import type { Dispatches } from "./dispatch-store.js";
 import type { DispatchedIssues } from "./dispatched-issues.js";
 import type {
@@ -36,6 +38,7 @@ export class DispatchService {
   constructor(
     private readonly claims: ClaimLine,
     private readonly endings: DispatchEndings,
+    private readonly progress: DispatchProgress,
     private readonly dispatches: Dispatches,
     private readonly issues: DispatchedIssues,
     private readonly now: () => Date = () => new Date(),
@@ -87,9 +90,9 @@ export class DispatchService {
     }
     return this.dispatches.queries.list(filters, { offset: pageOffset(query), limit }, projectIds);
   }
-  /** Appends an activity of its agent (see {@link DispatchEndings.activity}). */
+  /** Appends an activity of its agent (see {@link DispatchProgress.activity}). */
   activity(id: string, input: ActivityInput, read?: StoredDispatch): Promise<Activity> {
-    return this.endings.activity(id, input, read);
+    return this.progress.activity(id, input, read);
   }
 
   /**
@@ -105,24 +108,24 @@ export class DispatchService {
     return { activities: await this.dispatches.queries.activitiesAfter(dispatch.id, from, query.limit), total };
   }
 
-  /** Extends an active lease (see {@link DispatchEndings.heartbeat}). */
+  /** Extends an active lease (see {@link DispatchProgress.heartbeat}). */
   heartbeat(id: string, input: HeartbeatInput, read?: StoredDispatch): Promise<Dispatch> {
-    return this.endings.heartbeat(id, input, read);
+    return this.progress.heartbeat(id, input, read);
   }
 
-  /** A person's message to the agent (see {@link DispatchEndings.message}). */
+  /** A person's message to the agent (see {@link DispatchProgress.message}). */
   message(id: string, input: MessageInput): Promise<Activity> {
-    return this.endings.message(id, input);
+    return this.progress.message(id, input);
   }
 
-  /** A person approves the plan a dispatch waits on (see {@link DispatchEndings.decidePlan}). */
+  /** A person approves the plan a dispatch waits on (see {@link DispatchProgress.decidePlan}). */
   approve(id: string, input: ApproveInput): Promise<{ dispatch: Dispatch; activity: Activity }> {
-    return this.endings.decidePlan(id, "approved", input.comment);
+    return this.progress.decidePlan(id, "approved", input.comment);
   }
 
-  /** A person rejects the plan a dispatch waits on, with feedback (see {@link DispatchEndings.decidePlan}). */
+  /** A person rejects the plan a dispatch waits on, with feedback (see {@link DispatchProgress.decidePlan}). */
   reject(id: string, input: RejectInput): Promise<{ dispatch: Dispatch; activity: Activity }> {
-    return this.endings.decidePlan(id, "rejected", input.feedback);
+    return this.progress.decidePlan(id, "rejected", input.feedback);
   }
 
   /** Ends the dispatch with the agent's outcome (see {@link DispatchEndings.complete}). */

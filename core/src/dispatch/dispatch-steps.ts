@@ -2,7 +2,7 @@
  * @module dispatch/dispatch-steps — what a step of an open dispatch changes, as pure functions
  * (docs/api.md#activities): an agent's activity (a heartbeat, a question that
  * makes it wait for input, a plan that makes it wait for approval), a person's answer, the running
- * usage its agent reports and the budget it is held to. ./dispatch-endings.ts writes what they say.
+ * usage its agent reports and the budget it is held to. ./dispatch-progress.ts and ./dispatch-endings.ts write what they say.
  */
 import type { DispatchStep } from "./dispatch-store.js";
 import type { ActivityType, Dispatch, DispatchUsage, UsageInput } from "./schemas.js";

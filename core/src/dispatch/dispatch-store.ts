@@ -47,7 +47,7 @@ export interface Dispatches {
 }
 
 /**
- * A step of an open dispatch that does not end it (./dispatch-endings.ts): a heartbeat, an activity
+ * A step of an open dispatch that does not end it (./dispatch-progress.ts): a heartbeat, an activity
  * (its sequence the dispatch's count + 1), a turn to `waiting` and back, a running usage.
  */
 export interface DispatchStep {

@@ -9,7 +9,6 @@
  */
 import { ConditionFailedError, type Db, type TransactItem } from "../db/db.js";
 import type { StoredIssue } from "../issues/issue-item.js";
-import type { PullRequestIndex } from "../issues/pull-request-index.js";
 import type { ImprovementDraft, ImprovementTasks, VersionRef } from "../prompts/improvement-tasks.js";
 import { newReviewId } from "../prompts/keys.js";
 import type { PromptStore } from "../prompts/prompt-store.js";
@@ -19,7 +18,7 @@ import type { HumanReviewNotes } from "../signals/review-loop.js";
 import type { ReviewEvent } from "../signals/rules.js";
 import type { TemplateStore } from "../templates/template-store.js";
 import { versionHumanReviewAddition } from "../templates/version-counts.js";
-import type { DispatchStore } from "./dispatch-store.js";
+import type { ReportedPrompts } from "./reported-prompts.js";
 
 /** Human reviews a version needs before they can open its improvement task. */
 export const MIN_HUMAN_REVIEWS = 4;
@@ -45,9 +44,9 @@ export function humansAskForChanges(counts: {
 export class HumanReviews implements HumanReviewNotes {
   constructor(
     private readonly db: Db,
-    private readonly dispatches: Pick<DispatchStore, "get">,
-    private readonly pullRequests: Pick<PullRequestIndex, "dispatchOf">,
-    private readonly prompts: Pick<PromptStore, "get" | "reviewCountAdditions">,
+    /** The prompt behind a reviewed pull request. */
+    private readonly reported: Pick<ReportedPrompts, "of">,
+    private readonly prompts: Pick<PromptStore, "reviewCountAdditions">,
     private readonly reviews: Pick<ReviewStore, "prepareHumanReview">,
     private readonly templates: Pick<TemplateStore, "getVersion" | "reviewsOf" | "improvementMark">,
     private readonly improvements: Pick<ImprovementTasks, "prepare">,
@@ -61,7 +60,7 @@ export class HumanReviews implements HumanReviewNotes {
     const state = STATES[event.kind];
     const pullRequest = event.pullRequests[0];
     if (!event.submittedReview || !state || !pullRequest) return { writes: [] };
-    const prompt = await this.promptBehind(issue, event.repository, pullRequest.number);
+    const prompt = await this.reported.of(issue, event.repository, pullRequest.number);
     if (!prompt) return { writes: [] };
     const { id } = newReviewId(Date.parse(at) || Date.now());
     const review: Review = {
@@ -92,25 +91,6 @@ export class HumanReviews implements HumanReviewNotes {
       // so of reviews written at once the last to land sees them all.
       after: () => this.openImprovementIfAsked(prompt, state === "changes_requested" ? review.feedback : null),
     };
-  }
-
-  /**
-   * The prompt of the dispatch that reported the pull request: the one its pointer names, else the
-   * issue's latest when that one reported it; none for a pull request no agent's dispatch reported.
-   */
-  private async promptBehind(issue: StoredIssue, repository: string | null, number: number) {
-    const pointed = repository ? await this.pullRequests.dispatchOf({ repository, number }) : null;
-    const dispatchId = pointed ?? issue.lastDispatchId;
-    const dispatch = dispatchId ? await this.dispatches.get(dispatchId) : undefined;
-    const reported = dispatch?.dispatch.outcome?.pullRequests.some(
-      (pr) =>
-        pr.number === number &&
-        (!repository || !pr.repository || pr.repository.toLowerCase() === repository.toLowerCase()),
-    );
-    if (!dispatch || dispatch.dispatch.issueId !== issue.issue.id || !reported || !dispatch.dispatch.promptId) {
-      return undefined;
-    }
-    return this.prompts.get(dispatch.dispatch.promptId);
   }
 
   /** Opens the version's improvement task when its human reviews now ask for it and it has none yet. */

@@ -5,7 +5,7 @@ import { type AppDeps, familyModule } from "../http/app.js";
 import { type ReachLookups, reachOfRequest } from "../http/reach.js";
 import { itemResponse, listResponse } from "../http/respond.js";
 import { CLAIM_STOPPED_HEADER } from "../routes.js";
-import { dispatchProject, dispatchService, promptRenderer } from "../services.js";
+import { dispatchProject, dispatchService } from "../services.js";
 import { dispatchApi } from "./api.js";
 import type { StoredDispatch } from "./dispatch-item.js";
 import type { ClaimResult, ClaimStopped } from "./dispatch-service.js";
@@ -15,7 +15,6 @@ const dispatchReaches = (deps: AppDeps): ReachLookups => ({ dispatch: dispatchPr
 
 export const dispatchFamily = familyModule(dispatchApi, dispatchReaches, (deps) => {
   const dispatch = dispatchService(deps);
-  const templates = promptRenderer(deps);
   const id = (c: Context) => c.req.param("id") ?? "";
   // What the dispatch token's check read of this dispatch (dispatch-store `tokenDispatchOf`): the
   // agent's step starts from it instead of reading the dispatch again.
@@ -43,14 +42,10 @@ export const dispatchFamily = familyModule(dispatchApi, dispatchReaches, (deps) 
     return projectIds ? { ...query, projectIds } : query;
   };
   return {
-    "POST /api/dispatch/claim": async (c, { body }) => {
-      await templates.defaultsReady();
-      return claimed(c, await dispatch.claim({ ...body, ...claimer(c, body.projectId) }), 201);
-    },
-    "GET /api/dispatch/next": async (c, { query }) => {
-      await templates.defaultsReady();
-      return claimed(c, await dispatch.claim({ ...query, ...claimer(c, query.projectId) }), 200);
-    },
+    "POST /api/dispatch/claim": async (c, { body }) =>
+      claimed(c, await dispatch.claim({ ...body, ...claimer(c, body.projectId) }), 201),
+    "GET /api/dispatch/next": async (c, { query }) =>
+      claimed(c, await dispatch.claim({ ...query, ...claimer(c, query.projectId) }), 200),
     "GET /api/dispatch/queue": async (c, { query }) => {
       const { items, total } = await dispatch.queue(narrowed(c, query));
       return listResponse(c, items, total, query);

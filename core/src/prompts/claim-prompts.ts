@@ -8,6 +8,7 @@ import type { Project } from "../catalog/schemas.js";
 import type { Clock } from "../clock.js";
 import type { TransactItem } from "../db/db.js";
 import type { IssueAggregate } from "../issues/issue-item.js";
+import type { DefaultTemplates } from "../templates/default-templates.js";
 import type { DispatchContext } from "../templates/prompt-context-builder.js";
 import type { PromptRenderer } from "../templates/prompt-renderer.js";
 import { newPromptId } from "./keys.js";
@@ -21,8 +22,19 @@ export class ClaimPrompts {
   constructor(
     private readonly store: Pick<PromptStore, "prepareCreate">,
     private readonly renderer: Pick<PromptRenderer, "renderChosen">,
+    /** The default templates a claim's prompt may be rendered from, seeded once per table. */
+    private readonly defaults: Pick<DefaultTemplates, "ready">,
     private readonly now: Clock = () => new Date(),
   ) {}
+
+  /**
+   * Resolves once the default templates are there to render from: every claim waits for it before
+   * it takes its place in line (an API claim, MCP's, a hosted runner's hand-off), so a fresh table's
+   * first claim gets a prompt from the defaults (503 while another instance is still seeding them).
+   */
+  ready(): Promise<void> {
+    return this.defaults.ready();
+  }
 
   /**
    * Renders the prompt an issue gets now and the writes that record it, for the caller's own

@@ -1,19 +1,16 @@
 /**
  * @module templates/prompt-renderer — what a claim and a preview need of templates: the template an issue
- * gets, its version rendered for the issue, and the default templates seeded once. Template writes
- * (./template-service.ts) are not needed for that, so a function that only renders does not carry them.
+ * gets and its version rendered for the issue (the default templates they start from are seeded by
+ * ./default-templates.ts). Template writes (./template-service.ts) are not needed for that, so a
+ * function that only renders does not carry them.
  */
-import { randomUUID } from "node:crypto";
 import type { Project } from "../catalog/schemas.js";
-import { ConditionFailedError } from "../db/db.js";
-import { pollBackoff, retryConflicts } from "../db/retry.js";
-import { NotFoundError, UnavailableError, ValidationError } from "../errors.js";
+import { NotFoundError } from "../errors.js";
 import type { IssueAggregate } from "../issues/issue-item.js";
 import { armOf } from "./arms.js";
 import type { PromptArm } from "./experiment-counts.js";
-import { DEFAULT_PARTIAL_NAMES, DEFAULT_TEMPLATE_SLUGS, newTemplateId, VERSION_ID } from "./keys.js";
-import { includedPartials } from "./partial-includes.js";
-import type { PartialStore, StoredPartial } from "./partial-store.js";
+import { VERSION_ID } from "./keys.js";
+import type { PartialStore } from "./partial-store.js";
 import {
   type DispatchContext,
   NO_DISPATCH,
@@ -21,7 +18,6 @@ import {
   selectionFacts,
 } from "./prompt-context-builder.js";
 import {
-  checkedContent,
   type PromptContext,
   type RenderablePartial,
   type RenderableVersion,
@@ -30,8 +26,7 @@ import {
 } from "./render.js";
 import type { Template, TemplateVersion } from "./schemas.js";
 import { selectTemplate } from "./selection.js";
-import { newVersionRecord, type TemplateEntry } from "./template-item.js";
-import type { TemplateSeeding } from "./template-seeding.js";
+import type { TemplateEntry } from "./template-item.js";
 import type { TemplateStore } from "./template-store.js";
 
 /** What a recorded prompt names: the version it was rendered from (and in which experiment's arm), and the text. */
@@ -91,35 +86,16 @@ export function boundedPromptText(text: string): string {
 /** Levels of partials that include partials a render reads through (writes refuse cycles; this bounds the reads regardless). */
 const MAX_PARTIAL_DEPTH = 10;
 
-/**
- * What the default templates' seeding marks: each default partial, then each default template (a
- * function, so a bundle that never seeds carries nothing of this module).
- */
-function seededMarks(): string[] {
-  return [...DEFAULT_PARTIAL_NAMES.map((name) => `partial#${name}`), ...DEFAULT_TEMPLATE_SLUGS];
-}
-
-/** How long an instance seeding the default templates holds the seeding: far more than it takes. */
-const SEEDING_LEASE_MS = 10_000;
-/** How long a request waits for another instance to seed the defaults before it answers 503 (past one lease, so a dead holder is taken over first). */
-const SEEDING_WAIT_MS = 15_000;
-/** The 503's message when the defaults are still being seeded by another instance after that. */
-export const SEEDING_MESSAGE = "The default templates are still being created; retry shortly";
-
-/** Chooses and renders templates for issues, and seeds the defaults they start from. */
+/** Chooses and renders templates for issues. */
 export class PromptRenderer {
-  private seeding: Promise<void> | undefined;
-
   constructor(
     private readonly store: TemplateStore,
     /** The partials versions include, read as they are at each render (docs/api.md#partials). */
     private readonly partials: PartialStore,
-    /** The default templates' one-time seeding: its lease and marks. */
-    private readonly templateSeeding: TemplateSeeding,
     private readonly contexts: PromptContextBuilder,
     /** Seals the precompiled forms this service stores (the service key): only sealed ones are run. */
     private readonly sealSecret: string | undefined,
-    private readonly now: () => Date = () => new Date(),
+    readonly _now: () => Date = () => new Date(),
   ) {}
 
   private async renderedText(version: RenderableVersion & { includes: string[] }, context: PromptContext) {
@@ -232,143 +208,5 @@ export class PromptRenderer {
       context,
     );
     return { template: template.template, version: version.version, text };
-  }
-
-  /**
-   * Seeds the default templates once per app instance (again after a failure): claims and previews
-   * wait for it, so a fresh table renders the defaults from its first request.
-   */
-  defaultsReady(): Promise<void> {
-    this.seeding ??= this.seedDefaults().then(
-      () => undefined,
-      (error: unknown) => {
-        this.seeding = undefined;
-        throw error;
-      },
-    );
-    return this.seeding;
-  }
-
-  /**
-   * Creates each default template (docs/api.md#templates-and-versions) that was never seeded: one read when all were.
-   * A default the user changed or deleted is left as it is; a slug a user's template holds is skipped.
-   *
-   * One instance seeds at a time: it holds the seeding (templates/template-store.ts) while it writes, and
-   * instances that start meanwhile (fifty agents' first claims on a fresh table, each on an
-   * instance of its own) wait for its marks instead of each compiling the defaults and racing it.
-   * A holder that died is taken over once its time runs out.
-   */
-  async seedDefaults(): Promise<string[]> {
-    const holder = randomUUID();
-    const marks = seededMarks();
-    const deadline = Date.now() + SEEDING_WAIT_MS;
-    for (let n = 1; ; n++) {
-      const seeded = await this.templateSeeding.seeded(marks);
-      if (seeded.size === marks.length) return [];
-      if (await this.templateSeeding.reserve(holder, Date.now() + SEEDING_LEASE_MS)) {
-        try {
-          // Read again under the hold: the last holder may have finished since the read above.
-          return await this.seedMissing(await this.templateSeeding.seeded(marks), marks.length);
-        } finally {
-          await this.templateSeeding.release(holder).catch(() => undefined);
-        }
-      }
-      if (Date.now() >= deadline) throw new UnavailableError(SEEDING_MESSAGE);
-      await pollBackoff(n);
-    }
-  }
-
-  /**
-   * Writes the defaults not in `seeded` (partials first; `marks` defaults in all), each with its
-   * mark, and returns the templates' slugs.
-   */
-  private async seedMissing(seeded: Set<string>, marks: number): Promise<string[]> {
-    const created: string[] = [];
-    if (seeded.size === marks) return created;
-    // Their content (and the compiler that checks it) is loaded only when one is to be written.
-    const { DEFAULT_PARTIALS, DEFAULT_TEMPLATES, withDefaultPartialsInPlace } = await import("./defaults.js");
-    for (const preset of DEFAULT_PARTIALS.filter(({ name }) => !seeded.has(`partial#${name}`))) {
-      await this.seedPartial(preset);
-    }
-    for (const preset of DEFAULT_TEMPLATES.filter(({ slug }) => !seeded.has(slug))) {
-      // Never marked seeded while a user's template holds the slug: skipped without compiling it.
-      if (await this.store.idOfSlug(preset.slug)) continue;
-      let content = preset.content;
-      let checked = await checkedContent(content, this.sealSecret);
-      let includes: StoredPartial[];
-      try {
-        includes = await includedPartials(this.partials, checked.partials);
-      } catch (error) {
-        if (!(error instanceof ValidationError)) throw error;
-        // A default partial its users deleted before this default could be seeded: its text goes in place.
-        content = withDefaultPartialsInPlace(content);
-        checked = await checkedContent(content, this.sealSecret);
-        includes = [];
-      }
-      const { compiled } = checked;
-      const { id, createdAt } = newTemplateId(this.now().getTime());
-      const first = newVersionRecord(
-        id,
-        1,
-        { changelog: preset.changelog, authorType: "human", authorName: "kaizen", content },
-        "active",
-        createdAt,
-      );
-      const template: Template = {
-        id,
-        slug: preset.slug,
-        name: preset.name,
-        description: preset.description,
-        conditions: preset.conditions,
-        specificity: preset.specificity,
-        projectId: null,
-        activeVersionId: first.id,
-        createdAt,
-        updatedAt: createdAt,
-      };
-      try {
-        const writes = [
-          ...this.store.prepareCreate(
-            template,
-            first,
-            compiled,
-            includes.map(({ partial }) => partial.name),
-          ),
-          ...this.partials.prepareUses(includes, { versionId: first.id, templateId: id, versionNumber: 1 }),
-          this.templateSeeding.mark(preset.slug, id),
-        ];
-        await retryConflicts(() => this.store.transact(writes));
-        created.push(preset.slug);
-      } catch (error) {
-        // Seeded meanwhile by another instance, or the slug is a user's: either way there is nothing to do.
-        if (!(error instanceof ConditionFailedError)) throw error;
-      }
-    }
-    return created;
-  }
-
-  /** Writes a default partial with its mark, unless a user's partial holds the name (then it is never marked). */
-  private async seedPartial(preset: { name: string; description: string; content: string }): Promise<void> {
-    if (await this.partials.get(preset.name)) return;
-    const { compiled } = await checkedContent(preset.content, this.sealSecret);
-    const at = this.now().toISOString();
-    const partial = {
-      name: preset.name,
-      content: preset.content,
-      description: preset.description,
-      createdAt: at,
-      updatedAt: at,
-    };
-    try {
-      await retryConflicts(() =>
-        this.partials.transact([
-          ...this.partials.prepareCreate(partial, compiled, []),
-          this.templateSeeding.markPartial(preset.name),
-        ]),
-      );
-    } catch (error) {
-      // Seeded meanwhile by another instance: nothing to do.
-      if (!(error instanceof ConditionFailedError)) throw error;
-    }
   }
 }

@@ -5,6 +5,7 @@ import { pageOffset } from "../http/pagination.js";
 import type { ReachLookups } from "../http/reach.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import {
+  defaultTemplates,
   experimentService,
   issueProject,
   partialService,
@@ -21,6 +22,7 @@ const templateReaches = (deps: AppDeps): ReachLookups => ({ issue: issueProject(
 export const templateFamily = familyModule(templateApi, templateReaches, (deps) => {
   const templates = templateService(deps);
   const rendering = promptRenderer(deps);
+  const defaults = defaultTemplates(deps);
   const reviewPages = reviewLists(deps);
   const experiments = experimentService(deps);
   const partials = partialService(deps);
@@ -128,7 +130,7 @@ export const templateFamily = familyModule(templateApi, templateReaches, (deps) 
     Object.entries(handlers).map(([route, handler]: [string, RouteHandler]) => [
       route,
       (async (c, input) => {
-        await rendering.defaultsReady();
+        await defaults.ready();
         return handler(c, input);
       }) satisfies RouteHandler,
     ]),

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { ALL_DECLARATIONS } from "../../../core/src/families.js";
-import { SEEDING_MESSAGE } from "../../../core/src/templates/prompt-renderer.js";
+import { SEEDING_MESSAGE } from "../../../core/src/templates/default-templates.js";
 import { signCodehost, signErrortracker } from "../../../core/src/webhooks/verify.js";
 import { packageFiles } from "../../../scripts/build.js";
 import { apiGatewayEvent } from "../../helpers/apigw.js";
@@ -108,9 +108,17 @@ describe("Lambda bundles", () => {
     expect(carried("issues")).toContain("core/src/issues/issue-store.ts");
   });
 
-  it("carry the prompt renderer only where a prompt is rendered: claims (dispatch; hosted runners' hand-offs), template previews, MCP's tools", () => {
+  it("carry the default templates' seeding only where a prompt is rendered: claims (dispatch; hosted runners' hand-offs), template previews, MCP's tools", () => {
     const bundles = inject("bundles") as Record<string, string>;
-    const rendering = Object.entries(bundles)
+    const carrying = (source: string) =>
+      Object.keys(bundles)
+        .filter((family) => carried(family).includes(source))
+        .sort();
+    const rendering = ["dispatch", "handoffs", "mcp", "templates"];
+    expect(carrying("core/src/templates/default-templates.ts")).toEqual(rendering);
+    expect(carrying("core/src/prompts/claim-prompts.ts")).toEqual(["dispatch", "handoffs", "mcp"]);
+    // The seeding's own words, as minified into the bundles' files.
+    const saying = Object.entries(bundles)
       .filter(([family, entry]) =>
         packageFiles(family, dirname(entry))
           .filter((file) => file.endsWith(".mjs"))
@@ -118,7 +126,7 @@ describe("Lambda bundles", () => {
       )
       .map(([family]) => family)
       .sort();
-    expect(rendering).toEqual(["dispatch", "handoffs", "mcp", "templates"]);
+    expect(saying).toEqual(rendering);
   });
 
   it("carry the signal reads and the issue rules only where they are used: the receivers only store signals", () => {

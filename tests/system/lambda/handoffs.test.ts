@@ -12,7 +12,7 @@ import { createDb } from "../../../core/src/db/create-db.js";
 import type { Db } from "../../../core/src/db/db.js";
 import { createApp } from "../../../core/src/index.js";
 import { OPEN_GUARD } from "../../../core/src/outbound-guard.js";
-import { dataOf, jsonPost } from "../../helpers/app.js";
+import { AUTH, dataOf, jsonPost } from "../../helpers/app.js";
 import { testConfig } from "../../helpers/db.js";
 import { type GitHubStandIn, startGitHubStandIn } from "../../helpers/github-stand-in.js";
 import { deployedEnv, loadBundle, scheduledTick } from "../../helpers/lambda.js";
@@ -70,7 +70,7 @@ async function setUp() {
       app.request("/api/issues", jsonPost({ title: `A ${type}`, type, status: "todo" })),
       201,
     );
-  return { db, endpoint, github, load, openIssue };
+  return { app, db, endpoint, github, load, openIssue };
 }
 
 describe("the hand-offs function", () => {
@@ -94,10 +94,16 @@ describe("the hand-offs function", () => {
     });
   });
 
-  it("fills a runner up on the schedule's tick", async () => {
-    const { github, load, openIssue } = await setUp();
+  it("fills a runner up on the schedule's tick, with a prompt from the default templates on a fresh table", async () => {
+    const { app, github, load, openIssue } = await setUp();
     const task = await openIssue("task");
     await (await load()).sweep(scheduledTick("RunnerSweep"), context);
+    // Nothing had seeded the defaults (no claim, no template route): the hand-off's claim waited for them.
+    const [handed] = await dataOf<{ id: string; promptId: string | null }[]>(
+      app.request(`/api/dispatch?issueId=${task.identifier}`, { headers: AUTH }),
+      200,
+    );
+    expect(handed?.promptId).toMatch(/^prm_/);
     expect(github.received.map(({ problems, answered }) => ({ problems, answered }))).toEqual([
       { problems: [], answered: 204 },
     ]);

@@ -1,7 +1,7 @@
 /** The built templates and prompts bundles, invoked as Lambda would: API Gateway HTTP API v2 events against DynamoDB Local. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../../core/src/index.js";
-import { claimPrompts, promptRenderer } from "../../../core/src/services.js";
+import { claimPrompts } from "../../../core/src/services.js";
 import { authorizedEvent } from "../../helpers/apigw.js";
 import { testConfig } from "../../helpers/db.js";
 import { deployedEnv, type Handler, invoke, loadHandler } from "../../helpers/lambda.js";
@@ -180,7 +180,7 @@ describe("templates and prompts Lambda bundles", () => {
     );
     const db = createDb({ tableName, region: "us-east-1", endpoint });
     const deps = { config: testConfig({ tableName, endpoint }), db };
-    await promptRenderer(deps).defaultsReady();
+    await claimPrompts(deps).ready();
     const prepared = await claimPrompts(deps).preparePrompt((issue.json.data as { id: string }).id, null, {
       dispatch: null,
       previousDispatches: [],
