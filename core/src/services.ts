@@ -75,6 +75,7 @@ import { PartialService } from "./templates/partial-service.js";
 import { PartialStore } from "./templates/partial-store.js";
 import { PromptContextBuilder } from "./templates/prompt-context-builder.js";
 import { PromptRenderer } from "./templates/prompt-renderer.js";
+import { TemplateReads } from "./templates/template-reads.js";
 import { TemplateSeeding } from "./templates/template-seeding.js";
 import { TemplateService } from "./templates/template-service.js";
 import { TemplateStore } from "./templates/template-store.js";
@@ -109,6 +110,8 @@ export const issueReads = (deps: DbDeps) => once(deps, "issueReads", () => new I
 export const issueQueries = (deps: DbDeps) =>
   once(deps, "issueQueries", () => new IssueQueries(deps.db, issueStore(deps)));
 export const templateStore = (deps: DbDeps) => once(deps, "templateStore", () => new TemplateStore(deps.db));
+/** Template reads alone, for what never writes a template (./templates/template-reads.ts). */
+export const templateReads = (deps: DbDeps) => once(deps, "templateReads", () => new TemplateReads(deps.db));
 export const partialStore = (deps: DbDeps) => once(deps, "partialStore", () => new PartialStore(deps.db));
 export const partialService = (deps: AppDeps) =>
   once(deps, "partials", () => new PartialService(partialStore(deps), deps.config.serviceApiKey, clockOf(deps)));
@@ -295,7 +298,7 @@ export const promptRenderer = (deps: AppDeps) =>
       apiBaseUrl(deps.config),
     );
     return new PromptRenderer(
-      templateStore(deps),
+      templateReads(deps),
       partialStore(deps),
       contexts,
       deps.config.serviceApiKey,
@@ -361,7 +364,7 @@ export const improvementTasks = (deps: DbDeps) =>
   );
 export const reviewStore = (deps: DbDeps) => once(deps, "reviewStore", () => new ReviewStore(deps.db));
 export const reviewLists = (deps: AppDeps) =>
-  once(deps, "reviewLists", () => new ReviewLists(reviewStore(deps), promptService(deps), templateStore(deps)));
+  once(deps, "reviewLists", () => new ReviewLists(reviewStore(deps), promptService(deps), templateReads(deps)));
 export const reviewService = (deps: AppDeps) =>
   once(
     deps,
@@ -406,7 +409,7 @@ export const dashboardService = (deps: DbDeps) =>
         signalQueries(deps),
         issueReads(deps),
         dispatchQueries(deps),
-        templateStore(deps),
+        templateReads(deps),
         clockOf(deps),
       ),
   );

@@ -14,7 +14,7 @@ import { SIGNAL_LISTINGS, timeFloor } from "../signals/keys.js";
 import { PROVIDER_SOURCES } from "../signals/schemas.js";
 import type { SignalQueries } from "../signals/signal-queries.js";
 import { medianOf, readCounts } from "../stats/counts.js";
-import type { TemplateStore } from "../templates/template-store.js";
+import type { TemplateReads } from "../templates/template-reads.js";
 import type { ActivityChain, DashboardStats, PromptPerformance, SignalHour, UsageReport } from "./schemas.js";
 
 const HOUR_MS = 3_600_000;
@@ -27,7 +27,7 @@ export class DashboardService {
     private readonly signals: SignalQueries,
     private readonly issues: IssueReads,
     private readonly dispatches: Pick<DispatchQueries, "getMany">,
-    private readonly templates: TemplateStore,
+    private readonly templates: TemplateReads,
     private readonly now: () => Date = () => new Date(),
   ) {}
 

@@ -6,7 +6,7 @@
 import { NotFoundError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
 import type { PageQuery } from "../templates/schemas.js";
-import type { TemplateStore } from "../templates/template-store.js";
+import type { TemplateReads } from "../templates/template-reads.js";
 import type { PromptService } from "./prompt-service.js";
 import type { ReviewStore } from "./review-store.js";
 
@@ -14,7 +14,7 @@ export class ReviewLists {
   constructor(
     private readonly store: ReviewStore,
     private readonly prompts: PromptService,
-    private readonly templates: TemplateStore,
+    private readonly templates: TemplateReads,
   ) {}
 
   /** Reviews of one prompt; 404 for an unknown prompt. */

@@ -27,7 +27,7 @@ import {
 import type { Template, TemplateVersion } from "./schemas.js";
 import { selectTemplate } from "./selection.js";
 import type { TemplateEntry } from "./template-item.js";
-import type { TemplateStore } from "./template-store.js";
+import type { TemplateReads } from "./template-reads.js";
 
 /** What a recorded prompt names: the version it was rendered from (and in which experiment's arm), and the text. */
 export interface PromptSource {
@@ -89,7 +89,7 @@ const MAX_PARTIAL_DEPTH = 10;
 /** Chooses and renders templates for issues. */
 export class PromptRenderer {
   constructor(
-    private readonly store: TemplateStore,
+    private readonly store: TemplateReads,
     /** The partials versions include, read as they are at each render (docs/api.md#partials). */
     private readonly partials: PartialStore,
     private readonly contexts: PromptContextBuilder,

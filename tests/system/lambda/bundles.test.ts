@@ -108,6 +108,12 @@ describe("Lambda bundles", () => {
     expect(carried("issues")).toContain("core/src/issues/issue-store.ts");
   });
 
+  it("carry the template writes only where their family writes templates: the dashboard only reads them", () => {
+    expect(carried("dashboard")).toContain("core/src/templates/template-reads.ts");
+    expect(carried("dashboard")).not.toContain("core/src/templates/template-store.ts");
+    expect(carried("templates")).toContain("core/src/templates/template-store.ts");
+  });
+
   it("carry the default templates' seeding only where a prompt is rendered: claims (dispatch; hosted runners' hand-offs), template previews, MCP's tools", () => {
     const bundles = inject("bundles") as Record<string, string>;
     const carrying = (source: string) =>
