@@ -12,7 +12,6 @@ import type {
   PutCommandInput,
   QueryCommandInput,
   QueryCommandOutput,
-  TransactWriteCommandInput,
   UpdateCommandInput,
 } from "@aws-sdk/lib-dynamodb";
 import {
@@ -27,29 +26,15 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import { UnavailableError } from "../errors.js";
 import { ConditionFailedError, TransactionConflictError, translate } from "./db-errors.js";
+import { addUsage, callUsage, type DbUsage } from "./db-usage.js";
 import type { Item, Key } from "./item.js";
-import { SHARD_WAIT_MS, ShardChoice, type SpreadAddition, type SpreadCheck } from "./spread.js";
+import { SHARD_WAIT_MS, ShardChoice } from "./spread.js";
+import { changedKey, type SdkTransactItem, type TransactItem, withTableName } from "./transact-item.js";
 
 export { ConditionFailedError, TransactionConflictError } from "./db-errors.js";
+export type { DbUsage } from "./db-usage.js";
 export type { Item, Key } from "./item.js";
-
-type SdkTransactItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
-/**
- * One transaction item without `TableName` (the client adds its own), or a `SpreadAdd` to a
- * spread count or a `SpreadCheck` of a spread guard (db/spread.ts), for which the client picks
- * the item.
- */
-export type TransactItem = { [K in keyof SdkTransactItem]?: Omit<NonNullable<SdkTransactItem[K]>, "TableName"> } & {
-  SpreadAdd?: SpreadAddition;
-  SpreadCheck?: SpreadCheck;
-};
-
-/** Calls made and capacity consumed, as DynamoDB reports it (`ReturnConsumedCapacity: TOTAL`). */
-export interface DbUsage {
-  calls: number;
-  readCapacity: number;
-  writeCapacity: number;
-}
+export type { TransactItem } from "./transact-item.js";
 
 /** Sends of one transaction whose conflicts all fall on spread counts, before the caller hears of it. */
 const SPREAD_ATTEMPTS = 8;
@@ -339,32 +324,14 @@ export class Db {
   }
 
   private record(kind: "read" | "write", consumed: ConsumedCapacity | ConsumedCapacity[] | undefined): void {
-    let readCapacity = 0;
-    let writeCapacity = 0;
-    for (const entry of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
-      const read = entry.ReadCapacityUnits ?? 0;
-      const write = entry.WriteCapacityUnits ?? 0;
-      // DynamoDB often reports only the total; it is then all of the call's own kind.
-      if (read === 0 && write === 0 && entry.CapacityUnits) {
-        if (kind === "read") readCapacity += entry.CapacityUnits;
-        else writeCapacity += entry.CapacityUnits;
-      } else {
-        readCapacity += read;
-        writeCapacity += write;
-      }
-    }
-    this.count({ calls: 1, readCapacity, writeCapacity });
+    this.count(callUsage(kind, consumed));
   }
 
   /** Adds one call's usage to the process total and to the metered work it belongs to, if any. */
   private count(call: DbUsage): void {
     const metered = meteredWork.getStore();
-    for (const usage of [this.totals, metered?.db === this ? metered.usage : undefined]) {
-      if (!usage) continue;
-      usage.calls += call.calls;
-      usage.readCapacity += call.readCapacity;
-      usage.writeCapacity += call.writeCapacity;
-    }
+    addUsage(this.totals, call);
+    if (metered?.db === this) addUsage(metered.usage, call);
   }
 
   private async send<T>(call: () => Promise<T>): Promise<T> {
@@ -378,14 +345,6 @@ export class Db {
   }
 }
 
-/** The key a transaction item changes: a Put's, Update's or Delete's (a condition check or a count changes nothing recorded). */
-function changedKey(item: TransactItem): Key | undefined {
-  if (item.Put) return item.Put.Item as Key;
-  if (item.Update) return item.Update.Key as Key;
-  if (item.Delete) return item.Delete.Key as Key;
-  return undefined;
-}
-
 function keyString(item: Item | Key): string {
   return `${String(item.pk)}\u0000${String(item.sk)}`;
 }
@@ -395,42 +354,6 @@ function projectionOf(
 ): Pick<GetCommandInput, "ProjectionExpression" | "ExpressionAttributeNames"> {
   const names = Object.fromEntries(attributes.map((attribute, i) => [`#p${i}`, attribute]));
   return { ProjectionExpression: Object.keys(names).join(", "), ExpressionAttributeNames: names };
-}
-
-/**
- * The SDK's form of one item: `TableName` added, a spread addition made an `ADD` and a spread
- * check a `ConditionCheck` on its chosen shard.
- */
-function withTableName(item: TransactItem, tableName: string, spreadKey: Key | undefined): SdkTransactItem {
-  if (item.SpreadAdd) {
-    const { Key, attribute, delta } = item.SpreadAdd;
-    return {
-      Update: {
-        TableName: tableName,
-        Key: spreadKey ?? Key,
-        UpdateExpression: "ADD #spread :delta",
-        ExpressionAttributeNames: { "#spread": attribute },
-        ExpressionAttributeValues: { ":delta": delta },
-      },
-    };
-  }
-  if (item.SpreadCheck) {
-    const { Key, base, shard } = item.SpreadCheck;
-    const onBase = spreadKey === undefined || spreadKey.sk === Key.sk;
-    const condition = onBase ? base : shard;
-    return {
-      ConditionCheck: {
-        TableName: tableName,
-        Key: spreadKey ?? Key,
-        ConditionExpression: condition.expression,
-        ...(condition.names ? { ExpressionAttributeNames: condition.names } : {}),
-        ...(condition.values ? { ExpressionAttributeValues: condition.values } : {}),
-      },
-    };
-  }
-  const [kind, body] = Object.entries(item)[0] ?? [];
-  if (!kind || !body) throw new Error("Empty transaction item");
-  return { [kind]: { ...body, TableName: tableName } } as SdkTransactItem;
 }
 
 function sleep(ms: number): Promise<void> {
