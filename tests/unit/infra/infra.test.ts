@@ -164,6 +164,20 @@ function subscriberFunctions(recording: Recording): { owner: RecordedComponent; 
     );
 }
 
+/** The arguments of the table's stream subscription `name` (`table.subscribe(name, …)`), the only one so named. */
+function tableSubscription(recording: Recording, name: string) {
+  const subscription = only(
+    recording
+      .ofKind("sst.aws.DynamoLambdaSubscriber")
+      .filter((owner) => owner.name === `${LINKED.table}Subscriber${name}`),
+  );
+  return subscription.args as {
+    subscriber: SubscriberFunction;
+    filters: unknown[];
+    transform: { eventSourceMapping: Record<string, unknown> };
+  };
+}
+
 function only(components: RecordedComponent[]): RecordedComponent {
   expect(components).toHaveLength(1);
   return components[0] as RecordedComponent;
@@ -309,16 +323,7 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
     it("subscribe functions/events.handler to the table's stream, filtered to the items events come from", () => {
       const table = only(infra.recording.ofKind("sst.aws.Dynamo"));
       expect((table.args as { stream?: string }).stream).toBe("new-and-old-images");
-      const subscription = only(
-        infra.recording
-          .ofKind("sst.aws.DynamoLambdaSubscriber")
-          .filter(({ name }) => name === `${LINKED.table}SubscriberEvents`),
-      );
-      const args = subscription.args as {
-        subscriber: SubscriberFunction;
-        filters: { dynamodb: { NewImage: { entity: { S: string[] } } } }[];
-        transform: { eventSourceMapping: Record<string, unknown> };
-      };
+      const args = tableSubscription(infra.recording, "Events");
       expect(args.subscriber.handler).toBe("functions/events.handler");
       expect(args.filters).toEqual([{ dynamodb: { NewImage: { entity: { S: [...EVENT_SOURCE_ENTITIES] } } } }]);
       const mapping = args.transform.eventSourceMapping;
@@ -405,16 +410,7 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
 
   describe("hosted runners' hand-offs", () => {
     it("subscribe functions/handoffs.handler to the table's stream, filtered to issues, dispatches and runners", () => {
-      const subscription = only(
-        infra.recording
-          .ofKind("sst.aws.DynamoLambdaSubscriber")
-          .filter(({ name }) => name === `${LINKED.table}SubscriberHandoffs`),
-      );
-      const args = subscription.args as {
-        subscriber: SubscriberFunction;
-        filters: unknown[];
-        transform: { eventSourceMapping: Record<string, unknown> };
-      };
+      const args = tableSubscription(infra.recording, "Handoffs");
       expect(args.subscriber.handler).toBe("functions/handoffs.handler");
       const entities = { entity: { S: [...HANDOFF_SOURCE_ENTITIES] } };
       expect(args.filters).toEqual([{ dynamodb: { NewImage: entities } }, { dynamodb: { OldImage: entities } }]);
