@@ -1,6 +1,6 @@
 /** @module console/components — the pieces every page is made of. */
 import type { ComponentChildren } from "preact";
-import { useEffect, useMemo, useRef } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import type { KaizenApiError } from "../../client/client.js";
 import { renderMarkdown } from "./markdown.js";
@@ -285,5 +285,52 @@ export function Confirm({
         Cancel
       </button>
     </fieldset>
+  );
+}
+
+/**
+ * A button whose action is asked first: pressed, the {@link Confirm} question takes its place; its
+ * "yes" runs `onYes`, and once that is done (or on "Cancel") the button is back.
+ */
+export function AskFirst({
+  button,
+  label,
+  disabled = false,
+  question,
+  yes,
+  busy,
+  onYes,
+  children,
+}: {
+  /** The button's text ("Revoke"). */
+  button: string;
+  /** Its accessible name, when the text alone does not say what it acts on. */
+  label?: string;
+  disabled?: boolean;
+  question: ComponentChildren;
+  yes: string;
+  busy: boolean;
+  onYes: () => unknown;
+  /** What the action does, beside the question. */
+  children?: ComponentChildren;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  return confirming ? (
+    <Confirm
+      question={question}
+      yes={yes}
+      busy={busy}
+      onYes={async () => {
+        await onYes();
+        setConfirming(false);
+      }}
+      onCancel={() => setConfirming(false)}
+    >
+      {children}
+    </Confirm>
+  ) : (
+    <button type="button" aria-label={label} disabled={disabled} onClick={() => setConfirming(true)}>
+      {button}
+    </button>
   );
 }

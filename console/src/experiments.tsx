@@ -7,7 +7,7 @@
 import { useState } from "preact/hooks";
 import type { Schema } from "../../client/client.js";
 import { costText, type ExperimentArm, rateText, scoreText } from "../../client/measures.js";
-import { Badge, Confirm, Failure, Loading, TableHead, When } from "./components.js";
+import { AskFirst, Badge, Failure, Loading, TableHead, When } from "./components.js";
 import { WORK_OUTCOME_KEYS, WORK_OUTCOMES } from "./outcomes.js";
 import { type Resource, useAction } from "./resource.js";
 import { allowed } from "./session.js";
@@ -65,7 +65,6 @@ function Running({
   stopping: boolean;
   onStop: (experiment: Experiment) => void;
 }) {
-  const [confirming, setConfirming] = useState(false);
   const { control, candidate } = experiment.arms;
   return (
     <div class="experiment">
@@ -94,26 +93,20 @@ function Running({
         </dd>
       </dl>
       <ArmsTable arms={experiment.arms} />
-      {!allowed("DELETE", "/api/templates/{id}/experiments/{experimentId}") ? null : confirming ? (
-        <Confirm
+      {allowed("DELETE", "/api/templates/{id}/experiments/{experimentId}") ? (
+        <AskFirst
+          button="Stop experiment"
+          disabled={stopping}
           question="Stop this experiment?"
           yes="Yes, stop it"
           busy={stopping}
-          onYes={() => {
-            setConfirming(false);
-            onStop(experiment);
-          }}
-          onCancel={() => setConfirming(false)}
+          onYes={() => onStop(experiment)}
         >
           <p>
             v{control.versionNumber} takes every claim again; v{candidate.versionNumber} stays a draft.
           </p>
-        </Confirm>
-      ) : (
-        <button type="button" disabled={stopping} onClick={() => setConfirming(true)}>
-          Stop experiment
-        </button>
-      )}
+        </AskFirst>
+      ) : null}
     </div>
   );
 }

@@ -10,7 +10,7 @@ import { useLocation } from "preact-iso";
 import type { paths, Schema } from "../../../client/client.js";
 import { SCOPES } from "../../../core/src/routes.js";
 import { type Project, useProjects } from "../catalog.js";
-import { Badge, Confirm, Failure, fieldValue, Loading, Pager, pageOf, TableHead, When } from "../components.js";
+import { AskFirst, Badge, Failure, fieldValue, Loading, Pager, pageOf, TableHead, When } from "../components.js";
 import { REFRESH_MS, useAction, useResource } from "../resource.js";
 import { allowed } from "../session.js";
 
@@ -159,32 +159,25 @@ function ShownOnce({ created, onDone }: { created: CreatedKey; onDone: () => voi
 
 /** Revoke, asked first: the question takes the button's place and the keyboard's focus. */
 function Revoke({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }) {
-  const [confirming, setConfirming] = useState(false);
   const revoke = useAction();
   if (apiKey.revokedAt) return null;
   return (
     <>
-      {confirming ? (
-        <Confirm
-          question={`Revoke the key ${apiKey.name}?`}
-          yes="Yes, revoke it"
-          busy={revoke.busy}
-          onYes={async () => {
-            const done = await revoke.run((kaizen) =>
-              kaizen.DELETE("/api/keys/{id}", { params: { path: { id: apiKey.id } } }),
-            );
-            setConfirming(false);
-            if (done) onRevoked();
-          }}
-          onCancel={() => setConfirming(false)}
-        >
-          <p>Whatever uses it is refused from then on; this cannot be undone.</p>
-        </Confirm>
-      ) : (
-        <button type="button" aria-label={`Revoke key ${apiKey.name}`} onClick={() => setConfirming(true)}>
-          Revoke
-        </button>
-      )}
+      <AskFirst
+        button="Revoke"
+        label={`Revoke key ${apiKey.name}`}
+        question={`Revoke the key ${apiKey.name}?`}
+        yes="Yes, revoke it"
+        busy={revoke.busy}
+        onYes={async () => {
+          const done = await revoke.run((kaizen) =>
+            kaizen.DELETE("/api/keys/{id}", { params: { path: { id: apiKey.id } } }),
+          );
+          if (done) onRevoked();
+        }}
+      >
+        <p>Whatever uses it is refused from then on; this cannot be undone.</p>
+      </AskFirst>
       <Failure error={revoke.error} />
     </>
   );

@@ -5,7 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import { type Label, useLabels } from "../catalog.js";
-import { Confirm, Failure, fieldValue, Loading, Swatch, TableHead, When } from "../components.js";
+import { AskFirst, Failure, fieldValue, Loading, Swatch, TableHead, When } from "../components.js";
 import { useAction } from "../resource.js";
 import { allowed } from "../session.js";
 
@@ -45,29 +45,22 @@ function CreateLabel({ onCreated }: { onCreated: () => void }) {
 
 /** Delete, asked first: the question takes the button's place and the keyboard's focus. */
 function DeleteLabel({ label, onDeleted }: { label: Label; onDeleted: () => void }) {
-  const [confirming, setConfirming] = useState(false);
   const remove = useAction();
   return (
     <>
-      {confirming ? (
-        <Confirm
-          question={`Delete the label ${label.name}?`}
-          yes="Yes, delete it"
-          busy={remove.busy}
-          onYes={async () => {
-            const done = await remove.run((kaizen) =>
-              kaizen.DELETE("/api/labels/{id}", { params: { path: { id: label.id } } }),
-            );
-            setConfirming(false);
-            if (done) onDeleted();
-          }}
-          onCancel={() => setConfirming(false)}
-        />
-      ) : (
-        <button type="button" aria-label={`Delete label ${label.name}`} onClick={() => setConfirming(true)}>
-          Delete
-        </button>
-      )}
+      <AskFirst
+        button="Delete"
+        label={`Delete label ${label.name}`}
+        question={`Delete the label ${label.name}?`}
+        yes="Yes, delete it"
+        busy={remove.busy}
+        onYes={async () => {
+          const done = await remove.run((kaizen) =>
+            kaizen.DELETE("/api/labels/{id}", { params: { path: { id: label.id } } }),
+          );
+          if (done) onDeleted();
+        }}
+      />
       <Failure error={remove.error} conflict="Issues still carry this label: take it off them first." />
     </>
   );
