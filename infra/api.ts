@@ -84,18 +84,45 @@ export const deployedEnvironment: Record<string, string> = {
   ...(process.env.GITHUB_API_URL ? { GITHUB_API_URL: githubApiUrl } : {}),
 };
 
+/** The deploy-time environment as a function's `environment`, or nothing when none was given. */
+const givenEnvironment = () =>
+  Object.keys(deployedEnvironment).length === 0 ? {} : { environment: deployedEnvironment };
+
+/** What every function is: Node 20 on arm64 with 512 MB, bundled as above. */
+const FUNCTION_BASE = {
+  runtime: "nodejs20.x" as const,
+  architecture: "arm64" as const,
+  memory: "512 MB" as const,
+  nodejs: LAMBDA_NODEJS,
+};
+
+/** How long a background function has for a stream batch, a queue's messages or a sweep. */
+export const BACKGROUND_TIMEOUT_SECONDS = 60;
+
+/**
+ * A function run by the table's stream, a queue or a schedule rather than the HTTP API: 60 s for a
+ * batch or a sweep, linked to `link`, and given the deploy-time environment when it renders links or
+ * hands dispatches to hosted runners (`withEnvironment`).
+ */
+export function backgroundFunction(handler: string, link: unknown[], options: { withEnvironment?: boolean } = {}) {
+  return {
+    ...FUNCTION_BASE,
+    handler,
+    timeout: `${BACKGROUND_TIMEOUT_SECONDS} seconds` as const,
+    link,
+    ...(options.withEnvironment ? givenEnvironment() : {}),
+  };
+}
+
 export const functions = Object.fromEntries(
   FAMILIES.map((family) => [
     family,
     new sst.aws.Function(`${family[0]?.toUpperCase()}${family.slice(1)}Function`, {
+      ...FUNCTION_BASE,
       handler: `functions/${family}.handler`,
-      runtime: "nodejs20.x",
-      architecture: "arm64",
-      memory: "512 MB",
       timeout: "10 seconds",
       link: [table, ...secrets, api],
-      ...(Object.keys(deployedEnvironment).length === 0 ? {} : { environment: deployedEnvironment }),
-      nodejs: LAMBDA_NODEJS,
+      ...givenEnvironment(),
       // The `/docs` page's files and the built console, read at run time rather than bundled.
       ...(family === "service" ? { copyFiles: [...DOCS_COPY_FILES, ...CONSOLE_COPY_FILES] } : {}),
     }),

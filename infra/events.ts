@@ -6,11 +6,8 @@
  */
 import { LINKED } from "../core/src/config.js";
 import { EVENT_SOURCE_ENTITIES } from "../core/src/events/derive.js";
-import { LAMBDA_NODEJS } from "./api.js";
+import { BACKGROUND_TIMEOUT_SECONDS, backgroundFunction } from "./api.js";
 import { table } from "./table.js";
-
-/** The events function's timeout: one batch's first attempts, each cut at 10 s, with room to record them. */
-const TIMEOUT_SECONDS = 60;
 
 /** Stream batches the function failed on after its retries, kept 14 days for a look. */
 export const streamDeadLetters = new sst.aws.Queue("EventStreamDeadLetters", {
@@ -19,19 +16,13 @@ export const streamDeadLetters = new sst.aws.Queue("EventStreamDeadLetters", {
 
 /** Wake-ups of the sweep when a retry is due (core/src/aws/wakeups.ts); linked as `Resource.EventRetries.url`. */
 export const retryQueue = new sst.aws.Queue(LINKED.eventRetries, {
-  // Lambda needs a queue's visibility timeout to be at least its subscriber's timeout.
-  visibilityTimeout: `${6 * TIMEOUT_SECONDS} seconds`,
+  // Lambda needs a queue's visibility timeout to be at least its subscriber's timeout (a batch's first
+  // attempts, each cut at 10 s, with room to record them).
+  visibilityTimeout: `${6 * BACKGROUND_TIMEOUT_SECONDS} seconds`,
 });
 
-const eventsFunction = (handler: string, alsoLinked: unknown[] = []) => ({
-  handler,
-  runtime: "nodejs20.x" as const,
-  architecture: "arm64" as const,
-  memory: "512 MB" as const,
-  timeout: `${TIMEOUT_SECONDS} seconds` as const,
-  link: [table, retryQueue, ...alsoLinked],
-  nodejs: LAMBDA_NODEJS,
-});
+const eventsFunction = (handler: string, alsoLinked: unknown[] = []) =>
+  backgroundFunction(handler, [table, retryQueue, ...alsoLinked]);
 
 export const streamSubscription = table.subscribe(
   "Events",

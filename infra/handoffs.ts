@@ -6,20 +6,11 @@
  * stream's two readers. Handlers: functions/handoffs.ts.
  */
 import { HANDOFF_SOURCE_ENTITIES } from "../core/src/runners/handoff-rules.js";
-import { api, deployedEnvironment, LAMBDA_NODEJS } from "./api.js";
+import { api, backgroundFunction } from "./api.js";
 import { table } from "./table.js";
 
 /** The API linked for its URL (`kaizenUrl` in each hand-off, unless PUBLIC_BASE_URL names another). */
-const handoffFunction = (handler: string) => ({
-  handler,
-  runtime: "nodejs20.x" as const,
-  architecture: "arm64" as const,
-  memory: "512 MB" as const,
-  timeout: "60 seconds" as const,
-  link: [table, api],
-  nodejs: LAMBDA_NODEJS,
-  ...(Object.keys(deployedEnvironment).length === 0 ? {} : { environment: deployedEnvironment }),
-});
+const handoffFunction = (handler: string) => backgroundFunction(handler, [table, api], { withEnvironment: true });
 
 /** A change's new image for what was made or changed, its old one for a runner deleted. */
 const entities = { entity: { S: [...HANDOFF_SOURCE_ENTITIES] } };

@@ -467,6 +467,19 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
       }
     });
 
+    it("run the stream's, the queue's and the schedules' handlers on Node 20 / arm64 with a minute for a batch or a sweep", () => {
+      const background = subscriberFunctions(infra.recording);
+      expect(background).toHaveLength(6);
+      for (const { owner, fn } of background) {
+        expect(fn, owner.name).toMatchObject({
+          runtime: "nodejs20.x",
+          architecture: "arm64",
+          memory: "512 MB",
+          timeout: "60 seconds",
+        });
+      }
+    });
+
     it("cover every handler file in functions/, with the events' subscribers and schedule", () => {
       const files = readdirSync(join(ROOT, "functions")).filter((file) => file.endsWith(".ts"));
       const handlers = [
@@ -523,6 +536,18 @@ describe("infra/*.ts evaluated against the SST recorder", () => {
           PUBLIC_BASE_URL: "https://kaizen.example.com",
         });
         expect(deployedConfig(recording, fn).publicBaseUrl, fn.name).toBe("https://kaizen.example.com");
+      }
+    });
+
+    it("is passed to the hosted runners' hand-offs, which name it to agents, and to no other background function", async () => {
+      const { recording } = await evaluateInfra({ publicBaseUrl: "https://kaizen.example.com" });
+      const background = subscriberFunctions(recording);
+      const handoffs = background.filter(({ fn }) => fn.handler.startsWith("functions/handoffs."));
+      expect(handoffs).toHaveLength(2);
+      for (const { owner, fn } of background) {
+        expect(fn.environment, owner.name).toEqual(
+          handoffs.some((handoff) => handoff.fn === fn) ? { PUBLIC_BASE_URL: "https://kaizen.example.com" } : undefined,
+        );
       }
     });
 
