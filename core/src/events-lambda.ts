@@ -5,9 +5,9 @@
  * their own (handoffs-lambda.ts). Configuration and the DynamoDB client are made once per instance,
  * as lambda.ts does for the HTTP families.
  */
-import type { DynamoDBRecord, DynamoDBStreamEvent, ScheduledEvent, SQSEvent } from "aws-lambda";
+import type { DynamoDBStreamEvent, ScheduledEvent, SQSEvent } from "aws-lambda";
 import { sqsWake, type WakeUp } from "./aws/wakeups.js";
-import { changeRecordOf } from "./db/changes.js";
+import { changesOf } from "./db/changes.js";
 import { deployedDeps } from "./deployed.js";
 import { eventDeliveries } from "./services.js";
 
@@ -31,7 +31,7 @@ export function eventHandlers(): EventHandlers {
   const deliveries = eventDeliveries({ db, outboundGuard, ...(wake ? { wake } : {}) });
   return {
     async stream(event) {
-      await deliveries.handleChanges(event.Records.map((record: DynamoDBRecord) => changeRecordOf(record)));
+      await deliveries.handleChanges(changesOf(event));
     },
     async retry(event) {
       const started = Date.now();

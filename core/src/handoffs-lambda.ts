@@ -7,8 +7,8 @@
  * the claim line and its prompt rendering, which the events function has no use for. Configuration
  * and the DynamoDB client are made once per instance, as lambda.ts does for the HTTP families.
  */
-import type { DynamoDBRecord, DynamoDBStreamEvent, ScheduledEvent } from "aws-lambda";
-import { changeRecordOf } from "./db/changes.js";
+import type { DynamoDBStreamEvent, ScheduledEvent } from "aws-lambda";
+import { changesOf } from "./db/changes.js";
 import { deployedDeps } from "./deployed.js";
 import { runnerHandoffs } from "./services.js";
 
@@ -24,7 +24,7 @@ export function handoffHandlers(): HandoffHandlers {
   const handoffs = runnerHandoffs(deployedDeps());
   return {
     async stream(event) {
-      await handoffs.handleChanges(event.Records.map((record: DynamoDBRecord) => changeRecordOf(record)));
+      await handoffs.handleChanges(changesOf(event));
     },
     async sweep() {
       await handoffs.sweep();

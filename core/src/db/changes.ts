@@ -58,7 +58,7 @@ export interface RawStreamRecord {
  * The change a raw stream record describes, its key and images unmarshalled as every read of the
  * table is (numbers as numbers, binary as Uint8Array). Throws on a record without its id, kind,
  * sequence number, key or time, which DynamoDB always sends.
- * @example const changes = event.Records.map(changeRecordOf);
+ * @example const changes = (out.Records ?? []).map(changeRecordOf);
  */
 export function changeRecordOf(record: RawStreamRecord): ChangeRecord {
   const stream = record.dynamodb;
@@ -79,6 +79,14 @@ export function changeRecordOf(record: RawStreamRecord): ChangeRecord {
   if (stream.OldImage) change.oldImage = plain(stream.OldImage);
   if (stream.NewImage) change.newImage = plain(stream.NewImage);
   return change;
+}
+
+/**
+ * The changes one Lambda stream event carries, in the order of its records.
+ * @example await handoffs.handleChanges(changesOf(event));
+ */
+export function changesOf(event: { Records: readonly RawStreamRecord[] }): ChangeRecord[] {
+  return event.Records.map((record) => changeRecordOf(record));
 }
 
 function plain(image: WireImage): Item {

@@ -1,8 +1,8 @@
-/** changeRecordOf (db/changes.ts): a raw stream record as a Lambda stream event and the Streams API carry it, made a plain change. */
+/** changeRecordOf and changesOf (db/changes.ts): a raw stream record as a Lambda stream event and the Streams API carry it, made a plain change. */
 import type { _Record } from "@aws-sdk/client-dynamodb-streams";
-import type { DynamoDBRecord } from "aws-lambda";
+import type { DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import { describe, expect, it } from "vitest";
-import { changeRecordOf } from "../../../core/src/db/changes.js";
+import { changeRecordOf, changesOf } from "../../../core/src/db/changes.js";
 
 /** A MODIFY as Lambda delivers it: epoch seconds, binary as base64 text. */
 const lambdaModify: DynamoDBRecord = {
@@ -115,6 +115,21 @@ describe("changeRecordOf", () => {
       { ...lambdaModify, dynamodb: undefined },
     ];
     for (const record of broken) expect(() => changeRecordOf(record)).toThrow(/Not a complete stream record/);
+  });
+});
+
+describe("changesOf", () => {
+  it("gives a Lambda stream event's changes in the order of its records", () => {
+    const insert: DynamoDBRecord = {
+      ...lambdaModify,
+      eventID: "c81e728d9d4c2f636f067f89cc14862c",
+      eventName: "INSERT",
+      dynamodb: { ...lambdaModify.dynamodb, OldImage: undefined, SequenceNumber: "200" },
+    };
+    const event: DynamoDBStreamEvent = { Records: [insert, lambdaModify] };
+    expect(changesOf(event)).toEqual([changeRecordOf(insert), changeRecordOf(lambdaModify)]);
+    expect(changesOf(event).map((change) => change.kind)).toEqual(["INSERT", "MODIFY"]);
+    expect(changesOf({ Records: [] })).toEqual([]);
   });
 });
 
