@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { arrivals } from "./arrivals.js";
 
 /** What the stand-in expects of every request. */
 export interface GitHubExpectations {
@@ -92,8 +93,9 @@ export async function startGitHubStandIn(
   expected: GitHubExpectations,
   script: GitHubScript = () => 204,
 ): Promise<GitHubStandIn> {
-  const received: ReceivedDispatch[] = [];
-  const waiters: { count: number; resolve: () => void }[] = [];
+  const arrived = arrivals<ReceivedDispatch>(
+    (got, count, ms) => `the stand-in got ${got} of ${count} repository dispatches in ${ms} ms`,
+  );
   let answering = script;
   let n = 0;
   const server: Server = createServer((request, response) => {
@@ -111,7 +113,7 @@ export async function startGitHubStandIn(
       } catch {
         body = { event_type: "", client_payload: { dispatchId: "", issue: "", token: "", kaizenUrl: "" } };
       }
-      received.push({
+      arrived.add({
         method,
         path,
         headers: request.headers,
@@ -119,7 +121,6 @@ export async function startGitHubStandIn(
         problems,
         answered: answer === "hang" ? null : answer,
       });
-      for (const waiter of waiters.filter((w) => received.length >= w.count)) waiter.resolve();
       if (answer === "hang") return;
       if (answer === 204) {
         response.writeHead(204).end();
@@ -135,29 +136,11 @@ export async function startGitHubStandIn(
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    received,
+    received: arrived.received,
     answer(next) {
       answering = next;
     },
-    waitFor(count, timeoutMs = 15_000) {
-      if (received.length >= count) return Promise.resolve(received);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(
-          () =>
-            reject(
-              new Error(`the stand-in got ${received.length} of ${count} repository dispatches in ${timeoutMs} ms`),
-            ),
-          timeoutMs,
-        );
-        waiters.push({
-          count,
-          resolve: () => {
-            clearTimeout(timer);
-            resolve(received);
-          },
-        });
-      });
-    },
+    waitFor: arrived.waitFor,
     close() {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));

@@ -1,6 +1,7 @@
 /** A local HTTP receiver of outbound events for tests: records what arrives, answers as scripted. */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { arrivals } from "./arrivals.js";
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -27,21 +28,19 @@ export interface Receiver {
  * @example const receiver = await startReceiver((n) => (n === 0 ? 500 : 200));
  */
 export async function startReceiver(script: Script = () => 204): Promise<Receiver> {
-  const received: Received[] = [];
-  const waiters: { count: number; resolve: () => void }[] = [];
+  const arrived = arrivals<Received>((got, count, ms) => `receiver got ${got} of ${count} requests in ${ms} ms`);
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8");
-      const answer = script(received.length);
-      received.push({
+      const answer = script(arrived.received.length);
+      arrived.add({
         headers: request.headers,
         body,
         event: JSON.parse(body),
         answered: answer === "hang" ? null : answer,
       });
-      for (const waiter of waiters.filter((w) => received.length >= w.count)) waiter.resolve();
       if (answer !== "hang") response.writeHead(answer).end();
     });
   });
@@ -49,23 +48,8 @@ export async function startReceiver(script: Script = () => 204): Promise<Receive
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/hook`,
-    received,
-    waitFor(count, timeoutMs = 15_000) {
-      if (received.length >= count) return Promise.resolve(received);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`receiver got ${received.length} of ${count} requests in ${timeoutMs} ms`)),
-          timeoutMs,
-        );
-        waiters.push({
-          count,
-          resolve: () => {
-            clearTimeout(timer);
-            resolve(received);
-          },
-        });
-      });
-    },
+    received: arrived.received,
+    waitFor: arrived.waitFor,
     close() {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));
