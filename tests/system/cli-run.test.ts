@@ -6,26 +6,22 @@
  * The runner's timings are shortened through its variables (a call every 200 ms, activities every
  * 100 ms), so no test waits the seconds the defaults would.
  */
-import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliRun, cliRunner } from "../helpers/cli.js";
+import { cliRunner, spawnCli, stopCliProcesses } from "../helpers/cli.js";
 import { TEST_API_KEY } from "../helpers/db.js";
 import { startTestServer, type TestServer } from "../helpers/local-server.js";
 
-const BIN = join(import.meta.dirname, "..", "..", "bin", "kaizen.js");
 const AGENTS = join(import.meta.dirname, "..", "fixtures", "agents");
 const FAKE = join(AGENTS, "fake-agent.mjs");
 
 let server: TestServer;
 let kaizen: ReturnType<typeof cliRunner>;
-const children: ChildProcessByStdio<null, Readable, Readable>[] = [];
 /** The fake agents' pids read from their files (each leads its group). */
 const agentPids: number[] = [];
 const work = mkdtempSync(join(tmpdir(), "kaizen-run-test-"));
@@ -36,7 +32,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  stopCliProcesses();
   // A failed test may leave a fake agent's group behind: end it too.
   for (const pid of agentPids) {
     try {
@@ -153,24 +149,7 @@ async function pidsIn(file: string): Promise<number[]> {
 
 /** `kaizen run …` in a child process, read as it prints. */
 function startRunner(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [BIN, "run", ...args], {
-    cwd: server.dir,
-    env: { PATH: process.env.PATH ?? "", HOME: server.dir, KAIZEN_URL: server.url, ...RUNNER_ENV, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString("utf8");
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString("utf8");
-  });
-  const exited = new Promise<CliRun>((resolve) =>
-    child.on("close", (code) => resolve({ status: code ?? -1, stdout, stderr })),
-  );
-  return { child, exited, output: () => stdout };
+  return spawnCli(server, ["run", ...args], { ...RUNNER_ENV, ...env });
 }
 
 describe("kaizen run", () => {
@@ -463,7 +442,7 @@ describe("kaizen run", () => {
     expect(waiting.waitingFor).toBe("input");
     // Several of the runner's calls go by (one each 200 ms): the dispatch still waits and the runner says so.
     await eventually(
-      async () => (runner.output().includes(`[${identifier}] waits for a person's answer`) ? true : undefined),
+      async () => (runner.stdout().includes(`[${identifier}] waits for a person's answer`) ? true : undefined),
       "the waiting line",
     );
     await sleep(1_000);

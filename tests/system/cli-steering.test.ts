@@ -8,19 +8,13 @@
  * project's budget per dispatch stops another dispatch on the call that reports it. The person's
  * commands run with the dispatch token set beside the key, to show they send the key.
  */
-import { type ChildProcessByStdio, spawn } from "node:child_process";
-import { join } from "node:path";
-import type { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliRun, cliRunner, apiData as fetchData } from "../helpers/cli.js";
+import { type CliRun, cliRunner, apiData as fetchData, spawnCli, stopCliProcesses } from "../helpers/cli.js";
 import { TEST_API_KEY } from "../helpers/db.js";
 import { startTestServer, type TestServer } from "../helpers/local-server.js";
 
-const BIN = join(import.meta.dirname, "..", "..", "bin", "kaizen.js");
-
 let server: TestServer;
 let kaizen: ReturnType<typeof cliRunner>;
-const children: ChildProcessByStdio<null, Readable, Readable>[] = [];
 
 beforeAll(async () => {
   server = await startTestServer("cli_steering");
@@ -28,7 +22,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  stopCliProcesses();
   await server?.stop();
 });
 
@@ -64,46 +58,28 @@ async function claimIn(project: Record<string, unknown>) {
 
 /** A `kaizen …` subprocess read as it prints: `next(pattern)` waits for a line of stdout matching it. */
 function follow(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: server.dir,
-    env: { PATH: process.env.PATH ?? "", HOME: server.dir, KAIZEN_URL: server.url, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let stdout = "";
-  let stderr = "";
+  const cli = spawnCli(server, args, env);
   // Lines already matched: each is matched once, in whatever order polls printed them.
   const taken = new Set<number>();
   const waiters: (() => void)[] = [];
-  const wake = () => {
+  cli.onOutput(() => {
     for (const waiter of waiters.splice(0)) waiter();
-  };
-  child.stdout.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString("utf8");
-    wake();
   });
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString("utf8");
-  });
-  const exited = new Promise<CliRun>((resolve) =>
-    child.on("close", (code) => {
-      resolve({ status: code ?? -1, stdout, stderr });
-      wake();
-    }),
-  );
   return {
-    exited,
+    exited: cli.exited,
     /** The first line not matched before that matches `pattern`, once printed; throws if the process ends first. */
     async next(pattern: RegExp): Promise<string> {
       for (;;) {
         // Only whole lines: the last part may be half a line.
-        const lines = stdout.split("\n").slice(0, -1);
+        const lines = cli.stdout().split("\n").slice(0, -1);
         const found = lines.findIndex((line, i) => !taken.has(i) && pattern.test(line));
         if (found >= 0) {
           taken.add(found);
           return lines[found] ?? "";
         }
-        if (child.exitCode !== null) throw new Error(`kaizen ${args.join(" ")} exited before ${pattern}: ${stderr}`);
+        if (cli.child.exitCode !== null) {
+          throw new Error(`kaizen ${args.join(" ")} exited before ${pattern}: ${cli.stderr()}`);
+        }
         await new Promise<void>((resolve) => waiters.push(resolve));
       }
     },
