@@ -139,21 +139,26 @@ function grantOf(key: ApiKey): KeyGrant {
 
 const nullableString = (value: unknown) => (typeof value === "string" ? value : null);
 
-/** A key from its item, and when it was last used from its digest item's `lastUsedAt`. */
+/**
+ * A key from its item (what it grants read as {@link grantFromItem} reads it), and when it was last
+ * used from its digest item's `lastUsedAt`.
+ */
 function keyFromItem(item: Item, use: Item | undefined): ApiKey {
+  const { id, name, scopes, projectIds, expiresAt, revokedAt } = grantFromItem(item);
   return {
-    id: String(item.id),
-    name: String(item.name),
-    scopes: (item.scopes as Scope[] | undefined) ?? [],
-    projectIds: (item.projectIds as string[] | null | undefined) ?? null,
+    id,
+    name,
+    scopes,
+    projectIds,
     prefix: String(item.prefix),
     createdAt: String(item.createdAt),
-    expiresAt: nullableString(item.expiresAt),
+    expiresAt,
     lastUsedAt: nullableString(use?.lastUsedAt),
-    revokedAt: nullableString(item.revokedAt),
+    revokedAt,
   };
 }
 
+/** What a key grants, from its item. */
 function grantFromItem(item: Item): KeyGrant {
   return {
     id: String(item.id),
