@@ -7,6 +7,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
 import type { Db } from "../db/db.js";
 import { ConflictError, ValidationError } from "../errors.js";
+import type { AppEnv } from "./env.js";
 import { IdempotencyStore, type StoredResponse } from "./idempotency-store.js";
 import { noteProblem } from "./logger.js";
 
@@ -60,7 +61,7 @@ export function requestFingerprint(method: string, path: string, body: Uint8Arra
  * who sent it unless the root key did.
  * @example app.post("/api/issues", auth, limit, idempotency({ db }), handler)
  */
-export function idempotency({ db, now = () => new Date() }: IdempotencyOptions): MiddlewareHandler {
+export function idempotency({ db, now = () => new Date() }: IdempotencyOptions): MiddlewareHandler<AppEnv> {
   const store = new IdempotencyStore(db);
   return async (c, next) => {
     const key = parseIdempotencyKey(c.req.header(IDEMPOTENCY_KEY_HEADER));
@@ -71,7 +72,7 @@ export function idempotency({ db, now = () => new Date() }: IdempotencyOptions):
     // A key of its own replays only its own requests: another caller's same key and request is
     // another request (409), never a replay of an answer it was not given. The root key's
     // fingerprint stays as it always was.
-    const caller = (c.get("caller") as { kind: string; id: string } | undefined) ?? undefined;
+    const caller = c.get("caller");
     const fingerprint = requestFingerprint(c.req.method, c.req.path, body);
     const requestHash =
       caller && caller.kind !== "root"
