@@ -9,7 +9,7 @@
  * audit record is kept in, a listing's bucket) and an id nudged past it by hours would misplace
  * them. Across processes (Lambda instances) ids are ordered by their clocks alone.
  */
-import { monotonicFactory } from "ulid";
+import { decodeTime, monotonicFactory } from "ulid";
 
 /** How far back a clock may step and still be ridden over: ids keep the previous instant. */
 export const RIDDEN_STEP_BACK_MS = 60_000;
@@ -31,4 +31,17 @@ export function ulidSource(riddenStepBackMs = RIDDEN_STEP_BACK_MS): (now: number
     }
     return next(now);
   };
+}
+
+/** A Kaizen id: a kind's prefix, `_`, and a ULID. */
+const KAIZEN_ID = /^[a-z]{3}_([0-9A-HJKMNP-TV-Z]{26})$/;
+
+/**
+ * The instant (epoch ms) a Kaizen id (`<prefix>_<ULID>`) was made at, which its ULID names; undefined
+ * for anything else.
+ * @example timeOfId("iss_01ARZ3NDEKTSV4RRFFQ69G5FAV") // 1469918176385
+ */
+export function timeOfId(id: string): number | undefined {
+  const ulid = KAIZEN_ID.exec(id)?.[1];
+  return ulid === undefined ? undefined : decodeTime(ulid);
 }

@@ -16,7 +16,7 @@
  * - `dispatch.stopped`: a dispatch item leaving `active` or `waiting` for `stopped`, with its reason
  *   and who stopped it (`api`: a person; `automation`: Kaizen, for its budget).
  * - `prompt.needs_attention`: a version's reviews item gaining its improvement task (its score fell
- *   below 3.5, docs/api.md#prompts-and-reviews).
+ *   below 3.5, docs/api.md#prompts-and-reviews), made when that task was (the instant its id names).
  * - `experiment.decided`: an experiment item leaving `running` (by the rule, by hand, or with its template).
  * - `issue.verified` / `issue.regressed`: an issue item whose `verification` leaves `pending` for
  *   that status (docs/api.md#verification), with the verification.
@@ -26,6 +26,7 @@
  */
 import type { ChangeRecord } from "../db/changes.js";
 import type { Item } from "../db/db.js";
+import { timeOfId } from "../db/ids.js";
 import { entitiesOf } from "../db/item-kinds.js";
 import { fromItem as dispatchFromItem } from "../dispatch/dispatch-item.js";
 import { fromItem as issueFromItem } from "../issues/issue-item.js";
@@ -81,8 +82,10 @@ export function eventsOf(change: ChangeRecord): OutboundEvent[] {
       const version = versionOfReviewsKey({ pk: String(change.keys.pk), sk: String(change.keys.sk) });
       const reviews = reviewsFromItem(after);
       if (!version || !reviews.improvementIssueId || (before && reviewsFromItem(before).improvementIssueId)) return [];
+      // The stream's own time of a change is approximate (to the second on AWS, coarser on DynamoDB Local).
+      const opened = timeOfId(reviews.improvementIssueId);
       return [
-        make("prompt.needs_attention", null, {
+        make("prompt.needs_attention", opened === undefined ? null : new Date(opened).toISOString(), {
           templateId: version.templateId,
           version: version.number,
           reviewScore: reviews.reviewScore,

@@ -1,6 +1,6 @@
 import { decodeTime } from "ulid";
 import { describe, expect, it } from "vitest";
-import { RIDDEN_STEP_BACK_MS, ulidSource } from "../../../core/src/db/ids.js";
+import { RIDDEN_STEP_BACK_MS, timeOfId, ulidSource } from "../../../core/src/db/ids.js";
 
 const AT = Date.parse("2026-11-28T09:00:00.000Z");
 
@@ -40,5 +40,16 @@ describe("ulidSource", () => {
     const [first, second] = [next(AT - 1), next(AT - 1)];
     expect([decodeTime(first), decodeTime(second)]).toEqual([AT - 1, AT - 1]);
     expect(second > first).toBe(true);
+  });
+});
+
+describe("timeOfId", () => {
+  it("reads the instant a Kaizen id was made at from its ULID, and nothing from anything else", () => {
+    const ulid = ulidSource()(AT);
+    expect(timeOfId(`iss_${ulid}`)).toBe(AT);
+    expect(timeOfId(`dsp_${ulid}`)).toBe(AT);
+    expect(timeOfId(ulid)).toBeUndefined();
+    expect(timeOfId("KZN-7")).toBeUndefined();
+    expect(timeOfId(`iss_${ulid}x`)).toBeUndefined();
   });
 });

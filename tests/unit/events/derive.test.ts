@@ -1,4 +1,5 @@
 /** Which events a change of the table stands for, and the retries' backoff (pure functions). */
+import { decodeTime } from "ulid";
 import { describe, expect, it } from "vitest";
 import type { ChangeRecord } from "../../../core/src/db/changes.js";
 import { eventsOf } from "../../../core/src/events/derive.js";
@@ -187,6 +188,8 @@ describe("eventsOf", () => {
     const [attention] = eventsOf(record);
     expect(attention).toMatchObject({
       type: "prompt.needs_attention",
+      // When the improvement task was opened (its id says), not the stream's approximate time of the change.
+      createdAt: new Date(decodeTime(issue.id.slice(4))).toISOString(),
       data: {
         templateId: "tpl_01ARZ3NDEKTSV4RRFFQ69G5FAV",
         version: 3,
