@@ -3,6 +3,7 @@
  * table, the API key, and every family on one Node server.
  */
 
+import { randomUUID } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { join } from "node:path";
@@ -190,7 +191,7 @@ const PARSER_REFUSALS: Record<string, [number, string]> = {
 /**
  * Requests Node's HTTP parser refuses (headers or a query string over its 16 KB limit, malformed
  * request lines) or that take too long to arrive get the API's JSON envelope too, not Node's
- * bare status line.
+ * bare status line, and a request id of their own as every answer does (theirs was not read).
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   const [status, message] = PARSER_REFUSALS[error.code ?? ""] ?? [400, "Malformed HTTP request"];
@@ -204,7 +205,10 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
 function answerRequestError(error: unknown): Response {
   const [status, message] =
     error instanceof RequestError ? [400, "Malformed HTTP request"] : [500, "Internal server error"];
-  return new Response(JSON.stringify({ error: message }), { status, headers: { "Content-Type": JSON_TYPE } });
+  return new Response(JSON.stringify({ error: message }), {
+    status,
+    headers: { "Content-Type": JSON_TYPE, "X-Request-Id": randomUUID() },
+  });
 }
 
 /** CONNECT asks for a tunnel, which no resource here allows (Node would drop the connection unanswered). */
@@ -221,7 +225,7 @@ function answerOnSocket(socket: Duplex, status: number, message: string, extraHe
   }
   const body = JSON.stringify({ error: message });
   socket.end(
-    `HTTP/1.1 ${status} ${message}\r\nContent-Type: ${JSON_TYPE}\r\n${extraHeaders}` +
+    `HTTP/1.1 ${status} ${message}\r\nContent-Type: ${JSON_TYPE}\r\nX-Request-Id: ${randomUUID()}\r\n${extraHeaders}` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

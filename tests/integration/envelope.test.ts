@@ -23,14 +23,14 @@ describe("error envelope", () => {
   it("answers a wrong method on a known path with 405 and Allow", async () => {
     const put = await t.app.request("/api/issues", { method: "PUT", headers: AUTH });
     expect(put.status).toBe(405);
-    expect(put.headers.get("allow")).toBe("GET, POST");
+    expect(put.headers.get("allow")).toBe("GET, HEAD, POST");
     expect(await put.json()).toEqual({ error: "Method not allowed" });
     const putOne = await t.app.request("/api/issues/KZN-1", { method: "PUT", headers: AUTH });
     expect(putOne.status).toBe(405);
-    expect(putOne.headers.get("allow")).toBe("DELETE, GET, PATCH");
+    expect(putOne.headers.get("allow")).toBe("DELETE, GET, HEAD, PATCH");
     const post = await t.app.request("/health", { method: "POST" });
     expect(post.status).toBe(405);
-    expect(post.headers.get("allow")).toBe("GET");
+    expect(post.headers.get("allow")).toBe("GET, HEAD");
   });
 
   it("answers HEAD wherever GET is served (the gateway routes both), with no body", async () => {

@@ -372,10 +372,18 @@ function requireWebhookSecret(provider: WebhookProvider, config: Config): Middle
   };
 }
 
-/** A request no route took: 405 with `Allow` when another method of `routes` serves its path, else 404. */
+/**
+ * A request no route took: 405 with `Allow` when another method of `routes` serves its path, else 404.
+ * `Allow` names `HEAD` beside every `GET`, which answers it (docs/api.md#status-codes).
+ */
 function routeMisses(routes: readonly Pick<RouteSpec, "method" | "path">[]): (c: Context) => AppError {
   const grouped = new Map<string, Set<string>>();
-  for (const { method, path } of routes) grouped.set(path, (grouped.get(path) ?? new Set()).add(method));
+  for (const { method, path } of routes) {
+    const methods = grouped.get(path) ?? new Set();
+    methods.add(method);
+    if (method === "GET") methods.add("HEAD");
+    grouped.set(path, methods);
+  }
   const methodsByPath = new TrieRouter<string[]>();
   for (const [path, methods] of grouped) methodsByPath.add("ALL", path, [...methods]);
   return (c) => {

@@ -186,7 +186,7 @@ describe("Lambda bundles", () => {
       apiGatewayEvent({ method: "DELETE", path: "/api/issues", routeKey: "$default" }),
     );
     expect(wrong.statusCode).toBe(405);
-    expect(wrong.headers.allow).toBe("GET, POST");
+    expect(wrong.headers.allow).toBe("GET, HEAD, POST");
   });
 
   it("uses API Gateway's request id when the client sends none, and the client's when it does", async () => {

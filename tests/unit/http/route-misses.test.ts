@@ -25,7 +25,7 @@ describe("a request no route takes", () => {
     const signals = { signals: ALL_FAMILIES.signals };
     expect(await miss(signals, "PUT", "/api/signals")).toEqual({
       status: 405,
-      allow: "GET, POST",
+      allow: "GET, HEAD, POST",
       body: { error: "Method not allowed" },
     });
     expect(await miss(signals, "DELETE", "/api/templates")).toEqual({
@@ -39,7 +39,7 @@ describe("a request no route takes", () => {
     for (const families of [{ service: ALL_FAMILIES.service }, ALL_FAMILIES] as FamilyModules[]) {
       expect(await miss(families, "DELETE", "/api/templates")).toEqual({
         status: 405,
-        allow: "GET, POST",
+        allow: "GET, HEAD, POST",
         body: { error: "Method not allowed" },
       });
       expect(await miss(families, "GET", "/api/nowhere")).toEqual({
