@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
 import { createApp } from "../../core/src/index.js";
-import { signCodehost } from "../../core/src/webhooks/verify.js";
+import { signCodehost, signErrortracker } from "../../core/src/webhooks/verify.js";
 import { AUTH, type TestApp, testApp } from "../helpers/app.js";
 import { TEST_WEBHOOK_SECRETS, testConfig } from "../helpers/db.js";
 import { analyticsDelivery, codehostDelivery, errortrackerDelivery, issueEvent } from "../helpers/deliveries.js";
@@ -98,7 +98,7 @@ describe("webhook receivers", () => {
     expect((await t.app.request(under.path, under.init)).status).toBe(201);
   });
 
-  it("answer 415 for a verified body of another media type, and 400 for verified non-JSON", async () => {
+  it("answer 415 for a verified body of another media type, and 400 for verified non-JSON on every receiver", async () => {
     const delivery = codehostDelivery("ping", {}, { text: "not json at all" });
     const asText = { ...delivery.init, headers: { ...delivery.init.headers, "Content-Type": "text/plain" } };
     const media = await t.app.request(delivery.path, asText);
@@ -111,6 +111,21 @@ describe("webhook receivers", () => {
     expect(await notJson.json()).toEqual({ error: "Malformed JSON body" });
     const array = codehostDelivery("ping", [1, 2]);
     expect((await t.app.request(array.path, array.init)).status).toBe(400);
+    // The error tracker signs re-serialised JSON; a body that is not JSON verifies on its bytes.
+    const tracked = errortrackerDelivery("issue", {});
+    const trackedText = (signature: string) => ({
+      ...tracked.init,
+      headers: { ...tracked.init.headers, "X-Errortracker-Hook-Signature": signature },
+      body: "not json at all",
+    });
+    const malformed = await t.app.request(
+      tracked.path,
+      trackedText(signErrortracker("not json at all", TEST_WEBHOOK_SECRETS.errortracker)),
+    );
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toEqual({ error: "Malformed JSON body" });
+    const forged = await t.app.request(tracked.path, trackedText(signErrortracker("not json at all", "a guess")));
+    expect(forged.status).toBe(401);
     const analytics = analyticsDelivery({ event: "x" });
     const analyticsForm = {
       ...analytics.init,

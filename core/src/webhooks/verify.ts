@@ -25,15 +25,15 @@ export function verifyCodehostSignature(rawBody: Uint8Array, header: string | un
  * Checks `X-Errortracker-Hook-Signature`: the body is parsed as JSON and serialised again with
  * `JSON.stringify`, and the header must be the lowercase hex HMAC-SHA256 of that text. The sender
  * signs its own compact serialisation, so whitespace in the delivered body does not matter. A body
- * that is not UTF-8 JSON verifies `false`; this never throws.
+ * that is not UTF-8 JSON has no such text: it verifies on its own bytes, so a sender holding the
+ * secret learns that its body is malformed (400) rather than that it is not trusted (401). Never throws.
  * @example verifyErrortrackerSignature(rawBody, c.req.header("X-Errortracker-Hook-Signature"), config.errortrackerClientSecret)
  */
 export function verifyErrortrackerSignature(rawBody: Uint8Array, header: string | undefined, secret: string): boolean {
-  const canonical = reserialisedJson(rawBody);
   const presented = header?.trim() ?? "";
-  const expected = hmacHex(canonical ?? rawBody, secret);
+  const expected = hmacHex(reserialisedJson(rawBody) ?? rawBody, secret);
   const equal = secretsEqual(presented, expected);
-  return canonical !== undefined && ERRORTRACKER_SIGNATURE.test(presented) && equal && secret !== "";
+  return ERRORTRACKER_SIGNATURE.test(presented) && equal && secret !== "";
 }
 
 /**
