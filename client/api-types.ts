@@ -1080,7 +1080,7 @@ export interface paths {
     put?: never;
     /**
      * Claim the highest-scoring eligible issue
-     * @description Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, complete, release, comments on the issue and reviews of the prompt. Takes no `Idempotency-Key`. Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`, and one with `limits.maxInReview` of its issues in review the 204 with `Kaizen-Claim-Stopped: review-capacity`. A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects first. The 429 comes before the budget's 204 when both apply.
+     * @description Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, complete, release, comments on the issue and reviews of the prompt. With `Idempotency-Key`, a retry gets the same answer, the same dispatch and token, not a second issue. Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`, and one with `limits.maxInReview` of its issues in review the 204 with `Kaizen-Claim-Stopped: review-capacity`. A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects first. The 429 comes before the budget's 204 when both apply.
      */
     post: operations["postApiDispatchClaim"];
     delete?: never;
@@ -1336,7 +1336,7 @@ export interface paths {
     put?: never;
     /**
      * Add an event destination
-     * @description Kaizen POSTs each event of the types in `events` (`issue.created`, `issue.status_changed`, `dispatch.claimed`, `dispatch.completed`, `dispatch.failed`, `dispatch.expired`, `dispatch.waiting`, `dispatch.stopped`, `prompt.needs_attention`, `experiment.decided`, `issue.verified`, `issue.regressed`) to `url` (https; plain http only to localhost, 127.0.0.1 or [::1]), signed with the secret in this answer, which is shown this once. At most 20 destinations (409 beyond). Does not take `Idempotency-Key`: a replay would show the secret again.
+     * @description Kaizen POSTs each event of the types in `events` (`issue.created`, `issue.status_changed`, `dispatch.claimed`, `dispatch.completed`, `dispatch.failed`, `dispatch.expired`, `dispatch.waiting`, `dispatch.stopped`, `prompt.needs_attention`, `experiment.decided`, `issue.verified`, `issue.regressed`) to `url` (https; plain http only to localhost, 127.0.0.1 or [::1]), signed with the secret in this answer, which is shown this once, and again only to a replay of this request with its `Idempotency-Key`. At most 20 destinations (409 beyond).
      */
     post: operations["postApiEventDestinations"];
     delete?: never;
@@ -5643,7 +5643,10 @@ export interface operations {
   postApiDispatchClaim: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -5681,6 +5684,7 @@ export interface operations {
       400: components["responses"]["BadRequest"];
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
+      409: components["responses"]["Conflict"];
       413: components["responses"]["PayloadTooLarge"];
       415: components["responses"]["UnsupportedMediaType"];
       429: components["responses"]["TooManyRequests"];
@@ -6273,7 +6277,10 @@ export interface operations {
   postApiEventDestinations: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
       path?: never;
       cookie?: never;
     };
@@ -6443,6 +6450,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description The same key with the same body within 24 h returns the first response again */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
         /** @description The ETag the change is based on (412 when the resource has changed) */
         "If-Match"?: components["parameters"]["IfMatch"];
       };

@@ -109,7 +109,7 @@ export const ROUTE_TABLE = {
     route("POST", "/api/prompts/:id/reviews", { token: "prompt", scope: "write", reach: "prompt" }),
   ],
   dispatch: [
-    route("POST", "/api/dispatch/claim", { idempotent: false, scope: "dispatch", reach: "handler" }),
+    route("POST", "/api/dispatch/claim", { scope: "dispatch", reach: "handler" }),
     route("GET", "/api/dispatch/next", { scope: "dispatch", reach: "handler", audit: true }),
     route("GET", "/api/dispatch/queue", { scope: "read", reach: "handler" }),
     route("GET", "/api/dispatch", { scope: "read", reach: "handler" }),
@@ -136,11 +136,11 @@ export const ROUTE_TABLE = {
   ],
   destinations: [
     route("GET", "/api/event-destinations", { scope: "admin", reach: "global" }),
-    route("POST", "/api/event-destinations", { idempotent: false, scope: "admin", reach: "global" }),
+    route("POST", "/api/event-destinations", { scope: "admin", reach: "global" }),
     route("GET", "/api/event-destinations/:id", { scope: "admin", reach: "global" }),
     route("PATCH", "/api/event-destinations/:id", { scope: "admin", reach: "global" }),
     route("DELETE", "/api/event-destinations/:id", { scope: "admin", reach: "global" }),
-    route("POST", "/api/event-destinations/:id/rotate-secret", { idempotent: false, scope: "admin", reach: "global" }),
+    route("POST", "/api/event-destinations/:id/rotate-secret", { scope: "admin", reach: "global" }),
     route("GET", "/api/event-destinations/:id/deliveries", { scope: "admin", reach: "global" }),
     route("POST", "/api/event-destinations/:id/deliveries/:deliveryId/retry", { scope: "admin", reach: "global" }),
   ],

@@ -344,3 +344,67 @@ describe("idempotency middleware", () => {
     expect(runs()).toBe(1);
   });
 });
+
+describe("Idempotency-Key on the answers that show a secret", () => {
+  it("replays a claim's answer, token included, and claims no second issue; its 204 replays too", async () => {
+    const t = await testApp();
+    for (const title of ["First", "Second"]) {
+      const created = await t.app.request("/api/issues", jsonPost({ title, type: "task", status: "todo" }));
+      expect(created.status).toBe(201);
+    }
+    const key = randomUUID();
+    const first = await t.app.request("/api/dispatch/claim", keyed({ agent: "retrying-agent" }, key));
+    const firstText = await first.text();
+    expect(first.status).toBe(201);
+    const again = await t.app.request("/api/dispatch/claim", keyed({ agent: "retrying-agent" }, key));
+    expect(snapshot(again, await again.text())).toEqual(snapshot(first, firstText));
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await total(t, "/api/dispatch?status=active")).toBe(1);
+
+    // The replayed token is the dispatch's own: it works.
+    const { dispatch } = (JSON.parse(firstText) as { data: { dispatch: { id: string; token: string } } }).data;
+    const beat = await t.app.request(
+      `/api/dispatch/${dispatch.id}/heartbeat`,
+      jsonPost({}, { Authorization: `Bearer ${dispatch.token}` }),
+    );
+    expect(beat.status).toBe(200);
+
+    // Another key claims the other issue; then nothing is left, and that 204 is what its key replays.
+    expect((await t.app.request("/api/dispatch/claim", keyed({ agent: "retrying-agent" }, randomUUID()))).status).toBe(
+      201,
+    );
+    const emptyKey = randomUUID();
+    expect((await t.app.request("/api/dispatch/claim", keyed({ agent: "retrying-agent" }, emptyKey))).status).toBe(204);
+    await t.app.request("/api/issues", jsonPost({ title: "Third", type: "task", status: "todo" }));
+    const stale = await t.app.request("/api/dispatch/claim", keyed({ agent: "retrying-agent" }, emptyKey));
+    expect(stale.status).toBe(204);
+    expect(stale.headers.get("idempotent-replayed")).toBe("true");
+    expect(await total(t, "/api/dispatch?status=active")).toBe(2);
+  });
+
+  it("replays an event destination's create and its rotate-secret, secret included, and makes each once", async () => {
+    const t = await testApp();
+    const body = { url: "http://localhost:9/hooks", events: ["issue.created"] };
+    const key = randomUUID();
+    const first = await t.app.request("/api/event-destinations", keyed(body, key));
+    const firstText = await first.text();
+    expect(first.status).toBe(201);
+    const again = await t.app.request("/api/event-destinations", keyed(body, key));
+    expect(snapshot(again, await again.text())).toEqual(snapshot(first, firstText));
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await total(t, "/api/event-destinations")).toBe(1);
+
+    const { id, secret } = (JSON.parse(firstText) as { data: { id: string; secret: string } }).data;
+    const rotateKey = randomUUID();
+    const rotated = await t.app.request(`/api/event-destinations/${id}/rotate-secret`, keyed({}, rotateKey));
+    const rotatedText = await rotated.text();
+    expect(rotated.status).toBe(200);
+    const replayed = await t.app.request(`/api/event-destinations/${id}/rotate-secret`, keyed({}, rotateKey));
+    expect(snapshot(replayed, await replayed.text())).toEqual(snapshot(rotated, rotatedText));
+    const newSecret = (JSON.parse(rotatedText) as { data: { secret: string } }).data.secret;
+    expect(newSecret).not.toBe(secret);
+    // A new key rotates again: the replay did not.
+    const next = await t.app.request(`/api/event-destinations/${id}/rotate-secret`, keyed({}, randomUUID()));
+    expect(((await next.json()) as { data: { secret: string } }).data.secret).not.toBe(newSecret);
+  });
+});

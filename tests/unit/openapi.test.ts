@@ -118,7 +118,8 @@ describe("the OpenAPI document", () => {
     );
     expect(names("GET", "/api/signals")).toEqual(expect.arrayContaining(["source", "severity", "since"]));
     expect(names("POST", "/api/issues")).toContain("IdempotencyKey");
-    expect(names("POST", "/api/dispatch/claim")).not.toContain("IdempotencyKey");
+    expect(names("POST", "/api/dispatch/claim")).toContain("IdempotencyKey");
+    expect(names("POST", "/api/keys")).not.toContain("IdempotencyKey");
     expect(names("PATCH", "/api/issues/:id")).toContain("IfMatch");
   });
 

@@ -54,7 +54,6 @@ export const dispatchApi = {
     auth: "bearer",
     scope: "dispatch",
     reach: "handler",
-    idempotent: false,
     body: claimBody,
     success: { status: 201, item: "ClaimResult" },
     alsoSuccess: NOTHING_CLAIMED,
@@ -63,7 +62,8 @@ export const dispatchApi = {
       summary: "Claim the highest-scoring eligible issue",
       description:
         "Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, " +
-        "complete, release, comments on the issue and reviews of the prompt. Takes no `Idempotency-Key`." +
+        "complete, release, comments on the issue and reviews of the prompt. With `Idempotency-Key`, a retry gets " +
+        "the same answer, the same dispatch and token, not a second issue." +
         CLAIM_LIMITS,
       success: "The dispatch, its issue and the rendered prompt",
       ...NOTHING_CLAIMED_TEXT,

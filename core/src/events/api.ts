@@ -30,7 +30,6 @@ export const destinationApi = {
     auth: "bearer",
     scope: "admin",
     reach: "global",
-    idempotent: false,
     body: createDestinationBody,
     success: { status: 201, item: "EventDestinationWithSecret" },
     errors: [409],
@@ -39,8 +38,8 @@ export const destinationApi = {
       description:
         `Kaizen POSTs each event of the types in \`events\` (${EVENT_TYPES.map((type) => `\`${type}\``).join(", ")}) to ` +
         "`url` (https; plain http only to localhost, 127.0.0.1 or [::1]), signed with the secret in this answer, which is " +
-        "shown this once. At most 20 destinations (409 beyond). Does not take `Idempotency-Key`: a replay would show the " +
-        "secret again.",
+        "shown this once, and again only to a replay of this request with its `Idempotency-Key`. At most 20 destinations " +
+        "(409 beyond).",
       success: "The new destination and its signing secret",
     },
   },
@@ -91,7 +90,6 @@ export const destinationApi = {
     auth: "bearer",
     scope: "admin",
     reach: "global",
-    idempotent: false,
     ifMatch: true,
     success: { item: "EventDestinationWithSecret" },
     errors: [404, 409],

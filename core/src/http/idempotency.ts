@@ -14,8 +14,11 @@ import { noteProblem } from "./logger.js";
 export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
 export const IDEMPOTENT_REPLAYED_HEADER = "Idempotent-Replayed";
 
-/** Headers of the first response that a replay repeats; the rest (request id, …) are the replay's own. */
-const REPLAYED_HEADERS = ["Content-Type", "Location", "ETag"];
+/**
+ * Headers of the first response that a replay repeats, those that say what the answer means (a claim's
+ * `Kaizen-Claim-Stopped`, a 429's `Retry-After`); the rest (request id, …) are the replay's own.
+ */
+const REPLAYED_HEADERS = ["Content-Type", "Location", "ETag", "Retry-After", "Kaizen-Claim-Stopped"];
 /** Statuses whose responses carry no body (a `Response` with one would not construct). */
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
