@@ -199,10 +199,26 @@ describe("retries", () => {
     expect(found.data?.total).toBe(1);
   });
 
-  it("a claim, which takes no key, is sent once: a 503 reaches the caller", async () => {
+  it("a claim gets a key too: its answer lost to a 503, the retry replays it and claims no second issue", async () => {
+    for (const title of ["Claimed once", "Left for later"]) {
+      await kaizen.POST("/api/issues", { body: { title, type: "task", status: "todo" } });
+    }
     const { fetch, sent } = flakyFetch(1, 503);
     const client = createKaizenClient({ baseUrl, token: TEST_API_KEY, fetch });
-    await expect(client.POST("/api/dispatch/claim", { body: { agent: "once" } })).rejects.toMatchObject({
+    const claimed = await client.POST("/api/dispatch/claim", { body: { agent: "retried-claim" } });
+    expect(claimed.response.status).toBe(201);
+    expect(claimed.response.headers.get("idempotent-replayed")).toBe("true");
+    expect(sent).toHaveLength(2);
+    expect(sent[0]?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sent[1]?.idempotencyKey).toBe(sent[0]?.idempotencyKey);
+    const mine = await kaizen.GET("/api/dispatch", { params: { query: { agent: "retried-claim" } } });
+    expect(mine.data?.total).toBe(1);
+  });
+
+  it("a key's create, which takes no Idempotency-Key, is sent once: a 503 reaches the caller", async () => {
+    const { fetch, sent } = flakyFetch(1, 503);
+    const client = createKaizenClient({ baseUrl, token: TEST_API_KEY, fetch });
+    await expect(client.POST("/api/keys", { body: { name: "sent once", scopes: ["read"] } })).rejects.toMatchObject({
       status: 503,
     });
     expect(sent).toHaveLength(1);
