@@ -1613,7 +1613,7 @@ export interface paths {
     post?: never;
     /**
      * Revoke an API key
-     * @description Refused at once on the instance that revoked it and everywhere within 30 s. A key revoked already keeps its first revocation.
+     * @description Refused at once on the instance that revoked it and everywhere within 30 s. A key revoked already keeps its first revocation. Its `ETag` is `"1"`, `"2"` once revoked.
      */
     delete: operations["deleteApiKeysId"];
     options?: never;
@@ -6996,7 +6996,10 @@ export interface operations {
   deleteApiKeysId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
       path: {
         /** @description Key id (`key_…`) */
         id: string;
@@ -7019,6 +7022,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      412: components["responses"]["PreconditionFailed"];
       503: components["responses"]["Unavailable"];
     };
   };
