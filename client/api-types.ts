@@ -3914,7 +3914,10 @@ export interface operations {
   deleteApiRelationsId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
       path: {
         /** @description Relation id (`rel_…`) */
         id: string;
@@ -3933,6 +3936,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      412: components["responses"]["PreconditionFailed"];
       503: components["responses"]["Unavailable"];
     };
   };
