@@ -957,7 +957,7 @@ export interface paths {
     post?: never;
     /**
      * Stop an experiment
-     * @description Ends a running experiment as `stopped` (its record and figures stay); the template's claims all get its active version again. 409 once it has ended.
+     * @description Ends a running experiment as `stopped` (its record and figures stay); the template's claims all get its active version again. 409 once it has ended. Its `ETag` is `"1"` while it runs, `"2"` once it ended.
      */
     delete: operations["deleteApiTemplatesIdExperimentsExperimentId"];
     options?: never;
@@ -5290,7 +5290,10 @@ export interface operations {
   deleteApiTemplatesIdExperimentsExperimentId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
       path: {
         /** @description Template id (`tpl_…`) or slug */
         id: string;
@@ -5316,6 +5319,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
       503: components["responses"]["Unavailable"];
     };
   };

@@ -81,14 +81,18 @@ export const templateFamily = familyModule(templateApi, templateReaches, (deps) 
       return listResponse(c, page, total, query);
     },
     "POST /api/templates/:id/experiments": async (c, { body }) => {
-      const started = await experiments.start(id(c), body);
-      c.header("Location", `/api/templates/${started.templateId}/experiments/${started.id}`);
-      return itemResponse(c, started, { status: 201 });
+      const { experiment, version } = await experiments.start(id(c), body);
+      c.header("Location", `/api/templates/${experiment.templateId}/experiments/${experiment.id}`);
+      return itemResponse(c, experiment, { status: 201, etag: etagOf(version) });
     },
-    "GET /api/templates/:id/experiments/:experimentId": async (c) =>
-      itemResponse(c, await experiments.get(id(c), experimentId(c))),
-    "DELETE /api/templates/:id/experiments/:experimentId": async (c) =>
-      itemResponse(c, await experiments.stop(id(c), experimentId(c))),
+    "GET /api/templates/:id/experiments/:experimentId": async (c) => {
+      const { experiment, version } = await experiments.get(id(c), experimentId(c));
+      return itemResponse(c, experiment, { etag: etagOf(version) });
+    },
+    "DELETE /api/templates/:id/experiments/:experimentId": async (c, { expectedVersion }) => {
+      const { experiment, version } = await experiments.stop(id(c), experimentId(c), expectedVersion);
+      return itemResponse(c, experiment, { etag: etagOf(version) });
+    },
     "GET /api/partials": async (c, { query }) => {
       const { partials: page, total } = await partials.list(query);
       return listResponse(c, page, total, query);
