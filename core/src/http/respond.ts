@@ -37,3 +37,9 @@ export function errorResponse(c: Context, error: AppError): Response {
 export function etagOf(version: number): string {
   return `"${version}"`;
 }
+
+/**
+ * The `ETag` of a resource no request changes once it is written (a signal, a prompt, a review, an
+ * activity, a template version): its first version, for good (docs/api.md#concurrency-and-idempotency).
+ */
+export const FIRST_ETAG = etagOf(1);
