@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { type AppDeps, type FamilyHandlers, familyModule, type RouteHandler } from "../http/app.js";
 import { pageOffset } from "../http/pagination.js";
 import type { ReachLookups } from "../http/reach.js";
-import { etagOf, itemResponse, listResponse } from "../http/respond.js";
+import { etagOf, FIRST_ETAG, itemResponse, listResponse } from "../http/respond.js";
 import {
   defaultTemplates,
   experimentService,
@@ -62,8 +62,9 @@ export const templateFamily = familyModule(templateApi, templateReaches, (deps) 
       return listResponse(c, versions, total, query);
     },
     "POST /api/templates/:id/versions": async (c, { body }) => {
+      // A version's content never changes; no route reads one version, so its 201 names no Location.
       const version = await templates.createVersion(id(c), body);
-      return itemResponse(c, version, { status: 201 });
+      return itemResponse(c, version, { status: 201, etag: FIRST_ETAG });
     },
     "POST /api/templates/:id/versions/:versionId/promote": async (c) => {
       const { template } = await templates.promote(id(c), c.req.param("versionId") ?? "");
