@@ -4,7 +4,7 @@ import { UnauthorizedError } from "../errors.js";
 import { familyModule } from "../http/app.js";
 import { BEARER_FAILURE_MESSAGE } from "../http/auth.js";
 import { pageOffset } from "../http/pagination.js";
-import { etagOf, itemResponse, listResponse } from "../http/respond.js";
+import { contentEtagOf, etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { auditStore, clockOf, keyService } from "../services.js";
 import { accessApi } from "./api.js";
 import type { StoredKey } from "./api-key-store.js";
@@ -37,7 +37,8 @@ export const accessFamily = familyModule(accessApi, (deps) => {
       const caller = c.get("caller");
       if (!caller) throw new UnauthorizedError(BEARER_FAILURE_MESSAGE);
       const { kind, id: callerId, name, scopes, projectIds } = caller;
-      return itemResponse(c, { kind, id: callerId, name, scopes, projectIds });
+      const me = { kind, id: callerId, name, scopes, projectIds };
+      return itemResponse(c, me, { etag: contentEtagOf(me) });
     },
     "GET /api/audit": async (c, { query }) => {
       const { page: _page, limit, ...filters } = query;

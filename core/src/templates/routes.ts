@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { type AppDeps, type FamilyHandlers, familyModule, type RouteHandler } from "../http/app.js";
 import { pageOffset } from "../http/pagination.js";
 import type { ReachLookups } from "../http/reach.js";
-import { etagOf, FIRST_ETAG, itemResponse, listResponse } from "../http/respond.js";
+import { contentEtagOf, etagOf, FIRST_ETAG, itemResponse, listResponse } from "../http/respond.js";
 import {
   defaultTemplates,
   experimentService,
@@ -121,13 +121,15 @@ export const templateFamily = familyModule(templateApi, templateReaches, (deps) 
       const { issueId, rendered, experiment } = versionId
         ? { ...(await rendering.renderVersionFor(issueRef, versionId)), experiment: null }
         : await rendering.renderFor(issueRef);
-      return itemResponse(c, {
+      const preview: TemplatePreview = {
         issueId,
         template: rendered?.template ?? null,
         version: rendered?.version ?? null,
         experiment,
         text: rendered?.text ?? null,
-      } satisfies TemplatePreview);
+      };
+      // Rendered for the request: a weak ETag of what it renders.
+      return itemResponse(c, preview, { etag: contentEtagOf(preview) });
     },
   };
   // Every route may read templates: the defaults exist before the first answer of a process.
