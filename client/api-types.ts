@@ -957,7 +957,7 @@ export interface paths {
     post?: never;
     /**
      * Stop an experiment
-     * @description Ends a running experiment as `stopped` (its record and figures stay); the template's claims all get its active version again. 409 once it has ended.
+     * @description Ends a running experiment as `stopped` (its record and figures stay); the template's claims all get its active version again. 409 once it has ended. Its `ETag` is `"1"` while it runs, `"2"` once it ended.
      */
     delete: operations["deleteApiTemplatesIdExperimentsExperimentId"];
     options?: never;
@@ -1613,7 +1613,7 @@ export interface paths {
     post?: never;
     /**
      * Revoke an API key
-     * @description Refused at once on the instance that revoked it and everywhere within 30 s. A key revoked already keeps its first revocation.
+     * @description Refused at once on the instance that revoked it and everywhere within 30 s. A key revoked already keeps its first revocation. Its `ETag` is `"1"`, `"2"` once revoked.
      */
     delete: operations["deleteApiKeysId"];
     options?: never;
@@ -3914,7 +3914,10 @@ export interface operations {
   deleteApiRelationsId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
       path: {
         /** @description Relation id (`rel_…`) */
         id: string;
@@ -3933,6 +3936,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      412: components["responses"]["PreconditionFailed"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -5286,7 +5290,10 @@ export interface operations {
   deleteApiTemplatesIdExperimentsExperimentId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
       path: {
         /** @description Template id (`tpl_…`) or slug */
         id: string;
@@ -5312,6 +5319,7 @@ export interface operations {
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
       409: components["responses"]["Conflict"];
+      412: components["responses"]["PreconditionFailed"];
       503: components["responses"]["Unavailable"];
     };
   };
@@ -7005,7 +7013,10 @@ export interface operations {
   deleteApiKeysId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag the change is based on (412 when the resource has changed) */
+        "If-Match"?: components["parameters"]["IfMatch"];
+      };
       path: {
         /** @description Key id (`key_…`) */
         id: string;
@@ -7028,6 +7039,7 @@ export interface operations {
       401: components["responses"]["Unauthorized"];
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+      412: components["responses"]["PreconditionFailed"];
       503: components["responses"]["Unavailable"];
     };
   };

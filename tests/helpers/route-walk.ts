@@ -1,6 +1,7 @@
 /**
  * Every route of the route table called once or more, as a client would in a working day, with each
- * answer checked against what its declaration (and so the OpenAPI document) says that route answers.
+ * answer checked against what its declaration (and so the OpenAPI document) says that route answers,
+ * and against the rule of docs/api.md#concurrency-and-idempotency for its `ETag` and `Location`.
  */
 import { readdirSync } from "node:fs";
 import type { Hono } from "hono";
@@ -10,6 +11,7 @@ import { CONSOLE_BUILD_DIR } from "../../console/build.js";
 import type { Db } from "../../core/src/db/db.js";
 import { ALL_DECLARATIONS } from "../../core/src/families.js";
 import type { AppEnv } from "../../core/src/http/app.js";
+import { versionOfTag } from "../../core/src/http/conditional.js";
 import { issueKey } from "../../core/src/issues/keys.js";
 import { type Declaration, type Success, successStatus } from "../../core/src/openapi/declare.js";
 import { RESOURCE_SCHEMAS } from "../../core/src/openapi/resources.js";
@@ -44,16 +46,70 @@ function bodySchema(success: Success): z.ZodMiniType | undefined {
 }
 
 /**
- * Checks `response` against the declaration of `key`: a status it documents, and a JSON body its schema
- * accepts with no field it does not describe (the response schemas strip unknown fields, so the parsed
- * body equals the answer only when there were none). Returns the answer's `data`.
+ * The 201s whose created resource has no address of its own (docs/api.md#status-codes): no route reads
+ * one comment, review, activity or template version, and a `Location` names the created resource,
+ * never a list. Every other 201 names one.
  */
-export async function expectAsDocumented(key: AnyRouteKey, response: Response): Promise<unknown> {
+const CREATED_WITHOUT_ADDRESS: ReadonlySet<AnyRouteKey> = new Set<AnyRouteKey>([
+  "POST /api/issues/:id/comments",
+  "POST /api/prompts/:id/reviews",
+  "POST /api/dispatch/:id/activities",
+  "POST /api/dispatch/:id/messages",
+  "POST /api/templates/:id/versions",
+]);
+
+/** Every declared route's path as a pattern of concrete paths, and whether it takes `If-Match`. */
+const DECLARED_PATHS = Object.values(ALL_DECLARATIONS).flatMap((declarations) =>
+  Object.entries(declarations as Record<string, Declaration>).map(([key, declaration]) => ({
+    pattern: new RegExp(`^${(key.split(" ")[1] ?? "").replace(/:\w+/g, "[^/]+")}$`),
+    ifMatch: declaration.ifMatch === true,
+  })),
+);
+
+/**
+ * The `ETag` and `Location` rule of docs/api.md#concurrency-and-idempotency for an item answer of `key`
+ * to a request for `path`: an `ETag`, strong (`"<version>"`) or weak (`W/"…"`); a strong one that
+ * `If-Match` takes where the resource answered about (the `Location` of what was created, else the
+ * path itself) has a route that takes `If-Match`; and on a 201, a `Location` at a declared route's
+ * path, unless the created resource has no address.
+ */
+function expectTagged(key: AnyRouteKey, path: string, response: Response): void {
+  const etag = response.headers.get("ETag");
+  expect(etag ?? "", `${key}: an item answer without an ETag`).toMatch(/^(W\/)?"[\x21\x23-\x7e]+"$/);
+  const location = response.headers.get("Location");
+  if (response.status === 201) {
+    expect(location === null, `${key}: a 201 ${location === null ? "without a" : "with a"} Location`).toBe(
+      CREATED_WITHOUT_ADDRESS.has(key),
+    );
+  }
+  if (location !== null) {
+    expect(
+      DECLARED_PATHS.some(({ pattern }) => pattern.test(location)),
+      `${key}: Location ${location} is no route's address`,
+    ).toBe(true);
+  }
+  const address = location ?? path;
+  if (DECLARED_PATHS.some(({ pattern, ifMatch }) => ifMatch && pattern.test(address))) {
+    expect(
+      versionOfTag(etag ?? ""),
+      `${key}: ETag ${etag} is not the strong version If-Match takes on ${address}`,
+    ).toBeDefined();
+  }
+}
+
+/**
+ * Checks `response` to a request for `path` against the declaration of `key`: a status it documents,
+ * a JSON body its schema accepts with no field it does not describe (the response schemas strip
+ * unknown fields, so the parsed body equals the answer only when there were none), and for an item
+ * answer its `ETag` and `Location` ({@link expectTagged}). Returns the answer's `data`.
+ */
+export async function expectAsDocumented(key: AnyRouteKey, path: string, response: Response): Promise<unknown> {
   const declaration = declarationOf(key);
   const success = [declaration.success, declaration.alsoSuccess].find(
     (candidate) => candidate !== undefined && successStatus(candidate) === response.status,
   );
   if (!success) throw new Error(`${key} answered ${response.status}: ${await response.text()}`);
+  if ("item" in success) expectTagged(key, path, response);
   const schema = bodySchema(success);
   if (successStatus(success) === 204 || !schema) return undefined;
   const body = await response.json();
@@ -83,7 +139,7 @@ export async function walkEveryRoute(app: Hono<AppEnv>, db: Db): Promise<Set<Any
       headers: { ...AUTH, "Content-Type": "application/json", ...(options.init?.headers as Record<string, string>) },
     });
     answered.add(key);
-    return (await expectAsDocumented(key, response)) as T;
+    return (await expectAsDocumented(key, url, response)) as T;
   }
   const delivered = (key: AnyRouteKey, delivery: { init: RequestInit }) => call(key, {}, { init: delivery.init });
 

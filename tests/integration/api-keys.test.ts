@@ -9,12 +9,13 @@ import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
 import { type ApiKey, ApiKeyStore } from "../../core/src/access/api-key-store.js";
 import { GRANT_CACHE_MS, KeyCheck } from "../../core/src/access/key-check.js";
 import { KeyService } from "../../core/src/access/key-service.js";
-import { KEY_PREFIX_LENGTH, newApiKeyId, newKeyText } from "../../core/src/access/keys.js";
+import { apiKeyDigestKey, apiKeyKey, KEY_PREFIX_LENGTH, newApiKeyId, newKeyText } from "../../core/src/access/keys.js";
 import { createKeyBody } from "../../core/src/access/schemas.js";
+import { ConditionFailedError } from "../../core/src/db/db.js";
 import { ValidationError } from "../../core/src/errors.js";
 import { parseWith } from "../../core/src/http/validation.js";
 import { createApp } from "../../core/src/index.js";
-import { AUTH, dataOf, jsonPost, testApp } from "../helpers/app.js";
+import { AUTH, dataOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { testClock } from "../helpers/clock.js";
 import { freshTable, TEST_API_KEY, testConfig } from "../helpers/db.js";
 
@@ -39,7 +40,7 @@ describe("API keys", () => {
     const { db } = await freshTable();
     const store = new ApiKeyStore(db);
     const { key, digest } = newKeyText();
-    const made = await store.create(apiKey("wall screen", key), digest);
+    const { apiKey: made } = await store.create(apiKey("wall screen", key), digest);
     const items = JSON.stringify(await db.queryPartition("$kaizen#apikey_1"));
     expect(items).not.toContain(key);
     expect(items).toContain(made.prefix);
@@ -58,11 +59,18 @@ describe("API keys", () => {
     const store = new ApiKeyStore(db);
     const { key, digest } = newKeyText();
     const made = await store.create(apiKey("ci", key, { scopes: ["write"] }), digest);
-    const revoked = await store.revoke(made.id, "2026-11-28T06:00:00.000Z");
-    expect(revoked?.revokedAt).toBe("2026-11-28T06:00:00.000Z");
+    expect(made.version).toBe(1);
+    const revoked = await store.revoke(made, "2026-11-28T06:00:00.000Z");
+    expect(revoked).toMatchObject({ apiKey: { revokedAt: "2026-11-28T06:00:00.000Z" }, version: 2 });
     expect((await store.useByDigest(digest, "2026-11-28T07:00:00.000Z"))?.revokedAt).toBe("2026-11-28T06:00:00.000Z");
-    expect((await store.revoke(made.id, "2026-11-28T07:00:00.000Z"))?.revokedAt).toBe("2026-11-28T06:00:00.000Z");
-    expect(await store.revoke("key_01ARZ3NDEKTSV4RRFFQ69G5FAV", "2026-11-28T07:00:00.000Z")).toBeUndefined();
+    expect(await store.get(made.apiKey.id)).toMatchObject({
+      apiKey: { revokedAt: "2026-11-28T06:00:00.000Z" },
+      version: 2,
+    });
+    // Revoked once: a second revocation read before the first is refused by its condition.
+    await expect(store.revoke(made, "2026-11-28T07:00:00.000Z")).rejects.toBeInstanceOf(ConditionFailedError);
+    expect((await store.get(made.apiKey.id))?.apiKey.revokedAt).toBe("2026-11-28T06:00:00.000Z");
+    expect(await store.get("key_01ARZ3NDEKTSV4RRFFQ69G5FAV")).toBeUndefined();
   });
 
   it("are checked from a cache bounded in time, forgotten at once where revoked, and refused once expired", async () => {
@@ -72,14 +80,19 @@ describe("API keys", () => {
     const here = new KeyCheck(store, clock);
     const elsewhere = new KeyCheck(store, clock);
     const { key, digest } = newKeyText();
-    const made = await store.create(apiKey("fleet", key, { expiresAt: "2026-11-29T06:00:00.000Z" }), digest);
+    const { apiKey: made } = await store.create(
+      apiKey("fleet", key, { expiresAt: "2026-11-29T06:00:00.000Z" }),
+      digest,
+    );
     expect(await here.grantOf(key)).toMatchObject({ id: made.id });
     expect(await elsewhere.grantOf(key)).toMatchObject({ id: made.id });
     const warm = db.usage().calls;
     expect(await here.grantOf(key)).toMatchObject({ id: made.id });
     expect(db.usage().calls).toBe(warm);
 
-    await store.revoke(made.id, clock().toISOString());
+    const stored = await store.get(made.id);
+    if (!stored) throw new Error("the key is not stored");
+    await store.revoke(stored, clock().toISOString());
     here.forget(made.id);
     expect(await here.grantOf(key)).toBeUndefined();
     // Another instance holds its grant until the bound, then reads the revocation.
@@ -104,10 +117,15 @@ describe("the key service", () => {
     const check = new KeyCheck(store, clock);
     const known = "prj_01ARZ3NDEKTSV4RRFFQ69G5FAV";
     const service = new KeyService(store, check, async (ids) => ids.filter((id) => id !== known), clock);
-    const made = await service.create({ name: "fleet", scopes: ["dispatch"], projectIds: [known] });
+    const { apiKey: made, version } = await service.create({
+      name: "fleet",
+      scopes: ["dispatch"],
+      projectIds: [known],
+    });
+    expect(version).toBe(1);
     expect(made.key).toMatch(/^kaizen_[0-9a-f]{64}$/);
     expect(made.prefix).toBe(made.key.slice(0, 12));
-    expect(await service.get(made.id)).not.toHaveProperty("key");
+    expect((await service.get(made.id)).apiKey).not.toHaveProperty("key");
     expect((await service.list()).map(({ id }) => id)).toEqual([made.id]);
     expect(await check.grantOf(made.key)).toMatchObject({ id: made.id, scopes: ["dispatch"], projectIds: [known] });
 
@@ -118,7 +136,7 @@ describe("the key service", () => {
       service.create({ name: "x", scopes: ["read"], projectIds: ["prj_01ARZ3NDEKTSV4RRFFQ69G5FAW"] }),
     ).rejects.toThrow("projectIds: no project prj_01ARZ3NDEKTSV4RRFFQ69G5FAW");
 
-    expect((await service.revoke(made.id)).revokedAt).toBe(clock().toISOString());
+    expect((await service.revoke(made.id)).apiKey.revokedAt).toBe(clock().toISOString());
     expect(await check.grantOf(made.key)).toBeUndefined();
     await expect(service.revoke("key_nope")).rejects.toThrow("Key key_nope not found");
   });
@@ -170,6 +188,86 @@ describe("/api/keys", () => {
     expect(missing.status).toBe(404);
     const bad = await t.app.request("/api/keys", jsonPost({ name: "x", scopes: ["root"] }));
     expect(bad.status).toBe(400);
+  });
+});
+
+describe("DELETE /api/keys/:id with If-Match", () => {
+  const STALE = { error: "Resource has changed (ETag mismatch)" };
+  const as = (key: string) => ({ Authorization: `Bearer ${key}` });
+  const revoke = (t: TestApp, id: string, ifMatch?: string) =>
+    t.app.request(`/api/keys/${id}`, {
+      method: "DELETE",
+      headers: { ...AUTH, ...(ifMatch ? { "If-Match": ifMatch } : {}) },
+    });
+  const read = (t: TestApp, id: string) => t.app.request(`/api/keys/${id}`, { headers: AUTH });
+
+  it("refuses a stale or weak tag with 412 and revokes nothing, revokes at the right one, and without one", async () => {
+    const t = await testApp();
+    const made = await t.app.request("/api/keys", jsonPost({ name: "wall", scopes: ["read"] }));
+    expect(made.headers.get("etag")).toBe('"1"');
+    const { data: key } = (await made.json()) as { data: { id: string; key: string } };
+    expect((await read(t, key.id)).headers.get("etag")).toBe('"1"');
+
+    for (const tag of ['"2"', 'W/"1"', "1"]) {
+      const stale = await revoke(t, key.id, tag);
+      expect(stale.status, tag).toBe(412);
+      expect(await stale.json()).toEqual(STALE);
+    }
+    const untouched = await read(t, key.id);
+    expect(untouched.headers.get("etag")).toBe('"1"');
+    expect(((await untouched.json()) as { data: { revokedAt: string | null } }).data.revokedAt).toBeNull();
+    expect((await t.app.request("/api/issues", { headers: as(key.key) })).status).toBe(200);
+
+    const revoked = await revoke(t, key.id, '"1"');
+    expect(revoked.status).toBe(200);
+    expect(revoked.headers.get("etag")).toBe('"2"');
+    const { revokedAt } = ((await revoked.json()) as { data: { revokedAt: string } }).data;
+    expect(revokedAt).toEqual(expect.any(String));
+    expect((await t.app.request("/api/issues", { headers: as(key.key) })).status).toBe(401);
+    // It has moved on: the tag it was revoked at is stale now; the one it carries keeps the first revocation.
+    expect((await revoke(t, key.id, '"1"')).status).toBe(412);
+    const again = await revoke(t, key.id, '"2"');
+    expect(again.headers.get("etag")).toBe('"2"');
+    expect(((await again.json()) as { data: { revokedAt: string } }).data.revokedAt).toBe(revokedAt);
+
+    const other = await dataOf<{ id: string }>(
+      t.app.request("/api/keys", jsonPost({ name: "ci", scopes: ["read"] })),
+      201,
+    );
+    const plain = await revoke(t, other.id);
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get("etag")).toBe('"2"');
+  });
+
+  it("reads a key stored before keys had a version as 1, or 2 once revoked, and revokes it at 1", async () => {
+    const t = await testApp();
+    // The items as the release before versions wrote them: the key (no `version`) and its digest item.
+    const store = async (name: string, revokedAt: string | null) => {
+      const { key, digest } = newKeyText();
+      const stored = apiKey(name, key, { revokedAt });
+      const grant = { id: stored.id, name, scopes: stored.scopes, projectIds: null, expiresAt: null, revokedAt };
+      await t.db.transactWrite([
+        { Put: { Item: { ...apiKeyKey(stored.id), entity: "apikey", digest, ...stored } } },
+        { Put: { Item: { ...apiKeyDigestKey(digest), ...grant } } },
+      ]);
+      return { id: stored.id, key };
+    };
+    const live = await store("legacy", null);
+    const gone = await store("legacy-revoked", "2026-11-01T00:00:00.000Z");
+
+    expect((await read(t, live.id)).headers.get("etag")).toBe('"1"');
+    expect((await read(t, gone.id)).headers.get("etag")).toBe('"2"');
+    const listed = await dataOf<{ id: string }[]>(t.app.request("/api/keys", { headers: AUTH }));
+    expect(listed.map(({ id }) => id).sort()).toEqual([live.id, gone.id].sort());
+    expect((await t.app.request("/api/issues", { headers: as(live.key) })).status).toBe(200);
+
+    expect((await revoke(t, gone.id, '"1"')).status).toBe(412);
+    expect((await revoke(t, live.id, '"2"')).status).toBe(412);
+    const revoked = await revoke(t, live.id, '"1"');
+    expect(revoked.status).toBe(200);
+    expect(revoked.headers.get("etag")).toBe('"2"');
+    expect((await read(t, live.id)).headers.get("etag")).toBe('"2"');
+    expect((await t.app.request("/api/issues", { headers: as(live.key) })).status).toBe(401);
   });
 });
 

@@ -185,6 +185,24 @@ describe("dashboard stats", () => {
   });
 });
 
+describe("computed documents' ETags", () => {
+  it("are weak tags of their content: the same while nothing changes, another once something does", async () => {
+    const at = new Date("2026-11-28T08:00:00.000Z");
+    const t = await testApp({ clock: () => at });
+    const tag = async (path: string) => {
+      const response = await t.app.request(path, { headers: AUTH });
+      expect(response.status, path).toBe(200);
+      return response.headers.get("etag");
+    };
+    const paths = ["/api/dashboard/stats", "/api/dashboard/usage?days=2", "/api/me", "/"];
+    const before = await Promise.all(paths.map(tag));
+    for (const [i, path] of paths.entries()) expect(before[i], path).toMatch(/^W\/"[A-Za-z0-9_-]{22}"$/);
+    expect(await Promise.all(paths.map(tag))).toEqual(before);
+    await t.app.request("/api/issues", jsonPost({ title: "moves the figures", type: "task", status: "todo" }));
+    expect(await tag("/api/dashboard/stats")).not.toBe(before[0]);
+  });
+});
+
 describe("dashboard activity and prompts", () => {
   it("chain each latest signal to its issue, that issue's latest dispatch and its outcome, newest first", async () => {
     const t = await testApp();

@@ -409,6 +409,41 @@ describe.concurrent("outcomes", () => {
   });
 });
 
+describe.concurrent("a dispatch's ETag", () => {
+  it("is its version: 1 as claimed, moved by each step and its end, the same in every answer about it", async () => {
+    const t = await testApp();
+    const issue = await createIssue(t, { title: "Tagged", type: "task" });
+    const made = await claim(t);
+    expect(made.status).toBe(201);
+    const { dispatch } = (await json<Body<Claim>>(made)).data;
+    expect(made.headers.get("location")).toBe(`/api/dispatch/${dispatch.id}`);
+    expect(made.headers.get("etag")).toBe('"1"');
+    const read = async () =>
+      (await t.app.request(`/api/dispatch/${dispatch.id}`, { headers: AUTH })).headers.get("etag");
+    expect(await read()).toBe('"1"');
+    const asAgent = { Authorization: `Bearer ${dispatch.token}` };
+    const beat = await t.app.request(`/api/dispatch/${dispatch.id}/heartbeat`, jsonPost({}, asAgent));
+    expect(beat.status).toBe(200);
+    expect(beat.headers.get("etag")).toBe('"2"');
+    expect(await read()).toBe('"2"');
+    // An activity is a resource of its own, written once.
+    const said = await t.app.request(
+      `/api/dispatch/${dispatch.id}/activities`,
+      jsonPost({ type: "thought", body: "Looking" }, asAgent),
+    );
+    expect(said.status).toBe(201);
+    expect(said.headers.get("etag")).toBe('"1"');
+    const done = await t.app.request(
+      `/api/dispatch/${dispatch.id}/complete`,
+      jsonPost({ result: "done", summary: "Done" }, asAgent),
+    );
+    expect(done.status).toBe(200);
+    expect(done.headers.get("etag")).toBe(await read());
+    expect(done.headers.get("etag")).toBe('"4"');
+    expect((await json<Body<{ issue: Issue }>>(done)).data.issue.id).toBe(issue.id);
+  });
+});
+
 describe.concurrent("a PATCH that moves a claimed issue", () => {
   it("ends its dispatch (released) in the same write: back to todo it is claimable, to done it stays done", async () => {
     const t = await testApp();

@@ -480,6 +480,34 @@ describe.concurrent("ending an experiment by hand", () => {
     await dataOf(start(t.app, template.id, { candidateVersionId: draft.id, trafficPercent: 10 }), 201);
   });
 
+  it("DELETE honours If-Match: a stale or weak tag is a 412 that stops nothing; the tag it carries stops it", async () => {
+    const t = await testApp();
+    const { template, draft } = await experimentTemplate(t);
+    const started = await start(t.app, template.id, { candidateVersionId: draft.id, trafficPercent: 50 });
+    expect(started.headers.get("etag")).toBe('"1"');
+    const experiment = ((await started.json()) as { data: Experiment }).data;
+    const path = `/api/templates/${template.id}/experiments/${experiment.id}`;
+    expect((await t.app.request(path, { headers: AUTH })).headers.get("etag")).toBe('"1"');
+    const stop = (ifMatch: string) =>
+      t.app.request(path, { method: "DELETE", headers: { ...AUTH, "If-Match": ifMatch } });
+    for (const tag of ['"2"', 'W/"1"']) {
+      const stale = await stop(tag);
+      expect(stale.status, tag).toBe(412);
+      expect(await stale.json()).toEqual({ error: "Resource has changed (ETag mismatch)" });
+    }
+    expect(await experimentOf(t.app, template.id, experiment.id)).toEqual(experiment);
+    await newTask(t.app, "still split");
+    expect((await claim(t.app)).prompt?.experiment).toMatchObject({ id: experiment.id });
+
+    const stopped = await stop('"1"');
+    expect(stopped.status).toBe(200);
+    expect(stopped.headers.get("etag")).toBe('"2"');
+    expect(((await stopped.json()) as { data: Experiment }).data.status).toBe("stopped");
+    expect((await t.app.request(path, { headers: AUTH })).headers.get("etag")).toBe('"2"');
+    expect((await stop('"1"')).status).toBe(412);
+    expect((await stop('"2"')).status).toBe(409);
+  });
+
   it("a promotion by hand ends it: `promoted` for its candidate, `stopped` for another version", async () => {
     const t = await testApp();
     const { template, draft } = await experimentTemplate(t);
@@ -492,6 +520,9 @@ describe.concurrent("ending an experiment by hand", () => {
       status: "promoted",
       decision: { outcome: "promoted", reason: "version 2 promoted by request" },
     });
+    // Ended by the promotion, not by its DELETE: it moved on all the same.
+    const ended = await t.app.request(`/api/templates/${template.id}/experiments/${first.id}`, { headers: AUTH });
+    expect(ended.headers.get("etag")).toBe('"2"');
     const third = await dataOf<TemplateVersion>(
       t.app.request(`/api/templates/${template.id}/versions`, jsonPost({ content: "THIRD" })),
       201,

@@ -72,6 +72,7 @@ describe("prompts", () => {
     const [first] = prompts;
     const response = await t.app.request(`/api/prompts/${first?.id}`, { headers: AUTH });
     expect(response.status).toBe(200);
+    expect(response.headers.get("etag")).toBe('"1"');
     const { data } = await json<Body<Prompt>>(response);
     expect(data).toEqual({
       id: expect.stringMatching(/^prm_[0-9A-HJKMNP-TV-Z]{26}$/),
@@ -141,6 +142,7 @@ describe("prompts", () => {
       jsonPost({ clarity: 5, completeness: 4, relevance: 3, feedback: "clear", authorType: "agent", authorName: "a1" }),
     );
     expect(created.status).toBe(201);
+    expect(created.headers.get("etag")).toBe('"1"');
     expect((await json<Body<Review>>(created)).data).toMatchObject({
       id: expect.stringMatching(/^rev_/),
       promptId: first?.id,

@@ -19,6 +19,7 @@ async function read(t: TestApp, id: string): Promise<Issue> {
 async function relate(t: TestApp, from: string, type: string, to: string) {
   const response = await t.app.request(`/api/issues/${from}/relations`, jsonPost({ type, relatedIssueId: to }));
   if (response.status === 201) expect(response.headers.get("etag")).toBe('"1"');
+  if (response.status === 201) expect(response.headers.get("location")).toMatch(/^\/api\/relations\/rel_[0-9A-Z]{26}$/);
   return { status: response.status, body: (await response.json()) as { data: Relation; error?: string } };
 }
 
@@ -154,6 +155,29 @@ describe("relations", () => {
       404,
     );
     expect((await relate(t, a.id, "blocks", b.id)).status).toBe(201);
+  });
+
+  it("honour If-Match on DELETE /api/relations/:id: a stale or weak tag is a 412 that removes nothing", async () => {
+    const [a, b, c] = [await create(t, "A"), await create(t, "B"), await create(t, "C")];
+    const { body } = await relate(t, a.id, "blocks", b.id);
+    const remove = (id: string, ifMatch?: string) =>
+      t.app.request(`/api/relations/${id}`, {
+        method: "DELETE",
+        headers: { ...AUTH, ...(ifMatch ? { "If-Match": ifMatch } : {}) },
+      });
+    for (const tag of ['"2"', 'W/"1"']) {
+      const stale = await remove(body.data.id, tag);
+      expect(stale.status, tag).toBe(412);
+      expect(await stale.json()).toEqual({ error: "Resource has changed (ETag mismatch)" });
+    }
+    expect((await read(t, a.id)).relations).toEqual([body.data]);
+    expect((await read(t, b.id)).blockedBy).toEqual([a.id]);
+
+    expect((await remove(body.data.id, '"1"')).status).toBe(204);
+    expect(await read(t, b.id)).toMatchObject({ relations: [], blockedBy: [] });
+    const related = await relate(t, a.id, "related", c.id);
+    expect((await remove(related.body.data.id)).status).toBe(204);
+    expect((await read(t, c.id)).relations).toEqual([]);
   });
 
   describe.each(CONFLICT_MODES)("$mode", ({ emulateConflicts }) => {

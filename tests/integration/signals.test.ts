@@ -30,6 +30,8 @@ describe("POST /api/signals (manual)", () => {
     );
     expect(response.status).toBe(201);
     const { data } = (await response.json()) as { data: Record<string, Record<string, unknown>> };
+    expect(response.headers.get("location")).toBe(`/api/signals/${data.signal?.id}`);
+    expect(response.headers.get("etag")).toBe('"1"');
     expect(data.signal).toMatchObject({
       source: "ops",
       type: "deploy_failed",

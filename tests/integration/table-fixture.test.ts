@@ -146,9 +146,15 @@ describe.each(FILES)("the table written by %s", (file) => {
       expect(listed.find((version) => version.version === pointer.number)?.id).toBe(versionId);
     }
     for (const stored of of("experiment")) {
-      const experiment = await get<Item>(`/api/templates/${stored.templateId}/experiments/${stored.id}`);
+      const path = `/api/templates/${stored.templateId}/experiments/${stored.id}`;
+      const experiment = await get<Item>(path);
       const fields = ["id", "templateId", "candidateVersionId", "controlVersionId", "trafficPercent", "status"];
       expect(pick(experiment, fields)).toEqual(pick(stored, fields));
+      // Stored before experiments had a version: 1 while it runs, 2 once it ended.
+      const etag = (await t.app.request(path, { headers: AUTH })).headers.get("etag");
+      expect(etag).toBe(
+        stored.version === undefined ? (stored.status === "running" ? '"1"' : '"2"') : `"${stored.version}"`,
+      );
     }
   });
 

@@ -191,6 +191,7 @@ describe("template versions", () => {
         jsonPost({ content, changelog: `made ${content}`, authorType: "agent", authorName: "claude" }),
       );
       expect(response.status).toBe(201);
+      expect(response.headers.get("etag")).toBe('"1"');
       expect((await json<Body<TemplateVersion>>(response)).data).toMatchObject({
         content,
         status: "draft",

@@ -147,6 +147,28 @@ describe("webhook receivers", () => {
     expect((await t.app.request(delivery.path, tampered)).status).toBe(401);
   });
 
+  it("name the signal a delivery stored: 201 with its Location and ETag, a redelivery 200 with its ETag alone", async () => {
+    const deliveries = [
+      codehostDelivery("issues", issueEvent("opened", 91, "Tagged"), { delivery: "tagged-91" }),
+      errortrackerDelivery("issue", { action: "created", data: { issue: { id: "91", level: "error", title: "Tag" } } }),
+      analyticsDelivery({ event: "tagged", uuid: "tagged-uuid" }),
+    ];
+    for (const delivery of deliveries) {
+      const first = await t.app.request(delivery.path, delivery.init);
+      expect(first.status, delivery.path).toBe(201);
+      const { signal } = ((await first.json()) as { data: { signal: { id: string } } }).data;
+      expect(first.headers.get("location")).toBe(`/api/signals/${signal.id}`);
+      expect(first.headers.get("etag")).toBe('"1"');
+      const again = await t.app.request(delivery.path, delivery.init);
+      expect(again.status, delivery.path).toBe(200);
+      expect(((await again.json()) as { data: { signal: { id: string } } }).data.signal.id).toBe(signal.id);
+      expect(again.headers.get("etag")).toBe('"1"');
+      expect(again.headers.get("location")).toBeNull();
+      const stored = await t.app.request(`/api/signals/${signal.id}`, { headers: AUTH });
+      expect(stored.headers.get("etag")).toBe('"1"');
+    }
+  });
+
   it("verify multi-byte UTF-8 exactly as signed, escaped or literal", async () => {
     for (const text of [
       '{"action":"opened","issue":{"number":9,"title":"Crash 🚀 漢字 é"},"repository":{"full_name":"o/r"}}',

@@ -2,6 +2,7 @@
  * @module access/api-key-store — every DynamoDB expression about API keys (docs/security.md): a key
  * and its digest item written together, listed from one partition, revoked in both at once, and
  * found by the digest of a presented key in one read. The key's text is never stored. Keys: ./keys.ts.
+ * A key's version (its `ETag`, docs/api.md#concurrency-and-idempotency) is 1, and 2 once revoked.
  */
 import type { Db, Item } from "../db/db.js";
 import { ConditionFailedError } from "../db/db-errors.js";
@@ -24,6 +25,14 @@ export interface ApiKey {
   revokedAt: string | null;
 }
 
+/** A key as stored: what the API shows, its version, and the digest its grant is kept under. */
+export interface StoredKey {
+  apiKey: ApiKey;
+  /** 1 as made, 2 once revoked: a key changes once. */
+  version: number;
+  digest: string;
+}
+
 /** What a check of a presented key finds: the key's grant, read from its digest item. */
 export interface KeyGrant {
   id: string;
@@ -34,31 +43,40 @@ export interface KeyGrant {
   revokedAt: string | null;
 }
 
+// Named condition fragments.
 const itemAbsent = "attribute_not_exists(pk)";
+/**
+ * The key is not revoked. A key changes once, as it is revoked, so being unrevoked is being at
+ * version 1: this is the condition on the version read, and it also holds for a key stored before
+ * keys had a version.
+ */
+const unrevoked = "attribute_exists(pk) AND (attribute_not_exists(#revokedAt) OR #revokedAt = :none)";
 
 export class ApiKeyStore {
   constructor(private readonly db: Db) {}
 
-  /** Writes a new key and its digest item in one transaction. */
-  async create(key: ApiKey, digest: string): Promise<ApiKey> {
+  /** Writes a new key (at version 1) and its digest item in one transaction. */
+  async create(key: ApiKey, digest: string): Promise<StoredKey> {
     await this.db.transactWrite([
       {
         Put: {
-          Item: { ...apiKeyKey(key.id), entity: entityOf("apikey"), digest, ...key },
+          Item: { ...apiKeyKey(key.id), entity: entityOf("apikey"), digest, version: 1, ...key },
           ConditionExpression: itemAbsent,
         },
       },
       { Put: { Item: { ...apiKeyDigestKey(digest), ...grantOf(key) }, ConditionExpression: itemAbsent } },
     ]);
-    return key;
+    return { apiKey: key, version: 1, digest };
   }
 
   /** A key, with when it was last used (kept on its digest item, which every check touches). */
-  async get(id: string): Promise<ApiKey | undefined> {
+  async get(id: string): Promise<StoredKey | undefined> {
     const item = await this.db.get(apiKeyKey(id), { consistent: true });
     if (!item) return undefined;
-    const use = await this.db.get(apiKeyDigestKey(String(item.digest)), { projection: ["lastUsedAt"] });
-    return keyFromItem(item, use);
+    const digest = String(item.digest);
+    const use = await this.db.get(apiKeyDigestKey(digest), { projection: ["lastUsedAt"] });
+    const apiKey = keyFromItem(item, use);
+    return { apiKey, version: versionOf(item, apiKey), digest };
   }
 
   /** Every key, oldest first (one partition: a team has tens), each with when it was last used. */
@@ -70,38 +88,30 @@ export class ApiKeyStore {
   }
 
   /**
-   * Revokes key `id` at `at` in it and its digest item together; the key as it is now, or undefined
-   * when there is none. A key revoked already keeps its first revocation.
+   * Revokes `current` (read unrevoked) at `at`, in it and its digest item together, moving it to its
+   * next version; a condition failure means it was revoked meanwhile: read it again.
    */
-  async revoke(id: string, at: string): Promise<ApiKey | undefined> {
-    const item = await this.db.get(apiKeyKey(id), { consistent: true });
-    if (!item) return undefined;
-    const key = keyFromItem(
-      item,
-      await this.db.get(apiKeyDigestKey(String(item.digest)), { projection: ["lastUsedAt"] }),
-    );
-    if (key.revokedAt) return key;
-    const revoked = { ...key, revokedAt: at };
+  async revoke(current: StoredKey, at: string): Promise<StoredKey> {
     await this.db.transactWrite([
       {
         Update: {
-          Key: apiKeyKey(id),
-          UpdateExpression: "SET #revokedAt = :at",
-          ConditionExpression: "attribute_exists(pk) AND (attribute_not_exists(#revokedAt) OR #revokedAt = :none)",
-          ExpressionAttributeNames: { "#revokedAt": "revokedAt" },
-          ExpressionAttributeValues: { ":at": at, ":none": null },
+          Key: apiKeyKey(current.apiKey.id),
+          UpdateExpression: "SET #revokedAt = :at, #version = :next",
+          ConditionExpression: unrevoked,
+          ExpressionAttributeNames: { "#revokedAt": "revokedAt", "#version": "version" },
+          ExpressionAttributeValues: { ":at": at, ":none": null, ":next": current.version + 1 },
         },
       },
       {
         Update: {
-          Key: apiKeyDigestKey(String(item.digest)),
+          Key: apiKeyDigestKey(current.digest),
           UpdateExpression: "SET #revokedAt = :at",
           ExpressionAttributeNames: { "#revokedAt": "revokedAt" },
           ExpressionAttributeValues: { ":at": at },
         },
       },
     ]);
-    return revoked;
+    return { ...current, apiKey: { ...current.apiKey, revokedAt: at }, version: current.version + 1 };
   }
 
   /**
@@ -156,6 +166,12 @@ function keyFromItem(item: Item, use: Item | undefined): ApiKey {
     lastUsedAt: nullableString(use?.lastUsedAt),
     revokedAt,
   };
+}
+
+/** A key's version: as stored, or, for a key stored before keys had one, 1 (2 once revoked). */
+function versionOf(item: Item, key: ApiKey): number {
+  if (item.version !== undefined) return Number(item.version);
+  return key.revokedAt ? 2 : 1;
 }
 
 /** What a key grants, from its item. */

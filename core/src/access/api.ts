@@ -48,12 +48,13 @@ export const accessApi = {
     auth: "bearer",
     scope: "admin",
     reach: "global",
+    ifMatch: true,
     success: { item: "ApiKey" },
     doc: TEXT && {
       summary: "Revoke an API key",
       description:
         "Refused at once on the instance that revoked it and everywhere within 30 s. A key revoked already keeps its " +
-        "first revocation.",
+        'first revocation. Its `ETag` is `"1"`, `"2"` once revoked.',
       params: { id: KEY_PARAM },
       success: "The key, revoked",
     },

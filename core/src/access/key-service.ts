@@ -3,8 +3,10 @@
  * text shown once, listed and read without it, revoked at once on this instance (and within the
  * check's cache bound everywhere). Time comes from an injected clock.
  */
+import { retryRaces } from "../db/retry.js";
 import { NotFoundError, ValidationError } from "../errors.js";
-import type { ApiKey, ApiKeyStore } from "./api-key-store.js";
+import { checkVersion } from "../http/conditional.js";
+import type { ApiKey, ApiKeyStore, StoredKey } from "./api-key-store.js";
 import type { KeyCheck } from "./key-check.js";
 import { API_KEY_ID, KEY_PREFIX_LENGTH, newApiKeyId, newKeyText } from "./keys.js";
 import type { CreateKeyBody } from "./schemas.js";
@@ -21,7 +23,7 @@ export class KeyService {
   ) {}
 
   /** A new key and its text, shown this once; 400 for an expiry not in the future or a project that does not exist. */
-  async create(input: CreateKeyBody): Promise<ApiKey & { key: string }> {
+  async create(input: CreateKeyBody): Promise<{ apiKey: ApiKey & { key: string }; version: number }> {
     const now = this.now();
     if (input.expiresAt !== undefined && Date.parse(input.expiresAt) <= now.getTime()) {
       throw new ValidationError("expiresAt: must be in the future", [
@@ -49,7 +51,7 @@ export class KeyService {
       },
       digest,
     );
-    return { ...made, key };
+    return { apiKey: { ...made.apiKey, key }, version: made.version };
   }
 
   /** Every key, oldest first, revoked ones included. */
@@ -57,16 +59,24 @@ export class KeyService {
     return this.store.all();
   }
 
-  async get(id: string): Promise<ApiKey> {
+  async get(id: string): Promise<StoredKey> {
     const found = API_KEY_ID.test(id) ? await this.store.get(id) : undefined;
     if (!found) throw new NotFoundError(`Key ${id} not found`);
     return found;
   }
 
-  /** Revokes key `id`: refused at once here, and on every instance within the check's cache bound. */
-  async revoke(id: string): Promise<ApiKey> {
-    const revoked = API_KEY_ID.test(id) ? await this.store.revoke(id, this.now().toISOString()) : undefined;
-    if (!revoked) throw new NotFoundError(`Key ${id} not found`);
+  /**
+   * Revokes key `id` if it is at version `expected` (412 otherwise; any version when undefined):
+   * refused at once here, and on every instance within the check's cache bound. A key revoked
+   * already keeps its first revocation.
+   */
+  async revoke(id: string, expected?: number): Promise<StoredKey> {
+    const revoked = await retryRaces(async () => {
+      const current = await this.get(id);
+      checkVersion(expected, current.version);
+      if (current.apiKey.revokedAt) return current;
+      return this.store.revoke(current, this.now().toISOString());
+    });
     this.check.forget(id);
     return revoked;
   }

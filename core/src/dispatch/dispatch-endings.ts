@@ -14,12 +14,12 @@ import type { StoredIssue } from "../issues/issue-item.js";
 import { type PullRequestRef, repositoryOf } from "../issues/pull-request-index.js";
 import type { Issue, PullRequest } from "../issues/schemas.js";
 import type { ExperimentEndings } from "../templates/experiment-endings.js";
-import { isOpen, type StopActor, type StoredDispatch } from "./dispatch-item.js";
+import { isOpen, type StopActor, type StoredDispatch, type VersionedDispatch } from "./dispatch-item.js";
 import { budgetStopReason, PLAN_APPROVAL_REQUIRED, runningUsage, stoppedMessage } from "./dispatch-steps.js";
 import type { Dispatches, DispatchStore } from "./dispatch-store.js";
 import type { DispatchedIssues } from "./dispatched-issues.js";
 import { DISPATCH_ID } from "./keys.js";
-import type { CompleteInput, Dispatch, DispatchUsage, StopInput, UsageInput } from "./schemas.js";
+import type { CompleteInput, DispatchUsage, StopInput, UsageInput } from "./schemas.js";
 
 /** Failed attempts after which an issue is canceled instead of queued again. */
 export const MAX_FAILED_ATTEMPTS = 3;
@@ -27,6 +27,9 @@ export const MAX_FAILED_ATTEMPTS = 3;
 export const KAIZEN_AUTHOR = "kaizen";
 /** Leases a claim expires before choosing (more wait for the next claim). */
 export const EXPIRIES_PER_CLAIM = 25;
+/** A dispatch as it ended, its version, and its issue as the end left it (null: none, or no longer its). */
+export type EndedDispatch = VersionedDispatch & { issue: Issue | null };
+
 /** Dispatch `id`, or a 404. */
 export async function requireDispatch(store: DispatchStore, id: string): Promise<StoredDispatch> {
   const found = DISPATCH_ID.test(id) ? await store.get(id) : undefined;
@@ -53,11 +56,7 @@ export class DispatchEndings {
    * `done` only once its latest plan was approved (409); one whose reported usage passes its
    * budget is stopped instead (409).
    */
-  async complete(
-    id: string,
-    input: CompleteInput,
-    read?: StoredDispatch,
-  ): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
+  async complete(id: string, input: CompleteInput, read?: StoredDispatch): Promise<EndedDispatch> {
     return retryRaces(async (attempt) => {
       const now = this.now();
       const current = await this.openDispatch(id, now, attempt === 1 ? read : undefined);
@@ -75,7 +74,7 @@ export class DispatchEndings {
       const issue = await this.workedIssue(current);
       if (!issue) {
         await this.db.transactWrite(finished.writes);
-        return { dispatch: finished.dispatch, issue: null };
+        return { dispatch: finished.dispatch, issue: null, version: finished.version };
       }
       const failed = issue.failedDispatches + (status === "failed" ? 1 : 0);
       const changes: Partial<Issue> =
@@ -103,7 +102,7 @@ export class DispatchEndings {
           : [];
       await this.db.transactWrite([...writes, ...pointers]);
       await this.settleExperiment(current);
-      return { dispatch: finished.dispatch, issue: stored?.issue ?? null };
+      return { dispatch: finished.dispatch, issue: stored?.issue ?? null, version: finished.version };
     });
   }
   /**
@@ -112,7 +111,7 @@ export class DispatchEndings {
    * the dispatch's version, so a stop and a completion racing each other end it once: the loser
    * reads again and answers 409. Every later call with its token is a 409 naming the reason.
    */
-  async stop(id: string, input: StopInput): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
+  async stop(id: string, input: StopInput): Promise<EndedDispatch> {
     return retryRaces(async () => {
       const now = this.now();
       const current = await this.openDispatch(id, now);
@@ -121,7 +120,7 @@ export class DispatchEndings {
   }
 
   /** Gives the issue back untouched: it returns to `todo`, the dispatch is `released`. */
-  async release(id: string, read?: StoredDispatch): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
+  async release(id: string, read?: StoredDispatch): Promise<EndedDispatch> {
     return retryRaces(async (attempt) => {
       const now = this.now();
       const current = await this.openDispatch(id, now, attempt === 1 ? read : undefined);
@@ -196,7 +195,7 @@ export class DispatchEndings {
     stop: { reason: string; by: StopActor },
     then: StopInput["then"],
     usage: DispatchUsage | null = current.dispatch.usage,
-  ): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
+  ): Promise<EndedDispatch> {
     const finished = this.dispatches.store.prepareFinish(current, "stopped", now.toISOString(), { usage, stop });
     const issue = await this.workedIssue(current);
     const moved = issue
@@ -232,11 +231,15 @@ export class DispatchEndings {
         : [];
     await this.db.transactWrite([...moved.writes, ...comment]);
     await this.settleExperiment(current);
-    return { dispatch: finished.dispatch, issue: moved.stored?.issue ?? null };
+    return { dispatch: finished.dispatch, issue: moved.stored?.issue ?? null, version: finished.version };
   }
 
   /** Ends `current` and, if its issue is still the one it works, puts the issue back in `todo`. */
-  private async endAndRequeue(current: StoredDispatch, status: "released" | "expired", now: Date) {
+  private async endAndRequeue(
+    current: StoredDispatch,
+    status: "released" | "expired",
+    now: Date,
+  ): Promise<EndedDispatch> {
     const finished = this.dispatches.store.prepareFinish(current, status, now.toISOString());
     const issue = await this.workedIssue(current);
     const moved = issue
@@ -247,7 +250,7 @@ export class DispatchEndings {
       : { stored: null, writes: finished.writes };
     await this.db.transactWrite(moved.writes);
     await this.settleExperiment(current);
-    return { dispatch: finished.dispatch, issue: moved.stored?.issue ?? null };
+    return { dispatch: finished.dispatch, issue: moved.stored?.issue ?? null, version: finished.version };
   }
   /**
    * After a dispatch of an experiment's arm ended: the experiment's rule applied to its counts now.

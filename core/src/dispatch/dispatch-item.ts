@@ -11,6 +11,9 @@ import { storedOutcome } from "./outcome-marks.js";
 import type { Activity, Dispatch, DispatchStatus, DispatchUsage, OpenDispatchStatus } from "./schemas.js";
 import type { TokenDispatch } from "./token.js";
 
+/** The version a claim makes its dispatch at; each step and its end move it on. */
+export const CLAIMED_VERSION = 1;
+
 /** A dispatch as stored: what the API shows, the hash of its token, and its version. */
 export interface StoredDispatch {
   dispatch: Dispatch;
@@ -34,6 +37,9 @@ export interface StoredDispatch {
   /** The API key of its own that claimed it (null: the root key); that key may work on it. */
   claimedByKeyId: string | null;
 }
+
+/** A dispatch as the API shows it, and its version (its `ETag`, docs/api.md#concurrency-and-idempotency). */
+export type VersionedDispatch = Pick<StoredDispatch, "dispatch" | "version">;
 
 const DISPATCH_FIELDS = [
   "id",

@@ -10,11 +10,11 @@ import type { Db } from "../db/db.js";
 import { retryRaces } from "../db/retry.js";
 import { ConflictError } from "../errors.js";
 import type { DispatchEndings } from "./dispatch-endings.js";
-import type { StoredDispatch } from "./dispatch-item.js";
+import type { StoredDispatch, VersionedDispatch } from "./dispatch-item.js";
 import { agentActivityStep, heartbeatStep, resumeStep, sameUsage } from "./dispatch-steps.js";
 import type { Dispatches } from "./dispatch-store.js";
 import { newActivityId } from "./keys.js";
-import type { Activity, ActivityInput, Dispatch, HeartbeatInput, MessageInput } from "./schemas.js";
+import type { Activity, ActivityInput, HeartbeatInput, MessageInput } from "./schemas.js";
 
 export class DispatchProgress {
   constructor(
@@ -56,7 +56,7 @@ export class DispatchProgress {
    * waiting dispatch the lease is paused, so only the usage is kept. 409 once the dispatch ended or
    * its lease ran out, and when its usage passes its budget.
    */
-  async heartbeat(id: string, input: HeartbeatInput = {}, read?: StoredDispatch): Promise<Dispatch> {
+  async heartbeat(id: string, input: HeartbeatInput = {}, read?: StoredDispatch): Promise<VersionedDispatch> {
     return retryRaces(async (attempt) => {
       const now = this.now();
       const current = await this.endings.openDispatch(id, now, attempt === 1 ? read : undefined);
@@ -65,13 +65,13 @@ export class DispatchProgress {
         ...heartbeatStep(current.dispatch, now),
         ...(sameUsage(usage, current.dispatch.usage) ? {} : { usage }),
       };
-      if (Object.keys(step).length === 0) return current.dispatch;
-      const { dispatch, writes } = this.dispatches.store.prepareStep(current, {
+      if (Object.keys(step).length === 0) return { dispatch: current.dispatch, version: current.version };
+      const { dispatch, version, writes } = this.dispatches.store.prepareStep(current, {
         ...step,
         leaseRunningAt: now.toISOString(),
       });
       await this.db.transactWrite(writes);
-      return dispatch;
+      return { dispatch, version };
     });
   }
 
@@ -105,7 +105,7 @@ export class DispatchProgress {
     id: string,
     decision: "approved" | "rejected",
     words: string | undefined,
-  ): Promise<{ dispatch: Dispatch; activity: Activity }> {
+  ): Promise<VersionedDispatch & { activity: Activity }> {
     return retryRaces(async () => {
       const now = this.now();
       const current = await this.endings.openDispatch(id, now);
@@ -114,14 +114,14 @@ export class DispatchProgress {
       }
       const body = words ?? (decision === "approved" ? "Plan approved." : "Plan rejected.");
       const activity = this.personActivity(current, now, body, { decision });
-      const { dispatch, writes } = this.dispatches.store.prepareStep(current, {
+      const { dispatch, version, writes } = this.dispatches.store.prepareStep(current, {
         ...resumeStep(current.dispatch, now),
         planApproved: decision === "approved",
         activity,
         leaseRunningAt: now.toISOString(),
       });
       await this.db.transactWrite(writes);
-      return { dispatch, activity };
+      return { dispatch, activity, version };
     });
   }
 

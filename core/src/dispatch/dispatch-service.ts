@@ -10,8 +10,8 @@ import { parseIssueRef } from "../issues/keys.js";
 import type { Issue } from "../issues/schemas.js";
 import { scoreOf } from "../issues/scoring.js";
 import type { ClaimerInput, ClaimLine, ClaimStopped } from "./claim-line.js";
-import { type DispatchEndings, EXPIRIES_PER_CLAIM, requireDispatch } from "./dispatch-endings.js";
-import type { StoredDispatch } from "./dispatch-item.js";
+import { type DispatchEndings, type EndedDispatch, EXPIRIES_PER_CLAIM, requireDispatch } from "./dispatch-endings.js";
+import type { StoredDispatch, VersionedDispatch } from "./dispatch-item.js";
 import type { DispatchProgress } from "./dispatch-progress.js";
 import type { Dispatches } from "./dispatch-store.js";
 import type { DispatchedIssues } from "./dispatched-issues.js";
@@ -22,7 +22,6 @@ import type {
   ApproveInput,
   ClaimResult,
   CompleteInput,
-  Dispatch,
   HeartbeatInput,
   ListDispatchesQuery,
   MessageInput,
@@ -109,7 +108,7 @@ export class DispatchService {
   }
 
   /** Extends an active lease (see {@link DispatchProgress.heartbeat}). */
-  heartbeat(id: string, input: HeartbeatInput, read?: StoredDispatch): Promise<Dispatch> {
+  heartbeat(id: string, input: HeartbeatInput, read?: StoredDispatch): Promise<VersionedDispatch> {
     return this.progress.heartbeat(id, input, read);
   }
 
@@ -119,31 +118,27 @@ export class DispatchService {
   }
 
   /** A person approves the plan a dispatch waits on (see {@link DispatchProgress.decidePlan}). */
-  approve(id: string, input: ApproveInput): Promise<{ dispatch: Dispatch; activity: Activity }> {
+  approve(id: string, input: ApproveInput): Promise<VersionedDispatch & { activity: Activity }> {
     return this.progress.decidePlan(id, "approved", input.comment);
   }
 
   /** A person rejects the plan a dispatch waits on, with feedback (see {@link DispatchProgress.decidePlan}). */
-  reject(id: string, input: RejectInput): Promise<{ dispatch: Dispatch; activity: Activity }> {
+  reject(id: string, input: RejectInput): Promise<VersionedDispatch & { activity: Activity }> {
     return this.progress.decidePlan(id, "rejected", input.feedback);
   }
 
   /** Ends the dispatch with the agent's outcome (see {@link DispatchEndings.complete}). */
-  complete(
-    id: string,
-    input: CompleteInput,
-    read?: StoredDispatch,
-  ): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
+  complete(id: string, input: CompleteInput, read?: StoredDispatch): Promise<EndedDispatch> {
     return this.endings.complete(id, input, read);
   }
 
   /** A person stops an active dispatch (see {@link DispatchEndings.stop}). */
-  stop(id: string, input: StopInput): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
+  stop(id: string, input: StopInput): Promise<EndedDispatch> {
     return this.endings.stop(id, input);
   }
 
   /** Gives the issue back untouched (see {@link DispatchEndings.release}). */
-  release(id: string, read?: StoredDispatch): Promise<{ dispatch: Dispatch; issue: Issue | null }> {
+  release(id: string, read?: StoredDispatch): Promise<EndedDispatch> {
     return this.endings.release(id, read);
   }
 

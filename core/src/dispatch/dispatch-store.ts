@@ -17,7 +17,15 @@ import { usageAdditions } from "../stats/usage-stats.js";
 import { armOutcomeAdditions, armOutcomeCountAdditions } from "../templates/experiment-counts.js";
 import { versionOutcomeAdditions, versionOutcomeCountAdditions } from "../templates/version-counts.js";
 import type { Claimers } from "./claimers.js";
-import { entryOf, fromItem, isOpen, type StopActor, type StoredDispatch } from "./dispatch-item.js";
+import {
+  CLAIMED_VERSION,
+  entryOf,
+  fromItem,
+  isOpen,
+  type StopActor,
+  type StoredDispatch,
+  type VersionedDispatch,
+} from "./dispatch-item.js";
 import type { DispatchQueries } from "./dispatch-queries.js";
 import {
   activityKey,
@@ -112,7 +120,7 @@ export class DispatchStore {
           Item: {
             ...dispatchKey(dispatch.id),
             entity: entityOf("dispatch"),
-            version: 1,
+            version: CLAIMED_VERSION,
             tokenHash,
             issueNumber,
             promptVersion,
@@ -166,7 +174,7 @@ export class DispatchStore {
     status: EndedDispatchStatus,
     finishedAt: string,
     { reported = null, usage = current.dispatch.usage, mark, stop }: DispatchFinish = {},
-  ): { dispatch: Dispatch; writes: TransactItem[] } {
+  ): VersionedDispatch & { writes: TransactItem[] } {
     const completed = reported ? reportedOutcome(reported) : null;
     const marked = completed && mark ? markOutcome(completed, mark) : null;
     const outcome = marked?.outcome ?? completed;
@@ -182,6 +190,7 @@ export class DispatchStore {
     };
     return {
       dispatch,
+      version: current.version + 1,
       writes: [
         {
           Update: {
@@ -327,7 +336,7 @@ export class DispatchStore {
    * taken at once take turns; its listing entries and status counts when its status changes; its
    * lease entry when its lease moves; and the activity it appends.
    */
-  prepareStep(current: StoredDispatch, step: DispatchStep): { dispatch: Dispatch; writes: TransactItem[] } {
+  prepareStep(current: StoredDispatch, step: DispatchStep): VersionedDispatch & { writes: TransactItem[] } {
     const { activity, leaseRunningAt, ...asked } = step;
     const changes = Object.fromEntries(Object.entries(asked).filter(([, value]) => value !== undefined));
     const dispatch: Dispatch = { ...current.dispatch, ...changes };
@@ -381,6 +390,6 @@ export class DispatchStore {
         },
       });
     }
-    return { dispatch, writes };
+    return { dispatch, version: current.version + 1, writes };
   }
 }

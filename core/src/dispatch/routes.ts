@@ -3,11 +3,11 @@ import type { Context } from "hono";
 import type { AppEnv } from "../http/app.js";
 import { type AppDeps, familyModule } from "../http/app.js";
 import { type ReachLookups, reachOfRequest } from "../http/reach.js";
-import { itemResponse, listResponse } from "../http/respond.js";
+import { etagOf, FIRST_ETAG, itemResponse, listResponse } from "../http/respond.js";
 import { CLAIM_STOPPED_HEADER } from "../routes.js";
 import { dispatchProject, dispatchService } from "../services.js";
 import { dispatchApi } from "./api.js";
-import type { StoredDispatch } from "./dispatch-item.js";
+import { CLAIMED_VERSION, type StoredDispatch, type VersionedDispatch } from "./dispatch-item.js";
 import type { ClaimResult, ClaimStopped } from "./dispatch-service.js";
 
 /** Where what the dispatch routes reach belongs, for a key narrowed to projects (http/reach): a dispatch. */
@@ -25,9 +25,13 @@ export const dispatchFamily = familyModule(dispatchApi, dispatchReaches, (deps) 
       c.header(CLAIM_STOPPED_HEADER, result.stopped);
       return c.body(null, 204);
     }
+    // The claim's primary resource is the dispatch it made, at the version a claim makes it at.
     c.header("Location", `/api/dispatch/${result.dispatch.id}`);
-    return itemResponse(c, result, { status });
+    return itemResponse(c, result, { status, etag: etagOf(CLAIMED_VERSION) });
   };
+  /** An answer about one dispatch and what went with it (its issue, a decision's activity), with the dispatch's `ETag`. */
+  const withDispatch = (c: Context, { version, ...answer }: VersionedDispatch & object) =>
+    itemResponse(c, answer, { etag: etagOf(version) });
   // A key narrowed to projects claims and previews only their issues (docs/security.md#projects).
   const claimer = (c: Context<AppEnv>, projectId: string | undefined) => {
     const reach = reachOfRequest(c);
@@ -54,22 +58,28 @@ export const dispatchFamily = familyModule(dispatchApi, dispatchReaches, (deps) 
       const { dispatches, total } = await dispatch.listDispatches(query, reachOfRequest(c).within);
       return listResponse(c, dispatches, total, query);
     },
-    "GET /api/dispatch/:id": async (c) => itemResponse(c, (await dispatch.getDispatch(id(c))).dispatch),
-    "POST /api/dispatch/:id/heartbeat": async (c, { body }) =>
-      itemResponse(c, await dispatch.heartbeat(id(c), body, read(c))),
+    "GET /api/dispatch/:id": async (c) => {
+      const found = await dispatch.getDispatch(id(c));
+      return itemResponse(c, found.dispatch, { etag: etagOf(found.version) });
+    },
+    "POST /api/dispatch/:id/heartbeat": async (c, { body }) => {
+      const beat = await dispatch.heartbeat(id(c), body, read(c));
+      return itemResponse(c, beat.dispatch, { etag: etagOf(beat.version) });
+    },
+    // An activity is written once and never changed.
     "POST /api/dispatch/:id/activities": async (c, { body }) =>
-      itemResponse(c, await dispatch.activity(id(c), body, read(c)), { status: 201 }),
+      itemResponse(c, await dispatch.activity(id(c), body, read(c)), { status: 201, etag: FIRST_ETAG }),
     "GET /api/dispatch/:id/activities": async (c, { query }) => {
       const { activities, total } = await dispatch.activities(id(c), query);
       return listResponse(c, activities, total, query);
     },
     "POST /api/dispatch/:id/complete": async (c, { body }) =>
-      itemResponse(c, await dispatch.complete(id(c), body, read(c))),
+      withDispatch(c, await dispatch.complete(id(c), body, read(c))),
     "POST /api/dispatch/:id/messages": async (c, { body }) =>
-      itemResponse(c, await dispatch.message(id(c), body), { status: 201 }),
-    "POST /api/dispatch/:id/approve": async (c, { body }) => itemResponse(c, await dispatch.approve(id(c), body)),
-    "POST /api/dispatch/:id/reject": async (c, { body }) => itemResponse(c, await dispatch.reject(id(c), body)),
-    "POST /api/dispatch/:id/stop": async (c, { body }) => itemResponse(c, await dispatch.stop(id(c), body)),
-    "POST /api/dispatch/:id/release": async (c) => itemResponse(c, await dispatch.release(id(c), read(c))),
+      itemResponse(c, await dispatch.message(id(c), body), { status: 201, etag: FIRST_ETAG }),
+    "POST /api/dispatch/:id/approve": async (c, { body }) => withDispatch(c, await dispatch.approve(id(c), body)),
+    "POST /api/dispatch/:id/reject": async (c, { body }) => withDispatch(c, await dispatch.reject(id(c), body)),
+    "POST /api/dispatch/:id/stop": async (c, { body }) => withDispatch(c, await dispatch.stop(id(c), body)),
+    "POST /api/dispatch/:id/release": async (c) => withDispatch(c, await dispatch.release(id(c), read(c))),
   };
 });

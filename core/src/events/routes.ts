@@ -2,7 +2,7 @@
 import type { Context } from "hono";
 import { familyModule } from "../http/app.js";
 import { pageOffset } from "../http/pagination.js";
-import { etagOf, itemResponse, listResponse } from "../http/respond.js";
+import { contentEtagOf, etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { destinationService } from "../services.js";
 import { destinationApi } from "./api.js";
 
@@ -44,7 +44,10 @@ export const destinationFamily = familyModule(destinationApi, (deps) => {
       });
       return listResponse(c, deliveries, total, query);
     },
-    "POST /api/event-destinations/:id/deliveries/:deliveryId/retry": async (c) =>
-      itemResponse(c, await destinations.retryEventDelivery(id(c), c.req.param("deliveryId") ?? "")),
+    // An event delivery keeps no version (the sender updates it as it tries): a weak ETag of its content.
+    "POST /api/event-destinations/:id/deliveries/:deliveryId/retry": async (c) => {
+      const delivery = await destinations.retryEventDelivery(id(c), c.req.param("deliveryId") ?? "");
+      return itemResponse(c, delivery, { etag: contentEtagOf(delivery) });
+    },
   };
 });

@@ -10,10 +10,19 @@ import { PreconditionFailedError } from "../errors.js";
 export function expectedVersion(c: Context): number | undefined {
   const header = c.req.header("If-Match")?.trim();
   if (header === undefined || header === "" || header === "*") return undefined;
-  const versions = header.split(",").map((tag) => /^"([1-9][0-9]{0,15})"$/.exec(tag.trim())?.[1]);
-  const [only, ...rest] = versions;
+  const [only, ...rest] = header.split(",").map(versionOfTag);
   if (only === undefined || rest.length > 0) throw new PreconditionFailedError();
-  return Number(only);
+  return only;
+}
+
+/**
+ * The version a strong entity tag names (`"7"` → 7), the only tags `If-Match` accepts; undefined
+ * for a weak, malformed or out-of-range one.
+ * @example versionOfTag('"3"') // 3; versionOfTag('W/"3"') // undefined
+ */
+export function versionOfTag(tag: string): number | undefined {
+  const digits = /^"([1-9][0-9]{0,15})"$/.exec(tag.trim())?.[1];
+  return digits === undefined ? undefined : Number(digits);
 }
 
 /** Throws 412 when `If-Match` named a version other than `current`. */

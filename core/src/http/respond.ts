@@ -1,4 +1,5 @@
 /** @module http/respond — the response envelopes of docs/api.md#envelopes, with the headers every response carries. */
+import { createHash } from "node:crypto";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppError } from "../errors.js";
@@ -6,15 +7,17 @@ import { linkHeader, type PageRequest } from "./pagination.js";
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
-/** `{"data": item}` with the item's `ETag` when it has a version. */
+/**
+ * `{"data": item}` with its `ETag` (docs/api.md#concurrency-and-idempotency): a stored resource's
+ * version ({@link etagOf}; {@link FIRST_ETAG} for one no request changes), or for a document computed
+ * for the request, a weak tag of its content ({@link contentEtagOf}).
+ */
 export function itemResponse(
   c: Context,
   data: unknown,
-  options: { status?: ContentfulStatusCode; etag?: string } = {},
+  options: { status?: ContentfulStatusCode; etag: string },
 ): Response {
-  const headers: Record<string, string> = { "Content-Type": JSON_CONTENT_TYPE };
-  if (options.etag) headers.ETag = options.etag;
-  return c.json({ data }, options.status ?? 200, headers);
+  return c.json({ data }, options.status ?? 200, { "Content-Type": JSON_CONTENT_TYPE, ETag: options.etag });
 }
 
 /** `{"data": [...], "total": N}` with the `Link` header for the neighbouring pages. */
@@ -36,4 +39,20 @@ export function errorResponse(c: Context, error: AppError): Response {
 /** The weak-free strong ETag of an item version. */
 export function etagOf(version: number): string {
   return `"${version}"`;
+}
+
+/**
+ * The `ETag` of a resource no request changes once it is written (a signal, a prompt, a review, an
+ * activity, a template version): its first version, for good (docs/api.md#concurrency-and-idempotency).
+ */
+export const FIRST_ETAG = etagOf(1);
+
+/**
+ * The weak `ETag` of a document computed for the request rather than stored (the service's
+ * description, the caller, the dashboard's figures, a preview): a digest of its JSON, so the same
+ * content has the same tag. It names no version, so `If-Match` never accepts it.
+ * @example contentEtagOf({ total: 3 }) // 'W/"…"', 22 characters between the quotes
+ */
+export function contentEtagOf(data: unknown): string {
+  return `W/"${createHash("sha256").update(JSON.stringify(data)).digest("base64url").slice(0, 22)}"`;
 }

@@ -114,6 +114,7 @@ export const issueApi = {
     auth: "bearer",
     scope: "write",
     reach: "relation",
+    ifMatch: true,
     success: { status: 204 },
     doc: TEXT && {
       summary: "Remove a relation",

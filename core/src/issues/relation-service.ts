@@ -6,11 +6,18 @@ import { ulid } from "ulid";
 import { ConditionFailedError, type TransactItem } from "../db/db.js";
 import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.js";
+import { checkVersion } from "../http/conditional.js";
 import type { StoredIssue } from "./issue-item.js";
 import type { IssueService } from "./issue-service.js";
 import type { IssueStore } from "./issue-store.js";
 import type { CreateRelationBody, Relation } from "./relation-schemas.js";
-import { PAIR_CLAIM_INDEX, type RelationFact, type RelationStore, viewFrom } from "./relation-store.js";
+import {
+  PAIR_CLAIM_INDEX,
+  RELATION_VERSION,
+  type RelationFact,
+  type RelationStore,
+  viewFrom,
+} from "./relation-store.js";
 import { isOpen } from "./transitions.js";
 
 /** Most issues a cycle check visits before it gives up and refuses (a pathological graph). */
@@ -76,11 +83,15 @@ export class RelationService {
     );
   }
 
-  /** Removes a relation from both ends; a blocker stops blocking. */
-  async unrelate(id: string): Promise<void> {
+  /**
+   * Removes a relation from both ends if it is at version `expected` (412 otherwise; any version
+   * when undefined); a blocker stops blocking.
+   */
+  async unrelate(id: string, expected?: number): Promise<void> {
     await retryRaces(async () => {
       const fact = /^rel_[0-9A-HJKMNP-TV-Z]{26}$/.test(id) ? await this.relations.get(id) : undefined;
       if (!fact) throw new NotFoundError(`Relation ${id} not found`);
+      checkVersion(expected, RELATION_VERSION);
       const writes: TransactItem[] = this.relations.prepareDelete(fact);
       if (fact.type === "blocks") {
         const [from, to] = await Promise.all([

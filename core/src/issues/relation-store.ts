@@ -12,6 +12,12 @@ export interface RelationFact {
   createdAt: string;
 }
 
+/**
+ * The version of every relation (its `ETag`, docs/api.md#concurrency-and-idempotency): a relation
+ * is made and removed, never changed, so it stays at its first version and keeps none.
+ */
+export const RELATION_VERSION = 1;
+
 // Named condition fragments.
 /** Nothing is stored under this key yet. */
 const absent = "attribute_not_exists(pk)";

@@ -5,6 +5,7 @@ import { type ReachLookups, reachOfRequest } from "../http/reach.js";
 import { etagOf, itemResponse, listResponse } from "../http/respond.js";
 import { commentService, issueProject, issueService, relationProject, relationService } from "../services.js";
 import { issueApi } from "./api.js";
+import { RELATION_VERSION } from "./relation-store.js";
 
 /** Where what the issue routes reach belongs, for a key narrowed to projects (http/reach): an issue (a parent or a related one too) and a relation. */
 const issueReaches = (deps: AppDeps): ReachLookups => ({ issue: issueProject(deps), relation: relationProject(deps) });
@@ -50,11 +51,11 @@ export const issueFamily = familyModule(issueApi, issueReaches, (deps) => {
     "POST /api/issues/:id/relations": async (c, { body }) => {
       await reachOfRequest(c).require("issue", body.relatedIssueId);
       const relation = await relations.relate(c.req.param("id") ?? "", body);
-      // Relations never change, so every relation is at version 1.
-      return itemResponse(c, relation, { status: 201, etag: etagOf(1) });
+      c.header("Location", `/api/relations/${relation.id}`);
+      return itemResponse(c, relation, { status: 201, etag: etagOf(RELATION_VERSION) });
     },
-    "DELETE /api/relations/:id": async (c) => {
-      await relations.unrelate(c.req.param("id") ?? "");
+    "DELETE /api/relations/:id": async (c, { expectedVersion }) => {
+      await relations.unrelate(c.req.param("id") ?? "", expectedVersion);
       return c.body(null, 204);
     },
     ...commentHandlers(commentService(deps)),

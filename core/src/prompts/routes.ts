@@ -2,7 +2,7 @@
 import type { Context } from "hono";
 import { type AppDeps, familyModule } from "../http/app.js";
 import type { ReachLookups } from "../http/reach.js";
-import { itemResponse, listResponse } from "../http/respond.js";
+import { FIRST_ETAG, itemResponse, listResponse } from "../http/respond.js";
 import { promptProject, promptService, reviewLists, reviewService } from "../services.js";
 import { promptApi } from "./api.js";
 
@@ -19,12 +19,13 @@ export const promptFamily = familyModule(promptApi, promptReaches, (deps) => {
       const { prompts: page, total } = await prompts.listPrompts(query);
       return listResponse(c, page, total, query);
     },
-    "GET /api/prompts/:id": async (c) => itemResponse(c, await prompts.getPrompt(id(c))),
+    // A prompt and a review are written once and never changed (a prompt's reviewCount is kept beside it).
+    "GET /api/prompts/:id": async (c) => itemResponse(c, await prompts.getPrompt(id(c)), { etag: FIRST_ETAG }),
     "GET /api/prompts/:id/reviews": async (c, { query }) => {
       const { reviews, total } = await reviewPages.listPromptReviews(id(c), query);
       return listResponse(c, reviews, total, query);
     },
     "POST /api/prompts/:id/reviews": async (c, { body }) =>
-      itemResponse(c, await reviewing.review(id(c), body), { status: 201 }),
+      itemResponse(c, await reviewing.review(id(c), body), { status: 201, etag: FIRST_ETAG }),
   };
 });

@@ -8,7 +8,7 @@ import pkg from "../../../package.json" with { type: "json" };
 import { CONSOLE_SECURITY_HEADERS, readConsoleAsset, readConsoleShell } from "../console/assets.js";
 import { familyModule } from "../http/app.js";
 import { pageOffset } from "../http/pagination.js";
-import { itemResponse, JSON_CONTENT_TYPE, listResponse } from "../http/respond.js";
+import { contentEtagOf, itemResponse, JSON_CONTENT_TYPE, listResponse } from "../http/respond.js";
 import { DOCS_HTML_CONTENT_TYPE, DOCS_PAGE_HTML, readDocsAsset } from "../openapi/docs-page.js";
 import { allRoutes } from "../routes.js";
 import { serviceApi } from "./api.js";
@@ -45,15 +45,17 @@ export const serviceFamily = {
     const checkDatabase = databaseCheck(db, { clock });
     // From the configuration alone, which does not change while the process runs.
     const providers = providerSetups(config);
+    const info: ServiceInfo = {
+      name: "kaizen",
+      version: SERVICE_VERSION,
+      description: pkg.description,
+      docs: "/docs",
+      openapi: "/api/openapi.json",
+    };
+    // A document of the running release, not a stored item: a weak ETag of its content.
+    const infoEtag = contentEtagOf(info);
     return {
-      "GET /": (c) =>
-        itemResponse(c, {
-          name: "kaizen",
-          version: SERVICE_VERSION,
-          description: pkg.description,
-          docs: "/docs",
-          openapi: "/api/openapi.json",
-        } satisfies ServiceInfo),
+      "GET /": (c) => itemResponse(c, info, { etag: infoEtag }),
       "GET /llms.txt": (c) =>
         c.body(llmsText(config.publicBaseUrl ?? new URL(c.req.url).origin), 200, {
           "Content-Type": "text/plain; charset=utf-8",

@@ -1,7 +1,7 @@
 /** @module signals/routes — the `signals` family's handlers (routes in ./api.ts): manual signals and the signal reads. */
 import { type AppDeps, familyModule } from "../http/app.js";
 import { type ReachLookups, reachOfRequest } from "../http/reach.js";
-import { etagOf, itemResponse, listResponse } from "../http/respond.js";
+import { etagOf, FIRST_ETAG, itemResponse, listResponse } from "../http/respond.js";
 import { issueMerge, issueProject, signalProject, signalService } from "../services.js";
 import { signalApi } from "./api.js";
 import { ingestResponse } from "./respond.js";
@@ -34,7 +34,8 @@ export const signalFamily = familyModule(signalApi, signalReaches, (deps) => {
       });
       return ingestResponse(c, result);
     },
-    "GET /api/signals/:id": async (c) => itemResponse(c, await signals.getSignal(c.req.param("id") ?? "")),
+    "GET /api/signals/:id": async (c) =>
+      itemResponse(c, await signals.getSignal(c.req.param("id") ?? ""), { etag: FIRST_ETAG }),
     "POST /api/issues/:id/merge": async (c, { body }) => {
       await reachOfRequest(c).require("issue", body.intoId);
       const stayed = await issueMerge(deps).merge(c.req.param("id") ?? "", body.intoId);

@@ -184,13 +184,14 @@ export const templateApi = {
     auth: "bearer",
     scope: "write",
     reach: "shared",
+    ifMatch: true,
     success: { item: "Experiment" },
     errors: [404, 409],
     doc: TEXT && {
       summary: "Stop an experiment",
       description:
         "Ends a running experiment as `stopped` (its record and figures stay); the template's claims all get its " +
-        "active version again. 409 once it has ended.",
+        'active version again. 409 once it has ended. Its `ETag` is `"1"` while it runs, `"2"` once it ended.',
       params: { id: "Template id (`tpl_…`) or slug", experimentId: "Experiment id (`exp_…`)" },
       success: "The experiment, stopped",
     },

@@ -8,14 +8,26 @@
  */
 import { ConditionFailedError } from "../db/db.js";
 import { retryRaces } from "../db/retry.js";
-import { ConflictError, NotFoundError } from "../errors.js";
+import { ConflictError, NotFoundError, PreconditionFailedError } from "../errors.js";
+import { checkVersion } from "../http/conditional.js";
 import { armsView, EXPERIMENT_INDEX, endingDecision } from "./experiment-endings.js";
 import { NO_COUNTS } from "./experiment-figures.js";
-import type { ExperimentRecord, ExperimentStore, StoredExperiment } from "./experiment-store.js";
+import {
+  type ExperimentRecord,
+  type ExperimentStore,
+  RUNNING_VERSION,
+  type StoredExperiment,
+} from "./experiment-store.js";
 import { EXPERIMENT_ID, newExperimentId, VERSION_ID } from "./keys.js";
 import { DEFAULT_MIN_SAMPLES, type Experiment, type StartExperimentBody } from "./schemas.js";
 import type { RunningExperiment, StoredTemplate } from "./template-item.js";
 import type { TemplateStore } from "./template-store.js";
+
+/** An experiment as the API shows it, and its version (its `ETag`). */
+export interface VersionedExperiment {
+  experiment: Experiment;
+  version: number;
+}
 
 export class ExperimentService {
   constructor(
@@ -29,7 +41,7 @@ export class ExperimentService {
    * of its claims. 409 while another runs, without an active version, or for a candidate that is
    * not a draft.
    */
-  async start(ref: string, input: StartExperimentBody): Promise<Experiment> {
+  async start(ref: string, input: StartExperimentBody): Promise<VersionedExperiment> {
     return retryRaces(
       async () => {
         const current = await this.template(ref);
@@ -83,7 +95,7 @@ export class ExperimentService {
         );
         // The template's write first: its failed condition (changed meanwhile) is a lost race.
         await this.templates.transact([...writes, this.store.prepareStart(record)]);
-        return view({ record, counts: emptyCounts() });
+        return versioned({ record, version: RUNNING_VERSION, counts: emptyCounts() });
       },
       { isRace: (error) => error.reasons[0] === "ConditionalCheckFailed" },
     );
@@ -99,15 +111,19 @@ export class ExperimentService {
     return { experiments: all.slice(page.offset, page.offset + page.limit).map(view), total: all.length };
   }
 
-  async get(ref: string, experimentId: string): Promise<Experiment> {
-    return view(await this.stored(ref, experimentId));
+  async get(ref: string, experimentId: string): Promise<VersionedExperiment> {
+    return versioned(await this.stored(ref, experimentId));
   }
 
-  /** Stops a running experiment (`DELETE`): the template goes back to its active version alone; 409 once it ended. */
-  async stop(ref: string, experimentId: string): Promise<Experiment> {
+  /**
+   * Stops a running experiment (`DELETE`) if it is at version `expected` (412 otherwise; any
+   * version when undefined): the template goes back to its active version alone; 409 once it ended.
+   */
+  async stop(ref: string, experimentId: string, expected?: number): Promise<VersionedExperiment> {
     return retryRaces(
       async () => {
         const found = await this.stored(ref, experimentId);
+        checkVersion(expected, found.version);
         if (found.record.status !== "running") {
           throw new ConflictError(`Experiment ${experimentId} is ${found.record.status}`);
         }
@@ -126,15 +142,17 @@ export class ExperimentService {
         try {
           await this.templates.transact(writes);
         } catch (error) {
-          // Decided meanwhile: the 409 above says so on the next read.
+          // Decided meanwhile: it moved on from the version `If-Match` named (412), else it has ended (409).
           if (error instanceof ConditionFailedError && error.reasons[EXPERIMENT_INDEX] === "ConditionalCheckFailed") {
+            if (expected !== undefined) throw new PreconditionFailedError();
             throw new ConflictError(`Experiment ${experimentId} ended meanwhile`);
           }
           throw error;
         }
-        return view({
+        return versioned({
           ...found,
           record: { ...found.record, status: "stopped", endedAt: decision.decidedAt, decision },
+          version: found.version + 1,
         });
       },
       { isRace: (error) => error.reasons[1] === "ConditionalCheckFailed" },
@@ -157,6 +175,10 @@ export class ExperimentService {
 
 function emptyCounts(): StoredExperiment["counts"] {
   return { control: { ...NO_COUNTS }, candidate: { ...NO_COUNTS } };
+}
+
+function versioned(found: StoredExperiment): VersionedExperiment {
+  return { experiment: view(found), version: found.version };
 }
 
 /** An experiment as the API shows it: its record with its arms' figures now. */

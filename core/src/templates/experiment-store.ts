@@ -3,6 +3,8 @@
  * written once when it starts, ended once (its status moves from `running` under a condition, so
  * of two decisions taken at once one holds), and read with the arm counts ./experiment-counts.ts
  * keeps beside it. Keys: ./keys.ts. The template's side (its running experiment) is ./template-store.ts.
+ * An experiment's version (its `ETag`, docs/api.md#concurrency-and-idempotency) is 1 while it runs
+ * and 2 once it ended: its record changes once; its counts are kept beside it.
  */
 import type { Db, Item, TransactItem } from "../db/db.js";
 import { entityOf } from "../db/item-kinds.js";
@@ -36,11 +38,16 @@ export interface ExperimentRecord {
   decision: ExperimentDecision | null;
 }
 
-/** An experiment with its arms' counts. */
+/** An experiment with its version and its arms' counts. */
 export interface StoredExperiment {
   record: ExperimentRecord;
+  /** 1 while it runs, 2 once it ended. */
+  version: number;
   counts: Record<ExperimentArm, ArmCounts>;
 }
+
+/** The version of an experiment that runs; ending it moves it to the next. */
+export const RUNNING_VERSION = 1;
 
 const RECORD_FIELDS = [
   "id",
@@ -79,7 +86,11 @@ const COUNT_FIELDS: Record<ArmCount, keyof ArmCounts> = {
 // Named condition fragments.
 /** The key is new. */
 const itemAbsent = "attribute_not_exists(pk)";
-/** The experiment has not ended. */
+/**
+ * The experiment has not ended. Its record changes once, as it ends, so running is being at
+ * {@link RUNNING_VERSION}: this is the condition on the version read, and it also holds for an
+ * experiment stored before experiments had a version.
+ */
 const stillRunning = "#status = :running";
 
 export class ExperimentStore {
@@ -89,7 +100,12 @@ export class ExperimentStore {
   prepareStart(record: ExperimentRecord): TransactItem {
     return {
       Put: {
-        Item: { ...experimentKey(record.templateId, record.id), entity: entityOf("experiment"), ...record },
+        Item: {
+          ...experimentKey(record.templateId, record.id),
+          entity: entityOf("experiment"),
+          version: RUNNING_VERSION,
+          ...record,
+        },
         ConditionExpression: itemAbsent,
       },
     };
@@ -103,14 +119,20 @@ export class ExperimentStore {
     return {
       Update: {
         Key: experimentKey(record.templateId, record.id),
-        UpdateExpression: "SET #status = :status, #endedAt = :endedAt, #decision = :decision",
+        UpdateExpression: "SET #status = :status, #endedAt = :endedAt, #decision = :decision, #version = :ended",
         ConditionExpression: stillRunning,
-        ExpressionAttributeNames: { "#status": "status", "#endedAt": "endedAt", "#decision": "decision" },
+        ExpressionAttributeNames: {
+          "#status": "status",
+          "#endedAt": "endedAt",
+          "#decision": "decision",
+          "#version": "version",
+        },
         ExpressionAttributeValues: {
           ":status": status,
           ":endedAt": decision.decidedAt,
           ":decision": decision,
           ":running": "running",
+          ":ended": RUNNING_VERSION + 1,
         },
       },
     } satisfies TransactItem;
@@ -153,7 +175,12 @@ function experimentsOf(items: Item[]): StoredExperiment[] {
     const sk = String(item.sk);
     const id = experimentIdOfSortKey(sk);
     if (armCountOfSortKey(sk) === undefined) {
-      byId.set(id, { record: recordOf(item), counts: { control: { ...NO_COUNTS }, candidate: { ...NO_COUNTS } } });
+      const record = recordOf(item);
+      byId.set(id, {
+        record,
+        version: versionOf(item, record),
+        counts: { control: { ...NO_COUNTS }, candidate: { ...NO_COUNTS } },
+      });
     } else {
       countItems.set(id, [...(countItems.get(id) ?? []), item]);
     }
@@ -168,6 +195,12 @@ function experimentsOf(items: Item[]): StoredExperiment[] {
     }
   }
   return [...byId.values()];
+}
+
+/** An experiment's version: as stored, or, for one stored before experiments had one, by whether it still runs. */
+function versionOf(item: Item, record: ExperimentRecord): number {
+  if (item.version !== undefined) return Number(item.version);
+  return record.status === "running" ? RUNNING_VERSION : RUNNING_VERSION + 1;
 }
 
 /** An experiment's record from its item (as this store wrote it), e.g. an image of the table's change stream. */

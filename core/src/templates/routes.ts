@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { type AppDeps, type FamilyHandlers, familyModule, type RouteHandler } from "../http/app.js";
 import { pageOffset } from "../http/pagination.js";
 import type { ReachLookups } from "../http/reach.js";
-import { etagOf, itemResponse, listResponse } from "../http/respond.js";
+import { contentEtagOf, etagOf, FIRST_ETAG, itemResponse, listResponse } from "../http/respond.js";
 import {
   defaultTemplates,
   experimentService,
@@ -62,8 +62,9 @@ export const templateFamily = familyModule(templateApi, templateReaches, (deps) 
       return listResponse(c, versions, total, query);
     },
     "POST /api/templates/:id/versions": async (c, { body }) => {
+      // A version's content never changes; no route reads one version, so its 201 names no Location.
       const version = await templates.createVersion(id(c), body);
-      return itemResponse(c, version, { status: 201 });
+      return itemResponse(c, version, { status: 201, etag: FIRST_ETAG });
     },
     "POST /api/templates/:id/versions/:versionId/promote": async (c) => {
       const { template } = await templates.promote(id(c), c.req.param("versionId") ?? "");
@@ -81,14 +82,18 @@ export const templateFamily = familyModule(templateApi, templateReaches, (deps) 
       return listResponse(c, page, total, query);
     },
     "POST /api/templates/:id/experiments": async (c, { body }) => {
-      const started = await experiments.start(id(c), body);
-      c.header("Location", `/api/templates/${started.templateId}/experiments/${started.id}`);
-      return itemResponse(c, started, { status: 201 });
+      const { experiment, version } = await experiments.start(id(c), body);
+      c.header("Location", `/api/templates/${experiment.templateId}/experiments/${experiment.id}`);
+      return itemResponse(c, experiment, { status: 201, etag: etagOf(version) });
     },
-    "GET /api/templates/:id/experiments/:experimentId": async (c) =>
-      itemResponse(c, await experiments.get(id(c), experimentId(c))),
-    "DELETE /api/templates/:id/experiments/:experimentId": async (c) =>
-      itemResponse(c, await experiments.stop(id(c), experimentId(c))),
+    "GET /api/templates/:id/experiments/:experimentId": async (c) => {
+      const { experiment, version } = await experiments.get(id(c), experimentId(c));
+      return itemResponse(c, experiment, { etag: etagOf(version) });
+    },
+    "DELETE /api/templates/:id/experiments/:experimentId": async (c, { expectedVersion }) => {
+      const { experiment, version } = await experiments.stop(id(c), experimentId(c), expectedVersion);
+      return itemResponse(c, experiment, { etag: etagOf(version) });
+    },
     "GET /api/partials": async (c, { query }) => {
       const { partials: page, total } = await partials.list(query);
       return listResponse(c, page, total, query);
@@ -116,13 +121,15 @@ export const templateFamily = familyModule(templateApi, templateReaches, (deps) 
       const { issueId, rendered, experiment } = versionId
         ? { ...(await rendering.renderVersionFor(issueRef, versionId)), experiment: null }
         : await rendering.renderFor(issueRef);
-      return itemResponse(c, {
+      const preview: TemplatePreview = {
         issueId,
         template: rendered?.template ?? null,
         version: rendered?.version ?? null,
         experiment,
         text: rendered?.text ?? null,
-      } satisfies TemplatePreview);
+      };
+      // Rendered for the request: a weak ETag of what it renders.
+      return itemResponse(c, preview, { etag: contentEtagOf(preview) });
     },
   };
   // Every route may read templates: the defaults exist before the first answer of a process.

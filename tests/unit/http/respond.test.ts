@@ -1,0 +1,40 @@
+/**
+ * The one-item envelope and its `ETag` (docs/api.md#concurrency-and-idempotency): a stored version as a
+ * strong tag, and for a document computed for the request a weak tag of its content, the same for
+ * the same content, another for other content, and never one `If-Match` accepts.
+ */
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import { PreconditionFailedError } from "../../../core/src/errors.js";
+import { expectedVersion } from "../../../core/src/http/conditional.js";
+import { contentEtagOf, etagOf, FIRST_ETAG, itemResponse } from "../../../core/src/http/respond.js";
+
+describe("an item answer's ETag", () => {
+  it("is the tag it is given, beside the envelope", async () => {
+    const app = new Hono();
+    app.get("/", (c) => itemResponse(c, { id: "x" }, { status: 201, etag: etagOf(3) }));
+    const response = await app.request("/");
+    expect(response.status).toBe(201);
+    expect(response.headers.get("etag")).toBe('"3"');
+    expect(await response.json()).toEqual({ data: { id: "x" } });
+    expect(FIRST_ETAG).toBe('"1"');
+  });
+
+  it("of computed content is weak, follows the content, and is refused by If-Match", async () => {
+    const tag = contentEtagOf({ total: 3, byStatus: { todo: 3 } });
+    expect(tag).toMatch(/^W\/"[A-Za-z0-9_-]{22}"$/);
+    expect(contentEtagOf({ total: 3, byStatus: { todo: 3 } })).toBe(tag);
+    expect(contentEtagOf({ total: 4, byStatus: { todo: 4 } })).not.toBe(tag);
+    const app = new Hono();
+    app.get("/", (c) => {
+      try {
+        return c.json({ version: expectedVersion(c) ?? null });
+      } catch (error) {
+        if (error instanceof PreconditionFailedError) return c.json({ version: "412" });
+        throw error;
+      }
+    });
+    const answer = await app.request("/", { headers: { "If-Match": tag } });
+    expect(await answer.json()).toEqual({ version: "412" });
+  });
+});
