@@ -62,6 +62,7 @@ import { IssueMerge } from "./signals/issue-merge.js";
 import { CodeHostReviews } from "./signals/review-loop.js";
 import { SignalIngest } from "./signals/signal-ingest.js";
 import { SignalQueries } from "./signals/signal-queries.js";
+import { SignalReads } from "./signals/signal-reads.js";
 import { SignalService } from "./signals/signal-service.js";
 import { SignalStore } from "./signals/signal-store.js";
 import { WebhookDeliveryClaims } from "./signals/webhook-delivery-claims.js";
@@ -126,6 +127,8 @@ export const dispatches = (deps: DbDeps) =>
   }));
 export const signalStore = (deps: DbDeps) => once(deps, "signalStore", () => new SignalStore(deps.db));
 export const signalQueries = (deps: DbDeps) => once(deps, "signalQueries", () => new SignalQueries(deps.db));
+/** One signal's read alone: what a prompt's context and a key's reach need, without the listings. */
+export const signalReads = (deps: DbDeps) => once(deps, "signalReads", () => new SignalReads(deps.db));
 export const promptStore = (deps: DbDeps) => once(deps, "promptStore", () => new PromptStore(deps.db));
 export const usageStats = (deps: DbDeps) => once(deps, "usageStats", () => new UsageStats(deps.db));
 export const agentsReport = (deps: DbDeps) =>
@@ -293,7 +296,7 @@ export const promptRenderer = (deps: AppDeps) =>
   once(deps, "promptRenderer", () => {
     const contexts = new PromptContextBuilder(
       issueReads(deps),
-      signalQueries(deps),
+      signalReads(deps),
       catalogLookups(deps),
       apiBaseUrl(deps.config),
     );
@@ -512,7 +515,7 @@ export const dispatchProject = (deps: DbDeps) => async (ref: string) => {
   const stored = await dispatchStore(deps).get(ref);
   return stored ? (stored.projectId ?? (await issueProject(deps)(stored.dispatch.issueId)) ?? null) : undefined;
 };
-export const signalProject = (deps: DbDeps) => async (ref: string) => (await signalQueries(deps).get(ref))?.projectId;
+export const signalProject = (deps: DbDeps) => async (ref: string) => (await signalReads(deps).get(ref))?.projectId;
 export const promptProject = (deps: DbDeps) => async (ref: string) => {
   const prompt = await promptStore(deps).get(ref);
   return prompt ? ((await issueProject(deps)(prompt.issueId)) ?? null) : undefined;

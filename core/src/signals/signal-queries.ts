@@ -1,14 +1,12 @@
 /**
- * @module signals/signal-queries — the signal reads: one signal with its whole payload, heads by id,
- * listing pages, and the counts behind the dashboard's signals per hour. Read only; every signal
- * write is ./signal-store.ts's. Apart from the store so the functions that only read a signal (to render
- * a prompt) do not carry the receivers' writes. Keys and access patterns: ./keys.ts.
+ * @module signals/signal-queries — the signal reads: one signal with its whole payload
+ * (./signal-reads.ts), heads by id, listing pages, and the counts behind the dashboard's signals per
+ * hour. Read only; every signal write is ./signal-store.ts's. Keys and access patterns: ./keys.ts.
  */
-import type { Db, Item } from "../db/db.js";
+import type { Db } from "../db/db.js";
 import { type EntryFilter, ListingIndex } from "../db/listing-index.js";
-import { PAYLOAD_CHUNK_PREFIX, SIGNAL_LISTINGS, signalKey, signalSourceKey, timeFloor } from "./keys.js";
-import { decodePayload } from "./payload.js";
-import type { Signal, SignalAction } from "./schemas.js";
+import { SIGNAL_LISTINGS, signalKey, signalSourceKey, timeFloor } from "./keys.js";
+import { SignalReads, toHead } from "./signal-reads.js";
 import type { SignalHead } from "./signal-store.js";
 
 export interface SignalListRequest {
@@ -21,10 +19,11 @@ export interface SignalListRequest {
   limit: number;
 }
 
-export class SignalQueries {
+export class SignalQueries extends SignalReads {
   private readonly listings: ListingIndex;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
+    super(db);
     this.listings = new ListingIndex(db, SIGNAL_LISTINGS);
   }
 
@@ -50,18 +49,6 @@ export class SignalQueries {
       ),
     );
     return rows.flat();
-  }
-
-  /** A signal with its whole payload: the signal and its chunks share a partition (one query). */
-  async get(id: string): Promise<Signal | undefined> {
-    const items = await this.db.queryPartition(signalKey(id).pk);
-    const head = items.find((item) => item.sk === signalKey(id).sk);
-    if (!head) return undefined;
-    const chunks = items
-      .filter((item) => String(item.sk).startsWith(PAYLOAD_CHUNK_PREFIX))
-      .sort((a, b) => String(a.sk).localeCompare(String(b.sk)))
-      .map((item) => item.data as Uint8Array);
-    return { ...toHead(head), payload: JSON.parse(decodePayload(chunks)) };
   }
 
   /** Signal heads (no payload) by id, in the order asked, in one call. */
@@ -127,24 +114,4 @@ export class SignalQueries {
     const total = pages.reduce((sum, page) => sum + page.total, 0);
     return { signals: await this.heads(entries.map((entry) => String(entry.id))), total };
   }
-}
-
-function toHead(item: Item): SignalHead {
-  return {
-    id: String(item.id),
-    source: String(item.source),
-    type: String(item.type),
-    deliveryId: typeof item.deliveryId === "string" ? item.deliveryId : null,
-    fingerprint: String(item.fingerprint),
-    severity: item.severity as Signal["severity"],
-    title: String(item.title),
-    action: item.action as SignalAction,
-    issueId: typeof item.issueId === "string" ? item.issueId : null,
-    // Signals stored before routing by source have neither.
-    projectId: typeof item.projectId === "string" ? item.projectId : null,
-    sourceKey: typeof item.sourceKey === "string" ? item.sourceKey : null,
-    payloadBytes: Number(item.payloadBytes ?? 0),
-    headers: (item.headers as Record<string, string> | undefined) ?? {},
-    receivedAt: String(item.receivedAt),
-  };
 }

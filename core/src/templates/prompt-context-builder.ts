@@ -10,7 +10,7 @@ import { summaryItem } from "../issues/issue-item.js";
 import type { IssueReads } from "../issues/issue-reads.js";
 import { ISSUE_ID } from "../issues/keys.js";
 import type { IssueSummary } from "../issues/schemas.js";
-import type { SignalQueries } from "../signals/signal-queries.js";
+import type { SignalReads } from "../signals/signal-reads.js";
 import type { PromptContext } from "./render.js";
 import type { SelectionFacts } from "./selection.js";
 
@@ -42,7 +42,7 @@ export const NO_DISPATCH: DispatchContext = { dispatch: null, prompt: null, prev
 export class PromptContextBuilder {
   constructor(
     private readonly store: IssueReads,
-    private readonly signals: SignalQueries,
+    private readonly signals: SignalReads,
     private readonly catalog: CatalogLookups,
     private readonly baseUrl: string,
   ) {}

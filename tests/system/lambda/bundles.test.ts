@@ -108,6 +108,14 @@ describe("Lambda bundles", () => {
     expect(carried("issues")).toContain("core/src/issues/issue-store.ts");
   });
 
+  it("carry one signal's read alone where a prompt is rendered: the signal listings stay with the families that list signals", () => {
+    for (const family of ["templates", "dispatch", "handoffs"]) {
+      expect(carried(family), family).toContain("core/src/signals/signal-reads.ts");
+      expect(carried(family), family).not.toContain("core/src/signals/signal-queries.ts");
+    }
+    expect(carried("signals")).toContain("core/src/signals/signal-queries.ts");
+  });
+
   it("carry the template writes only where their family writes templates: the dashboard only reads them", () => {
     expect(carried("dashboard")).toContain("core/src/templates/template-reads.ts");
     expect(carried("dashboard")).not.toContain("core/src/templates/template-store.ts");
