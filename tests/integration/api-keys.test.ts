@@ -171,6 +171,29 @@ describe("/api/keys", () => {
     const bad = await t.app.request("/api/keys", jsonPost({ name: "x", scopes: ["root"] }));
     expect(bad.status).toBe(400);
   });
+
+  it("keep an expiry as the instant in UTC with milliseconds, whatever offset it is sent with", async () => {
+    const t = await testApp();
+    for (const [sent, kept] of [
+      ["2030-01-01T00:00:00Z", "2030-01-01T00:00:00.000Z"],
+      ["2030-01-01T01:30:00.25+01:30", "2030-01-01T00:00:00.250Z"],
+    ]) {
+      const made = await dataOf<{ id: string; expiresAt: string }>(
+        t.app.request("/api/keys", jsonPost({ name: "expiring", scopes: ["read"], expiresAt: sent })),
+        201,
+      );
+      expect(made.expiresAt, sent).toBe(kept);
+      expect(
+        (await dataOf<{ expiresAt: string }>(t.app.request(`/api/keys/${made.id}`, { headers: AUTH }))).expiresAt,
+      ).toBe(kept);
+    }
+    const refused = await t.app.request(
+      "/api/keys",
+      jsonPost({ name: "x", scopes: ["read"], expiresAt: "2030-01-01" }),
+    );
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toBe("expiresAt: must be an ISO-8601 timestamp");
+  });
 });
 
 describe("keys of their own at the door", () => {

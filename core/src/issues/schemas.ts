@@ -1,7 +1,15 @@
 /** @module issues/schemas — what an issue is and what clients may send (docs/api.md#issues). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
-import { count, issueRef, nullableText, nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
+import {
+  count,
+  issueRef,
+  nullableText,
+  nullableTimestamp,
+  resourceId,
+  timestamp,
+  timestampGiven,
+} from "../http/resource-fields.js";
 import { type Output, onFirstUse } from "../schema.js";
 import { CREATABLE_STATUSES, ISSUE_SORTS, ISSUE_STATUSES, ISSUE_TYPES } from "./issue-values.js";
 
@@ -21,8 +29,6 @@ export {
 export const MAX_LABELS_PER_ISSUE = 20;
 
 const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
-/** A timestamp a client sends: any ISO-8601 offset. */
-const timestampGiven = /* @__PURE__ */ onFirstUse(() => z.iso.datetime({ offset: true }));
 const priority = /* @__PURE__ */ onFirstUse(() =>
   z.int().check(z.gte(0, "must be between 0 and 4"), z.lte(4, "must be between 0 and 4")),
 );
