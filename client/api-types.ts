@@ -1715,17 +1715,24 @@ export interface components {
       commits: {
         sha: string;
         message: string;
-        url?: string | null;
-        author?: string | null;
-        timestamp?: string | null;
+        /** @default null */
+        url: string | null;
+        /** @default null */
+        author: string | null;
+        /** @default null */
+        timestamp: string | null;
       }[];
       pullRequests: {
         number: number;
         title: string;
-        url?: string | null;
-        repository?: string | null;
-        state?: string | null;
-        mergedAt?: string | null;
+        /** @default null */
+        url: string | null;
+        /** @default null */
+        repository: string | null;
+        /** @default null */
+        state: string | null;
+        /** @default null */
+        mergedAt: string | null;
       }[];
       blockedBy: string[];
       reviewRounds: number;
@@ -1799,17 +1806,24 @@ export interface components {
       commits: {
         sha: string;
         message: string;
-        url?: string | null;
-        author?: string | null;
-        timestamp?: string | null;
+        /** @default null */
+        url: string | null;
+        /** @default null */
+        author: string | null;
+        /** @default null */
+        timestamp: string | null;
       }[];
       pullRequests: {
         number: number;
         title: string;
-        url?: string | null;
-        repository?: string | null;
-        state?: string | null;
-        mergedAt?: string | null;
+        /** @default null */
+        url: string | null;
+        /** @default null */
+        repository: string | null;
+        /** @default null */
+        state: string | null;
+        /** @default null */
+        mergedAt: string | null;
       }[];
       blockedBy: string[];
       reviewRounds: number;
@@ -2360,17 +2374,24 @@ export interface components {
         commits: {
           sha: string;
           message: string;
-          url?: string | null;
-          author?: string | null;
-          timestamp?: string | null;
+          /** @default null */
+          url: string | null;
+          /** @default null */
+          author: string | null;
+          /** @default null */
+          timestamp: string | null;
         }[];
         pullRequests: {
           number: number;
           title: string;
-          url?: string | null;
-          repository?: string | null;
-          state?: string | null;
-          mergedAt?: string | null;
+          /** @default null */
+          url: string | null;
+          /** @default null */
+          repository: string | null;
+          /** @default null */
+          state: string | null;
+          /** @default null */
+          mergedAt: string | null;
         }[];
         reviewRounds: number;
         verification: {
@@ -2417,17 +2438,24 @@ export interface components {
           commits: {
             sha: string;
             message: string;
-            url?: string | null;
-            author?: string | null;
-            timestamp?: string | null;
+            /** @default null */
+            url: string | null;
+            /** @default null */
+            author: string | null;
+            /** @default null */
+            timestamp: string | null;
           }[];
           pullRequests: {
             number: number;
             title: string;
-            url?: string | null;
-            repository?: string | null;
-            state?: string | null;
-            mergedAt?: string | null;
+            /** @default null */
+            url: string | null;
+            /** @default null */
+            repository: string | null;
+            /** @default null */
+            state: string | null;
+            /** @default null */
+            mergedAt: string | null;
           }[];
           reviewRounds: number;
           verification: {
@@ -2610,17 +2638,24 @@ export interface components {
         commits: {
           sha: string;
           message: string;
-          url?: string | null;
-          author?: string | null;
-          timestamp?: string | null;
+          /** @default null */
+          url: string | null;
+          /** @default null */
+          author: string | null;
+          /** @default null */
+          timestamp: string | null;
         }[];
         pullRequests: {
           number: number;
           title: string;
-          url?: string | null;
-          repository?: string | null;
-          state?: string | null;
-          mergedAt?: string | null;
+          /** @default null */
+          url: string | null;
+          /** @default null */
+          repository: string | null;
+          /** @default null */
+          state: string | null;
+          /** @default null */
+          mergedAt: string | null;
         }[];
         reviewRounds: number;
         verification: {
@@ -3608,15 +3643,20 @@ export interface operations {
           commits?: {
             sha: string;
             message: string;
+            /** @default null */
             url?: string | null;
+            /** @default null */
             author?: string | null;
             timestamp?: string | null;
           }[];
           pullRequests?: {
             number: number;
             title: string;
+            /** @default null */
             url?: string | null;
+            /** @default null */
             repository?: string | null;
+            /** @default null */
             state?: string | null;
             mergedAt?: string | null;
           }[];
@@ -3740,15 +3780,20 @@ export interface operations {
           commits?: {
             sha: string;
             message: string;
+            /** @default null */
             url?: string | null;
+            /** @default null */
             author?: string | null;
             timestamp?: string | null;
           }[];
           pullRequests?: {
             number: number;
             title: string;
+            /** @default null */
             url?: string | null;
+            /** @default null */
             repository?: string | null;
+            /** @default null */
             state?: string | null;
             mergedAt?: string | null;
           }[];
@@ -5988,15 +6033,20 @@ export interface operations {
           commits?: {
             sha: string;
             message: string;
+            /** @default null */
             url?: string | null;
+            /** @default null */
             author?: string | null;
             timestamp?: string | null;
           }[];
           pullRequests?: {
             number: number;
             title: string;
+            /** @default null */
             url?: string | null;
+            /** @default null */
             repository?: string | null;
+            /** @default null */
             state?: string | null;
             mergedAt?: string | null;
           }[];

@@ -7,6 +7,7 @@
  * counts twice.
  */
 import type { OutcomeCount, OutcomeMark } from "../issues/outcomes.js";
+import { storedCommits, storedPullRequests } from "../issues/stored-work.js";
 import type { DispatchOutcome, ReportedOutcome } from "./schemas.js";
 
 /** The outcome of a dispatch that just completed with what its agent reported. */
@@ -51,12 +52,17 @@ export function markOutcome(
   }
 }
 
-/** A stored outcome as the API shows it: outcomes kept before review and verification read as none yet. */
+/**
+ * A stored outcome as the API shows it: outcomes kept before review and verification read as none
+ * yet, and its pull requests and commits with every field (../issues/stored-work.ts).
+ */
 export function storedOutcome(value: unknown): DispatchOutcome | null {
   if (value === null || value === undefined || typeof value !== "object") return null;
   const outcome = value as Partial<DispatchOutcome> & ReportedOutcome;
   return {
     ...outcome,
+    commits: storedCommits(outcome.commits),
+    pullRequests: storedPullRequests(outcome.pullRequests),
     reviewRounds: Number(outcome.reviewRounds ?? 0),
     verification: outcome.verification ?? null,
   };
