@@ -9,7 +9,7 @@ import { ALL_FAMILIES } from "../../client/mcp/all-families.js";
 import { type ApiKey, ApiKeyStore } from "../../core/src/access/api-key-store.js";
 import { GRANT_CACHE_MS, KeyCheck } from "../../core/src/access/key-check.js";
 import { KeyService } from "../../core/src/access/key-service.js";
-import { KEY_PREFIX_LENGTH, newApiKeyId, newKeyText } from "../../core/src/access/keys.js";
+import { apiKeyKey, KEY_PREFIX_LENGTH, newApiKeyId, newKeyText } from "../../core/src/access/keys.js";
 import { createKeyBody } from "../../core/src/access/schemas.js";
 import { ValidationError } from "../../core/src/errors.js";
 import { parseWith } from "../../core/src/http/validation.js";
@@ -193,6 +193,24 @@ describe("/api/keys", () => {
     );
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: string }).error).toBe("expiresAt: must be an ISO-8601 timestamp");
+  });
+
+  it("read an expiry stored as it was sent, before expiries were normalised, in UTC with milliseconds", async () => {
+    const t = await testApp();
+    const made = await dataOf<{ id: string }>(
+      t.app.request("/api/keys", jsonPost({ name: "old", scopes: ["read"], expiresAt: "2030-01-01T00:00:00Z" })),
+      201,
+    );
+    await t.db.update({
+      Key: apiKeyKey(made.id),
+      UpdateExpression: "SET #expiresAt = :sent",
+      ExpressionAttributeNames: { "#expiresAt": "expiresAt" },
+      ExpressionAttributeValues: { ":sent": "2030-01-01T00:00:00Z" },
+    });
+    const read = await dataOf<{ expiresAt: string }>(t.app.request(`/api/keys/${made.id}`, { headers: AUTH }));
+    expect(read.expiresAt).toBe("2030-01-01T00:00:00.000Z");
+    const listed = await dataOf<{ id: string; expiresAt: string }[]>(t.app.request("/api/keys", { headers: AUTH }));
+    expect(listed.find(({ id }) => id === made.id)?.expiresAt).toBe("2030-01-01T00:00:00.000Z");
   });
 });
 

@@ -56,12 +56,13 @@ async function fixAndMerge(t: TestApp, issue: Issue, number: number, mergedAgoMs
       ),
     ),
   );
-  const mergedAt = new Date(Date.now() - mergedAgoMs).toISOString().replace(/\.\d{3}Z$/, "Z");
+  // The code host sends merged_at without milliseconds; it is kept as the instant in UTC with them.
+  const sent = new Date(Date.now() - mergedAgoMs).toISOString().replace(/\.\d{3}Z$/, "Z");
   const body = mergedPullRequest(number);
-  body.pull_request.merged_at = mergedAt;
+  body.pull_request.merged_at = sent;
   const merged = await send(t, codehostDelivery("pull_request", body));
   expect(merged.signal.action).toBe("closed_loop");
-  return { issue: merged.issue as Issue, dispatch: claimed.dispatch, mergedAt };
+  return { issue: merged.issue as Issue, dispatch: claimed.dispatch, mergedAt: new Date(sent).toISOString() };
 }
 
 describe("verification", () => {

@@ -7,7 +7,7 @@
  * counts twice.
  */
 import type { OutcomeCount, OutcomeMark } from "../issues/outcomes.js";
-import { storedCommits, storedPullRequests } from "../issues/stored-work.js";
+import { storedCommits, storedPullRequests, storedVerification } from "../issues/stored-work.js";
 import type { DispatchOutcome, ReportedOutcome } from "./schemas.js";
 
 /** The outcome of a dispatch that just completed with what its agent reported. */
@@ -54,7 +54,7 @@ export function markOutcome(
 
 /**
  * A stored outcome as the API shows it: outcomes kept before review and verification read as none
- * yet, and its pull requests and commits with every field (../issues/stored-work.ts).
+ * yet, and its pull requests, commits and verification as the issue's are read (../issues/stored-work.ts).
  */
 export function storedOutcome(value: unknown): DispatchOutcome | null {
   if (value === null || value === undefined || typeof value !== "object") return null;
@@ -64,6 +64,7 @@ export function storedOutcome(value: unknown): DispatchOutcome | null {
     commits: storedCommits(outcome.commits),
     pullRequests: storedPullRequests(outcome.pullRequests),
     reviewRounds: Number(outcome.reviewRounds ?? 0),
-    verification: outcome.verification ?? null,
+    // Its mergedAt is compared with the issue's, read the same way, to charge a regression or a verification.
+    verification: storedVerification(outcome.verification),
   };
 }

@@ -1,10 +1,16 @@
 /**
- * Pull requests and commits as items hold them, read as the API answers them
- * (core/src/issues/stored-work.ts, docs/api.md#identifiers-and-fields): every optional field null
- * when an item written before it was filled in lacks it.
+ * Pull requests, commits, review feedback and verification as items hold them, read as the API
+ * answers them (core/src/issues/stored-work.ts, docs/api.md#identifiers-and-fields): every optional
+ * field null when an item written before it was filled in lacks it, every time UTC with milliseconds
+ * when it was kept as a client or provider sent it.
  */
 import { describe, expect, it } from "vitest";
-import { storedCommits, storedPullRequests } from "../../../core/src/issues/stored-work.js";
+import {
+  storedCommits,
+  storedFeedback,
+  storedPullRequests,
+  storedVerification,
+} from "../../../core/src/issues/stored-work.js";
 
 describe("stored pull requests", () => {
   it("read every optional field the item lacks as null, and keep those it holds", () => {
@@ -35,5 +41,39 @@ describe("stored commits", () => {
     ]);
     expect(storedCommits([{ sha: "abc1234", message: "Fix", author: "ana" }])[0]?.author).toBe("ana");
     expect(storedCommits(undefined)).toEqual([]);
+  });
+});
+
+describe("stored times", () => {
+  it("read in UTC with milliseconds on pull requests and commits", () => {
+    expect(storedPullRequests([{ number: 2, title: "x", mergedAt: "2026-11-29T00:00:00Z" }])[0]?.mergedAt).toBe(
+      "2026-11-29T00:00:00.000Z",
+    );
+    expect(
+      storedCommits([{ sha: "abc1234", message: "m", timestamp: "2026-11-29T01:00:00+01:00" }])[0]?.timestamp,
+    ).toBe("2026-11-29T00:00:00.000Z");
+  });
+
+  it("read so on feedback and on a watch, keeping the rest as stored", () => {
+    const entry = {
+      kind: "approved",
+      author: "ana",
+      body: "Looks right.",
+      url: null,
+      at: "2026-11-20T10:00:00Z",
+      pullRequest: { repository: "acme/shop", number: 2 },
+    };
+    expect(storedFeedback([entry])).toEqual([{ ...entry, at: "2026-11-20T10:00:00.000Z" }]);
+    const watch = {
+      status: "regressed",
+      mergedAt: "2026-11-29T00:00:00Z",
+      until: "2026-12-02T00:00:00.000Z",
+      regressedAt: "2026-11-30T00:00:00.000Z",
+      signalId: "sig_01JD0000000000000000000001",
+      dispatchId: null,
+    };
+    expect(storedVerification(watch)).toEqual({ ...watch, mergedAt: "2026-11-29T00:00:00.000Z" });
+    expect(storedVerification({ ...watch, regressedAt: undefined })?.regressedAt).toBeNull();
+    expect(storedVerification(undefined)).toBeNull();
   });
 });
