@@ -564,7 +564,7 @@ export interface paths {
     put?: never;
     /**
      * Create a project
-     * @description `limits` (all `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues), `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop), `maxInReview` (an integer 1..1000: issues of the project waiting in review before claims of its issues stop) and `maxCostPerDispatchUsd` (a number > 0: US dollars one dispatch may report before Kaizen stops it). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400. `autonomy.planApproval` (default false): agents post a plan and wait for a person's approval before they may complete.
+     * @description `limits` (all `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues), `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop), `maxInReview` (an integer 1..100: issues of the project waiting in review before claims of its issues stop) and `maxCostPerDispatchUsd` (a number > 0: US dollars one dispatch may report before Kaizen stops it). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400. `autonomy.planApproval` (default false): agents post a plan and wait for a person's approval before they may complete.
      */
     post: operations["postApiProjects"];
     delete?: never;
@@ -593,7 +593,7 @@ export interface paths {
     head?: never;
     /**
      * Update a project
-     * @description `limits` (all `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues), `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop), `maxInReview` (an integer 1..1000: issues of the project waiting in review before claims of its issues stop) and `maxCostPerDispatchUsd` (a number > 0: US dollars one dispatch may report before Kaizen stops it). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400. `autonomy.planApproval` (default false): agents post a plan and wait for a person's approval before they may complete.
+     * @description `limits` (all `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues), `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop), `maxInReview` (an integer 1..100: issues of the project waiting in review before claims of its issues stop) and `maxCostPerDispatchUsd` (a number > 0: US dollars one dispatch may report before Kaizen stops it). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400. `autonomy.planApproval` (default false): agents post a plan and wait for a person's approval before they may complete.
      */
     patch: operations["patchApiProjectsId"];
     trace?: never;
