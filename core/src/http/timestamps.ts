@@ -29,11 +29,11 @@ export function providerTimestamp(value: unknown): string | undefined {
 
 /**
  * A time an item holds, as the API writes it. Items written before times were normalised may
- * hold one without milliseconds or with an offset, as the client or provider sent it; one that
- * names no instant is answered as stored, and an absent one as null.
+ * hold one without milliseconds or with an offset, as the client or provider sent it (always with
+ * an offset: the schemas and the code host require one); one that names no instant is answered as
+ * stored, and an absent one as null. Every read of an issue carries it, so it is kept small.
  * @example storedTimestamp("2026-11-29T00:00:00Z") // "2026-11-29T00:00:00.000Z"
  */
-export function storedTimestamp(value: unknown): string | null {
-  if (typeof value !== "string") return null;
-  return providerTimestamp(value) ?? value;
-}
+export const storedTimestamp = (value: unknown): string | null =>
+  // Items hold a time as a string or null. toJSON() is toISOString() for a valid date, null for an invalid one.
+  value ? (new Date(value as string).toJSON() ?? (value as string)) : null;

@@ -1,80 +1,45 @@
 /**
- * @module issues/stored-work — the pull requests, commits, review feedback and verification an issue
- * or a dispatch's outcome keeps, read as the API answers them (docs/api.md#identifiers-and-fields):
- * an optional field the item lacks is `null`, and a time is UTC with milliseconds, as in items
- * written before the request schemas filled the fields in and normalised the times (a time a client
- * or provider sent was kept as sent). Pure: the issue item's decode (./issue-item.ts) and the
- * dispatch's (../dispatch/outcome-marks.ts) read through it.
+ * @module issues/stored-work — the commits, pull requests, watch and review feedback an issue or a
+ * dispatch's outcome keeps, read as the API answers them (docs/api.md#identifiers-and-fields): an
+ * optional field the item lacks is `null`, and a time a client or the code host sent is UTC with
+ * milliseconds, as in items written before the request schemas filled the fields in and normalised
+ * the times. Pure: the issue item's decode (./issue-item.ts) and the dispatch's
+ * (../dispatch/outcome-marks.ts) read through it. Every function that reads an issue or a dispatch
+ * carries it, the templates function within bytes of its budget, so it is kept small
+ * (docs/contributing.md#budgets).
  */
 import { storedTimestamp } from "../http/timestamps.js";
 import type { Commit, Feedback, PullRequest, Verification } from "./schemas.js";
 
-type Stored = Record<string, unknown>;
+/** `entry` as stored over `absent` (its optional fields, null), with its `time` in the API's form. */
+const completed = <T>(entry: object, absent: object, time: string): T =>
+  ({ ...absent, ...entry, [time]: storedTimestamp((entry as Record<string, unknown>)[time]) }) as T;
 
-/** The objects of a stored list; nothing when the item has none. */
-function entries(value: unknown): Stored[] {
-  return Array.isArray(value)
-    ? value.filter((entry): entry is Stored => typeof entry === "object" && entry !== null)
-    : [];
-}
-
-const textOrNull = (value: unknown): string | null => (typeof value === "string" ? value : null);
+/** Each entry of a stored list {@link completed}; nothing when the item holds no list. */
+const each = <T>(value: unknown, absent: object, time: string): T[] =>
+  ((value as object[] | undefined) ?? []).map((entry) => completed<T>(entry, absent, time));
 
 /**
- * Pull requests as an item holds them, each with every field.
- * @example storedPullRequests([{ number: 2, title: "x", state: "closed" }]) // [{ number: 2, title: "x", url: null, repository: null, state: "closed", mergedAt: null }]
+ * The work an issue item or a dispatch's outcome holds: its commits and pull requests, each with
+ * every field, and the watch of its merged fix, or null. Of a watch's times only `mergedAt` comes
+ * from outside (the code host's `merged_at`, or an agent's); `until` and `regressedAt` were always
+ * written in the API's form.
+ * @example storedWork({ pullRequests: [{ number: 2, title: "x", state: "closed" }] }).pullRequests // [{ number: 2, title: "x", state: "closed", url: null, repository: null, mergedAt: null }]
  */
-export function storedPullRequests(value: unknown): PullRequest[] {
-  return entries(value).map((pr) => ({
-    number: Number(pr.number),
-    title: String(pr.title ?? ""),
-    url: textOrNull(pr.url),
-    repository: textOrNull(pr.repository),
-    state: textOrNull(pr.state),
-    mergedAt: storedTimestamp(pr.mergedAt),
-  }));
-}
-
-/**
- * Commits as an item holds them, each with every field.
- * @example storedCommits([{ sha: "abc1234", message: "Fix" }]) // [{ sha: "abc1234", message: "Fix", url: null, author: null, timestamp: null }]
- */
-export function storedCommits(value: unknown): Commit[] {
-  return entries(value).map((commit) => ({
-    sha: String(commit.sha),
-    message: String(commit.message ?? ""),
-    url: textOrNull(commit.url),
-    author: textOrNull(commit.author),
-    timestamp: storedTimestamp(commit.timestamp),
-  }));
-}
-
-/** A time an item always holds, in the API's form (as stored when it names no instant). */
-const heldTime = (value: string): string => storedTimestamp(value) ?? value;
-
-/**
- * Review feedback as an item holds it, each entry's `at` (the provider's time) in the API's form.
- * @example storedFeedback([{ kind: "approved", at: "2026-11-20T10:00:00Z", … }])[0].at // "2026-11-20T10:00:00.000Z"
- */
-export function storedFeedback(value: unknown): Feedback[] {
-  return entries(value).map((entry) => {
-    const feedback = entry as unknown as Feedback;
-    return { ...feedback, at: heldTime(feedback.at) };
-  });
-}
-
-/**
- * A merged fix's watch as an item holds it, or null: its times in the API's form (`mergedAt` is
- * the provider's `merged_at`, or the one an agent reported).
- * @example storedVerification({ status: "pending", mergedAt: "2026-11-29T00:00:00Z", … })?.mergedAt // "2026-11-29T00:00:00.000Z"
- */
-export function storedVerification(value: unknown): Verification | null {
-  if (typeof value !== "object" || value === null) return null;
-  const watch = value as Verification;
+export function storedWork(held: { commits?: unknown; pullRequests?: unknown; verification?: unknown }): {
+  commits: Commit[];
+  pullRequests: PullRequest[];
+  verification: Verification | null;
+} {
   return {
-    ...watch,
-    mergedAt: heldTime(watch.mergedAt),
-    until: heldTime(watch.until),
-    regressedAt: storedTimestamp(watch.regressedAt),
+    commits: each(held.commits, { url: null, author: null }, "timestamp"),
+    pullRequests: each(held.pullRequests, { url: null, repository: null, state: null }, "mergedAt"),
+    verification: held.verification ? completed(held.verification, {}, "mergedAt") : null,
   };
 }
+
+/**
+ * Review feedback as an item holds it, each entry's `at` (the code host's time) in the API's form.
+ * @example storedFeedback([{ kind: "approved", at: "2026-11-20T10:00:00Z", … }])[0].at // "2026-11-20T10:00:00.000Z"
+ */
+export const storedFeedback = (value: unknown): Feedback[] => each(value, {}, "at");

@@ -1,22 +1,22 @@
 /**
- * Pull requests, commits, review feedback and verification as items hold them, read as the API
- * answers them (core/src/issues/stored-work.ts, docs/api.md#identifiers-and-fields): every optional
- * field null when an item written before it was filled in lacks it, every time UTC with milliseconds
- * when it was kept as a client or provider sent it.
+ * Commits, pull requests, watches and review feedback as items hold them, read as the API answers
+ * them (core/src/issues/stored-work.ts, docs/api.md#identifiers-and-fields): every optional field
+ * null when an item written before it was filled in lacks it, every time a client or the code host
+ * sent in UTC with milliseconds when it was kept as sent.
  */
 import { describe, expect, it } from "vitest";
-import {
-  storedCommits,
-  storedFeedback,
-  storedPullRequests,
-  storedVerification,
-} from "../../../core/src/issues/stored-work.js";
+import { storedFeedback, storedWork } from "../../../core/src/issues/stored-work.js";
 
-describe("stored pull requests", () => {
+describe("stored pull requests and commits", () => {
   it("read every optional field the item lacks as null, and keep those it holds", () => {
-    expect(storedPullRequests([{ number: 2, title: "x", state: "closed", repository: null }])).toEqual([
+    const { pullRequests, commits } = storedWork({
+      pullRequests: [{ number: 2, title: "x", state: "closed", repository: null }],
+      commits: [{ sha: "abc1234", message: "Fix", author: "ana" }],
+    });
+    expect(pullRequests).toEqual([
       { number: 2, title: "x", url: null, repository: null, state: "closed", mergedAt: null },
     ]);
+    expect(commits).toEqual([{ sha: "abc1234", message: "Fix", url: null, author: "ana", timestamp: null }]);
     const whole = {
       number: 7,
       title: "Retry",
@@ -25,45 +25,26 @@ describe("stored pull requests", () => {
       state: "merged",
       mergedAt: "2026-11-29T00:00:00.000Z",
     };
-    expect(storedPullRequests([whole])).toEqual([whole]);
+    expect(storedWork({ pullRequests: [whole] }).pullRequests).toEqual([whole]);
   });
 
-  it("are none when the item holds none", () => {
-    expect(storedPullRequests(undefined)).toEqual([]);
-    expect(storedPullRequests(null)).toEqual([]);
+  it("are none, and the watch null, when the item holds none", () => {
+    expect(storedWork({})).toEqual({ commits: [], pullRequests: [], verification: null });
+    expect(storedWork({ verification: null }).verification).toBeNull();
+  });
+
+  it("read their times in UTC with milliseconds", () => {
+    const { pullRequests, commits } = storedWork({
+      pullRequests: [{ number: 2, title: "x", mergedAt: "2026-11-29T00:00:00Z" }],
+      commits: [{ sha: "abc1234", message: "m", timestamp: "2026-11-29T01:00:00+01:00" }],
+    });
+    expect(pullRequests[0]?.mergedAt).toBe("2026-11-29T00:00:00.000Z");
+    expect(commits[0]?.timestamp).toBe("2026-11-29T00:00:00.000Z");
   });
 });
 
-describe("stored commits", () => {
-  it("read every optional field the item lacks as null", () => {
-    expect(storedCommits([{ sha: "abc1234", message: "Fix" }])).toEqual([
-      { sha: "abc1234", message: "Fix", url: null, author: null, timestamp: null },
-    ]);
-    expect(storedCommits([{ sha: "abc1234", message: "Fix", author: "ana" }])[0]?.author).toBe("ana");
-    expect(storedCommits(undefined)).toEqual([]);
-  });
-});
-
-describe("stored times", () => {
-  it("read in UTC with milliseconds on pull requests and commits", () => {
-    expect(storedPullRequests([{ number: 2, title: "x", mergedAt: "2026-11-29T00:00:00Z" }])[0]?.mergedAt).toBe(
-      "2026-11-29T00:00:00.000Z",
-    );
-    expect(
-      storedCommits([{ sha: "abc1234", message: "m", timestamp: "2026-11-29T01:00:00+01:00" }])[0]?.timestamp,
-    ).toBe("2026-11-29T00:00:00.000Z");
-  });
-
-  it("read so on feedback and on a watch, keeping the rest as stored", () => {
-    const entry = {
-      kind: "approved",
-      author: "ana",
-      body: "Looks right.",
-      url: null,
-      at: "2026-11-20T10:00:00Z",
-      pullRequest: { repository: "acme/shop", number: 2 },
-    };
-    expect(storedFeedback([entry])).toEqual([{ ...entry, at: "2026-11-20T10:00:00.000Z" }]);
+describe("a stored watch and stored feedback", () => {
+  it("read the code host's times in UTC with milliseconds, keeping the rest as stored", () => {
     const watch = {
       status: "regressed",
       mergedAt: "2026-11-29T00:00:00Z",
@@ -72,8 +53,19 @@ describe("stored times", () => {
       signalId: "sig_01JD0000000000000000000001",
       dispatchId: null,
     };
-    expect(storedVerification(watch)).toEqual({ ...watch, mergedAt: "2026-11-29T00:00:00.000Z" });
-    expect(storedVerification({ ...watch, regressedAt: undefined })?.regressedAt).toBeNull();
-    expect(storedVerification(undefined)).toBeNull();
+    expect(storedWork({ verification: watch }).verification).toEqual({
+      ...watch,
+      mergedAt: "2026-11-29T00:00:00.000Z",
+    });
+    const entry = {
+      kind: "approved",
+      author: "ana",
+      body: "Looks right.",
+      url: null,
+      at: "2026-11-20T12:00:00+02:00",
+      pullRequest: { repository: "acme/shop", number: 2 },
+    };
+    expect(storedFeedback([entry])).toEqual([{ ...entry, at: "2026-11-20T10:00:00.000Z" }]);
+    expect(storedFeedback(undefined)).toEqual([]);
   });
 });
