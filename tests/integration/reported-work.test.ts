@@ -5,6 +5,7 @@
  * `null` when absent — in items written before that too, whose attributes are set here as the code
  * before had stored them. Code-host payloads are @octokit/webhooks-examples', signed as it signs them.
  */
+import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
 import { dispatchKey } from "../../core/src/dispatch/keys.js";
 import type { Dispatch } from "../../core/src/dispatch/schemas.js";
@@ -200,6 +201,26 @@ describe("times the code host reports", () => {
     expect((await read<Dispatch>(t, `/api/dispatch/${dispatch.id}`)).outcome?.verification?.mergedAt).toBe(
       "2026-11-29T00:00:00.000Z",
     );
+    // The approval is kept as a human review of the prompt behind the pull request, dated by it.
+    const reviews = () => read<{ source: string; createdAt: string }[]>(t, `/api/prompts/${dispatch.promptId}/reviews`);
+    expect(await reviews()).toEqual([
+      expect.objectContaining({ source: "codehost", createdAt: "2026-11-29T00:00:00.000Z" }),
+    ]);
+
+    // As the code before this kept it: the review's submitted_at verbatim, on each of its listing entries.
+    const doc = DynamoDBDocumentClient.from(t.db.client);
+    const { Items = [] } = await doc.send(new ScanCommand({ TableName: t.tableName, ConsistentRead: true }));
+    const entries = Items.filter((item) => item.source === "codehost" && item.authorType === "human");
+    expect(entries.length).toBeGreaterThan(0);
+    for (const entry of entries) {
+      await t.db.update({
+        Key: { pk: entry.pk, sk: entry.sk },
+        UpdateExpression: "SET #createdAt = :sent",
+        ExpressionAttributeNames: { "#createdAt": "createdAt" },
+        ExpressionAttributeValues: { ":sent": "2026-11-29T09:00:00+09:00" },
+      });
+    }
+    expect(await reviews()).toEqual([expect.objectContaining({ createdAt: "2026-11-29T00:00:00.000Z" })]);
   });
 });
 
