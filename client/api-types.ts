@@ -564,7 +564,7 @@ export interface paths {
     put?: never;
     /**
      * Create a project
-     * @description `limits` (all `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues), `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop), `maxInReview` (an integer 1..1000: issues of the project waiting in review before claims of its issues stop) and `maxCostPerDispatchUsd` (a number > 0: US dollars one dispatch may report before Kaizen stops it). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400. `autonomy.planApproval` (default false): agents post a plan and wait for a person's approval before they may complete.
+     * @description `limits` (all `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues), `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop), `maxInReview` (an integer 1..100: issues of the project waiting in review before claims of its issues stop) and `maxCostPerDispatchUsd` (a number > 0: US dollars one dispatch may report before Kaizen stops it). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400. `autonomy.planApproval` (default false): agents post a plan and wait for a person's approval before they may complete.
      */
     post: operations["postApiProjects"];
     delete?: never;
@@ -593,7 +593,7 @@ export interface paths {
     head?: never;
     /**
      * Update a project
-     * @description `limits` (all `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues), `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop), `maxInReview` (an integer 1..1000: issues of the project waiting in review before claims of its issues stop) and `maxCostPerDispatchUsd` (a number > 0: US dollars one dispatch may report before Kaizen stops it). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400. `autonomy.planApproval` (default false): agents post a plan and wait for a person's approval before they may complete.
+     * @description `limits` (all `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may hold of the project's issues), `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day before claims of its issues stop), `maxInReview` (an integer 1..100: issues of the project waiting in review before claims of its issues stop) and `maxCostPerDispatchUsd` (a number > 0: US dollars one dispatch may report before Kaizen stops it). Sent, the object replaces the project's limits whole: a key left out is `null`; unknown keys are a 400. `autonomy.planApproval` (default false): agents post a plan and wait for a person's approval before they may complete.
      */
     patch: operations["patchApiProjectsId"];
     trace?: never;
@@ -1715,17 +1715,24 @@ export interface components {
       commits: {
         sha: string;
         message: string;
-        url?: string | null;
-        author?: string | null;
-        timestamp?: string | null;
+        /** @default null */
+        url: string | null;
+        /** @default null */
+        author: string | null;
+        /** @default null */
+        timestamp: string | null;
       }[];
       pullRequests: {
         number: number;
         title: string;
-        url?: string | null;
-        repository?: string | null;
-        state?: string | null;
-        mergedAt?: string | null;
+        /** @default null */
+        url: string | null;
+        /** @default null */
+        repository: string | null;
+        /** @default null */
+        state: string | null;
+        /** @default null */
+        mergedAt: string | null;
       }[];
       blockedBy: string[];
       reviewRounds: number;
@@ -1799,17 +1806,24 @@ export interface components {
       commits: {
         sha: string;
         message: string;
-        url?: string | null;
-        author?: string | null;
-        timestamp?: string | null;
+        /** @default null */
+        url: string | null;
+        /** @default null */
+        author: string | null;
+        /** @default null */
+        timestamp: string | null;
       }[];
       pullRequests: {
         number: number;
         title: string;
-        url?: string | null;
-        repository?: string | null;
-        state?: string | null;
-        mergedAt?: string | null;
+        /** @default null */
+        url: string | null;
+        /** @default null */
+        repository: string | null;
+        /** @default null */
+        state: string | null;
+        /** @default null */
+        mergedAt: string | null;
       }[];
       blockedBy: string[];
       reviewRounds: number;
@@ -2360,17 +2374,24 @@ export interface components {
         commits: {
           sha: string;
           message: string;
-          url?: string | null;
-          author?: string | null;
-          timestamp?: string | null;
+          /** @default null */
+          url: string | null;
+          /** @default null */
+          author: string | null;
+          /** @default null */
+          timestamp: string | null;
         }[];
         pullRequests: {
           number: number;
           title: string;
-          url?: string | null;
-          repository?: string | null;
-          state?: string | null;
-          mergedAt?: string | null;
+          /** @default null */
+          url: string | null;
+          /** @default null */
+          repository: string | null;
+          /** @default null */
+          state: string | null;
+          /** @default null */
+          mergedAt: string | null;
         }[];
         reviewRounds: number;
         verification: {
@@ -2417,17 +2438,24 @@ export interface components {
           commits: {
             sha: string;
             message: string;
-            url?: string | null;
-            author?: string | null;
-            timestamp?: string | null;
+            /** @default null */
+            url: string | null;
+            /** @default null */
+            author: string | null;
+            /** @default null */
+            timestamp: string | null;
           }[];
           pullRequests: {
             number: number;
             title: string;
-            url?: string | null;
-            repository?: string | null;
-            state?: string | null;
-            mergedAt?: string | null;
+            /** @default null */
+            url: string | null;
+            /** @default null */
+            repository: string | null;
+            /** @default null */
+            state: string | null;
+            /** @default null */
+            mergedAt: string | null;
           }[];
           reviewRounds: number;
           verification: {
@@ -2610,17 +2638,24 @@ export interface components {
         commits: {
           sha: string;
           message: string;
-          url?: string | null;
-          author?: string | null;
-          timestamp?: string | null;
+          /** @default null */
+          url: string | null;
+          /** @default null */
+          author: string | null;
+          /** @default null */
+          timestamp: string | null;
         }[];
         pullRequests: {
           number: number;
           title: string;
-          url?: string | null;
-          repository?: string | null;
-          state?: string | null;
-          mergedAt?: string | null;
+          /** @default null */
+          url: string | null;
+          /** @default null */
+          repository: string | null;
+          /** @default null */
+          state: string | null;
+          /** @default null */
+          mergedAt: string | null;
         }[];
         reviewRounds: number;
         verification: {
@@ -3608,15 +3643,20 @@ export interface operations {
           commits?: {
             sha: string;
             message: string;
+            /** @default null */
             url?: string | null;
+            /** @default null */
             author?: string | null;
             timestamp?: string | null;
           }[];
           pullRequests?: {
             number: number;
             title: string;
+            /** @default null */
             url?: string | null;
+            /** @default null */
             repository?: string | null;
+            /** @default null */
             state?: string | null;
             mergedAt?: string | null;
           }[];
@@ -3740,15 +3780,20 @@ export interface operations {
           commits?: {
             sha: string;
             message: string;
+            /** @default null */
             url?: string | null;
+            /** @default null */
             author?: string | null;
             timestamp?: string | null;
           }[];
           pullRequests?: {
             number: number;
             title: string;
+            /** @default null */
             url?: string | null;
+            /** @default null */
             repository?: string | null;
+            /** @default null */
             state?: string | null;
             mergedAt?: string | null;
           }[];
@@ -6000,15 +6045,20 @@ export interface operations {
           commits?: {
             sha: string;
             message: string;
+            /** @default null */
             url?: string | null;
+            /** @default null */
             author?: string | null;
             timestamp?: string | null;
           }[];
           pullRequests?: {
             number: number;
             title: string;
+            /** @default null */
             url?: string | null;
+            /** @default null */
             repository?: string | null;
+            /** @default null */
             state?: string | null;
             mergedAt?: string | null;
           }[];

@@ -112,8 +112,12 @@ export function usageOf(args: {
   return Object.keys(usage).length > 0 ? usage : undefined;
 }
 
-type Commit = NonNullable<Schema<"Issue">["commits"]>[number];
-type PullRequest = NonNullable<Schema<"Issue">["pullRequests"]>[number];
+/** A completion's body: its commits' and pull requests' optional fields may be left out (they are then null). */
+type CompleteBody = NonNullable<
+  paths["/api/dispatch/{id}/complete"]["post"]["requestBody"]
+>["content"]["application/json"];
+type Commit = NonNullable<CompleteBody["commits"]>[number];
+type PullRequest = NonNullable<CompleteBody["pullRequests"]>[number];
 
 /**
  * `--commit` as `complete` takes it: a hex sha, optionally followed by a space and its message.

@@ -4,11 +4,15 @@
  * summary from its last answer or its last lines of output.
  */
 import { readFileSync } from "node:fs";
-import type { Schema } from "../client.js";
+import type { paths } from "../client.js";
 import { clip, record, text } from "./agent-output.js";
 
-type Commit = NonNullable<Schema<"Issue">["commits"]>[number];
-type PullRequest = NonNullable<Schema<"Issue">["pullRequests"]>[number];
+/** A completion's body: its commits' and pull requests' optional fields may be left out (they are then null). */
+type CompleteBody = NonNullable<
+  paths["/api/dispatch/{id}/complete"]["post"]["requestBody"]
+>["content"]["application/json"];
+type Commit = NonNullable<CompleteBody["commits"]>[number];
+type PullRequest = NonNullable<CompleteBody["pullRequests"]>[number];
 
 /** What the runner completes a dispatch with. */
 export interface CommandReport {

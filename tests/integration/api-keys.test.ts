@@ -189,6 +189,47 @@ describe("/api/keys", () => {
     const bad = await t.app.request("/api/keys", jsonPost({ name: "x", scopes: ["root"] }));
     expect(bad.status).toBe(400);
   });
+
+  it("keep an expiry as the instant in UTC with milliseconds, whatever offset it is sent with", async () => {
+    const t = await testApp();
+    for (const [sent, kept] of [
+      ["2030-01-01T00:00:00Z", "2030-01-01T00:00:00.000Z"],
+      ["2030-01-01T01:30:00.25+01:30", "2030-01-01T00:00:00.250Z"],
+    ]) {
+      const made = await dataOf<{ id: string; expiresAt: string }>(
+        t.app.request("/api/keys", jsonPost({ name: "expiring", scopes: ["read"], expiresAt: sent })),
+        201,
+      );
+      expect(made.expiresAt, sent).toBe(kept);
+      expect(
+        (await dataOf<{ expiresAt: string }>(t.app.request(`/api/keys/${made.id}`, { headers: AUTH }))).expiresAt,
+      ).toBe(kept);
+    }
+    const refused = await t.app.request(
+      "/api/keys",
+      jsonPost({ name: "x", scopes: ["read"], expiresAt: "2030-01-01" }),
+    );
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toBe("expiresAt: must be an ISO-8601 timestamp");
+  });
+
+  it("read an expiry stored as it was sent, before expiries were normalised, in UTC with milliseconds", async () => {
+    const t = await testApp();
+    const made = await dataOf<{ id: string }>(
+      t.app.request("/api/keys", jsonPost({ name: "old", scopes: ["read"], expiresAt: "2030-01-01T00:00:00Z" })),
+      201,
+    );
+    await t.db.update({
+      Key: apiKeyKey(made.id),
+      UpdateExpression: "SET #expiresAt = :sent",
+      ExpressionAttributeNames: { "#expiresAt": "expiresAt" },
+      ExpressionAttributeValues: { ":sent": "2030-01-01T00:00:00Z" },
+    });
+    const read = await dataOf<{ expiresAt: string }>(t.app.request(`/api/keys/${made.id}`, { headers: AUTH }));
+    expect(read.expiresAt).toBe("2030-01-01T00:00:00.000Z");
+    const listed = await dataOf<{ id: string; expiresAt: string }[]>(t.app.request("/api/keys", { headers: AUTH }));
+    expect(listed.find(({ id }) => id === made.id)?.expiresAt).toBe("2030-01-01T00:00:00.000Z");
+  });
 });
 
 describe("DELETE /api/keys/:id with If-Match", () => {

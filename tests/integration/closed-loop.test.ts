@@ -55,7 +55,8 @@ describe("closing the loop", () => {
         url: "https://codehost.example/octo-org/shop/pull/501",
         repository: "octo-org/shop",
         state: "merged",
-        mergedAt: "2026-11-20T10:00:00Z",
+        // The code host's merged_at, "2026-11-20T10:00:00Z", in UTC with milliseconds.
+        mergedAt: "2026-11-20T10:00:00.000Z",
       },
     ]);
     const finished = await json<Body<Dispatch>>(await t.app.request(`/api/dispatch/${dispatch.id}`, { headers: AUTH }));

@@ -329,7 +329,12 @@ describe.concurrent("outcomes", () => {
     const { data } = await json<Body<{ dispatch: Dispatch; issue: Issue }>>(response);
     expect(data.dispatch).toMatchObject({
       status: "completed",
-      outcome: { summary: "Fixed the timeout", commits: outcome.commits, pullRequests: outcome.pullRequests },
+      outcome: {
+        summary: "Fixed the timeout",
+        commits: outcome.commits,
+        // Kept as the instant in UTC with milliseconds (docs/api.md#identifiers-and-fields).
+        pullRequests: [{ ...outcome.pullRequests[0], mergedAt: "2026-11-20T10:00:00.000Z" }],
+      },
     });
     expect(data.issue).toMatchObject({ status: "done", agentSummary: "Fixed the timeout" });
     expect(data.issue.commits).toHaveLength(1);

@@ -156,7 +156,7 @@ describe("review", () => {
         author: comment.comment.user.login,
         body: `${comment.comment.path}:${comment.comment.line}\n\n${comment.comment.body}`,
         url: comment.comment.html_url,
-        at: comment.comment.created_at,
+        at: new Date(comment.comment.created_at).toISOString(),
         pullRequest: { repository: REPOSITORY, number: 2 },
       },
     ]);
@@ -175,7 +175,8 @@ describe("review", () => {
       author: asked.review.user.login,
       body: "An empty cart still shows a total of NaN.",
       url: asked.review.html_url,
-      at: "2026-11-20T10:00:00Z",
+      // The review's submitted_at, "2026-11-20T10:00:00Z", in UTC with milliseconds.
+      at: "2026-11-20T10:00:00.000Z",
       pullRequest: { repository: REPOSITORY, number: 2 },
     });
     // A redelivery is a duplicate; another delivery of the same review adds nothing.
@@ -234,7 +235,7 @@ describe("review", () => {
     expect(merged.data.issue).toMatchObject({
       status: "done",
       statusChange: { from: "in_review", to: "done", by: "signal" },
-      pullRequests: [{ number: 2, repository: REPOSITORY, state: "merged", mergedAt: "2026-11-21T09:00:00Z" }],
+      pullRequests: [{ number: 2, repository: REPOSITORY, state: "merged", mergedAt: "2026-11-21T09:00:00.000Z" }],
     });
     const signals = await dataOf<Signal[]>(t.app.request(`/api/signals?issueId=${issue.id}`, { headers: AUTH }));
     expect(signals.map(({ action }) => action).sort()).toEqual([

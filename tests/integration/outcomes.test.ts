@@ -185,10 +185,12 @@ describe("outcomes", () => {
     async ({ emulateConflicts }) => {
       const { t, clock, issue, version, agents } = await setup(emulateConflicts);
       const worked = await claimAndComplete(t, "agent-a", 2);
-      const mergedAt = clock()
+      // The code host sends merged_at without milliseconds; it is kept as the instant in UTC with them.
+      const sent = clock()
         .toISOString()
         .replace(/\.\d{3}Z$/, "Z");
-      await deliver(t, codehostDelivery("pull_request", merged(2, mergedAt)));
+      const mergedAt = new Date(sent).toISOString();
+      await deliver(t, codehostDelivery("pull_request", merged(2, sent)));
       clock.advance(HOUR);
       const back = await deliver(t, errortrackerDelivery("issue", errorCreated("910001")));
       expect(back.signal.action).toBe("regressed");
@@ -287,6 +289,8 @@ describe("people's code-host reviews teach the prompt", () => {
           authorType: "human",
           authorName: "ana",
           feedback: "Looks right.",
+          // The review's submitted_at, "2026-11-20T09:00:00Z", in UTC with milliseconds.
+          createdAt: "2026-11-20T09:00:00.000Z",
           clarity: null,
           composite: null,
           sequence: null,

@@ -151,7 +151,10 @@ describe("projects' limits", () => {
     const t = await testApp();
     const perAgent = "limits.maxActivePerAgent: must be an integer 1..100, or null";
     const budget = "limits.dailyCostBudgetUsd: must be a number > 0 and ≤ 1000000 (US dollars), or null";
+    const inReview = "limits.maxInReview: must be an integer 1..100, or null";
     const cases: [unknown, string][] = [
+      [{ maxInReview: 0 }, inReview],
+      [{ maxInReview: 101 }, inReview],
       [{ maxActivePerAgent: 0 }, perAgent],
       [{ maxActivePerAgent: 101 }, perAgent],
       [{ maxActivePerAgent: 1.5 }, perAgent],
@@ -208,6 +211,24 @@ describe("projects' limits", () => {
     await createIssues(t, 2, { projectId: project.id });
     await claimed(t.app, { agent: "old", projectId: project.id });
     await claimed(t.app, { agent: "old", projectId: project.id });
+  });
+
+  it("read as stored on a project stored with a maxInReview above today's 100, kept by a PATCH that leaves limits", async () => {
+    const t = await testApp();
+    const project = await createProject(t, { limits: { maxInReview: 100 } });
+    // As an earlier release stored it: it took up to 1000.
+    await t.db.update({
+      Key: projectKey(project.id),
+      UpdateExpression: "SET #limits.#maxInReview = :stored",
+      ExpressionAttributeNames: { "#limits": "limits", "#maxInReview": "maxInReview" },
+      ExpressionAttributeValues: { ":stored": 500 },
+    });
+    const read = await dataOf<Project>(t.app.request(`/api/projects/${project.id}`, { headers: AUTH }));
+    expect(read.limits).toMatchObject({ maxInReview: 500 });
+    const renamed = await dataOf<Project>(
+      t.app.request(`/api/projects/${project.id}`, send("PATCH", { name: "Renamed" })),
+    );
+    expect(renamed.limits).toMatchObject({ maxInReview: 500 });
   });
 
   it("read a limit as null on a project stored before that limit existed, keeping the others", async () => {

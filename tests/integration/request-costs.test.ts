@@ -190,6 +190,26 @@ describe("signal requests", () => {
     expect(one.status).toBe(200);
     expect(one.calls).toBe(1);
   });
+
+  it("a manual signal naming a project costs 5 calls, its project held in its own transaction; naming none that exists, 3 and no write", async () => {
+    const manual = (fields: Json) => jsonPost({ source: "ops", title: "Deploy failed", severity: "low", ...fields });
+    // The first manual signal of a source also remembers the source: not what is measured here.
+    expect((await costOf(t, "/api/signals", manual({ type: "warm-up" }))).status).toBe(201);
+    const project = (await dataOf<Json>(t.app.request("/api/projects", jsonPost({ name: "Ops" })), 201)).id;
+    // The fingerprint's issue and the project with its goals read, the next number taken, one transaction.
+    const named = await costOf(t, "/api/signals", manual({ type: "deploy", projectId: project }));
+    expect(named.status).toBe(201);
+    expect(named.calls).toBe(5);
+    const before = t.db.usage().writeCapacity;
+    const missing = await costOf(
+      t,
+      "/api/signals",
+      manual({ type: "deploy-elsewhere", projectId: "prj_01ARZ3NDEKTSV4RRFFQ69G5FAV" }),
+    );
+    expect(missing.status).toBe(400);
+    expect(missing.calls).toBe(3);
+    expect(t.db.usage().writeCapacity).toBe(before);
+  });
 });
 
 describe("claims", () => {

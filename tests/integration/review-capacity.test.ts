@@ -87,9 +87,14 @@ describe("review capacity", () => {
       maxCostPerDispatchUsd: null,
     });
     expect((await project(t, 3)).limits.maxInReview).toBe(3);
-    const refused = await t.app.request("/api/projects", jsonPost({ name: "Bad", limits: { maxInReview: 0 } }));
-    expect(refused.status).toBe(400);
-    expect(JSON.stringify(await refused.json())).toContain("must be an integer 1..1000, or null");
+    expect((await project(t, 100)).limits.maxInReview).toBe(100);
+    for (const maxInReview of [0, 101, 1000]) {
+      const refused = await t.app.request("/api/projects", jsonPost({ name: "Bad", limits: { maxInReview } }));
+      expect(refused.status, String(maxInReview)).toBe(400);
+      expect(((await refused.json()) as { error: string }).error).toBe(
+        "limits.maxInReview: must be an integer 1..100, or null",
+      );
+    }
   });
 
   it("holds claims of the project's issues while maxInReview wait in review, and frees them as reviews end", async () => {

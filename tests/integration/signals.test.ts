@@ -1,7 +1,9 @@
 /** Manual signals and the signal reads. */
 import { beforeAll, describe, expect, it } from "vitest";
+import { removeFence, setFence } from "../../core/src/catalog/fence.js";
+import { projectKey } from "../../core/src/catalog/keys.js";
 import { issueStore, signalLinks } from "../../core/src/services.js";
-import { AUTH, jsonPost, type TestApp, testApp } from "../helpers/app.js";
+import { AUTH, dataOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { codehostDelivery, issueEvent } from "../helpers/deliveries.js";
 
 type ListBody = { data: Record<string, unknown>[]; total: number };
@@ -104,6 +106,60 @@ describe("POST /api/signals (manual)", () => {
   it("requires the API key", async () => {
     expect((await t.app.request("/api/signals")).status).toBe(401);
     expect((await t.app.request("/api/signals", { method: "POST" })).status).toBe(401);
+  });
+});
+
+describe("a manual signal naming a project", () => {
+  const totals = async (t: TestApp) => ({
+    signals: (await get(t, "/api/signals")).body.total,
+    issues: (await get(t, "/api/issues")).body.total,
+  });
+  const signal = (projectId: string, type = "deploy_failed") =>
+    jsonPost({ source: "ci", type, title: "Deploy failed", severity: "low", projectId });
+
+  it("that does not exist is a 400 as on POST /api/issues, storing nothing; one that exists opens its issue there", async () => {
+    const t = await testApp();
+    const missing = "prj_01ARZ3NDEKTSV4RRFFQ69G5FAV";
+    const before = await totals(t);
+    const refused = await t.app.request("/api/signals", signal(missing));
+    const asIssue = await t.app.request("/api/issues", jsonPost({ title: "x", type: "task", projectId: missing }));
+    expect(refused.status).toBe(400);
+    expect(asIssue.status).toBe(400);
+    expect(await refused.json()).toEqual({ error: `projectId: project ${missing} does not exist` });
+    expect(await totals(t)).toEqual(before);
+
+    const project = await dataOf<{ id: string }>(t.app.request("/api/projects", jsonPost({ name: "CI" })), 201);
+    const opened = await dataOf<{ signal: { projectId: string }; issue: { projectId: string } }>(
+      t.app.request("/api/signals", signal(project.id)),
+      201,
+    );
+    expect(opened.signal.projectId).toBe(project.id);
+    expect(opened.issue.projectId).toBe(project.id);
+  });
+
+  it("whose delete is under way when the signal is written is a 400 too: its transaction holds the project", async () => {
+    const t = await testApp();
+    const project = await dataOf<{ id: string }>(t.app.request("/api/projects", jsonPost({ name: "Going" })), 201);
+    const first = await dataOf<{ issue: { id: string } }>(t.app.request("/api/signals", signal(project.id)), 201);
+    // A delete of the project fences it first, then counts its issues: the project is still read,
+    // and only the check inside the signal's transaction sees the delete.
+    const until = new Date(Date.now() + 30_000).toISOString();
+    await setFence(t.db, projectKey(project.id), until, { expression: "attribute_exists(pk)", names: {}, values: {} });
+    const before = await totals(t);
+    // One that would group into the project's issue, one that would open another.
+    for (const type of ["deploy_failed", "smoke_failed"]) {
+      const refused = await t.app.request("/api/signals", signal(project.id, type));
+      expect(refused.status, type).toBe(400);
+      expect(await refused.json()).toEqual({ error: `projectId: project ${project.id} does not exist` });
+    }
+    expect(await totals(t)).toEqual(before);
+    expect(
+      (await dataOf<{ signalCount: number }>(t.app.request(`/api/issues/${first.issue.id}`, { headers: AUTH })))
+        .signalCount,
+    ).toBe(1);
+    // The delete gave up: the project takes signals again.
+    await removeFence(t.db, projectKey(project.id));
+    expect((await t.app.request("/api/signals", signal(project.id))).status).toBe(201);
   });
 });
 

@@ -7,6 +7,7 @@
  * signed as the providers sign them.
  */
 import { describe, expect, it } from "vitest";
+import { projectKey } from "../../core/src/catalog/keys.js";
 import type { Project } from "../../core/src/catalog/schemas.js";
 import type { Dispatch } from "../../core/src/dispatch/schemas.js";
 import type { Issue } from "../../core/src/issues/schemas.js";
@@ -56,23 +57,64 @@ async function fixAndMerge(t: TestApp, issue: Issue, number: number, mergedAgoMs
       ),
     ),
   );
-  const mergedAt = new Date(Date.now() - mergedAgoMs).toISOString().replace(/\.\d{3}Z$/, "Z");
+  // The code host sends merged_at without milliseconds; it is kept as the instant in UTC with them.
+  const sent = new Date(Date.now() - mergedAgoMs).toISOString().replace(/\.\d{3}Z$/, "Z");
   const body = mergedPullRequest(number);
-  body.pull_request.merged_at = mergedAt;
+  body.pull_request.merged_at = sent;
   const merged = await send(t, codehostDelivery("pull_request", body));
   expect(merged.signal.action).toBe("closed_loop");
-  return { issue: merged.issue as Issue, dispatch: claimed.dispatch, mergedAt };
+  return { issue: merged.issue as Issue, dispatch: claimed.dispatch, mergedAt: new Date(sent).toISOString() };
 }
 
 describe("verification", () => {
-  it("projects watch merged fixes for verifyHours (72 by default, 1..2160)", async () => {
+  it("projects watch merged fixes for verifyHours (72 by default, 1..720)", async () => {
     const t = await testApp();
     expect((await dataOf<Project>(t.app.request("/api/projects", jsonPost({ name: "A" })), 201)).verifyHours).toBe(72);
     const set = await dataOf<Project>(t.app.request("/api/projects", jsonPost({ name: "B", verifyHours: 6 })), 201);
     expect(set.verifyHours).toBe(6);
-    const refused = await t.app.request("/api/projects", jsonPost({ name: "C", verifyHours: 0 }));
-    expect(refused.status).toBe(400);
-    expect(JSON.stringify(await refused.json())).toContain("verifyHours: must be an integer 1..2160 (hours)");
+    const longest = await dataOf<Project>(
+      t.app.request("/api/projects", jsonPost({ name: "L", verifyHours: 720 })),
+      201,
+    );
+    expect(longest.verifyHours).toBe(720);
+    for (const verifyHours of [0, 721, 2160]) {
+      const refused = await t.app.request("/api/projects", jsonPost({ name: "C", verifyHours }));
+      expect(refused.status, String(verifyHours)).toBe(400);
+      expect(((await refused.json()) as { error: string }).error).toBe(
+        "verifyHours: must be an integer 1..720 (hours)",
+      );
+    }
+    const patched = await t.app.request(`/api/projects/${set.id}`, {
+      ...jsonPost({ verifyHours: 721 }),
+      method: "PATCH",
+    });
+    expect(patched.status).toBe(400);
+  });
+
+  it("a project stored with more verifyHours than today's 720 reads, renames and watches by what it holds", async () => {
+    const t = await testApp();
+    const project = await dataOf<Project>(
+      t.app.request("/api/projects", jsonPost({ name: "Old", verifyHours: 720 })),
+      201,
+    );
+    // As an earlier release stored it: it took up to 2160.
+    await t.db.update({
+      Key: projectKey(project.id),
+      UpdateExpression: "SET #verifyHours = :stored",
+      ExpressionAttributeNames: { "#verifyHours": "verifyHours" },
+      ExpressionAttributeValues: { ":stored": 2000 },
+    });
+    expect((await dataOf<Project>(t.app.request(`/api/projects/${project.id}`, { headers: AUTH }))).verifyHours).toBe(
+      2000,
+    );
+    const renamed = await dataOf<Project>(
+      t.app.request(`/api/projects/${project.id}`, { ...jsonPost({ name: "Older" }), method: "PATCH" }),
+    );
+    expect(renamed).toMatchObject({ name: "Older", verifyHours: 2000 });
+    const issue = (await send(t, errorEvent("created", "900009"))).issue as Issue;
+    await patch(t, issue.id, { projectId: project.id });
+    const { issue: done, mergedAt } = await fixAndMerge(t, issue, 79, 0);
+    expect(done.verification?.until).toBe(new Date(Date.parse(mergedAt) + 2000 * HOUR).toISOString());
   });
 
   it("a merge starts the watch; the error coming back within it reopens the same issue as regressed", async () => {

@@ -186,7 +186,7 @@ function Settings({
           <input
             type="number"
             min={1}
-            max={1000}
+            max={100}
             value={maxInReview}
             onInput={(event) => setMaxInReview(fieldValue(event))}
           />
@@ -197,7 +197,7 @@ function Settings({
             type="number"
             required
             min={1}
-            max={2160}
+            max={720}
             value={verifyHours}
             onInput={(event) => setVerifyHours(fieldValue(event))}
           />

@@ -7,6 +7,7 @@
 import type { Db, Item } from "../db/db.js";
 import { ConditionFailedError } from "../db/db-errors.js";
 import { entityOf } from "../db/item-kinds.js";
+import { storedTimestamp } from "../http/timestamps.js";
 import type { Scope } from "../routes.js";
 import { API_KEYS_PARTITION, apiKeyDigestKey, apiKeyKey } from "./keys.js";
 
@@ -181,7 +182,8 @@ function grantFromItem(item: Item): KeyGrant {
     name: String(item.name),
     scopes: (item.scopes as Scope[] | undefined) ?? [],
     projectIds: (item.projectIds as string[] | null | undefined) ?? null,
-    expiresAt: nullableString(item.expiresAt),
+    // Kept as the client sent it before expiries were normalised (docs/api.md#identifiers-and-fields).
+    expiresAt: storedTimestamp(item.expiresAt),
     revokedAt: nullableString(item.revokedAt),
   };
 }

@@ -4,7 +4,7 @@
  */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
-import { nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
+import { nullableTimestamp, resourceId, timestamp, timestampGiven } from "../http/resource-fields.js";
 import { SCOPES } from "../routes.js";
 import { type Output, onFirstUse } from "../schema.js";
 
@@ -28,7 +28,7 @@ export const createKeyBody = /* @__PURE__ */ onFirstUse(() =>
         z.refine((ids) => new Set(ids).size === ids.length, "must name each project at most once"),
       ),
     ),
-    expiresAt: z.optional(z.iso.datetime({ message: "must be an ISO 8601 time in UTC (…Z)" })),
+    expiresAt: z.optional(timestampGiven()),
   }),
 );
 export type CreateKeyBody = Output<typeof createKeyBody>;
@@ -68,7 +68,7 @@ export const listAuditQuery = /* @__PURE__ */ onFirstUse(() =>
     status: z.optional(
       z.pipe(z.string().check(z.regex(/^[1-5][0-9]{2}$/, "must be an HTTP status (100..599)")), z.transform(Number)),
     ),
-    since: z.optional(z.iso.datetime({ offset: true, message: "must be an ISO-8601 timestamp" })),
+    since: z.optional(timestampGiven()),
   }),
 );
 export type ListAuditQuery = Output<typeof listAuditQuery>;

@@ -17,7 +17,7 @@ import {
 const PROJECT_LIMITS = TEXT
   ? "`limits` (all `null`, no limit, by default): `maxActivePerAgent` (an integer 1..100: active dispatches one agent may " +
     "hold of the project's issues), `dailyCostBudgetUsd` (a number > 0: US dollars its agents may report in a UTC day " +
-    "before claims of its issues stop), `maxInReview` (an integer 1..1000: issues of the project waiting in review " +
+    "before claims of its issues stop), `maxInReview` (an integer 1..100: issues of the project waiting in review " +
     "before claims of its issues stop) and `maxCostPerDispatchUsd` (a number > 0: US dollars one dispatch may report " +
     "before Kaizen stops it). Sent, the object replaces the project's limits whole: a key left out is `null`; " +
     "unknown keys are a 400. `autonomy.planApproval` (default false): agents post a plan and wait for a person's " +

@@ -40,13 +40,21 @@ const color = /* @__PURE__ */ onFirstUse(() =>
 /** Most dollars a daily cost budget may name (DynamoDB's numbers and people's budgets both end somewhere). */
 export const MAX_DAILY_COST_BUDGET_USD = 1_000_000;
 
+/** Most issues `limits.maxInReview` may let wait in review (docs/api.md#review-capacity). */
+export const MAX_IN_REVIEW = 100;
+/**
+ * What a project stored before {@link MAX_IN_REVIEW} may hold: it reads as stored, so the answer's
+ * schema allows it.
+ */
+const STORED_MAX_IN_REVIEW = 1000;
+
 /**
  * A project's `limits` as clients send them, on a create or a PATCH: the object replaces the
  * project's limits whole, and a key left out is `null` (no limit); unknown keys are refused.
  */
 const limitsBody = /* @__PURE__ */ onFirstUse(() => {
   const perAgent = "must be an integer 1..100, or null";
-  const inReview = "must be an integer 1..1000, or null";
+  const inReview = `must be an integer 1..${MAX_IN_REVIEW}, or null`;
   const budget = `must be a number > 0 and ≤ ${MAX_DAILY_COST_BUDGET_USD} (US dollars), or null`;
   const usd = () => z.nullable(z.number(budget).check(z.gt(0, budget), z.lte(MAX_DAILY_COST_BUDGET_USD, budget)));
   return z.pipe(
@@ -54,7 +62,7 @@ const limitsBody = /* @__PURE__ */ onFirstUse(() => {
       {
         maxActivePerAgent: z.optional(z.nullable(z.int(perAgent).check(z.gte(1, perAgent), z.lte(100, perAgent)))),
         dailyCostBudgetUsd: z.optional(usd()),
-        maxInReview: z.optional(z.nullable(z.int(inReview).check(z.gte(1, inReview), z.lte(1000, inReview)))),
+        maxInReview: z.optional(z.nullable(z.int(inReview).check(z.gte(1, inReview), z.lte(MAX_IN_REVIEW, inReview)))),
         maxCostPerDispatchUsd: z.optional(usd()),
       },
       "must be an object { maxActivePerAgent?, dailyCostBudgetUsd?, maxInReview?, maxCostPerDispatchUsd? }",
@@ -142,20 +150,31 @@ const autonomyBody = /* @__PURE__ */ onFirstUse(() =>
 
 /** Hours a merged fix is watched for its problem's return when its project names none (docs/api.md#verification). */
 export const DEFAULT_VERIFY_HOURS = 72;
-const verifyHoursMessage = "must be an integer 1..2160 (hours)";
+/** Most hours a project may watch its merged fixes: 30 days. */
+export const MAX_VERIFY_HOURS = 720;
+/**
+ * What a project stored before {@link MAX_VERIFY_HOURS} may hold: it reads, and watches its fixes,
+ * as stored, so the answer's schema allows it.
+ */
+const STORED_MAX_VERIFY_HOURS = 2160;
 
-const projectFields = /* @__PURE__ */ onFirstUse(() => ({
-  name: sized(1, 200),
-  description: z.nullable(text(10_000)),
-  status: z.enum(PROJECT_STATUSES),
-  health: z.enum(PROJECT_HEALTHS),
-  goalId: z.nullable(goalId()),
-  limits: limitsBody(),
-  sources: sourcesBody(),
-  automation: automationBody(),
-  autonomy: autonomyBody(),
-  verifyHours: z.int(verifyHoursMessage).check(z.gte(1, verifyHoursMessage), z.lte(2160, verifyHoursMessage)),
-}));
+const projectFields = /* @__PURE__ */ onFirstUse(() => {
+  const verifyHoursMessage = `must be an integer 1..${MAX_VERIFY_HOURS} (hours)`;
+  return {
+    name: sized(1, 200),
+    description: z.nullable(text(10_000)),
+    status: z.enum(PROJECT_STATUSES),
+    health: z.enum(PROJECT_HEALTHS),
+    goalId: z.nullable(goalId()),
+    limits: limitsBody(),
+    sources: sourcesBody(),
+    automation: automationBody(),
+    autonomy: autonomyBody(),
+    verifyHours: z
+      .int(verifyHoursMessage)
+      .check(z.gte(1, verifyHoursMessage), z.lte(MAX_VERIFY_HOURS, verifyHoursMessage)),
+  };
+});
 
 /** `POST /api/projects` body. */
 export const createProjectBody = /* @__PURE__ */ onFirstUse(() =>
@@ -255,7 +274,7 @@ export const projectLimitsSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({
     maxActivePerAgent: z.nullable(z.int().check(z.gte(1), z.lte(100))),
     dailyCostBudgetUsd: z.nullable(z.number().check(z.gt(0))),
-    maxInReview: z.nullable(z.int().check(z.gte(1), z.lte(1000))),
+    maxInReview: z.nullable(z.int().check(z.gte(1), z.lte(STORED_MAX_IN_REVIEW))),
     /** The most one dispatch of its issues may cost (docs/api.md#budget-per-dispatch). */
     maxCostPerDispatchUsd: z.nullable(z.number().check(z.gt(0))),
   }),
@@ -312,7 +331,7 @@ export const projectSchema = /* @__PURE__ */ onFirstUse(() =>
     automation: projectAutomationSchema(),
     autonomy: projectAutonomySchema(),
     /** Hours a merged fix of its issues is watched before it counts as verified. */
-    verifyHours: z.int().check(z.gte(1), z.lte(2160)),
+    verifyHours: z.int().check(z.gte(1), z.lte(STORED_MAX_VERIFY_HOURS)),
     createdAt: timestamp(),
     updatedAt: timestamp(),
   }),

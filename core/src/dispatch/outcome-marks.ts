@@ -7,6 +7,7 @@
  * counts twice.
  */
 import type { OutcomeCount, OutcomeMark } from "../issues/outcomes.js";
+import { storedWork } from "../issues/stored-work.js";
 import type { DispatchOutcome, ReportedOutcome } from "./schemas.js";
 
 /** The outcome of a dispatch that just completed with what its agent reported. */
@@ -51,13 +52,17 @@ export function markOutcome(
   }
 }
 
-/** A stored outcome as the API shows it: outcomes kept before review and verification read as none yet. */
+/**
+ * A stored outcome as the API shows it: outcomes kept before review and verification read as none
+ * yet, and its commits, pull requests and verification as the issue's are read (../issues/stored-work.ts).
+ */
 export function storedOutcome(value: unknown): DispatchOutcome | null {
-  if (value === null || value === undefined || typeof value !== "object") return null;
+  if (typeof value !== "object" || !value) return null;
   const outcome = value as Partial<DispatchOutcome> & ReportedOutcome;
   return {
     ...outcome,
+    // Its watch's mergedAt is compared with the issue's, read the same way, to charge a regression or a verification.
+    ...storedWork(outcome),
     reviewRounds: Number(outcome.reviewRounds ?? 0),
-    verification: outcome.verification ?? null,
   };
 }

@@ -3,6 +3,7 @@
  * inside the schema definitions (../schema.ts), so nothing is built until a schema is asked for.
  */
 import * as z from "zod/mini";
+import { utcTimestamp } from "./timestamps.js";
 
 /** A resource id: `prefix_` and a ULID (docs/api.md#identifiers-and-fields). */
 export const resourceId = (prefix: string) =>
@@ -21,6 +22,22 @@ export const timestamp = () => z.iso.datetime();
 
 /** An optional timestamp: `null` when absent (docs/api.md#identifiers-and-fields). */
 export const nullableTimestamp = () => z.nullable(z.iso.datetime());
+
+/** The message of a request timestamp that is none. */
+export const TIMESTAMP_MESSAGE = "must be an ISO-8601 timestamp";
+
+/**
+ * A timestamp a client sends, in a body or a query: ISO-8601 with `Z` or any offset, taken as the
+ * instant it names in the form the API answers with, UTC with milliseconds
+ * (docs/api.md#identifiers-and-fields), so what is stored and echoed compares and sorts as text.
+ * @example z.strictObject({ expiresAt: z.optional(timestampGiven()) }) // "2030-01-01T02:00:00+02:00" → "2030-01-01T00:00:00.000Z"
+ */
+export const timestampGiven = () =>
+  z.pipe(
+    z.iso.datetime({ offset: true, message: TIMESTAMP_MESSAGE }),
+    // The output is a timestamp again, so the OpenAPI document can show what the API answers.
+    z.pipe(z.transform(utcTimestamp), z.iso.datetime()),
+  );
 
 /** An optional text: `null` when absent (docs/api.md#identifiers-and-fields). */
 export const nullableText = () => z.nullable(z.string());

@@ -10,6 +10,7 @@ import type { Item } from "../db/db.js";
 import { entityOf } from "../db/item-kinds.js";
 import { issueKey, issueNumberIndexKey, issueRef } from "./keys.js";
 import type { Issue } from "./schemas.js";
+import { storedFeedback, storedWork } from "./stored-work.js";
 
 /** An issue plus its version (the `ETag`). */
 export interface StoredIssue extends IssueInternals {
@@ -215,12 +216,12 @@ export function fromItem(raw: Item): StoredIssue {
     lastSignalAt: storedLastSignalAt && newest ? laterOf(storedLastSignalAt, newest) : (storedLastSignalAt ?? newest),
     hypothesis: item.hypothesis ?? null,
     agentSummary: item.agentSummary ?? null,
-    commits: item.commits ?? [],
-    pullRequests: item.pullRequests ?? [],
+    // Commits, pull requests, verification and feedback as the API answers them, whatever release
+    // wrote the item (./stored-work.ts).
+    ...storedWork(item),
     blockedBy: item.blockedBy ?? [],
     reviewRounds: Number(item.reviewRounds ?? 0),
-    feedback: item.feedback ?? [],
-    verification: item.verification ?? null,
+    feedback: storedFeedback(item.feedback),
     statusChange: item.statusChange ?? null,
     completedAt: item.completedAt ?? null,
     createdAt: String(item.createdAt),

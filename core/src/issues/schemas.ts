@@ -1,7 +1,15 @@
 /** @module issues/schemas — what an issue is and what clients may send (docs/api.md#issues). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
-import { count, issueRef, nullableText, nullableTimestamp, resourceId, timestamp } from "../http/resource-fields.js";
+import {
+  count,
+  issueRef,
+  nullableText,
+  nullableTimestamp,
+  resourceId,
+  timestamp,
+  timestampGiven,
+} from "../http/resource-fields.js";
 import { type Output, onFirstUse } from "../schema.js";
 import { CREATABLE_STATUSES, ISSUE_SORTS, ISSUE_STATUSES, ISSUE_TYPES } from "./issue-values.js";
 
@@ -21,8 +29,6 @@ export {
 export const MAX_LABELS_PER_ISSUE = 20;
 
 const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
-/** A timestamp a client sends: any ISO-8601 offset. */
-const timestampGiven = /* @__PURE__ */ onFirstUse(() => z.iso.datetime({ offset: true }));
 const priority = /* @__PURE__ */ onFirstUse(() =>
   z.int().check(z.gte(0, "must be between 0 and 4"), z.lte(4, "must be between 0 and 4")),
 );
@@ -38,14 +44,17 @@ const hypothesis = /* @__PURE__ */ onFirstUse(() =>
   }),
 );
 
-/** A commit as issues and dispatch outcomes record it. */
+/** An optional field of a pull request or commit: may be left out, and is then `null` (docs/api.md#identifiers-and-fields). */
+const orNull = <T extends z.ZodMiniType>(field: T) => z._default(z.nullable(field), null);
+
+/** A commit as issues and dispatch outcomes record it; what a client leaves out is `null`. */
 export const commitSchema = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     sha: z.string().check(z.regex(/^[0-9a-f]{7,64}$/i, "must be a hex commit sha")),
     message: text(10_000),
-    url: z.optional(z.nullable(z.url())),
-    author: z.optional(z.nullable(text(200))),
-    timestamp: z.optional(z.nullable(timestampGiven())),
+    url: orNull(z.url()),
+    author: orNull(text(200)),
+    timestamp: orNull(timestampGiven()),
   }),
 );
 
@@ -53,18 +62,19 @@ export const commitSchema = /* @__PURE__ */ onFirstUse(() =>
 export const REPOSITORY_NAME = /^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/;
 
 /**
- * A pull request as issues and dispatch outcomes record it. `repository` (`owner/name`) is kept
- * as given or read from a `url` of the form `https://<host>/<owner>/<repo>/pull/<number>`
- * (docs/api.md#review): code-host events find the issue by it and the number.
+ * A pull request as issues and dispatch outcomes record it; what a client leaves out is `null`.
+ * `repository` (`owner/name`) is kept as given or read from a `url` of the form
+ * `https://<host>/<owner>/<repo>/pull/<number>` (docs/api.md#review): code-host events find the
+ * issue by it and the number.
  */
 export const pullRequestSchema = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     number: z.int().check(z.gte(1, "must be a positive integer")),
     title: text(500),
-    url: z.optional(z.nullable(z.url())),
-    repository: z.optional(z.nullable(z.string().check(z.regex(REPOSITORY_NAME, "must be owner/name")))),
-    state: z.optional(z.nullable(text(50))),
-    mergedAt: z.optional(z.nullable(timestampGiven())),
+    url: orNull(z.url()),
+    repository: orNull(z.string().check(z.regex(REPOSITORY_NAME, "must be owner/name"))),
+    state: orNull(text(50)),
+    mergedAt: orNull(timestampGiven()),
   }),
 );
 

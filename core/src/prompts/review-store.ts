@@ -8,6 +8,7 @@ import { ConditionFailedError, type Db, type Item, type TransactItem } from "../
 import { entityOf } from "../db/item-kinds.js";
 import { ListingIndex } from "../db/listing-index.js";
 import { type Taken, takeNext } from "../db/sequence.js";
+import { storedTimestamp } from "../http/timestamps.js";
 import {
   padReviewSequence,
   REVIEW_LISTINGS,
@@ -178,6 +179,8 @@ function reviewFromEntry(entry: Item): Review {
   const review = Object.fromEntries(REVIEW_FIELDS.map((field) => [field, entry[field] ?? null]));
   // Reviews stored before code-host reviews were kept are rated reviews posted to the API.
   review.source ??= "api";
+  // A code-host review is dated by the provider's submitted_at, kept as sent before provider times were normalised.
+  review.createdAt = storedTimestamp(review.createdAt);
   for (const field of ["versionNumber", "sequence", "clarity", "completeness", "relevance", "composite"] as const) {
     if (review[field] !== null) review[field] = Number(review[field]);
   }

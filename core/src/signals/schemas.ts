@@ -1,7 +1,7 @@
 /** @module signals/schemas — what a signal is and what clients may send or ask (docs/api.md#signals). */
 import * as z from "zod/mini";
 import { paginationQuery } from "../http/pagination.js";
-import { count, issueRef, nullableText, resourceId, timestamp } from "../http/resource-fields.js";
+import { count, issueRef, nullableText, resourceId, timestamp, timestampGiven } from "../http/resource-fields.js";
 import { issueSchema } from "../issues/schemas.js";
 import { type Output, onFirstUse } from "../schema.js";
 import { SEVERITIES } from "./rules.js";
@@ -51,7 +51,7 @@ export const listSignalsQuery = /* @__PURE__ */ onFirstUse(() =>
     severity: z.optional(severity()),
     issueId: z.optional(issueRef()),
     action: z.optional(z.enum(SIGNAL_ACTIONS)),
-    since: z.optional(z.iso.datetime({ offset: true, message: "must be an ISO-8601 timestamp" })),
+    since: z.optional(timestampGiven()),
   }),
 );
 export type ListSignalsQuery = Output<typeof listSignalsQuery>;

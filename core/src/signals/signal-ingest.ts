@@ -12,6 +12,7 @@ import type { Clock } from "../clock.js";
 import { ConditionFailedError, type Db, type TransactItem, TransactionConflictError } from "../db/db.js";
 import { InFlight, RecentlySeen } from "../db/in-flight.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
+import { ValidationError } from "../errors.js";
 import { defaultLogger, loggedError } from "../http/logger.js";
 import type { AutomationRules } from "../issues/automation.js";
 import { newIssueId, type StoredIssue } from "../issues/issue-item.js";
@@ -67,8 +68,11 @@ export interface SignalIssues {
   store: Pick<IssueStore, "takeNumber" | "prepareCreate" | "get">;
   /** Linking grouped signals to their issue, and folding those left beside it. */
   links: SignalLinks;
-  /** The routing of a project a signal names itself (a manual signal's `projectId`). */
-  projects: Pick<CatalogLookups, "routingOf">;
+  /**
+   * The routing of a project a signal names itself (a manual signal's `projectId`), and the check
+   * that holds its transaction to that project still existing.
+   */
+  projects: Pick<CatalogLookups, "routingOf" | "existenceChecks">;
   /**
    * Code-host deliveries about pull requests of Kaizen's issues (docs/api.md#review): given to the
    * webhook receivers' ingest; a manual signal is never one, so the manual signals' ingest has none.
@@ -178,9 +182,10 @@ export class SignalIngest {
     ]);
     if (taken) return this.duplicate(taken);
     const { pointer } = read;
-    // Step 0: the project its source routes to, or the one a manual signal names.
+    // Step 0: the project its source routes to, or the one a manual signal names, which must exist.
     const project =
       input.manual && input.projectId ? await this.issues.projects.routingOf(input.projectId) : read.routing;
+    if (input.manual && input.projectId && !project) throw unknownProject(input.projectId);
     const draft = input.manual ? input : { ...input, projectId: project?.projectId ?? null };
     const reviewed = (await this.issues.reviews?.find(draft, receivedAt)) ?? null;
     if (reviewed) {
@@ -241,7 +246,21 @@ export class SignalIngest {
         ? await reviews.effect(routing, reviewed, receivedAt)
         : await this.issueEffect(draft, routing, current, signal, pointer, project);
     const own = this.signals.prepareCreate(signal, payload.encoded, payload.chunksAhead);
-    const stored = await this.write(draft, own, effect, signal);
+    // A project a manual signal names was read above; the check holds the write to it still existing
+    // (no delete under way), as an issue write naming a project does. It goes right after the signal's own items.
+    const named = draft.manual && draft.projectId ? draft.projectId : null;
+    const checks = named ? this.issues.projects.existenceChecks({ projectId: named }) : [];
+    let stored: IngestResult | undefined;
+    try {
+      stored = await this.write(draft, [...own, ...checks], effect, signal);
+    } catch (error) {
+      const projectGone =
+        named !== null &&
+        error instanceof ConditionFailedError &&
+        error.reasons[own.length] === "ConditionalCheckFailed";
+      if (projectGone) throw unknownProject(named);
+      throw error;
+    }
     if (!stored && effect.after) {
       // Written: what follows may fail without undoing it (the next review tries again).
       await effect.after().catch((error: unknown) => {
@@ -411,4 +430,9 @@ function signalHead(
     headers: draft.headers,
     receivedAt,
   };
+}
+
+/** The 400 of a manual signal naming a project that does not exist, as `POST /api/issues` answers it (docs/api.md#status-codes). */
+function unknownProject(projectId: string): ValidationError {
+  return new ValidationError(`projectId: project ${projectId} does not exist`);
 }

@@ -18,6 +18,7 @@ const issue: Issue = {
       url: "https://codehost.example/acme/shop/pull/7",
       repository: "acme/shop",
       state: "open",
+      mergedAt: null,
     },
   ],
   reviewRounds: 1,

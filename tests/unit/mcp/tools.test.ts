@@ -173,7 +173,12 @@ describe("tool input schemas", () => {
       summary: "Shipped",
       commits: [{ sha: "0123abc", message: "Fix" }],
     });
-    expect(parsed).toEqual({ result: "done", summary: "Shipped", commits: [{ sha: "0123abc", message: "Fix" }] });
+    // A commit's optional fields left out are null, as the API takes them (docs/api.md#identifiers-and-fields).
+    expect(parsed).toEqual({
+      result: "done",
+      summary: "Shipped",
+      commits: [{ sha: "0123abc", message: "Fix", url: null, author: null, timestamp: null }],
+    });
   });
 });
 

@@ -39,7 +39,7 @@ describe("reviewEvent", () => {
         author: body.review.user.login,
         body: "Please handle the empty cart.",
         url: body.review.html_url,
-        at: body.review.submitted_at,
+        at: new Date(body.review.submitted_at).toISOString(),
       });
     }
     body.review.state = "dismissed";
@@ -56,7 +56,7 @@ describe("reviewEvent", () => {
       body: `${body.comment.path}:${body.comment.line}\n\n${body.comment.body}`,
       author: body.comment.user.login,
       url: body.comment.html_url,
-      at: body.comment.created_at,
+      at: new Date(body.comment.created_at).toISOString(),
     });
     expect(
       reviewEvent("pull_request_review_comment.edited", example("pull_request_review_comment", "edited")),
@@ -107,9 +107,29 @@ describe("reviewEvent", () => {
     expect(reviewEvent("pull_request.closed", body)).toMatchObject({
       kind: "merged",
       sendsBack: false,
-      at: "2026-11-20T10:00:00Z",
+      at: "2026-11-20T10:00:00.000Z",
       pullRequests: [{ number: body.pull_request.number, url: body.pull_request.html_url }],
     });
+  });
+
+  it("reads the provider's time as its instant in UTC with milliseconds, and none that is no ISO-8601 time", () => {
+    const body = example("pull_request", "closed");
+    body.pull_request.merged = true;
+    for (const [sent, read] of [
+      ["2026-11-29T00:00:00Z", "2026-11-29T00:00:00.000Z"],
+      ["2026-11-28T20:00:00-04:00", "2026-11-29T00:00:00.000Z"],
+      ["yesterday", null],
+      [1795910400, null],
+    ] as const) {
+      body.pull_request.merged_at = sent;
+      expect(reviewEvent("pull_request.closed", body)?.at, String(sent)).toBe(read);
+    }
+    const comment = review("commented");
+    comment.review.submitted_at = "2026-11-29T09:00:00.123456+09:00";
+    expect(reviewEvent("pull_request_review.submitted", comment)?.at).toBe("2026-11-29T00:00:00.123Z");
+    const check = example("check_run", "completed", (b) => b.check_run.conclusion === "failure");
+    check.check_run.completed_at = "2026-11-29T01:00:00+01:00";
+    expect(reviewEvent("check_run.completed", check)?.at).toBe("2026-11-29T00:00:00.000Z");
   });
 
   it("names every event type it reads a review from, and no other", () => {

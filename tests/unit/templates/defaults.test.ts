@@ -114,7 +114,16 @@ function fullContext(type: Issue["type"]): PromptContext {
         attempt: 1,
         summary: "Could not reproduce with 10 users; needs 200",
         finishedAt: "2026-01-01T12:00:00.000Z",
-        pullRequests: [{ number: 17, title: "Retry pay()", url: "https://codehost.example/acme/shop/pull/17" }],
+        pullRequests: [
+          {
+            number: 17,
+            title: "Retry pay()",
+            url: "https://codehost.example/acme/shop/pull/17",
+            repository: null,
+            state: null,
+            mergedAt: null,
+          },
+        ],
       },
     ],
     feedback: [

@@ -4,6 +4,7 @@
  * the pull request closed with or without merging. Pure: the issues it concerns are found by
  * ../review-loop.ts.
  */
+import { providerTimestamp } from "../../http/timestamps.js";
 import type { FeedbackKind } from "../../issues/schemas.js";
 import { issueReferences } from "./codehost.js";
 import { field, idText, text } from "./index.js";
@@ -36,7 +37,10 @@ export interface ReviewEvent {
   /** The feedback's text: the review's body; the check's name, title and summary; who closed it. */
   body: string;
   url: string | null;
-  /** When it happened, as the provider says; null when it does not (the signal's time then). */
+  /**
+   * When it happened, as the provider says, in UTC with milliseconds (docs/api.md#identifiers-and-fields);
+   * null when it does not say, or says no ISO-8601 time (the signal's time then).
+   */
   at: string | null;
 }
 
@@ -109,7 +113,7 @@ function closedPullRequest(body: unknown, repository: string | null): ReviewEven
       ? `Pull request #${pr.number} merged`
       : `Pull request #${pr.number} closed without merging${closer ? ` by ${closer}` : ""}`,
     url: text(field(body, "pull_request", "html_url")) ?? null,
-    at: text(field(body, "pull_request", merged ? "merged_at" : "closed_at")) ?? null,
+    at: providerTimestamp(field(body, "pull_request", merged ? "merged_at" : "closed_at")) ?? null,
   };
 }
 
@@ -126,7 +130,7 @@ function submittedReview(body: unknown, repository: string | null): ReviewEvent 
     author: text(field(body, "review", "user", "login")) ?? null,
     body: text(field(body, "review", "body")) ?? "",
     url: text(field(body, "review", "html_url")) ?? null,
-    at: text(field(body, "review", "submitted_at")) ?? null,
+    at: providerTimestamp(field(body, "review", "submitted_at")) ?? null,
   };
 }
 
@@ -147,7 +151,7 @@ function reviewComment(body: unknown, repository: string | null): ReviewEvent | 
     author: text(field(comment, "user", "login")) ?? null,
     body: place ? `${place}\n\n${said}` : said,
     url: text(field(comment, "html_url")) ?? null,
-    at: text(field(comment, "created_at")) ?? null,
+    at: providerTimestamp(field(comment, "created_at")) ?? null,
   };
 }
 
@@ -181,6 +185,6 @@ function failedCheck(
     author: text(field(run, "app", "name")) ?? null,
     body: [`${name}: ${conclusion}`, title, summary].filter((part): part is string => Boolean(part)).join("\n\n"),
     url: text(field(run, "html_url")) ?? null,
-    at: text(field(run, "completed_at")) ?? text(field(run, "updated_at")) ?? null,
+    at: providerTimestamp(field(run, "completed_at")) ?? providerTimestamp(field(run, "updated_at")) ?? null,
   };
 }
