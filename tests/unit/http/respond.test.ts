@@ -5,8 +5,6 @@
  */
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { PreconditionFailedError } from "../../../core/src/errors.js";
-import { expectedVersion } from "../../../core/src/http/conditional.js";
 import { contentEtagOf, etagOf, FIRST_ETAG, itemResponse } from "../../../core/src/http/respond.js";
 
 describe("an item answer's ETag", () => {
@@ -20,21 +18,12 @@ describe("an item answer's ETag", () => {
     expect(FIRST_ETAG).toBe('"1"');
   });
 
-  it("of computed content is weak, follows the content, and is refused by If-Match", async () => {
+  it("of computed content is weak and follows the content", () => {
     const tag = contentEtagOf({ total: 3, byStatus: { todo: 3 } });
     expect(tag).toMatch(/^W\/"[A-Za-z0-9_-]{22}"$/);
     expect(contentEtagOf({ total: 3, byStatus: { todo: 3 } })).toBe(tag);
     expect(contentEtagOf({ total: 4, byStatus: { todo: 4 } })).not.toBe(tag);
-    const app = new Hono();
-    app.get("/", (c) => {
-      try {
-        return c.json({ version: expectedVersion(c) ?? null });
-      } catch (error) {
-        if (error instanceof PreconditionFailedError) return c.json({ version: "412" });
-        throw error;
-      }
-    });
-    const answer = await app.request("/", { headers: { "If-Match": tag } });
-    expect(await answer.json()).toEqual({ version: "412" });
+    // A weak tag is refused by If-Match (tests/unit/conditional.test.ts reads one).
+    expect(tag.startsWith('W/"')).toBe(true);
   });
 });
