@@ -2,19 +2,19 @@
 import type { Context } from "hono";
 import { familyModule } from "../http/app.js";
 import { reachOfRequest } from "../http/reach.js";
-import { etagOf, itemResponse, listResponse } from "../http/respond.js";
+import { listResponse, storedResponse } from "../http/respond.js";
 import { catalogService } from "../services.js";
 import { catalogApi } from "./api.js";
 import type { Stored } from "./record-store.js";
 
-/** 201 with `Location` and `ETag` for a record just made. */
+/** 201 with `Location` and `ETag` for a record just made in `collection`. */
 function created(c: Context, collection: string, { record, version }: Stored<{ id: string }>): Response {
-  c.header("Location", `/api/${collection}/${record.id}`);
-  return itemResponse(c, record, { status: 201, etag: etagOf(version) });
+  return storedResponse(c, record, version, { status: 201, location: `/api/${collection}/${record.id}` });
 }
 
+/** A stored record's answer, with its version as the `ETag`. */
 function stored(c: Context, { record, version }: Stored<unknown>): Response {
-  return itemResponse(c, record, { etag: etagOf(version) });
+  return storedResponse(c, record, version);
 }
 
 export const catalogFamily = familyModule(catalogApi, (deps) => {
@@ -33,7 +33,7 @@ export const catalogFamily = familyModule(catalogApi, (deps) => {
     "POST /api/projects": async (c, { body }) => created(c, "projects", await catalog.createProject(body)),
     "GET /api/projects/:id": async (c) => {
       const { project, version } = await catalog.projectDetail(id(c));
-      return itemResponse(c, project, { etag: etagOf(version) });
+      return storedResponse(c, project, version);
     },
     "PATCH /api/projects/:id": async (c, { body, expectedVersion }) =>
       stored(c, await catalog.updateProject(id(c), body, expectedVersion)),

@@ -3,7 +3,7 @@
  * issues/api.ts): call the service, shape the response. The issues family mounts them.
  */
 import type { FamilyHandlers } from "../http/app.js";
-import { etagOf, itemResponse, listResponse } from "../http/respond.js";
+import { listResponse, storedResponse } from "../http/respond.js";
 import type { issueApi } from "../issues/api.js";
 import type { CommentService } from "./comment-service.js";
 
@@ -24,7 +24,7 @@ export function commentHandlers(
     },
     "POST /api/issues/:id/comments": async (c, { body }) => {
       const { comment, version } = await comments.addComment(c.req.param("id") ?? "", body);
-      return itemResponse(c, comment, { status: 201, etag: etagOf(version) });
+      return storedResponse(c, comment, version, { status: 201 });
     },
   };
 }

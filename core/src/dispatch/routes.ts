@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../http/app.js";
 import { type AppDeps, familyModule } from "../http/app.js";
 import { type ReachLookups, reachOfRequest } from "../http/reach.js";
-import { etagOf, FIRST_ETAG, itemResponse, listResponse } from "../http/respond.js";
+import { FIRST_ETAG, itemResponse, listResponse, storedResponse } from "../http/respond.js";
 import { CLAIM_STOPPED_HEADER } from "../routes.js";
 import { dispatchProject, dispatchService } from "../services.js";
 import { dispatchApi } from "./api.js";
@@ -26,12 +26,11 @@ export const dispatchFamily = familyModule(dispatchApi, dispatchReaches, (deps) 
       return c.body(null, 204);
     }
     // The claim's primary resource is the dispatch it made, at the version a claim makes it at.
-    c.header("Location", `/api/dispatch/${result.dispatch.id}`);
-    return itemResponse(c, result, { status, etag: etagOf(CLAIMED_VERSION) });
+    return storedResponse(c, result, CLAIMED_VERSION, { status, location: `/api/dispatch/${result.dispatch.id}` });
   };
   /** An answer about one dispatch and what went with it (its issue, a decision's activity), with the dispatch's `ETag`. */
   const withDispatch = (c: Context, { version, ...answer }: VersionedDispatch & object) =>
-    itemResponse(c, answer, { etag: etagOf(version) });
+    storedResponse(c, answer, version);
   // A key narrowed to projects claims and previews only their issues (docs/security.md#projects).
   const claimer = (c: Context<AppEnv>, projectId: string | undefined) => {
     const reach = reachOfRequest(c);
@@ -60,11 +59,11 @@ export const dispatchFamily = familyModule(dispatchApi, dispatchReaches, (deps) 
     },
     "GET /api/dispatch/:id": async (c) => {
       const found = await dispatch.getDispatch(id(c));
-      return itemResponse(c, found.dispatch, { etag: etagOf(found.version) });
+      return storedResponse(c, found.dispatch, found.version);
     },
     "POST /api/dispatch/:id/heartbeat": async (c, { body }) => {
       const beat = await dispatch.heartbeat(id(c), body, read(c));
-      return itemResponse(c, beat.dispatch, { etag: etagOf(beat.version) });
+      return storedResponse(c, beat.dispatch, beat.version);
     },
     // An activity is written once and never changed.
     "POST /api/dispatch/:id/activities": async (c, { body }) =>

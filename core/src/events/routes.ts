@@ -2,7 +2,7 @@
 import type { Context } from "hono";
 import { familyModule } from "../http/app.js";
 import { pageOffset } from "../http/pagination.js";
-import { contentEtagOf, etagOf, itemResponse, listResponse } from "../http/respond.js";
+import { contentEtagOf, itemResponse, listResponse, storedResponse } from "../http/respond.js";
 import { destinationService } from "../services.js";
 import { destinationApi } from "./api.js";
 
@@ -16,17 +16,19 @@ export const destinationFamily = familyModule(destinationApi, (deps) => {
     },
     "POST /api/event-destinations": async (c, { body }) => {
       const { destination, version } = await destinations.create(body);
-      c.header("Location", `/api/event-destinations/${destination.id}`);
       c.header("Cache-Control", "no-store");
-      return itemResponse(c, destination, { status: 201, etag: etagOf(version) });
+      return storedResponse(c, destination, version, {
+        status: 201,
+        location: `/api/event-destinations/${destination.id}`,
+      });
     },
     "GET /api/event-destinations/:id": async (c) => {
       const { destination, version } = await destinations.get(id(c));
-      return itemResponse(c, destination, { etag: etagOf(version) });
+      return storedResponse(c, destination, version);
     },
     "PATCH /api/event-destinations/:id": async (c, { body, expectedVersion }) => {
       const { destination, version } = await destinations.update(id(c), body, expectedVersion);
-      return itemResponse(c, destination, { etag: etagOf(version) });
+      return storedResponse(c, destination, version);
     },
     "DELETE /api/event-destinations/:id": async (c, { expectedVersion }) => {
       await destinations.delete(id(c), expectedVersion);
@@ -35,7 +37,7 @@ export const destinationFamily = familyModule(destinationApi, (deps) => {
     "POST /api/event-destinations/:id/rotate-secret": async (c, { expectedVersion }) => {
       const { destination, version } = await destinations.rotateSecret(id(c), expectedVersion);
       c.header("Cache-Control", "no-store");
-      return itemResponse(c, destination, { etag: etagOf(version) });
+      return storedResponse(c, destination, version);
     },
     "GET /api/event-destinations/:id/deliveries": async (c, { query }) => {
       const { deliveries, total } = await destinations.eventDeliveriesOf(id(c), {

@@ -20,6 +20,23 @@ export function itemResponse(
   return c.json({ data }, options.status ?? 200, { "Content-Type": JSON_CONTENT_TYPE, ETag: options.etag });
 }
 
+/**
+ * A stored resource's answer at `version`: `{"data": item}` with the version as its `ETag`
+ * ({@link etagOf}), and `location` (where the resource is read) as its `Location`, as a 201 of one
+ * just made, or a claim, carries it.
+ * @example storedResponse(c, project, version)
+ * @example storedResponse(c, runner, version, { status: 201, location: `/api/runners/${runner.id}` })
+ */
+export function storedResponse(
+  c: Context,
+  data: unknown,
+  version: number,
+  options: { status?: ContentfulStatusCode; location?: string } = {},
+): Response {
+  if (options.location !== undefined) c.header("Location", options.location);
+  return itemResponse(c, data, { status: options.status, etag: etagOf(version) });
+}
+
 /** `{"data": [...], "total": N}` with the `Link` header for the neighbouring pages. */
 export function listResponse(c: Context, data: unknown[], total: number, page: PageRequest): Response {
   const headers: Record<string, string> = { "Content-Type": JSON_CONTENT_TYPE };

@@ -2,7 +2,7 @@
 import { commentHandlers } from "../comments/handlers.js";
 import { type AppDeps, familyModule } from "../http/app.js";
 import { type ReachLookups, reachOfRequest } from "../http/reach.js";
-import { etagOf, itemResponse, listResponse } from "../http/respond.js";
+import { listResponse, storedResponse } from "../http/respond.js";
 import { commentService, issueProject, issueService, relationProject, relationService } from "../services.js";
 import { issueApi } from "./api.js";
 import { RELATION_VERSION } from "./relation-store.js";
@@ -30,19 +30,18 @@ export const issueFamily = familyModule(issueApi, issueReaches, (deps) => {
       reach.requireProject(body.projectId);
       if (body.parentId) await reach.require("issue", body.parentId);
       const { issue, version } = await issues.createIssue(body);
-      c.header("Location", `/api/issues/${issue.id}`);
-      return itemResponse(c, issue, { status: 201, etag: etagOf(version) });
+      return storedResponse(c, issue, version, { status: 201, location: `/api/issues/${issue.id}` });
     },
     "GET /api/issues/:id": async (c) => {
       const { detail, version } = await issues.getIssueDetail(c.req.param("id") ?? "");
-      return itemResponse(c, detail, { etag: etagOf(version) });
+      return storedResponse(c, detail, version);
     },
     "PATCH /api/issues/:id": async (c, { body, expectedVersion }) => {
       const reach = reachOfRequest(c);
       if (body.projectId !== undefined) reach.requireProject(body.projectId);
       if (body.parentId) await reach.require("issue", body.parentId);
       const { issue, version } = await issues.updateIssue(c.req.param("id") ?? "", body, expectedVersion);
-      return itemResponse(c, issue, { etag: etagOf(version) });
+      return storedResponse(c, issue, version);
     },
     "DELETE /api/issues/:id": async (c, { expectedVersion }) => {
       await issues.deleteIssue(c.req.param("id") ?? "", expectedVersion);
@@ -51,8 +50,7 @@ export const issueFamily = familyModule(issueApi, issueReaches, (deps) => {
     "POST /api/issues/:id/relations": async (c, { body }) => {
       await reachOfRequest(c).require("issue", body.relatedIssueId);
       const relation = await relations.relate(c.req.param("id") ?? "", body);
-      c.header("Location", `/api/relations/${relation.id}`);
-      return itemResponse(c, relation, { status: 201, etag: etagOf(RELATION_VERSION) });
+      return storedResponse(c, relation, RELATION_VERSION, { status: 201, location: `/api/relations/${relation.id}` });
     },
     "DELETE /api/relations/:id": async (c, { expectedVersion }) => {
       await relations.unrelate(c.req.param("id") ?? "", expectedVersion);

@@ -2,7 +2,7 @@
 import type { Context } from "hono";
 import { familyModule } from "../http/app.js";
 import { pageOffset } from "../http/pagination.js";
-import { etagOf, itemResponse, listResponse } from "../http/respond.js";
+import { listResponse, storedResponse } from "../http/respond.js";
 import { runnerService } from "../services.js";
 import { runnerApi } from "./api.js";
 
@@ -16,16 +16,15 @@ export const runnerFamily = familyModule(runnerApi, (deps) => {
     },
     "POST /api/runners": async (c, { body }) => {
       const { runner, version } = await runners.create(body);
-      c.header("Location", `/api/runners/${runner.id}`);
-      return itemResponse(c, runner, { status: 201, etag: etagOf(version) });
+      return storedResponse(c, runner, version, { status: 201, location: `/api/runners/${runner.id}` });
     },
     "GET /api/runners/:id": async (c) => {
       const { runner, version } = await runners.get(id(c));
-      return itemResponse(c, runner, { etag: etagOf(version) });
+      return storedResponse(c, runner, version);
     },
     "PATCH /api/runners/:id": async (c, { body, expectedVersion }) => {
       const { runner, version } = await runners.update(id(c), body, expectedVersion);
-      return itemResponse(c, runner, { etag: etagOf(version) });
+      return storedResponse(c, runner, version);
     },
     "DELETE /api/runners/:id": async (c, { expectedVersion }) => {
       await runners.delete(id(c), expectedVersion);

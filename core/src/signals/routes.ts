@@ -1,7 +1,7 @@
 /** @module signals/routes — the `signals` family's handlers (routes in ./api.ts): manual signals and the signal reads. */
 import { type AppDeps, familyModule } from "../http/app.js";
 import { type ReachLookups, reachOfRequest } from "../http/reach.js";
-import { etagOf, FIRST_ETAG, itemResponse, listResponse } from "../http/respond.js";
+import { FIRST_ETAG, itemResponse, listResponse, storedResponse } from "../http/respond.js";
 import { issueMerge, issueProject, signalProject, signalService } from "../services.js";
 import { signalApi } from "./api.js";
 import { ingestResponse } from "./respond.js";
@@ -39,7 +39,7 @@ export const signalFamily = familyModule(signalApi, signalReaches, (deps) => {
     "POST /api/issues/:id/merge": async (c, { body }) => {
       await reachOfRequest(c).require("issue", body.intoId);
       const stayed = await issueMerge(deps).merge(c.req.param("id") ?? "", body.intoId);
-      return itemResponse(c, stayed.issue, { etag: etagOf(stayed.version) });
+      return storedResponse(c, stayed.issue, stayed.version);
     },
     "GET /api/issues/:id/signals": async (c, { query }) => {
       const { signals: page, total } = await signals.listIssueSignals(c.req.param("id") ?? "", query);

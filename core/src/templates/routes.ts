@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { type AppDeps, type FamilyHandlers, familyModule, type RouteHandler } from "../http/app.js";
 import { pageOffset } from "../http/pagination.js";
 import type { ReachLookups } from "../http/reach.js";
-import { contentEtagOf, etagOf, FIRST_ETAG, itemResponse, listResponse } from "../http/respond.js";
+import { contentEtagOf, FIRST_ETAG, itemResponse, listResponse, storedResponse } from "../http/respond.js";
 import {
   defaultTemplates,
   experimentService,
@@ -31,8 +31,8 @@ export const templateFamily = familyModule(templateApi, templateReaches, (deps) 
   const id = (c: Context) => c.req.param("id") ?? "";
   const detail = async (c: Context, ref: string, status: 200 | 201 = 200) => {
     const { detail, version } = await templates.templateDetail(ref);
-    if (status === 201) c.header("Location", `/api/templates/${detail.id}`);
-    return itemResponse(c, detail, { status, etag: etagOf(version) });
+    const location = status === 201 ? `/api/templates/${detail.id}` : undefined;
+    return storedResponse(c, detail, version, { status, location });
   };
   const handlers: FamilyHandlers<typeof templateApi> = {
     "GET /api/templates": async (c, { query }) => {
@@ -83,16 +83,18 @@ export const templateFamily = familyModule(templateApi, templateReaches, (deps) 
     },
     "POST /api/templates/:id/experiments": async (c, { body }) => {
       const { experiment, version } = await experiments.start(id(c), body);
-      c.header("Location", `/api/templates/${experiment.templateId}/experiments/${experiment.id}`);
-      return itemResponse(c, experiment, { status: 201, etag: etagOf(version) });
+      return storedResponse(c, experiment, version, {
+        status: 201,
+        location: `/api/templates/${experiment.templateId}/experiments/${experiment.id}`,
+      });
     },
     "GET /api/templates/:id/experiments/:experimentId": async (c) => {
       const { experiment, version } = await experiments.get(id(c), experimentId(c));
-      return itemResponse(c, experiment, { etag: etagOf(version) });
+      return storedResponse(c, experiment, version);
     },
     "DELETE /api/templates/:id/experiments/:experimentId": async (c, { expectedVersion }) => {
       const { experiment, version } = await experiments.stop(id(c), experimentId(c), expectedVersion);
-      return itemResponse(c, experiment, { etag: etagOf(version) });
+      return storedResponse(c, experiment, version);
     },
     "GET /api/partials": async (c, { query }) => {
       const { partials: page, total } = await partials.list(query);
@@ -100,16 +102,18 @@ export const templateFamily = familyModule(templateApi, templateReaches, (deps) 
     },
     "POST /api/partials": async (c, { body }) => {
       const created = await partials.create(body);
-      c.header("Location", `/api/partials/${created.partial.name}`);
-      return itemResponse(c, created.partial, { status: 201, etag: etagOf(created.version) });
+      return storedResponse(c, created.partial, created.version, {
+        status: 201,
+        location: `/api/partials/${created.partial.name}`,
+      });
     },
     "GET /api/partials/:name": async (c) => {
       const found = await partials.get(name(c));
-      return itemResponse(c, found.partial, { etag: etagOf(found.version) });
+      return storedResponse(c, found.partial, found.version);
     },
     "PATCH /api/partials/:name": async (c, { body, expectedVersion }) => {
       const updated = await partials.update(name(c), body, expectedVersion);
-      return itemResponse(c, updated.partial, { etag: etagOf(updated.version) });
+      return storedResponse(c, updated.partial, updated.version);
     },
     "DELETE /api/partials/:name": async (c, { expectedVersion }) => {
       await partials.delete(name(c), expectedVersion);

@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { contentEtagOf, etagOf, FIRST_ETAG, itemResponse } from "../../../core/src/http/respond.js";
+import { contentEtagOf, etagOf, FIRST_ETAG, itemResponse, storedResponse } from "../../../core/src/http/respond.js";
 
 describe("an item answer's ETag", () => {
   it("is the tag it is given, beside the envelope", async () => {
@@ -16,6 +16,21 @@ describe("an item answer's ETag", () => {
     expect(response.headers.get("etag")).toBe('"3"');
     expect(await response.json()).toEqual({ data: { id: "x" } });
     expect(FIRST_ETAG).toBe('"1"');
+  });
+
+  it("of a stored resource is its version, with `Location` where it is read when one is given", async () => {
+    const app = new Hono();
+    app.get("/made", (c) => storedResponse(c, { id: "x" }, 1, { status: 201, location: "/api/things/x" }));
+    app.get("/read", (c) => storedResponse(c, { id: "x" }, 4));
+    const made = await app.request("/made");
+    expect(made.status).toBe(201);
+    expect(made.headers.get("etag")).toBe('"1"');
+    expect(made.headers.get("location")).toBe("/api/things/x");
+    expect(await made.json()).toEqual({ data: { id: "x" } });
+    const read = await app.request("/read");
+    expect(read.status).toBe(200);
+    expect(read.headers.get("etag")).toBe('"4"');
+    expect(read.headers.get("location")).toBeNull();
   });
 
   it("of computed content is weak and follows the content", () => {
