@@ -2939,6 +2939,7 @@ export interface components {
     /** @description Validation error: malformed JSON, a wrong type, an out-of-range or unknown field */
     BadRequest: {
       headers: {
+        "X-Request-Id": components["headers"]["RequestId"];
         [name: string]: unknown;
       };
       content: {
@@ -2948,6 +2949,8 @@ export interface components {
     /** @description Missing or malformed Authorization header, or an invalid webhook signature */
     Unauthorized: {
       headers: {
+        "X-Request-Id": components["headers"]["RequestId"];
+        "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
         [name: string]: unknown;
       };
       content: {
@@ -2957,6 +2960,7 @@ export interface components {
     /** @description A dispatch token used outside its own dispatch */
     Forbidden: {
       headers: {
+        "X-Request-Id": components["headers"]["RequestId"];
         [name: string]: unknown;
       };
       content: {
@@ -2966,6 +2970,7 @@ export interface components {
     /** @description No such resource */
     NotFound: {
       headers: {
+        "X-Request-Id": components["headers"]["RequestId"];
         [name: string]: unknown;
       };
       content: {
@@ -2975,6 +2980,7 @@ export interface components {
     /** @description Conflict with the resource's state, or an Idempotency-Key reused with another body */
     Conflict: {
       headers: {
+        "X-Request-Id": components["headers"]["RequestId"];
         [name: string]: unknown;
       };
       content: {
@@ -2984,6 +2990,7 @@ export interface components {
     /** @description If-Match given and the resource's ETag differs */
     PreconditionFailed: {
       headers: {
+        "X-Request-Id": components["headers"]["RequestId"];
         [name: string]: unknown;
       };
       content: {
@@ -2993,6 +3000,7 @@ export interface components {
     /** @description Body over the limit (1 MiB, 5 MiB for webhook receivers) */
     PayloadTooLarge: {
       headers: {
+        "X-Request-Id": components["headers"]["RequestId"];
         [name: string]: unknown;
       };
       content: {
@@ -3002,6 +3010,7 @@ export interface components {
     /** @description The body is not of a media type this endpoint takes */
     UnsupportedMediaType: {
       headers: {
+        "X-Request-Id": components["headers"]["RequestId"];
         [name: string]: unknown;
       };
       content: {
@@ -3011,6 +3020,8 @@ export interface components {
     /** @description A limit was reached (a claim by an agent holding its project's `limits.maxActivePerAgent` dispatches); retry after `Retry-After` seconds */
     TooManyRequests: {
       headers: {
+        "X-Request-Id": components["headers"]["RequestId"];
+        "Retry-After": components["headers"]["RetryAfter"];
         [name: string]: unknown;
       };
       content: {
@@ -3020,6 +3031,7 @@ export interface components {
     /** @description Internal error, or this receiver's secret is not configured */
     InternalError: {
       headers: {
+        "X-Request-Id": components["headers"]["RequestId"];
         [name: string]: unknown;
       };
       content: {
@@ -3029,6 +3041,8 @@ export interface components {
     /** @description The database is unreachable or throttling, or the same change is still in progress elsewhere (concurrent changes that keep conflicting, a copy of a delivery still being stored); retry after `Retry-After` seconds */
     Unavailable: {
       headers: {
+        "X-Request-Id": components["headers"]["RequestId"];
+        "Retry-After": components["headers"]["RetryAfter"];
         [name: string]: unknown;
       };
       content: {
@@ -3045,7 +3059,22 @@ export interface components {
     IfMatch: string;
   };
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description The request's id, also on its log lines; every answer carries one */
+    RequestId: string;
+    /** @description The resource's version (`"<n>"`, what `If-Match` takes), or a weak tag (`W/"…"`) of a document computed for the request, which `If-Match` never takes */
+    ETag: string;
+    /** @description Where the resource the answer carries is read */
+    Location: string;
+    /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
+    Link: string;
+    /** @description `true` on the first answer given again for a repeated `Idempotency-Key` */
+    IdempotentReplayed: string;
+    /** @description Seconds to wait before trying again */
+    RetryAfter: string;
+    /** @description `Bearer`, on a bearer credential missing or refused (not on a webhook's signature) */
+    WWWAuthenticate: string;
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -3062,6 +3091,8 @@ export interface operations {
       /** @description The service */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -3084,6 +3115,7 @@ export interface operations {
       /** @description The guide */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3104,6 +3136,7 @@ export interface operations {
       /** @description Healthy */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3113,6 +3146,8 @@ export interface operations {
       /** @description Degraded: a check failed */
       503: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          "Retry-After": components["headers"]["RetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -3133,6 +3168,7 @@ export interface operations {
       /** @description The OpenAPI 3.1 document */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3153,6 +3189,7 @@ export interface operations {
       /** @description The reference page */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3176,6 +3213,7 @@ export interface operations {
       /** @description The file */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3198,6 +3236,7 @@ export interface operations {
       /** @description The console */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3219,6 +3258,7 @@ export interface operations {
       /** @description The console */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3243,6 +3283,7 @@ export interface operations {
       /** @description The console */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3265,6 +3306,7 @@ export interface operations {
       /** @description The console */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3286,6 +3328,7 @@ export interface operations {
       /** @description The console */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3307,6 +3350,7 @@ export interface operations {
       /** @description The console */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3328,6 +3372,7 @@ export interface operations {
       /** @description The console */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3352,6 +3397,7 @@ export interface operations {
       /** @description The console */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3374,6 +3420,7 @@ export interface operations {
       /** @description The console */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3395,6 +3442,7 @@ export interface operations {
       /** @description The console */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3419,6 +3467,7 @@ export interface operations {
       /** @description The console */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3441,6 +3490,7 @@ export interface operations {
       /** @description The console */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3462,6 +3512,7 @@ export interface operations {
       /** @description The console */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3483,6 +3534,7 @@ export interface operations {
       /** @description The console */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3504,6 +3556,7 @@ export interface operations {
       /** @description The console */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3528,6 +3581,7 @@ export interface operations {
       /** @description The file */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {
@@ -3554,8 +3608,8 @@ export interface operations {
       /** @description A page of the providers (all three fit on the first) */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -3596,8 +3650,8 @@ export interface operations {
       /** @description A page of issues */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -3672,6 +3726,10 @@ export interface operations {
       /** @description The new issue */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          Location: components["headers"]["Location"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -3705,6 +3763,8 @@ export interface operations {
       /** @description The issue */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -3737,6 +3797,7 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content?: never;
@@ -3809,6 +3870,8 @@ export interface operations {
       /** @description The updated issue */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -3847,8 +3910,8 @@ export interface operations {
       /** @description A page of comments */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -3894,6 +3957,9 @@ export interface operations {
       /** @description The new comment */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -3938,6 +4004,10 @@ export interface operations {
       /** @description The new relation */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          Location: components["headers"]["Location"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -3974,6 +4044,7 @@ export interface operations {
       /** @description Removed */
       204: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content?: never;
@@ -4001,8 +4072,8 @@ export interface operations {
       /** @description A page */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -4065,6 +4136,10 @@ export interface operations {
       /** @description The new project */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          Location: components["headers"]["Location"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -4098,6 +4173,8 @@ export interface operations {
       /** @description The project */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -4130,6 +4207,7 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content?: never;
@@ -4191,6 +4269,8 @@ export interface operations {
       /** @description The updated project */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -4226,8 +4306,8 @@ export interface operations {
       /** @description A page */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -4273,6 +4353,10 @@ export interface operations {
       /** @description The new goal */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          Location: components["headers"]["Location"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -4306,6 +4390,8 @@ export interface operations {
       /** @description The goal */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -4338,6 +4424,7 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content?: never;
@@ -4382,6 +4469,8 @@ export interface operations {
       /** @description The updated goal */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -4415,8 +4504,8 @@ export interface operations {
       /** @description A page */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -4455,6 +4544,10 @@ export interface operations {
       /** @description The new label */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          Location: components["headers"]["Location"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -4490,6 +4583,7 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content?: never;
@@ -4521,6 +4615,8 @@ export interface operations {
       /** @description A delivery already stored (`duplicate: true`); nothing new was written */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -4532,6 +4628,9 @@ export interface operations {
       /** @description A new delivery was stored */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          Location: components["headers"]["Location"];
           [name: string]: unknown;
         };
         content: {
@@ -4564,6 +4663,8 @@ export interface operations {
       /** @description A delivery already stored (`duplicate: true`); nothing new was written */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -4575,6 +4676,9 @@ export interface operations {
       /** @description A new delivery was stored */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          Location: components["headers"]["Location"];
           [name: string]: unknown;
         };
         content: {
@@ -4607,6 +4711,8 @@ export interface operations {
       /** @description A delivery already stored (`duplicate: true`); nothing new was written */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -4618,6 +4724,9 @@ export interface operations {
       /** @description A new delivery was stored */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          Location: components["headers"]["Location"];
           [name: string]: unknown;
         };
         content: {
@@ -4655,8 +4764,8 @@ export interface operations {
       /** @description A page */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -4703,6 +4812,10 @@ export interface operations {
       /** @description The signal and the issue it opened or joined */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          Location: components["headers"]["Location"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -4735,6 +4848,8 @@ export interface operations {
       /** @description The signal */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -4767,8 +4882,8 @@ export interface operations {
       /** @description A page */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -4810,6 +4925,9 @@ export interface operations {
       /** @description The issue that stays */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -4845,8 +4963,8 @@ export interface operations {
       /** @description A page */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -4902,6 +5020,10 @@ export interface operations {
       /** @description The new template */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          Location: components["headers"]["Location"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -4936,6 +5058,8 @@ export interface operations {
       /** @description The chosen template and rendered text (nulls when none matches) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -4966,6 +5090,8 @@ export interface operations {
       /** @description The template */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -4998,6 +5124,7 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content?: never;
@@ -5046,6 +5173,8 @@ export interface operations {
       /** @description The updated template */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -5082,8 +5211,8 @@ export interface operations {
       /** @description A page */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -5129,6 +5258,9 @@ export interface operations {
       /** @description The new draft */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -5167,6 +5299,9 @@ export interface operations {
       /** @description The template with its new active version */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -5200,8 +5335,8 @@ export interface operations {
       /** @description A page */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -5237,8 +5372,8 @@ export interface operations {
       /** @description A page */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -5283,6 +5418,10 @@ export interface operations {
       /** @description The experiment, running */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          Location: components["headers"]["Location"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -5318,6 +5457,8 @@ export interface operations {
       /** @description The experiment with its arms' figures */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -5352,6 +5493,8 @@ export interface operations {
       /** @description The experiment, stopped */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -5383,8 +5526,8 @@ export interface operations {
       /** @description A page */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -5424,6 +5567,10 @@ export interface operations {
       /** @description The new partial */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          Location: components["headers"]["Location"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -5456,6 +5603,8 @@ export interface operations {
       /** @description The partial */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -5488,6 +5637,7 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content?: never;
@@ -5525,6 +5675,8 @@ export interface operations {
       /** @description The updated partial */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -5561,8 +5713,8 @@ export interface operations {
       /** @description A page */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -5594,6 +5746,8 @@ export interface operations {
       /** @description The prompt */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -5626,8 +5780,8 @@ export interface operations {
       /** @description A page */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -5675,6 +5829,9 @@ export interface operations {
       /** @description The new review */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -5717,6 +5874,10 @@ export interface operations {
       /** @description The dispatch, its issue and the rendered prompt */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          Location: components["headers"]["Location"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -5728,8 +5889,10 @@ export interface operations {
       /** @description Nothing is eligible. With `Kaizen-Claim-Stopped: daily-cost-budget`: the only issues left are in projects whose agents reported `limits.dailyCostBudgetUsd` or more today (UTC); claims of them resume the next UTC day or when the budget is raised. With `Kaizen-Claim-Stopped: review-capacity`: issues are held back because `limits.maxInReview` of their projects' issues wait in review (this value wins when both apply); claims resume as reviews end. */
       204: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           /** @description Why nothing was claimed although issues are queued: their projects' reviews are full, or their daily cost budget is spent */
           "Kaizen-Claim-Stopped"?: "daily-cost-budget" | "review-capacity";
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content?: never;
@@ -5761,6 +5924,9 @@ export interface operations {
       /** @description The dispatch, its issue and the rendered prompt */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          Location: components["headers"]["Location"];
           [name: string]: unknown;
         };
         content: {
@@ -5772,6 +5938,7 @@ export interface operations {
       /** @description Nothing is eligible. With `Kaizen-Claim-Stopped: daily-cost-budget`: the only issues left are in projects whose agents reported `limits.dailyCostBudgetUsd` or more today (UTC); claims of them resume the next UTC day or when the budget is raised. With `Kaizen-Claim-Stopped: review-capacity`: issues are held back because `limits.maxInReview` of their projects' issues wait in review (this value wins when both apply); claims resume as reviews end. */
       204: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           /** @description Why nothing was claimed although issues are queued: their projects' reviews are full, or their daily cost budget is spent */
           "Kaizen-Claim-Stopped"?: "daily-cost-budget" | "review-capacity";
           [name: string]: unknown;
@@ -5802,8 +5969,8 @@ export interface operations {
       /** @description A page of the queue, in claim order */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -5838,8 +6005,8 @@ export interface operations {
       /** @description A page */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -5871,6 +6038,8 @@ export interface operations {
       /** @description The dispatch */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -5914,6 +6083,9 @@ export interface operations {
       /** @description The dispatch with its new lease */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -5951,8 +6123,8 @@ export interface operations {
       /** @description A page of activities, oldest first */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -6005,6 +6177,9 @@ export interface operations {
       /** @description The activity */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -6075,6 +6250,9 @@ export interface operations {
       /** @description The finished dispatch and its issue */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -6117,6 +6295,9 @@ export interface operations {
       /** @description The message, as an activity */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -6159,6 +6340,9 @@ export interface operations {
       /** @description The dispatch and the message its agent reads */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -6201,6 +6385,9 @@ export interface operations {
       /** @description The dispatch and the message its agent reads */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -6248,6 +6435,9 @@ export interface operations {
       /** @description The stopped dispatch and its issue */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -6284,6 +6474,9 @@ export interface operations {
       /** @description The released dispatch and its issue */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -6314,8 +6507,8 @@ export interface operations {
       /** @description A page */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -6369,6 +6562,10 @@ export interface operations {
       /** @description The new destination and its signing secret */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          Location: components["headers"]["Location"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -6401,6 +6598,8 @@ export interface operations {
       /** @description The destination */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -6433,6 +6632,7 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content?: never;
@@ -6485,6 +6685,8 @@ export interface operations {
       /** @description The changed destination */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -6524,6 +6726,9 @@ export interface operations {
       /** @description The destination and its new secret */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -6558,8 +6763,8 @@ export interface operations {
       /** @description A page */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -6597,6 +6802,9 @@ export interface operations {
       /** @description The delivery with this attempt */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -6627,8 +6835,8 @@ export interface operations {
       /** @description A page */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -6678,6 +6886,10 @@ export interface operations {
       /** @description The new runner */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          Location: components["headers"]["Location"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
           [name: string]: unknown;
         };
         content: {
@@ -6710,6 +6922,8 @@ export interface operations {
       /** @description The runner */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -6742,6 +6956,7 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content?: never;
@@ -6788,6 +7003,8 @@ export interface operations {
       /** @description The changed runner */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -6819,6 +7036,8 @@ export interface operations {
       /** @description The figures */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -6847,8 +7066,8 @@ export interface operations {
       /** @description A page of chains, newest first */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -6880,8 +7099,8 @@ export interface operations {
       /** @description A page of templates */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -6914,8 +7133,8 @@ export interface operations {
       /** @description A page of agents, most claims first */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -6946,6 +7165,8 @@ export interface operations {
       /** @description The days, newest first */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -6975,8 +7196,8 @@ export interface operations {
       /** @description Every key */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -7015,6 +7236,9 @@ export interface operations {
       /** @description The key, with its text this once */
       201: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
+          Location: components["headers"]["Location"];
           [name: string]: unknown;
         };
         content: {
@@ -7046,6 +7270,8 @@ export interface operations {
       /** @description The key, without its text */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -7078,6 +7304,8 @@ export interface operations {
       /** @description The key, revoked */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -7105,6 +7333,8 @@ export interface operations {
       /** @description The caller */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
+          ETag: components["headers"]["ETag"];
           [name: string]: unknown;
         };
         content: {
@@ -7137,8 +7367,8 @@ export interface operations {
       /** @description A page of records */
       200: {
         headers: {
-          /** @description Neighbouring pages (`rel="next"`, `rel="prev"`) */
-          Link?: string;
+          "X-Request-Id": components["headers"]["RequestId"];
+          Link: components["headers"]["Link"];
           [name: string]: unknown;
         };
         content: {
@@ -7171,6 +7401,7 @@ export interface operations {
       /** @description The JSON-RPC answer (an array for a batch) */
       200: {
         headers: {
+          "X-Request-Id": components["headers"]["RequestId"];
           [name: string]: unknown;
         };
         content: {

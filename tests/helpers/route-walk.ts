@@ -13,7 +13,7 @@ import { ALL_DECLARATIONS } from "../../core/src/families.js";
 import type { AppEnv } from "../../core/src/http/app.js";
 import { versionOfTag } from "../../core/src/http/conditional.js";
 import { issueKey } from "../../core/src/issues/keys.js";
-import { type Declaration, type Success, successStatus } from "../../core/src/openapi/declare.js";
+import { type Declaration, namesLocation, type Success, successStatus } from "../../core/src/openapi/declare.js";
 import { RESOURCE_SCHEMAS } from "../../core/src/openapi/resources.js";
 import { OPEN_GUARD } from "../../core/src/outbound-guard.js";
 import type { Family, RouteKey } from "../../core/src/routes.js";
@@ -45,19 +45,6 @@ function bodySchema(success: Success): z.ZodMiniType | undefined {
   return undefined;
 }
 
-/**
- * The 201s whose created resource has no address of its own (docs/api.md#status-codes): no route reads
- * one comment, review, activity or template version, and a `Location` names the created resource,
- * never a list. Every other 201 names one.
- */
-const CREATED_WITHOUT_ADDRESS: ReadonlySet<AnyRouteKey> = new Set<AnyRouteKey>([
-  "POST /api/issues/:id/comments",
-  "POST /api/prompts/:id/reviews",
-  "POST /api/dispatch/:id/activities",
-  "POST /api/dispatch/:id/messages",
-  "POST /api/templates/:id/versions",
-]);
-
 /** Every declared route's path as a pattern of concrete paths, and whether it takes `If-Match`. */
 const DECLARED_PATHS = Object.values(ALL_DECLARATIONS).flatMap((declarations) =>
   Object.entries(declarations as Record<string, Declaration>).map(([key, declaration]) => ({
@@ -70,18 +57,18 @@ const DECLARED_PATHS = Object.values(ALL_DECLARATIONS).flatMap((declarations) =>
  * The `ETag` and `Location` rule of docs/api.md#concurrency-and-idempotency for an item answer of `key`
  * to a request for `path`: an `ETag`, strong (`"<version>"`) or weak (`W/"…"`); a strong one that
  * `If-Match` takes where the resource answered about (the `Location` of what was created, else the
- * path itself) has a route that takes `If-Match`; and on a 201, a `Location` at a declared route's
- * path, unless the created resource has no address.
+ * path itself) has a route that takes `If-Match`; and a `Location`, at a declared route's path, exactly
+ * when the declaration says the answer names one ({@link namesLocation}: every 201 but those of
+ * resources no route reads one at a time).
  */
-function expectTagged(key: AnyRouteKey, path: string, response: Response): void {
+function expectTagged(key: AnyRouteKey, path: string, success: Success, response: Response): void {
   const etag = response.headers.get("ETag");
   expect(etag ?? "", `${key}: an item answer without an ETag`).toMatch(/^(W\/)?"[\x21\x23-\x7e]+"$/);
   const location = response.headers.get("Location");
-  if (response.status === 201) {
-    expect(location === null, `${key}: a 201 ${location === null ? "without a" : "with a"} Location`).toBe(
-      CREATED_WITHOUT_ADDRESS.has(key),
-    );
-  }
+  expect(
+    location !== null,
+    `${key}: a ${response.status} ${location === null ? "without a" : "with an undeclared"} Location`,
+  ).toBe(namesLocation(success));
   if (location !== null) {
     expect(
       DECLARED_PATHS.some(({ pattern }) => pattern.test(location)),
@@ -109,7 +96,8 @@ export async function expectAsDocumented(key: AnyRouteKey, path: string, respons
     (candidate) => candidate !== undefined && successStatus(candidate) === response.status,
   );
   if (!success) throw new Error(`${key} answered ${response.status}: ${await response.text()}`);
-  if ("item" in success) expectTagged(key, path, response);
+  expect(response.headers.get("X-Request-Id"), `${key}: an answer without an X-Request-Id`).toBeTruthy();
+  if ("item" in success) expectTagged(key, path, success, response);
   const schema = bodySchema(success);
   if (successStatus(success) === 204 || !schema) return undefined;
   const body = await response.json();

@@ -37,7 +37,11 @@ interface OperationObject {
 
 const document = currentOpenApiDocument() as Json & {
   paths: Record<string, Record<string, OperationObject>>;
-  components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
+  components: {
+    schemas: Record<string, Json>;
+    securitySchemes: Record<string, Json>;
+    responses: Record<string, { headers?: Json }>;
+  };
 };
 const operationOf = (method: string, path: string): OperationObject => {
   const operation = document.paths[openApiPath(path)]?.[method.toLowerCase()];
@@ -207,6 +211,46 @@ describe("the OpenAPI document", () => {
     expect(document.components.schemas.Issue).toMatchObject({
       required: expect.arrayContaining(["id", "number", "title", "status", "labels"]),
     });
+  });
+
+  it("names the headers each answer carries: its request id, an item's ETag and Location, a replay's mark, a retry's wait", () => {
+    const headersOf = (method: string, path: string, status: string) =>
+      Object.keys((operationOf(method, path).responses[status]?.headers ?? {}) as Json).sort();
+    expect(headersOf("POST", "/api/issues", "201")).toEqual([
+      "ETag",
+      "Idempotent-Replayed",
+      "Location",
+      "X-Request-Id",
+    ]);
+    expect(headersOf("GET", "/api/issues/:id", "200")).toEqual(["ETag", "X-Request-Id"]);
+    expect(headersOf("GET", "/api/issues", "200")).toEqual(["Link", "X-Request-Id"]);
+    // A comment has no address of its own; the claim for agents that can only GET hands one out.
+    expect(headersOf("POST", "/api/issues/:id/comments", "201")).toEqual([
+      "ETag",
+      "Idempotent-Replayed",
+      "X-Request-Id",
+    ]);
+    expect(headersOf("GET", "/api/dispatch/next", "200")).toEqual(["ETag", "Location", "X-Request-Id"]);
+    expect(headersOf("POST", "/api/dispatch/claim", "204")).toEqual(
+      ["Idempotent-Replayed", "Kaizen-Claim-Stopped", "X-Request-Id"].sort(),
+    );
+    // A receiver's duplicate delivery answers the stored signal without pointing at it again.
+    expect(headersOf("POST", "/api/signals/codehost", "200")).toEqual(["ETag", "X-Request-Id"]);
+    expect(headersOf("POST", "/api/signals/codehost", "201")).toEqual(["ETag", "Location", "X-Request-Id"]);
+    const components = document.components;
+    expect(Object.keys(components.responses.Unavailable?.headers ?? {}).sort()).toEqual([
+      "Retry-After",
+      "X-Request-Id",
+    ]);
+    expect(Object.keys(components.responses.TooManyRequests?.headers ?? {}).sort()).toEqual([
+      "Retry-After",
+      "X-Request-Id",
+    ]);
+    expect(Object.keys(components.responses.Unauthorized?.headers ?? {}).sort()).toEqual([
+      "WWW-Authenticate",
+      "X-Request-Id",
+    ]);
+    expect(Object.keys(components.responses.NotFound?.headers ?? {})).toEqual(["X-Request-Id"]);
   });
 
   it("describes what the services return: their answers' types fit the response schemas' types", () => {

@@ -75,7 +75,7 @@ export const dispatchApi = {
     reach: "handler",
     audit: true,
     query: nextQuery,
-    success: { item: "ClaimResult" },
+    success: { item: "ClaimResult", location: true },
     alsoSuccess: NOTHING_CLAIMED,
     errors: [429],
     doc: TEXT && {
@@ -147,7 +147,7 @@ export const dispatchApi = {
     audit: false,
     token: "dispatch",
     body: activityBody,
-    success: { item: "Activity", status: 201 },
+    success: { item: "Activity", status: 201, location: false },
     errors: [409],
     doc: TEXT && {
       summary: "Say what the agent is doing",
@@ -201,7 +201,7 @@ export const dispatchApi = {
     scope: "write",
     reach: "dispatch",
     body: messageBody,
-    success: { item: "Activity", status: 201 },
+    success: { item: "Activity", status: 201, location: false },
     errors: [409],
     doc: TEXT && {
       summary: "Say something to an agent at work",

@@ -75,6 +75,9 @@ export type { AppEnv } from "./env.js";
 
 type LambdaEnv = { requestContext?: { requestId?: string } };
 
+/** The header a request's id travels in, both ways (docs/api.md#envelopes). */
+export const REQUEST_ID_HEADER = "X-Request-Id";
+
 /**
  * What the app reads of a route's declaration to serve it (openapi/declare `Declaration` adds what
  * the document says): its guard as the route table has it, and the schemas its input must pass.
@@ -184,10 +187,17 @@ export function createHttpApp(
 
   app.use(
     requestId({
+      headerName: REQUEST_ID_HEADER,
       // Behind API Gateway, reuse its request id so gateway and function logs correlate.
       generator: (c) => (c.env as LambdaEnv | undefined)?.requestContext?.requestId ?? crypto.randomUUID(),
     }),
   );
+  // The id goes on every answer (docs/api.md#envelopes), a handler's own `Response` too (the remote MCP
+  // transport's): Hono gives a returned `Response` none of the headers set before it was made.
+  app.use(async (c, next) => {
+    await next();
+    if (!c.res.headers.has(REQUEST_ID_HEADER)) c.res.headers.set(REQUEST_ID_HEADER, c.get("requestId"));
+  });
   app.use(requestLog(logger, deps.db, families));
   if (deps.config.corsAllowedOrigins.length > 0) app.use(crossOrigin(deps.config.corsAllowedOrigins));
 

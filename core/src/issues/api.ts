@@ -89,7 +89,7 @@ export const issueApi = {
     reach: "issue",
     token: "issue",
     body: createCommentBody,
-    success: { status: 201, item: "Comment" },
+    success: { status: 201, item: "Comment", location: false },
     doc: TEXT && {
       summary: "Comment on an issue",
       description: "Also allowed with the dispatch token of a dispatch of this issue.",

@@ -17,8 +17,12 @@ export const ISSUE_REF = TEXT ? "Issue id (`iss_…`) or `KZN-<number>`" : "";
 
 /** What a route answers when it succeeds. */
 export type Success =
-  /** `{"data": <resource>}`, 200 unless said. */
-  | { readonly status?: 200 | 201; readonly item: ResourceName }
+  /**
+   * `{"data": <resource>}`, 200 unless said, with the resource's `ETag`. `location`: whether a
+   * `Location` names where the resource is read (docs/api.md#concurrency-and-idempotency); by default a
+   * 201 does, `false` for what no route reads one at a time, `true` for a 200 that hands one out.
+   */
+  | { readonly status?: 200 | 201; readonly item: ResourceName; readonly location?: boolean }
   /** `{"data": [<resource>…], "total": N}` */
   | { readonly list: ResourceName }
   /** No body; perhaps headers (each with the values it can take) that say why. */
@@ -62,4 +66,9 @@ export type Declarations = Readonly<Record<`${HttpMethod} /${string}`, Declarati
 /** The status a success answers with. */
 export function successStatus(success: Success): 200 | 201 | 204 {
   return "status" in success && success.status !== undefined ? success.status : 200;
+}
+
+/** Whether a success's answer carries a `Location` (an item's, see {@link Success}). */
+export function namesLocation(success: Success): boolean {
+  return "item" in success && (success.location ?? successStatus(success) === 201);
 }

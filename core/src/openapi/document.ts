@@ -5,11 +5,18 @@
  * so no function bundles the generator.
  */
 import * as z from "zod/mini";
-import { takesIdempotencyKey } from "../http/idempotency.js";
+import { IDEMPOTENT_REPLAYED_HEADER, takesIdempotencyKey } from "../http/idempotency.js";
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_PAGE } from "../http/pagination.js";
 import type { Family, HttpMethod, RouteSpec, WebhookProvider } from "../routes.js";
 import { PROVIDER_HEADERS } from "../webhooks/headers.js";
-import { type Declaration, type Declarations, type Doc, type Success, successStatus } from "./declare.js";
+import {
+  type Declaration,
+  type Declarations,
+  type Doc,
+  namesLocation,
+  type Success,
+  successStatus,
+} from "./declare.js";
 import { RESOURCE_SCHEMAS } from "./resources.js";
 
 type Json = Record<string, unknown>;
@@ -84,6 +91,26 @@ const ERRORS = {
 } as const;
 type ErrorStatus = keyof typeof ERRORS;
 
+/** The response headers the document names, each described once under `components.headers`. */
+const RESPONSE_HEADERS = {
+  RequestId: "The request's id, also on its log lines; every answer carries one",
+  ETag: 'The resource\'s version (`"<n>"`, what `If-Match` takes), or a weak tag (`W/"…"`) of a document computed for the request, which `If-Match` never takes',
+  Location: "Where the resource the answer carries is read",
+  Link: 'Neighbouring pages (`rel="next"`, `rel="prev"`)',
+  IdempotentReplayed: "`true` on the first answer given again for a repeated `Idempotency-Key`",
+  RetryAfter: "Seconds to wait before trying again",
+  WWWAuthenticate: "`Bearer`, on a bearer credential missing or refused (not on a webhook's signature)",
+} as const;
+
+/** The headers of an error answer: its `X-Request-Id`, and what it asks of a retry or a credential. */
+function errorHeaders(status: ErrorStatus): Json {
+  return {
+    "X-Request-Id": header("RequestId"),
+    ...(status === 401 ? { "WWW-Authenticate": header("WWWAuthenticate") } : {}),
+    ...(status === 429 || status === 503 ? { "Retry-After": header("RetryAfter") } : {}),
+  };
+}
+
 /**
  * JSON Schema of a zod schema as OpenAPI 3.1 embeds it: `input` for what clients send (before
  * transforms and defaults), `output` for what the API answers.
@@ -156,27 +183,45 @@ function pathParameters(route: RouteSpec, doc: Doc): Json[] {
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: Json) => ({ "application/json": { schema } });
 
-function successResponse(success: Success, description: string, doc: Doc): Json {
-  if ("status" in success && success.status === 204) {
-    if (!success.headers) return { description };
-    const headers = Object.fromEntries(
-      Object.entries(success.headers).map(([name, values]) => [
-        name,
-        { description: doc.headers?.[name] ?? name, schema: { type: "string", enum: values } },
-      ]),
-    );
-    return { description, headers };
-  }
+const header = (name: keyof typeof RESPONSE_HEADERS) => ({ $ref: `#/components/headers/${name}` });
+
+/**
+ * The headers of a success (docs/api.md#concurrency-and-idempotency): every answer's `X-Request-Id`;
+ * an item's `ETag`, and its `Location` where the declaration says the answer names one; a list's
+ * `Link`; a 204's own; and on a route that takes an `Idempotency-Key`, the mark of a replay.
+ */
+function successHeaders(success: Success, doc: Doc, replayable: boolean): Json {
+  const own =
+    "status" in success && success.status === 204
+      ? Object.entries(success.headers ?? {}).map(([name, values]) => [
+          name,
+          { description: doc.headers?.[name] ?? name, schema: { type: "string", enum: values } },
+        ])
+      : [];
+  return {
+    "X-Request-Id": header("RequestId"),
+    ...("item" in success ? { ETag: header("ETag") } : {}),
+    ...(namesLocation(success) ? { Location: header("Location") } : {}),
+    ...("list" in success ? { Link: header("Link") } : {}),
+    ...Object.fromEntries(own),
+    ...(replayable ? { [IDEMPOTENT_REPLAYED_HEADER]: header("IdempotentReplayed") } : {}),
+  };
+}
+
+function successResponse(success: Success, description: string, doc: Doc, replayable: boolean): Json {
+  const headers = successHeaders(success, doc, replayable);
+  if ("status" in success && success.status === 204) return { description, headers };
   if ("item" in success) {
     return {
       description,
+      headers,
       content: json({ type: "object", required: ["data"], properties: { data: ref(success.item) } }),
     };
   }
   if ("list" in success) {
     return {
       description,
-      headers: { Link: { description: 'Neighbouring pages (`rel="next"`, `rel="prev"`)', schema: { type: "string" } } },
+      headers,
       content: json({
         type: "object",
         required: ["data", "total"],
@@ -189,18 +234,23 @@ function successResponse(success: Success, description: string, doc: Doc): Json 
   }
   switch (success.raw) {
     case "health":
-      return { description, content: json(ref("Health")) };
+      return { description, headers, content: json(ref("Health")) };
     case "openapi":
-      return { description, content: json({ type: "object" }) };
+      return { description, headers, content: json({ type: "object" }) };
     case "html":
-      return { description, content: { "text/html": { schema: { type: "string" } } } };
+      return { description, headers, content: { "text/html": { schema: { type: "string" } } } };
     case "text":
-      return { description, content: { "text/plain": { schema: { type: "string" } } } };
+      return { description, headers, content: { "text/plain": { schema: { type: "string" } } } };
     case "jsonrpc":
-      return { description, content: json({ type: ["object", "array"], description: "JSON-RPC 2.0 answers" }) };
+      return {
+        description,
+        headers,
+        content: json({ type: ["object", "array"], description: "JSON-RPC 2.0 answers" }),
+      };
     case "asset":
       return {
         description,
+        headers,
         content: {
           "text/javascript": { schema: { type: "string" } },
           "text/css": { schema: { type: "string" } },
@@ -272,17 +322,28 @@ function operationObject(route: RouteSpec & { family: Family }, declaration: Dec
   const { doc } = declaration;
   if (!doc) throw new Error(`${route.method} ${route.path} has no OpenAPI text (is this a Lambda bundle?)`);
   const responses: Json = {};
-  responses[String(successStatus(declaration.success))] = successResponse(declaration.success, doc.success, doc);
+  const replayable = takesIdempotencyKey(route);
+  responses[String(successStatus(declaration.success))] = successResponse(
+    declaration.success,
+    doc.success,
+    doc,
+    replayable,
+  );
   if (declaration.alsoSuccess) {
     const description = doc.alsoSuccess ?? doc.success;
     responses[String(successStatus(declaration.alsoSuccess))] = successResponse(
       declaration.alsoSuccess,
       description,
       doc,
+      replayable,
     );
   }
   if ("raw" in declaration.success && declaration.success.raw === "health") {
-    responses["503"] = { description: "Degraded: a check failed", content: json(ref("Health")) };
+    responses["503"] = {
+      description: "Degraded: a check failed",
+      headers: { "X-Request-Id": header("RequestId"), "Retry-After": header("RetryAfter") },
+      content: json(ref("Health")),
+    };
   }
   for (const status of errorStatuses(route, declaration)) {
     responses[String(status)] ??= { $ref: `#/components/responses/${ERRORS[status][0]}` };
@@ -352,7 +413,10 @@ export function buildOpenApiDocument(
   }
   const schemas = componentSchemas();
   const errorResponses = Object.fromEntries(
-    Object.values(ERRORS).map(([name, description]) => [name, { description, content: json(ref("Error")) }]),
+    Object.entries(ERRORS).map(([status, [name, description]]) => [
+      name,
+      { description, headers: errorHeaders(Number(status) as ErrorStatus), content: json(ref("Error")) },
+    ]),
   );
   return {
     openapi: "3.1.0",
@@ -367,6 +431,12 @@ export function buildOpenApiDocument(
     components: {
       schemas,
       responses: errorResponses,
+      headers: Object.fromEntries(
+        Object.entries(RESPONSE_HEADERS).map(([name, description]) => [
+          name,
+          { description, schema: { type: "string" } },
+        ]),
+      ),
       parameters: {
         ...Object.fromEntries(
           Object.entries(PAGINATION_PARAMETERS).map(([name, schema]) => [

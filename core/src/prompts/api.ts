@@ -48,7 +48,7 @@ export const promptApi = {
     reach: "prompt",
     token: "prompt",
     body: createReviewBody,
-    success: { status: 201, item: "Review" },
+    success: { status: 201, item: "Review", location: false },
     doc: TEXT && {
       summary: "Review a prompt",
       description: "Also allowed with the dispatch token of the dispatch this prompt was rendered for.",

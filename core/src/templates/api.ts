@@ -106,7 +106,7 @@ export const templateApi = {
     scope: "write",
     reach: "shared",
     body: createVersionBody,
-    success: { status: 201, item: "Version" },
+    success: { status: 201, item: "Version", location: false },
     doc: TEXT && {
       summary: "Add a draft version",
       params: { id: "Template id (`tpl_…`) or slug" },
