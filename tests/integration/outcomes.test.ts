@@ -241,6 +241,92 @@ describe("outcomes", () => {
     const deleted = await t.app.request(`/api/issues/${issue.id}`, { method: "DELETE", headers: AUTH });
     expect(deleted.status).toBe(204);
   });
+
+  it.each(CONFLICT_MODES)(
+    "an agent that merged its own pull request is watched from the code host's merge, not from its word: merged, then verified, each counted once ($mode)",
+    async ({ emulateConflicts }) => {
+      const { t, clock, issue, version, agents } = await setup(emulateConflicts);
+      const sent = clock()
+        .toISOString()
+        .replace(/\.\d{3}Z$/, "Z");
+      const claimed = await dataOf<Claimed>(t.app.request("/api/dispatch/claim", jsonPost({ agent: "agent-a" })), 201);
+      await dataOf(
+        t.app.request(
+          `/api/dispatch/${claimed.dispatch.id}/complete`,
+          jsonPost(
+            {
+              result: "done",
+              summary: "Guarded the total and merged it",
+              pullRequests: [
+                {
+                  number: 4,
+                  title: "Guard the total",
+                  url: `https://github.com/${REPOSITORY}/pull/4`,
+                  state: "merged",
+                  mergedAt: sent,
+                },
+              ],
+            },
+            { Authorization: `Bearer ${claimed.dispatch.token}` },
+          ),
+        ),
+      );
+      // The agent's word: done, but nothing is watched and nothing counted as merged yet.
+      expect(await read<Issue>(t, `/api/issues/${issue.id}`)).toMatchObject({ status: "done", verification: null });
+      expect(await version()).toMatchObject({ outcomes: { completed: 1, merged: 0 } });
+
+      // The code host's merge of the pull request the issue keeps starts the watch and charges the dispatch.
+      clock.advance(60_000);
+      const merge = await deliver(t, codehostDelivery("pull_request", merged(4, sent)));
+      expect(merge.signal).toMatchObject({ action: "closed_loop", issueId: issue.id });
+      const mergedAt = new Date(sent).toISOString();
+      const watch = {
+        status: "pending",
+        mergedAt,
+        until: new Date(Date.parse(mergedAt) + 2 * HOUR).toISOString(),
+        dispatchId: claimed.dispatch.id,
+      };
+      expect(merge.issue).toMatchObject({ status: "done", verification: watch });
+      expect((await read<Dispatch>(t, `/api/dispatch/${claimed.dispatch.id}`)).outcome?.verification).toMatchObject(
+        watch,
+      );
+      // A redelivery of the merge (another delivery id) starts nothing new and counts nothing more.
+      await deliver(t, codehostDelivery("pull_request", merged(4, sent)));
+      expect((await read<Issue>(t, `/api/issues/${issue.id}`)).verification).toMatchObject(watch);
+      expect(await version()).toMatchObject({ outcomes: { completed: 1, merged: 1 } });
+
+      clock.advance(3 * HOUR);
+      expect(await verificationSweep({ db: t.db, clock }).sweep()).toBe(1);
+      expect((await read<Issue>(t, `/api/issues/${issue.id}`)).verification?.status).toBe("verified");
+      expect(await version()).toMatchObject({ outcomes: { completed: 1, merged: 1, verified: 1 }, verifiedRate: 1 });
+      expect((await agents())[0]).toMatchObject({ agent: "agent-a", merged: 1, verified: 1, verifiedRate: 1 });
+    },
+  );
+
+  it("a merge only naming a done issue that was never watched leaves it unwatched: only the pull requests it keeps are its fix", async () => {
+    const { t, clock, issue, version } = await setup(true);
+    const claimed = await dataOf<Claimed>(t.app.request("/api/dispatch/claim", jsonPost({ agent: "agent-a" })), 201);
+    await dataOf(
+      t.app.request(
+        `/api/dispatch/${claimed.dispatch.id}/complete`,
+        jsonPost(
+          { result: "done", summary: "Fixed, no pull request" },
+          { Authorization: `Bearer ${claimed.dispatch.token}` },
+        ),
+      ),
+    );
+    const body = merged(
+      9,
+      clock()
+        .toISOString()
+        .replace(/\.\d{3}Z$/, "Z"),
+    );
+    body.pull_request.title = `Tidy after KZN-${issue.number}`;
+    const merge = await deliver(t, codehostDelivery("pull_request", body));
+    expect(merge.signal.action).toBe("closed_loop");
+    expect(merge.issue).toMatchObject({ status: "done", verification: null, pullRequests: [{ number: 9 }] });
+    expect(await version()).toMatchObject({ outcomes: { completed: 1, merged: 0 } });
+  });
 });
 
 describe("people's code-host reviews teach the prompt", () => {

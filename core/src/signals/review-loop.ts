@@ -155,8 +155,10 @@ async function issuesOf(event: ReviewEvent, issues: ReviewedIssues): Promise<Sto
  * The writes that close the loop on each issue: the pull request joins its `pullRequests`, and an
  * open issue moves to `done` (from any open status: the fix is merged), completing the dispatch
  * working it with the pull request as its outcome, and its fix is watched from the merge for its
- * project's `verifyHours` (docs/api.md#verification). One move for all of them, so an issue two of
- * them block is written once.
+ * project's `verifyHours` (docs/api.md#verification). An issue `done` already that keeps the pull
+ * request (its agent reported it merged) and was never watched is watched from the code host's
+ * merge too: the agent's report was a claim, the merge is the outcome. One move for all of them, so
+ * an issue two of them block is written once.
  */
 export async function closeLoop(
   issues: StoredIssue[],
@@ -166,8 +168,8 @@ export async function closeLoop(
   verifyHoursOf: (projectId: string | null) => Promise<number>,
 ): Promise<{ issue: Issue | null; writes: TransactItem[] }> {
   const mergedAt = pullRequest.mergedAt ?? receivedAt;
-  // Each project read once, and only for the issues this merge finishes.
-  const finishing = issues.filter(({ issue }) => issue.status !== "done" && issue.status !== "canceled");
+  // Each project read once, and only for the issues this merge starts watching.
+  const finishing = issues.filter((current) => watchStarts(current.issue, pullRequest));
   const projects = [...new Set(finishing.map(({ issue }) => issue.projectId))];
   const hoursOf = new Map(
     await Promise.all(projects.map(async (projectId) => [projectId, await verifyHoursOf(projectId)] as const)),
@@ -185,6 +187,7 @@ export async function closeLoop(
           ? [...current.issue.pullRequests, pullRequest]
           : current.issue.pullRequests.map((pr, i) => (i === known ? { ...pr, ...pullRequest, title: pr.title } : pr));
       const open = current.issue.status !== "done" && current.issue.status !== "canceled";
+      const watched = watchStarts(current.issue, pullRequest);
       const dispatchId = current.activeDispatchId ?? current.lastDispatchId;
       const verification: Verification = {
         status: "pending",
@@ -199,15 +202,31 @@ export async function closeLoop(
       return {
         current,
         by: "signal" as const,
-        changes: { pullRequests, ...(open ? { status: "done" as const, verification } : {}) },
+        changes: {
+          pullRequests,
+          ...(open ? { status: "done" as const } : {}),
+          ...(watched ? { verification } : {}),
+        },
         dispatchEnd: { status: "completed" as const, outcome },
         // The merge is charged to the dispatch whose work it was (docs/api.md#outcomes).
-        ...(open && dispatchId ? { outcome: { dispatchId, mark: { kind: "merged" as const, verification } } } : {}),
+        ...(watched && dispatchId ? { outcome: { dispatchId, mark: { kind: "merged" as const, verification } } } : {}),
       };
     }),
     new Date(receivedAt),
   );
   return { issue: moved[0]?.issue ?? null, writes };
+}
+
+/**
+ * Whether a merge of `pullRequest` starts watching `issue`'s fix: it is still open (the merge finishes
+ * it), or it is `done` without a watch ever begun and keeps that pull request (its agent completed
+ * with it already merged, docs/api.md#verification). A `canceled` issue, one watched already (a
+ * redelivered merge) and one the pull request only names are not watched.
+ */
+function watchStarts(issue: Issue, pullRequest: PullRequest): boolean {
+  if (issue.status === "canceled") return false;
+  if (issue.status !== "done") return true;
+  return issue.verification === null && issue.pullRequests.some((kept) => samePullRequest(kept, pullRequest));
 }
 
 /**

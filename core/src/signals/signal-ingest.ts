@@ -17,8 +17,8 @@ import { defaultLogger, loggedError } from "../http/logger.js";
 import type { AutomationRules } from "../issues/automation.js";
 import { newIssueId, type StoredIssue } from "../issues/issue-item.js";
 import type { IssueStore } from "../issues/issue-store.js";
-import type { Issue } from "../issues/schemas.js";
 import type { SignalLinks } from "../issues/signal-links.js";
+import { type IssueEffect, issueEffect } from "./issue-effect.js";
 import { newSignalId } from "./keys.js";
 import { type EncodedPayload, encodePayload } from "./payload.js";
 import type { CodeHostReviews } from "./review-loop.js";
@@ -30,18 +30,6 @@ import type { WebhookDeliveryClaims } from "./webhook-delivery-claims.js";
 
 /** How long an issue whose item was found held takes its grouped signals beside it (a storm lasts). */
 const HELD_ISSUE_MS = 10_000;
-
-/** What a signal does to the issues: the writes for its transaction and the issue as left. */
-interface IssueEffect {
-  issue: Issue | null;
-  writes: TransactItem[];
-  /** The writes that replace `writes` while another transaction holds the issue item. */
-  whenHeld?: TransactItem[];
-  /** Signals already wait beside the issue (a storm): `whenHeld` from the start. */
-  held?: boolean;
-  /** What follows once the writes are in (a human review's improvement task); its failure is logged, not answered. */
-  after?: () => Promise<void>;
-}
 
 /** A verified, classified signal ready to be stored. */
 export interface SignalDraft extends RoutedSignal {
@@ -244,7 +232,10 @@ export class SignalIngest {
     const effect: IssueEffect =
       (routing.action === "closed_loop" || routing.action === "review") && reviews
         ? await reviews.effect(routing, reviewed, receivedAt)
-        : await this.issueEffect(draft, routing, current, signal, pointer, project);
+        : await issueEffect(
+            { issues: this.issues, signals: this.signals },
+            { fingerprint: draft.fingerprint, routing, current, signal, pointer, project },
+          );
     const own = this.signals.prepareCreate(signal, payload.encoded, payload.chunksAhead);
     // A project a manual signal names was read above; the check holds the write to it still existing
     // (no delete under way), as an issue write naming a project does. It goes right after the signal's own items.
@@ -268,59 +259,6 @@ export class SignalIngest {
       });
     }
     return stored ?? { signal, issue: effect.issue, duplicate: false };
-  }
-
-  /** The hours a merged fix of an issue in `projectId` is watched (docs/api.md#verification). */
-  /** What the routing does on the issues' side: writes for the signal's transaction, and the issue as left. */
-  private async issueEffect(
-    draft: SignalDraft,
-    routing: Routing,
-    current: StoredIssue | undefined,
-    signal: SignalHead,
-    pointer: string | null,
-    project: SourceRouting | null,
-  ): Promise<IssueEffect> {
-    if ((routing.action === "grouped" || routing.action === "regressed") && current) {
-      const regressed =
-        routing.action === "regressed" ? { ...routing.changes.verification, signalId: signal.id } : undefined;
-      const changes = regressed ? { ...routing.changes, verification: regressed } : routing.changes;
-      // The regression is charged to the dispatch whose pull request merged (docs/api.md#verification).
-      const outcome =
-        regressed?.dispatchId && regressed.regressedAt
-          ? {
-              dispatchId: regressed.dispatchId,
-              mark: {
-                kind: "regressed" as const,
-                mergedAt: regressed.mergedAt,
-                regressedAt: regressed.regressedAt,
-                signalId: signal.id,
-              },
-            }
-          : undefined;
-      const { stored, writes, whenHeld, fold } = await this.issues.links.linkSignal(
-        current,
-        changes,
-        signal,
-        routing.by,
-        outcome,
-      );
-      const held = current.signalsWaiting === true || fold === true;
-      return { issue: stored.issue, writes, ...(whenHeld ? { whenHeld, held } : {}) };
-    }
-    if (routing.action === "opened" && signal.issueId) {
-      // The next number, then the issue with this signal its first, in the signal's own transaction.
-      const taken = await this.issues.store.takeNumber(new Date(signal.receivedAt));
-      const { stored, writes } = this.issues.store.prepareCreate(routing.issue, taken, signal.issueId, {
-        recentSignals: [signal],
-        // Its project's goal bonus, as the signal's routing knows it (docs/api.md#score).
-        goalActive: project?.projectId === routing.issue.projectId ? project.goalActive : false,
-      });
-      return {
-        issue: stored.issue,
-        writes: [...writes, this.signals.pointFingerprint(draft.fingerprint, signal.issueId, pointer)],
-      };
-    }
-    return { issue: null, writes: [] };
   }
 
   /**
