@@ -55,6 +55,19 @@ export class ValidationError extends AppError {
   }
 }
 
+/**
+ * The 400 of a problem with one field, in the envelope a schema's refusal has (docs/api.md#envelopes):
+ * `error` names the field and the problem, `details` lists it, once per problem given.
+ * @example fieldError("projectId", "project prj_… does not exist") // 400 {"error": "projectId: project prj_… does not exist", "details": [{"path": "projectId", …}]}
+ */
+export function fieldError(path: string, problems: string | readonly string[]): ValidationError {
+  const each = typeof problems === "string" ? [problems] : problems;
+  return new ValidationError(
+    `${path}: ${each.join("; ")}`,
+    each.map((message) => ({ path, message })),
+  );
+}
+
 /** 401: credentials missing or wrong. */
 export class UnauthorizedError extends AppError {
   /** `headers`: a bearer route's challenge (`WWW-Authenticate: Bearer`, http/auth.ts). */

@@ -98,7 +98,10 @@ describe("PATCH /api/issues/:id", () => {
     const issue = await create(t);
     const response = await t.app.request(`/api/issues/${issue.id}`, patch(body));
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: string }).error.startsWith(message)).toBe(true);
+    const refusal = (await response.json()) as { error: string; details?: { path: string; message: string }[] };
+    expect(refusal.error.startsWith(message)).toBe(true);
+    // Every one is a field problem, listed in `details` as a schema's refusals list theirs.
+    expect(refusal.details?.length).toBeGreaterThan(0);
   });
 
   it("answers 404 for an unknown issue", async () => {
@@ -123,9 +126,15 @@ describe("hierarchy and references", () => {
       `parentId: KZN-${child.number} is itself a child; issues nest one level deep`,
     );
     const missing = await t.app.request("/api/issues", jsonPost({ title: "G", type: "task", parentId: "KZN-999" }));
-    expect(await missing.json()).toMatchObject({ error: "parentId: issue KZN-999 does not exist" });
+    expect(await missing.json()).toEqual({
+      error: "parentId: issue KZN-999 does not exist",
+      details: [{ path: "parentId", message: "issue KZN-999 does not exist" }],
+    });
     const self = await t.app.request(`/api/issues/${parent.id}`, patch({ parentId: parent.id }));
-    expect(await self.json()).toMatchObject({ error: "parentId: an issue cannot be its own parent" });
+    expect(await self.json()).toEqual({
+      error: "parentId: an issue cannot be its own parent",
+      details: [{ path: "parentId", message: "an issue cannot be its own parent" }],
+    });
     const other = await create(t, { title: "Other" });
     const parentUnder = await t.app.request(`/api/issues/${parent.id}`, patch({ parentId: other.id }));
     expect(await parentUnder.json()).toMatchObject({

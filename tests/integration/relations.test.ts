@@ -95,7 +95,9 @@ describe("relations", () => {
     const a = await create(t, "A");
     const response = await t.app.request(`/api/issues/${a.id}/relations`, jsonPost(body));
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: string }).error.startsWith(message)).toBe(true);
+    const refusal = (await response.json()) as { error: string; details?: unknown[] };
+    expect(refusal.error.startsWith(message)).toBe(true);
+    expect(refusal.details?.length).toBeGreaterThan(0);
   });
 
   it("refuse relating an issue to itself, and 404 for an unknown issue", async () => {

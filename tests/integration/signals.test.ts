@@ -125,7 +125,10 @@ describe("a manual signal naming a project", () => {
     const asIssue = await t.app.request("/api/issues", jsonPost({ title: "x", type: "task", projectId: missing }));
     expect(refused.status).toBe(400);
     expect(asIssue.status).toBe(400);
-    expect(await refused.json()).toEqual({ error: `projectId: project ${missing} does not exist` });
+    expect(await refused.json()).toEqual({
+      error: `projectId: project ${missing} does not exist`,
+      details: [{ path: "projectId", message: `project ${missing} does not exist` }],
+    });
     expect(await totals(t)).toEqual(before);
 
     const project = await dataOf<{ id: string }>(t.app.request("/api/projects", jsonPost({ name: "CI" })), 201);
@@ -150,7 +153,10 @@ describe("a manual signal naming a project", () => {
     for (const type of ["deploy_failed", "smoke_failed"]) {
       const refused = await t.app.request("/api/signals", signal(project.id, type));
       expect(refused.status, type).toBe(400);
-      expect(await refused.json()).toEqual({ error: `projectId: project ${project.id} does not exist` });
+      expect(await refused.json()).toEqual({
+        error: `projectId: project ${project.id} does not exist`,
+        details: [{ path: "projectId", message: `project ${project.id} does not exist` }],
+      });
     }
     expect(await totals(t)).toEqual(before);
     expect(

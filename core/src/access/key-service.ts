@@ -4,7 +4,7 @@
  * check's cache bound everywhere). Time comes from an injected clock.
  */
 import { retryRaces } from "../db/retry.js";
-import { NotFoundError, ValidationError } from "../errors.js";
+import { fieldError, NotFoundError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import type { ApiKey, ApiKeyStore, StoredKey } from "./api-key-store.js";
 import type { KeyCheck } from "./key-check.js";
@@ -26,14 +26,12 @@ export class KeyService {
   async create(input: CreateKeyBody): Promise<{ apiKey: ApiKey & { key: string }; version: number }> {
     const now = this.now();
     if (input.expiresAt !== undefined && Date.parse(input.expiresAt) <= now.getTime()) {
-      throw new ValidationError("expiresAt: must be in the future", [
-        { path: "expiresAt", message: "must be in the future" },
-      ]);
+      throw fieldError("expiresAt", "must be in the future");
     }
     const missing = input.projectIds ? await this.unknownProjects(input.projectIds) : [];
     if (missing.length > 0) {
       const message = `no project ${missing.join(", ")}`;
-      throw new ValidationError(`projectIds: ${message}`, [{ path: "projectIds", message }]);
+      throw fieldError("projectIds", message);
     }
     const { id, createdAt } = newApiKeyId(now.getTime());
     const { key, digest } = newKeyText();

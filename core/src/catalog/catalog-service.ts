@@ -6,7 +6,7 @@
 import { ConditionFailedError, type Db, type TransactItem } from "../db/db.js";
 import type { EntryFilter } from "../db/listing-index.js";
 import { retryRaces } from "../db/retry.js";
-import { ConflictError, NotFoundError, ValidationError } from "../errors.js";
+import { ConflictError, fieldError, NotFoundError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
 import { type UsageStats, usageDay } from "../stats/usage-stats.js";
@@ -348,7 +348,7 @@ export class CatalogService {
 function checkSourceChanges(changed: number): void {
   if (changed <= MAX_SOURCE_CHANGES) return;
   const message = `must add or remove at most ${MAX_SOURCE_CHANGES} sources in one request (this one changes ${changed}); send the change in parts`;
-  throw new ValidationError(`sources: ${message}`, [{ path: "sources", message }]);
+  throw fieldError("sources", message);
 }
 
 function sameAutomation(a: Project["automation"], b: Project["automation"]): boolean {

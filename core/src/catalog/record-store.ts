@@ -6,7 +6,7 @@
 import type { Db, Item, Key, TransactItem } from "../db/db.js";
 import { ConditionFailedError } from "../db/db.js";
 import { type EntryFilter, ListingIndex, type ListingScheme } from "../db/listing-index.js";
-import { ValidationError } from "../errors.js";
+import { fieldError } from "../errors.js";
 import { fenceHeld, guardTombstones, removeFence, setFence, targetExists } from "./fence.js";
 import { catalogSortKey } from "./keys.js";
 
@@ -203,7 +203,7 @@ export class RecordStore<T extends { id: string }> {
       const pointer = this.kind.pointer;
       if (error instanceof ConditionFailedError && newTarget && pointer && failedAt(error, 1)) {
         const message = `${pointer.noun} ${newTarget} does not exist`;
-        throw new ValidationError(`${pointer.field}: ${message}`, [{ path: pointer.field, message }]);
+        throw fieldError(pointer.field, message);
       }
       throw error;
     }

@@ -7,7 +7,7 @@ import { ConditionFailedError, type Db, type Item, type TransactItem } from "../
 import { entityOf } from "../db/item-kinds.js";
 import { ListingIndex } from "../db/listing-index.js";
 import { retryRaces } from "../db/retry.js";
-import { ValidationError } from "../errors.js";
+import { fieldError } from "../errors.js";
 import {
   COMMENT_LISTINGS,
   commentKey,
@@ -63,7 +63,7 @@ export class CommentStore {
     } catch (error) {
       if (comment.parentId && error instanceof ConditionFailedError && error.reasons[0] === "ConditionalCheckFailed") {
         const problem = `comment ${comment.parentId} is not a comment of this issue`;
-        throw new ValidationError(`parentId: ${problem}`, [{ path: "parentId", message: problem }]);
+        throw fieldError("parentId", problem);
       }
       throw error;
     }

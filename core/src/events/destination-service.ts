@@ -4,7 +4,7 @@
  * 24 h), deleted; and their event deliveries listed and sent again.
  */
 
-import { NotFoundError, ValidationError } from "../errors.js";
+import { fieldError, NotFoundError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { type OutboundGuard, publicOnlyGuard } from "../outbound-guard.js";
 import type { DestinationStore, StoredDestination } from "./destination-store.js";
@@ -97,7 +97,7 @@ export class DestinationService {
     const refusal = await this.guard.refusal(url);
     if (refusal === null) return;
     const message = "must not resolve to a loopback, private, link-local or unique-local address";
-    throw new ValidationError(`url: ${message}`, [{ path: "url", message }]);
+    throw fieldError("url", message);
   }
 
   /** A new signing secret, shown this once; the one it replaces signs beside it for {@link ROTATION_OVERLAP_MS}. */

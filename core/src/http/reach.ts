@@ -6,7 +6,7 @@
  * that is not narrowed (the root key, an unnarrowed key, a dispatch token) passes untouched, at no cost.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { ForbiddenError, NotFoundError, ValidationError } from "../errors.js";
+import { ForbiddenError, fieldError, NotFoundError } from "../errors.js";
 import type { Reach, ResourceReach } from "../routes.js";
 import type { AppEnv, ProjectReach } from "./env.js";
 
@@ -69,7 +69,7 @@ function reachOf(within: readonly string[] | null, lookups: ReachLookups): Proje
     requireProject(projectId, field = "projectId") {
       if (!within) return;
       if (projectId === undefined || projectId === null) {
-        throw new ValidationError(`${field}: is required for a key limited to projects`);
+        throw fieldError(field, "is required for a key limited to projects");
       }
       if (!within.includes(projectId)) throw new NotFoundError(`Project ${projectId} not found`);
     },

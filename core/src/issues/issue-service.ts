@@ -4,7 +4,7 @@
  */
 import { ConditionFailedError, type TransactItem } from "../db/db.js";
 import { retryRaces } from "../db/retry.js";
-import { ConflictError, NotFoundError, PreconditionFailedError, ValidationError } from "../errors.js";
+import { ConflictError, fieldError, NotFoundError, PreconditionFailedError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
 import { type NewIssue, newIssue, RECENT_SIGNALS, type StoredIssue, summaryItem } from "./issue-item.js";
@@ -208,24 +208,23 @@ export class IssueService {
   /** The parent `ref` names for `child` (null when creating), under the one-level rule. */
   private async parentFor(child: StoredIssue | null, ref: string): Promise<StoredIssue> {
     const parent = await this.getIssue(ref).catch((error: unknown) => {
-      if (error instanceof NotFoundError) throw new ValidationError(`parentId: issue ${ref} does not exist`);
+      if (error instanceof NotFoundError) throw fieldError("parentId", `issue ${ref} does not exist`);
       throw error;
     });
     if (child && parent.issue.id === child.issue.id) {
-      throw new ValidationError("parentId: an issue cannot be its own parent");
+      throw fieldError("parentId", "an issue cannot be its own parent");
     }
     if (parent.issue.parentId !== null) {
-      throw new ValidationError(`parentId: ${parent.issue.identifier} is itself a child; issues nest one level deep`);
+      throw fieldError("parentId", `${parent.issue.identifier} is itself a child; issues nest one level deep`);
     }
     if (child && (await this.queries.countChildren(child.issue.id)) > 0) {
-      throw new ValidationError(`parentId: ${child.issue.identifier} has children, so it cannot become a child`);
+      throw fieldError("parentId", `${child.issue.identifier} has children, so it cannot become a child`);
     }
     return parent;
   }
 
   private async checkedProject(id: string): Promise<string> {
-    if (!(await this.references.projectExists(id)))
-      throw new ValidationError(`projectId: project ${id} does not exist`);
+    if (!(await this.references.projectExists(id))) throw fieldError("projectId", `project ${id} does not exist`);
     return id;
   }
 
@@ -234,7 +233,7 @@ export class IssueService {
     if (names.length === 0) return [];
     const { found, missing } = await this.references.resolveLabels(names);
     if (missing.length > 0)
-      throw new ValidationError(`labels: unknown label${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
+      throw fieldError("labels", `unknown label${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
     return found;
   }
 

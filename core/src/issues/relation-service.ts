@@ -5,7 +5,7 @@
 import { ulid } from "ulid";
 import { ConditionFailedError, type TransactItem } from "../db/db.js";
 import { retryRaces } from "../db/retry.js";
-import { ConflictError, NotFoundError, ValidationError } from "../errors.js";
+import { ConflictError, fieldError, NotFoundError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import type { StoredIssue } from "./issue-item.js";
 import type { IssueService } from "./issue-service.js";
@@ -43,13 +43,12 @@ export class RelationService {
         if (found.status === "rejected") throw found.reason;
         if (related.status === "rejected") {
           if (related.reason instanceof NotFoundError) {
-            throw new ValidationError(`relatedIssueId: issue ${body.relatedIssueId} does not exist`);
+            throw fieldError("relatedIssueId", `issue ${body.relatedIssueId} does not exist`);
           }
           throw related.reason;
         }
         const [issue, other] = [found.value, related.value];
-        if (other.issue.id === issue.issue.id)
-          throw new ValidationError("relatedIssueId: an issue cannot relate to itself");
+        if (other.issue.id === issue.issue.id) throw fieldError("relatedIssueId", "an issue cannot relate to itself");
         const [from, to] = body.type === "blocked_by" ? [other, issue] : [issue, other];
         const fact: RelationFact = {
           id,

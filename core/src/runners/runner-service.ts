@@ -3,7 +3,7 @@
  * no answer shows, listed, read, changed at their version (the token replaced, a runner switched off
  * by Kaizen switched on again), deleted.
  */
-import { NotFoundError, ValidationError } from "../errors.js";
+import { fieldError, NotFoundError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { type OutboundGuard, publicOnlyGuard } from "../outbound-guard.js";
 import { newRunnerId } from "./keys.js";
@@ -104,13 +104,13 @@ export class RunnerService {
   private async checkProject(projectId: string | null | undefined): Promise<void> {
     if (!projectId || (await this.options.projectExists(projectId))) return;
     const message = `project ${projectId} does not exist`;
-    throw new ValidationError(`filters.projectId: ${message}`, [{ path: "filters.projectId", message }]);
+    throw fieldError("filters.projectId", message);
   }
 
   /** A 400 while GitHub's API base is one Kaizen may not send to from here. */
   private async checkReachable(): Promise<void> {
     if ((await this.guard.refusal(this.options.githubApiUrl)) === null) return;
     const message = "GITHUB_API_URL must not resolve to a loopback, private, link-local or unique-local address";
-    throw new ValidationError(`repository: ${message}`, [{ path: "repository", message }]);
+    throw fieldError("repository", message);
   }
 }

@@ -12,7 +12,7 @@ import type { Clock } from "../clock.js";
 import { ConditionFailedError, type Db, type TransactItem, TransactionConflictError } from "../db/db.js";
 import { InFlight, RecentlySeen } from "../db/in-flight.js";
 import { retryConflicts, retryRaces } from "../db/retry.js";
-import { ValidationError } from "../errors.js";
+import { fieldError, type ValidationError } from "../errors.js";
 import { defaultLogger, loggedError } from "../http/logger.js";
 import type { AutomationRules } from "../issues/automation.js";
 import { newIssueId, type StoredIssue } from "../issues/issue-item.js";
@@ -372,5 +372,5 @@ function signalHead(
 
 /** The 400 of a manual signal naming a project that does not exist, as `POST /api/issues` answers it (docs/api.md#status-codes). */
 function unknownProject(projectId: string): ValidationError {
-  return new ValidationError(`projectId: project ${projectId} does not exist`);
+  return fieldError("projectId", `project ${projectId} does not exist`);
 }

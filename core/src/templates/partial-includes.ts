@@ -3,7 +3,7 @@
  * exist, without a cycle, and what a write that lost one of them to a delete tells its client.
  */
 import type { ConditionFailedError } from "../db/db.js";
-import { ValidationError } from "../errors.js";
+import { fieldError, type ValidationError } from "../errors.js";
 import type { PartialReference } from "./compile.js";
 import type { PartialStore, StoredPartial } from "./partial-store.js";
 
@@ -28,16 +28,13 @@ export async function includedPartials(
   if (references.length === 0) return [];
   if (references.length > MAX_INCLUDED_PARTIALS) {
     const reason = `names ${references.length} partials; at most ${MAX_INCLUDED_PARTIALS} may be included`;
-    throw new ValidationError(`content: ${reason}`, [{ path: "content", message: reason }]);
+    throw fieldError("content", reason);
   }
   const found = await store.getMany(references.map(({ name }) => name));
   const missing = references.filter(({ name }) => !found.has(name));
   if (missing.length > 0) {
     const problems = missing.map((reference) => `partial "${reference.name}" does not exist ${located(reference)}`);
-    throw new ValidationError(
-      `content: ${problems.join("; ")}`,
-      problems.map((message) => ({ path: "content", message })),
-    );
+    throw fieldError("content", problems);
   }
   return references.flatMap(({ name }) => found.get(name) ?? []);
 }
@@ -71,7 +68,7 @@ export async function refuseCycle(
     if (next.length === 0) break;
     if (walked.length + next.length > MAX_WALKED_PARTIALS) {
       const reason = `includes partials more than ${MAX_WALKED_PARTIALS} deep or wide`;
-      throw new ValidationError(`content: ${reason}`, [{ path: "content", message: reason }]);
+      throw fieldError("content", reason);
     }
     const read = await store.getMany(next);
     frontier = next.flatMap((included) => read.get(included) ?? []);
@@ -87,7 +84,7 @@ function cycleError(name: string, last: string, via: Map<string, string>): Valid
     path.unshift(at);
   }
   const reason = `partial "${name}" would include itself: ${path.join(" → ")}`;
-  return new ValidationError(`content: ${reason}`, [{ path: "content", message: reason }]);
+  return fieldError("content", reason);
 }
 
 /**
@@ -102,8 +99,5 @@ export function lostInclude(
   const gone = includes.filter((_, i) => error.reasons[usesAt + 2 * i] === "ConditionalCheckFailed");
   if (gone.length === 0) return undefined;
   const problems = gone.map(({ partial }) => `partial "${partial.name}" does not exist`);
-  return new ValidationError(
-    `content: ${problems.join("; ")}`,
-    problems.map((message) => ({ path: "content", message })),
-  );
+  return fieldError("content", problems);
 }

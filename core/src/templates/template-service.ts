@@ -9,7 +9,7 @@ import { projectExistsCheck } from "../catalog/label-store.js";
 import { lostRace } from "../catalog/patch.js";
 import { ConditionFailedError, type TransactItem } from "../db/db.js";
 import { retryRaces } from "../db/retry.js";
-import { ConflictError, NotFoundError, ValidationError } from "../errors.js";
+import { ConflictError, fieldError, NotFoundError } from "../errors.js";
 import { checkVersion } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
 import type { ExperimentEndings } from "./experiment-endings.js";
@@ -254,9 +254,7 @@ export class TemplateService {
       ["conditions.projectId", ids[1]],
     ] as const) {
       if (id && !(await this.catalog.projectExists(id))) {
-        throw new ValidationError(`${field}: project ${id} does not exist`, [
-          { path: field, message: `project ${id} does not exist` },
-        ]);
+        throw fieldError(field, `project ${id} does not exist`);
       }
     }
   }
