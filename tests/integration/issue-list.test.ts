@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { newIssue } from "../../core/src/issues/issue-item.js";
 import { issueStore } from "../../core/src/services.js";
-import { AUTH, createIssues, type TestApp, testApp } from "../helpers/app.js";
+import { AUTH, createIssues, dataOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 
 type ListBody = {
   data: { id: string; number: number; status: string; type: string; priority: number }[];
@@ -159,5 +159,22 @@ describe("project and label listings", () => {
     const labelAndStatus = await list(t, "?label=urgent&status=todo");
     expect(labelAndStatus.body).toMatchObject({ total: 1, data: [{ number: 12 }] });
     expect((await list(t, "?label=none")).body).toEqual({ data: [], total: 0 });
+  });
+
+  it("filter by label in any case, as labels match everywhere: the label's own spelling is what issues carry", async () => {
+    const t = await testApp();
+    await dataOf(t.app.request("/api/labels", jsonPost({ name: "Perf", color: "#112233" })), 201);
+    const tagged = await dataOf<{ number: number; labels: string[] }>(
+      t.app.request("/api/issues", jsonPost({ title: "Slow search", type: "task", status: "todo", labels: ["perf"] })),
+      201,
+    );
+    expect(tagged.labels).toEqual(["Perf"]);
+    await dataOf(t.app.request("/api/issues", jsonPost({ title: "Untagged", type: "task" })), 201);
+    for (const spelling of ["Perf", "perf", "PERF"]) {
+      expect((await list(t, `?label=${spelling}`)).body).toMatchObject({ total: 1, data: [{ number: tagged.number }] });
+      expect((await list(t, `?label=${spelling}&status=todo`)).body.total).toBe(1);
+      expect((await list(t, `?label=${spelling}&status=backlog`)).body).toEqual({ data: [], total: 0 });
+    }
+    expect((await list(t, "?label=perfx")).body).toEqual({ data: [], total: 0 });
   });
 });

@@ -145,7 +145,7 @@ export class IssueService {
       if (!parent) return { issues: [], total: 0 };
       parentId = parent.issue.id;
     }
-    return this.queries.list({
+    const request = {
       statuses: query.status,
       types: query.type,
       priority: query.priority,
@@ -158,7 +158,13 @@ export class IssueService {
       sort: query.sort,
       offset: pageOffset(query),
       limit: query.limit,
-    });
+    };
+    const listed = await this.queries.list(request);
+    if (query.label === undefined || listed.total > 0) return listed;
+    // Labels match in any case (docs/api.md#issues), and issues carry the label's own spelling: a
+    // filter that found nothing as written is tried once more under that spelling, if it differs.
+    const [stored] = (await this.references.resolveLabels([query.label])).found;
+    return stored === undefined || stored === query.label ? listed : this.queries.list({ ...request, label: stored });
   }
 
   /** The goal bonus an issue in `projectId` scores (none outside a project). */
