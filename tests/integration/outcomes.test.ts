@@ -290,6 +290,13 @@ describe("outcomes", () => {
       expect((await read<Dispatch>(t, `/api/dispatch/${claimed.dispatch.id}`)).outcome?.verification).toMatchObject(
         watch,
       );
+      // The merge links to the issue and is listed with its signals, but the detail's latest signals
+      // are those that tell of the problem (docs/api.md#issue-endpoints).
+      const detail = await read<{ signals: { id: string }[] }>(t, `/api/issues/${issue.id}`);
+      expect(detail.signals.map(({ id }) => id)).not.toContain(merge.signal.id);
+      expect(detail.signals).toHaveLength(1);
+      const linked = await read<Signal[]>(t, `/api/issues/${issue.id}/signals`);
+      expect(linked.map(({ id }) => id)).toContain(merge.signal.id);
       // A redelivery of the merge (another delivery id) starts nothing new and counts nothing more.
       await deliver(t, codehostDelivery("pull_request", merged(4, sent)));
       expect((await read<Issue>(t, `/api/issues/${issue.id}`)).verification).toMatchObject(watch);
