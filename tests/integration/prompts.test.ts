@@ -108,6 +108,9 @@ describe("prompts", () => {
     const page2 = await json<ListBody<Prompt>>(await t.app.request("/api/prompts?limit=2&page=2", { headers: AUTH }));
     expect(page2.data.map(({ id }) => id)).toEqual([prompts[0]?.id]);
     expect((await t.app.request("/api/prompts?templateId=nope", { headers: AUTH })).status).toBe(400);
+    const byRef = await t.app.request("/api/prompts?issueId=KZN-1", { headers: AUTH });
+    expect(byRef.status).toBe(400);
+    expect(((await byRef.json()) as { error: string }).error).toBe("issueId: must be an issue id (iss_…)");
     expect((await t.app.request("/api/prompts/prm_01JD0000000000000000000000", { headers: AUTH })).status).toBe(404);
   });
 

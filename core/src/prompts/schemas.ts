@@ -7,8 +7,9 @@ import { AUTHOR_TYPES, promptArmSchema } from "../templates/schemas.js";
 
 // Each schema is built on its first use, and a bundle keeps only those it uses (schema.ts says how).
 
-const id = (prefix: string, noun: string) =>
-  z.string().check(z.regex(new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`), `must be a ${noun} id (${prefix}_…)`));
+/** An id of `prefix`; `what` names it with its article ("an issue"). */
+const id = (prefix: string, what: string) =>
+  z.string().check(z.regex(new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`), `must be ${what} id (${prefix}_…)`));
 const rating = /* @__PURE__ */ onFirstUse(() =>
   z.int().check(z.gte(1, "must be an integer from 1 to 5"), z.lte(5, "must be an integer from 1 to 5")),
 );
@@ -36,9 +37,9 @@ export type CreateReviewBody = Output<typeof createReviewBody>;
 export const listPromptsQuery = /* @__PURE__ */ onFirstUse(() =>
   z.strictObject({
     ...paginationQuery(),
-    templateId: z.optional(id("tpl", "template")),
-    versionId: z.optional(id("ver", "version")),
-    issueId: z.optional(id("iss", "issue")),
+    templateId: z.optional(id("tpl", "a template")),
+    versionId: z.optional(id("ver", "a version")),
+    issueId: z.optional(id("iss", "an issue")),
   }),
 );
 export type ListPromptsQuery = Output<typeof listPromptsQuery>;
