@@ -110,6 +110,13 @@ describe("codehost fingerprints and severities (docs/api.md#fingerprints-and-sev
       "high",
     ],
     [
+      "a failed workflow run named only by its workflow",
+      "workflow_run",
+      { ...ciFailure("workflow_run", { head_branch: "feat/y", conclusion: "failure" }), workflow: { name: "Deploy" } },
+      "codehost:ci:acme/shop:Deploy:feat/y",
+      "high",
+    ],
+    [
       "a failed run without name or branch",
       "workflow_run",
       ciFailure("workflow_run", { name: "", conclusion: "failure" }),

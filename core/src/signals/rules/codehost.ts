@@ -103,7 +103,11 @@ interface CiRun {
 function ciRun(eventType: string, body: unknown): CiRun | null {
   if (!CI_EVENT_TYPES.has(eventType)) return null;
   const run = field(body, eventType);
-  const name = eventType === "check_suite" ? field(run, "app", "name") : field(run, "name"); // a suite is named by its app
+  // A suite is named by its app; a workflow run by its own name, else by its workflow's (both in GitHub's payload).
+  const name =
+    eventType === "check_suite"
+      ? field(run, "app", "name")
+      : (field(run, "name") ?? (eventType === "workflow_run" ? field(body, "workflow", "name") : undefined));
   const headBranch = eventType === "check_run" ? field(run, "check_suite", "head_branch") : field(run, "head_branch");
   return {
     name: text(name) ?? UNKNOWN,
