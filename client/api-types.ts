@@ -1116,7 +1116,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Preview the claim order */
+    /**
+     * Preview the claim order
+     * @description Every queued issue in claim order, with its score now. An issue of a project whose claims stop now keeps its place with `heldBy` naming the stop (`review-capacity` or `daily-cost-budget`, as a claim's `Kaizen-Claim-Stopped` would): claims pass over it while it is held. The issues with `heldBy: null` are, in this order, the issues successive claims take. An agent's `limits.maxActivePerAgent` holds that agent only, so it marks nothing here. `total` counts held issues too.
+     */
     get: operations["getApiDispatchQueue"];
     put?: never;
     post?: never;
@@ -2553,6 +2556,7 @@ export interface components {
         age: number;
         impact: number;
       };
+      heldBy: ("review-capacity" | "daily-cost-budget") | null;
     };
     DashboardStats: {
       issues: {

@@ -93,6 +93,12 @@ export const dispatchApi = {
     success: { list: "QueueItem" },
     doc: TEXT && {
       summary: "Preview the claim order",
+      description:
+        "Every queued issue in claim order, with its score now. An issue of a project whose claims stop now keeps its " +
+        "place with `heldBy` naming the stop (`review-capacity` or `daily-cost-budget`, as a claim's " +
+        "`Kaizen-Claim-Stopped` would): claims pass over it while it is held. The issues with `heldBy: null` are, in " +
+        "this order, the issues successive claims take. An agent's `limits.maxActivePerAgent` holds that agent only, " +
+        "so it marks nothing here. `total` counts held issues too.",
       success: "A page of the queue, in claim order",
     },
   },

@@ -11,10 +11,10 @@ import { ConflictError, TooManyRequestsError, UnavailableError } from "../errors
 import { isQueued, type QueueFilters, type QueueHeadEntry, queueListingOf } from "../issues/dispatch-queue.js";
 import type { ClaimPrompts } from "../prompts/claim-prompts.js";
 import { DAILY_COST_BUDGET_STOP, REVIEW_CAPACITY_STOP } from "../routes.js";
-import { type UsageStats, usageDay } from "../stats/usage-stats.js";
 import type { Dispatches } from "./dispatch-store.js";
 import type { DispatchedIssues } from "./dispatched-issues.js";
 import { newClaimerId, newDispatchId } from "./keys.js";
+import type { ProjectHolds, ProjectStop } from "./project-holds.js";
 import { type ClaimInput, type ClaimResult, DEFAULT_LEASE_SECONDS, type Dispatch } from "./schemas.js";
 import { newDispatchToken } from "./token.js";
 
@@ -67,16 +67,18 @@ export class ClaimConditionError extends ConflictError {
  */
 export const AGENT_LIMIT_RETRY_SECONDS = 30;
 
-/** A claim that took nothing because the projects of the issues it could take spent their daily cost budget. */
+/**
+ * A claim that took nothing because the projects of the issues it could take stop their claims now:
+ * their reviews are full, or they spent their daily cost budget.
+ */
 export interface ClaimStopped {
-  stopped: typeof DAILY_COST_BUDGET_STOP | typeof REVIEW_CAPACITY_STOP;
+  stopped: ProjectStop;
 }
 
-/** Why this claim passes over a project's issues. */
+/** Why this claim passes over a project's issues: the agent's limit in it, or a stop of the project's claims. */
 type Hold =
   | { hold: "agent-limit"; projectId: string; limit: number; active: number }
-  | { hold: "daily-cost-budget"; projectId: string }
-  | { hold: "review-capacity"; projectId: string };
+  | { hold: ProjectStop; projectId: string };
 
 export class ClaimLine {
   /** What the claims' deadlines and waits run on: `now`, when it can wait (core/src/clock.ts). */
@@ -87,8 +89,8 @@ export class ClaimLine {
     private readonly dispatches: Dispatches,
     private readonly issues: DispatchedIssues,
     private readonly prompts: Pick<ClaimPrompts, "ready" | "preparePrompt">,
-    /** What projects' dispatches reported they cost today, held against their daily budgets. */
-    private readonly usage: Pick<UsageStats, "projectDay">,
+    /** Whether a project's limits stop its claims now, as the queue's preview reads them too. */
+    private readonly holds: Pick<ProjectHolds, "stopOf">,
     private readonly now: Clock = machineClock,
   ) {
     this.steady = steadyClock(now);
@@ -259,17 +261,10 @@ export class ClaimLine {
       stored.failedDispatches,
     );
     // The project as the prompt's context read it: its limits cost no read of their own.
-    const limits = projectId ? prepared.project?.limits : undefined;
-    const budget = limits?.dailyCostBudgetUsd ?? null;
-    const maxInReview = limits?.maxInReview ?? null;
-    if (projectId && (budget !== null || maxInReview !== null)) {
-      const [today, inReview] = await Promise.all([
-        budget === null ? null : this.usage.projectDay(projectId, usageDay(now)),
-        maxInReview === null ? 0 : this.issues.reviewLoad.inReview(projectId),
-      ]);
-      if (maxInReview !== null && inReview >= maxInReview) return { hold: "review-capacity", projectId };
-      if (budget !== null && today && today.costUsd >= budget) return { hold: "daily-cost-budget", projectId };
-    }
+    const project = projectId ? prepared.project : null;
+    const limits = project?.limits;
+    const stop = project ? await this.holds.stopOf(project, now) : null;
+    if (projectId && stop) return { hold: stop, projectId };
     const dispatch: Dispatch = {
       id,
       issueId,
