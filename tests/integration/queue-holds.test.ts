@@ -2,7 +2,8 @@
  * The queue's preview against projects' limits (docs/api.md#dispatch): issues of a project whose claims
  * stop now (its daily cost budget spent, its reviews full) keep their place in `GET /api/dispatch/queue`
  * marked `heldBy` with the stop, and the rest is exactly what successive claims take, filtered by a
- * project or not, page after page.
+ * project or not, page after page. A `projectId` that names no project is a 400 on the claim, the
+ * GET claim and the preview alike.
  */
 import { describe, expect, it } from "vitest";
 import type { Dispatch } from "../../core/src/dispatch/schemas.js";
@@ -143,5 +144,36 @@ describe("the queue's preview of held projects", () => {
     expect(preview.map(({ heldBy }) => heldBy)).toEqual([null, null, null]);
     expect((await claimed(t, { agent: "freed", projectId: reviews })).issue.id).toBe(preview[0]?.issue.id);
     expect((await wholeQueue(t, `projectId=${reviews}`, 2)).map(({ heldBy }) => heldBy)).toEqual([null, null]);
+  });
+});
+
+describe("a projectId that names no project", () => {
+  const missing = "prj_01ARZ3NDEKTSV4RRFFQ69G5FAV";
+  const refusal = {
+    error: `projectId: project ${missing} does not exist`,
+    details: [{ path: "projectId", message: `project ${missing} does not exist` }],
+  };
+
+  it("is a 400 on the claim, the GET claim and the preview, as on POST /api/issues; an empty project that exists is not", async () => {
+    const t = await testApp();
+    await todo(t, "elsewhere", 1, null);
+    const answers = [
+      await claim(t, { agent: "a", projectId: missing }),
+      await t.app.request(`/api/dispatch/next?agent=a&projectId=${missing}`, { headers: AUTH }),
+      await t.app.request(`/api/dispatch/queue?projectId=${missing}`, { headers: AUTH }),
+    ];
+    for (const answer of answers) {
+      expect(answer.status, answer.url).toBe(400);
+      expect(await answer.json()).toEqual(refusal);
+    }
+    const created = await t.app.request("/api/issues", jsonPost({ title: "x", type: "task", projectId: missing }));
+    expect(((await created.json()) as { error: string }).error).toBe(refusal.error);
+
+    const empty = await project(t, "Empty", {});
+    expect((await claim(t, { agent: "a", projectId: empty })).status).toBe(204);
+    expect((await t.app.request(`/api/dispatch/next?agent=a&projectId=${empty}`, { headers: AUTH })).status).toBe(204);
+    expect(await queuePage(t, `projectId=${empty}`)).toEqual({ data: [], total: 0 });
+    // The issue elsewhere was never claimed by the refused claims.
+    expect((await queuePage(t, "")).total).toBe(1);
   });
 });

@@ -283,6 +283,26 @@ describe("claims", () => {
     expect(inLimited.calls).toBe(inPlain.calls);
     expect(inBudgeted.calls).toBe(inPlain.calls + 1);
   });
+
+  it("naming a project cost nothing more when they take its issue; one that does not exist is a 400 for the read a 204 would make", async () => {
+    const t = await testApp();
+    const projectId = (await dataOf<{ id: string }>(t.app.request("/api/projects", jsonPost({ name: "p" })), 201)).id;
+    const empty = (await dataOf<{ id: string }>(t.app.request("/api/projects", jsonPost({ name: "e" })), 201)).id;
+    await createIssues(t.app, 3, (i) => ({ title: `Task ${i}`, type: "task", status: "todo", projectId }));
+    const claim = (body: Json = {}) => costOf(t, "/api/dispatch/claim", jsonPost({ agent: "costed", ...body }));
+    // The first claim of a process also seeds the default templates.
+    expect((await claim()).status).toBe(201);
+    const [unnamed, named] = [await claim(), await claim({ projectId })];
+    for (const answer of [unnamed, named]) expect(answer.status).toBe(201);
+    expect(named.calls).toBe(unnamed.calls);
+    // Nothing to take: the project is read to tell an empty one (204) from none (400), at the same cost.
+    const [none, missing] = [
+      await claim({ projectId: empty }),
+      await claim({ projectId: "prj_01ARZ3NDEKTSV4RRFFQ69G5FAV" }),
+    ];
+    expect([none.status, missing.status]).toEqual([204, 400]);
+    expect(missing.calls).toBe(none.calls);
+  });
 });
 
 describe("the queue's preview", () => {

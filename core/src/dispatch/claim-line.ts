@@ -90,7 +90,7 @@ export class ClaimLine {
     private readonly issues: DispatchedIssues,
     private readonly prompts: Pick<ClaimPrompts, "ready" | "preparePrompt">,
     /** Whether a project's limits stop its claims now, as the queue's preview reads them too. */
-    private readonly holds: Pick<ProjectHolds, "stopOf">,
+    private readonly holds: Pick<ProjectHolds, "stopOf" | "named">,
     private readonly now: Clock = machineClock,
   ) {
     this.steady = steadyClock(now);
@@ -120,6 +120,10 @@ export class ClaimLine {
    * today, or `limits.maxInReview` of its issues wait in review (docs/api.md#review-capacity). A claim filtered by that project answers at once (429, or {@link ClaimStopped}); another
    * passes over the project's issues for the rest of the queue, and answers so only when nothing
    * else was left, the agent's limit first.
+   *
+   * A claim filtered by a project that does not exist is a 400 (docs/api.md#status-codes), found when
+   * it would answer that nothing is eligible: a claim that takes an issue, or is held, read the
+   * project with the issue's prompt, so naming it costs such a claim no read.
    */
   async claim(input: ClaimerInput): Promise<ClaimResult | ClaimStopped | null> {
     // The defaults are seeded before the claimer takes its place in line, never while it holds it.
@@ -150,13 +154,13 @@ export class ClaimLine {
         if (skipped.size > passed) continue;
         const wanted = ahead + skipped.size + 1;
         const open = head.filter((entry) => !skipped.has(entry.issueId));
-        if (open.length === 0 && head.length < wanted) return nothingClaimed(input, held);
+        if (open.length === 0 && head.length < wanted) return await this.nothingClaimed(input, held);
         const issueId = open[ahead]?.issueId;
         if (issueId === undefined) {
           // More claimers ahead than issues left for them: one of them may still leave one, or the
           // count was read as one of them finished. Past a short while, the issues are theirs.
           waitingSince ??= this.elapsed();
-          if (this.elapsed() - waitingSince >= AHEAD_WAIT_MS) return nothingClaimed(input, held);
+          if (this.elapsed() - waitingSince >= AHEAD_WAIT_MS) return await this.nothingClaimed(input, held);
           await this.steady.wait(wait);
           wait = Math.min(wait * 2, WAIT_MAX_MS);
           continue;
@@ -168,7 +172,7 @@ export class ClaimLine {
           skipped.add(issueId);
         } else if ("hold" in outcome) {
           // Filtered by the project, nothing else could be claimed: answer now.
-          if (input.projectId) return nothingClaimed(input, new Map([[outcome.projectId, outcome]]));
+          if (input.projectId) return await this.nothingClaimed(input, new Map([[outcome.projectId, outcome]]));
           held.set(outcome.projectId, outcome);
           skipped.add(issueId);
         } else {
@@ -180,6 +184,17 @@ export class ClaimLine {
       if (entered) await this.dispatches.claimers.leaveClaimers(listing, claimerId);
     }
   }
+  /**
+   * What a claim that took nothing answers ({@link stoppedBy}). When nothing held anything back and
+   * the claim named a project, the project is read: a 400 when there is none. Callers await it where
+   * they return it, so its refusal is caught before their `finally` leaves the line.
+   */
+  private async nothingClaimed(input: ClaimerInput, held: ReadonlyMap<string, Hold>): Promise<ClaimStopped | null> {
+    const stopped = stoppedBy(input, held);
+    if (stopped === null && input.projectId) await this.holds.named(input.projectId);
+    return stopped;
+  }
+
   /**
    * How many claimers are ahead of this one, and the head of the queue deep enough for it (the
    * `ahead + skipped + 1` first issues, or all there are). Where the head is one query (no entry
@@ -349,7 +364,7 @@ export class ClaimLine {
  * capacity's stop when a project's reviews held some back (reviews ending free it); the budget's
  * stop when only budgets did; else null (nothing eligible).
  */
-function nothingClaimed(input: ClaimInput, held: ReadonlyMap<string, Hold>): ClaimStopped | null {
+function stoppedBy(input: ClaimInput, held: ReadonlyMap<string, Hold>): ClaimStopped | null {
   const holds = [...held.values()];
   const limited = holds.find((hold) => hold.hold === "agent-limit");
   if (limited) {

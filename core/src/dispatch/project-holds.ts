@@ -7,6 +7,7 @@
  */
 import type { CatalogLookups } from "../catalog/catalog-lookups.js";
 import type { Project } from "../catalog/schemas.js";
+import { ValidationError } from "../errors.js";
 import type { ReviewLoad } from "../issues/review-load.js";
 import { DAILY_COST_BUDGET_STOP, REVIEW_CAPACITY_STOP } from "../routes.js";
 import { type UsageStats, usageDay } from "../stats/usage-stats.js";
@@ -29,6 +30,17 @@ export class ProjectHolds {
   async projects(ids: readonly string[]): Promise<Map<string, Project>> {
     if (ids.length === 0) return new Map();
     return new Map((await this.catalog.findProjects(ids)).map((project) => [project.id, project]));
+  }
+
+  /**
+   * The project a claim or the preview names in `projectId`: a 400 naming the field when there is
+   * none, as `POST /api/issues` answers (docs/api.md#status-codes).
+   */
+  async named(projectId: string): Promise<Project> {
+    const found = (await this.projects([projectId])).get(projectId);
+    if (found) return found;
+    const message = `project ${projectId} does not exist`;
+    throw new ValidationError(`projectId: ${message}`, [{ path: "projectId", message }]);
   }
 
   /**

@@ -28,12 +28,13 @@ export class QueuePreview {
   constructor(
     private readonly dispatches: Pick<Dispatches, "queries">,
     private readonly issues: Pick<DispatchedIssues, "store" | "queue">,
-    private readonly holds: Pick<ProjectHolds, "projects" | "stopsOf">,
+    private readonly holds: Pick<ProjectHolds, "projects" | "named" | "stopsOf">,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   /**
-   * A page of the queue in claim order, and how many are queued (held or not). Without leases run out or projects, a page is the
+   * A page of the queue in claim order, and how many are queued (held or not). A `projectId` that
+   * names no project is a 400, as on the claim. Without leases run out or projects, a page is the
    * queue's three reads beside the query for leases; the projects it shows add one read, and their
    * limits what {@link ProjectHolds.stopsOf} reads: as many for a page of a project of ten
    * thousand issues as of ten.
@@ -41,7 +42,11 @@ export class QueuePreview {
   async page(query: QueueQuery & Pick<QueueFilters, "projectIds">): Promise<{ items: QueueItem[]; total: number }> {
     const now = this.now();
     const request = { offset: pageOffset(query), limit: query.limit };
-    const ended = await this.endedLeaseIssues(now, query);
+    // The project a filter names is read beside the leases: it must exist, and its limits mark its issues.
+    const [ended, named] = await Promise.all([
+      this.endedLeaseIssues(now, query),
+      query.projectId ? this.holds.named(query.projectId) : null,
+    ]);
     // Issues whose lease ran out rejoin at their place when the next claim expires them: merged
     // here so the preview is the order claims will take. Without any, a page is three reads.
     const { entries, total } = await this.issues.queue.entries(
@@ -52,7 +57,7 @@ export class QueuePreview {
       .sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0))
       .slice(ended.length === 0 ? 0 : request.offset, ended.length === 0 ? undefined : request.offset + request.limit);
     // The page's projects, as their entries name them, are read beside its issues.
-    const projects = new Map<string, Project>();
+    const projects = new Map(named ? [[named.id, named]] : []);
     const [stored] = await Promise.all([
       this.issues.store.getMany(merged.map(({ issueId }) => issueId)),
       this.readProjects(projects, merged),
