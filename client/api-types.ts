@@ -1080,7 +1080,7 @@ export interface paths {
     put?: never;
     /**
      * Claim the highest-scoring eligible issue
-     * @description Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, complete, release, comments on the issue and reviews of the prompt. With `Idempotency-Key`, a retry gets the same answer, the same dispatch and token, not a second issue. Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`, and one with `limits.maxInReview` of its issues in review the 204 with `Kaizen-Claim-Stopped: review-capacity`. A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects first. The 429 comes before the budget's 204 when both apply.
+     * @description Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, complete, release, comments on the issue and reviews of the prompt. With `Idempotency-Key`, a retry gets the same answer, the same dispatch and token, not a second issue. Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`, and one with `limits.maxInReview` of its issues in review the 204 with `Kaizen-Claim-Stopped: review-capacity`. A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects first. The 429 comes before the budget's 204 when both apply. A `projectId` that names no project is a 400.
      */
     post: operations["postApiDispatchClaim"];
     delete?: never;
@@ -1098,7 +1098,7 @@ export interface paths {
     };
     /**
      * Claim, for agents that can only GET
-     * @description The claim of `POST /api/dispatch/claim`, its answers included. Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`, and one with `limits.maxInReview` of its issues in review the 204 with `Kaizen-Claim-Stopped: review-capacity`. A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects first. The 429 comes before the budget's 204 when both apply.
+     * @description The claim of `POST /api/dispatch/claim`, its answers included. Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`, and one with `limits.maxInReview` of its issues in review the 204 with `Kaizen-Claim-Stopped: review-capacity`. A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects first. The 429 comes before the budget's 204 when both apply. A `projectId` that names no project is a 400.
      */
     get: operations["getApiDispatchNext"];
     put?: never;
@@ -1116,7 +1116,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Preview the claim order */
+    /**
+     * Preview the claim order
+     * @description Every queued issue in claim order, with its score now. An issue of a project whose claims stop now keeps its place with `heldBy` naming the stop (`review-capacity` or `daily-cost-budget`, as a claim's `Kaizen-Claim-Stopped` would): claims pass over it while it is held. The issues with `heldBy: null` are, in this order, the issues successive claims take. An agent's `limits.maxActivePerAgent` holds that agent only, so it marks nothing here. `total` counts held issues too. A `projectId` that names no project is a 400.
+     */
     get: operations["getApiDispatchQueue"];
     put?: never;
     post?: never;
@@ -2553,6 +2556,7 @@ export interface components {
         age: number;
         impact: number;
       };
+      heldBy: ("review-capacity" | "daily-cost-budget") | null;
     };
     DashboardStats: {
       issues: {

@@ -27,6 +27,8 @@ import { DispatchQueries } from "./dispatch/dispatch-queries.js";
 import { DispatchService } from "./dispatch/dispatch-service.js";
 import { DispatchStore } from "./dispatch/dispatch-store.js";
 import { HumanReviews } from "./dispatch/human-reviews.js";
+import { ProjectHolds } from "./dispatch/project-holds.js";
+import { QueuePreview } from "./dispatch/queue-preview.js";
 import { ReportedPrompts } from "./dispatch/reported-prompts.js";
 import { dispatchTokenCheck, keyDispatchCheck } from "./dispatch/token.js";
 import { DestinationService } from "./events/destination-service.js";
@@ -389,12 +391,16 @@ export const dispatchService = (deps: AppDeps) =>
       queue: dispatchQueue(deps),
       moves: issueMoves(deps),
       pullRequests: pullRequestIndex(deps),
-      reviewLoad: new ReviewLoad(deps.db),
       comments: commentStore(deps),
     };
     const endings = new DispatchEndings(deps.db, dispatches(deps), issues, experimentEndings(deps), clockOf(deps));
+    // The claim and the preview hold projects' issues back by one rule (docs/api.md#dispatch).
+    const holds = new ProjectHolds(catalogLookups(deps), usageStats(deps), new ReviewLoad(deps.db));
     return new DispatchService(
-      new ClaimLine(deps.db, dispatches(deps), issues, claimPrompts(deps), usageStats(deps), clockOf(deps)),
+      {
+        line: new ClaimLine(deps.db, dispatches(deps), issues, claimPrompts(deps), holds, clockOf(deps)),
+        preview: new QueuePreview(dispatches(deps), issues, holds, clockOf(deps)),
+      },
       endings,
       new DispatchProgress(deps.db, dispatches(deps), endings, clockOf(deps)),
       dispatches(deps),

@@ -1,6 +1,7 @@
 /**
  * DynamoDB calls per request where docs/contributing.md#budgets fixes them: a receiver ≤ 3, a get by
- * id 1, a list page ≤ 3, a claim ≤ 3 (today 5, see below); and counts that must not grow with the
+ * id 1, a list page ≤ 3, a claim ≤ 3 (today 8, see below); the queue's preview, a list page with
+ * the lease-expiry query and its projects' limits on top; and counts that must not grow with the
  * table. The bench measures what these calls consume at 10,000 issues; this holds how many there are.
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -281,6 +282,83 @@ describe("claims", () => {
     for (const answer of [inPlain, inLimited, inBudgeted]) expect(answer.status).toBe(201);
     expect(inLimited.calls).toBe(inPlain.calls);
     expect(inBudgeted.calls).toBe(inPlain.calls + 1);
+  });
+
+  it("naming a project cost nothing more when they take its issue; one that does not exist is a 400 for the read a 204 would make", async () => {
+    const t = await testApp();
+    const projectId = (await dataOf<{ id: string }>(t.app.request("/api/projects", jsonPost({ name: "p" })), 201)).id;
+    const empty = (await dataOf<{ id: string }>(t.app.request("/api/projects", jsonPost({ name: "e" })), 201)).id;
+    await createIssues(t.app, 3, (i) => ({ title: `Task ${i}`, type: "task", status: "todo", projectId }));
+    const claim = (body: Json = {}) => costOf(t, "/api/dispatch/claim", jsonPost({ agent: "costed", ...body }));
+    // The first claim of a process also seeds the default templates.
+    expect((await claim()).status).toBe(201);
+    const [unnamed, named] = [await claim(), await claim({ projectId })];
+    for (const answer of [unnamed, named]) expect(answer.status).toBe(201);
+    expect(named.calls).toBe(unnamed.calls);
+    // Nothing to take: the project is read to tell an empty one (204) from none (400), at the same cost.
+    const [none, missing] = [
+      await claim({ projectId: empty }),
+      await claim({ projectId: "prj_01ARZ3NDEKTSV4RRFFQ69G5FAV" }),
+    ];
+    expect([none.status, missing.status]).toEqual([204, 400]);
+    expect(missing.calls).toBe(none.calls);
+  });
+});
+
+describe("the queue's preview", () => {
+  it("costs 4 calls for a page in no project; its projects add 1 read, their review limits 1, each budget 1 query; as many for a held project of 30 issues as of 3", async () => {
+    const t = await testApp();
+    const project = async (name: string, limits: Json) =>
+      (await dataOf<{ id: string }>(t.app.request("/api/projects", jsonPost({ name, limits })), 201)).id;
+    const todo = (projectId: string | null, priority: number) => (i: number) => ({
+      title: `Task ${i}`,
+      type: "task",
+      status: "todo",
+      priority,
+      projectId,
+    });
+    const page = async (query: string) => {
+      const answer = await costOf(t, `/api/dispatch/queue?${query}`);
+      expect(answer.status, query).toBe(200);
+      return answer;
+    };
+    await createIssues(t.app, 3, todo(null, 4));
+    // The lease-expiry query, then the queue's page: its counts, its entries, its issues.
+    expect((await page("limit=5")).calls).toBe(4);
+
+    const plain = await project("Plain", {});
+    const reviews = await project("Reviews", { maxInReview: 2 });
+    const spent = await project("Spent", { dailyCostBudgetUsd: 1 });
+    for (const projectId of [plain, reviews, spent]) await createIssues(t.app, 1, todo(projectId, 3));
+    expect((await page(`projectId=${plain}`)).calls).toBe(5);
+    expect((await page(`projectId=${reviews}`)).calls).toBe(6);
+    expect((await page(`projectId=${spent}`)).calls).toBe(6);
+    expect((await page("limit=10")).calls).toBe(7);
+
+    // "Spent" reports its budget: its issues, the most urgent, fill the first page, held.
+    const claimed = await dataOf<{ dispatch: { id: string; token: string } }>(
+      t.app.request("/api/dispatch/claim", jsonPost({ agent: "costed", projectId: spent })),
+      201,
+    );
+    await dataOf(
+      t.app.request(
+        `/api/dispatch/${claimed.dispatch.id}/complete`,
+        jsonPost(
+          { result: "done", summary: "Spent", usage: { costUsd: 1 } },
+          { Authorization: `Bearer ${claimed.dispatch.token}` },
+        ),
+      ),
+    );
+    await createIssues(t.app, 3, todo(spent, 1));
+    const few = await page("limit=3");
+    expect((few.body.data as { heldBy: string | null }[]).map(({ heldBy }) => heldBy)).toEqual(
+      Array(3).fill("daily-cost-budget"),
+    );
+    await createIssues(t.app, 27, todo(spent, 1));
+    const many = await page("limit=3");
+    expect(many.body.total).toBe((few.body.total ?? 0) + 27);
+    expect(many.calls).toBe(few.calls);
+    expect(many.calls).toBe(6);
   });
 });
 

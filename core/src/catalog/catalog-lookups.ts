@@ -93,6 +93,17 @@ export class CatalogLookups {
     return item ? recordOf(PROJECT_KIND, item).record : null;
   }
 
+  /** The projects of `ids` that exist, in the order given: one strongly consistent BatchGet (none for no ids). */
+  async findProjects(ids: readonly string[]): Promise<Project[]> {
+    const wanted = [...new Set(ids)].filter((id) => PROJECT_ID.test(id));
+    if (wanted.length === 0) return [];
+    const items = await this.db.batchGet(
+      wanted.map((id) => PROJECT_KIND.key(id)),
+      { consistent: true },
+    );
+    return items.map((item) => recordOf(PROJECT_KIND, item).record);
+  }
+
   async findGoal(id: string): Promise<Goal | null> {
     if (!GOAL_ID.test(id)) return null;
     const item = await this.db.get(GOAL_KIND.key(id), { consistent: true });

@@ -46,7 +46,7 @@ const CLAIM_LIMITS = TEXT
     "agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`, " +
     "and one with `limits.maxInReview` of its issues in review the 204 with `Kaizen-Claim-Stopped: review-capacity`. " +
     "A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects " +
-    "first. The 429 comes before the budget's 204 when both apply."
+    "first. The 429 comes before the budget's 204 when both apply. A `projectId` that names no project is a 400."
   : "";
 
 export const dispatchApi = {
@@ -93,6 +93,12 @@ export const dispatchApi = {
     success: { list: "QueueItem" },
     doc: TEXT && {
       summary: "Preview the claim order",
+      description:
+        "Every queued issue in claim order, with its score now. An issue of a project whose claims stop now keeps its " +
+        "place with `heldBy` naming the stop (`review-capacity` or `daily-cost-budget`, as a claim's " +
+        "`Kaizen-Claim-Stopped` would): claims pass over it while it is held. The issues with `heldBy: null` are, in " +
+        "this order, the issues successive claims take. An agent's `limits.maxActivePerAgent` holds that agent only, " +
+        "so it marks nothing here. `total` counts held issues too. A `projectId` that names no project is a 400.",
       success: "A page of the queue, in claim order",
     },
   },

@@ -11,10 +11,10 @@ import { ConflictError, TooManyRequestsError, UnavailableError } from "../errors
 import { isQueued, type QueueFilters, type QueueHeadEntry, queueListingOf } from "../issues/dispatch-queue.js";
 import type { ClaimPrompts } from "../prompts/claim-prompts.js";
 import { DAILY_COST_BUDGET_STOP, REVIEW_CAPACITY_STOP } from "../routes.js";
-import { type UsageStats, usageDay } from "../stats/usage-stats.js";
 import type { Dispatches } from "./dispatch-store.js";
 import type { DispatchedIssues } from "./dispatched-issues.js";
 import { newClaimerId, newDispatchId } from "./keys.js";
+import type { ProjectHolds, ProjectStop } from "./project-holds.js";
 import { type ClaimInput, type ClaimResult, DEFAULT_LEASE_SECONDS, type Dispatch } from "./schemas.js";
 import { newDispatchToken } from "./token.js";
 
@@ -67,16 +67,18 @@ export class ClaimConditionError extends ConflictError {
  */
 export const AGENT_LIMIT_RETRY_SECONDS = 30;
 
-/** A claim that took nothing because the projects of the issues it could take spent their daily cost budget. */
+/**
+ * A claim that took nothing because the projects of the issues it could take stop their claims now:
+ * their reviews are full, or they spent their daily cost budget.
+ */
 export interface ClaimStopped {
-  stopped: typeof DAILY_COST_BUDGET_STOP | typeof REVIEW_CAPACITY_STOP;
+  stopped: ProjectStop;
 }
 
-/** Why this claim passes over a project's issues. */
+/** Why this claim passes over a project's issues: the agent's limit in it, or a stop of the project's claims. */
 type Hold =
   | { hold: "agent-limit"; projectId: string; limit: number; active: number }
-  | { hold: "daily-cost-budget"; projectId: string }
-  | { hold: "review-capacity"; projectId: string };
+  | { hold: ProjectStop; projectId: string };
 
 export class ClaimLine {
   /** What the claims' deadlines and waits run on: `now`, when it can wait (core/src/clock.ts). */
@@ -87,8 +89,8 @@ export class ClaimLine {
     private readonly dispatches: Dispatches,
     private readonly issues: DispatchedIssues,
     private readonly prompts: Pick<ClaimPrompts, "ready" | "preparePrompt">,
-    /** What projects' dispatches reported they cost today, held against their daily budgets. */
-    private readonly usage: Pick<UsageStats, "projectDay">,
+    /** Whether a project's limits stop its claims now, as the queue's preview reads them too. */
+    private readonly holds: Pick<ProjectHolds, "stopOf" | "named">,
     private readonly now: Clock = machineClock,
   ) {
     this.steady = steadyClock(now);
@@ -118,6 +120,10 @@ export class ClaimLine {
    * today, or `limits.maxInReview` of its issues wait in review (docs/api.md#review-capacity). A claim filtered by that project answers at once (429, or {@link ClaimStopped}); another
    * passes over the project's issues for the rest of the queue, and answers so only when nothing
    * else was left, the agent's limit first.
+   *
+   * A claim filtered by a project that does not exist is a 400 (docs/api.md#status-codes), found when
+   * it would answer that nothing is eligible: a claim that takes an issue, or is held, read the
+   * project with the issue's prompt, so naming it costs such a claim no read.
    */
   async claim(input: ClaimerInput): Promise<ClaimResult | ClaimStopped | null> {
     // The defaults are seeded before the claimer takes its place in line, never while it holds it.
@@ -148,13 +154,13 @@ export class ClaimLine {
         if (skipped.size > passed) continue;
         const wanted = ahead + skipped.size + 1;
         const open = head.filter((entry) => !skipped.has(entry.issueId));
-        if (open.length === 0 && head.length < wanted) return nothingClaimed(input, held);
+        if (open.length === 0 && head.length < wanted) return await this.nothingClaimed(input, held);
         const issueId = open[ahead]?.issueId;
         if (issueId === undefined) {
           // More claimers ahead than issues left for them: one of them may still leave one, or the
           // count was read as one of them finished. Past a short while, the issues are theirs.
           waitingSince ??= this.elapsed();
-          if (this.elapsed() - waitingSince >= AHEAD_WAIT_MS) return nothingClaimed(input, held);
+          if (this.elapsed() - waitingSince >= AHEAD_WAIT_MS) return await this.nothingClaimed(input, held);
           await this.steady.wait(wait);
           wait = Math.min(wait * 2, WAIT_MAX_MS);
           continue;
@@ -166,7 +172,7 @@ export class ClaimLine {
           skipped.add(issueId);
         } else if ("hold" in outcome) {
           // Filtered by the project, nothing else could be claimed: answer now.
-          if (input.projectId) return nothingClaimed(input, new Map([[outcome.projectId, outcome]]));
+          if (input.projectId) return await this.nothingClaimed(input, new Map([[outcome.projectId, outcome]]));
           held.set(outcome.projectId, outcome);
           skipped.add(issueId);
         } else {
@@ -178,6 +184,17 @@ export class ClaimLine {
       if (entered) await this.dispatches.claimers.leaveClaimers(listing, claimerId);
     }
   }
+  /**
+   * What a claim that took nothing answers ({@link stoppedBy}). When nothing held anything back and
+   * the claim named a project, the project is read: a 400 when there is none. Callers await it where
+   * they return it, so its refusal is caught before their `finally` leaves the line.
+   */
+  private async nothingClaimed(input: ClaimerInput, held: ReadonlyMap<string, Hold>): Promise<ClaimStopped | null> {
+    const stopped = stoppedBy(input, held);
+    if (stopped === null && input.projectId) await this.holds.named(input.projectId);
+    return stopped;
+  }
+
   /**
    * How many claimers are ahead of this one, and the head of the queue deep enough for it (the
    * `ahead + skipped + 1` first issues, or all there are). Where the head is one query (no entry
@@ -259,17 +276,10 @@ export class ClaimLine {
       stored.failedDispatches,
     );
     // The project as the prompt's context read it: its limits cost no read of their own.
-    const limits = projectId ? prepared.project?.limits : undefined;
-    const budget = limits?.dailyCostBudgetUsd ?? null;
-    const maxInReview = limits?.maxInReview ?? null;
-    if (projectId && (budget !== null || maxInReview !== null)) {
-      const [today, inReview] = await Promise.all([
-        budget === null ? null : this.usage.projectDay(projectId, usageDay(now)),
-        maxInReview === null ? 0 : this.issues.reviewLoad.inReview(projectId),
-      ]);
-      if (maxInReview !== null && inReview >= maxInReview) return { hold: "review-capacity", projectId };
-      if (budget !== null && today && today.costUsd >= budget) return { hold: "daily-cost-budget", projectId };
-    }
+    const project = projectId ? prepared.project : null;
+    const limits = project?.limits;
+    const stop = project ? await this.holds.stopOf(project, now) : null;
+    if (projectId && stop) return { hold: stop, projectId };
     const dispatch: Dispatch = {
       id,
       issueId,
@@ -354,7 +364,7 @@ export class ClaimLine {
  * capacity's stop when a project's reviews held some back (reviews ending free it); the budget's
  * stop when only budgets did; else null (nothing eligible).
  */
-function nothingClaimed(input: ClaimInput, held: ReadonlyMap<string, Hold>): ClaimStopped | null {
+function stoppedBy(input: ClaimInput, held: ReadonlyMap<string, Hold>): ClaimStopped | null {
   const holds = [...held.values()];
   const limited = holds.find((hold) => hold.hold === "agent-limit");
   if (limited) {

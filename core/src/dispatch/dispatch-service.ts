@@ -1,20 +1,19 @@
 /**
  * @module dispatch/dispatch-service — hand-offs of issues to agents (docs/api.md#dispatch) as the API
- * serves them: a claim (./claim-line.ts, after expiring leases that ran out), the queue's preview,
- * reads, what happens while a dispatch is open (./dispatch-progress.ts) and its ends
- * (./dispatch-endings.ts). Time comes from an injected clock.
+ * serves them: a claim (./claim-line.ts, after expiring leases that ran out), the queue's preview
+ * (./queue-preview.ts), reads, what happens while a dispatch is open (./dispatch-progress.ts) and its
+ * ends (./dispatch-endings.ts). Time comes from an injected clock.
  */
 import { pageOffset } from "../http/pagination.js";
-import { type QueueFilters, queuePlacement } from "../issues/dispatch-queue.js";
+import type { QueueFilters } from "../issues/dispatch-queue.js";
 import { parseIssueRef } from "../issues/keys.js";
-import type { Issue } from "../issues/schemas.js";
-import { scoreOf } from "../issues/scoring.js";
 import type { ClaimerInput, ClaimLine, ClaimStopped } from "./claim-line.js";
-import { type DispatchEndings, type EndedDispatch, EXPIRIES_PER_CLAIM, requireDispatch } from "./dispatch-endings.js";
+import { type DispatchEndings, type EndedDispatch, requireDispatch } from "./dispatch-endings.js";
 import type { StoredDispatch, VersionedDispatch } from "./dispatch-item.js";
 import type { DispatchProgress } from "./dispatch-progress.js";
 import type { Dispatches } from "./dispatch-store.js";
 import type { DispatchedIssues } from "./dispatched-issues.js";
+import type { QueuePreview } from "./queue-preview.js";
 import type {
   ActivitiesQuery,
   Activity,
@@ -33,9 +32,15 @@ import type {
 
 export type { ClaimResult, ClaimStopped, QueueItem };
 
+/** The claim and its preview: they read the queue in one order and projects' limits by one rule (docs/api.md#dispatch). */
+export interface Claims {
+  line: ClaimLine;
+  preview: QueuePreview;
+}
+
 export class DispatchService {
   constructor(
-    private readonly claims: ClaimLine,
+    private readonly claims: Claims,
     private readonly endings: DispatchEndings,
     private readonly progress: DispatchProgress,
     private readonly dispatches: Dispatches,
@@ -49,30 +54,15 @@ export class DispatchService {
    */
   async claim(input: ClaimerInput): Promise<ClaimResult | ClaimStopped | null> {
     await this.endings.expireEnded(this.now());
-    return this.claims.claim(input);
+    return this.claims.line.claim(input);
   }
 
-  /** The queue in claim order, a page at a time, with each issue's score now; reads only. */
-  async queue(query: QueueQuery): Promise<{ items: QueueItem[]; total: number }> {
-    const now = this.now();
-    const request = { offset: pageOffset(query), limit: query.limit };
-    const ended = await this.endedLeaseIssues(now, query);
-    // Issues whose lease ran out rejoin at their place when the next claim expires them: merged
-    // here so the preview is the order claims will take. Without any, a page is three reads.
-    const { entries, total } = await this.issues.queue.entries(
-      query,
-      ended.length === 0 ? request : { offset: 0, limit: request.offset + request.limit },
-    );
-    const merged = [...entries, ...ended]
-      .sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0))
-      .slice(ended.length === 0 ? 0 : request.offset, ended.length === 0 ? undefined : request.offset + request.limit);
-    const stored = await this.issues.store.getMany(merged.map(({ issueId }) => issueId));
-    const byId = new Map(stored.map((issue) => [issue.issue.id, issue]));
-    const items = merged.flatMap(({ issueId, goal }) => {
-      const found = byId.get(issueId);
-      return found ? [{ issue: found.issue, ...scoreOf(found.issue, goal, now) }] : [];
-    });
-    return { items, total: total + ended.length };
+  /**
+   * The queue in claim order, a page at a time, with each issue's score now and what holds it back
+   * (see {@link QueuePreview.page}); reads only.
+   */
+  queue(query: QueueQuery & Pick<QueueFilters, "projectIds">): Promise<{ items: QueueItem[]; total: number }> {
+    return this.claims.preview.page(query);
   }
   async getDispatch(id: string): Promise<StoredDispatch> {
     return requireDispatch(this.dispatches.store, id);
@@ -146,30 +136,4 @@ export class DispatchService {
   expireEnded(now: Date): Promise<number> {
     return this.endings.expireEnded(now);
   }
-  /** Queue positions of the issues whose lease ran out (their dispatches are not expired yet). */
-  private async endedLeaseIssues(now: Date, filters: QueueFilters) {
-    const ids = await this.dispatches.queries.leasesEndedBy(now.toISOString(), EXPIRIES_PER_CLAIM);
-    if (ids.length === 0) return [];
-    const dispatches = await this.dispatches.queries.getMany(ids);
-    const issues = await this.issues.store.getMany(dispatches.map(({ dispatch }) => dispatch.issueId));
-    return issues
-      .filter((stored) => stored.issue.status === "in_progress" && stored.issue.blockedBy.length === 0)
-      .filter((stored) => matches(stored.issue, filters))
-      .map((stored) => {
-        const requeued = { ...stored.issue, status: "todo" as const };
-        return {
-          sk: queuePlacement(requeued, stored.goalActive).sk,
-          issueId: stored.issue.id,
-          goal: stored.goalActive,
-        };
-      });
-  }
-}
-
-function matches(issue: Issue, filters: QueueFilters): boolean {
-  return (
-    (!filters.projectId || issue.projectId === filters.projectId) &&
-    (!filters.projectIds || (issue.projectId !== null && filters.projectIds.includes(issue.projectId))) &&
-    (!filters.types || filters.types.length === 0 || filters.types.includes(issue.type))
-  );
 }

@@ -1,24 +1,20 @@
 /**
  * @module dispatch/dispatched-issues — the issue side every dispatch protocol works on, as one
  * collaborator: issue items (read, and their partitions for a claim's prompt), the dispatch queue
- * (its head and its order), IssueMoves, the one place an issue's status changes, and the pointers
- * from the pull requests a completion names to its issue, each project's count of issues in review,
- * and the issues' comments.
+ * (its head and its order), IssueMoves, the one place an issue's status changes, the pointers
+ * from the pull requests a completion names to its issue, and the issues' comments.
  */
 import type { CommentStore } from "../comments/comment-store.js";
 import type { DispatchQueue } from "../issues/dispatch-queue.js";
 import type { IssueMoves } from "../issues/issue-moves.js";
 import type { IssueStore } from "../issues/issue-store.js";
 import type { PullRequestIndex } from "../issues/pull-request-index.js";
-import type { ReviewLoad } from "../issues/review-load.js";
 
 export interface DispatchedIssues {
   store: IssueStore;
   queue: DispatchQueue;
   moves: IssueMoves;
   pullRequests: PullRequestIndex;
-  /** How many of a project's issues wait in review (its `limits.maxInReview` holds claims). */
-  reviewLoad: ReviewLoad;
   /** Comments on issues: what Kaizen says on an issue when it stops a dispatch itself. */
   comments: Pick<CommentStore, "prepareCreate">;
 }

@@ -11,6 +11,7 @@ import {
   verificationSchema,
 } from "../issues/schemas.js";
 import { promptSchema } from "../prompts/schemas.js";
+import { DAILY_COST_BUDGET_STOP, REVIEW_CAPACITY_STOP } from "../routes.js";
 import { type Output, onFirstUse } from "../schema.js";
 import { ACTIVITY_KINDS, ACTIVITY_TYPES, WAITING_FOR } from "./activity-values.js";
 
@@ -333,8 +334,16 @@ export const dispatchDecisionSchema = /* @__PURE__ */ onFirstUse(() =>
   z.object({ dispatch: dispatchSchema(), activity: activitySchema() }),
 );
 
-/** An entry of `GET /api/dispatch/queue`, in claim order. */
+/**
+ * An entry of `GET /api/dispatch/queue`, in claim order. `heldBy`: why claims pass over it now (its
+ * project's stop, the value a claim's `Kaizen-Claim-Stopped` names), null when the next claim may take it.
+ */
 export const queueItemSchema = /* @__PURE__ */ onFirstUse(() =>
-  z.object({ issue: issueSchema(), score: z.number(), breakdown: scoreBreakdownSchema() }),
+  z.object({
+    issue: issueSchema(),
+    score: z.number(),
+    breakdown: scoreBreakdownSchema(),
+    heldBy: z.nullable(z.enum([REVIEW_CAPACITY_STOP, DAILY_COST_BUDGET_STOP])),
+  }),
 );
 export type QueueItem = Output<typeof queueItemSchema>;

@@ -132,8 +132,8 @@ export class DispatchQueue {
   }
 
   /**
-   * Entries in claim order (`sk`, issue id, goal bonus) from `offset`, and how many match: three
-   * reads for an unfiltered page, a walk of the listing's narrow entries otherwise.
+   * Entries in claim order (`sk`, issue id, goal bonus, project) from `offset`, and how many match:
+   * three reads for an unfiltered page, a walk of the listing's narrow entries otherwise.
    */
   async entries(filters: QueueFilters, request: Omit<PageRequest, "order">) {
     const { listing, filters: entryFilters } = queueListing(filters);
@@ -148,6 +148,7 @@ export class DispatchQueue {
         sk: String(entry.sk),
         issueId: String(entry.issueId),
         goal: entry.goalActive === true,
+        projectId: typeof entry.projectId === "string" ? entry.projectId : null,
       })),
     };
   }

@@ -4,7 +4,7 @@
  * `in_review` in that move's own transaction (an ADD, so moves at once never lose one), and read by
  * claims of the project's issues while it sets `limits.maxInReview`.
  */
-import type { Db, TransactItem } from "../db/db.js";
+import type { Db, Item, TransactItem } from "../db/db.js";
 import { reviewLoadKey } from "./keys.js";
 
 export class ReviewLoad {
@@ -24,8 +24,26 @@ export class ReviewLoad {
   /** How many of the project's issues wait in review now (read strongly). */
   async inReview(projectId: string): Promise<number> {
     const item = await this.db.get(reviewLoadKey(projectId), { consistent: true });
-    return Math.max(0, Number(item?.inReview ?? 0));
+    return countOf(item);
   }
+
+  /** How many of each project's issues wait in review now: one strongly consistent BatchGet (none for no projects). */
+  async inReviewOf(projectIds: readonly string[]): Promise<Map<string, number>> {
+    const counts = new Map(projectIds.map((projectId) => [projectId, 0]));
+    if (counts.size === 0) return counts;
+    const byPartition = new Map([...counts.keys()].map((projectId) => [reviewLoadKey(projectId).pk, projectId]));
+    const items = await this.db.batchGet([...counts.keys()].map(reviewLoadKey), { consistent: true });
+    for (const item of items) {
+      const projectId = byPartition.get(String(item.pk));
+      if (projectId !== undefined) counts.set(projectId, countOf(item));
+    }
+    return counts;
+  }
+}
+
+/** A count item's value: a project none of whose issues ever went to review has no item (0). */
+function countOf(item: Item | undefined): number {
+  return Math.max(0, Number(item?.inReview ?? 0));
 }
 
 /**
