@@ -7,7 +7,7 @@
  */
 import type { CatalogLookups } from "../catalog/catalog-lookups.js";
 import type { Project } from "../catalog/schemas.js";
-import { ValidationError } from "../errors.js";
+import { fieldError } from "../errors.js";
 import type { ReviewLoad } from "../issues/review-load.js";
 import { DAILY_COST_BUDGET_STOP, REVIEW_CAPACITY_STOP } from "../routes.js";
 import { type UsageStats, usageDay } from "../stats/usage-stats.js";
@@ -39,8 +39,7 @@ export class ProjectHolds {
   async named(projectId: string): Promise<Project> {
     const found = (await this.projects([projectId])).get(projectId);
     if (found) return found;
-    const message = `project ${projectId} does not exist`;
-    throw new ValidationError(`projectId: ${message}`, [{ path: "projectId", message }]);
+    throw fieldError("projectId", `project ${projectId} does not exist`);
   }
 
   /**
