@@ -194,6 +194,16 @@ describe("POST /mcp with an API key", () => {
     const dispatchId = claim.data.dispatch.id;
     const beat = await call(client, "heartbeat", { dispatchId });
     expect(beat).toMatchObject({ isError: false, data: { id: dispatchId, status: "active" } });
+    // On its issue and prompt, the key does what the dispatch's token does.
+    const { issue, prompt } = claim.data;
+    expect(await call(client, "get_issue", { issueId: issue.id })).toMatchObject({
+      isError: false,
+      data: { id: issue.id },
+    });
+    const comment = { body: "Working on it.", authorName: "remote-agent", authorType: "agent" };
+    expect(await call(client, "add_comment", { ...comment, issueId: issue.id })).toMatchObject({ isError: false });
+    const review = { clarity: 4, completeness: 4, relevance: 4, authorType: "agent", promptId: prompt.id };
+    expect(await call(client, "review_prompt", review)).toMatchObject({ isError: false });
     // Stateless: nothing of the claim is remembered, so a dispatch must be named.
     const unnamed = await call(client, "heartbeat");
     expect(unnamed).toMatchObject({ isError: true, text: expect.stringContaining("pass dispatchId") });
