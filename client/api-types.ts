@@ -506,7 +506,7 @@ export interface paths {
     put?: never;
     /**
      * Comment on an issue
-     * @description Also allowed with the dispatch token of a dispatch of this issue.
+     * @description Also allowed with the dispatch token of this issue's open dispatch, or with the `dispatch` key that claimed it.
      */
     post: operations["postApiIssuesIdComments"];
     delete?: never;
@@ -1060,7 +1060,7 @@ export interface paths {
     put?: never;
     /**
      * Review a prompt
-     * @description Also allowed with the dispatch token of the dispatch this prompt was rendered for.
+     * @description Also allowed with the dispatch token of the dispatch this prompt was rendered for, or with the `dispatch` key that claimed it, while that dispatch is open.
      */
     post: operations["postApiPromptsIdReviews"];
     delete?: never;
@@ -1080,7 +1080,7 @@ export interface paths {
     put?: never;
     /**
      * Claim the highest-scoring eligible issue
-     * @description Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, complete, release, comments on the issue and reviews of the prompt. With `Idempotency-Key`, a retry gets the same answer, the same dispatch and token, not a second issue. Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`, and one with `limits.maxInReview` of its issues in review the 204 with `Kaizen-Claim-Stopped: review-capacity`. A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects first. The 429 comes before the budget's 204 when both apply. A `projectId` that names no project is a 400.
+     * @description Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, complete, release, activities, comments on the issue and reviews of the prompt, and reading the dispatch, its issue and its prompt, until the dispatch ends; a `dispatch` key may do the same on the dispatches it claimed. With `Idempotency-Key`, a retry gets the same answer, the same dispatch and token, not a second issue. Projects' `limits` hold their issues back: an agent holding `limits.maxActivePerAgent` active dispatches of a project gets 429 (`Retry-After: 30`, a message naming the limit) when nothing else is eligible; a project whose agents reported `limits.dailyCostBudgetUsd` today (UTC) gets the 204 with `Kaizen-Claim-Stopped: daily-cost-budget`, and one with `limits.maxInReview` of its issues in review the 204 with `Kaizen-Claim-Stopped: review-capacity`. A claim filtered by such a project answers so at once; an unfiltered one takes the best issue of other projects first. The 429 comes before the budget's 204 when both apply. A `projectId` that names no project is a 400.
      */
     post: operations["postApiDispatchClaim"];
     delete?: never;

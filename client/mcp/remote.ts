@@ -10,14 +10,14 @@
  * API keys get the tools their scopes allow (client/mcp/access.ts), a dispatch token its dispatch's
  * tools. Each tool call is a request to the API in this same process (the API families' app, built once
  * on the same deps, so it shares their services: key checks, revocations, clocks), sent with the
- * caller's own `Authorization`: every check, scope, reach, audit record and idempotency rule of the
- * API applies exactly as over HTTP. Every family, `mcp` included, is in ./all-families.ts.
+ * caller's own `Authorization`, `User-Agent` and the `/mcp` request's id: every check, scope, reach,
+ * audit record and idempotency rule of the API applies exactly as over HTTP. Every family, `mcp` included, is in ./all-families.ts.
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Context, Hono } from "hono";
 import { dispatchFamily } from "../../core/src/dispatch/routes.js";
 import { UnauthorizedError } from "../../core/src/errors.js";
-import { type AppEnv, type FamilyModules, familyModule } from "../../core/src/http/app.js";
+import { type AppEnv, type FamilyModules, familyModule, REQUEST_ID_HEADER } from "../../core/src/http/app.js";
 import { BEARER_CHALLENGE, BEARER_FAILURE_MESSAGE, presentedCredential } from "../../core/src/http/auth.js";
 import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_MESSAGE } from "../../core/src/http/body.js";
 import { JSON_CONTENT_TYPE } from "../../core/src/http/respond.js";
@@ -48,7 +48,7 @@ export function remoteMcpFamily(apiFamilies: ApiFamilies) {
         const server = createMcpServer({
           ...credentialsOf(c),
           url: new URL(c.req.url).origin,
-          fetch: async (sent) => inner.fetch(sent),
+          fetch: async (sent) => inner.fetch(asPartOf(c, sent)),
           stateless: true,
         });
         const transport = new WebStandardStreamableHTTPServerTransport({
@@ -70,6 +70,20 @@ export function remoteMcpFamily(apiFamilies: ApiFamilies) {
       },
     };
   });
+}
+
+/**
+ * A tool call's request to the API as part of the `/mcp` request `c`: with its `User-Agent` (or none,
+ * as it came) and its request id, so the call's audit record and log line carry them as a request
+ * over HTTP would (docs/api.md#remote-mcp), and its id is the one the `/mcp` answer carries.
+ */
+function asPartOf(c: Context<AppEnv>, sent: Request): Request {
+  const headers = new Headers(sent.headers);
+  headers.set(REQUEST_ID_HEADER, c.get("requestId"));
+  const userAgent = c.req.header("User-Agent");
+  if (userAgent === undefined) headers.delete("User-Agent");
+  else headers.set("User-Agent", userAgent);
+  return new Request(sent, { headers });
 }
 
 /** Bytes that are not UTF-8 are refused, never turned into U+FFFD (as http/body reads the API's bodies). */

@@ -30,7 +30,7 @@ import { HumanReviews } from "./dispatch/human-reviews.js";
 import { ProjectHolds } from "./dispatch/project-holds.js";
 import { QueuePreview } from "./dispatch/queue-preview.js";
 import { ReportedPrompts } from "./dispatch/reported-prompts.js";
-import { dispatchTokenCheck, keyDispatchCheck } from "./dispatch/token.js";
+import { dispatchTokenCheck, keyDispatchChecks } from "./dispatch/token.js";
 import { DestinationService } from "./events/destination-service.js";
 import { DestinationStore } from "./events/destination-store.js";
 import { EventDeliveries, type EventDeliveryOptions } from "./events/event-deliveries.js";
@@ -52,6 +52,7 @@ import { VerificationSweep } from "./issues/verification-sweep.js";
 import { VerificationWatch } from "./issues/verification-watch.js";
 import { ClaimPrompts } from "./prompts/claim-prompts.js";
 import { ImprovementTasks } from "./prompts/improvement-tasks.js";
+import { PROMPT_ID } from "./prompts/keys.js";
 import { PromptService } from "./prompts/prompt-service.js";
 import { PromptStore } from "./prompts/prompt-store.js";
 import { ReviewLists } from "./prompts/review-lists.js";
@@ -531,6 +532,16 @@ export const relationProject = (deps: DbDeps) => async (ref: string) => {
   return relation ? ((await issueProject(deps)(relation.issueId)) ?? null) : undefined;
 };
 
+/*
+ * Which dispatch works an issue or a prompt, for a `dispatch` key acting as the token of a dispatch it
+ * claimed (http/auth `DispatchLookups`): one read, passed by the families whose routes take a token
+ * on an issue or a prompt. Neither reads what is not the shape of its id.
+ */
+export const issueDispatch = (deps: DbDeps) => async (ref: string) =>
+  (await issueReads(deps).getByRef(ref))?.activeDispatchId;
+export const promptDispatch = (deps: DbDeps) => async (ref: string) =>
+  PROMPT_ID.test(ref) ? (await promptStore(deps).get(ref))?.dispatchId : undefined;
+
 /**
  * The app serving `families` over `deps`, with dispatch tokens checked by the dispatch domain
  * (the HTTP layer knows no store).
@@ -540,7 +551,7 @@ export function createApp(families: FamilyModules, deps: AppDeps): Hono<AppEnv> 
   const lookup = (id: string) => tokenDispatchOf(deps.db, id, clockOf(deps)());
   const dispatchTokens = dispatchTokenCheck(lookup);
   const check = keyCheck(deps);
-  const keys = { grantOf: (presented: string) => check.grantOf(presented), ownsDispatch: keyDispatchCheck(lookup) };
+  const keys = { grantOf: (presented: string) => check.grantOf(presented), ...keyDispatchChecks(lookup) };
   return createHttpApp(families, deps, {
     callers: callerChecks(deps, { dispatchTokens, keys, audit: auditStore(deps) }),
   });

@@ -15,6 +15,7 @@ import { ConditionFailedError } from "../../core/src/db/db.js";
 import { ValidationError } from "../../core/src/errors.js";
 import { parseWith } from "../../core/src/http/validation.js";
 import { createApp } from "../../core/src/index.js";
+import { allRoutes, routeKey } from "../../core/src/routes.js";
 import { AUTH, dataOf, jsonPost, type TestApp, testApp } from "../helpers/app.js";
 import { testClock } from "../helpers/clock.js";
 import { freshTable, TEST_API_KEY, testConfig } from "../helpers/db.js";
@@ -381,6 +382,123 @@ describe("keys of their own at the door", () => {
       jsonPost({ result: "done", summary: "Done" }, as(fleetA.key)),
     );
     expect(done.status).toBe(200);
+  });
+});
+
+describe("a dispatch key on the dispatches it claimed", () => {
+  type Claimed = {
+    dispatch: { id: string };
+    issue: { id: string; number: number };
+    prompt: { id: string };
+  };
+  const COMMENT = { body: "On it", authorName: "agent", authorType: "agent" };
+  const REVIEW = { clarity: 4, completeness: 4, relevance: 4, authorType: "agent" };
+  /** How to call each route a dispatch token takes on a claim's own dispatch, issue or prompt. */
+  const CALLS: Record<string, (claimed: Claimed) => [path: string, body?: unknown]> = {
+    "GET /api/dispatch/:id": ({ dispatch }) => [`/api/dispatch/${dispatch.id}`],
+    "POST /api/dispatch/:id/heartbeat": ({ dispatch }) => [`/api/dispatch/${dispatch.id}/heartbeat`, {}],
+    "POST /api/dispatch/:id/activities": ({ dispatch }) => [
+      `/api/dispatch/${dispatch.id}/activities`,
+      { type: "thought", body: "Reading the code" },
+    ],
+    "GET /api/dispatch/:id/activities": ({ dispatch }) => [`/api/dispatch/${dispatch.id}/activities`],
+    "GET /api/issues/:id": ({ issue }) => [`/api/issues/KZN-${issue.number}`],
+    "POST /api/issues/:id/comments": ({ issue }) => [`/api/issues/${issue.id}/comments`, COMMENT],
+    "GET /api/prompts/:id": ({ prompt }) => [`/api/prompts/${prompt.id}`],
+    "POST /api/prompts/:id/reviews": ({ prompt }) => [`/api/prompts/${prompt.id}/reviews`, REVIEW],
+    "POST /api/dispatch/:id/complete": ({ dispatch }) => [
+      `/api/dispatch/${dispatch.id}/complete`,
+      { result: "done", summary: "Done" },
+    ],
+    "POST /api/dispatch/:id/release": ({ dispatch }) => [`/api/dispatch/${dispatch.id}/release`, {}],
+  };
+  const ENDINGS = ["POST /api/dispatch/:id/complete", "POST /api/dispatch/:id/release"];
+
+  it("do what their tokens do there, every route that takes a token, and nothing more", async () => {
+    const clock = testClock();
+    const t = await testApp({ clock });
+    const make = async (name: string) =>
+      await dataOf<{ key: string }>(t.app.request("/api/keys", jsonPost({ name, scopes: ["dispatch"] })), 201);
+    const [fleetA, fleetB] = [await make("fleet-a"), await make("fleet-b")];
+    const as = (key: string) => ({ Authorization: `Bearer ${key}` });
+    for (const title of ["one", "two", "three", "four", "five"]) {
+      await dataOf(t.app.request("/api/issues", jsonPost({ title, type: "task", status: "todo" })), 201);
+    }
+    const idle = await dataOf<{ id: string }>(
+      t.app.request("/api/issues", jsonPost({ title: "idle", type: "task" })),
+      201,
+    );
+    const claim = (key: string, leaseSeconds = 7200) =>
+      dataOf<Claimed>(t.app.request("/api/dispatch/claim", jsonPost({ agent: "a", leaseSeconds }, as(key))), 201);
+    const [mine, spare, stopped, lapsed] = [
+      await claim(fleetA.key),
+      await claim(fleetA.key),
+      await claim(fleetA.key),
+      await claim(fleetA.key, 60),
+    ];
+    const theirs = await claim(fleetB.key);
+    const send = (key: string, route: string, claimed: Claimed) => {
+      const call = CALLS[route];
+      if (!call) throw new Error(`No call for ${route}`);
+      const [path, body] = call(claimed);
+      return t.app.request(path, body === undefined ? { headers: as(key) } : jsonPost(body, as(key)));
+    };
+    const statusOf = async (key: string, route: string, claimed: Claimed) => (await send(key, route, claimed)).status;
+
+    // Exactly the routes the route table lets a token take.
+    const tokenRoutes = allRoutes()
+      .filter((route) => route.token !== undefined)
+      .map(routeKey);
+    expect(Object.keys(CALLS).sort()).toEqual(tokenRoutes.sort());
+    for (const route of tokenRoutes.filter((key) => !ENDINGS.includes(key))) {
+      expect(await statusOf(fleetA.key, route, mine), route).toBeLessThan(300);
+      expect(await statusOf(fleetA.key, route, theirs), route).toBe(403);
+    }
+    const other = await send(fleetA.key, "GET /api/issues/:id", theirs);
+    expect(await other.json()).toEqual({ error: "Key fleet-a lacks the read scope" });
+
+    // An issue no dispatch works, and a person's routes and lists on its own dispatch: its scope alone.
+    const refusals: [string, RequestInit][] = [
+      [`/api/issues/${idle.id}`, { headers: as(fleetA.key) }],
+      [`/api/issues/${idle.id}/comments`, jsonPost(COMMENT, as(fleetA.key))],
+      [`/api/dispatch/${mine.dispatch.id}/messages`, jsonPost({ body: "Hello" }, as(fleetA.key))],
+      [`/api/dispatch/${mine.dispatch.id}/approve`, jsonPost({}, as(fleetA.key))],
+      [`/api/dispatch/${mine.dispatch.id}/reject`, jsonPost({ feedback: "No" }, as(fleetA.key))],
+      [`/api/dispatch/${mine.dispatch.id}/stop`, jsonPost({ reason: "Enough" }, as(fleetA.key))],
+      ["/api/dispatch", { headers: as(fleetA.key) }],
+      [`/api/issues/${mine.issue.id}/comments`, { headers: as(fleetA.key) }],
+      [`/api/prompts/${mine.prompt.id}/reviews`, { headers: as(fleetA.key) }],
+      [`/api/issues/${mine.issue.id}`, { ...jsonPost({ priority: 1 }, as(fleetA.key)), method: "PATCH" }],
+    ];
+    for (const [path, init] of refusals) {
+      const answer = await t.app.request(path, init);
+      expect(answer.status, `${init.method ?? "GET"} ${path}`).toBe(403);
+      expect(await answer.json()).toEqual({
+        error: expect.stringMatching(/^Key fleet-a lacks the (read|write) scope$/),
+      });
+    }
+
+    // A stopped dispatch's token still reads its dispatch and activities, and nothing else.
+    await dataOf(t.app.request(`/api/dispatch/${stopped.dispatch.id}/stop`, jsonPost({ reason: "Wrong way" })));
+    const afterStop = async (route: string) => statusOf(fleetA.key, route, stopped);
+    expect(await afterStop("GET /api/dispatch/:id")).toBe(200);
+    expect(await afterStop("GET /api/dispatch/:id/activities")).toBe(200);
+    for (const route of ["GET /api/issues/:id", "POST /api/issues/:id/comments", "GET /api/prompts/:id"]) {
+      expect(await afterStop(route), route).toBe(403);
+    }
+
+    // A lease that ran out ends what the token may do at once, before anything marks it expired.
+    clock.advance(61_000);
+    for (const route of ["GET /api/dispatch/:id", "GET /api/issues/:id", "GET /api/prompts/:id"]) {
+      expect(await statusOf(fleetA.key, route, lapsed), route).toBe(403);
+    }
+
+    // The steps that end it, and after its end nothing its token did.
+    expect(await statusOf(fleetA.key, "POST /api/dispatch/:id/complete", mine)).toBe(200);
+    expect(await statusOf(fleetA.key, "POST /api/dispatch/:id/release", spare)).toBe(200);
+    for (const route of ["GET /api/dispatch/:id", "GET /api/issues/:id", "POST /api/issues/:id/comments"]) {
+      expect(await statusOf(fleetA.key, route, mine), route).toBe(403);
+    }
   });
 });
 

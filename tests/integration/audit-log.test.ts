@@ -154,6 +154,35 @@ describe("the audit log", () => {
   });
 });
 
+describe("the audit log's targets", () => {
+  it("name what a claim created, the dispatch its Location names, by POST and by GET; its issue is the dispatch's", async () => {
+    const t = await testApp();
+    for (const title of ["one", "two", "three"]) {
+      await dataOf(t.app.request("/api/issues", jsonPost({ title, type: "task", status: "todo" })), 201);
+    }
+    // The first claim of a process also seeds the default templates; the later ones change only what they claim.
+    const first = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "a" }));
+    const claimed = await t.app.request("/api/dispatch/claim", jsonPost({ agent: "b" }));
+    const next = await t.app.request("/api/dispatch/next?agent=c", { headers: AUTH });
+    for (const [answer, path] of [
+      [first, "/api/dispatch/claim"],
+      [claimed, "/api/dispatch/claim"],
+      [next, "/api/dispatch/next"],
+    ] as const) {
+      expect(answer.status).toBeLessThan(300);
+      const { dispatch } = ((await answer.json()) as { data: { dispatch: { id: string; issueId: string } } }).data;
+      expect(answer.headers.get("Location")).toBe(`/api/dispatch/${dispatch.id}`);
+      const records = await auditOf(t.app, `?targetId=${dispatch.id}`);
+      expect(records.map(({ method, path, targetId }) => ({ method, path, targetId }))).toEqual([
+        { method: path === "/api/dispatch/claim" ? "POST" : "GET", path, targetId: dispatch.id },
+      ]);
+      // The issue is found through the dispatch the record names.
+      const read = await dataOf<{ issueId: string }>(t.app.request(`/api/dispatch/${dispatch.id}`, { headers: AUTH }));
+      expect(read.issueId).toBe(dispatch.issueId);
+    }
+  });
+});
+
 describe("the audit log's paths", () => {
   it("never keep a key pasted into a path", async () => {
     const t = await testApp();

@@ -96,6 +96,24 @@ describe("POST /mcp with the root key", () => {
     const listed = await call(client, "list_issues", { q: "remote mcp made" });
     expect(listed.data.data.map((issue: { id: string }) => issue.id)).toEqual([created.data.id]);
   });
+
+  it("records a tool call's change with the /mcp request's User-Agent and request id, as over HTTP", async () => {
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "create_issue", arguments: { title: "Made with a user agent", type: "task" } },
+    });
+    const headers = { Authorization: `Bearer ${TEST_API_KEY}`, "User-Agent": "x/1.0", "X-Request-Id": "rid-1" };
+    const answer = await post(body, headers);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("X-Request-Id")).toBe("rid-1");
+    const { result } = (await answer.json()) as { result: { structuredContent: { id: string } } };
+    const audit = await http("GET", `/api/audit?targetId=${result.structuredContent.id}`);
+    expect(audit.json.data).toEqual([
+      expect.objectContaining({ method: "POST", path: "/api/issues", userAgent: "x/1.0", requestId: "rid-1" }),
+    ]);
+  });
 });
 
 describe("POST /mcp with the previous root key", () => {
@@ -176,6 +194,16 @@ describe("POST /mcp with an API key", () => {
     const dispatchId = claim.data.dispatch.id;
     const beat = await call(client, "heartbeat", { dispatchId });
     expect(beat).toMatchObject({ isError: false, data: { id: dispatchId, status: "active" } });
+    // On its issue and prompt, the key does what the dispatch's token does.
+    const { issue, prompt } = claim.data;
+    expect(await call(client, "get_issue", { issueId: issue.id })).toMatchObject({
+      isError: false,
+      data: { id: issue.id },
+    });
+    const comment = { body: "Working on it.", authorName: "remote-agent", authorType: "agent" };
+    expect(await call(client, "add_comment", { ...comment, issueId: issue.id })).toMatchObject({ isError: false });
+    const review = { clarity: 4, completeness: 4, relevance: 4, authorType: "agent", promptId: prompt.id };
+    expect(await call(client, "review_prompt", review)).toMatchObject({ isError: false });
     // Stateless: nothing of the claim is remembered, so a dispatch must be named.
     const unnamed = await call(client, "heartbeat");
     expect(unnamed).toMatchObject({ isError: true, text: expect.stringContaining("pass dispatchId") });

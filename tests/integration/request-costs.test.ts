@@ -384,6 +384,52 @@ describe("an agent's steps of a dispatch", () => {
   });
 });
 
+describe("a dispatch key acting as its dispatch's token", () => {
+  it("costs what the token does on its dispatch, and one read more on its issue or prompt, to find their dispatch", async () => {
+    const t = await testApp();
+    await createIssues(t.app, 1, () => ({ title: "Task", type: "task", status: "todo" }));
+    const fleet = await dataOf<{ key: string }>(
+      t.app.request("/api/keys", jsonPost({ name: "fleet", scopes: ["dispatch"] })),
+      201,
+    );
+    const asKey = { Authorization: `Bearer ${fleet.key}` };
+    const claimed = await dataOf<{ dispatch: { id: string; token: string; issueId: string; promptId: string } }>(
+      t.app.request("/api/dispatch/claim", jsonPost({ agent: "costed" }, asKey)),
+      201,
+    );
+    const { id, token, issueId, promptId } = claimed.dispatch;
+    const asToken = { Authorization: `Bearer ${token}` };
+    // The token's check reads the dispatch; the key finds the dispatch of an issue or prompt by reading it first.
+    const findsItsDispatch = (path: string) => !path.startsWith("/api/dispatch/");
+    for (const path of [
+      `/api/dispatch/${id}`,
+      `/api/dispatch/${id}/activities`,
+      `/api/issues/${issueId}`,
+      `/api/prompts/${promptId}`,
+    ]) {
+      const [byRoot, byToken, byKey] = [
+        await costOf(t, path),
+        await costOf(t, path, { headers: asToken }),
+        await costOf(t, path, { headers: asKey }),
+      ];
+      expect([byRoot.status, byToken.status, byKey.status], path).toEqual([200, 200, 200]);
+      expect([byRoot.calls, byToken.calls, byKey.calls], path).toEqual([1, 2, findsItsDispatch(path) ? 3 : 2]);
+    }
+    const steps: [string, unknown, number][] = [
+      [`/api/dispatch/${id}/activities`, { type: "action", body: "ran the tests" }, 201],
+      [`/api/dispatch/${id}/heartbeat`, {}, 200],
+      [`/api/issues/${issueId}/comments`, { body: "On it", authorName: "costed", authorType: "agent" }, 201],
+      [`/api/prompts/${promptId}/reviews`, { clarity: 4, completeness: 4, relevance: 4, authorType: "agent" }, 201],
+    ];
+    for (const [path, body, status] of steps) {
+      const byToken = await costOf(t, path, jsonPost(body, asToken));
+      const byKey = await costOf(t, path, jsonPost(body, asKey));
+      expect([byToken.status, byKey.status], path).toEqual([status, status]);
+      expect(byKey.calls, path).toBe(byToken.calls + (findsItsDispatch(path) ? 1 : 0));
+    }
+  });
+});
+
 describe("dashboard stats", () => {
   it("cost as many calls with 30 issues as with 2: they read counts, not issues", async () => {
     const t = await testApp();

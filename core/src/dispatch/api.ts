@@ -61,9 +61,10 @@ export const dispatchApi = {
     doc: TEXT && {
       summary: "Claim the highest-scoring eligible issue",
       description:
-        "Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, " +
-        "complete, release, comments on the issue and reviews of the prompt. With `Idempotency-Key`, a retry gets " +
-        "the same answer, the same dispatch and token, not a second issue." +
+        "Each issue is claimed by exactly one agent at a time. `dispatch.token` authorises heartbeat, complete, " +
+        "release, activities, comments on the issue and reviews of the prompt, and reading the dispatch, its issue " +
+        "and its prompt, until the dispatch ends; a `dispatch` key may do the same on the dispatches it claimed. " +
+        "With `Idempotency-Key`, a retry gets the same answer, the same dispatch and token, not a second issue." +
         CLAIM_LIMITS,
       success: "The dispatch, its issue and the rendered prompt",
       ...NOTHING_CLAIMED_TEXT,

@@ -312,8 +312,9 @@ export class ClaimLine {
     if (!moved.stored) throw new Error("A claim never deletes its issue");
     const maxActive = limits?.maxActivePerAgent ?? null;
     const load = projectId ? this.dispatches.store.prepareAgentLoad(projectId, input.agent, maxActive) : undefined;
+    // The dispatch first: it is what a claim creates, so the audit record its transaction carries
+    // names it (http/audit `createdIn`: the first resource put), as the claim's `Location` does.
     const writes = [
-      ...moved.writes,
       ...this.dispatches.store.prepareCreate(
         dispatch,
         hash,
@@ -328,6 +329,7 @@ export class ClaimLine {
         projectId,
         input.keyId ?? null,
       ),
+      ...moved.writes,
       ...(load ? [load] : []),
       ...prepared.writes,
       claimerEnd,

@@ -1,6 +1,6 @@
 /** @module dispatch/token — the secret a claim hands its agent (docs/api.md#dispatch): made, stored as a hash, checked. */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { DispatchTokenScope, DispatchTokens } from "../http/auth.js";
+import type { DispatchTokenScope, DispatchTokens, KeyGrants, TokenGrant } from "../http/auth.js";
 import { parseIssueRef } from "../issues/keys.js";
 
 /** Crockford base32 as a ULID spells it; the first character is at most 7 because a ULID is 128 bits. */
@@ -72,9 +72,27 @@ export interface TokenDispatch {
 }
 
 /**
+ * What the token of `dispatch` may do now: while the dispatch is open (active, or waiting for a
+ * person), act on its own dispatch, issue (by id or `KZN-<number>`) or prompt; once stopped, on its
+ * own dispatch only; once ended otherwise, nothing (undefined).
+ */
+function grantOf(dispatch: TokenDispatch): TokenGrant | undefined {
+  // A stopped dispatch's token still names it, so its calls there answer why it stopped (409);
+  // it acts on nothing else.
+  const stopped = dispatch.status === "stopped";
+  const open = dispatch.status === "active" || dispatch.status === "waiting";
+  if (!open && !stopped) return undefined;
+  return {
+    dispatchId: dispatch.id,
+    ...(dispatch.read === undefined ? {} : { read: dispatch.read }),
+    owns: (scope, id) => (!stopped || scope === "dispatch") && namesOwnResource(scope, id, dispatch),
+  };
+}
+
+/**
  * The check the app's bearer auth is handed (http/auth.ts `DispatchTokens`): a token names its
- * dispatch, which `lookup` reads; it holds while it matches the stored hash and the dispatch is
- * open (active, or waiting for a person), and acts only on that dispatch's own dispatch, issue (by id or `KZN-<number>`) or prompt.
+ * dispatch, which `lookup` reads; it holds while it matches the stored hash, and grants what
+ * {@link grantOf} says of its dispatch.
  * @example bearerAuth({ apiKey, dispatchTokens: dispatchTokenCheck((id) => tokenDispatchOf(db, id, now)) })
  */
 export function dispatchTokenCheck(lookup: (dispatchId: string) => Promise<TokenDispatch | undefined>): DispatchTokens {
@@ -85,33 +103,38 @@ export function dispatchTokenCheck(lookup: (dispatchId: string) => Promise<Token
       const dispatch = await lookup(dispatchId);
       // Hash even for an unknown dispatch (against nothing, which never matches) so both cost the same.
       const matches = tokenMatches(presented, dispatch?.tokenHash ?? "");
-      // A stopped dispatch's token still names it, so its calls there answer why it stopped (409);
-      // it acts on nothing else.
-      const stopped = dispatch?.status === "stopped";
-      const open = dispatch?.status === "active" || dispatch?.status === "waiting";
-      if (!dispatch || !matches || (!open && !stopped)) return undefined;
-      return {
-        dispatchId: dispatch.id,
-        ...(dispatch.read === undefined ? {} : { read: dispatch.read }),
-        owns: (scope, id) => (!stopped || scope === "dispatch") && namesOwnResource(scope, id, dispatch),
-      };
+      return dispatch && matches ? grantOf(dispatch) : undefined;
     },
   };
 }
 
 /**
- * Whether dispatch `dispatchId` was claimed by key `keyId` and is still open: what a `dispatch` key
- * may work on (docs/security.md#scopes). The dispatch as read is handed on, as a token check's is.
+ * What a `dispatch` key may do on the dispatches it claimed (docs/security.md#scopes), each check
+ * reading dispatch `dispatchId` through `lookup` once and handing on what it read, as a token check
+ * does: `ownsDispatch`, whether key `keyId` claimed it (an agent's steps, the key's own scope, which
+ * answer for themselves once it ended); `tokenGrantOf`, what its token may do now ({@link grantOf})
+ * when key `keyId` claimed it, for the routes beyond the key's scopes that a token takes.
+ * @example const keys = { grantOf, ...keyDispatchChecks((id) => tokenDispatchOf(db, id, now)) };
  */
-export function keyDispatchCheck(
+export function keyDispatchChecks(
   lookup: (dispatchId: string) => Promise<TokenDispatch | undefined>,
-): (keyId: string, dispatchId: string) => Promise<{ read?: unknown } | undefined> {
-  return async (keyId, dispatchId) => {
+): Pick<KeyGrants, "ownsDispatch" | "tokenGrantOf"> {
+  const claimed = async (keyId: string, dispatchId: string) => {
     // Not a dispatch id: nothing to read, and not one the key claimed.
     if (!DISPATCH_ID.test(dispatchId)) return undefined;
     const dispatch = await lookup(dispatchId);
-    if (!dispatch || dispatch.claimedByKeyId !== keyId) return undefined;
-    return dispatch.read === undefined ? {} : { read: dispatch.read };
+    return dispatch?.claimedByKeyId === keyId ? dispatch : undefined;
+  };
+  return {
+    async ownsDispatch(keyId, dispatchId) {
+      const dispatch = await claimed(keyId, dispatchId);
+      if (!dispatch) return undefined;
+      return dispatch.read === undefined ? {} : { read: dispatch.read };
+    },
+    async tokenGrantOf(keyId, dispatchId) {
+      const dispatch = await claimed(keyId, dispatchId);
+      return dispatch ? grantOf(dispatch) : undefined;
+    },
   };
 }
 

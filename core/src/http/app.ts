@@ -137,7 +137,9 @@ type HandlersOf<R extends Readonly<Record<string, RouteDeclaration>>, H extends 
  * A family module of `routes` served by `handlers`: a declared route without a handler, or a
  * handler without a declared route, does not type-check. A family whose routes reach resources held
  * by projects (`issue`, `dispatch`, `prompt`, `signal`, `relation`) passes `reaches`, which reads
- * where each such kind belongs; the app refuses to build when a route reaches a kind it does not read.
+ * where each such kind belongs (and, for a route a dispatch token takes on an issue or a prompt,
+ * which dispatch works one: `dispatchOf`); the app refuses to build when a route reaches a kind it
+ * does not read.
  * @example export const issueFamily = familyModule(issueApi, issueReaches, (deps) => ({ "GET /api/issues": … }));
  */
 export function familyModule<const R extends Readonly<Record<string, RouteDeclaration>>, H extends FamilyHandlers<R>>(
@@ -216,6 +218,12 @@ export function createHttpApp(
       if (lookedUp && !lookups[lookedUp]) {
         throw new Error(
           `Family ${family}: ${key} reaches a resource of kind ${lookedUp}, and no lookup of its project is given`,
+        );
+      }
+      const token = declaration.token;
+      if (token && token !== "dispatch" && !lookups.dispatchOf?.[token]) {
+        throw new Error(
+          `Family ${family}: ${key} takes a dispatch token on a ${token}, and no lookup of the dispatch working one is given`,
         );
       }
       const [method, path] = key.split(" ") as [HttpMethod, string];

@@ -139,7 +139,9 @@ export function auditTrail(
       if (status === 401 || status === 403) {
         await trail.write(record(status, c.req.param("id") ?? null));
       } else if (outcome.written && carried) {
-        const targetId = carried.targetId ?? createdId(c);
+        // Without an `:id`, what the answer's `Location` names is the target, whatever the change's
+        // items suggested (at the cost of a write when they suggested another).
+        const targetId = (c.req.param("id") === undefined ? createdId(c) : null) ?? carried.targetId;
         if (status !== carried.status || targetId !== carried.targetId)
           await trail.amend(carried, { status, targetId });
       } else if (outcome.missed && status < 400) {

@@ -61,7 +61,21 @@ export interface KeyGrants {
    * what it read, for the handler): a `dispatch` key works on its own dispatches only.
    */
   ownsDispatch(keyId: string, dispatchId: string): Promise<{ read?: unknown } | undefined>;
+  /**
+   * What the token of dispatch `dispatchId` may do now, when key `keyId` claimed it (undefined when
+   * it did not, or once the token would be refused): a `dispatch` key acts there as that token.
+   */
+  tokenGrantOf(keyId: string, dispatchId: string): Promise<TokenGrant | undefined>;
 }
+
+/**
+ * How a family finds the dispatch working what a token route's `:id` names (RouteSpec `token`), for a
+ * `dispatch` key: an issue's open dispatch, the dispatch a prompt was rendered for (null or
+ * undefined: none). A dispatch route's `:id` is the dispatch itself.
+ */
+export type DispatchLookups = Partial<
+  Record<Exclude<DispatchTokenScope, "dispatch">, (ref: string) => Promise<string | null | undefined>>
+>;
 
 export interface BearerAuthOptions {
   apiKey: string | undefined;
@@ -75,6 +89,8 @@ export interface BearerAuthOptions {
   keys?: KeyGrants;
   /** The scope the route needs of a key (its declaration's). */
   keyScope?: Scope;
+  /** Which dispatch works the issue or prompt the route's `:id` names, for a `dispatch` key acting as its token. */
+  dispatchOf?: DispatchLookups;
   /**
    * Lets in every valid credential whatever its scopes or dispatch (RouteSpec `anyCaller`): the
    * handler acts in the caller's name, and each of its calls is checked on its own.
@@ -86,7 +102,9 @@ export interface BearerAuthOptions {
  * Requires `Authorization: Bearer <key>` equal to `apiKey` (or `previousApiKey`, during a rotation) or, with `dispatchTokens`, the token of an
  * active dispatch whose own resource the route's `:id` names (`scope`); the dispatch's id is then
  * in `c.get("dispatchId")`. A token that is unknown, wrong or ended is a 401 like a wrong key (each
- * with {@link BEARER_CHALLENGE}); a live token outside its dispatch is a 403. With `anyCaller`, any
+ * with {@link BEARER_CHALLENGE}); a live token outside its dispatch is a 403. An API key needs the
+ * route's scope (`keyScope`), but a `dispatch` key passes where the token of a dispatch it claimed
+ * would (`scope`, `dispatchOf`), and works on no dispatch it did not claim. With `anyCaller`, any
  * valid key or live token passes whatever its scopes or dispatch. With no key configured every
  * request fails closed with 500, whatever it carries.
  * @example app.post("/api/dispatch/:id/heartbeat", bearerAuth({ apiKey, dispatchTokens, scope: "dispatch" }), handler)
@@ -98,6 +116,7 @@ export function bearerAuth({
   scope,
   keys,
   keyScope,
+  dispatchOf,
   anyCaller = false,
 }: BearerAuthOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -125,7 +144,14 @@ export function bearerAuth({
       });
       if (anyCaller) return next();
       if (!keyScope || !grant.scopes.some((held) => scopeAllows(held, keyScope))) {
-        throw new ForbiddenError(`Key ${grant.name} lacks the ${keyScope ?? "admin"} scope`);
+        // A dispatch key acts, on a dispatch it claimed, as that dispatch's token (docs/security.md#scopes).
+        const asToken =
+          scope && grant.scopes.includes("dispatch")
+            ? await claimedDispatchGrant(keys, grant.id, scope, c.req.param("id"), dispatchOf)
+            : undefined;
+        if (!asToken) throw new ForbiddenError(`Key ${grant.name} lacks the ${keyScope ?? "admin"} scope`);
+        if (asToken.read !== undefined) c.set("dispatchRead", asToken.read);
+        return next();
       }
       // A dispatch key (not admin) works on the dispatches it claimed, and on no other.
       if (keyScope === "dispatch" && scope === "dispatch" && !grant.scopes.includes("admin")) {
@@ -146,6 +172,24 @@ export function bearerAuth({
     if (grant.read !== undefined) c.set("dispatchRead", grant.read);
     return next();
   };
+}
+
+/**
+ * The grant of the dispatch key `keyId` claimed that works what a token route's `:id` names (its
+ * `scope`; an issue's or prompt's dispatch found through `dispatchOf`), when that dispatch's token
+ * would be let through on the route; undefined otherwise.
+ */
+async function claimedDispatchGrant(
+  keys: KeyGrants,
+  keyId: string,
+  scope: DispatchTokenScope,
+  id: string | undefined,
+  dispatchOf: DispatchLookups | undefined,
+): Promise<TokenGrant | undefined> {
+  if (id === undefined) return undefined;
+  const dispatchId = scope === "dispatch" ? id : await dispatchOf?.[scope]?.(id);
+  const grant = dispatchId ? await keys.tokenGrantOf(keyId, dispatchId) : undefined;
+  return grant?.owns(scope, id) ? grant : undefined;
 }
 
 /**

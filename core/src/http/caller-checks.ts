@@ -34,6 +34,7 @@ export function callerChecks(
         ...(options.keys ? { keys: options.keys } : {}),
         scope: spec.token,
         ...(spec.scope ? { keyScope: spec.scope } : {}),
+        ...(lookups.dispatchOf ? { dispatchOf: lookups.dispatchOf } : {}),
         anyCaller: spec.anyCaller === true,
       }),
       projectReach(spec.reach, lookups),

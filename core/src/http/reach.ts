@@ -8,6 +8,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { ForbiddenError, fieldError, NotFoundError } from "../errors.js";
 import type { Reach, ResourceReach } from "../routes.js";
+import type { DispatchLookups } from "./auth.js";
 import type { AppEnv, ProjectReach } from "./env.js";
 
 export type { ProjectReach } from "./env.js";
@@ -19,9 +20,13 @@ export type LookedUpReach = Exclude<ResourceReach, "project">;
  * How a family reads where the resources its routes reach belong, one read per kind: each lookup
  * answers the project of the resource `ref` names (null when it has none, undefined when there is
  * no such resource). Each family names only the kinds its routes and handlers reach, so a function
- * carries only those stores (docs/contributing.md#budgets).
+ * carries only those stores (docs/contributing.md#budgets). `dispatchOf` reads, for each kind of
+ * resource beside a dispatch that its routes let a dispatch token take, which dispatch works the one
+ * `ref` names, so a `dispatch` key reaches it as that dispatch's token (http/auth `DispatchLookups`).
  */
-export type ReachLookups = Partial<Record<LookedUpReach, (ref: string) => Promise<string | null | undefined>>>;
+export type ReachLookups = Partial<Record<LookedUpReach, (ref: string) => Promise<string | null | undefined>>> & {
+  readonly dispatchOf?: DispatchLookups;
+};
 
 /** Whether the route's reach needs a lookup, and which. */
 export function lookedUpReach(reach: Reach | undefined): LookedUpReach | undefined {

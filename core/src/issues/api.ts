@@ -92,7 +92,8 @@ export const issueApi = {
     success: { status: 201, item: "Comment", location: false },
     doc: TEXT && {
       summary: "Comment on an issue",
-      description: "Also allowed with the dispatch token of a dispatch of this issue.",
+      description:
+        "Also allowed with the dispatch token of this issue's open dispatch, or with the `dispatch` key that claimed it.",
       params: { id: ISSUE_REF },
       success: "The new comment",
     },

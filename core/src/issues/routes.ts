@@ -3,12 +3,26 @@ import { commentHandlers } from "../comments/handlers.js";
 import { type AppDeps, familyModule } from "../http/app.js";
 import { type ReachLookups, reachOfRequest } from "../http/reach.js";
 import { listResponse, storedResponse } from "../http/respond.js";
-import { commentService, issueProject, issueService, relationProject, relationService } from "../services.js";
+import {
+  commentService,
+  issueDispatch,
+  issueProject,
+  issueService,
+  relationProject,
+  relationService,
+} from "../services.js";
 import { issueApi } from "./api.js";
 import { RELATION_VERSION } from "./relation-store.js";
 
-/** Where what the issue routes reach belongs, for a key narrowed to projects (http/reach): an issue (a parent or a related one too) and a relation. */
-const issueReaches = (deps: AppDeps): ReachLookups => ({ issue: issueProject(deps), relation: relationProject(deps) });
+/**
+ * Where what the issue routes reach belongs, for a key narrowed to projects (http/reach): an issue (a
+ * parent or a related one too) and a relation; and which dispatch works an issue, for a dispatch key.
+ */
+const issueReaches = (deps: AppDeps): ReachLookups => ({
+  issue: issueProject(deps),
+  relation: relationProject(deps),
+  dispatchOf: { issue: issueDispatch(deps) },
+});
 
 export const issueFamily = familyModule(issueApi, issueReaches, (deps) => {
   const issues = issueService(deps);

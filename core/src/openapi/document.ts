@@ -280,7 +280,8 @@ export function buildOpenApiDocument(
           scheme: "bearer",
           description:
             "SERVICE_API_KEY (`kaizen_` + 64 hex), or a dispatch token where the operation says so. Each operation's " +
-            "requirement names the scope it needs (`read`, `write`, `dispatch` or `admin`; docs/security.md#scopes).",
+            "requirement names the scope it needs (`read`, `write`, `dispatch` or `admin`; docs/security.md#scopes); " +
+            "a `dispatch` key may also do, on a dispatch it claimed, what that dispatch's token may.",
         },
         ...Object.fromEntries((Object.keys(WEBHOOK_SCHEMES) as WebhookProvider[]).flatMap(webhookSchemes)),
       },

@@ -51,7 +51,9 @@ export const promptApi = {
     success: { status: 201, item: "Review", location: false },
     doc: TEXT && {
       summary: "Review a prompt",
-      description: "Also allowed with the dispatch token of the dispatch this prompt was rendered for.",
+      description:
+        "Also allowed with the dispatch token of the dispatch this prompt was rendered for, or with the `dispatch` " +
+        "key that claimed it, while that dispatch is open.",
       params: { id: "Prompt id (`prm_…`)" },
       success: "The new review",
     },

@@ -3,11 +3,17 @@ import type { Context } from "hono";
 import { type AppDeps, familyModule } from "../http/app.js";
 import type { ReachLookups } from "../http/reach.js";
 import { FIRST_ETAG, itemResponse, listResponse } from "../http/respond.js";
-import { promptProject, promptService, reviewLists, reviewService } from "../services.js";
+import { promptDispatch, promptProject, promptService, reviewLists, reviewService } from "../services.js";
 import { promptApi } from "./api.js";
 
-/** Where what the prompt routes reach belongs, for a key narrowed to projects (http/reach): a prompt. */
-const promptReaches = (deps: AppDeps): ReachLookups => ({ prompt: promptProject(deps) });
+/**
+ * Where what the prompt routes reach belongs, for a key narrowed to projects (http/reach): a prompt;
+ * and which dispatch it was rendered for, for a dispatch key.
+ */
+const promptReaches = (deps: AppDeps): ReachLookups => ({
+  prompt: promptProject(deps),
+  dispatchOf: { prompt: promptDispatch(deps) },
+});
 
 export const promptFamily = familyModule(promptApi, promptReaches, (deps) => {
   const prompts = promptService(deps);

@@ -1,8 +1,8 @@
 /**
  * Each family reads where the resources its routes reach belong (http/reach, `familyModule`'s
- * `reaches`): an app refuses to build with a route reaching a kind its family does not read, and a
- * key narrowed to projects is held to what the family's lookup answers. No database: the lookups
- * and the key are given.
+ * `reaches`): an app refuses to build with a route reaching a kind its family does not read (or
+ * taking a dispatch token on a kind whose dispatch it does not read), and a key narrowed to projects
+ * is held to what the family's lookup answers. No database: the lookups and the key are given.
  */
 import { describe, expect, it } from "vitest";
 import { ALL_FAMILIES } from "../../../client/mcp/all-families.js";
@@ -35,6 +35,7 @@ const keys = {
       ? { id: "key_1", name: "narrowed", scopes: ["read" as const], projectIds: ["prj_A"] }
       : undefined,
   ownsDispatch: async () => undefined,
+  tokenGrantOf: async () => undefined,
 };
 
 function appOf(family: unknown) {
@@ -48,6 +49,13 @@ describe("a family's reach lookups", () => {
     );
   });
 
+  it("are required for every kind of resource beside a dispatch that a route lets a dispatch token take: which dispatch works it", () => {
+    const reaches = (): ReachLookups => ({ prompt: async () => "prj_A" });
+    expect(() => appOf(familyModule(routes, reaches, handlers))).toThrow(
+      "Family prompts: GET /api/prompts/:id takes a dispatch token on a prompt, and no lookup of the dispatch working one is given",
+    );
+  });
+
   it("hold a narrowed key to what the lookup answers: its project's resources, 404 for another's, none read for the root key", async () => {
     const asked: string[] = [];
     const projectOf: Record<string, string> = { [IN_A]: "prj_A", [IN_B]: "prj_B" };
@@ -56,6 +64,7 @@ describe("a family's reach lookups", () => {
         asked.push(ref);
         return projectOf[ref];
       },
+      dispatchOf: { prompt: async () => undefined },
     });
     const app = appOf(familyModule(routes, reaches, handlers));
     const get = (id: string, key: string) =>
