@@ -34,7 +34,7 @@ import {
 } from "../routes.js";
 import type { Output, SchemaDefinition } from "../schema.js";
 import { readJsonBody } from "./body.js";
-import { expectedVersion } from "./conditional.js";
+import { type ExpectedVersions, expectedVersion } from "./conditional.js";
 import type { AppEnv } from "./env.js";
 import { takesIdempotencyKey } from "./idempotency.js";
 import { defaultLogger, type Logger, loggedError, redactSecrets } from "./logger.js";
@@ -97,8 +97,8 @@ export interface RouteDeclaration extends Omit<RouteSpec, "method" | "path"> {
 export interface RouteInput<D extends RouteDeclaration = RouteDeclaration> {
   readonly query: D extends { query: infer Q extends SchemaDefinition } ? Output<Q> : undefined;
   readonly body: D extends { body: infer B extends SchemaDefinition } ? Output<B> : undefined;
-  /** The version `If-Match` requires (http/conditional), for a route declared `ifMatch`. */
-  readonly expectedVersion: number | undefined;
+  /** The versions `If-Match` accepts, any one of them (http/conditional), for a route declared `ifMatch`. */
+  readonly expectedVersion: ExpectedVersions | undefined;
 }
 
 export type RouteHandler<D extends RouteDeclaration = RouteDeclaration> = (
