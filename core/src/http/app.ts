@@ -40,7 +40,7 @@ import { takesIdempotencyKey } from "./idempotency.js";
 import { defaultLogger, type Logger, loggedError, redactSecrets } from "./logger.js";
 import { lookedUpReach, type ReachLookups } from "./reach.js";
 import { errorResponse, JSON_CONTENT_TYPE } from "./respond.js";
-import { parseWith } from "./validation.js";
+import { emptyBody, parseWith, takesNoBody } from "./validation.js";
 
 /**
  * What runs before the handler of an API route (auth `bearer`, or taking an Idempotency-Key): built
@@ -89,6 +89,11 @@ export interface RouteDeclaration extends Omit<RouteSpec, "method" | "path"> {
   readonly body?: SchemaDefinition;
   /** The body may be left out (no bytes at all): the schema then reads `{}`. */
   readonly bodyOptional?: true;
+  /**
+   * The handler reads the body itself, in a protocol of its own (the remote MCP endpoint's JSON-RPC).
+   * Otherwise a bearer route without `body` takes none: no bytes, or `{}` (http/validation `takesNoBody`).
+   */
+  readonly ownBody?: true;
   /** Honours `If-Match` (412 on mismatch): the handler gets the version it requires. */
   readonly ifMatch?: true;
 }
@@ -238,9 +243,10 @@ export function createHttpApp(
         ...(spec.method === "GET" ? [] : [limitBody(spec.bodyLimit ?? API_BODY_LIMIT_BYTES)]),
         ...(takesIdempotencyKey(spec) ? [callers().idempotent] : []),
       ];
+      const noBody = takesNoBody(spec, declaration);
       // One parameter: Hono tells the handler from middleware by its arity. Runs after the
       // idempotency middleware, so a 400 is kept and replayed like any 4xx.
-      const validated = async (c: Context<AppEnv>) => handler(c, await validatedInput(c, declaration));
+      const validated = async (c: Context<AppEnv>) => handler(c, await validatedInput(c, declaration, noBody));
       app.on(method, path, ...(middleware as [MiddlewareHandler<AppEnv>]), validated);
     }
   }
@@ -350,17 +356,22 @@ function crossOrigin(origins: readonly string[]): MiddlewareHandler<AppEnv> {
 /**
  * A route's input as its declaration says: `If-Match` first (a malformed one is a 412 before any
  * 400), then the query or the JSON body through its schema (http/validation: the 400 names each field).
+ * A route that takes no body (`noBody`) reads what is sent as an optional strict empty body: a
+ * body it would otherwise ignore is refused, nothing changed (docs/api.md#envelopes).
  */
-async function validatedInput(c: Context<AppEnv>, declaration: RouteDeclaration): Promise<RouteInput> {
+async function validatedInput(c: Context<AppEnv>, declaration: RouteDeclaration, noBody: boolean): Promise<RouteInput> {
   const version = declaration.ifMatch ? expectedVersion(c) : undefined;
   const query = declaration.query ? parseWith(declaration.query(), c.req.query(), "query") : undefined;
-  const body = declaration.body ? parseWith(declaration.body(), await jsonBodyOf(c, declaration), "body") : undefined;
+  const body = declaration.body
+    ? parseWith(declaration.body(), await jsonBodyOf(c, declaration.bodyOptional === true), "body")
+    : undefined;
+  if (noBody) parseWith(emptyBody(), await jsonBodyOf(c, true), "body");
   return { query, body, expectedVersion: version } as RouteInput;
 }
 
-/** The JSON body as http/body reads it; `{}` for a route whose body is optional when none was sent. */
-async function jsonBodyOf(c: Context<AppEnv>, declaration: RouteDeclaration): Promise<unknown> {
-  if (declaration.bodyOptional && (await c.req.arrayBuffer()).byteLength === 0) return {};
+/** The JSON body as http/body reads it; `{}` for an optional body when none was sent (no bytes at all). */
+async function jsonBodyOf(c: Context<AppEnv>, optional: boolean): Promise<unknown> {
+  if (optional && (await c.req.arrayBuffer()).byteLength === 0) return {};
   return readJsonBody(c);
 }
 
