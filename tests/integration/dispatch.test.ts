@@ -403,6 +403,21 @@ describe.concurrent("outcomes", () => {
     const t = await testApp();
     const issue = await createIssue(t, { title: "r", type: "task" });
     const { dispatch } = await claimed(t);
+    // It takes no body: one that says anything is refused, and the dispatch works on.
+    for (const [body, error] of [
+      ['{"bogus":true}', "unknown field: bogus"],
+      ["notjson", "Malformed JSON body"],
+    ]) {
+      const refused = await t.app.request(`/api/dispatch/${dispatch.id}/release`, {
+        method: "POST",
+        headers: { ...AUTH, "Content-Type": "application/json" },
+        body,
+      });
+      expect(refused.status, body).toBe(400);
+      expect(await refused.json(), body).toMatchObject({ error });
+    }
+    const working = await t.app.request(`/api/dispatch/${dispatch.id}`, { headers: AUTH });
+    expect((await json<Body<Dispatch>>(working)).data.status).toBe("active");
     const response = await post(t, `/api/dispatch/${dispatch.id}/release`);
     expect(response.status).toBe(200);
     expect((await json<Body<{ dispatch: Dispatch; issue: Issue }>>(response)).data).toMatchObject({

@@ -105,6 +105,22 @@ describe("event destinations", () => {
 
   it("rotates the secret: a new one, shown once, the old one signing until 24 h later", async () => {
     const { data } = (await create(valid)).body;
+    // It takes no body: one that says anything is refused, and the secret stays as it was.
+    for (const [body, error] of [
+      ['{"bogus":true}', "unknown field: bogus"],
+      ["notjson", "Malformed JSON body"],
+    ]) {
+      const refused = await t.app.request(`/api/event-destinations/${data.id}/rotate-secret`, {
+        method: "POST",
+        headers: { ...AUTH, "Content-Type": "application/json" },
+        body,
+      });
+      expect(refused.status, body).toBe(400);
+      expect(await refused.json(), body).toMatchObject({ error });
+    }
+    const unrotated = await t.app.request(`/api/event-destinations/${data.id}`, { headers: AUTH });
+    expect(unrotated.headers.get("etag")).toBe('"1"');
+    expect(((await unrotated.json()) as { data: Shown }).data.previousSecretExpiresAt).toBeNull();
     const before = Date.now();
     const rotated = await t.app.request(`/api/event-destinations/${data.id}/rotate-secret`, jsonPost({}));
     expect(rotated.status).toBe(200);

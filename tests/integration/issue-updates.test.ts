@@ -237,16 +237,20 @@ describe("ETag and If-Match", () => {
     });
   });
 
-  it("refuses a stale or unusable If-Match with 412 and writes nothing", async () => {
+  it("refuses a stale or unusable If-Match with 412 and writes nothing; takes a list that names the version", async () => {
     const t = await testApp();
     const issue = await create(t);
-    for (const tag of ['"7"', 'W/"1"', "garbage"]) {
+    for (const tag of ['"7"', 'W/"1"', "garbage", '"7", W/"1"', '"7", 1']) {
       const response = await t.app.request(`/api/issues/${issue.id}`, patch({ title: "x" }, { "If-Match": tag }));
-      expect(response.status).toBe(412);
+      expect(response.status, tag).toBe(412);
     }
     expect((await read(t, issue.id)).data.title).toBe("An issue");
     const ok = await t.app.request(`/api/issues/${issue.id}`, patch({ title: "x" }, { "If-Match": '"1"' }));
     expect(ok.status).toBe(200);
+    // A list matches when any strong tag in it is the current version.
+    const listed = await t.app.request(`/api/issues/${issue.id}`, patch({ title: "y" }, { "If-Match": '"7", "2"' }));
+    expect(listed.status).toBe(200);
+    expect((await read(t, issue.id)).data.title).toBe("y");
   });
 });
 

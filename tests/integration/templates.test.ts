@@ -287,6 +287,19 @@ describe("template versions", () => {
     const v2 = await json<Body<TemplateVersion>>(
       await t.app.request(`/api/templates/${template.id}/versions`, jsonPost({ content: "v2" })),
     );
+    // It takes no body: one that says anything is refused, and nothing is promoted.
+    for (const body of ['{"bogus":true}', "notjson", "[]"]) {
+      const refused = await t.app.request(`/api/templates/${template.id}/versions/${v2.data.id}/promote`, {
+        method: "POST",
+        headers: { ...AUTH, "Content-Type": "application/json" },
+        body,
+      });
+      expect(refused.status, body).toBe(400);
+    }
+    const unpromoted = await json<Body<TemplateDetail>>(
+      await t.app.request(`/api/templates/${template.id}`, { headers: AUTH }),
+    );
+    expect(unpromoted.data.activeVersionId).toBe(template.activeVersionId);
     const promoted = await t.app.request(`/api/templates/${template.id}/versions/${v2.data.id}/promote`, jsonPost({}));
     expect(promoted.status).toBe(200);
     expect((await json<Body<TemplateDetail>>(promoted)).data.activeVersion).toMatchObject({

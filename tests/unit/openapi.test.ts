@@ -197,8 +197,9 @@ describe("the OpenAPI document", () => {
         },
       },
     });
+    // It takes no body, and refuses one that says anything (400, 413, 415).
     expect(Object.keys(operationOf("DELETE", "/api/issues/:id").responses).sort()).toEqual(
-      ["204", "401", "403", "404", "412", "503"].sort(),
+      ["204", "400", "401", "403", "404", "412", "413", "415", "503"].sort(),
     );
     expect(Object.keys(operationOf("POST", "/api/dispatch/claim").responses)).toEqual(
       expect.arrayContaining(["201", "204", "400", "401", "413", "415", "503"]),

@@ -5,7 +5,7 @@
  */
 import { retryRaces } from "../db/retry.js";
 import { fieldError, NotFoundError } from "../errors.js";
-import { checkVersion } from "../http/conditional.js";
+import { checkVersion, type ExpectedVersions } from "../http/conditional.js";
 import type { ApiKey, ApiKeyStore, StoredKey } from "./api-key-store.js";
 import type { KeyCheck } from "./key-check.js";
 import { API_KEY_ID, KEY_PREFIX_LENGTH, newApiKeyId, newKeyText } from "./keys.js";
@@ -64,11 +64,11 @@ export class KeyService {
   }
 
   /**
-   * Revokes key `id` if it is at version `expected` (412 otherwise; any version when undefined):
+   * Revokes key `id` if it is at a version `expected` lists (412 otherwise; any version when undefined):
    * refused at once here, and on every instance within the check's cache bound. A key revoked
    * already keeps its first revocation.
    */
-  async revoke(id: string, expected?: number): Promise<StoredKey> {
+  async revoke(id: string, expected?: ExpectedVersions): Promise<StoredKey> {
     const revoked = await retryRaces(async () => {
       const current = await this.get(id);
       checkVersion(expected, current.version);

@@ -7,7 +7,7 @@ import { ConditionFailedError, type Db, type TransactItem } from "../db/db.js";
 import type { EntryFilter } from "../db/listing-index.js";
 import { retryRaces } from "../db/retry.js";
 import { ConflictError, fieldError, NotFoundError } from "../errors.js";
-import { checkVersion } from "../http/conditional.js";
+import { checkVersion, type ExpectedVersions } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
 import { type UsageStats, usageDay } from "../stats/usage-stats.js";
 import type { CatalogLookups } from "./catalog-lookups.js";
@@ -146,7 +146,7 @@ export class CatalogService {
    * project's transaction (409 naming the owner of one another project holds), and a change of
    * `automation` reaches the routing its claims carry.
    */
-  async updateProject(id: string, changes: PatchProjectBody, expected?: number): Promise<Stored<Project>> {
+  async updateProject(id: string, changes: PatchProjectBody, expected?: ExpectedVersions): Promise<Stored<Project>> {
     let claimed: SourceRef[] = [];
     let later: (() => Promise<void>) | null = null;
     const claimWrites = async (current: Stored<Project>, updated: Project): Promise<TransactItem[]> => {
@@ -208,7 +208,7 @@ export class CatalogService {
    * The issues are counted behind a fence that issue writes check (`projectExistsCheck`), so an
    * issue added meanwhile either is counted or fails; the goals are counted on the project itself.
    */
-  async deleteProject(id: string, expected?: number): Promise<void> {
+  async deleteProject(id: string, expected?: ExpectedVersions): Promise<void> {
     await retryRaces(
       async () => {
         const current = await this.getProject(id);
@@ -266,7 +266,7 @@ export class CatalogService {
     return this.goals.list(query.status ? listingName("status", query.status) : "all", [], page);
   }
 
-  async updateGoal(id: string, changes: PatchGoalBody, expected?: number): Promise<Stored<Goal>> {
+  async updateGoal(id: string, changes: PatchGoalBody, expected?: ExpectedVersions): Promise<Stored<Goal>> {
     const before = await this.getGoal(id);
     const after = await patchRecord(this.goals, () => this.getGoal(id), changes, expected, this.now);
     await this.followGoal(before.record, after.record);
@@ -296,7 +296,7 @@ export class CatalogService {
   }
 
   /** 409 while projects point at the goal (no cascade). */
-  async deleteGoal(id: string, expected?: number): Promise<void> {
+  async deleteGoal(id: string, expected?: ExpectedVersions): Promise<void> {
     const goal = (await this.getGoal(id)).record;
     await retryRaces(
       async () => {
@@ -324,7 +324,7 @@ export class CatalogService {
    * 409 while issues carry the label. Decision: no cascade — deleting a label never strips it
    * from issues; remove it from them first. Counted behind a fence, as for projects.
    */
-  async deleteLabel(id: string, expected?: number): Promise<void> {
+  async deleteLabel(id: string, expected?: ExpectedVersions): Promise<void> {
     // Any failed condition is a lost race here: the label changed, or its fence lapsed.
     await retryRaces(async () => {
       const current = found(LABEL_ID.test(id) ? await this.labels.get(id) : undefined, `Label ${id}`);

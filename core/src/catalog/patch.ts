@@ -1,7 +1,7 @@
 /** @module catalog/patch — partial updates of catalog records under optimistic concurrency (docs/api.md#concurrency-and-idempotency). */
 import type { ConditionFailedError, TransactItem } from "../db/db.js";
 import { retryRaces } from "../db/retry.js";
-import { checkVersion } from "../http/conditional.js";
+import { checkVersion, type ExpectedVersions } from "../http/conditional.js";
 import type { RecordStore, Stored } from "./record-store.js";
 
 /** Only a failed condition on the record itself (the first write) is a lost race; others are answers. */
@@ -19,7 +19,7 @@ export async function patchRecord<T extends { id: string; updatedAt: string }>(
   store: RecordStore<T>,
   read: () => Promise<Stored<T>>,
   changes: Partial<T>,
-  expected: number | undefined,
+  expected: ExpectedVersions | undefined,
   now: () => Date,
   extra?: (current: Stored<T>, updated: T) => Promise<TransactItem[]>,
 ): Promise<Stored<T>> {

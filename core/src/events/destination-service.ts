@@ -5,7 +5,7 @@
  */
 
 import { fieldError, NotFoundError } from "../errors.js";
-import { checkVersion } from "../http/conditional.js";
+import { checkVersion, type ExpectedVersions } from "../http/conditional.js";
 import { type OutboundGuard, publicOnlyGuard } from "../outbound-guard.js";
 import type { DestinationStore, StoredDestination } from "./destination-store.js";
 import type { EventDeliveries } from "./event-deliveries.js";
@@ -74,7 +74,11 @@ export class DestinationService {
    * Changes the fields given. `active: true` on a destination Kaizen switched off starts its run of
    * failures again from 0 and clears why it was switched off.
    */
-  async update(id: string, changes: PatchDestinationBody, expected: number | undefined): Promise<StoredDestination> {
+  async update(
+    id: string,
+    changes: PatchDestinationBody,
+    expected: ExpectedVersions | undefined,
+  ): Promise<StoredDestination> {
     const current = await this.get(id);
     checkVersion(expected, current.version);
     if (changes.url !== undefined) await this.checkReachable(changes.url);
@@ -103,7 +107,7 @@ export class DestinationService {
   /** A new signing secret, shown this once; the one it replaces signs beside it for {@link ROTATION_OVERLAP_MS}. */
   async rotateSecret(
     id: string,
-    expected: number | undefined,
+    expected: ExpectedVersions | undefined,
   ): Promise<{ destination: DestinationWithSecret; version: number }> {
     const current = await this.get(id);
     checkVersion(expected, current.version);
@@ -118,7 +122,7 @@ export class DestinationService {
     return { destination: { ...stored.destination, secret }, version: stored.version };
   }
 
-  async delete(id: string, expected: number | undefined): Promise<void> {
+  async delete(id: string, expected: ExpectedVersions | undefined): Promise<void> {
     const current = await this.get(id);
     checkVersion(expected, current.version);
     await this.store.delete(current);

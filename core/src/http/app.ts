@@ -34,13 +34,13 @@ import {
 } from "../routes.js";
 import type { Output, SchemaDefinition } from "../schema.js";
 import { readJsonBody } from "./body.js";
-import { expectedVersion } from "./conditional.js";
+import { type ExpectedVersions, expectedVersion } from "./conditional.js";
 import type { AppEnv } from "./env.js";
 import { takesIdempotencyKey } from "./idempotency.js";
 import { defaultLogger, type Logger, loggedError, redactSecrets } from "./logger.js";
 import { lookedUpReach, type ReachLookups } from "./reach.js";
 import { errorResponse, JSON_CONTENT_TYPE } from "./respond.js";
-import { parseWith } from "./validation.js";
+import { emptyBody, parseWith, takesNoBody } from "./validation.js";
 
 /**
  * What runs before the handler of an API route (auth `bearer`, or taking an Idempotency-Key): built
@@ -89,6 +89,11 @@ export interface RouteDeclaration extends Omit<RouteSpec, "method" | "path"> {
   readonly body?: SchemaDefinition;
   /** The body may be left out (no bytes at all): the schema then reads `{}`. */
   readonly bodyOptional?: true;
+  /**
+   * The handler reads the body itself, in a protocol of its own (the remote MCP endpoint's JSON-RPC).
+   * Otherwise a bearer route without `body` takes none: no bytes, or `{}` (http/validation `takesNoBody`).
+   */
+  readonly ownBody?: true;
   /** Honours `If-Match` (412 on mismatch): the handler gets the version it requires. */
   readonly ifMatch?: true;
 }
@@ -97,8 +102,8 @@ export interface RouteDeclaration extends Omit<RouteSpec, "method" | "path"> {
 export interface RouteInput<D extends RouteDeclaration = RouteDeclaration> {
   readonly query: D extends { query: infer Q extends SchemaDefinition } ? Output<Q> : undefined;
   readonly body: D extends { body: infer B extends SchemaDefinition } ? Output<B> : undefined;
-  /** The version `If-Match` requires (http/conditional), for a route declared `ifMatch`. */
-  readonly expectedVersion: number | undefined;
+  /** The versions `If-Match` accepts, any one of them (http/conditional), for a route declared `ifMatch`. */
+  readonly expectedVersion: ExpectedVersions | undefined;
 }
 
 export type RouteHandler<D extends RouteDeclaration = RouteDeclaration> = (
@@ -202,6 +207,8 @@ export function createHttpApp(
   });
   app.use(requestLog(logger, deps.db, families));
   if (deps.config.corsAllowedOrigins.length > 0) app.use(crossOrigin(deps.config.corsAllowedOrigins));
+  // Before the routes: the family's `:id` route would otherwise take another method of its static path.
+  for (const [path, allowed] of shadowedStaticPaths(families)) app.use(path, staticRoutesOnly(allowed));
 
   for (const family of Object.keys(families) as Family[]) {
     const {
@@ -244,9 +251,10 @@ export function createHttpApp(
         ...(spec.method === "GET" ? [] : [limitBody(spec.bodyLimit ?? API_BODY_LIMIT_BYTES)]),
         ...(takesIdempotencyKey(spec) ? [callers().idempotent] : []),
       ];
+      const noBody = takesNoBody(spec, declaration);
       // One parameter: Hono tells the handler from middleware by its arity. Runs after the
       // idempotency middleware, so a 400 is kept and replayed like any 4xx.
-      const validated = async (c: Context<AppEnv>) => handler(c, await validatedInput(c, declaration));
+      const validated = async (c: Context<AppEnv>) => handler(c, await validatedInput(c, declaration, noBody));
       app.on(method, path, ...(middleware as [MiddlewareHandler<AppEnv>]), validated);
     }
   }
@@ -356,17 +364,22 @@ function crossOrigin(origins: readonly string[]): MiddlewareHandler<AppEnv> {
 /**
  * A route's input as its declaration says: `If-Match` first (a malformed one is a 412 before any
  * 400), then the query or the JSON body through its schema (http/validation: the 400 names each field).
+ * A route that takes no body (`noBody`) reads what is sent as an optional strict empty body: a
+ * body it would otherwise ignore is refused, nothing changed (docs/api.md#envelopes).
  */
-async function validatedInput(c: Context<AppEnv>, declaration: RouteDeclaration): Promise<RouteInput> {
+async function validatedInput(c: Context<AppEnv>, declaration: RouteDeclaration, noBody: boolean): Promise<RouteInput> {
   const version = declaration.ifMatch ? expectedVersion(c) : undefined;
   const query = declaration.query ? parseWith(declaration.query(), c.req.query(), "query") : undefined;
-  const body = declaration.body ? parseWith(declaration.body(), await jsonBodyOf(c, declaration), "body") : undefined;
+  const body = declaration.body
+    ? parseWith(declaration.body(), await jsonBodyOf(c, declaration.bodyOptional === true), "body")
+    : undefined;
+  if (noBody) parseWith(emptyBody(), await jsonBodyOf(c, true), "body");
   return { query, body, expectedVersion: version } as RouteInput;
 }
 
-/** The JSON body as http/body reads it; `{}` for a route whose body is optional when none was sent. */
-async function jsonBodyOf(c: Context<AppEnv>, declaration: RouteDeclaration): Promise<unknown> {
-  if (declaration.bodyOptional && (await c.req.arrayBuffer()).byteLength === 0) return {};
+/** The JSON body as http/body reads it; `{}` for an optional body when none was sent (no bytes at all). */
+async function jsonBodyOf(c: Context<AppEnv>, optional: boolean): Promise<unknown> {
+  if (optional && (await c.req.arrayBuffer()).byteLength === 0) return {};
   return readJsonBody(c);
 }
 
@@ -390,11 +403,16 @@ function requireWebhookSecret(provider: WebhookProvider, config: Config): Middle
   };
 }
 
+/** Whether a route's path names no parameter (`/api/dispatch/claim`, not `/api/dispatch/:id`). */
+function isStaticPath(path: string): boolean {
+  return !path.includes("/:");
+}
+
 /**
- * A request no route took: 405 with `Allow` when another method of `routes` serves its path, else 404.
- * `Allow` names `HEAD` beside every `GET`, which answers it (docs/api.md#status-codes).
+ * The methods `Allow` names for each path of `routes`, sorted: `HEAD` beside every `GET`, which
+ * answers it (docs/api.md#status-codes).
  */
-function routeMisses(routes: readonly Pick<RouteSpec, "method" | "path">[]): (c: Context) => AppError {
+function methodsByPath(routes: readonly Pick<RouteSpec, "method" | "path">[]): Map<string, string[]> {
   const grouped = new Map<string, Set<string>>();
   for (const { method, path } of routes) {
     const methods = grouped.get(path) ?? new Set();
@@ -402,10 +420,59 @@ function routeMisses(routes: readonly Pick<RouteSpec, "method" | "path">[]): (c:
     if (method === "GET") methods.add("HEAD");
     grouped.set(path, methods);
   }
-  const methodsByPath = new TrieRouter<string[]>();
-  for (const [path, methods] of grouped) methodsByPath.add("ALL", path, [...methods]);
+  return new Map([...grouped].map(([path, methods]) => [path, [...methods].sort()]));
+}
+
+/**
+ * The static paths of the app's routes that a parameter route of the same family also matches
+ * (`/api/dispatch/claim` and `/api/dispatch/:id`), each with the methods its static routes take.
+ * Within a family only: behind the gateway, a family's function is sent what its own routes match.
+ */
+function shadowedStaticPaths(families: FamilyModules): Map<string, string[]> {
+  const shadowed = new Map<string, string[]>();
+  for (const module of Object.values(families)) {
+    const routes = Object.keys(module.routes).map((key) => {
+      const [method, path] = key.split(" ") as [HttpMethod, string];
+      return { method, path };
+    });
+    const patterns = routes.filter(({ path }) => !isStaticPath(path)).map(({ path }) => path.split("/"));
+    for (const [path, methods] of methodsByPath(routes.filter(({ path }) => isStaticPath(path)))) {
+      const segments = path.split("/");
+      const matched = patterns.some(
+        (pattern) =>
+          pattern.length === segments.length &&
+          pattern.every((part, i) => part === segments[i] || (part.startsWith(":") && segments[i] !== "")),
+      );
+      if (matched) shadowed.set(path, methods);
+    }
+  }
+  return shadowed;
+}
+
+/**
+ * At a static path of {@link shadowedStaticPaths}, a method its static routes do not take is a 405
+ * naming theirs, as a miss there is: `GET /api/dispatch/claim` is not the `:id` route's.
+ */
+function staticRoutesOnly(allowed: string[]): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!allowed.includes(c.req.method)) return errorResponse(c, new MethodNotAllowedError(allowed));
+    await next();
+  };
+}
+
+/**
+ * A request no route took: 405 with `Allow` when another method of `routes` serves its path, else 404.
+ * A path a static route declares is judged by the static routes alone: `DELETE /api/dispatch/claim`
+ * names `POST`, not also the `GET` of `/api/dispatch/:id` (docs/api.md#status-codes).
+ */
+function routeMisses(routes: readonly Pick<RouteSpec, "method" | "path">[]): (c: Context) => AppError {
+  const byPath = new TrieRouter<{ methods: string[]; isStatic: boolean }>();
+  for (const [path, methods] of methodsByPath(routes))
+    byPath.add("ALL", path, { methods, isStatic: isStaticPath(path) });
   return (c) => {
-    const allowed = new Set(methodsByPath.match("ALL", c.req.path)[0].flatMap(([methods]) => methods));
+    const matched = byPath.match("ALL", c.req.path)[0].map(([route]) => route);
+    const statics = matched.filter(({ isStatic }) => isStatic);
+    const allowed = new Set((statics.length > 0 ? statics : matched).flatMap(({ methods }) => methods));
     if (allowed.size > 0 && !allowed.has(c.req.method)) return new MethodNotAllowedError([...allowed].sort());
     return new NotFoundError(`No route for ${c.req.method} ${c.req.path}`);
   };

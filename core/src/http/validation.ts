@@ -1,8 +1,10 @@
-/** @module http/validation — runs zod schemas over request input and turns failures into 400s that name each field. */
+/** @module http/validation — runs zod schemas over request input (the empty one of a route that takes no body too) and turns failures into 400s that name each field. */
 
 import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
 import { type FieldProblem, ValidationError } from "../errors.js";
+import type { RouteSpec } from "../routes.js";
+import { onFirstUse } from "../schema.js";
 
 /** Set on the first parse, not at import (a cold start builds nothing of zod's: ../schema.ts). */
 let configured = false;
@@ -28,6 +30,22 @@ export function parseWith<T extends z.ZodMiniType>(schema: T, input: unknown, wh
   const message = first ? `${first.path ? `${first.path}: ` : ""}${first.message}` : `Invalid ${where}`;
   throw new ValidationError(message, details);
 }
+
+/**
+ * Whether a route takes no body (docs/api.md#envelopes): a bearer route other than a GET that declares
+ * none and does not read its own (`ownBody`, the remote MCP endpoint's JSON-RPC). What is sent to it
+ * is still read, through {@link emptyBody}, so a body it would ignore is refused instead.
+ * @example takesNoBody({ method: "POST", auth: "bearer" }, {}) // true: `POST /api/dispatch/:id/release`
+ */
+export function takesNoBody(
+  route: Pick<RouteSpec, "method" | "auth">,
+  declaration: { readonly body?: unknown; readonly ownBody?: true },
+): boolean {
+  return route.auth === "bearer" && route.method !== "GET" && !declaration.body && !declaration.ownBody;
+}
+
+/** The body of a route that {@link takesNoBody}, when one is sent: `{}` alone, strict as every body is. */
+export const emptyBody = /* @__PURE__ */ onFirstUse(() => z.strictObject({}));
 
 function toProblem(issue: z.core.$ZodIssue): FieldProblem {
   const path = issue.path.map(String).join(".");

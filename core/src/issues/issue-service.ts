@@ -5,7 +5,7 @@
 import { ConditionFailedError, type TransactItem } from "../db/db.js";
 import { retryRaces } from "../db/retry.js";
 import { ConflictError, fieldError, NotFoundError, PreconditionFailedError } from "../errors.js";
-import { checkVersion } from "../http/conditional.js";
+import { checkVersion, type ExpectedVersions } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
 import { type NewIssue, newIssue, RECENT_SIGNALS, type StoredIssue, summaryItem } from "./issue-item.js";
 import type { IssueMoves } from "./issue-moves.js";
@@ -96,7 +96,7 @@ export class IssueService {
    * the write happens only at that version (else 412); without, a concurrent change makes it
    * read again and reapply, so no write is lost.
    */
-  async updateIssue(ref: string, patch: UpdateIssueBody, expected: number | undefined): Promise<StoredIssue> {
+  async updateIssue(ref: string, patch: UpdateIssueBody, expected: ExpectedVersions | undefined): Promise<StoredIssue> {
     return retryRaces(async () => {
       const current = await this.getIssue(ref);
       checkVersion(expected, current.version);
@@ -118,7 +118,7 @@ export class IssueService {
    * Soft-deletes: 204 once, 404 after; an issue with children is kept (409) until they move. The
    * issues it blocked stop waiting on it, and a dispatch working it is released.
    */
-  async deleteIssue(ref: string, expected: number | undefined): Promise<void> {
+  async deleteIssue(ref: string, expected: ExpectedVersions | undefined): Promise<void> {
     await retryRaces(async () => {
       const current = await this.getIssue(ref);
       checkVersion(expected, current.version);
@@ -249,7 +249,7 @@ export class IssueService {
    */
   private async writeAt(
     writes: TransactItem[],
-    expected: number | undefined,
+    expected: ExpectedVersions | undefined,
     checks: TransactItem[] = [],
   ): Promise<void> {
     try {

@@ -6,7 +6,7 @@ import { ulid } from "ulid";
 import { ConditionFailedError, type TransactItem } from "../db/db.js";
 import { retryRaces } from "../db/retry.js";
 import { ConflictError, fieldError, NotFoundError } from "../errors.js";
-import { checkVersion } from "../http/conditional.js";
+import { checkVersion, type ExpectedVersions } from "../http/conditional.js";
 import type { StoredIssue } from "./issue-item.js";
 import type { IssueService } from "./issue-service.js";
 import type { IssueStore } from "./issue-store.js";
@@ -83,10 +83,10 @@ export class RelationService {
   }
 
   /**
-   * Removes a relation from both ends if it is at version `expected` (412 otherwise; any version
+   * Removes a relation from both ends if it is at a version `expected` lists (412 otherwise; any version
    * when undefined); a blocker stops blocking.
    */
-  async unrelate(id: string, expected?: number): Promise<void> {
+  async unrelate(id: string, expected?: ExpectedVersions): Promise<void> {
     await retryRaces(async () => {
       const fact = /^rel_[0-9A-HJKMNP-TV-Z]{26}$/.test(id) ? await this.relations.get(id) : undefined;
       if (!fact) throw new NotFoundError(`Relation ${id} not found`);

@@ -15,6 +15,8 @@ export const mcpApi = {
     reach: "handler",
     // Each tool call is a request of its own to the API, audited there; 401s here are still recorded.
     audit: false,
+    // A JSON-RPC message or batch, read by the MCP transport: a body that is not JSON is its parse error.
+    ownBody: true,
     success: { raw: "jsonrpc" },
     doc: TEXT && {
       summary: "Remote MCP",

@@ -4,6 +4,7 @@
  * error responses and response headers under `components`.
  */
 import { IDEMPOTENT_REPLAYED_HEADER, takesIdempotencyKey } from "../http/idempotency.js";
+import { takesNoBody } from "../http/validation.js";
 import type { RouteSpec } from "../routes.js";
 import { type Declaration, type Doc, namesLocation, type Success, successStatus } from "./declare.js";
 
@@ -133,13 +134,15 @@ export function successResponse(success: Success, description: string, doc: Doc,
 /** The error statuses a route can answer: from how it is guarded and what it reads, plus its own. */
 export function errorStatuses(route: RouteSpec, declaration: Declaration): ErrorStatus[] {
   const statuses = new Set<ErrorStatus>(declaration.errors ?? []);
-  if (declaration.query || declaration.body || route.auth === "webhook") statuses.add(400);
+  // A route that takes no body still reads one, to refuse it (http/validation `takesNoBody`).
+  const readsBody = declaration.body !== undefined || takesNoBody(route, declaration) || route.auth === "webhook";
+  if (declaration.query || readsBody) statuses.add(400);
   if (route.auth !== "none") statuses.add(401);
   if (route.auth === "bearer") statuses.add(403);
   if (route.path.includes("/:")) statuses.add(404);
   if (takesIdempotencyKey(route)) statuses.add(409);
   if (declaration.ifMatch) statuses.add(412);
-  if (declaration.body || route.auth === "webhook") {
+  if (readsBody) {
     statuses.add(413);
     statuses.add(415);
   }

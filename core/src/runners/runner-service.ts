@@ -4,7 +4,7 @@
  * by Kaizen switched on again), deleted.
  */
 import { fieldError, NotFoundError } from "../errors.js";
-import { checkVersion } from "../http/conditional.js";
+import { checkVersion, type ExpectedVersions } from "../http/conditional.js";
 import { type OutboundGuard, publicOnlyGuard } from "../outbound-guard.js";
 import { newRunnerId } from "./keys.js";
 import type { RunnerFields, RunnerStore, StoredRunner } from "./runner-store.js";
@@ -75,7 +75,7 @@ export class RunnerService {
    * refusals again from 0, with no backoff, and clears why it was switched off. The agent stays
    * what it was when only the name changes.
    */
-  async update(id: string, changes: PatchRunnerBody, expected: number | undefined): Promise<StoredRunner> {
+  async update(id: string, changes: PatchRunnerBody, expected: ExpectedVersions | undefined): Promise<StoredRunner> {
     const current = await this.get(id);
     checkVersion(expected, current.version);
     if (changes.filters !== undefined) await this.checkProject(changes.filters.projectId);
@@ -95,7 +95,7 @@ export class RunnerService {
     return this.store.replace(current, updated, githubToken);
   }
 
-  async delete(id: string, expected: number | undefined): Promise<void> {
+  async delete(id: string, expected: ExpectedVersions | undefined): Promise<void> {
     const current = await this.get(id);
     checkVersion(expected, current.version);
     await this.store.delete(current);

@@ -9,7 +9,7 @@
 import { ConditionFailedError } from "../db/db.js";
 import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError, PreconditionFailedError } from "../errors.js";
-import { checkVersion } from "../http/conditional.js";
+import { checkVersion, type ExpectedVersions } from "../http/conditional.js";
 import { armsView, EXPERIMENT_INDEX, endingDecision } from "./experiment-endings.js";
 import { NO_COUNTS } from "./experiment-figures.js";
 import {
@@ -116,10 +116,10 @@ export class ExperimentService {
   }
 
   /**
-   * Stops a running experiment (`DELETE`) if it is at version `expected` (412 otherwise; any
+   * Stops a running experiment (`DELETE`) if it is at a version `expected` lists (412 otherwise; any
    * version when undefined): the template goes back to its active version alone; 409 once it ended.
    */
-  async stop(ref: string, experimentId: string, expected?: number): Promise<VersionedExperiment> {
+  async stop(ref: string, experimentId: string, expected?: ExpectedVersions): Promise<VersionedExperiment> {
     return retryRaces(
       async () => {
         const found = await this.stored(ref, experimentId);

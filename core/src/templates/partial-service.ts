@@ -6,7 +6,7 @@
 import { ConditionFailedError } from "../db/db.js";
 import { retryRaces } from "../db/retry.js";
 import { ConflictError, NotFoundError } from "../errors.js";
-import { checkVersion } from "../http/conditional.js";
+import { checkVersion, type ExpectedVersions } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
 import { includedPartials, refuseCycle } from "./partial-includes.js";
 import type { CreatePartialBody, PatchPartialBody, TemplatePartial } from "./partial-schemas.js";
@@ -71,7 +71,7 @@ export class PartialService {
   }
 
   /** Changes content and description under `If-Match`; the name is the partial's id and never changes. */
-  async update(name: string, changes: PatchPartialBody, expected?: number): Promise<StoredPartial> {
+  async update(name: string, changes: PatchPartialBody, expected?: ExpectedVersions): Promise<StoredPartial> {
     return retryRaces(async () => {
       const current = await this.get(name);
       checkVersion(expected, current.version);
@@ -100,7 +100,7 @@ export class PartialService {
    * partial, that includes it is a 409 naming them. A version made meanwhile that includes it records
    * a use, so the delete reads again and refuses (docs/api.md#partials).
    */
-  async delete(name: string, expected?: number): Promise<void> {
+  async delete(name: string, expected?: ExpectedVersions): Promise<void> {
     await retryRaces(async () => {
       const current = await this.get(name);
       checkVersion(expected, current.version);

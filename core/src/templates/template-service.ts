@@ -10,7 +10,7 @@ import { lostRace } from "../catalog/patch.js";
 import { ConditionFailedError, type TransactItem } from "../db/db.js";
 import { retryRaces } from "../db/retry.js";
 import { ConflictError, fieldError, NotFoundError } from "../errors.js";
-import { checkVersion } from "../http/conditional.js";
+import { checkVersion, type ExpectedVersions } from "../http/conditional.js";
 import { pageOffset } from "../http/pagination.js";
 import type { ExperimentEndings } from "./experiment-endings.js";
 import { newTemplateId, newVersionId, VERSION_ID } from "./keys.js";
@@ -119,7 +119,7 @@ export class TemplateService {
   }
 
   /** Partial update under `If-Match`; concurrent changes of other fields survive (read again, merge, write). */
-  async updateTemplate(ref: string, changes: PatchTemplateBody, expected?: number): Promise<StoredTemplate> {
+  async updateTemplate(ref: string, changes: PatchTemplateBody, expected?: ExpectedVersions): Promise<StoredTemplate> {
     await this.checkProjects(changes.projectId, changes.conditions?.projectId);
     return retryRaces(
       async () => {
@@ -152,7 +152,7 @@ export class TemplateService {
    * Soft delete: the template stops being listed and chosen, its slug is free again, its versions
    * stay for its prompts; an experiment it runs is stopped.
    */
-  async deleteTemplate(ref: string, expected?: number): Promise<void> {
+  async deleteTemplate(ref: string, expected?: ExpectedVersions): Promise<void> {
     const race = endingRace();
     await retryRaces(async () => {
       const current = await this.getTemplate(ref);

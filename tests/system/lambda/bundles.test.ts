@@ -197,6 +197,19 @@ describe("Lambda bundles", () => {
     expect(wrong.headers.allow).toBe("GET, HEAD, POST");
   });
 
+  it("dispatch: a GET the gateway routes to /api/dispatch/{id} on the path of the claim is the 405 of its path", async () => {
+    const handler = await loadHandler("dispatch", env);
+    const result = await invoke(
+      handler,
+      apiGatewayEvent({ method: "GET", path: "/api/dispatch/claim", routeKey: "GET /api/dispatch/{id}" }),
+    );
+    expect({ status: result.statusCode, allow: result.headers.allow, body: result.json }).toEqual({
+      status: 405,
+      allow: "POST",
+      body: { error: "Method not allowed" },
+    });
+  });
+
   it("uses API Gateway's request id when the client sends none, and the client's when it does", async () => {
     const handler = await loadHandler("service", env);
     const event = apiGatewayEvent({ method: "GET", path: "/" });
@@ -304,6 +317,17 @@ describe("Lambda bundles", () => {
         "Request body exceeds the 1 MiB limit",
       ],
       [{ method: "GET", path: "/api/issues/KZN-424242", headers: auth }, 404, "Issue KZN-424242 not found"],
+      // A route that takes no body refuses one the gateway passes on, before it looks for the issue.
+      [
+        {
+          method: "DELETE",
+          path: "/api/issues/KZN-424242",
+          headers: { ...auth, "content-type": "application/json" },
+          body: '{"bogus":true}',
+        },
+        400,
+        "unknown field: bogus",
+      ],
     ];
     for (const [event, status, message] of cases) {
       const result = await invoke(handler, apiGatewayEvent(event));
