@@ -264,7 +264,7 @@ export const signalService = (deps: DbDeps) =>
   once(
     deps,
     "signals",
-    () => new SignalService(signalIngest(deps, "signalIngest"), signalQueries(deps), issueService(deps)),
+    () => new SignalService(signalIngest(deps, "signalIngest"), signalQueries(deps), issueReads(deps)),
   );
 /**
  * The webhook receivers' ingest, code-host reviews and merges among them: the receivers only store
@@ -286,7 +286,6 @@ export const issueMerge = (deps: DbDeps) =>
     () =>
       new IssueMerge(
         {
-          service: issueService(deps),
           store: issueStore(deps),
           moves: issueMoves(deps),
           relations: relationStore(deps),
@@ -369,8 +368,7 @@ export const improvementTasks = (deps: DbDeps) =>
       ),
   );
 export const reviewStore = (deps: DbDeps) => once(deps, "reviewStore", () => new ReviewStore(deps.db));
-export const reviewLists = (deps: AppDeps) =>
-  once(deps, "reviewLists", () => new ReviewLists(reviewStore(deps), promptService(deps), templateReads(deps)));
+export const reviewLists = (deps: AppDeps) => once(deps, "reviewLists", () => new ReviewLists(reviewStore(deps)));
 export const reviewService = (deps: AppDeps) =>
   once(
     deps,

@@ -40,7 +40,7 @@ import { takesIdempotencyKey } from "./idempotency.js";
 import { defaultLogger, type Logger, loggedError, redactSecrets } from "./logger.js";
 import { lookedUpReach, type ReachLookups } from "./reach.js";
 import { errorResponse, JSON_CONTENT_TYPE } from "./respond.js";
-import { emptyBody, parseWith, takesNoBody } from "./validation.js";
+import { checkEmptyBody, parseWith, takesNoBody } from "./validation.js";
 
 /**
  * What runs before the handler of an API route (auth `bearer`, or taking an Idempotency-Key): built
@@ -373,7 +373,7 @@ async function validatedInput(c: Context<AppEnv>, declaration: RouteDeclaration,
   const body = declaration.body
     ? parseWith(declaration.body(), await jsonBodyOf(c, declaration.bodyOptional === true), "body")
     : undefined;
-  if (noBody) parseWith(emptyBody(), await jsonBodyOf(c, true), "body");
+  if (noBody) checkEmptyBody(await jsonBodyOf(c, true));
   return { query, body, expectedVersion: version } as RouteInput;
 }
 

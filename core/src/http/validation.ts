@@ -4,7 +4,6 @@ import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
 import { type FieldProblem, ValidationError } from "../errors.js";
 import type { RouteSpec } from "../routes.js";
-import { onFirstUse } from "../schema.js";
 
 /** Set on the first parse, not at import (a cold start builds nothing of zod's: ../schema.ts). */
 let configured = false;
@@ -44,8 +43,24 @@ export function takesNoBody(
   return route.auth === "bearer" && route.method !== "GET" && !declaration.body && !declaration.ownBody;
 }
 
-/** The body of a route that {@link takesNoBody}, when one is sent: `{}` alone, strict as every body is. */
-export const emptyBody = /* @__PURE__ */ onFirstUse(() => z.strictObject({}));
+/**
+ * The body of a route that {@link takesNoBody}, when one is sent: `{}` alone, refused as a strict
+ * body's schema refuses anything else, with the same messages. Checked by hand, not by a schema:
+ * every function serves such a route, and an object schema would add zod's object parser to those
+ * that validate no other body (docs/contributing.md#budgets).
+ * @example checkEmptyBody({ bogus: true }) // throws 400 "unknown field: bogus"
+ */
+export function checkEmptyBody(value: unknown): void {
+  let message: string | undefined;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    const received = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+    message = `Invalid input: expected object, received ${received}`;
+  } else {
+    const keys = Object.keys(value);
+    if (keys.length > 0) message = `unknown field${keys.length > 1 ? "s" : ""}: ${keys.join(", ")}`;
+  }
+  if (message !== undefined) throw new ValidationError(message, [{ path: "", message }]);
+}
 
 function toProblem(issue: z.core.$ZodIssue): FieldProblem {
   const path = issue.path.map(String).join(".");

@@ -6,6 +6,7 @@
  * issue writes (docs/architecture.md#layers).
  */
 import type { Db, Item } from "../db/db.js";
+import { NotFoundError } from "../errors.js";
 import { fromItem, type IssueAggregate, type StoredIssue, summaryItem } from "./issue-item.js";
 import {
   CHILD_POINTER_PREFIX,
@@ -82,6 +83,13 @@ export class IssueReads {
     const number = parseIssueRef(ref);
     if (number !== undefined) return this.getByNumber(number);
     return ISSUE_ID.test(ref) ? this.get(ref) : undefined;
+  }
+
+  /** By `iss_…` id or `KZN-<number>`, or the 404 `Issue <ref> not found` (docs/api.md#status-codes). */
+  async require(ref: string): Promise<StoredIssue> {
+    const found = await this.getByRef(ref);
+    if (!found) throw new NotFoundError(`Issue ${ref} not found`);
+    return found;
   }
 
   /** By `number`: one index query, or the strongly consistent listing entry while the index lags. */

@@ -63,10 +63,8 @@ export class IssueService {
   }
 
   /** By `iss_…` id or `KZN-<number>`; 404 for anything else or nothing found (deleted included). */
-  async getIssue(ref: string): Promise<StoredIssue> {
-    const found = await this.store.getByRef(ref);
-    if (!found) throw new NotFoundError(`Issue ${ref} not found`);
-    return found;
+  getIssue(ref: string): Promise<StoredIssue> {
+    return this.store.require(ref);
   }
 
   /**

@@ -28,7 +28,8 @@ export const promptFamily = familyModule(promptApi, promptReaches, (deps) => {
     // A prompt and a review are written once and never changed (a prompt's reviewCount is kept beside it).
     "GET /api/prompts/:id": async (c) => itemResponse(c, await prompts.getPrompt(id(c)), { etag: FIRST_ETAG }),
     "GET /api/prompts/:id/reviews": async (c, { query }) => {
-      const { reviews, total } = await reviewPages.listPromptReviews(id(c), query);
+      const prompt = await prompts.getPrompt(id(c));
+      const { reviews, total } = await reviewPages.ofPrompt(prompt.id, query);
       return listResponse(c, reviews, total, query);
     },
     "POST /api/prompts/:id/reviews": async (c, { body }) =>

@@ -12,7 +12,6 @@ import { ConflictError, NotFoundError } from "../errors.js";
 import type { StoredIssue } from "../issues/issue-item.js";
 import { laterOf, newestFirst, RECENT_SIGNALS } from "../issues/issue-item.js";
 import type { IssueMoves } from "../issues/issue-moves.js";
-import type { IssueService } from "../issues/issue-service.js";
 import type { IssueStore } from "../issues/issue-store.js";
 import type { RelationStore } from "../issues/relation-store.js";
 import { relationsFromEdges } from "../issues/relation-store.js";
@@ -30,7 +29,6 @@ const AT_WORK: readonly Issue["status"][] = ["in_progress", "in_review"];
 
 /** The issues' side of a merge: finding both ends, their moves, their relation. */
 export interface MergeIssues {
-  service: IssueService;
   store: IssueStore;
   moves: IssueMoves;
   relations: RelationStore;
@@ -53,8 +51,8 @@ export class IssueMerge {
     const relationId = `rel_${ulid()}`;
     return retryRaces(async () => {
       const [source, target] = await Promise.all([
-        this.issues.service.getIssue(sourceRef),
-        this.issues.service.getIssue(intoRef).catch(async (error: unknown) => {
+        this.issues.store.require(sourceRef),
+        this.issues.store.require(intoRef).catch(async (error: unknown) => {
           if (error instanceof NotFoundError && (await this.issues.store.isDeleted(intoRef))) {
             throw new ConflictError(`Cannot merge into ${intoRef}: it is deleted`);
           }

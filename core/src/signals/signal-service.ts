@@ -4,7 +4,7 @@
  */
 import { NotFoundError } from "../errors.js";
 import { pageOffset } from "../http/pagination.js";
-import type { IssueService } from "../issues/issue-service.js";
+import type { IssueReads } from "../issues/issue-reads.js";
 import { ISSUE_ID } from "../issues/keys.js";
 import type { ListSignalsQuery, Signal } from "./schemas.js";
 import type { IngestResult, SignalDraft, SignalIngest } from "./signal-ingest.js";
@@ -17,7 +17,8 @@ export class SignalService {
     private readonly ingestion: SignalIngest,
     /** Signal reads: one signal, pages. */
     private readonly queries: SignalQueries,
-    private readonly issueService: IssueService,
+    /** The issues signals link to, read by `iss_…` id or `KZN-<n>`. */
+    private readonly issues: Pick<IssueReads, "require">,
   ) {}
 
   /** Stores a signal and routes it: see {@link SignalIngest.ingest}. */
@@ -35,7 +36,7 @@ export class SignalService {
   async listSignals(query: ListSignalsQuery, projectIds: readonly string[] | null = null) {
     const { page, limit, since, ...filters } = query;
     if (filters.issueId && !ISSUE_ID.test(filters.issueId)) {
-      const issue = await this.issueService.getIssue(filters.issueId).catch((error: unknown) => {
+      const issue = await this.issues.require(filters.issueId).catch((error: unknown) => {
         if (error instanceof NotFoundError) return undefined;
         throw error;
       });
@@ -54,7 +55,7 @@ export class SignalService {
     const request = { offset: pageOffset(page), limit: page.limit };
     const byId = ISSUE_ID.test(ref);
     const [found, result] = await Promise.all([
-      this.issueService.getIssue(ref),
+      this.issues.require(ref),
       byId ? this.queries.list({ filters: { issueId: ref }, order: "desc", ...request }) : undefined,
     ]);
     if (found.mergedFrom.length > 0) return this.queries.listOfIssues([found.issue.id, ...found.mergedFrom], request);

@@ -71,7 +71,8 @@ export const templateFamily = familyModule(templateApi, templateReaches, (deps) 
       return detail(c, template.template.id);
     },
     "GET /api/templates/:id/reviews": async (c, { query }) => {
-      const { reviews, total } = await reviewPages.listTemplateReviews(id(c), query);
+      const template = await templates.getTemplate(id(c));
+      const { reviews, total } = await reviewPages.ofTemplate(template.template.id, query);
       return listResponse(c, reviews, total, query);
     },
     "GET /api/templates/:id/experiments": async (c, { query }) => {
