@@ -143,10 +143,15 @@ describe("Lambda bundles", () => {
     expect(saying).toEqual(rendering);
   });
 
-  it("carry the signal reads and the issue rules only where they are used: the receivers only store signals", () => {
-    const reads = ["core/src/signals/signal-service.ts", "core/src/issues/issue-service.ts"];
+  it("carry the signal reads only where they are used (the receivers only store signals), and no issues' service beside signals", () => {
+    const reads = ["core/src/signals/signal-service.ts"];
     expect(carried("webhooks").filter((source) => reads.includes(source))).toEqual([]);
     expect(carried("signals")).toEqual(expect.arrayContaining(reads));
+    // Signals find issues by reference (IssueReads.require), not through what serves the issues' routes.
+    for (const family of ["webhooks", "signals"]) {
+      expect(carried(family), family).not.toContain("core/src/issues/issue-service.ts");
+    }
+    expect(carried("issues")).toContain("core/src/issues/issue-service.ts");
   });
 
   it("carry the API's caller checks everywhere but in the webhook receivers, whose routes the providers' signatures verify", () => {
