@@ -67,8 +67,18 @@ async function deliver(t: TestApp, signed: { path: string; init: RequestInit }):
 
 const read = <T>(t: TestApp, path: string) => dataOf<T>(t.app.request(path, { headers: AUTH }));
 
-async function claimAndComplete(t: TestApp, agent: string, number: number): Promise<Claimed> {
+/**
+ * A claim by `agent` completed `done` with its pull request #`number` (open unless `reported` says
+ * more, as `state` and `mergedAt`), or with none when `number` is null.
+ */
+async function claimAndComplete(
+  t: TestApp,
+  agent: string,
+  number: number | null,
+  reported: Record<string, unknown> = {},
+): Promise<Claimed> {
   const claimed = await dataOf<Claimed>(t.app.request("/api/dispatch/claim", jsonPost({ agent })), 201);
+  const url = `https://github.com/${REPOSITORY}/pull/${number}`;
   await dataOf(
     t.app.request(
       `/api/dispatch/${claimed.dispatch.id}/complete`,
@@ -76,7 +86,7 @@ async function claimAndComplete(t: TestApp, agent: string, number: number): Prom
         {
           result: "done",
           summary: `Fix attempt of ${agent}`,
-          pullRequests: [{ number, title: "Guard the total", url: `https://github.com/${REPOSITORY}/pull/${number}` }],
+          pullRequests: number === null ? [] : [{ number, title: "Guard the total", url, ...reported }],
         },
         { Authorization: `Bearer ${claimed.dispatch.token}` },
       ),
@@ -249,28 +259,7 @@ describe("outcomes", () => {
       const sent = clock()
         .toISOString()
         .replace(/\.\d{3}Z$/, "Z");
-      const claimed = await dataOf<Claimed>(t.app.request("/api/dispatch/claim", jsonPost({ agent: "agent-a" })), 201);
-      await dataOf(
-        t.app.request(
-          `/api/dispatch/${claimed.dispatch.id}/complete`,
-          jsonPost(
-            {
-              result: "done",
-              summary: "Guarded the total and merged it",
-              pullRequests: [
-                {
-                  number: 4,
-                  title: "Guard the total",
-                  url: `https://github.com/${REPOSITORY}/pull/4`,
-                  state: "merged",
-                  mergedAt: sent,
-                },
-              ],
-            },
-            { Authorization: `Bearer ${claimed.dispatch.token}` },
-          ),
-        ),
-      );
+      const claimed = await claimAndComplete(t, "agent-a", 4, { state: "merged", mergedAt: sent });
       // The agent's word: done, but nothing is watched and nothing counted as merged yet.
       expect(await read<Issue>(t, `/api/issues/${issue.id}`)).toMatchObject({ status: "done", verification: null });
       expect(await version()).toMatchObject({ outcomes: { completed: 1, merged: 0 } });
@@ -312,16 +301,7 @@ describe("outcomes", () => {
 
   it("a merge only naming a done issue that was never watched leaves it unwatched: only the pull requests it keeps are its fix", async () => {
     const { t, clock, issue, version } = await setup(true);
-    const claimed = await dataOf<Claimed>(t.app.request("/api/dispatch/claim", jsonPost({ agent: "agent-a" })), 201);
-    await dataOf(
-      t.app.request(
-        `/api/dispatch/${claimed.dispatch.id}/complete`,
-        jsonPost(
-          { result: "done", summary: "Fixed, no pull request" },
-          { Authorization: `Bearer ${claimed.dispatch.token}` },
-        ),
-      ),
-    );
+    await claimAndComplete(t, "agent-a", null);
     const body = merged(
       9,
       clock()
