@@ -64,8 +64,9 @@ export class DispatchService {
   queue(query: QueueQuery & Pick<QueueFilters, "projectIds">): Promise<{ items: QueueItem[]; total: number }> {
     return this.claims.preview.page(query);
   }
-  async getDispatch(id: string): Promise<StoredDispatch> {
-    return requireDispatch(this.dispatches.store, id);
+  /** Dispatch `id`, or what a token's check read of it this request (`read`, the same dispatch): no second read. */
+  async getDispatch(id: string, read?: StoredDispatch): Promise<StoredDispatch> {
+    return read?.dispatch.id === id ? read : requireDispatch(this.dispatches.store, id);
   }
 
   /** A page of dispatches; `issueId` may name the issue by `KZN-<number>` (none when no issue has it). */
@@ -89,8 +90,12 @@ export class DispatchService {
    * `after` in all (its count says, without a scan): one read of the dispatch, one query.
    * Readable whatever the dispatch's status.
    */
-  async activities(id: string, query: ActivitiesQuery): Promise<{ activities: Activity[]; total: number }> {
-    const { dispatch, activityCount } = await requireDispatch(this.dispatches.store, id);
+  async activities(
+    id: string,
+    query: ActivitiesQuery,
+    read?: StoredDispatch,
+  ): Promise<{ activities: Activity[]; total: number }> {
+    const { dispatch, activityCount } = await this.getDispatch(id, read);
     const from = query.after + pageOffset(query);
     const total = Math.max(0, activityCount - query.after);
     if (from >= activityCount) return { activities: [], total };

@@ -58,7 +58,7 @@ export const dispatchFamily = familyModule(dispatchApi, dispatchReaches, (deps) 
       return listResponse(c, dispatches, total, query);
     },
     "GET /api/dispatch/:id": async (c) => {
-      const found = await dispatch.getDispatch(id(c));
+      const found = await dispatch.getDispatch(id(c), read(c));
       return storedResponse(c, found.dispatch, found.version);
     },
     "POST /api/dispatch/:id/heartbeat": async (c, { body }) => {
@@ -69,7 +69,7 @@ export const dispatchFamily = familyModule(dispatchApi, dispatchReaches, (deps) 
     "POST /api/dispatch/:id/activities": async (c, { body }) =>
       itemResponse(c, await dispatch.activity(id(c), body, read(c)), { status: 201, etag: FIRST_ETAG }),
     "GET /api/dispatch/:id/activities": async (c, { query }) => {
-      const { activities, total } = await dispatch.activities(id(c), query);
+      const { activities, total } = await dispatch.activities(id(c), query, read(c));
       return listResponse(c, activities, total, query);
     },
     "POST /api/dispatch/:id/complete": async (c, { body }) =>
