@@ -189,10 +189,14 @@ describe("a claim that cannot finish", () => {
       (next, context) => async (args) => {
         if (context.commandName === "TransactWriteItemsCommand") {
           sent += 1;
-          // The claim's first write is its issue's (the document client's input, as written).
-          const items = (args.input as { TransactItems: { Put?: { Item: { pk: string; sk: string } } }[] })
+          // The claim's write of its issue's item (the document client's input, as written), wherever it stands.
+          type Written = { pk: string; sk: string };
+          const items = (args.input as { TransactItems: { Put?: { Item: Written }; Update?: { Key: Written } }[] })
             .TransactItems;
-          const issue = items[0]?.Put?.Item;
+          const { sk } = issueKey("");
+          const issue = items
+            .map((item) => item.Put?.Item ?? item.Update?.Key)
+            .find((key) => key?.sk === sk && key.pk.startsWith(`${sk}#`));
           if (issue) await t.db.delete({ pk: issue.pk, sk: issue.sk });
           await clock.wait(4_000);
         }
