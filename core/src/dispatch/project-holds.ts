@@ -23,7 +23,7 @@ export class ProjectHolds {
     private readonly catalog: Pick<CatalogLookups, "findProjects">,
     /** What projects' dispatches reported they cost today, held against their daily budgets. */
     private readonly usage: Pick<UsageStats, "projectDay">,
-    private readonly reviewLoad: Pick<ReviewLoad, "inReview" | "inReviewOf">,
+    private readonly reviewLoad: Pick<ReviewLoad, "inReviewOf">,
   ) {}
 
   /** The projects of `ids` that exist, by id: one read (none for no ids). */
@@ -42,18 +42,9 @@ export class ProjectHolds {
     throw fieldError("projectId", `project ${projectId} does not exist`);
   }
 
-  /**
-   * Why claims of `project`'s issues stop at `now`, or null. Reads only what its limits ask (a project
-   * that sets neither costs no read), both side by side.
-   */
+  /** Why claims of `project`'s issues stop at `now`, or null: {@link stopsOf} for one project. */
   async stopOf(project: LimitedProject, now: Date): Promise<ProjectStop | null> {
-    const { maxInReview, dailyCostBudgetUsd } = project.limits;
-    if (maxInReview === null && dailyCostBudgetUsd === null) return null;
-    const [inReview, today] = await Promise.all([
-      maxInReview === null ? 0 : this.reviewLoad.inReview(project.id),
-      dailyCostBudgetUsd === null ? null : this.usage.projectDay(project.id, usageDay(now)),
-    ]);
-    return stopFrom(project, inReview, today?.costUsd ?? 0);
+    return (await this.stopsOf([project], now)).get(project.id) ?? null;
   }
 
   /**
