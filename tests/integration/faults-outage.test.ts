@@ -42,7 +42,13 @@ describe("writes while DynamoDB Local is stopped under a running server", () => 
     await ensureTable(db);
     const app = createApp(ALL_FAMILIES, { config: testConfig(table), db });
     const serverPort = await freePort();
-    const server = serve({ fetch: app.fetch, port: serverPort, hostname: "127.0.0.1" });
+    const server = serve({
+      fetch: app.fetch,
+      port: serverPort,
+      hostname: "127.0.0.1",
+      // The worker goes on to other files (vitest.config.ts): leave the global Request and Response as they are.
+      overrideGlobalObjects: false,
+    });
     const base = `http://127.0.0.1:${serverPort}`;
     const headers = { Authorization: `Bearer ${TEST_API_KEY}` };
     const count = async (path: string) =>
