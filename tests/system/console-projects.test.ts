@@ -279,6 +279,63 @@ describe("projects, goals and labels in the console", () => {
     await page.close();
   });
 
+  it("marks in the queue the issues a project's review capacity holds, and why", async () => {
+    const held = await api<{ data: { id: string } }>("POST", "/api/projects", {
+      name: "Reviews pile up",
+      limits: { maxActivePerAgent: null, dailyCostBudgetUsd: null, maxInReview: 1, maxCostPerDispatchUsd: null },
+    });
+    expect(held.status, JSON.stringify(held.json)).toBe(201);
+    const heldId = held.json.data.id;
+    const issues = [];
+    for (const [title, priority] of [
+      ["Refund page times out", 1],
+      ["Receipt email has no logo", 3],
+    ] as const) {
+      const created = await api<{ data: { id: string; identifier: string } }>("POST", "/api/issues", {
+        title,
+        type: "task",
+        status: "todo",
+        priority,
+        projectId: heldId,
+      });
+      expect(created.status, JSON.stringify(created.json)).toBe(201);
+      issues.push(created.json.data);
+    }
+    // One in review fills the project's capacity: the other waits, marked with why.
+    const claim = await api<{ data: { dispatch: { id: string; token: string }; issue: { id: string } } }>(
+      "POST",
+      "/api/dispatch/claim",
+      { agent: "console-queue-agent", projectId: heldId },
+    );
+    expect(claim.status, JSON.stringify(claim.json)).toBe(201);
+    expect(claim.json.data.issue.id).toBe(issues[0]?.id);
+    const { id: dispatchId, token } = claim.json.data.dispatch;
+    const completed = await api(
+      "POST",
+      `/api/dispatch/${dispatchId}/complete`,
+      {
+        result: "done",
+        summary: "Fixed",
+        pullRequests: [{ number: 7, title: "Fix refunds", url: "https://github.com/acme/shop/pull/7" }],
+      },
+      token,
+    );
+    expect(completed.status, JSON.stringify(completed.json)).toBe(200);
+
+    const page = await newTab();
+    await page.goto(`${server.url}/app/queue`);
+    await signIn(page);
+    const waiting = issues[1]?.identifier ?? "";
+    await page.getByRole("link", { name: waiting, exact: true }).waitFor();
+    await expect(page.locator("thead th").last().textContent()).resolves.toBe("Held by");
+    const row = page.locator("tr", { has: page.getByRole("link", { name: waiting, exact: true }) });
+    await expect(row.locator("td").last().textContent()).resolves.toBe("review-capacity");
+    await page.getByText("Claims pass over an issue held by its project's review capacity").waitFor();
+    expect(await seriousViolations(page), "axe on the queue with a held issue").toEqual([]);
+    await page.screenshot({ path: join(SHOTS, "queue-held.png"), fullPage: true });
+    await page.close();
+  });
+
   it("raised no error in a page and reached no other host", () => {
     expect(requested.length).toBeGreaterThan(10);
     expect(requestsElsewhere(requested)).toEqual([]);

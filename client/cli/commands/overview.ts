@@ -181,6 +181,10 @@ export function registerOverview(yargs: Argv, define: Define): Argv {
                   value: (row) =>
                     `${row.breakdown.priority}+${row.breakdown.type}+${row.breakdown.goal}+${row.breakdown.age.toFixed(1)}+${row.breakdown.impact}`,
                 },
+                // Why claims pass over an issue now (docs/api.md#queue-preview), when the page has one.
+                ...(rows.some((row) => row.heldBy)
+                  ? [{ header: "HELD BY", value: (row: (typeof rows)[number]) => row.heldBy ?? "" }]
+                  : []),
               ],
               rows,
               output.colour,

@@ -13,6 +13,7 @@ export function QueuePage() {
     String(page),
     REFRESH_MS,
   );
+  const anyHeld = held(queue.data?.data ?? []);
   return (
     <section>
       <h1>Queue</h1>
@@ -27,9 +28,26 @@ export function QueuePage() {
         <p>The queue is empty: no issue is ready to claim.</p>
       ) : (
         <>
+          {anyHeld && (
+            <p class="muted">
+              Claims pass over an issue held by its project's review capacity or daily cost budget while the hold lasts;
+              the others are, in order, what the next claims take.
+            </p>
+          )}
           <table>
             <TableHead
-              columns={["Rank", "Issue", "Title", "Score", "Priority", "Type", "Goal", "Age", "Impact"]}
+              columns={[
+                "Rank",
+                "Issue",
+                "Title",
+                "Score",
+                "Priority",
+                "Type",
+                "Goal",
+                "Age",
+                "Impact",
+                ...(anyHeld ? ["Held by"] : []),
+              ]}
               numeric={["Rank", "Score", "Priority", "Type", "Goal", "Age", "Impact"]}
             />
             <tbody>
@@ -50,6 +68,7 @@ export function QueuePage() {
                   <td class="num">{item.breakdown.goal}</td>
                   <td class="num">{item.breakdown.age.toFixed(2)}</td>
                   <td class="num">{item.breakdown.impact}</td>
+                  {anyHeld && <td>{item.heldBy && <span class="badge">{item.heldBy}</span>}</td>}
                 </tr>
               ))}
             </tbody>
@@ -64,4 +83,9 @@ export function QueuePage() {
       )}
     </section>
   );
+}
+
+/** True when claims pass over an issue of the page now (docs/api.md#queue-preview): the page shows why. */
+function held(items: { heldBy: string | null }[]): boolean {
+  return items.some((item) => item.heldBy !== null);
 }
