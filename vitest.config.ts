@@ -42,11 +42,9 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           globalSetup: ["tests/helpers/setup-dynamodb.ts"],
-          // Integration files share modules within a worker too: each file makes its own tables and
-          // app, and a worker that goes on from file to file keeps the AWS SDK and core compiled by
-          // V8's JIT, where a fresh process per file ran them cold again. That was about a third of
-          // the tier's CPU time. A file that changes the environment puts it back in `afterAll`.
-          isolate: false,
+          // Each file in a process of its own. Sharing a worker's modules (`isolate: false`) cut the
+          // tier's CPU by a third (docs/contributing.md#test-tiers), but some files then fail in
+          // some orders: state one file leaves for the next is still to be found.
         },
       },
       {

@@ -58,7 +58,7 @@ describe("an outage of the database under a running server", () => {
       fetch: app.fetch,
       port: serverPort,
       hostname: "127.0.0.1",
-      // The worker goes on to other files (vitest.config.ts): leave the global Request and Response as they are.
+      // Leave the global Request and Response as they are: the server's own Response loses header changes when cloned.
       overrideGlobalObjects: false,
     });
     const base = `http://127.0.0.1:${serverPort}`;
