@@ -59,11 +59,12 @@ export function remoteMcpFamily(apiFamilies: ApiFamilies) {
         try {
           // With JSON answers, the transport answers once every request of the message has its answer.
           const answer = await transport.handleRequest(request);
-          // The API's JSON media type on every JSON answer, as on every other route.
-          if (answer.headers.get("Content-Type")?.startsWith("application/json")) {
-            answer.headers.set("Content-Type", JSON_CONTENT_TYPE);
-          }
-          return answer;
+          // The API's JSON media type on every JSON answer, as on every other route: a new answer, not
+          // the transport's changed in place, whose headers a copy made by the server may not carry.
+          if (!answer.headers.get("Content-Type")?.startsWith("application/json")) return answer;
+          const headers = new Headers(answer.headers);
+          headers.set("Content-Type", JSON_CONTENT_TYPE);
+          return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
         } finally {
           await server.close();
         }

@@ -46,8 +46,6 @@ describe("writes while DynamoDB Local is stopped under a running server", () => 
       fetch: app.fetch,
       port: serverPort,
       hostname: "127.0.0.1",
-      // Leave the global Request and Response as they are: the server's own Response loses header changes when cloned.
-      overrideGlobalObjects: false,
     });
     const base = `http://127.0.0.1:${serverPort}`;
     const headers = { Authorization: `Bearer ${TEST_API_KEY}` };

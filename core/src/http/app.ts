@@ -194,9 +194,14 @@ export function createHttpApp(
   );
   // The id goes on every answer (docs/api.md#envelopes), a handler's own `Response` too (the remote MCP
   // transport's): Hono gives a returned `Response` none of the headers set before it was made.
+  // A new answer, not the handler's changed in place, whose headers a copy made by the server may not carry.
   app.use(async (c, next) => {
     await next();
-    if (!c.res.headers.has(REQUEST_ID_HEADER)) c.res.headers.set(REQUEST_ID_HEADER, c.get("requestId"));
+    if (c.res.headers.has(REQUEST_ID_HEADER)) return;
+    const { body, status, statusText } = c.res;
+    const headers = new Headers(c.res.headers);
+    headers.set(REQUEST_ID_HEADER, c.get("requestId"));
+    c.res = new Response(body, { status, statusText, headers });
   });
   app.use(requestLog(logger, deps.db, families));
   if (deps.config.corsAllowedOrigins.length > 0) app.use(crossOrigin(deps.config.corsAllowedOrigins));
