@@ -193,8 +193,8 @@ export function createHttpApp(
     }),
   );
   // The id goes on every answer (docs/api.md#envelopes), a handler's own `Response` too (the remote MCP
-  // transport's): Hono gives a returned `Response` none of the headers set before it was made.
-  // A new answer, not the handler's changed in place, whose headers a copy made by the server may not carry.
+  // transport's): Hono gives a returned `Response` none of the headers set before it was made. It goes
+  // on a new answer, not on the handler's changed in place, whose headers a copy may not carry.
   app.use(async (c, next) => {
     await next();
     if (c.res.headers.has(REQUEST_ID_HEADER)) return;
