@@ -20,7 +20,7 @@ import { UnauthorizedError } from "../../core/src/errors.js";
 import { type AppEnv, type FamilyModules, familyModule, REQUEST_ID_HEADER } from "../../core/src/http/app.js";
 import { BEARER_CHALLENGE, BEARER_FAILURE_MESSAGE, presentedCredential } from "../../core/src/http/auth.js";
 import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_MESSAGE } from "../../core/src/http/body.js";
-import { JSON_CONTENT_TYPE } from "../../core/src/http/respond.js";
+import { JSON_CONTENT_TYPE, withHeader } from "../../core/src/http/respond.js";
 import { issueFamily } from "../../core/src/issues/routes.js";
 import { mcpApi } from "../../core/src/mcp/api.js";
 import { promptFamily } from "../../core/src/prompts/routes.js";
@@ -59,12 +59,10 @@ export function remoteMcpFamily(apiFamilies: ApiFamilies) {
         try {
           // With JSON answers, the transport answers once every request of the message has its answer.
           const answer = await transport.handleRequest(request);
-          // The API's JSON media type on every JSON answer, as on every other route: a new answer, not
-          // the transport's changed in place, whose headers a copy made by the server may not carry.
-          if (!answer.headers.get("Content-Type")?.startsWith("application/json")) return answer;
-          const headers = new Headers(answer.headers);
-          headers.set("Content-Type", JSON_CONTENT_TYPE);
-          return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
+          // The API's JSON media type on every JSON answer, as on every other route.
+          return answer.headers.get("Content-Type")?.startsWith("application/json")
+            ? withHeader(answer, "Content-Type", JSON_CONTENT_TYPE)
+            : answer;
         } finally {
           await server.close();
         }

@@ -42,11 +42,7 @@ describe("writes while DynamoDB Local is stopped under a running server", () => 
     await ensureTable(db);
     const app = createApp(ALL_FAMILIES, { config: testConfig(table), db });
     const serverPort = await freePort();
-    const server = serve({
-      fetch: app.fetch,
-      port: serverPort,
-      hostname: "127.0.0.1",
-    });
+    const server = serve({ fetch: app.fetch, port: serverPort, hostname: "127.0.0.1" });
     const base = `http://127.0.0.1:${serverPort}`;
     const headers = { Authorization: `Bearer ${TEST_API_KEY}` };
     const count = async (path: string) =>

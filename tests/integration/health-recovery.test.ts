@@ -54,11 +54,7 @@ describe("an outage of the database under a running server", () => {
     const clock = testClock();
     const app = createApp(ALL_FAMILIES, { config: testConfig({ tableName, endpoint: first.endpoint }), db, clock });
     const serverPort = await freePort();
-    const server = serve({
-      fetch: app.fetch,
-      port: serverPort,
-      hostname: "127.0.0.1",
-    });
+    const server = serve({ fetch: app.fetch, port: serverPort, hostname: "127.0.0.1" });
     const base = `http://127.0.0.1:${serverPort}`;
     const headers = { Authorization: `Bearer ${TEST_API_KEY}`, "Content-Type": "application/json" };
     try {

@@ -31,7 +31,7 @@ import type { AppEnv } from "./env.js";
 import { takesIdempotencyKey } from "./idempotency.js";
 import { defaultLogger, type Logger, loggedError, redactSecrets } from "./logger.js";
 import { lookedUpReach, type ReachLookups } from "./reach.js";
-import { errorResponse, JSON_CONTENT_TYPE } from "./respond.js";
+import { errorResponse, JSON_CONTENT_TYPE, withHeader } from "./respond.js";
 import { routeMisses, shadowedStaticPaths, staticRoutesOnly } from "./route-misses.js";
 import { checkEmptyBody, parseWith, takesNoBody } from "./validation.js";
 
@@ -193,15 +193,10 @@ export function createHttpApp(
     }),
   );
   // The id goes on every answer (docs/api.md#envelopes), a handler's own `Response` too (the remote MCP
-  // transport's): Hono gives a returned `Response` none of the headers set before it was made. It goes
-  // on a new answer, not on the handler's changed in place, whose headers a copy may not carry.
+  // transport's): Hono gives a returned `Response` none of the headers set before it was made.
   app.use(async (c, next) => {
     await next();
-    if (c.res.headers.has(REQUEST_ID_HEADER)) return;
-    const { body, status, statusText } = c.res;
-    const headers = new Headers(c.res.headers);
-    headers.set(REQUEST_ID_HEADER, c.get("requestId"));
-    c.res = new Response(body, { status, statusText, headers });
+    if (!c.res.headers.has(REQUEST_ID_HEADER)) c.res = withHeader(c.res, REQUEST_ID_HEADER, c.get("requestId"));
   });
   app.use(requestLog(logger, deps.db, families));
   if (deps.config.corsAllowedOrigins.length > 0) app.use(crossOrigin(deps.config.corsAllowedOrigins));

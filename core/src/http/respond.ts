@@ -8,6 +8,17 @@ import { linkHeader, type PageRequest } from "./pagination.js";
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
 /**
+ * `response` with header `name` set to `value`: a new `Response`, not the given one changed in place,
+ * whose headers a copy made from it may not carry (`@hono/node-server`'s `Response`, which the local
+ * server installs as the process's own, keeps its constructor's init).
+ */
+export function withHeader(response: Response, name: string, value: string): Response {
+  const headers = new Headers(response.headers);
+  headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
  * `{"data": item}` with its `ETag` (docs/api.md#concurrency-and-idempotency): a stored resource's
  * version ({@link etagOf}; {@link FIRST_ETAG} for one no request changes), or for a document computed
  * for the request, a weak tag of its content ({@link contentEtagOf}).
