@@ -20,6 +20,41 @@ export function dynamoDataDir(dataDir: string): string {
   return join(dataDir, "dynamodb");
 }
 
+/**
+ * What DynamoDB Local's JVM runs with beyond Java's defaults: the parallel collector, with which it
+ * spent about a tenth less CPU than with the default G1 on the same test files, and answered as
+ * much sooner (docs/contributing.md#test-tiers).
+ */
+export const DYNAMODB_JVM_OPTIONS = "-XX:+UseParallelGC";
+
+/**
+ * The `JDK_JAVA_OPTIONS` DynamoDB Local starts with, given the environment's: ours first, so the
+ * environment's own options come later and win; the environment's alone when they choose a
+ * collector, since two would stop the JVM.
+ * @example jvmOptionsFor("-Xmx2g") // "-XX:+UseParallelGC -Xmx2g"
+ */
+export function jvmOptionsFor(environment: string | undefined): string {
+  const own = environment?.trim() ?? "";
+  if (/-XX:\+Use\w+GC\b/.test(own)) return own;
+  return own ? `${DYNAMODB_JVM_OPTIONS} ${own}` : DYNAMODB_JVM_OPTIONS;
+}
+
+/**
+ * Runs `start` (which spawns `java`) with {@link jvmOptionsFor} in this process's environment, and
+ * puts the environment back as it was when it returns or throws: the package's `spawn` takes no
+ * environment, and a child gets the one its parent has at the call.
+ */
+export function withJvmOptions<T>(start: () => T): T {
+  const environment = process.env.JDK_JAVA_OPTIONS;
+  process.env.JDK_JAVA_OPTIONS = jvmOptionsFor(environment);
+  try {
+    return start();
+  } finally {
+    if (environment === undefined) delete process.env.JDK_JAVA_OPTIONS;
+    else process.env.JDK_JAVA_OPTIONS = environment;
+  }
+}
+
 /** True when a `java` executable answers on PATH. */
 export function javaAvailable(): boolean {
   const probe = spawnSync("java", ["-version"], { stdio: "ignore" });
@@ -51,7 +86,7 @@ export async function startDynamoDbLocal(options: { port?: number; dataDir?: str
   if (!javaAvailable()) throw new Error(JAVA_MISSING_MESSAGE);
   const port = options.port ?? (await freePort());
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const child = spawn({ port, path: options.dataDir ?? null, sharedDb: true, stdio: "ignore" });
+  const child = withJvmOptions(() => spawn({ port, path: options.dataDir ?? null, sharedDb: true, stdio: "ignore" }));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return {
     endpoint: `http://127.0.0.1:${port}`,
