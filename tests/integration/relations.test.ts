@@ -77,6 +77,30 @@ describe("relations", () => {
     expect((await read(t, a.id)).blockedBy).toEqual([]);
   });
 
+  it("walk a diamond of blockers for cycles: two paths to one issue neither fail nor hide a cycle", async () => {
+    const [a, b, c, d, e] = [
+      await create(t, "A"),
+      await create(t, "B"),
+      await create(t, "C"),
+      await create(t, "D"),
+      await create(t, "E"),
+    ];
+    for (const [from, to] of [
+      [a, b],
+      [a, c],
+      [b, d],
+      [c, d],
+    ] as const) {
+      expect((await relate(t, from.id, "blocks", to.id)).status).toBe(201);
+    }
+    // The walk from A meets D along both B and C.
+    expect((await relate(t, e.id, "blocks", a.id)).status).toBe(201);
+    const cycle = await relate(t, d.id, "blocks", e.id);
+    expect(cycle.status).toBe(409);
+    expect(cycle.body.error).toBe(`KZN-${d.number} cannot block KZN-${e.number}: that would make a cycle`);
+    expect((await read(t, a.id)).blockedBy).toEqual([e.id]);
+  });
+
   it("keep related and duplicate symmetric and unique", async () => {
     const [a, b] = [await create(t, "A"), await create(t, "B")];
     expect((await relate(t, a.id, "related", b.id)).status).toBe(201);

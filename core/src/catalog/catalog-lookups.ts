@@ -70,7 +70,7 @@ export class CatalogLookups {
 
   /** The name claims of the labels holding `names` (any case): one strongly consistent BatchGet. */
   private nameClaims(names: string[]) {
-    // One key per name as folded: a BatchGet refuses the same key twice.
+    // One key per name as folded: "Bug" and "bug" name one label, answered once.
     const keys = new Map(names.map((name) => [foldLabelName(name), labelNameKey(name)]));
     return this.db.batchGet([...keys.values()], { consistent: true });
   }

@@ -234,13 +234,16 @@ export class Db {
   }
 
   /**
-   * Reads up to 100 items by key in one call (more are split), retrying unprocessed keys, and
-   * returns them in the order of `keys` (missing ones are skipped).
+   * Reads up to 100 different items by key in one call (more are split), retrying unprocessed
+   * keys, and returns them in the order of `keys` (missing ones are skipped). A key given more than
+   * once is asked for once, as DynamoDB refuses a BatchGetItem naming a key twice, and its item is
+   * answered at each place it was given.
    */
   async batchGet(keys: Key[], options: { consistent?: boolean } = {}): Promise<Item[]> {
     const found = new Map<string, Item>();
-    for (let start = 0; start < keys.length; start += 100) {
-      let pending: Key[] = keys.slice(start, start + 100);
+    const distinct = [...new Map(keys.map((key) => [keyString(key), key])).values()];
+    for (let start = 0; start < distinct.length; start += 100) {
+      let pending: Key[] = distinct.slice(start, start + 100);
       for (let attempt = 0; pending.length > 0; attempt++) {
         if (attempt > 0) await sleep(Math.min(1000, 20 * 2 ** attempt));
         const requested = pending;

@@ -131,7 +131,8 @@ export class RelationService {
     let frontier = start.blocking;
     while (frontier.length > 0) {
       if (frontier.includes(target)) return true;
-      const fresh = frontier.filter((issueId) => !seen.has(issueId));
+      // Two issues of one level may block the same one: it is read once.
+      const fresh = [...new Set(frontier)].filter((issueId) => !seen.has(issueId));
       for (const issueId of fresh) seen.add(issueId);
       if (seen.size > MAX_CYCLE_WALK) return true;
       const next = await this.issueStore.getMany(fresh);
