@@ -19,6 +19,19 @@ export const CONFLICT_MODES = [
 ] as const;
 
 /**
+ * The run's DynamoDB Local for this worker (tests/helpers/setup-dynamodb.ts): vitest numbers its
+ * workers 1..maxWorkers (`VITEST_POOL_ID`), and a file runs in one worker, so every table and
+ * server of a file is on one instance.
+ */
+export function dynamodbEndpoint(): string {
+  const endpoints = inject("dynamodbEndpoints");
+  const worker = Number(process.env.VITEST_POOL_ID ?? "1");
+  const endpoint = endpoints[(worker - 1) % endpoints.length];
+  if (!endpoint) throw new Error("no DynamoDB Local for this run: the tier's global setup did not start one");
+  return endpoint;
+}
+
+/**
  * A new, empty table under a unique name, and a client bound to it. The client refuses
  * conflicting transactions as DynamoDB on AWS does unless `emulateConflicts` is false. The table
  * has a change stream only with `stream: true`.
@@ -26,7 +39,7 @@ export const CONFLICT_MODES = [
 export async function freshTable(
   options: { emulateConflicts?: boolean; stream?: boolean } = {},
 ): Promise<{ db: Db; tableName: string; endpoint: string }> {
-  const endpoint = inject("dynamodbEndpoint");
+  const endpoint = dynamodbEndpoint();
   const tableName = `kaizen_test_${randomBytes(6).toString("hex")}`;
   const db = createDb({ tableName, region: "us-east-1", endpoint, emulateConflicts: options.emulateConflicts ?? true });
   await waitForDatabase(db);

@@ -2,11 +2,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { inject } from "vitest";
 import { type Config, loadConfig } from "../../core/src/index.js";
 import { freePort } from "../../infra/local/dynamodb.js";
 import { type LocalStack, type LocalStackOptions, startLocalStack } from "../../infra/local/stack.js";
-import { TEST_API_KEY, TEST_WEBHOOK_SECRETS } from "./db.js";
+import { dynamodbEndpoint, TEST_API_KEY, TEST_WEBHOOK_SECRETS } from "./db.js";
 
 export interface TestServer {
   stack: LocalStack;
@@ -30,7 +29,7 @@ export async function startTestServer(
   const { config: overrides, ...stackOptions } = options;
   const config = {
     ...loadConfig({
-      env: { DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"), TABLE_NAME: `kaizen_${name}_${Date.now()}` },
+      env: { DYNAMODB_ENDPOINT: dynamodbEndpoint(), TABLE_NAME: `kaizen_${name}_${Date.now()}` },
     }),
     serviceApiKey: TEST_API_KEY,
     webhookSecrets: { ...TEST_WEBHOOK_SECRETS },

@@ -7,14 +7,14 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { CreateTableCommand, DescribeTableCommand } from "@aws-sdk/client-dynamodb";
-import { describe, expect, inject, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ensureTable } from "../../core/src/db/bootstrap.js";
 import { type ChangeRecord, changeRecordOf } from "../../core/src/db/changes.js";
 import { createDb } from "../../core/src/db/create-db.js";
 import type { Db } from "../../core/src/db/db.js";
 import { checkpointKey, startStreamReader } from "../../core/src/db/stream-reader.js";
 import { createTableInput } from "../../core/src/db/table.js";
-import { freshTable } from "../helpers/db.js";
+import { dynamodbEndpoint, freshTable } from "../helpers/db.js";
 import { streamRecords } from "../helpers/stream.js";
 
 /** A shard with nothing new is asked again this often in these tests. */
@@ -37,9 +37,8 @@ const pkOf = (change: ChangeRecord) => change.keys.pk;
 const isCheckpoint = (pk: unknown) => pk === checkpointKey("any").pk;
 
 async function checkpointWrites(db: Db): Promise<number> {
-  return (await streamRecords(db, inject("dynamodbEndpoint"))).filter((record) =>
-    isCheckpoint(record.dynamodb?.Keys?.pk?.S),
-  ).length;
+  return (await streamRecords(db, dynamodbEndpoint())).filter((record) => isCheckpoint(record.dynamodb?.Keys?.pk?.S))
+    .length;
 }
 
 describe("the table's stream", () => {
@@ -54,7 +53,7 @@ describe("the table's stream", () => {
     const db = createDb({
       tableName: `kaizen_test_${randomBytes(6).toString("hex")}`,
       region: "us-east-1",
-      endpoint: inject("dynamodbEndpoint"),
+      endpoint: dynamodbEndpoint(),
     });
     const { StreamSpecification: _, ...withoutStream } = createTableInput(db.tableName);
     await db.client.send(new CreateTableCommand(withoutStream));
@@ -69,7 +68,7 @@ describe("the table's stream", () => {
 
     // Changes from then on are in the stream, with both images.
     await db.put({ Item: { ...key("kept"), title: "after" } });
-    const changes = (await streamRecords(db, inject("dynamodbEndpoint"))).map(changeRecordOf);
+    const changes = (await streamRecords(db, dynamodbEndpoint())).map(changeRecordOf);
     expect(changes.map(({ kind, oldImage, newImage }) => ({ kind, oldImage, newImage }))).toEqual([
       {
         kind: "MODIFY",
@@ -120,7 +119,7 @@ describe("the stream reader", () => {
       }
 
       // The same changes, converted from the raw records: the reader hands them over as they are.
-      const raw = (await streamRecords(db, inject("dynamodbEndpoint")))
+      const raw = (await streamRecords(db, dynamodbEndpoint()))
         .map(changeRecordOf)
         .filter((change) => !isCheckpoint(pkOf(change)));
       expect(changes).toEqual(raw);

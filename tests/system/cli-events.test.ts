@@ -9,7 +9,7 @@
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatEventLine, runTail } from "../../client/cli/commands/events-tail.js";
 import { createOutput } from "../../client/cli/output.js";
 import { createKaizenClient, type Schema } from "../../client/client.js";
@@ -19,7 +19,7 @@ import { EVENT_TYPES, type EventType } from "../../core/src/events/schemas.js";
 import { SIGNATURE_HEADER, signatureHeader, TIMESTAMP_HEADER } from "../../core/src/events/signing.js";
 import { createDb, type Db } from "../../core/src/index.js";
 import { type CliRun, cliRunner, apiData as fetchData } from "../helpers/cli.js";
-import { TEST_API_KEY } from "../helpers/db.js";
+import { dynamodbEndpoint, TEST_API_KEY } from "../helpers/db.js";
 import { startTestServer, type TestServer } from "../helpers/local-server.js";
 import { startReceiver } from "../helpers/receiver.js";
 
@@ -35,7 +35,7 @@ let kaizen: ReturnType<typeof cliRunner>;
 beforeAll(async () => {
   server = await startTestServer("cli_events", { config: { tableName } });
   // The server's own table, to write deliveries into as the change stream does.
-  db = createDb({ tableName, region: "us-east-1", endpoint: inject("dynamodbEndpoint") });
+  db = createDb({ tableName, region: "us-east-1", endpoint: dynamodbEndpoint() });
   kaizen = cliRunner(server);
 });
 

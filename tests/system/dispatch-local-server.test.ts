@@ -5,11 +5,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/src/index.js";
 import { freePort } from "../../infra/local/dynamodb.js";
 import { type LocalStack, startLocalStack } from "../../infra/local/stack.js";
-import { CONFLICT_MODES, TEST_API_KEY } from "../helpers/db.js";
+import { CONFLICT_MODES, dynamodbEndpoint, TEST_API_KEY } from "../helpers/db.js";
 
 const stacks: LocalStack[] = [];
 const dirs: string[] = [];
@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 async function server(tableName: string, emulateConflicts: boolean): Promise<LocalStack> {
-  const endpoint = inject("dynamodbEndpoint");
+  const endpoint = dynamodbEndpoint();
   const config = {
     ...loadConfig({ env: { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName } }),
     serviceApiKey: TEST_API_KEY,

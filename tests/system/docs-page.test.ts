@@ -5,12 +5,12 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/src/index.js";
 import { freePort } from "../../infra/local/dynamodb.js";
 import { startLocalStack } from "../../infra/local/stack.js";
 import { launchChromium, requestsElsewhere } from "../helpers/browser.js";
-import { TEST_API_KEY } from "../helpers/db.js";
+import { dynamodbEndpoint, TEST_API_KEY } from "../helpers/db.js";
 
 const temps: string[] = [];
 function tempDir(prefix: string): string {
@@ -26,7 +26,7 @@ describe("the /docs page in headless Chromium", () => {
   it("lists the operations, loads nothing from another host, and can be looked at", async () => {
     const config = {
       ...loadConfig({
-        env: { DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"), TABLE_NAME: `kaizen_docs_${Date.now()}` },
+        env: { DYNAMODB_ENDPOINT: dynamodbEndpoint(), TABLE_NAME: `kaizen_docs_${Date.now()}` },
       }),
       serviceApiKey: TEST_API_KEY,
       port: await freePort(),

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { API_KEY_PATTERN, loadConfig } from "../../core/src/index.js";
 import { freePort } from "../../infra/local/dynamodb.js";
 import { startLocalStack } from "../../infra/local/stack.js";
-import { TEST_API_KEY } from "../helpers/db.js";
+import { dynamodbEndpoint, TEST_API_KEY } from "../helpers/db.js";
 
 const temps: string[] = [];
 function tempDir(): string {
@@ -78,10 +78,9 @@ describe("local stack", () => {
   });
 
   it("answers what Node's HTTP parser refuses (a 100 KB query string, huge headers) with the JSON envelope", async () => {
-    const { inject } = await import("vitest");
     const config = {
       ...loadConfig({
-        env: { DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"), TABLE_NAME: `kaizen_early_${Date.now()}` },
+        env: { DYNAMODB_ENDPOINT: dynamodbEndpoint(), TABLE_NAME: `kaizen_early_${Date.now()}` },
       }),
       serviceApiKey: TEST_API_KEY,
       port: await freePort(),
@@ -106,8 +105,7 @@ describe("local stack", () => {
   });
 
   it("uses an existing endpoint from DYNAMODB_ENDPOINT and the configured key", async () => {
-    const { inject } = await import("vitest");
-    const endpoint = inject("dynamodbEndpoint");
+    const endpoint = dynamodbEndpoint();
     const config = {
       ...loadConfig({ env: { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: `kaizen_local_${Date.now()}` } }),
       serviceApiKey: TEST_API_KEY,

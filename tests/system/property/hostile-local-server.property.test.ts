@@ -10,13 +10,13 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BEARER_FAILURE_MESSAGE } from "../../../core/src/http/auth.js";
 import { loadConfig } from "../../../core/src/index.js";
 import { allRoutes } from "../../../core/src/routes.js";
 import { freePort } from "../../../infra/local/dynamodb.js";
 import { type LocalStack, startLocalStack } from "../../../infra/local/stack.js";
-import { TEST_API_KEY, TEST_WEBHOOK_SECRETS } from "../../helpers/db.js";
+import { dynamodbEndpoint, TEST_API_KEY, TEST_WEBHOOK_SECRETS } from "../../helpers/db.js";
 import { ANSWER_TIMEOUT_MS, expectEnvelope, hostileSegment, routePath } from "../../helpers/property.js";
 
 /** Short, so a stalled request's 408 comes within the test's time; the server's default is 30 s. */
@@ -127,7 +127,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "kaizen-hostile-"));
   const config = {
     ...loadConfig({
-      env: { DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"), TABLE_NAME: `kaizen_hostile_${Date.now()}` },
+      env: { DYNAMODB_ENDPOINT: dynamodbEndpoint(), TABLE_NAME: `kaizen_hostile_${Date.now()}` },
     }),
     serviceApiKey: TEST_API_KEY,
     webhookSecrets: { ...TEST_WEBHOOK_SECRETS },
