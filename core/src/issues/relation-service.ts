@@ -131,7 +131,7 @@ export class RelationService {
     let frontier = start.blocking;
     while (frontier.length > 0) {
       if (frontier.includes(target)) return true;
-      // Two issues of one level may block the same one: it is read once.
+      // Two issues of one level may block the same one: it is walked once, so diamonds do not multiply the frontier.
       const fresh = [...new Set(frontier)].filter((issueId) => !seen.has(issueId));
       for (const issueId of fresh) seen.add(issueId);
       if (seen.size > MAX_CYCLE_WALK) return true;
